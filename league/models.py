@@ -1,0 +1,1 @@
+"""Players, leagues, tournaments and ratings (their issues build them here)."""
