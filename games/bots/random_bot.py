@@ -1,0 +1,16 @@
+"""The random bot: a uniformly random legal action. Also the stand-in for a resigned seat."""
+
+from __future__ import annotations
+
+import random
+
+from games.rules.base import Action, State
+
+
+class RandomBot:
+    name = "random"
+
+    def choose(self, state: State, seat: int, rng: random.Random) -> Action:
+        if state.current_player != seat:
+            raise ValueError(f"seat {seat} is not to act")
+        return rng.choice(state.legal_actions())

@@ -1,0 +1,12 @@
+"""Pure-Python rule modules, one per game, behind one interface (see base.py).
+
+    from games.rules import get_rules, CHANCE, TERMINAL, IllegalAction
+    rules = get_rules("deep-sea-adventure")
+"""
+
+from games.rules.base import (CHANCE, TERMINAL, GameSpec, IllegalAction, OptionSpec, State,
+                              get_rules, register, registered)
+from games.rules import deep_sea_adventure  # noqa: F401  (registers itself)
+
+__all__ = ["CHANCE", "TERMINAL", "GameSpec", "IllegalAction", "OptionSpec", "State",
+           "get_rules", "register", "registered"]
