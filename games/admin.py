@@ -1,0 +1,67 @@
+"""Admin for games: the stream head and seats, with the events read-only."""
+
+from django.contrib import admin
+
+from games.models import Event, Game, Seat
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("index", "user", "bot", "resigned")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class EventInline(admin.TabularInline):
+    model = Event
+    extra = 0
+    fields = ("seq", "kind", "seat", "actor", "data", "created_at")
+    readonly_fields = fields
+    can_delete = False
+    ordering = ("seq",)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "slug", "status", "version", "current_player", "created_at",
+                    "finished_at")
+    list_filter = ("slug", "status")
+    search_fields = ("id", "seats__user__username")
+    readonly_fields = ("slug", "rules_version", "options", "num_players", "status", "version",
+                       "current_player", "result", "created_by", "created_at", "updated_at",
+                       "finished_at")
+    inlines = [SeatInline, EventInline]
+
+    def has_add_permission(self, request):
+        return False  # games are created through the service, which writes GameCreated
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # the event log is never deleted
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ("game", "seq", "kind", "seat", "actor", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("game__id",)
+    readonly_fields = ("game", "seq", "kind", "data", "seat", "actor", "batch",
+                       "idempotency_key", "created_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,84 @@
+"""Small input and output serializers, one pair per operation."""
+
+from rest_framework import serializers
+
+from games.models import Game
+
+
+class SeatOut(serializers.Serializer):
+    seat = serializers.IntegerField(source="index")
+    user = serializers.SerializerMethodField()
+    bot = serializers.SerializerMethodField()
+    resigned = serializers.BooleanField()
+
+    def get_user(self, seat) -> str | None:
+        return None if seat.bot else seat.user.username
+
+    def get_bot(self, seat) -> str | None:
+        return seat.bot or None
+
+
+class ResultOut(serializers.Serializer):
+    player = serializers.CharField()
+    score = serializers.FloatField(allow_null=True)
+    rank = serializers.IntegerField()
+
+
+class GameOut(serializers.ModelSerializer):
+    game = serializers.CharField(source="slug")
+    seats = SeatOut(many=True)
+    result = ResultOut(many=True, allow_null=True)
+
+    class Meta:
+        model = Game
+        fields = ["id", "game", "status", "version", "seats", "current_player", "result",
+                  "options", "created_at", "updated_at", "finished_at"]
+
+
+class SeatIn(serializers.Serializer):
+    user = serializers.CharField(required=False)
+    bot = serializers.CharField(required=False)
+
+
+class GameCreateIn(serializers.Serializer):
+    game = serializers.CharField()
+    seats = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=12)
+    options = serializers.DictField(required=False, default=dict)
+
+
+class ActionIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0)
+    expected_version = serializers.IntegerField(min_value=0)
+    action = serializers.DictField()
+    idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=False)
+
+
+class EventOut(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    actor = serializers.CharField(allow_null=True)
+    data = serializers.DictField()
+    created_at = serializers.CharField()
+
+
+class AppendOut(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = EventOut(many=True)
+
+
+class ResignIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0)
+    idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=False)
+
+
+class GameTypeOut(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    version = serializers.IntegerField()
+    chance = serializers.BooleanField()
+    hidden_information = serializers.BooleanField()
+    description = serializers.CharField()
+    options = serializers.ListField(child=serializers.DictField())

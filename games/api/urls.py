@@ -1,0 +1,13 @@
+from django.urls import path
+
+from games.api import views
+
+urlpatterns = [
+    path("games/types/", views.GameTypesApi.as_view(), name="api-game-types"),
+    path("games/", views.GameListCreateApi.as_view(), name="api-games"),
+    path("games/<int:pk>/", views.GameDetailApi.as_view(), name="api-game"),
+    path("games/<int:pk>/state/", views.GameStateApi.as_view(), name="api-game-state"),
+    path("games/<int:pk>/actions/", views.GameActionsApi.as_view(), name="api-game-actions"),
+    path("games/<int:pk>/events/", views.GameEventsApi.as_view(), name="api-game-events"),
+    path("games/<int:pk>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
+]

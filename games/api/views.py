@@ -1,0 +1,139 @@
+"""HTTP API v1 for games: one class per operation; views parse, services act."""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, status
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import services
+from games.api import serializers as s
+from games.models import Game, Seat
+from games.rules import registered
+
+
+def _game(pk) -> Game:
+    return get_object_or_404(
+        Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user"))),
+        pk=pk)
+
+
+class GameTypesApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.GameTypeOut(many=True))
+    def get(self, request):
+        return Response([m.spec.to_json() for _, m in sorted(registered().items())])
+
+
+class GameListCreateApi(generics.ListAPIView):
+    """Games you sit at (``?scope=all`` for every game), filtered by ``?status=`` and
+    ``?game=``; POST creates one."""
+
+    serializer_class = s.GameOut
+
+    @extend_schema(parameters=[OpenApiParameter("scope", str, enum=["mine", "all"]),
+                               OpenApiParameter("status", str, enum=["active", "finished"]),
+                               OpenApiParameter("game", str)])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self):
+        params = self.request.query_params
+        games = Game.objects.all()
+        if params.get("scope", "mine") != "all":
+            games = games.filter(seats__user=self.request.user).distinct()
+        if params.get("status"):
+            games = games.filter(status=params["status"])
+        if params.get("game"):
+            games = games.filter(slug=params["game"])
+        return games.prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))
+
+    @extend_schema(request=s.GameCreateIn, responses={201: s.GameOut})
+    def post(self, request):
+        body = s.GameCreateIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        game = services.game_create(slug=body.validated_data["game"],
+                                    seats=body.validated_data["seats"],
+                                    options=body.validated_data["options"],
+                                    created_by=request.user)
+        return Response(s.GameOut(_game(game.pk)).data, status=status.HTTP_201_CREATED)
+
+
+class GameDetailApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
+
+    @extend_schema(responses=s.GameOut)
+    def get(self, request, pk):
+        return Response(s.GameOut(_game(pk)).data)
+
+
+class GameStateApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
+
+    @extend_schema(parameters=[OpenApiParameter("seat", int), OpenApiParameter("at", int)],
+                   responses=dict)
+    def get(self, request, pk):
+        game = _game(pk)
+        view = services.game_view(game=game, user=request.user,
+                                  seat=request.query_params.get("seat"),
+                                  at=request.query_params.get("at"))
+        return Response(view)
+
+
+class GameActionsApi(APIView):
+    @extend_schema(parameters=[OpenApiParameter("seat", int, required=True)],
+                   responses=dict)
+    def get(self, request, pk):
+        game = _game(pk)
+        seat = request.query_params.get("seat")
+        if seat is None:
+            raise services.InvalidInput("give the seat: ?seat=N")
+        actions = services.game_legal_actions(game=game, user=request.user, seat=seat)
+        return Response(actions, headers={"X-Game-Version": str(game.version)})
+
+    @extend_schema(request=s.ActionIn, responses={201: s.AppendOut})
+    def post(self, request, pk):
+        game = _game(pk)
+        body = s.ActionIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        appended = services.game_action_append(
+            game=game, seat=data["seat"], expected_version=data["expected_version"],
+            action=request.data["action"], user=request.user,
+            idempotency_key=data.get("idempotency_key"))
+        return _appended(request, game, appended)
+
+
+class GameEventsApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
+
+    @extend_schema(parameters=[OpenApiParameter("after", int)], responses=s.EventOut(many=True))
+    def get(self, request, pk):
+        game = _game(pk)
+        return Response(services.game_events(game=game, user=request.user,
+                                             after=request.query_params.get("after")))
+
+
+class GameResignApi(APIView):
+    @extend_schema(request=s.ResignIn, responses={201: s.AppendOut})
+    def post(self, request, pk):
+        game = _game(pk)
+        body = s.ResignIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        appended = services.game_resign(game=game, seat=body.validated_data["seat"],
+                                        user=request.user,
+                                        idempotency_key=body.validated_data.get("idempotency_key"))
+        return _appended(request, game, appended)
+
+
+def _appended(request, game: Game, appended) -> Response:
+    """The append's result; a repeated idempotency key gets the first result again."""
+    events = services.events_as_seen(game=game, user=request.user, events=appended.events)
+    headers = {"Idempotent-Replayed": "true"} if appended.replayed else {}
+    return Response({"version": appended.version, "events": events},
+                    status=status.HTTP_201_CREATED, headers=headers)

@@ -1,0 +1,72 @@
+"""Load a small demo: a few users (one admin), one finished and one running game."""
+
+from __future__ import annotations
+
+import random
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from games import services
+from games.models import Game
+
+DSA = "deep-sea-adventure"
+MEMBERS = ("alice", "bob", "carol")
+
+
+class Command(BaseCommand):
+    help = "Create demo users and games (idempotent); prints the passwords."
+
+    def handle(self, *args, **options):
+        User = get_user_model()
+        admin_password = secrets.token_urlsafe(9)
+        admin, _ = User.objects.get_or_create(username="admin",
+                                              defaults={"email": "admin@example.org"})
+        admin.is_staff = admin.is_superuser = True
+        admin.set_password(admin_password)
+        admin.save()
+        members = {}
+        for name in MEMBERS:
+            user, created = User.objects.get_or_create(username=name)
+            if created:
+                user.set_password(f"{name}-demo")
+                user.save()
+            members[name] = user
+
+        if not Game.objects.exists():
+            self._finished_game(members)
+            self._running_game(members)
+
+        self.stdout.write(self.style.SUCCESS("Demo data ready at http://127.0.0.1:8000/"))
+        self.stdout.write(f"  admin password: {admin_password}   (admin at /admin/)")
+        for name in MEMBERS:
+            self.stdout.write(f"  {name} password: {name}-demo")
+
+    def _finished_game(self, members):
+        game = services.game_create(
+            slug=DSA, seats=[{"user": "alice"}, {"user": "bob"}, {"user": "carol"}],
+            options={}, created_by=members["alice"])
+        rng = random.Random(7)
+        while game.status == "active":
+            self._move(game, members, rng)
+
+    def _running_game(self, members):
+        game = services.game_create(slug=DSA, seats=[{"user": "alice"}, {"bot": "random"}],
+                                    options={}, created_by=members["alice"])
+        rng = random.Random(11)
+        for _ in range(3):
+            game.refresh_from_db()
+            if game.status != "active" or game.current_player != 0:
+                break
+            self._move(game, members, rng)
+
+    @staticmethod
+    def _move(game, members, rng):
+        game.refresh_from_db()
+        seat = game.current_player
+        user = game.seats.get(index=seat).user
+        actions = services.game_legal_actions(game=game, user=user, seat=seat)
+        services.game_action_append(game=game, seat=seat, expected_version=game.version,
+                                    action=rng.choice(actions), user=user)
+        game.refresh_from_db()

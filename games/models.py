@@ -1,0 +1,126 @@
+"""The event store's tables: Game (stream head and read model), Seat, Event and Snapshot.
+
+Events are facts in the past tense and are never updated or deleted: the model and its
+queryset refuse it on every backend, and on PostgreSQL a trigger refuses it too (migration
+0002). Corrections are new events.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class GameStatus(models.TextChoices):
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class EventKind(models.TextChoices):
+    GAME_CREATED = "GameCreated"
+    ACTION_APPLIED = "ActionApplied"  # a seat's decision
+    CHANCE_RESOLVED = "ChanceResolved"  # the server playing the chance player
+    SEAT_RESIGNED = "SeatResigned"
+    GAME_FINISHED = "GameFinished"
+
+
+class Game(models.Model):
+    """The stream head. Every column here is a projection written with the append."""
+
+    slug = models.CharField(max_length=40, db_index=True)
+    rules_version = models.PositiveIntegerField()
+    options = models.JSONField(default=dict)
+    num_players = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.ACTIVE)
+    version = models.PositiveIntegerField(default=0)  # the seq of the last event
+    current_player = models.SmallIntegerField(null=True, blank=True)  # None once finished
+    result = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        indexes = [models.Index(fields=["status", "updated_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.slug} #{self.pk}"
+
+
+class Seat(models.Model):
+    """Who sits at seat ``index``: a user, or a bot (bots are users with ``bot`` set)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                             related_name="seats")
+    bot = models.CharField(max_length=20, blank=True)  # the bot level, "" for a person
+    resigned = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index")]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.index}: {self.user}"
+
+
+class AppendOnlyError(Exception):
+    """Raised on any attempt to update or delete an event."""
+
+
+class EventQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnlyError("events are append-only: corrections are new events")
+
+    def delete(self):
+        raise AppendOnlyError("events are append-only: corrections are new events")
+
+
+class Event(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=30, choices=EventKind.choices)
+    data = models.JSONField()
+    seat = models.SmallIntegerField(null=True, blank=True)  # the seat that acted, if any
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    # The seq of the first event appended with this one: one call, one batch.
+    batch = models.PositiveIntegerField()
+    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+            models.UniqueConstraint(fields=["game", "idempotency_key"],
+                                    name="event_unique_idempotency_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.seq} {self.kind}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError("events are append-only: corrections are new events")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("events are append-only: corrections are new events")
+
+
+class Snapshot(models.Model):
+    """A pickled rule state after event ``version``; only valid for its ``rules_version``."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    rules_version = models.PositiveIntegerField()
+    state = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "version", "rules_version"],
+                                               name="snapshot_unique_version")]

@@ -1,0 +1,373 @@
+"""Game services: every change to a game goes through here, atomically, as appended events.
+
+Views parse input and map the errors below to HTTP statuses; Celery tasks fetch by id and call
+these. The server plays the chance player: after every append it samples each pending chance
+node and appends the outcome in the same transaction, so no client ever waits on CHANCE.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from games import store
+from games.bots import BOTS, get_bot
+from games.models import Event, EventKind, Game, GameStatus, Seat
+from games.rules import CHANCE, IllegalAction, get_rules
+from games.rules.base import State, ranks_from_keys
+from games.store import AppendResult, NewEvent, VersionConflict
+
+User = get_user_model()
+
+# The chance player's dice. Never seeded, never stored: no seat can learn it.
+chance_rng: random.Random = random.SystemRandom()
+BOT_PREFIX = "bot-"
+
+
+class ServiceError(Exception):
+    """Base for errors a caller caused; ``status`` is the HTTP status the API gives it."""
+
+    status = 400
+
+
+class InvalidInput(ServiceError):
+    status = 400
+
+
+class NotYourSeat(ServiceError):
+    status = 403
+
+
+class RuleViolation(ServiceError):
+    """The rules refuse the action (HTTP 422)."""
+
+    status = 422
+
+
+# -- users and bots -------------------------------------------------------------------------------
+
+
+def bot_user(level: str):
+    """The user that stands for bot ``level``; bots are players with ratings of their own."""
+    if level not in BOTS:
+        raise InvalidInput(f"unknown bot level {level!r}; known: {', '.join(BOTS)}")
+    user, created = User.objects.get_or_create(username=f"{BOT_PREFIX}{level}")
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def seats_of(game: Game, user) -> set[int]:
+    """The seats ``user`` holds in ``game`` (a person may hold several at a hot-seat table)."""
+    if user is None or not user.is_authenticated:
+        return set()
+    return {s.index for s in game.seats.all() if s.user_id == user.pk and not s.bot}
+
+
+# -- creating a game ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_create(*, slug: str, seats: list[dict[str, Any]], options: dict[str, Any] | None,
+                created_by) -> Game:
+    """Create a game: the GameCreated event, any opening chance, and the seats."""
+    try:
+        rules = get_rules(slug)
+    except KeyError as exc:
+        raise InvalidInput(str(exc.args[0])) from None
+    if not isinstance(seats, list) or not seats:
+        raise InvalidInput("seats must be a non-empty list")
+    try:
+        options = rules.spec.validate(len(seats), options)
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
+    seat_users = [_seat_user(i, s) for i, s in enumerate(seats)]
+
+    game = Game.objects.create(slug=slug, rules_version=rules.spec.version, options=options,
+                               num_players=len(seats), created_by=created_by)
+    Seat.objects.bulk_create([Seat(game=game, index=i, user=user, bot=bot)
+                              for i, (user, bot) in enumerate(seat_users)])
+    state = store.new_state(game)
+    created = NewEvent(EventKind.GAME_CREATED, {
+        "game": slug, "rules_version": rules.spec.version, "num_players": len(seats),
+        "options": options,
+        "seats": [{"user": user.username, "bot": bot or None} for user, bot in seat_users],
+    }, actor_id=getattr(created_by, "pk", None))
+    events = [created, *_resolve_chance(state)]
+    _append_and_project(game, 0, events, state)
+    return game
+
+
+def _seat_user(index: int, seat: Any):
+    if not isinstance(seat, dict) or len(seat) != 1 or not ({"user", "bot"} & seat.keys()):
+        raise InvalidInput(f'seat {index} must be {{"user": name}} or {{"bot": level}}')
+    if "bot" in seat:
+        if not isinstance(seat["bot"], str):
+            raise InvalidInput(f"seat {index}: the bot level must be a string")
+        return bot_user(seat["bot"]), seat["bot"]
+    name = seat["user"]
+    if not isinstance(name, str):
+        raise InvalidInput(f"seat {index}: the user must be a username")
+    user = User.objects.filter(username=name, is_active=True).first()
+    if user is None or name.startswith(BOT_PREFIX):
+        raise InvalidInput(f"seat {index}: no user {name!r}")
+    return user, ""
+
+
+# -- acting ---------------------------------------------------------------------------------------
+
+
+def game_action_append(*, game: Game, seat: Any, expected_version: Any, action: Any, user,
+                       idempotency_key: str | None = None) -> AppendResult:
+    """A seated user's action. 403 not their seat, 409 stale version, 422 illegal action."""
+    seat = _seat_number(game, seat)
+    if seat not in seats_of(game, user):
+        raise NotYourSeat(f"you do not hold seat {seat} in this game")
+    return _append_decision(game=game, seat=seat, expected_version=expected_version,
+                            action=action, actor_id=user.pk, idempotency_key=idempotency_key)
+
+
+def _append_decision(*, game: Game, seat: int, expected_version: Any, action: Any,
+                     actor_id: int | None, idempotency_key: str | None) -> AppendResult:
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise InvalidInput("expected_version must be a whole number")
+    if idempotency_key is not None and (not isinstance(idempotency_key, str)
+                                        or not 0 < len(idempotency_key) <= 100):
+        raise InvalidInput("idempotency_key must be a string of 1 to 100 characters")
+    with transaction.atomic():
+        head = Game.objects.select_for_update().get(pk=game.pk)
+        if idempotency_key is not None:
+            earlier = store._batch_for_key(head, idempotency_key)
+            if earlier is not None:
+                return earlier
+        if head.version != expected_version:
+            raise VersionConflict(expected_version, head.version)
+        if head.status != GameStatus.ACTIVE:
+            raise RuleViolation("the game is over")
+        state = store.load_state(head)
+        if state.current_player != seat:
+            raise RuleViolation(f"it is not seat {seat}'s turn; seat {state.current_player}"
+                                " is to act")
+        try:
+            action = state.canonical(action)
+        except IllegalAction as exc:
+            raise RuleViolation(str(exc)) from None
+        data = _action_data(state, action)
+        state.apply(action)
+        events = [NewEvent(EventKind.ACTION_APPLIED, data, seat=seat, actor_id=actor_id),
+                  *_resolve_chance(state)]
+        result = _append_and_project(head, expected_version, events, state,
+                                     idempotency_key=idempotency_key)
+    _copy_projection(head, game)
+    return result
+
+
+def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = None
+                ) -> AppendResult:
+    """A seat resigns. Its turns go to the random bot; if one seat is left it wins by forfeit."""
+    seat = _seat_number(game, seat)
+    if seat not in seats_of(game, user):
+        raise NotYourSeat(f"you do not hold seat {seat} in this game")
+    with transaction.atomic():
+        head = Game.objects.select_for_update().get(pk=game.pk)
+        if idempotency_key is not None:
+            earlier = store._batch_for_key(head, idempotency_key)
+            if earlier is not None:
+                return earlier
+        if head.status != GameStatus.ACTIVE:
+            raise RuleViolation("the game is over")
+        seat_row = head.seats.get(index=seat)
+        if seat_row.resigned:
+            raise RuleViolation(f"seat {seat} has already resigned")
+        seat_row.resigned = True
+        seat_row.save(update_fields=["resigned"])
+        state = store.load_state(head)
+        events = [NewEvent(EventKind.SEAT_RESIGNED, {}, seat=seat, actor_id=user.pk)]
+        result = _append_and_project(head, head.version, events, state,
+                                     idempotency_key=idempotency_key)
+    _copy_projection(head, game)
+    return result
+
+
+def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | None:
+    """Play a bot's (or a resigned seat's) move at ``version``; anything stale does nothing."""
+    game = Game.objects.filter(pk=game_id).first()
+    if (game is None or game.status != GameStatus.ACTIVE or game.version != version
+            or game.current_player != seat):
+        return None
+    seat_row = game.seats.get(index=seat)
+    if not (seat_row.bot or seat_row.resigned):
+        return None
+    state = store.load_state(game)
+    bot = get_bot(seat_row.bot if seat_row.bot and not seat_row.resigned else "random")
+    action = bot.choose(state, seat, random.Random(chance_rng.random()))
+    try:
+        return _append_decision(game=game, seat=seat, expected_version=version, action=action,
+                                actor_id=seat_row.user_id,
+                                idempotency_key=f"bot:{seat}:{version}")
+    except VersionConflict:
+        return None
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+
+def game_view(*, game: Game, user, seat: Any = None, at: Any = None) -> dict[str, Any]:
+    """``view(seat)`` at the head or after event ``at``; only the seat's own user may ask."""
+    if seat is not None:
+        seat = _seat_number(game, seat)
+        if seat not in seats_of(game, user):
+            raise NotYourSeat(f"you do not hold seat {seat} in this game")
+    version = _version_number(game, at)
+    state = store.load_state(game, at=version)
+    return {**state.view(seat), "version": version}
+
+
+def game_legal_actions(*, game: Game, user, seat: Any) -> list[dict[str, Any]]:
+    seat = _seat_number(game, seat)
+    if seat not in seats_of(game, user):
+        raise NotYourSeat(f"you do not hold seat {seat} in this game")
+    if game.status != GameStatus.ACTIVE or game.current_player != seat:
+        return []
+    return store.load_state(game).legal_actions()
+
+
+def game_events(*, game: Game, user, after: Any = None) -> list[dict[str, Any]]:
+    """The log after version ``after`` as ``user`` may see it."""
+    after = 0 if after is None else _version_number(game, after, allow_zero=True)
+    rows = Event.objects.filter(game=game, seq__gt=after).select_related("actor").order_by("seq")
+    return events_as_seen(game=game, user=user, events=rows)
+
+
+def events_as_seen(*, game: Game, user, events) -> list[dict[str, Any]]:
+    """Events as ``user`` may see them: private outcomes redacted for the other seats."""
+    seats = seats_of(game, user)
+    public_end = (game.status == GameStatus.FINISHED
+                  and get_rules(game.slug).spec.reveal_at_end)
+    return [{"seq": e.seq, "kind": e.kind, "seat": e.seat,
+             "actor": e.actor.username if e.actor else None,
+             "data": store.visible_data(e, seats, public_end),
+             "created_at": e.created_at.isoformat()} for e in events]
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def _seat_number(game: Game, seat: Any) -> int:
+    if isinstance(seat, str) and seat.strip().lstrip("-").isdigit():
+        seat = int(seat)
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise InvalidInput("seat must be a whole number")
+    if not 0 <= seat < game.num_players:
+        raise InvalidInput(f"seat must be between 0 and {game.num_players - 1}")
+    return seat
+
+
+def _version_number(game: Game, at: Any, *, allow_zero: bool = False) -> int:
+    if at is None:
+        return game.version
+    if isinstance(at, str) and at.strip().isdigit():
+        at = int(at)
+    low = 0 if allow_zero else 1
+    if isinstance(at, bool) or not isinstance(at, int) or not low <= at <= game.version:
+        raise InvalidInput(f"version must be a whole number from {low} to {game.version}")
+    return at
+
+
+def _action_data(state: State, action: Any) -> dict[str, Any]:
+    """An event's data: the action, and its public form if only some seats may see it."""
+    private = state.private_to(action)
+    if private is None:
+        return {"action": action}
+    return {"action": action, "private_to": sorted(private), "public": state.public_form(action)}
+
+
+def _resolve_chance(state: State) -> list[NewEvent]:
+    events = []
+    while state.current_player == CHANCE:
+        outcomes = state.chance_outcomes()
+        outcome = chance_rng.choices([o for o, _ in outcomes],
+                                     weights=[p for _, p in outcomes])[0]
+        data = _action_data(state, outcome)
+        state.apply(outcome)
+        events.append(NewEvent(EventKind.CHANCE_RESOLVED, data))
+    return events
+
+
+def _final_result(state: State, seats: list[Seat]) -> list[dict[str, Any]]:
+    """The rules' result, with resigned seats ranked below everyone who played on."""
+    result = state.result()
+    keys = [(not s.resigned, -r["rank"]) for s, r in zip(seats, result)]
+    return [{"player": s.user.username, "score": r["score"], "rank": rank}
+            for s, r, rank in zip(seats, result, ranks_from_keys(keys))]
+
+
+def _forfeit_result(seats: list[Seat]) -> list[dict[str, Any]]:
+    return [{"player": s.user.username, "score": None, "rank": 2 if s.resigned else 1}
+            for s in seats]
+
+
+def _append_and_project(game: Game, expected_version: int, events: list[NewEvent], state: State,
+                        *, idempotency_key: str | None = None) -> AppendResult:
+    """Append, finishing the game if the rules or resignations end it, and project the head."""
+    seats = list(game.seats.select_related("user").order_by("index"))
+    standing = [s for s in seats if not s.resigned]
+    projection: dict[str, Any]
+    if state.is_terminal():
+        result = _final_result(state, seats)
+        reason = "rules"
+    elif len(standing) <= 1 and len(seats) > 1:
+        result = _forfeit_result(seats)
+        reason = "forfeit"
+    else:
+        result = None
+    if result is not None:
+        events = [*events, NewEvent(EventKind.GAME_FINISHED, {"result": result,
+                                                               "reason": reason})]
+        projection = {"status": GameStatus.FINISHED, "current_player": None, "result": result}
+    else:
+        projection = {"current_player": state.current_player}
+    previous = game.version
+    appended = store.append(game, expected_version, events, idempotency_key=idempotency_key,
+                            projection=projection)
+    store.maybe_snapshot(game, state, previous)
+    if result is None:
+        actor = seats[state.current_player]
+        if actor.bot or actor.resigned:
+            version, seat, game_id = game.version, state.current_player, game.pk
+            transaction.on_commit(lambda: enqueue_bot_move(game_id, seat, version))
+    return appended
+
+
+def _copy_projection(source: Game, target: Game) -> None:
+    for name in ("version", "status", "current_player", "result", "finished_at", "updated_at"):
+        setattr(target, name, getattr(source, name))
+
+
+# -- scheduling bots ------------------------------------------------------------------------------
+
+_eager = threading.local()
+
+
+def enqueue_bot_move(game_id: int, seat: int, version: int) -> None:
+    """Enqueue a bot move. In eager mode, run bot moves one after another, not nested."""
+    from games.tasks import bot_move  # tasks import services
+
+    if not bot_move.app.conf.task_always_eager:
+        bot_move.delay(game_id, seat, version)
+        return
+    queue = getattr(_eager, "queue", None)
+    if queue is not None:
+        queue.append((game_id, seat, version))
+        return
+    _eager.queue = [(game_id, seat, version)]
+    try:
+        while _eager.queue:
+            bot_move.apply(args=_eager.queue.pop(0))
+    finally:
+        _eager.queue = None

@@ -1,0 +1,89 @@
+"""Shared test set-up: fast hashing, Celery eager unless a test asks for the real worker, and
+skips with a clear reason where a real service is not configured."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.db import connection
+
+from config.celery import app as celery_app
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("postgres") and "postgres" not in os.environ.get("DATABASE_URL", ""):
+        pytest.skip("needs PostgreSQL: set DATABASE_URL=postgres://... (.ci/run does)")
+    if item.get_closest_marker("celery_worker"):
+        if not os.environ.get("REDIS_URL"):
+            pytest.skip("needs Redis: set REDIS_URL=redis://... (.ci/run does)")
+        if not os.environ.get("CELERY_WORKER"):
+            pytest.skip("needs a real Celery worker on the test database: .ci/run starts one "
+                        "and sets CELERY_WORKER=1")
+
+
+@pytest.fixture(autouse=True)
+def _fast_settings(request):
+    if "django_db_setup" not in request.fixturenames and not _uses_django(request):
+        return  # pure tests (rules, bots, ratings) need no Django at all
+    request.getfixturevalue("settings").PASSWORD_HASHERS = [
+        "django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _uses_django(request) -> bool:
+    return request.config.pluginmanager.hasplugin("django")
+
+
+@pytest.fixture(autouse=True)
+def _celery_mode(request):
+    """Eager everywhere, except where a test runs against the real worker."""
+    eager = request.node.get_closest_marker("celery_worker") is None
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = eager
+    yield
+    celery_app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username: str, password: str = "pw-for-tests-only"):
+        return django_user_model.objects.create_user(username=username, password=password)
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def api(alice):
+    """An API client signed in as alice by token."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    return client
+
+
+@pytest.fixture
+def api_for():
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def make(user):
+        client = APIClient()
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+    return make
+
+
+def is_postgres() -> bool:
+    return connection.vendor == "postgresql"

@@ -1,0 +1,170 @@
+"""The event store's contract, on whichever database the suite runs against (SQLite by
+default, PostgreSQL in CI)."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from games import services, store
+from games.models import AppendOnlyError, Event, EventKind, Game, Snapshot
+from games.rules import get_rules
+from games.store import NewEvent, VersionConflict
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(alice, bob):
+    return services.game_create(slug="deep-sea-adventure",
+                                seats=[{"user": "alice"}, {"user": "bob"}], options={},
+                                created_by=alice)
+
+
+def continue_event(seat: int = 0) -> NewEvent:
+    return NewEvent(EventKind.ACTION_APPLIED, {"action": {"type": "continue"}}, seat=seat)
+
+
+def roll_event(a: int, b: int) -> NewEvent:
+    return NewEvent(EventKind.CHANCE_RESOLVED, {"action": {"type": "roll", "dice": [a, b]}})
+
+
+def test_game_created_is_event_one_and_the_head_projects_it(game):
+    events = list(game.events.all())
+    assert [e.kind for e in events] == ["GameCreated"]
+    assert events[0].seq == 1 and events[0].data["seats"][1]["user"] == "bob"
+    assert game.version == 1 and game.current_player == 0 and game.status == "active"
+
+
+def test_append_numbers_events_without_gaps_and_moves_the_head(game):
+    result = store.append(game, 1, [continue_event(), roll_event(1, 2)],
+                          projection={"current_player": 0})
+    assert result.version == 3
+    assert list(game.events.values_list("seq", flat=True)) == [1, 2, 3]
+    assert Game.objects.get(pk=game.pk).version == 3
+    assert {e.batch for e in result.events} == {2}
+
+
+def test_a_stale_version_conflicts_and_writes_nothing(game):
+    store.append(game, 1, [continue_event()])
+    with pytest.raises(VersionConflict) as caught:
+        store.append(game, 1, [continue_event()], projection={"current_player": 1})
+    assert caught.value.current == 2
+    assert Event.objects.filter(game=game).count() == 2
+    head = Game.objects.get(pk=game.pk)
+    assert head.version == 2 and head.current_player == 0
+
+
+def test_a_repeated_idempotency_key_returns_the_first_result(game):
+    first = store.append(game, 1, [continue_event(), roll_event(2, 2)], idempotency_key="k1")
+    again = store.append(game, 1, [continue_event()], idempotency_key="k1")
+    assert again.replayed and again.version == first.version == 3
+    assert [e.seq for e in again.events] == [2, 3]
+    assert Event.objects.filter(game=game).count() == 3
+
+
+def test_events_refuse_update_and_delete_through_the_model(game):
+    event = game.events.get(seq=1)
+    event.kind = "Tampered"
+    with pytest.raises(AppendOnlyError):
+        event.save()
+    with pytest.raises(AppendOnlyError):
+        event.delete()
+    with pytest.raises(AppendOnlyError):
+        Event.objects.filter(game=game).update(kind="Tampered")
+    with pytest.raises(AppendOnlyError):
+        Event.objects.filter(game=game).delete()
+    assert game.events.get(seq=1).kind == "GameCreated"
+
+
+@pytest.mark.postgres
+def test_postgres_trigger_refuses_raw_update_and_delete(game):
+    for sql in ("UPDATE games_event SET kind = 'Tampered' WHERE game_id = %s",
+                "DELETE FROM games_event WHERE game_id = %s"):
+        with pytest.raises(DatabaseError, match="append-only"):
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(sql, [game.pk])
+    assert game.events.get(seq=1).kind == "GameCreated"
+
+
+def play_random_moves(game, count: int) -> None:
+    """Drive a game through the service with the first legal action of whoever is to act."""
+    seat_users = {s.index: s.user for s in game.seats.all()}
+    for _ in range(count):
+        game.refresh_from_db()
+        if game.status != "active":
+            return
+        seat = game.current_player
+        action = services.game_legal_actions(game=game, user=seat_users[seat], seat=seat)[0]
+        services.game_action_append(game=game, seat=seat, expected_version=game.version,
+                                    action=action, user=seat_users[seat])
+
+
+def test_snapshots_are_written_every_n_events_and_reads_match_a_full_replay(game, settings):
+    settings.HADAL_SNAPSHOT_EVERY = 5
+    play_random_moves(game, 12)
+    game.refresh_from_db()
+    versions = list(Snapshot.objects.filter(game=game).values_list("version", flat=True))
+    assert versions and all(v >= 5 for v in versions)
+    assert len(versions) == len({v // 5 for v in versions})
+    full = store.replay(game, game.events.order_by("seq"))
+    for seat in (0, 1, None):
+        assert store.load_state(game).view(seat) == full.view(seat)
+    middle = game.version - 3
+    partial = store.replay(game, game.events.filter(seq__lte=middle).order_by("seq"))
+    assert store.load_state(game, at=middle).view(None) == partial.view(None)
+
+
+def test_a_rules_version_bump_ignores_old_snapshots(game, settings, monkeypatch):
+    settings.HADAL_SNAPSHOT_EVERY = 3
+    play_random_moves(game, 6)
+    game.refresh_from_db()
+    rules = get_rules("deep-sea-adventure")
+    assert Snapshot.objects.filter(game=game, rules_version=rules.spec.version).exists()
+    calls = []
+    original = store.new_state
+    monkeypatch.setattr(store, "new_state", lambda g: calls.append(g.pk) or original(g))
+    monkeypatch.setattr(rules, "spec", dataclasses.replace(rules.spec,
+                                                           version=rules.spec.version + 1))
+    state = store.load_state(game)
+    assert calls == [game.pk]  # replayed from the start, not from the stale snapshot
+    assert state.view(None) == store.replay(game, game.events.order_by("seq")).view(None)
+
+
+def test_the_projection_matches_the_replayed_state(game):
+    play_random_moves(game, 20)
+    game.refresh_from_db()
+    state = store.replay(game, game.events.order_by("seq"))
+    assert game.version == game.events.count()
+    assert game.current_player == state.current_player
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_writers_at_one_version_one_wins_one_conflicts(alice, bob):
+    game = services.game_create(slug="deep-sea-adventure",
+                                seats=[{"user": "alice"}, {"user": "bob"}], options={},
+                                created_by=alice)
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def writer():
+        try:
+            barrier.wait()
+            store.append(Game.objects.get(pk=game.pk), 1, [continue_event()])
+            outcomes.append("ok")
+        except VersionConflict:
+            outcomes.append("conflict")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=writer) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["conflict", "ok"]
+    assert Event.objects.filter(game=game).count() == 2
