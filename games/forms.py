@@ -1,0 +1,136 @@
+"""Forms for the pages: signing up and starting a game.
+
+Forms check the shape of what was typed; whether a game can be created with it (players for
+the game, users that exist, option values) is decided by ``services.game_create``, whose
+``InvalidInput`` messages the view shows as form errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from games.bots import BOTS
+from games.rules import registered
+from games.rules.base import GameSpec, OptionSpec
+from games.services import BOT_PREFIX
+
+# The value of a seat's "who" choice when a person (named by username) takes the seat.
+PERSON = "person"
+
+
+class SignUpForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        fields = ("username",)
+
+    def clean_username(self):
+        username = super().clean_username()
+        # Bots are users named "bot-<level>": a person must never be mistaken for one.
+        if username and username.lower().startswith(BOT_PREFIX):
+            raise forms.ValidationError(
+                f'Usernames starting with "{BOT_PREFIX}" are kept for the bots; please choose '
+                "another.")
+        return username
+
+
+class NewGameForm(forms.Form):
+    """The game, the number of seats, who takes each seat, and the chosen game's options.
+
+    There is a pair of seat fields for every seat the largest game can have; only the first
+    ``players`` are used. Each registered game's options get fields of their own, named
+    ``option_<slug>_<name>``; only the chosen game's are sent to the service.
+    """
+
+    def __init__(self, *args: Any, user, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.specs: list[GameSpec] = sorted((m.spec for m in registered().values()),
+                                            key=lambda spec: spec.name)
+        self.max_seats = max(spec.max_players for spec in self.specs)
+        slugs = [spec.slug for spec in self.specs]
+        self.fields["game"] = forms.ChoiceField(
+            label="Game", choices=[(spec.slug, spec.name) for spec in self.specs],
+            initial="deep-sea-adventure" if "deep-sea-adventure" in slugs else slugs[0])
+        self.fields["players"] = forms.IntegerField(
+            label="Seats", min_value=1, max_value=self.max_seats, initial=2)
+        who = [(PERSON, "A player")] + [(level, f"Bot: {level}") for level in BOTS]
+        default_bot = "random" if "random" in BOTS else next(iter(BOTS))
+        for i in range(self.max_seats):
+            self.fields[f"seat_{i}_who"] = forms.ChoiceField(
+                label=f"Seat {i}", choices=who, initial=PERSON if i == 0 else default_bot)
+            self.fields[f"seat_{i}_user"] = forms.CharField(
+                label=f"Seat {i} username", required=False, max_length=150,
+                initial=user.username if i == 0 else "")
+        for spec in self.specs:
+            for option in spec.options:
+                self.fields[_option_field_name(spec, option)] = _option_field(option)
+
+    def clean(self):
+        data = super().clean()
+        players = data.get("players")
+        if players is None:
+            return data
+        for i in range(players):
+            if data.get(f"seat_{i}_who") == PERSON and not data.get(f"seat_{i}_user"):
+                self.add_error(f"seat_{i}_user", "Give a username, or choose a bot.")
+        return data
+
+    # -- what the service gets -------------------------------------------------------------
+
+    def seats(self) -> list[dict[str, str]]:
+        data = self.cleaned_data
+        seats = []
+        for i in range(data["players"]):
+            who = data[f"seat_{i}_who"]
+            seats.append({"user": data[f"seat_{i}_user"]} if who == PERSON else {"bot": who})
+        return seats
+
+    def options(self) -> dict[str, Any]:
+        spec = self._chosen_spec()
+        chosen = {}
+        for option in spec.options:
+            value = self.cleaned_data.get(_option_field_name(spec, option))
+            if value is not None:
+                chosen[option.name] = value
+        return chosen
+
+    # -- what the template shows ------------------------------------------------------------
+
+    def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
+        return [(i, self[f"seat_{i}_who"], self[f"seat_{i}_user"])
+                for i in range(self.max_seats)]
+
+    def option_groups(self) -> list[tuple[GameSpec, list[forms.BoundField]]]:
+        return [(spec, [self[_option_field_name(spec, o)] for o in spec.options])
+                for spec in self.specs if spec.options]
+
+    def player_ranges(self) -> dict[str, dict[str, int]]:
+        """Per game, its player range, for the page's script to offer only sensible counts."""
+        return {spec.slug: {"min": spec.min_players, "max": spec.max_players}
+                for spec in self.specs}
+
+    def _chosen_spec(self) -> GameSpec:
+        slug = self.cleaned_data["game"]
+        return next(spec for spec in self.specs if spec.slug == slug)
+
+
+def _option_field_name(spec: GameSpec, option: OptionSpec) -> str:
+    return f"option_{spec.slug}_{option.name}"
+
+
+def _option_field(option: OptionSpec) -> forms.Field:
+    """A form field for a game option. Not required: a missing value means the default."""
+    label = option.name.replace("_", " ").capitalize()
+    if option.kind == "bool":
+        return forms.BooleanField(label=label, required=False, initial=option.default,
+                                  help_text=option.help)
+    if option.kind == "int":
+        return forms.IntegerField(label=label, required=False, initial=option.default,
+                                  min_value=option.minimum, max_value=option.maximum,
+                                  help_text=option.help)
+    by_text = {str(choice): choice for choice in option.choices}
+    return forms.TypedChoiceField(label=label, required=False, initial=str(option.default),
+                                  choices=[(text, text) for text in by_text],
+                                  coerce=by_text.__getitem__, empty_value=None,
+                                  help_text=option.help)

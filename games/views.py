@@ -1,0 +1,163 @@
+"""Server-rendered pages: signing up, the games list, a new game and the game page.
+
+Pages parse input and call ``games.services``. The game page embeds only what the services
+return for the viewer (their seat's view, their legal actions, the log as they may see it);
+static/js/game.js draws it and keeps it live through the JSON API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.db.models import Case, IntegerField, Prefetch, QuerySet, Value, When
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.generic import CreateView
+
+from games import services
+from games.api.serializers import GameOut
+from games.forms import NewGameForm, SignUpForm
+from games.models import Game, GameStatus, Seat
+from games.rules import registered
+
+RECENT_GAMES = 20
+MY_GAMES = 50
+
+
+class SignUpView(CreateView):
+    """Create an account and sign straight in."""
+
+    form_class = SignUpForm
+    template_name = "registration/signup.html"
+
+    def form_valid(self, form):
+        user = form.save()
+        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("game-list")
+
+
+# -- the games list -------------------------------------------------------------------------------
+
+
+@dataclass
+class GameRow:
+    game: Game
+    name: str
+    seats: list[str]
+    turn: str  # who is to play, "" once finished
+    your_turn: bool
+
+
+def game_list(request):
+    user = request.user
+    mine: list[Game] = []
+    others = _games()
+    if user.is_authenticated:
+        seated = Seat.objects.filter(user=user).values("game")
+        mine = list(_games().filter(pk__in=seated)[:MY_GAMES])
+        others = others.exclude(pk__in=seated)
+    return render(request, "games/game_list.html", {
+        "my_games": [_row(game, user) for game in mine],
+        "other_games": [_row(game, user) for game in others[:RECENT_GAMES]],
+    })
+
+
+def _games() -> QuerySet[Game]:
+    """Games with their seats, active ones first, then the most recently moved."""
+    active_first = Case(When(status=GameStatus.ACTIVE, then=Value(0)), default=Value(1),
+                        output_field=IntegerField())
+    return (Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))
+            .order_by(active_first, "-updated_at"))
+
+
+def _row(game: Game, user) -> GameRow:
+    seats = list(game.seats.all())
+    turn, your_turn = "", False
+    if game.status == GameStatus.ACTIVE and game.current_player is not None:
+        seat = seats[game.current_player]
+        turn = f"seat {seat.index} · {_seat_name(seat)}"
+        your_turn = game.current_player in services.seats_of(game, user)
+    return GameRow(game=game, name=_game_name(game.slug), seats=[_seat_name(s) for s in seats],
+                   turn=turn, your_turn=your_turn)
+
+
+def _seat_name(seat: Seat) -> str:
+    name = f"bot ({seat.bot})" if seat.bot else seat.user.username
+    return f"{name}, resigned" if seat.resigned else name
+
+
+def _game_name(slug: str) -> str:
+    module = registered().get(slug)
+    return module.spec.name if module else slug
+
+
+# -- a new game -----------------------------------------------------------------------------------
+
+
+@login_required
+def game_new(request):
+    form = NewGameForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = services.game_create(slug=form.cleaned_data["game"], seats=form.seats(),
+                                        options=form.options(), created_by=request.user)
+        except services.InvalidInput as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("game-detail", pk=game.pk)
+    return render(request, "games/game_new.html", {"form": form})
+
+
+# -- the game page --------------------------------------------------------------------------------
+
+
+def game_detail(request, pk: int):
+    """The game as the viewer may see it: their seat's view, or the spectator's.
+
+    A person holding several seats (a hot-seat table) sees the one to play, or picks one with
+    ``?seat=N``; anyone not seated sees the spectator view.
+    """
+    game = get_object_or_404(
+        Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user"))),
+        pk=pk)
+    mine = sorted(services.seats_of(game, request.user))
+    seat = _chosen_seat(request.GET.get("seat"), mine, game.current_player)
+    view = services.game_view(game=game, user=request.user, seat=seat)
+    actions = ([] if seat is None
+               else services.game_legal_actions(game=game, user=request.user, seat=seat))
+    page = {
+        "game": GameOut(game).data,
+        "name": _game_name(game.slug),
+        "seat": seat,
+        "my_seats": mine,
+        "view": view,
+        "actions": actions,
+        "events": services.game_events(game=game, user=request.user),
+        "api": {
+            "game": reverse("api-game", args=[game.pk]),
+            "state": reverse("api-game-state", args=[game.pk]),
+            "actions": reverse("api-game-actions", args=[game.pk]),
+            "events": reverse("api-game-events", args=[game.pk]),
+            "resign": reverse("api-game-resign", args=[game.pk]),
+        },
+    }
+    return render(request, "games/game_detail.html", {
+        "game": game,
+        "name": page["name"],
+        "seats": [(s, _seat_name(s)) for s in game.seats.all()],
+        "seat": seat,
+        "my_seats": mine,
+        "page": page,
+        "turn": _row(game, request.user).turn,
+    })
+
+
+def _chosen_seat(asked: str | None, mine: list[int], to_play: int | None) -> int | None:
+    """The seat asked for if the viewer holds it; else theirs that is to play; else their first."""
+    if asked is not None and asked.isdigit() and int(asked) in mine:
+        return int(asked)
+    if to_play in mine:
+        return to_play
+    return mine[0] if mine else None
