@@ -1,0 +1,20 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+WORKDIR /app
+
+COPY pyproject.toml README.md ./
+COPY config ./config
+COPY games ./games
+COPY league ./league
+RUN pip install .
+
+COPY manage.py ./
+COPY templates ./templates
+COPY static ./static
+RUN DEBUG=1 python manage.py collectstatic --no-input
+
+RUN useradd --create-home hadal
+USER hadal
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
