@@ -140,11 +140,9 @@ def _append_decision(*, game: Game, seat: int, expected_version: Any, action: An
                                         or not 0 < len(idempotency_key) <= 100):
         raise InvalidInput("idempotency_key must be a string of 1 to 100 characters")
     with transaction.atomic():
-        head = Game.objects.select_for_update().get(pk=game.pk)
-        if idempotency_key is not None:
-            earlier = store._batch_for_key(head, idempotency_key)
-            if earlier is not None:
-                return earlier
+        head, earlier = _lock_head(game, idempotency_key)
+        if earlier is not None:
+            return earlier
         if head.version != expected_version:
             raise VersionConflict(expected_version, head.version)
         if head.status != GameStatus.ACTIVE:
@@ -174,11 +172,9 @@ def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = No
     if seat not in seats_of(game, user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
     with transaction.atomic():
-        head = Game.objects.select_for_update().get(pk=game.pk)
-        if idempotency_key is not None:
-            earlier = store._batch_for_key(head, idempotency_key)
-            if earlier is not None:
-                return earlier
+        head, earlier = _lock_head(game, idempotency_key)
+        if earlier is not None:
+            return earlier
         if head.status != GameStatus.ACTIVE:
             raise RuleViolation("the game is over")
         seat_row = head.seats.get(index=seat)
@@ -256,6 +252,14 @@ def events_as_seen(*, game: Game, user, events) -> list[dict[str, Any]]:
 
 
 # -- helpers --------------------------------------------------------------------------------------
+
+
+def _lock_head(game: Game, idempotency_key: str | None) -> tuple[Game, AppendResult | None]:
+    """Lock the stream head; a key seen before short-cuts to its first result (a retry must
+    get that result, not a conflict with the version it moved on to)."""
+    head = Game.objects.select_for_update().get(pk=game.pk)
+    earlier = None if idempotency_key is None else store.batch_for_key(head, idempotency_key)
+    return head, earlier
 
 
 def _seat_number(game: Game, seat: Any) -> int:

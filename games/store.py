@@ -56,7 +56,7 @@ def append(game: Game, expected_version: int, events: list[NewEvent], *,
     with transaction.atomic():
         head = Game.objects.select_for_update().get(pk=game.pk)
         if idempotency_key is not None:
-            earlier = _batch_for_key(head, idempotency_key)
+            earlier = batch_for_key(head, idempotency_key)
             if earlier is not None:
                 return earlier
         if head.version != expected_version:
@@ -86,7 +86,8 @@ def append(game: Game, expected_version: int, events: list[NewEvent], *,
 _PROJECTED = ("version", "status", "current_player", "result", "finished_at", "updated_at")
 
 
-def _batch_for_key(game: Game, key: str) -> AppendResult | None:
+def batch_for_key(game: Game, key: str) -> AppendResult | None:
+    """The result of the append that first used ``key``, or None."""
     first = Event.objects.filter(game=game, idempotency_key=key).first()
     if first is None:
         return None
