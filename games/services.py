@@ -99,7 +99,7 @@ def game_create(*, slug: str, seats: list[dict[str, Any]], options: dict[str, An
         "seats": [{"user": user.username, "bot": bot or None} for user, bot in seat_users],
     }, actor_id=getattr(created_by, "pk", None))
     events = [created, *_resolve_chance(state)]
-    _append_and_project(game, 0, events, state)
+    _append_and_project(game, 0, events, state, list(game.seats.select_related("user")))
     return game
 
 
@@ -139,30 +139,29 @@ def _append_decision(*, game: Game, seat: int, expected_version: Any, action: An
     if idempotency_key is not None and (not isinstance(idempotency_key, str)
                                         or not 0 < len(idempotency_key) <= 100):
         raise InvalidInput("idempotency_key must be a string of 1 to 100 characters")
+    # Optimistic: work from the head as read; store.append re-checks the version under a lock.
+    earlier = _earlier_result(game, idempotency_key)
+    if earlier is not None:
+        return earlier
+    if game.version != expected_version:
+        raise VersionConflict(expected_version, game.version)
+    if game.status != GameStatus.ACTIVE:
+        raise RuleViolation("the game is over")
+    state = store.load_state(game)
+    if state.current_player != seat:
+        raise RuleViolation(f"it is not seat {seat}'s turn; seat {state.current_player}"
+                            " is to act")
+    try:
+        action = state.canonical(action)
+    except IllegalAction as exc:
+        raise RuleViolation(str(exc)) from None
+    data = _action_data(state, action)
+    state.apply(action)
+    events = [NewEvent(EventKind.ACTION_APPLIED, data, seat=seat, actor_id=actor_id),
+              *_resolve_chance(state)]
     with transaction.atomic():
-        head, earlier = _lock_head(game, idempotency_key)
-        if earlier is not None:
-            return earlier
-        if head.version != expected_version:
-            raise VersionConflict(expected_version, head.version)
-        if head.status != GameStatus.ACTIVE:
-            raise RuleViolation("the game is over")
-        state = store.load_state(head)
-        if state.current_player != seat:
-            raise RuleViolation(f"it is not seat {seat}'s turn; seat {state.current_player}"
-                                " is to act")
-        try:
-            action = state.canonical(action)
-        except IllegalAction as exc:
-            raise RuleViolation(str(exc)) from None
-        data = _action_data(state, action)
-        state.apply(action)
-        events = [NewEvent(EventKind.ACTION_APPLIED, data, seat=seat, actor_id=actor_id),
-                  *_resolve_chance(state)]
-        result = _append_and_project(head, expected_version, events, state,
-                                     idempotency_key=idempotency_key)
-    _copy_projection(head, game)
-    return result
+        return _append_and_project(game, expected_version, events, state, list(game.seats.all()),
+                                   idempotency_key=idempotency_key)
 
 
 def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = None
@@ -171,23 +170,21 @@ def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = No
     seat = _seat_number(game, seat)
     if seat not in seats_of(game, user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
-    with transaction.atomic():
-        head, earlier = _lock_head(game, idempotency_key)
-        if earlier is not None:
-            return earlier
-        if head.status != GameStatus.ACTIVE:
-            raise RuleViolation("the game is over")
-        seat_row = head.seats.get(index=seat)
-        if seat_row.resigned:
-            raise RuleViolation(f"seat {seat} has already resigned")
-        seat_row.resigned = True
-        seat_row.save(update_fields=["resigned"])
-        state = store.load_state(head)
-        events = [NewEvent(EventKind.SEAT_RESIGNED, {}, seat=seat, actor_id=user.pk)]
-        result = _append_and_project(head, head.version, events, state,
-                                     idempotency_key=idempotency_key)
-    _copy_projection(head, game)
-    return result
+    earlier = _earlier_result(game, idempotency_key)
+    if earlier is not None:
+        return earlier
+    if game.status != GameStatus.ACTIVE:
+        raise RuleViolation("the game is over")
+    seats = list(game.seats.all())
+    if seats[seat].resigned:
+        raise RuleViolation(f"seat {seat} has already resigned")
+    state = store.load_state(game)
+    events = [NewEvent(EventKind.SEAT_RESIGNED, {}, seat=seat, actor_id=user.pk)]
+    with transaction.atomic():  # a concurrent append makes this a conflict, seat row included
+        seats[seat].resigned = True
+        seats[seat].save(update_fields=["resigned"])
+        return _append_and_project(game, game.version, events, state, seats,
+                                   idempotency_key=idempotency_key)
 
 
 def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | None:
@@ -236,7 +233,7 @@ def game_legal_actions(*, game: Game, user, seat: Any) -> list[dict[str, Any]]:
 def game_events(*, game: Game, user, after: Any = None) -> list[dict[str, Any]]:
     """The log after version ``after`` as ``user`` may see it."""
     after = 0 if after is None else _version_number(game, after, allow_zero=True)
-    rows = Event.objects.filter(game=game, seq__gt=after).select_related("actor").order_by("seq")
+    rows = Event.objects.filter(game=game, seq__gt=after).order_by("seq")
     return events_as_seen(game=game, user=user, events=rows)
 
 
@@ -245,8 +242,10 @@ def events_as_seen(*, game: Game, user, events) -> list[dict[str, Any]]:
     seats = seats_of(game, user)
     public_end = (game.status == GameStatus.FINISHED
                   and get_rules(game.slug).spec.reveal_at_end)
-    return [{"seq": e.seq, "kind": e.kind, "seat": e.seat,
-             "actor": e.actor.username if e.actor else None,
+    events = list(events)
+    names = dict(User.objects.filter(pk__in={e.actor_id for e in events if e.actor_id})
+                 .values_list("pk", "username"))
+    return [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "actor": names.get(e.actor_id),
              "data": store.visible_data(e, seats, public_end),
              "created_at": e.created_at.isoformat()} for e in events]
 
@@ -254,12 +253,10 @@ def events_as_seen(*, game: Game, user, events) -> list[dict[str, Any]]:
 # -- helpers --------------------------------------------------------------------------------------
 
 
-def _lock_head(game: Game, idempotency_key: str | None) -> tuple[Game, AppendResult | None]:
-    """Lock the stream head; a key seen before short-cuts to its first result (a retry must
-    get that result, not a conflict with the version it moved on to)."""
-    head = Game.objects.select_for_update().get(pk=game.pk)
-    earlier = None if idempotency_key is None else store.batch_for_key(head, idempotency_key)
-    return head, earlier
+def _earlier_result(game: Game, idempotency_key: str | None) -> AppendResult | None:
+    """A key seen before short-cuts to its first result: a retry must get that result, not a
+    conflict with the version the game has moved on to."""
+    return None if idempotency_key is None else store.batch_for_key(game, idempotency_key)
 
 
 def _seat_number(game: Game, seat: Any) -> int:
@@ -317,9 +314,9 @@ def _forfeit_result(seats: list[Seat]) -> list[dict[str, Any]]:
 
 
 def _append_and_project(game: Game, expected_version: int, events: list[NewEvent], state: State,
-                        *, idempotency_key: str | None = None) -> AppendResult:
+                        seats: list[Seat], *, idempotency_key: str | None = None
+                        ) -> AppendResult:
     """Append, finishing the game if the rules or resignations end it, and project the head."""
-    seats = list(game.seats.select_related("user").order_by("index"))
     standing = [s for s in seats if not s.resigned]
     projection: dict[str, Any]
     if state.is_terminal():
@@ -340,17 +337,13 @@ def _append_and_project(game: Game, expected_version: int, events: list[NewEvent
     appended = store.append(game, expected_version, events, idempotency_key=idempotency_key,
                             projection=projection)
     store.maybe_snapshot(game, state, previous)
+    store.remember_on_commit(game, state)
     if result is None:
         actor = seats[state.current_player]
         if actor.bot or actor.resigned:
             version, seat, game_id = game.version, state.current_player, game.pk
             transaction.on_commit(lambda: enqueue_bot_move(game_id, seat, version))
     return appended
-
-
-def _copy_projection(source: Game, target: Game) -> None:
-    for name in ("version", "status", "current_player", "result", "finished_at", "updated_at"):
-        setattr(target, name, getattr(source, name))
 
 
 # -- scheduling bots ------------------------------------------------------------------------------

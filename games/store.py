@@ -7,6 +7,8 @@ what to append, the store makes the append atomic, ordered and idempotent.
 from __future__ import annotations
 
 import pickle
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +55,7 @@ def append(game: Game, expected_version: int, events: list[NewEvent], *,
     """
     if not events:
         raise ValueError("nothing to append")
+    # One savepoint: a conflict rolls back to it, so a caller may catch it and go on.
     with transaction.atomic():
         head = Game.objects.select_for_update().get(pk=game.pk)
         if idempotency_key is not None:
@@ -67,8 +70,7 @@ def append(game: Game, expected_version: int, events: list[NewEvent], *,
                       idempotency_key=idempotency_key if i == 0 else None)
                 for i, e in enumerate(events)]
         try:
-            with transaction.atomic():
-                Event.objects.bulk_create(rows)
+            Event.objects.bulk_create(rows)
         except IntegrityError as exc:
             # A writer that slipped past the lock (or a backend without row locks).
             raise VersionConflict(expected_version, head.version + 1) from exc
@@ -117,10 +119,61 @@ def replay(game: Game, events) -> State:
     return state
 
 
+class StateCache:
+    """Recently committed states by stream, version and rules version, in this process.
+
+    Safe because a committed version of a stream never changes; entries are only added once
+    the append that made them has committed, and the stream's key includes its creation time,
+    so a primary key reused after a rollback or a flushed database never matches. Callers get
+    clones, never the cached object.
+    """
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._states: OrderedDict[tuple, State] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> State | None:
+        with self._lock:
+            state = self._states.get(key)
+            if state is None:
+                return None
+            self._states.move_to_end(key)
+        return state.clone()
+
+    def put(self, key: tuple, state: State) -> None:
+        with self._lock:
+            self._states[key] = state
+            self._states.move_to_end(key)
+            while len(self._states) > self.size:
+                self._states.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._states.clear()
+
+
+state_cache = StateCache()
+
+
+def _cache_key(game: Game, version: int) -> tuple:
+    return (game.pk, game.created_at, version, get_rules(game.slug).spec.version)
+
+
+def remember_on_commit(game: Game, state: State) -> None:
+    """Cache ``state`` as the game's head once the current transaction commits."""
+    key = _cache_key(game, game.version)
+    kept = state.clone()
+    transaction.on_commit(lambda: state_cache.put(key, kept))
+
+
 def load_state(game: Game, at: int | None = None) -> State:
     """The rule state after event ``at`` (default: the head), from the newest valid snapshot."""
     target = game.version if at is None else at
     rules = get_rules(game.slug)
+    cached = state_cache.get(_cache_key(game, target))
+    if cached is not None:
+        return cached
     snap = (Snapshot.objects.filter(game=game, rules_version=rules.spec.version,
                                     version__lte=target)
             .order_by("-version").only("version", "state").first())

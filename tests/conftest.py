@@ -44,6 +44,19 @@ def _celery_mode(request):
     celery_app.conf.task_always_eager = before
 
 
+@pytest.fixture(autouse=True)
+def _empty_state_cache(request):
+    """Each test starts with a cold state cache (test transactions roll back what it saw)."""
+    if not _uses_django(request):
+        yield
+        return
+    from games.store import state_cache
+
+    state_cache.clear()
+    yield
+    state_cache.clear()
+
+
 @pytest.fixture
 def make_user(django_user_model):
     def make(username: str, password: str = "pw-for-tests-only"):

@@ -168,3 +168,29 @@ def test_concurrent_writers_at_one_version_one_wins_one_conflicts(alice, bob):
         t.join()
     assert sorted(outcomes) == ["conflict", "ok"]
     assert Event.objects.filter(game=game).count() == 2
+
+
+def test_the_state_cache_serves_committed_heads_as_clones(game, django_capture_on_commit_callbacks,
+                                                          django_assert_num_queries):
+    store.state_cache.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_random_moves(game, 1)
+    game.refresh_from_db()
+    with django_assert_num_queries(0):
+        cached = store.load_state(game)
+    full = store.replay(game, game.events.order_by("seq"))
+    assert cached.view(None) == full.view(None)
+    cached.apply(cached.legal_actions()[0])  # the caller's copy, not the cache's
+    assert store.load_state(game).view(None) == full.view(None)
+
+
+def test_a_rolled_back_append_leaves_nothing_in_the_state_cache(game):
+    store.state_cache.clear()
+    seat_user = game.seats.get(index=0).user
+    with pytest.raises(RuntimeError):
+        with transaction.atomic():
+            services.game_action_append(game=game, seat=0, expected_version=1,
+                                        action={"type": "continue"}, user=seat_user)
+            raise RuntimeError("the request failed after the append")
+    assert store.state_cache.get(store._cache_key(game, 2)) is None
+    assert len(store.state_cache._states) == 0
