@@ -1,0 +1,207 @@
+"""An API move round trip against a bare Django view that inserts one row: same process, same DB.
+
+Both go through django.test.Client, so through the full middleware stack, with the same token
+header and a JSON body of the same shape. The measured span is the POST alone:
+  - API move: POST /api/games/{id}/actions/ with a legal move of a 2-player Deep Sea Adventure
+    game between two token users (the server resolves the chance that follows in the same
+    request). Before each move, and outside the measured span, GET /api/games/{id}/ gives the
+    version and the seat to act, and GET /api/games/{id}/actions/?seat=N the legal moves, one of
+    which is picked at random. A finished game is replaced by a new one (also unmeasured).
+  - bare insert: POST /bench/bare/ to a plain Django function view that parses the body and
+    INSERTs it into a table the bench creates with raw SQL, answering JsonResponse 201. It
+    gets the token header too but, being no DRF view, does not look it up: it is the floor.
+The two kinds of request alternate, so machine noise lands on both alike.
+
+Runs in a throwaway test database: SQLite (in memory, or a temporary file with --sqlite-file)
+by default, PostgreSQL when DATABASE_URL says so (test database bench_<name>, so the test
+suite's test_<name> is never touched).
+
+    .venv/bin/python bench/bench_api.py [--moves 500] [--warmup 20] [--sqlite-file]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/hadal .venv/bin/python bench/bench_api.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+import warnings
+
+import _common
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# Persistent connections as docker-compose.yml serves (CONN_MAX_AGE=60); with 0 every request
+# would open a new connection, a cost both sides would pay. Set CONN_MAX_AGE=0 to see it.
+os.environ.setdefault("CONN_MAX_AGE", "60")
+warnings.filterwarnings("ignore", message="No directory at")  # whitenoise without collectstatic
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.http import HttpResponseNotAllowed, JsonResponse  # noqa: E402
+from django.test import Client, override_settings  # noqa: E402
+from django.test.utils import (CaptureQueriesContext, setup_test_environment,  # noqa: E402
+                               teardown_test_environment)
+from django.urls import path  # noqa: E402
+from django.views.decorators.csrf import csrf_exempt  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+
+import config.urls  # noqa: E402
+from config.celery import app as celery_app  # noqa: E402
+from games.services import game_create  # noqa: E402
+
+SLUG = "deep-sea-adventure"
+
+
+@csrf_exempt  # the test client skips CSRF anyway; an API-style endpoint would be exempt too
+def bare(request):
+    """The floor: parse a small JSON body and insert it as one row."""
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    payload = json.loads(request.body)
+    with connection.cursor() as cursor:
+        cursor.execute("INSERT INTO bench_row (payload) VALUES (%s)", [json.dumps(payload)])
+    return JsonResponse({"ok": True}, status=201)
+
+
+# This module is the URLconf for the run: the project's URLs plus the bare view.
+urlpatterns = [*config.urls.urlpatterns, path("bench/bare/", bare)]
+
+
+def create_bench_table() -> None:
+    key = "serial" if connection.vendor == "postgresql" else "integer"
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TABLE bench_row (id {key} PRIMARY KEY, payload text)")
+
+
+class Table:
+    """Two users with tokens and the game between them; hands out the next legal move."""
+
+    def __init__(self, rng: random.Random):
+        users = [get_user_model().objects.create_user(name, password="bench-pass-1")
+                 for name in ("bench-a", "bench-b")]
+        self.users = users
+        self.clients = [Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=u).key}")
+                        for u in users]
+        self.rng = rng
+        self.games = 0
+        self.new_game()
+
+    def new_game(self) -> None:
+        game = game_create(slug=SLUG, seats=[{"user": u.username} for u in self.users],
+                           options={}, created_by=self.users[0])
+        self.game_id = game.pk
+        self.games += 1
+
+    def next_move(self) -> tuple[Client, str, dict]:
+        """(client of the seat to act, URL, body) for a legal move; reads are not measured."""
+        detail = self.clients[0].get(f"/api/games/{self.game_id}/").json()
+        if detail["status"] != "active":
+            self.new_game()
+            detail = self.clients[0].get(f"/api/games/{self.game_id}/").json()
+        seat = detail["current_player"]
+        url = f"/api/games/{self.game_id}/actions/"
+        legal = self.clients[seat].get(url, {"seat": seat}).json()
+        body = {"seat": seat, "expected_version": detail["version"],
+                "action": self.rng.choice(legal)}
+        return self.clients[seat], url, body
+
+
+def timed_post(client: Client, url: str, body: dict) -> float:
+    start = time.perf_counter()
+    response = client.post(url, body, content_type="application/json")
+    elapsed = time.perf_counter() - start
+    if response.status_code != 201:
+        sys.exit(f"POST {url} {body} -> {response.status_code}: {response.content[:300]!r}")
+    return elapsed
+
+
+QUERY_SAMPLE = 20
+
+
+def measure(moves: int, warmup: int, seed: int):
+    """Per-request seconds of API moves and bare inserts, games played, queries per request."""
+    table = Table(random.Random(seed))
+    api, floor = [], []
+    for i in range(warmup + moves):
+        client, url, body = table.next_move()
+        api_s = timed_post(client, url, body)
+        # The floor gets the same client, token header and body shape as the move.
+        floor_s = timed_post(client, "/bench/bare/", body)
+        if i >= warmup:
+            api.append(api_s)
+            floor.append(floor_s)
+    # Query counts after the timing, so counting costs the measured requests nothing.
+    counts = [0, 0]
+    for _ in range(QUERY_SAMPLE):
+        client, url, body = table.next_move()
+        for k, target in enumerate((url, "/bench/bare/")):
+            with CaptureQueriesContext(connection) as captured:
+                timed_post(client, target, body)
+            counts[k] += len(captured)
+    return api, floor, table.games, [c / QUERY_SAMPLE for c in counts]
+
+
+def report(name: str, seconds: list[float]) -> tuple[float, float]:
+    ms = [s * 1000 for s in seconds]
+    mean, median = statistics.fmean(ms), statistics.median(ms)
+    p95 = statistics.quantiles(ms, n=20)[-1]
+    print(f"{name:<38} mean {mean:7.3f} ms  median {median:7.3f} ms  p95 {p95:7.3f} ms"
+          f"  ({1000 / mean:,.0f} req/s)")
+    return mean, median
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=500, help="measured requests of each kind")
+    parser.add_argument("--warmup", type=int, default=20, help="unmeasured requests first")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sqlite-file", action="store_true",
+                        help="SQLite test database in a temporary file instead of in memory")
+    args = parser.parse_args()
+
+    celery_app.conf.task_always_eager = True
+    test, tmp_dir = connection.settings_dict["TEST"], None
+    if connection.vendor != "sqlite":
+        # A name of its own, so the bench never clobbers the test suite's test_<name>.
+        test["NAME"] = f"bench_{connection.settings_dict['NAME']}"
+    elif args.sqlite_file:
+        tmp_dir = tempfile.mkdtemp(prefix="hadal-bench-")
+        test["NAME"] = os.path.join(tmp_dir, "bench.sqlite3")
+    setup_test_environment(debug=False)  # DEBUG off, as served: no query log kept
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    try:
+        version = ".".join(map(str, connection.get_database_version()))
+        where = connection.settings_dict["NAME"]
+        if connection.vendor == "sqlite" and connection.creation.is_in_memory_db(where):
+            where = "in memory"
+        _common.header("API move vs bare insert view", f"{connection.vendor} {version} ({where},"
+                       f" CONN_MAX_AGE={connection.settings_dict['CONN_MAX_AGE']})")
+        create_bench_table()
+        with override_settings(ROOT_URLCONF=__name__):
+            api, floor, games, queries = measure(args.moves, args.warmup, args.seed)
+        print(f"{args.moves} measured POSTs of each kind after {args.warmup} warm-up;"
+              f" {games} games of 2-player {SLUG}")
+        api_mean, api_median = report("API move POST /api/games/{id}/actions/", api)
+        bare_mean, bare_median = report("bare insert POST /bench/bare/", floor)
+        print(f"ratio API move / bare insert: mean {api_mean / bare_mean:.1f}x,"
+              f" median {api_median / bare_median:.1f}x")
+        print(f"SQL queries per request (counted on {QUERY_SAMPLE} more of each, unmeasured):"
+              f" API move {queries[0]:.1f}, bare insert {queries[1]:.1f}")
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        teardown_test_environment()
+        if tmp_dir:
+            shutil.rmtree(tmp_dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""Replaying a stored 6-player Deep Sea Adventure log, against decoding the same log alone.
+
+One game is played with a fixed seed and its events are serialised one JSON document per
+event, as an Event row's kind and JSON data columns hold them:
+{"kind": "ActionApplied" | "ChanceResolved" | ..., "data": {"action": {...}, ...}}.
+Then, in the same run:
+  (a) decode: json.loads of every event's text;
+  (b) replay: json.loads of every event and games.store.apply_event on a fresh new_game.
+The ratio replay / decode says what the rules add on top of reading the log.
+
+apply_event is the store's own function, not a copy: the script calls django.setup() (no
+database is touched) so that games.store, which imports the models, can be imported.
+
+    .venv/bin/python bench/bench_dsa_replay.py [--replays 300] [--repeats 3] [--seed 6]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+
+import _common
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django  # noqa: E402
+
+django.setup()
+
+from games.models import EventKind  # noqa: E402
+from games.rules import CHANCE, get_rules  # noqa: E402
+from games.store import apply_event  # noqa: E402
+
+RULES = get_rules("deep-sea-adventure")
+PLAYERS = 6
+
+
+def event_data(state, action) -> dict:
+    """Shaped like services' event data: a private outcome also carries its public form."""
+    private = state.private_to(action)
+    if private is None:
+        return {"action": action}
+    return {"action": action, "private_to": sorted(private), "public": state.public_form(action)}
+
+
+def recorded_game(seed: int) -> tuple[list[str], list[dict]]:
+    """A finished game's log as one JSON text per event, and its result."""
+    rng = random.Random(seed)
+    state = RULES.new_game(num_players=PLAYERS)
+    log = [{"kind": EventKind.GAME_CREATED.value,
+            "data": {"game": RULES.spec.slug, "num_players": PLAYERS, "options": {}}}]
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            action = rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
+            kind = EventKind.CHANCE_RESOLVED.value
+        else:
+            action = rng.choice(state.legal_actions())
+            kind = EventKind.ACTION_APPLIED.value
+        log.append({"kind": kind, "data": event_data(state, action)})
+        state.apply(action)
+    log.append({"kind": EventKind.GAME_FINISHED.value, "data": {"result": state.result()}})
+    return [json.dumps(event) for event in log], state.result()
+
+
+def decode(texts: list[str]) -> None:
+    for text in texts:
+        json.loads(text)
+
+
+def replay(texts: list[str]):
+    state = RULES.new_game(num_players=PLAYERS)
+    for text in texts:
+        event = json.loads(text)
+        apply_event(state, event["kind"], event["data"])
+    return state
+
+
+def rate(fn, texts: list[str], times: int) -> float:
+    """Calls of fn(texts) per second."""
+    start = time.perf_counter()
+    for _ in range(times):
+        fn(texts)
+    return times / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--replays", type=int, default=300, help="replays per repeat")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=6)
+    args = parser.parse_args()
+
+    texts, result = recorded_game(args.seed)
+    assert replay(texts).result() == result, "the replay must reach the recorded result"
+    decodes = args.replays * 4  # decoding is cheaper: more rounds for a comparable span
+
+    _common.header("Deep Sea Adventure replay vs decoding the log")
+    print(f"one {PLAYERS}-player game (seed {args.seed}): {len(texts)} events,"
+          f" {sum(map(len, texts)):,} bytes of JSON; {args.repeats} repeats, best / median")
+    # Interleaved, so a noisy neighbour slows both sides rather than one.
+    replay_rates, decode_rates = [], []
+    for _ in range(args.repeats):
+        replay_rates.append(rate(replay, texts, args.replays))
+        decode_rates.append(rate(decode, texts, decodes))
+    r_best, r_median = _common.best_and_median(replay_rates)
+    d_best, d_median = _common.best_and_median(decode_rates)
+    print(f"replay (decode + apply_event): {r_best:>10,.1f} replays/s best {r_median:>10,.1f}"
+          f" median  = {r_best * len(texts):>10,.0f} events/s best")
+    print(f"decode only (json.loads):      {d_best:>10,.1f} decodes/s best {d_median:>10,.1f}"
+          f" median  = {d_best * len(texts):>10,.0f} events/s best")
+    print(f"ratio replay / decode time: {d_best / r_best:.1f}x best-to-best,"
+          f" {d_median / r_median:.1f}x median-to-median")
+
+
+if __name__ == "__main__":
+    main()
