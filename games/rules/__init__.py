@@ -6,7 +6,7 @@
 
 from games.rules.base import (CHANCE, TERMINAL, GameSpec, IllegalAction, OptionSpec, State,
                               get_rules, register, registered)
-from games.rules import deep_sea_adventure  # noqa: F401  (registers itself)
+from games.rules import deep_sea_adventure, deep_vents  # noqa: F401  (each registers itself)
 
 __all__ = ["CHANCE", "TERMINAL", "GameSpec", "IllegalAction", "OptionSpec", "State",
            "get_rules", "register", "registered"]

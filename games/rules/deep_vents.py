@@ -1,0 +1,972 @@
+"""Deep Vents: 2 to 4 players grow hydrothermal ecosystems of hexes over eight rounds.
+
+Kind of game: 2 to 4 players taking turns clockwise; chance (each hex drawn from the shuffled
+stack, one at a time, and the opener of the starting-bid variant); no hidden information (the
+stack's order does not exist until a hex is drawn, and every drawn hex lies face up). The hexes
+themselves are one table in :mod:`games.rules.deep_vents_data`.
+
+Actions
+-------
+Chance: ``{"type": "draw", "hex": name}`` (probability = copies left / hexes left in the stack)
+and, with ``starting_bid``, ``{"type": "opener", "seat": s}`` (uniform).
+
+Decisions, by the seat the decision belongs to:
+
+- bidding: ``{"type": "bid", "amount": n}``, ``{"type": "pass"}``;
+- step 1: ``{"type": "take", "slot": k}``, k = 0..5 left to right, 5 the top of the stack;
+- step 2: ``{"type": "place", "q": q, "r": r}``;
+- step 3, for the active hex: ``{"type": "grow"}`` (Gulper Eel: ``{"type": "grow", "q", "r"}``
+  naming the adjacent hex to swallow), ``{"type": "trigger"}`` (Colossal Squid: ``{"type":
+  "trigger", "q", "r"}`` naming the hex whose archaea it spends), and after a trigger
+  ``{"type": "done"}`` to move on instead of triggering again;
+- a defender against an attack: ``{"type": "shell"}`` or ``{"type": "no_shell"}``;
+- an opponent told to decimate (Undersea Volcano, Bull Cachalot): ``{"type": "decimate", "q",
+  "r"}``;
+- ``{"type": "pay_shortfall"}`` at any decision point of a seat holding a shortfall token and
+  10 archaea; ``{"type": "end_turn"}`` only where a seat holding two or more tokens could pay.
+
+A step with one possible action happens without a decision point: a hex that cannot trigger
+grows by itself, an Undersea Volcano at 5 or more erupts, a hex that cannot trigger again is
+done, a defender without shells takes the damage.
+
+Coordinates
+-----------
+Axial, pointy-top: every ecosystem has its Deep Vent at (0, 0); the neighbours of (q, r) are
+(q+1, r), (q-1, r), (q, r-1), (q+1, r-1), (q-1, r+1) and (q, r+1). Row r grows downward and a
+hex's horizontal position is q + r/2, so "top-left to bottom-right" is rows by r ascending,
+then left to right, which within a row is by q.
+
+Rulings
+-------
+- Setup: the 38 hexes other than the Deep Vents are the stack (spare Deep Vents go back to the
+  box). Five are drawn to the row, then the sixth choice, the face-up top of the stack. Without
+  the variant seat 0 plays first; turn order is clockwise (seat + 1).
+- Market: taking slot k costs k archaea from the supply, one on each hex to its left; a slot
+  you cannot pay for is not offered. Archaea over 10 on a market hex are lost (still paid). The
+  taken hex keeps the archaea on it. The row slides left and refills with one draw at the end
+  of the turn (step 4); nothing is drawn after the game's last turn, and an empty stack leaves
+  the row short.
+- A seat holding a shortfall token when it takes a hex must take slot 0; it may pay the token
+  off first and then choose freely.
+- A hex is placed on an empty space touching any of its owner's hexes, decimated ones too.
+- Activation runs over every hex of the ecosystem, the one just placed included, in the order
+  above; decimated hexes are skipped. Repeated triggers of a hex all come before the next hex.
+- A trigger is offered only when it can be paid and has an effect of its own: archaea moved to
+  the supply, archaea added to a hex not at 10, a shell, an archaeon gained, a shell discarded
+  or damage of at least 1 dealt to an opponent, a squid decimated. Paying the cost and moving a
+  track are not effects, and neither are passives it sets off (Vampire Squid). Growing is always
+  allowed, even at 10 (the excess is lost), except for an Undersea Volcano at 5 or more, which
+  must trigger; below 5 it cannot trigger.
+- The 10-archaea cap holds for every gain: grow, +1 effects, swallowed or drained archaea (the
+  source loses them all the same), Isopod Swarm, Vampire Squid, skip payments.
+- Every "takes damage" and "loses archaea" is an attack: one per opponent per trigger, in
+  clockwise order from the active player. A defender with a shell decides whether to spend
+  one; it blocks half, rounded up (5 damage: 3 blocked, 2 lost). No decision is asked for 0
+  damage or without shells.
+- Damage beyond the supply takes a shortfall token and 10 archaea, as many times as needed.
+- Goblin Shark: each opponent discards a shell if it has one, then the 1 damage is an attack it
+  may still spend a remaining shell on.
+- Bull Cachalot: a squid is a face-up Colossal Squid or Giant Squid; an opponent with several
+  chooses which to decimate; one without squids takes 2 x its predation as an attack.
+- Decimating moves half of the hex's archaea, rounded up, to its owner's supply. A decimated
+  hex shows one heat and nothing else; it cannot be activated or decimated again, but adjacent
+  effects still add archaea to it, it counts as a hex for adjacency, Giant Oarfish and
+  Lanternfish, and a Colossal Squid or Gulper Eel may take its archaea.
+- Isopod Swarm gains 5 each time one of its owner's opponents decimates a hex for any reason,
+  an Undersea Volcano decimating itself included.
+- Vampire Squid gains 1 after each trigger of an adjacent hex of its owner has resolved its own
+  effects (the opponents' responses come after); a volcano's eruption counts.
+- Colossal Squid: the hex whose archaea it spends is itself or any adjacent hex of its owner
+  holding 4 or more; the player names it.
+- Gulper Eel must name an adjacent hex holding archaea if there is one. Giant Squid drains one
+  archaeon from each adjacent face-up bioluminescent hex that has one. Lanternfish pays one per
+  adjacent hex, decimated ones included.
+- Glowing Medusa counts opponents' hexes holding at least as many archaea as the game has
+  seats, eliminated seats included in the count of players.
+- Undersea Volcano's heat is the archaea on it while face up (so 0 when empty).
+- Shortfall tokens are paid off (10 archaea each) at the owner's decision points; the take step
+  is one whenever the owner could pay, and so is the end of the owner's turn while it holds two
+  or more and could pay. At the end of its own turn a seat holding two or more is eliminated.
+- Elimination: the ecosystem collapses. The seat's supply, shells and the archaea on its hexes
+  return to the general supply; it keeps its tokens; its hexes stay and do nothing; it takes no
+  more turns and is no longer an opponent (not attacked, not told to decimate, not counted by
+  Glowing Medusa). The game ends when one seat is left.
+- The game ends after the eighth round: when the last seat still in the game in turn order has
+  played its eighth turn.
+- Score: supply + shells / 2 rounded up + all archaea on the seat's hexes / 2 rounded up - 10
+  per shortfall token. Ties go to the seat still in the game, then to the one earliest in turn
+  order from the first player; so no two seats share a rank.
+- Starting bid: after the row is laid out a random opener bids 0 to its archaea (it may not
+  pass); clockwise, each other seat raises by at least 1 up to its archaea or passes, a pass
+  being final, and a seat that cannot raise passes without a decision. The last bidder pays
+  the bid and plays first; the others follow clockwise and gain 1, 2 and 3.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from games.rules import base
+from games.rules import deep_vents_data as data
+from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, OptionSpec, register
+
+_NAMES = [h.name for h in data.HEXES]
+_KIND = {name: k for k, name in enumerate(_NAMES)}
+_TRAIT_INDEX = {trait: i for i, trait in enumerate(data.TRAITS)}
+_HEAT = _TRAIT_INDEX[data.HEAT]
+_PRED = _TRAIT_INDEX[data.PREDATION]
+_FRONT = [tuple(h.traits.count(t) for t in data.TRAITS) for h in data.HEXES]
+_BACK = tuple(data.BACK_TRAITS.count(t) for t in data.TRAITS)
+_HOT = [data.HEAT_PER_ARCHAEON in h.traits for h in data.HEXES]
+_GROW = [h.grow for h in data.HEXES]
+_GROW_TRAITS = [tuple(_TRAIT_INDEX[t] for t in h.grow[1]) if h.grow[0] == "adjacent_traits"
+                else () for h in data.HEXES]
+_TRIGGER = [h.trigger for h in data.HEXES]
+_TRACK = [h.track for h in data.HEXES]
+_PASSIVE = [h.passive for h in data.HEXES]
+_SQUID = [h.name in data.SQUIDS for h in data.HEXES]
+_STARTER = _KIND[data.STARTING_HEX]
+_STACK = [0 if k == _STARTER else h.copies for k, h in enumerate(data.HEXES)]
+_CAP = data.HEX_CAP
+_CHOICES = data.ROW_LENGTH + 1
+
+# A hex on the table: [kind, q, r, archaea, decimated, track position].
+_K, _Q, _R, _A, _D, _T = range(6)
+_OFFSETS = ((1, 0), (-1, 0), (0, -1), (1, -1), (-1, 1), (0, 1))
+
+_CHANCE_PHASES = ("deal", "opener", "refill")
+_PHASE_ACTIONS = {
+    "bid": ("bid", "pass"),
+    "take": ("take",),
+    "place": ("place",),
+    "activate": ("grow", "trigger", "done"),
+    "respond": ("shell", "no_shell", "decimate"),
+    "end_turn": ("end_turn",),
+}
+_SEAT_ACTIONS = {kind for kinds in _PHASE_ACTIONS.values() for kind in kinds} | {"pay_shortfall"}
+_PAY = {"type": "pay_shortfall"}
+
+spec = GameSpec(
+    slug="deep-vents",
+    name="Deep Vents",
+    min_players=2,
+    max_players=4,
+    version=1,
+    options=(OptionSpec("starting_bid", "bool", False,
+                        help="Bid archaea for the first turn (tournaments play with it)."),),
+    chance=True,
+    hidden_information=False,
+    description=("Build a hydrothermal ecosystem hex by hex: grow archaea, trigger your hexes, "
+                 "attack your rivals and survive eight rounds."),
+)
+
+
+def new_game(num_players: int = 2, options: dict | None = None) -> State:
+    """A game about to deal the row (all chance draws); ValueError for bad players or options."""
+    return State(num_players, spec.validate(num_players, options))
+
+
+class State(base.State):
+    """Deep Vents in progress; plain lists, dicts and ints only."""
+
+    def __init__(self, num_players: int, options: dict[str, Any]):
+        super().__init__(num_players, options)
+        n = num_players
+        start = data.STARTING_ARCHAEA[n]
+        self._bidding = bool(options.get("starting_bid"))
+        self._phase = "deal"
+        self._round = 1
+        self._current: int | None = None   # whose turn it is
+        self._decider = 0                  # who decides now
+        self._order = [] if self._bidding else list(range(n))
+        self._supply = [start if self._bidding else start + s for s in range(n)]
+        self._shells = [0] * n
+        self._tokens = [0] * n
+        self._out = [False] * n
+        self._boards = [[[_STARTER, 0, 0, 0, False, 0]] for _ in range(n)]
+        self._where: list[dict[tuple[int, int], int]] = [{(0, 0): 0} for _ in range(n)]
+        self._market: list[list[int]] = []     # [kind, archaea], left to right
+        self._stack = list(_STACK)              # copies of each kind left in the stack
+        self._held: list[int] | None = None     # [kind, archaea] between take and place
+        self._act: list[int] = []               # the active seat's hexes in activation order
+        self._cursor = 0
+        self._fired = 0                         # triggers of the active hex so far
+        self._queue: list[list[Any]] = []       # [kind, seat, value, hex name] to resolve
+        self._next = 0                          # whose turn follows the refill
+        self._bid_opener: int | None = None
+        self._bid_high: int | None = None
+        self._bid_leader: int | None = None
+        self._bid_passed = [False] * n
+
+    # -- the interface ------------------------------------------------------------------------
+
+    def _current_player(self) -> int:
+        phase = self._phase
+        if phase in _CHANCE_PHASES:
+            return CHANCE
+        if phase == "over":
+            return TERMINAL
+        return self._decider
+
+    def _legal_actions(self) -> list[Action]:
+        phase = self._phase
+        seat = self._decider
+        if phase == "bid":
+            return self._bid_options()
+        if phase == "take":
+            options = self._take_options()
+        elif phase == "place":
+            options = self._place_options()
+        elif phase == "activate":
+            options = self._activation_options()
+        elif phase == "respond":
+            options = self._respond_options()
+        else:
+            options = [{"type": "end_turn"}]
+        if self._can_pay(seat):
+            options.append(dict(_PAY))
+        return options
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self._phase == "opener":
+            n = self.num_players
+            return [({"type": "opener", "seat": s}, 1 / n) for s in range(n)]
+        stack = self._stack
+        left = sum(stack)
+        return [({"type": "draw", "hex": _NAMES[k]}, count / left)
+                for k, count in enumerate(stack) if count]
+
+    def _apply(self, action: Action) -> None:
+        kind = action["type"]
+        if kind == "draw":
+            self._draw(_KIND[action["hex"]])
+        elif kind == "opener":
+            self._bid_opener = self._decider = action["seat"]
+            self._phase = "bid"
+        elif kind == "bid":
+            self._bid_high = action["amount"]
+            self._bid_leader = self._decider
+            self._pass_bid_on()
+        elif kind == "pass":
+            self._bid_passed[self._decider] = True
+            self._pass_bid_on()
+        elif kind == "take":
+            self._take(action["slot"])
+        elif kind == "place":
+            self._place(action["q"], action["r"])
+        elif kind in ("grow", "trigger", "done"):
+            self._activate(action)
+        elif kind in ("shell", "no_shell", "decimate"):
+            self._respond(action)
+        elif kind == "pay_shortfall":
+            seat = self._decider
+            self._supply[seat] -= data.SHORTFALL_LOAN
+            self._tokens[seat] -= 1
+        else:  # end_turn
+            self._finish_turn()
+        self._advance()
+
+    # -- views and results --------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        n = self.num_players
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < n):
+            raise ValueError(f"seat must be None or 0 to {n - 1}, not {seat!r}")
+        phase = self._phase
+        out: dict[str, Any] = {
+            "round": self._round,
+            "rounds": data.ROUNDS,
+            "phase": phase,
+            "current_player": self._current_player(),
+            "turn": self._current,
+            "first_player": self._order[0] if self._order else None,
+            "turn_order": list(self._order),
+            "players": [self._player_view(s) for s in range(n)],
+            "market": [{"slot": i, "name": _NAMES[k], "archaea": a, "cost": i}
+                       for i, (k, a) in enumerate(self._market)],
+            "stack": sum(self._stack),
+        }
+        if self._held is not None:
+            out["held"] = {"name": _NAMES[self._held[0]], "archaea": self._held[1]}
+        if phase in ("activate", "respond") and self._cursor < len(self._act):
+            h = self._boards[self._current][self._act[self._cursor]]
+            out["active_hex"] = {"name": _NAMES[h[_K]], "q": h[_Q], "r": h[_R],
+                                 "triggers": self._fired}
+        if self._queue:
+            out["pending"] = [_pending_view(entry) for entry in self._queue]
+        if self._bidding and phase != "deal":   # kept after the bid: what the winner paid
+            out["bid"] = {"opener": self._bid_opener, "high": self._bid_high,
+                          "leader": self._bid_leader,
+                          "passed": [s for s in range(n) if self._bid_passed[s]]}
+        if phase == "over":
+            out["scores"] = [self._score_parts(s) for s in range(n)]
+        return out
+
+    def _player_view(self, seat: int) -> dict[str, Any]:
+        hexes = []
+        for h in self._boards[seat]:
+            entry = {"name": _NAMES[h[_K]], "q": h[_Q], "r": h[_R], "archaea": h[_A],
+                     "decimated": h[_D]}
+            if _TRACK[h[_K]]:
+                entry["track"] = _TRACK[h[_K]][h[_T]]
+            hexes.append(entry)
+        return {"supply": self._supply[seat], "shells": self._shells[seat],
+                "shortfall": self._tokens[seat], "eliminated": self._out[seat],
+                "hexes": hexes}
+
+    def _score_parts(self, seat: int) -> dict[str, int]:
+        on_hexes = sum(h[_A] for h in self._boards[seat])
+        parts = {"supply": self._supply[seat],
+                 "shells": (self._shells[seat] + 1) // 2,
+                 "hex_archaea": (on_hexes + 1) // 2,
+                 "shortfall": data.SHORTFALL_POINTS * self._tokens[seat]}
+        parts["total"] = sum(parts.values())
+        return parts
+
+    def _scores(self) -> list[float]:
+        return [self._score_parts(s)["total"] for s in range(self.num_players)]
+
+    def _rank_keys(self) -> list[Any]:
+        order = self._order
+        return [(self._score_parts(s)["total"], not self._out[s], -order.index(s))
+                for s in range(self.num_players)]
+
+    def evaluate(self, seat: int) -> float:
+        """How well ``seat`` is doing: its projected score minus the best other projection.
+
+        A projection counts the points it has now, archaea on hexes that collect at full value
+        (a trigger can bank them), and half an archaeon per face-up hex per round to come.
+        """
+        mine = self._projection(seat)
+        others = [self._projection(s) for s in range(self.num_players)
+                  if s != seat and not self._out[s]]
+        return mine - max(others) if others else mine
+
+    def _projection(self, seat: int) -> float:
+        value = (self._supply[seat] + self._shells[seat] / 2
+                 + data.SHORTFALL_POINTS * self._tokens[seat])
+        if self._out[seat]:
+            return value
+        rounds_left = data.ROUNDS - self._round if self._phase != "over" else 0
+        for h in self._boards[seat]:
+            banks = not h[_D] and any(step[0] == "collect" for step in _TRIGGER[h[_K]])
+            value += h[_A] if banks else h[_A] / 2
+            if not h[_D]:
+                value += rounds_left / 2
+        return value
+
+    def clone(self) -> State:
+        other = State.__new__(State)
+        other.num_players = self.num_players
+        other.options = dict(self.options)
+        other._bidding = self._bidding
+        other._phase = self._phase
+        other._round = self._round
+        other._current = self._current
+        other._decider = self._decider
+        other._order = self._order[:]
+        other._supply = self._supply[:]
+        other._shells = self._shells[:]
+        other._tokens = self._tokens[:]
+        other._out = self._out[:]
+        other._boards = [[h[:] for h in board] for board in self._boards]
+        other._where = [dict(where) for where in self._where]
+        other._market = [slot[:] for slot in self._market]
+        other._stack = self._stack[:]
+        other._held = self._held[:] if self._held is not None else None
+        other._act = self._act[:]
+        other._cursor = self._cursor
+        other._fired = self._fired
+        other._queue = [entry[:] for entry in self._queue]
+        other._next = self._next
+        other._bid_opener = self._bid_opener
+        other._bid_high = self._bid_high
+        other._bid_leader = self._bid_leader
+        other._bid_passed = self._bid_passed[:]
+        return other
+
+    # -- moving on through forced steps --------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Carry out every step that has a single possible action, up to a real decision."""
+        while True:
+            phase = self._phase
+            if phase == "activate":
+                if self._queue:
+                    if self._settle_queue():
+                        return
+                    continue
+                seat = self._current
+                if self._cursor >= len(self._act):
+                    self._phase = "end_turn"
+                    continue
+                if self._boards[seat][self._act[self._cursor]][_D]:
+                    self._cursor += 1
+                    self._fired = 0
+                    continue
+                options = self._activation_options()
+                if len(options) > 1:
+                    self._decider = seat
+                    return
+                self._activate(options[0])
+            elif phase == "end_turn":
+                seat = self._current
+                if (self._tokens[seat] >= data.ELIMINATING_SHORTFALLS
+                        and self._supply[seat] >= data.SHORTFALL_LOAN):
+                    self._decider = seat
+                    return
+                self._finish_turn()
+            elif phase == "take":
+                options = self._take_options()
+                if len(options) > 1 or self._can_pay(self._current):
+                    return
+                self._take(options[0]["slot"])
+            elif phase == "place":
+                options = self._place_options()
+                if len(options) > 1:
+                    return
+                self._place(options[0]["q"], options[0]["r"])
+            elif phase == "bid":
+                seat = self._decider
+                if self._bid_high is not None and self._bid_high >= self._supply[seat]:
+                    self._bid_passed[seat] = True
+                    self._pass_bid_on()
+                    continue
+                return
+            else:
+                return
+
+    def _can_pay(self, seat: int) -> bool:
+        return self._tokens[seat] > 0 and self._supply[seat] >= data.SHORTFALL_LOAN
+
+    # -- setup and bidding ------------------------------------------------------------------
+
+    def _draw(self, kind: int) -> None:
+        self._stack[kind] -= 1
+        self._market.append([kind, 0])
+        if self._phase == "refill":
+            self._start_turn(self._next)
+        elif len(self._market) == _CHOICES:
+            if self._bidding:
+                self._phase = "opener"
+            else:
+                self._start_turn(0)
+
+    def _bid_options(self) -> list[Action]:
+        supply = self._supply[self._decider]
+        if self._bid_high is None:   # the opener must open; 0 is a bid
+            return [{"type": "bid", "amount": n} for n in range(supply + 1)]
+        return ([{"type": "bid", "amount": n} for n in range(self._bid_high + 1, supply + 1)]
+                + [{"type": "pass"}])
+
+    def _pass_bid_on(self) -> None:
+        """Hand the bid to the next seat clockwise still bidding, or settle it."""
+        n = self.num_players
+        seat = self._decider
+        for _ in range(n - 1):
+            seat = (seat + 1) % n
+            if not self._bid_passed[seat] and seat != self._bid_leader:
+                self._decider = seat
+                return
+        winner = self._bid_leader
+        self._order = [(winner + i) % n for i in range(n)]
+        self._supply[winner] -= self._bid_high
+        for position, s in enumerate(self._order):
+            self._supply[s] += position   # "Player 2 gains 1 extra. Player 3 gains 2 extra..."
+        self._start_turn(winner)
+
+    # -- a turn -------------------------------------------------------------------------------
+
+    def _start_turn(self, seat: int) -> None:
+        self._current = self._decider = seat
+        self._phase = "take"
+
+    def _take_options(self) -> list[Action]:
+        seat = self._current
+        if self._tokens[seat]:
+            return [{"type": "take", "slot": 0}]
+        affordable = min(len(self._market) - 1, self._supply[seat])
+        return [{"type": "take", "slot": k} for k in range(affordable + 1)]
+
+    def _take(self, slot: int) -> None:
+        self._supply[self._current] -= slot
+        for skipped in self._market[:slot]:
+            skipped[1] = min(_CAP, skipped[1] + 1)
+        self._held = self._market.pop(slot)
+        self._phase = "place"
+
+    def _place_options(self) -> list[Action]:
+        where = self._where[self._current]
+        free = {(q + dq, r + dr) for q, r in where for dq, dr in _OFFSETS} - where.keys()
+        return [{"type": "place", "q": q, "r": r} for q, r in sorted(free, key=_reading_key)]
+
+    def _place(self, q: int, r: int) -> None:
+        kind, archaea = self._held
+        board = self._boards[self._current]
+        self._where[self._current][(q, r)] = len(board)
+        board.append([kind, q, r, archaea, False, 0])
+        self._held = None
+        self._begin_activation()
+
+    def _begin_activation(self) -> None:
+        board = self._boards[self._current]
+        self._act = sorted(range(len(board)), key=lambda i: _reading_key(board[i][1:3]))
+        self._cursor = 0
+        self._fired = 0
+        self._phase = "activate"
+
+    def _finish_turn(self) -> None:
+        seat = self._current
+        if self._tokens[seat] >= data.ELIMINATING_SHORTFALLS:
+            self._eliminate(seat)
+        if sum(not out for out in self._out) <= 1:
+            self._phase = "over"
+            return
+        order = self._order
+        position = order.index(seat)
+        following = position
+        while True:
+            following = (following + 1) % len(order)
+            if not self._out[order[following]]:
+                break
+        if following <= position:   # round over
+            if self._round == data.ROUNDS:
+                self._phase = "over"
+                return
+            self._round += 1
+        self._next = order[following]
+        self._act = []
+        self._cursor = 0
+        self._fired = 0
+        if len(self._market) < _CHOICES and any(self._stack):
+            self._phase = "refill"
+        else:
+            self._start_turn(self._next)
+
+    def _eliminate(self, seat: int) -> None:
+        """'Your ecosystem collapses': everything but the tokens goes back to the supply."""
+        self._out[seat] = True
+        self._supply[seat] = 0
+        self._shells[seat] = 0
+        for h in self._boards[seat]:
+            h[_A] = 0
+
+    # -- step 3: grow or trigger -----------------------------------------------------------------
+
+    def _activation_options(self) -> list[Action]:
+        seat = self._current
+        h = self._boards[seat][self._act[self._cursor]]
+        triggers = self._trigger_options(seat, h)
+        if self._fired:
+            return [{"type": "done"}] + triggers
+        first = _TRIGGER[h[_K]][0] if _TRIGGER[h[_K]] else None
+        if first is not None and first[0] == "erupt" and triggers:
+            return triggers   # "you must choose to trigger instead of grow"
+        return self._grow_options(seat, h) + triggers
+
+    def _activate(self, action: Action) -> None:
+        seat = self._current
+        h = self._boards[seat][self._act[self._cursor]]
+        kind = action["type"]
+        if kind == "trigger":
+            self._trigger(seat, h, action)
+            self._fired += 1
+            return
+        if kind == "grow":
+            self._grow(seat, h, action)
+        self._cursor += 1
+        self._fired = 0
+
+    def _grow_options(self, seat: int, h: list) -> list[Action]:
+        if _GROW[h[_K]][0] == "swallow_adjacent":
+            sources = [n for n in self._adjacent(seat, h) if n[_A]]
+            if sources:
+                return [{"type": "grow", "q": n[_Q], "r": n[_R]}
+                        for n in sorted(sources, key=lambda n: _reading_key(n[1:3]))]
+        return [{"type": "grow"}]
+
+    def _grow(self, seat: int, h: list, action: Action) -> None:
+        grow = _GROW[h[_K]]
+        how = grow[0]
+        if how == "add":
+            gain = grow[1]
+        elif how == "adjacent_traits":
+            wanted = _GROW_TRAITS[h[_K]]
+            gain = sum(_trait(n, t) for n in self._adjacent(seat, h) for t in wanted)
+        elif how == "adjacent_holding":
+            gain = sum(1 for n in self._adjacent(seat, h) if n[_A] >= grow[1])
+        elif how == "drain_adjacent":
+            trait = _TRAIT_INDEX[grow[1]]
+            gain = 0
+            for n in self._adjacent(seat, h):
+                if n[_A] and _trait(n, trait):
+                    n[_A] -= 1
+                    gain += 1
+        elif how == "opponent_hexes_holding_players":
+            gain = sum(1 for o in self._opponents(seat) for n in self._boards[o]
+                       if n[_A] >= self.num_players)
+        elif how == "swallow_adjacent":
+            gain = 0
+            if "q" in action:
+                source = self._boards[seat][self._where[seat][(action["q"], action["r"])]]
+                gain, source[_A] = source[_A], 0
+        elif how == "track":
+            gain = _TRACK[h[_K]][h[_T]]
+        else:  # "none"
+            gain = 0
+        h[_A] = min(_CAP, h[_A] + gain)
+
+    def _trigger_options(self, seat: int, h: list) -> list[Action]:
+        steps = _TRIGGER[h[_K]]
+        if not steps:
+            return []
+        first = steps[0]
+        how = first[0]
+        if how == "erupt":
+            return [{"type": "trigger"}] if h[_A] >= first[1] else []
+        if how == "spend_all_from":
+            sources = [n for n in [h, *self._adjacent(seat, h)] if n[_A] >= first[1]]
+            if not sources or not self._has_effect(seat, h, steps, 0):
+                return []
+            return [{"type": "trigger", "q": n[_Q], "r": n[_R]}
+                    for n in sorted(sources, key=lambda n: _reading_key(n[1:3]))]
+        cost = self._cost(seat, h, first)
+        if h[_A] < cost or not self._has_effect(seat, h, steps, h[_A] - cost):
+            return []
+        return [{"type": "trigger"}]
+
+    def _cost(self, seat: int, h: list, step: tuple) -> int:
+        if step[0] == "spend":
+            return step[1]
+        if step[0] == "spend_per_adjacent":
+            return len(self._adjacent(seat, h))
+        return 0
+
+    def _has_effect(self, seat: int, h: list, steps: tuple, left: int) -> bool:
+        """Whether a trigger leaving ``left`` archaea on the hex would change anything itself."""
+        for step in steps:
+            how = step[0]
+            if how in ("shell", "gain", "erupt"):
+                return True
+            if how == "collect" and left > 0:
+                return True
+            if how == "spread" and any(n[_A] < _CAP for n in self._adjacent(seat, h)):
+                return True
+            if how == "strip_shell" and any(self._shells[o] for o in self._opponents(seat)):
+                return True
+            if how == "attack" and any(self._damage_of(step, o) for o in self._opponents(seat)):
+                return True
+            if how == "squid_hunt" and any(self._has_squid(o) or _total(self._boards[o], _PRED)
+                                           for o in self._opponents(seat)):
+                return True
+        return False
+
+    def _trigger(self, seat: int, h: list, action: Action) -> None:
+        name = _NAMES[h[_K]]
+        opponents = self._opponents(seat)
+        for step in _TRIGGER[h[_K]]:
+            how = step[0]
+            if how in ("spend", "spend_per_adjacent"):
+                h[_A] -= self._cost(seat, h, step)
+            elif how == "spend_all_from":
+                self._boards[seat][self._where[seat][(action["q"], action["r"])]][_A] = 0
+            elif how == "collect":
+                self._supply[seat] += h[_A]
+                h[_A] = 0
+            elif how == "spread":
+                for n in self._adjacent(seat, h):
+                    n[_A] = min(_CAP, n[_A] + 1)
+            elif how == "shell":
+                self._shells[seat] += _TRACK[h[_K]][h[_T]] if step[1] == "track" else step[1]
+            elif how == "gain":
+                self._supply[seat] += step[1]
+            elif how == "advance":
+                h[_T] = min(h[_T] + 1, len(_TRACK[h[_K]]) - 1)
+            elif how == "strip_shell":
+                for o in opponents:
+                    if self._shells[o]:
+                        self._shells[o] -= 1
+            elif how == "attack":
+                for o in opponents:
+                    damage = self._damage_of(step, o)
+                    if damage:
+                        self._queue.append(["attack", o, damage, name])
+            elif how == "squid_hunt":
+                for o in opponents:
+                    if self._has_squid(o):
+                        self._queue.append(["decimate", o, "squid", name])
+                    else:
+                        damage = step[1] * _total(self._boards[o], _PRED)
+                        if damage:
+                            self._queue.append(["attack", o, damage, name])
+            else:  # erupt: "Decimate this hex. All opponents decimate one hex of their choice."
+                self._decimate(seat, h)
+                for o in opponents:
+                    self._queue.append(["decimate", o, "any", name])
+        for n in self._adjacent(seat, h):
+            passive = _PASSIVE[n[_K]]
+            if passive and passive[0] == "adjacent_triggered" and not n[_D]:
+                n[_A] = min(_CAP, n[_A] + passive[1])
+
+    # -- attacks and decimation -------------------------------------------------------------
+
+    def _damage_of(self, step: tuple, defender: int) -> int:
+        mode = step[1]
+        if mode == "flat":
+            return step[2]
+        board = self._boards[defender]
+        if mode == "trait":
+            return _total(board, _TRAIT_INDEX[step[2]])
+        return sum(1 for h in board if h[_A] >= step[2])   # "hexes_holding"
+
+    def _has_squid(self, seat: int) -> bool:
+        return any(_SQUID[h[_K]] and not h[_D] for h in self._boards[seat])
+
+    def _settle_queue(self) -> bool:
+        """Resolve pending effects that need no decision; True when one needs a decision."""
+        queue = self._queue
+        while queue:
+            kind, seat, value, _ = queue[0]
+            if kind == "attack":
+                if self._shells[seat]:
+                    self._phase = "respond"
+                    self._decider = seat
+                    return True
+                queue.pop(0)
+                self._take_damage(seat, value)
+            else:
+                candidates = self._decimation_candidates(seat, value)
+                if len(candidates) > 1:
+                    self._phase = "respond"
+                    self._decider = seat
+                    return True
+                queue.pop(0)
+                if candidates:
+                    self._decimate(seat, candidates[0])
+        return False
+
+    def _respond_options(self) -> list[Action]:
+        kind, seat, value, _ = self._queue[0]
+        if kind == "attack":
+            return [{"type": "shell"}, {"type": "no_shell"}]
+        return [{"type": "decimate", "q": h[_Q], "r": h[_R]}
+                for h in self._decimation_candidates(seat, value)]
+
+    def _respond(self, action: Action) -> None:
+        kind, seat, value, _ = self._queue.pop(0)
+        if action["type"] == "decimate":
+            self._decimate(seat, self._boards[seat][self._where[seat][(action["q"],
+                                                                       action["r"])]])
+        elif action["type"] == "shell":
+            self._shells[seat] -= 1
+            self._take_damage(seat, value // 2)   # the shell blocks half, rounded up
+        else:
+            self._take_damage(seat, value)
+        self._phase = "activate"
+
+    def _take_damage(self, seat: int, damage: int) -> None:
+        while damage > self._supply[seat]:
+            # "you must take a shortfall token and 10 archaea. Then finish taking damage"
+            self._tokens[seat] += 1
+            self._supply[seat] += data.SHORTFALL_LOAN
+        self._supply[seat] -= damage
+
+    def _decimation_candidates(self, seat: int, what: str) -> list[list]:
+        hexes = [h for h in self._boards[seat]
+                 if not h[_D] and (what == "any" or _SQUID[h[_K]])]
+        return sorted(hexes, key=lambda h: _reading_key(h[1:3]))
+
+    def _decimate(self, seat: int, h: list) -> None:
+        self._supply[seat] += (h[_A] + 1) // 2   # "keep half, rounded up"
+        h[_A] = 0
+        h[_D] = True
+        for o in self._opponents(seat):
+            for n in self._boards[o]:
+                passive = _PASSIVE[n[_K]]
+                if passive and passive[0] == "opponent_decimates" and not n[_D]:
+                    n[_A] = min(_CAP, n[_A] + passive[1])
+
+    # -- the ecosystem -------------------------------------------------------------------------
+
+    def _adjacent(self, seat: int, h: list) -> list[list]:
+        where = self._where[seat]
+        board = self._boards[seat]
+        q, r = h[_Q], h[_R]
+        out = []
+        for dq, dr in _OFFSETS:
+            i = where.get((q + dq, r + dr))
+            if i is not None:
+                out.append(board[i])
+        return out
+
+    def _opponents(self, seat: int) -> list[int]:
+        """The other seats still in the game, clockwise from ``seat``."""
+        n = self.num_players
+        return [o for o in ((seat + i) % n for i in range(1, n)) if not self._out[o]]
+
+    # -- illegal actions ------------------------------------------------------------------------
+
+    def _why_illegal(self, action: Action) -> str | None:
+        kind = action["type"]
+        phase = self._phase
+        if phase in _CHANCE_PHASES:
+            expected = "opener" if phase == "opener" else "draw"
+            if kind in _SEAT_ACTIONS:
+                return f"no seat decides now: the chance player's {expected} is next"
+            if kind == expected == "draw":
+                return f"no {action.get('hex')!r} is left in the stack"
+            if kind == expected:
+                return f"the opener is one of seats 0 to {self.num_players - 1}"
+            if kind in ("draw", "opener"):
+                return f"the next chance event is a {expected}, not a {kind}"
+            return None
+        if kind in ("draw", "opener"):
+            return f"{kind} is a chance event, not a seat's decision"
+        if kind not in _SEAT_ACTIONS:
+            return None
+        seat = self._decider
+        if kind == "pay_shortfall":
+            if not self._tokens[seat]:
+                return "you hold no shortfall token"
+            if self._supply[seat] < data.SHORTFALL_LOAN:
+                return (f"paying off a shortfall token costs {data.SHORTFALL_LOAN} archaea; "
+                        f"you have {self._supply[seat]}")
+            return "pay_shortfall takes no parameters"
+        expected = _PHASE_ACTIONS[phase]
+        if kind not in expected:
+            return f"{kind} is not what is decided now: {self._what_now()}"
+        if phase == "bid":
+            return self._why_bid_illegal(action)
+        if phase == "take":
+            return self._why_take_illegal(action)
+        if phase == "place":
+            return self._why_place_illegal(action)
+        if phase == "activate":
+            return self._why_activation_illegal(action)
+        if phase == "respond":
+            entry = self._queue[0]
+            if kind == "decimate" and entry[0] == "decimate":
+                which = "a face-up squid" if entry[2] == "squid" else "a face-up hex"
+                return f"decimate names {which} of yours by q and r"
+            if kind == "decimate" or entry[0] == "decimate":
+                return f"{self._what_now()}"
+        return f"{kind} takes no parameters"
+
+    def _what_now(self) -> str:
+        phase = self._phase
+        seat = self._decider
+        if phase == "bid":
+            return f"seat {seat} bids or passes"
+        if phase == "take":
+            return f"seat {seat} takes a hex from the row (take)"
+        if phase == "place":
+            return f"seat {seat} places the hex it took (place)"
+        if phase == "activate":
+            return f"seat {seat} grows or triggers its hexes (grow, trigger, done)"
+        if phase == "respond":
+            kind, _, value, name = self._queue[0]
+            if kind == "attack":
+                return (f"seat {seat} decides whether to spend a shell against {value} damage "
+                        f"from the {name} (shell or no_shell)")
+            return f"seat {seat} decimates a hex of its choice for the {name} (decimate)"
+        return f"seat {seat} ends its turn or pays off a shortfall token (end_turn)"
+
+    def _why_bid_illegal(self, action: Action) -> str:
+        if action["type"] == "pass":
+            if self._bid_high is None:
+                return "the opener must bid (0 is a bid)"
+            return "pass takes no parameters"
+        amount = action.get("amount")
+        low = 0 if self._bid_high is None else self._bid_high + 1
+        high = self._supply[self._decider]
+        if type(amount) is not int:
+            return 'a bid is {"type": "bid", "amount": n}, n a whole number of archaea'
+        if not low <= amount <= high:
+            return f"a bid must be from {low} to {high} archaea"
+        return 'a bid takes only "amount"'
+
+    def _why_take_illegal(self, action: Action) -> str:
+        seat = self._decider
+        slot = action.get("slot")
+        if type(slot) is not int or not 0 <= slot < len(self._market):
+            return f"the row's slots are 0 to {len(self._market) - 1}"
+        if self._tokens[seat]:
+            return "you hold a shortfall token: you must take the left-most hex (slot 0)"
+        if slot > self._supply[seat]:
+            return (f"slot {slot} costs {slot} archaea, one on each hex skipped; "
+                    f"you have {self._supply[seat]}")
+        return 'take takes only "slot"'
+
+    def _why_place_illegal(self, action: Action) -> str:
+        q, r = action.get("q"), action.get("r")
+        if type(q) is not int or type(r) is not int:
+            return "place names a space by whole numbers q and r"
+        where = self._where[self._current]
+        if (q, r) in where:
+            return f"({q}, {r}) already holds one of your hexes"
+        if not any((q + dq, r + dr) in where for dq, dr in _OFFSETS):
+            return f"({q}, {r}) does not touch any of your hexes"
+        return 'place takes only "q" and "r"'
+
+    def _why_activation_illegal(self, action: Action) -> str:
+        seat = self._current
+        h = self._boards[seat][self._act[self._cursor]]
+        name = _NAMES[h[_K]]
+        kind = action["type"]
+        if kind == "done":
+            return f"grow or trigger the {name} first"
+        if kind == "grow":
+            if self._fired:
+                return f"the {name} has triggered this turn: it cannot grow too"
+            if _TRIGGER[h[_K]] and _TRIGGER[h[_K]][0][0] == "erupt":
+                return f"the {name} holds 5 or more archaea: it must trigger"
+            if _GROW[h[_K]][0] == "swallow_adjacent":
+                return f"the {name} swallows an adjacent hex holding archaea: name it by q and r"
+            return "grow takes no parameters here"
+        if not self._trigger_options(seat, h):
+            steps = _TRIGGER[h[_K]]
+            if not steps:
+                return f"the {name} cannot be triggered"
+            if steps[0][0] == "erupt":
+                return f"the {name} triggers only when it holds {steps[0][1]} or more archaea"
+            if steps[0][0] == "spend_all_from":
+                return (f"the {name} needs itself or an adjacent hex holding "
+                        f"{steps[0][1]} or more archaea")
+            cost = self._cost(seat, h, steps[0])
+            if h[_A] < cost:
+                return f"the {name} needs {cost} archaea to trigger; it holds {h[_A]}"
+            return f"triggering the {name} now would have no effect, so it must grow"
+        if _TRIGGER[h[_K]][0][0] == "spend_all_from":
+            return (f"the {name} spends the archaea of itself or an adjacent hex holding "
+                    f"{_TRIGGER[h[_K]][0][1]} or more: name that hex by q and r")
+        return "trigger takes no parameters here"
+
+
+def _reading_key(position) -> tuple[int, int]:
+    """Top-left to bottom-right: rows by r, then left to right (x = q + r/2, so by q)."""
+    return (position[1], position[0])
+
+
+def _trait(h: list, trait: int) -> int:
+    """How many symbols of ``trait`` a hex on the table shows."""
+    if h[_D]:
+        return _BACK[trait]
+    if trait == _HEAT and _HOT[h[_K]]:
+        return h[_A]
+    return _FRONT[h[_K]][trait]
+
+
+def _total(board: list, trait: int) -> int:
+    return sum(_trait(h, trait) for h in board)
+
+
+def _pending_view(entry: list) -> dict[str, Any]:
+    kind, seat, value, name = entry
+    if kind == "attack":
+        return {"kind": "attack", "seat": seat, "damage": value, "hex": name}
+    return {"kind": "decimate", "seat": seat, "choice": value, "hex": name}
+
+
+register(sys.modules[__name__])
