@@ -1,6 +1,6 @@
-"""Replaying a stored 6-player Deep Sea Adventure log, against decoding the same log alone.
+"""Replaying a stored log of a finished game, against decoding the same log alone.
 
-One game is played with a fixed seed and its events are serialised one JSON document per
+For each registered game (or --game), one game at its largest table is played with a fixed seed and its events are serialised one JSON document per
 event, as an Event row's kind and JSON data columns hold them:
 {"kind": "ActionApplied" | "ChanceResolved" | ..., "data": {"action": {...}, ...}}.
 Then, in the same run:
@@ -11,7 +11,7 @@ The ratio replay / decode says what the rules add on top of reading the log.
 apply_event is the store's own function, not a copy: the script calls django.setup() (no
 database is touched) so that games.store, which imports the models, can be imported.
 
-    .venv/bin/python bench/bench_dsa_replay.py [--replays 300] [--repeats 3] [--seed 6]
+    .venv/bin/python bench/bench_replay.py [--game SLUG] [--replays 300] [--repeats 3] [--seed 6]
 """
 
 from __future__ import annotations
@@ -30,11 +30,8 @@ import django  # noqa: E402
 django.setup()
 
 from games.models import EventKind  # noqa: E402
-from games.rules import CHANCE, get_rules  # noqa: E402
+from games.rules import CHANCE, get_rules, registered  # noqa: E402
 from games.store import apply_event  # noqa: E402
-
-RULES = get_rules("deep-sea-adventure")
-PLAYERS = 6
 
 
 def event_data(state, action) -> dict:
@@ -45,12 +42,12 @@ def event_data(state, action) -> dict:
     return {"action": action, "private_to": sorted(private), "public": state.public_form(action)}
 
 
-def recorded_game(seed: int) -> tuple[list[str], list[dict]]:
+def recorded_game(rules, players: int, seed: int) -> tuple[list[str], list[dict]]:
     """A finished game's log as one JSON text per event, and its result."""
     rng = random.Random(seed)
-    state = RULES.new_game(num_players=PLAYERS)
+    state = rules.new_game(num_players=players)
     log = [{"kind": EventKind.GAME_CREATED.value,
-            "data": {"game": RULES.spec.slug, "num_players": PLAYERS, "options": {}}}]
+            "data": {"game": rules.spec.slug, "num_players": players, "options": {}}}]
     while not state.is_terminal():
         if state.current_player == CHANCE:
             outcomes = state.chance_outcomes()
@@ -70,8 +67,8 @@ def decode(texts: list[str]) -> None:
         json.loads(text)
 
 
-def replay(texts: list[str]):
-    state = RULES.new_game(num_players=PLAYERS)
+def replay(rules, players: int, texts: list[str]):
+    state = rules.new_game(num_players=players)
     for text in texts:
         event = json.loads(text)
         apply_event(state, event["kind"], event["data"])
@@ -88,22 +85,28 @@ def rate(fn, texts: list[str], times: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(registered()), help="one game (default: all)")
     parser.add_argument("--replays", type=int, default=300, help="replays per repeat")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=6)
     args = parser.parse_args()
+    _common.header("Replay vs decoding the log")
+    for slug in [args.game] if args.game else sorted(registered()):
+        compare(get_rules(slug), args)
 
-    texts, result = recorded_game(args.seed)
-    assert replay(texts).result() == result, "the replay must reach the recorded result"
+
+def compare(rules, args) -> None:
+    players = rules.spec.max_players
+    texts, result = recorded_game(rules, players, args.seed)
+    assert replay(rules, players, texts).result() == result, "the replay must reach the result"
     decodes = args.replays * 4  # decoding is cheaper: more rounds for a comparable span
 
-    _common.header("Deep Sea Adventure replay vs decoding the log")
-    print(f"one {PLAYERS}-player game (seed {args.seed}): {len(texts)} events,"
+    print(f"\n{rules.spec.name}: one {players}-player game (seed {args.seed}): {len(texts)} events,"
           f" {sum(map(len, texts)):,} bytes of JSON; {args.repeats} repeats, best / median")
     # Interleaved, so a noisy neighbour slows both sides rather than one.
     replay_rates, decode_rates = [], []
     for _ in range(args.repeats):
-        replay_rates.append(rate(replay, texts, args.replays))
+        replay_rates.append(rate(lambda t: replay(rules, players, t), texts, args.replays))
         decode_rates.append(rate(decode, texts, decodes))
     r_best, r_median = _common.best_and_median(replay_rates)
     d_best, d_median = _common.best_and_median(decode_rates)

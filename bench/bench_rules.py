@@ -1,9 +1,10 @@
-"""Random full Deep Sea Adventure games per second through the rule module alone (no Django).
+"""Random full games per second through each rule module alone (no Django).
 
 Decisions are uniformly random among the legal actions; chance nodes are sampled by their
 probabilities. Each repeat replays the same seeded games, so the repeats measure the same work.
+Every registered game is measured at its smallest, middle and largest table.
 
-    .venv/bin/python bench/bench_dsa_rules.py [--games 2000] [--repeats 3] [--seed 1]
+    .venv/bin/python bench/bench_rules.py [--game SLUG] [--games 1000] [--repeats 3] [--seed 1]
 """
 
 from __future__ import annotations
@@ -13,14 +14,12 @@ import random
 import time
 
 import _common
-from games.rules import CHANCE, get_rules
-
-RULES = get_rules("deep-sea-adventure")
+from games.rules import CHANCE, get_rules, registered
 
 
-def play(num_players: int, rng: random.Random) -> int:
+def play(rules, num_players: int, rng: random.Random) -> int:
     """One random game to the end; returns the number of actions applied (decisions + chance)."""
-    state = RULES.new_game(num_players=num_players)
+    state = rules.new_game(num_players=num_players)
     actions = 0
     while not state.is_terminal():
         if state.current_player == CHANCE:
@@ -33,36 +32,47 @@ def play(num_players: int, rng: random.Random) -> int:
     return actions
 
 
-def run(num_players: int, games: int, seed: int) -> tuple[float, int]:
+def run(rules, num_players: int, games: int, seed: int) -> tuple[float, int]:
     """Seconds taken for ``games`` games, and the actions they applied."""
     rng = random.Random(seed * 100 + num_players)
     actions = 0
     start = time.perf_counter()
     for _ in range(games):
-        actions += play(num_players, rng)
+        actions += play(rules, num_players, rng)
     return time.perf_counter() - start, actions
+
+
+def table_sizes(spec) -> list[int]:
+    return sorted({spec.min_players, (spec.min_players + spec.max_players) // 2,
+                   spec.max_players})
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000, help="games per repeat (default 2000)")
+    parser.add_argument("--game", choices=sorted(registered()), help="one game (default: all)")
+    parser.add_argument("--games", type=int, default=1000, help="games per repeat (default 1000)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    _common.header("Deep Sea Adventure rules: random full games, no Django")
+    _common.header("Rules: random full games, no Django")
     print(f"{args.games} games per repeat, {args.repeats} repeats; best / median of the repeats")
-    print(f"{'players':>7} {'actions/game':>12} {'games/s best':>13} {'median':>9}"
+    print(f"{'game':<20} {'players':>7} {'actions/game':>12} {'games/s best':>13} {'median':>9}"
           f" {'actions/s best':>15} {'median':>10}")
-    for n in (2, 4, 6):
-        runs = [run(n, args.games, args.seed) for _ in range(args.repeats)]
-        actions = runs[0][1]  # the same seeded games each repeat
-        game_rates = [args.games / seconds for seconds, _ in runs]
-        action_rates = [actions / seconds for seconds, _ in runs]
-        g_best, g_median = _common.best_and_median(game_rates)
-        a_best, a_median = _common.best_and_median(action_rates)
-        print(f"{n:>7} {actions / args.games:>12.1f} {g_best:>13,.0f} {g_median:>9,.0f}"
-              f" {a_best:>15,.0f} {a_median:>10,.0f}")
+    for slug in [args.game] if args.game else sorted(registered()):
+        rules = get_rules(slug)
+        for n in table_sizes(rules.spec):
+            measure(rules, n, args)
+
+
+def measure(rules, n: int, args) -> None:
+    """Print one row: ``args.repeats`` runs of the same seeded games at an ``n``-seat table."""
+    runs = [run(rules, n, args.games, args.seed) for _ in range(args.repeats)]
+    actions = runs[0][1]  # the same seeded games each repeat
+    g_best, g_median = _common.best_and_median([args.games / seconds for seconds, _ in runs])
+    a_best, a_median = _common.best_and_median([actions / seconds for seconds, _ in runs])
+    print(f"{rules.spec.slug:<20} {n:>7} {actions / args.games:>12.1f} {g_best:>13,.0f}"
+          f" {g_median:>9,.0f} {a_best:>15,.0f} {a_median:>10,.0f}")
 
 
 if __name__ == "__main__":

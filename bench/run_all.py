@@ -17,8 +17,8 @@ HERE = Path(__file__).resolve().parent
 
 # (script, extra arguments for --quick)
 BENCHES = [
-    ("bench_dsa_rules.py", ["--games", "200"]),
-    ("bench_dsa_replay.py", ["--replays", "50"]),
+    ("bench_rules.py", ["--games", "100"]),
+    ("bench_replay.py", ["--replays", "50"]),
     ("bench_api.py", ["--moves", "100"]),
 ]
 
