@@ -139,6 +139,7 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 60.0},
+    "sweep-unrated-games": {"task": "league.tasks.sweep_unrated_games", "schedule": 300.0},
 }
 
 # -- Hadal -------------------------------------------------------------------------------------
@@ -146,6 +147,8 @@ CELERY_BEAT_SCHEDULE = {
 HADAL_SNAPSHOT_EVERY = int(os.environ.get("HADAL_SNAPSHOT_EVERY", "50"))
 # A bot seat that has waited this long is re-enqueued by the sweep.
 HADAL_BOT_STALL_SECONDS = int(os.environ.get("HADAL_BOT_STALL_SECONDS", "30"))
+# Elo's K: how far one game moves a rating.
+HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))
 
 LOGGING = {
     "version": 1,

@@ -9,5 +9,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("games.api.urls")),
+    path("api/", include("league.api.urls")),
+    path("", include("league.urls")),
     path("", include("games.urls")),
 ]

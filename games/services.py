@@ -338,12 +338,21 @@ def _append_and_project(game: Game, expected_version: int, events: list[NewEvent
                             projection=projection)
     store.maybe_snapshot(game, state, previous)
     store.remember_on_commit(game, state)
-    if result is None:
+    if result is not None:
+        transaction.on_commit(lambda: enqueue_rating(game.slug))
+    else:
         actor = seats[state.current_player]
         if actor.bot or actor.resigned:
             version, seat, game_id = game.version, state.current_player, game.pk
             transaction.on_commit(lambda: enqueue_bot_move(game_id, seat, version))
     return appended
+
+
+def enqueue_rating(slug: str) -> None:
+    """A finished game goes into the ratings through a Celery task (league.tasks)."""
+    from league.tasks import rate_finished_games  # the league app rates games it does not own
+
+    rate_finished_games.delay(slug)
 
 
 # -- scheduling bots ------------------------------------------------------------------------------

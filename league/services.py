@@ -1,0 +1,161 @@
+"""Rating services: take finished games into the ratings in the order they ended.
+
+``ratings_update`` is what the Celery task runs when a game ends: it rates every finished game
+of that game type not yet rated, in order. A duplicate task finds nothing to do; a late one (a
+game that ended before games already rated) makes it recompute that game type from the start,
+so the numbers always equal a full recompute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+
+from games.models import Game, GameStatus
+from league.models import RatedGame, Rating, RatingChange, RatingLedger
+from league.ratings import EloLadder, OpenSkillLadder
+
+BATCH = 2000
+
+
+@dataclass
+class Ladders:
+    elo: EloLadder
+    openskill: OpenSkillLadder
+
+    @classmethod
+    def fresh(cls) -> Ladders:
+        return cls(EloLadder(k=elo_k()), OpenSkillLadder())
+
+
+def elo_k() -> float:
+    return settings.HADAL_ELO_K
+
+
+@dataclass
+class RecomputeResult:
+    games: int
+    players: int
+    changed: int
+
+
+def finished_games(slug: str):
+    return (Game.objects.filter(slug=slug, status=GameStatus.FINISHED, result__isnull=False)
+            .order_by("finished_at", "pk").prefetch_related("seats"))
+
+
+def _lock(slug: str) -> None:
+    RatingLedger.objects.get_or_create(slug=slug)
+    RatingLedger.objects.select_for_update().get(slug=slug)
+
+
+def table_of(game: Game) -> tuple[list[int], list[int]] | str:
+    """The game's players (user ids by seat) and ranks, or why it cannot be rated."""
+    users = [seat.user_id for seat in sorted(game.seats.all(), key=lambda s: s.index)]
+    if len(users) < 2:
+        return "fewer than two players"
+    if len(set(users)) < len(users):
+        return "one player held several seats"
+    return users, [entry["rank"] for entry in game.result]
+
+
+def _rate(game: Game, ladders: Ladders) -> tuple[RatedGame, list[RatingChange]]:
+    """Rate one game on the ladders; the rows that record it (not yet saved)."""
+    table = table_of(game)
+    if isinstance(table, str):
+        return RatedGame(game=game, slug=game.slug, finished_at=game.finished_at,
+                         skipped=table), []
+    users, ranks = table
+    elo = ladders.elo.rate(users, ranks)
+    skill = ladders.openskill.rate(users, ranks)
+    changes = [RatingChange(game=game, user_id=user, slug=game.slug,
+                            finished_at=game.finished_at, seat=seat, rank=rank,
+                            before=e_before, after=e_after,
+                            openskill_mu_before=s_before[0], openskill_sigma_before=s_before[1],
+                            openskill_mu_after=s_after[0], openskill_sigma_after=s_after[1])
+               for seat, (user, rank, (e_before, e_after), (s_before, s_after))
+               in enumerate(zip(users, ranks, elo, skill))]
+    return RatedGame(game=game, slug=game.slug, finished_at=game.finished_at), changes
+
+
+def _rating_rows(slug: str, users: Iterable[int], ladders: Ladders) -> list[Rating]:
+    rows = []
+    for user in users:
+        mu, sigma = ladders.openskill.rating(user)
+        rows.append(Rating(user_id=user, slug=slug, rating=ladders.elo.rating(user),
+                           games=ladders.elo.games.get(user, 0),
+                           openskill_mu=mu, openskill_sigma=sigma))
+    return rows
+
+
+@transaction.atomic
+def ratings_update(*, slug: str) -> int:
+    """Rate the finished games of ``slug`` not yet rated; returns how many were taken in."""
+    _lock(slug)
+    unrated = list(finished_games(slug).filter(rated__isnull=True))
+    if not unrated:
+        return 0
+    last = (RatedGame.objects.filter(slug=slug).order_by("-finished_at", "-game_id")
+            .values_list("finished_at", "game_id").first())
+    if last is not None and (unrated[0].finished_at, unrated[0].pk) < last:
+        # A game that ended before ones already rated: the order matters, so start over.
+        ratings_recompute(slug=slug)
+        return len(unrated)
+    ladders = Ladders.fresh()
+    touched = {seat.user_id for game in unrated for seat in game.seats.all()}
+    for row in Rating.objects.filter(slug=slug, user_id__in=touched):
+        ladders.elo.ratings[row.user_id] = row.rating
+        ladders.elo.games[row.user_id] = row.games
+        ladders.openskill.set_rating(row.user_id, row.openskill_mu, row.openskill_sigma)
+    rated, changes = [], []
+    for game in unrated:
+        marker, rows = _rate(game, ladders)
+        rated.append(marker)
+        changes.extend(rows)
+    RatedGame.objects.bulk_create(rated)
+    RatingChange.objects.bulk_create(changes)
+    Rating.objects.bulk_create(
+        _rating_rows(slug, {change.user_id for change in changes}, ladders), update_conflicts=True,
+        unique_fields=["user", "slug"],
+        update_fields=["rating", "games", "openskill_mu", "openskill_sigma", "updated_at"])
+    return len(unrated)
+
+
+@transaction.atomic
+def ratings_recompute(*, slug: str, progress: Callable[[int], None] | None = None
+                      ) -> RecomputeResult:
+    """Rebuild every rating of ``slug`` from its finished games, in the order they ended."""
+    _lock(slug)
+    before = dict(Rating.objects.filter(slug=slug).values_list("user_id", "rating"))
+    RatingChange.objects.filter(slug=slug).delete()
+    RatedGame.objects.filter(slug=slug).delete()
+    Rating.objects.filter(slug=slug).delete()
+    ladders = Ladders.fresh()
+    rated, changes, games = [], [], 0
+    for game in finished_games(slug).iterator(chunk_size=BATCH):
+        marker, rows = _rate(game, ladders)
+        rated.append(marker)
+        changes.extend(rows)
+        games += 1
+        if progress is not None:
+            progress(1)
+        if len(rated) >= BATCH:
+            RatedGame.objects.bulk_create(rated)
+            RatingChange.objects.bulk_create(changes)
+            rated, changes = [], []
+    RatedGame.objects.bulk_create(rated)
+    RatingChange.objects.bulk_create(changes)
+    users = set(ladders.elo.ratings)
+    Rating.objects.bulk_create(_rating_rows(slug, users, ladders), batch_size=BATCH)
+    changed = sum(1 for user in users
+                  if user not in before or abs(before[user] - ladders.elo.rating(user)) > 1e-9)
+    changed += len(set(before) - users)
+    return RecomputeResult(games=games, players=len(users), changed=changed)
+
+
+def slugs_with_unrated_games() -> list[str]:
+    return sorted(set(Game.objects.filter(status=GameStatus.FINISHED, rated__isnull=True)
+                      .values_list("slug", flat=True)))

@@ -1,0 +1,19 @@
+"""Celery tasks for ratings. Each calls a service; all are idempotent."""
+
+from celery import shared_task
+from django.db import OperationalError
+
+from league import services
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             max_retries=5, soft_time_limit=300, time_limit=360)
+def rate_finished_games(slug: str) -> int:
+    """Take the finished games of ``slug`` into the ratings, in the order they ended."""
+    return services.ratings_update(slug=slug)
+
+
+@shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
+def sweep_unrated_games() -> int:
+    """Rate what a lost task left unrated."""
+    return sum(services.ratings_update(slug=slug) for slug in services.slugs_with_unrated_games())

@@ -1,0 +1,222 @@
+"""Ratings of finished games: the Celery path, duplicates, late games, recompute, the API,
+the pages and the commands."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from games import services as game_services
+from games.models import Game
+from league import services, tasks
+from league.models import RatedGame, Rating, RatingChange
+
+pytestmark = pytest.mark.django_db
+DSA = "deep-sea-adventure"
+
+
+def forfeit(winner, loser) -> Game:
+    """A finished game the quick way: the loser resigns a two-player game."""
+    game = game_services.game_create(slug=DSA, seats=[{"user": winner.username},
+                                                      {"user": loser.username}],
+                                     options={}, created_by=winner)
+    game_services.game_resign(game=game, seat=1, user=loser)
+    return game
+
+
+def ratings(slug: str = DSA) -> dict[str, float]:
+    return {r.user.username: r.rating for r in Rating.objects.filter(slug=slug)
+            .select_related("user")}
+
+
+def test_a_finished_game_is_rated_through_the_celery_task_on_commit(
+        alice, bob, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        forfeit(alice, bob)
+    assert ratings() == {"alice": pytest.approx(1516), "bob": pytest.approx(1484)}
+    change = RatingChange.objects.get(user=alice)
+    assert (change.before, change.after, change.rank) == (1500, pytest.approx(1516), 1)
+
+
+def test_a_duplicate_task_changes_nothing(alice, bob):
+    forfeit(alice, bob)
+    assert tasks.rate_finished_games.apply(args=(DSA,)).get() == 1
+    first = ratings()
+    assert tasks.rate_finished_games.apply(args=(DSA,)).get() == 0
+    assert ratings() == first
+    assert RatingChange.objects.count() == 2
+
+
+def test_games_are_rated_in_the_order_they_ended(alice, bob):
+    forfeit(alice, bob)
+    forfeit(bob, alice)
+    services.ratings_update(slug=DSA)
+    # 1516/1484 after the first; then bob (1484) beats alice (1516): bob gains more than 16.
+    expected_bob = 1484 + 32 * (1 - 1 / (1 + 10 ** ((1516 - 1484) / 400)))
+    assert ratings()["bob"] == pytest.approx(expected_bob)
+
+
+def test_a_late_game_makes_the_ratings_equal_a_full_recompute(alice, bob, make_user):
+    carol = make_user("carol")
+    second, third = forfeit(bob, carol), forfeit(carol, alice)
+    services.ratings_update(slug=DSA)
+    # A game that ended before both commits only now (its transaction was slow).
+    late = forfeit(alice, bob)
+    Game.objects.filter(pk=late.pk).update(finished_at=second.finished_at - timedelta(seconds=1))
+    services.ratings_update(slug=DSA)
+    incremental = ratings()
+    first_change = RatingChange.objects.filter(user=alice).order_by("finished_at").first()
+    assert first_change.game_id == late.pk and first_change.before == 1500
+    services.ratings_recompute(slug=DSA)
+    assert ratings() == incremental
+    assert RatedGame.objects.filter(slug=DSA).count() == 3
+    assert {third.pk, second.pk} < set(RatedGame.objects.values_list("game_id", flat=True))
+
+
+def test_recompute_reproduces_the_incremental_numbers_exactly(make_user):
+    players = [make_user(name) for name in ("ann", "ben", "cat", "dan")]
+    for i in range(12):
+        winner, loser = players[i % 4], players[(i * 3 + 1) % 4]
+        if winner != loser:
+            forfeit(winner, loser)
+            services.ratings_update(slug=DSA)
+    incremental = ratings()
+    history = list(RatingChange.objects.order_by("game_id", "seat")
+                   .values_list("game_id", "user_id", "before", "after"))
+    result = services.ratings_recompute(slug=DSA)
+    assert ratings() == incremental  # the same floats, not merely close
+    assert list(RatingChange.objects.order_by("game_id", "seat")
+                .values_list("game_id", "user_id", "before", "after")) == history
+    assert result.changed == 0 and result.players == 4
+
+
+def test_bots_get_ratings_of_their_own(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = game_services.game_create(slug=DSA, seats=[{"user": "alice"}, {"bot": "random"}],
+                                         options={}, created_by=alice)
+        game_services.game_resign(game=game, seat=0, user=alice)
+    assert ratings()["bot-random"] == pytest.approx(1516)
+
+
+def test_a_game_where_one_player_held_every_seat_is_not_rated(alice):
+    game = game_services.game_create(slug=DSA, seats=[{"user": "alice"}, {"user": "alice"}],
+                                     options={}, created_by=alice)
+    game_services.game_resign(game=game, seat=1, user=alice)
+    services.ratings_update(slug=DSA)
+    assert RatedGame.objects.get(game=game).skipped == "one player held several seats"
+    assert not Rating.objects.exists()
+
+
+def test_the_sweep_rates_what_a_lost_task_left(alice, bob):
+    forfeit(alice, bob)  # no on-commit here: the task was never sent
+    assert tasks.sweep_unrated_games.apply().get() == 1
+    assert set(ratings()) == {"alice", "bob"}
+
+
+# -- API and pages --------------------------------------------------------------------------------
+
+def test_the_leaderboard_api(alice, bob):
+    forfeit(alice, bob)
+    services.ratings_update(slug=DSA)
+    response = APIClient().get(f"/api/ratings/?game={DSA}")
+    assert response.status_code == 200
+    assert response.json()["results"] == [
+        {"player": "alice", "rating": pytest.approx(1516), "games": 1, "provisional": True},
+        {"player": "bob", "rating": pytest.approx(1484), "games": 1, "provisional": True}]
+    assert APIClient().get("/api/ratings/").status_code == 400
+    assert "unknown game" in APIClient().get("/api/ratings/?game=chess").json()["error"]
+
+
+def test_ten_games_make_a_rating_established(alice, bob):
+    for _ in range(10):
+        forfeit(alice, bob)
+    services.ratings_update(slug=DSA)
+    entries = APIClient().get(f"/api/ratings/?game={DSA}").json()["results"]
+    assert [(e["player"], e["games"], e["provisional"]) for e in entries] == [
+        ("alice", 10, False), ("bob", 10, False)]
+
+
+def test_the_player_api_gives_ratings_with_history_and_recent_games(alice, bob):
+    forfeit(alice, bob)
+    forfeit(bob, alice)
+    services.ratings_update(slug=DSA)
+    body = APIClient().get("/api/players/alice/").json()
+    assert body["username"] == "alice" and body["is_bot"] is False
+    (entry,) = body["ratings"]
+    assert entry["game"] == DSA and entry["games"] == 2
+    assert [round(h["after"] - h["before"], 6) for h in entry["history"]][0] == 16
+    assert entry["history"][-1]["after"] == pytest.approx(entry["rating"])
+    assert len(body["recent_games"]) == 2
+    assert APIClient().get("/api/players/nobody/").status_code == 404
+    listing = APIClient().get("/api/players/?search=ali").json()["results"]
+    assert listing == [{"username": "alice", "is_bot": False}]
+
+
+def test_the_leaderboard_and_player_pages(client, alice, bob):
+    forfeit(alice, bob)
+    services.ratings_update(slug=DSA)
+    page = client.get(reverse("leaderboard", args=[DSA])).content.decode()
+    assert "1516.0" in page and "1484.0" in page and "provisional" in page
+    assert client.get(reverse("ratings")).status_code == 302
+    assert client.get(reverse("leaderboard", args=["chess"])).status_code == 404
+    player = client.get(reverse("player", args=["alice"])).content.decode()
+    assert "<polyline" in player and "1516.0" in player
+
+
+# -- commands -------------------------------------------------------------------------------------
+
+def test_recompute_ratings_command_reports_what_changed(alice, bob):
+    forfeit(alice, bob)
+    out = io.StringIO()
+    call_command("recompute_ratings", "--game", DSA, stdout=out, stderr=io.StringIO())
+    assert f"{DSA}: 1 games, 2 players, 2 ratings changed" in out.getvalue()
+    out = io.StringIO()
+    call_command("recompute_ratings", "--game", DSA, stdout=out, stderr=io.StringIO())
+    assert "0 ratings changed" in out.getvalue()
+
+
+def test_rating_report_predicts_before_it_updates(alice, bob):
+    for _ in range(4):
+        forfeit(alice, bob)
+    out = io.StringIO()
+    call_command("rating_report", "--game", DSA, "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["games"] == 4
+    # The first game is a coin toss for Elo (seat order breaks the tie: alice, right); the
+    # next three favour alice, who keeps winning.
+    assert report["elo"]["accuracy"] == 1.0
+    assert report["uniform"]["log_loss"] == pytest.approx(0.6931, abs=1e-3)
+    assert report["elo"]["log_loss"] < report["uniform"]["log_loss"]
+
+
+def test_commands_refuse_an_unknown_game():
+    from django.core.management.base import CommandError
+    with pytest.raises(CommandError, match="unknown game"):
+        call_command("rating_report", "--game", "chess")
+    with pytest.raises(CommandError, match="unknown game"):
+        call_command("recompute_ratings", "--game", "chess")
+
+
+# -- the real worker ------------------------------------------------------------------------------
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_a_game_finished_on_the_worker_is_rated_by_the_worker(alice):
+    game = game_services.game_create(slug=DSA, seats=[{"bot": "random"}, {"user": "alice"}],
+                                     options={}, created_by=alice)
+    deadline = time.monotonic() + 60
+    game.refresh_from_db()
+    while game.current_player != 1 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        game.refresh_from_db()
+    game_services.game_resign(game=game, seat=1, user=alice)
+    while not Rating.objects.filter(slug=DSA).exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert ratings() == {"bot-random": pytest.approx(1516), "alice": pytest.approx(1484)}
