@@ -20,6 +20,7 @@ BENCHES = [
     ("bench_rules.py", ["--games", "100"]),
     ("bench_replay.py", ["--replays", "50"]),
     ("bench_api.py", ["--moves", "100"]),
+    ("bench_ratings.py", ["--games", "5000", "--repeats", "1"]),
 ]
 
 
