@@ -10,9 +10,15 @@
      actionLabel(action, view, ctx)  the label of a legal action's button
      describe(event, ctx)            a log line for an ActionApplied or ChanceResolved event,
                                      or null for the generic line
+     actionControls(actions, view, ctx)
+                                     controls of its own for some of the legal actions:
+                                     {controls: [elements], actions: [the rest, as buttons]},
+                                     or null for one button per action
 
    ctx gives the renderer the game (as GET /api/games/<id>/ returns it), the viewer's seat
-   (null for a spectator), who(seat) ("seat 1 (alice)") and seatColor(seat). */
+   (null for a spectator), who(seat) ("seat 1 (alice)"), seatColor(seat), the legal actions
+   the viewer may take now (empty while replaying, watching or waiting) and act(action), which
+   plays one of them; a board may make its pieces clickable with these. */
 (function () {
   "use strict";
 
@@ -90,6 +96,9 @@
       return label.charAt(0).toUpperCase() + label.slice(1);
     },
     describe() {
+      return null;
+    },
+    actionControls() {
       return null;
     },
   };
@@ -176,11 +185,14 @@
     // -- what the renderers are told ----------------------------------------------------------
 
     ctx() {
+      const live = this.at === null && this.game.status === "active" && this.seat !== null;
       return {
         game: this.game,
         seat: this.seat,
         who: (seat) => this.who(seat),
         seatColor,
+        actions: live ? this.actions : [],
+        act: (action) => this.act(action),
       };
     }
 
@@ -296,18 +308,21 @@
       if (!this.actions.length) {
         return note(`Waiting for ${this.who(g.current_player)}…`);
       }
-      const buttons = this.actions.map((action) => {
+      const ctx = this.ctx();
+      const custom = this.renderer.actionControls(this.actions, this.view, ctx);
+      const buttons = (custom ? custom.actions : this.actions).map((action) => {
         const button = html("button", {
           type: "button", class: "button action",
           "data-action": action.type,
-          text: this.renderer.actionLabel(action, this.view, this.ctx()),
+          text: this.renderer.actionLabel(action, this.view, ctx),
         });
         button.addEventListener("click", () => this.act(action));
         return button;
       });
-      box.replaceChildren(
-        html("p", {class: "your-move", text: `Your move, seat ${this.seat}:`}),
-        html("div", {class: "action-buttons"}, buttons));
+      const parts = [html("p", {class: "your-move", text: `Your move, seat ${this.seat}:`}),
+        ...(custom ? custom.controls : [])];
+      if (buttons.length) parts.push(html("div", {class: "action-buttons"}, buttons));
+      box.replaceChildren(...parts);
     }
 
     renderResult() {
@@ -426,9 +441,11 @@
     }
 
     setButtonsDisabled(disabled) {
-      for (const button of this.dom.actions.querySelectorAll("button")) {
-        button.disabled = disabled;
+      for (const control of this.dom.actions.querySelectorAll("button, input, select")) {
+        control.disabled = disabled;
       }
+      // Boards with clickable pieces grey them out meanwhile.
+      this.dom.board.classList.toggle("busy", disabled);
     }
 
     async switchSeat(seat) {
