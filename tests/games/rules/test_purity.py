@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-PURE = ["games/rules", "games/bots", "league/ratings.py", "league/pairing.py"]
+PURE = ["games/rules", "games/bots", "league/ratings.py", "league/pairing.py",
+        "league/standings.py"]
 
 
 def pure_files() -> list[Path]:

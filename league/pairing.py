@@ -1,0 +1,480 @@
+"""Tournament pairing, pure Python (no Django): Swiss, round robin and elimination for tables of 2
+to 4.
+
+A round is a set of tables plus the players sitting out (byes). Tables hold ``table_size`` seats
+and fall back to one seat fewer where the player count needs it, never to fewer than that and
+never below 2; ``table_sizes`` decides how many of each and how many byes are left.
+
+Swiss and round-robin rounds minimise repeats: a repeat is a pair of players at one table who
+already shared a table in an earlier round, counted once per pair. Among rounds with equally few
+repeated pairs, the one whose pairs met fewest times before is preferred, so a pair meets a third
+time only where a second meeting for someone else cannot be had instead.
+
+Both formats use one search. Players are indexed in standing order and tables are filled one
+seat at a time from the top: each new table takes the highest unseated player, each further seat
+the next one who adds the least repeat cost, highest standing first. The first complete round
+found that way is the greedy one. The search then backtracks (branch and bound on the cost) until
+it proves the minimum or spends its budget of candidate checks; small rounds are searched to the
+end, so their cost is the true minimum. Among rounds of least cost the first found is kept, which
+is the one closest to the score groups. Any repeat left on a large round that ran out of budget
+is traded away by swapping two players between tables, nearest tables first. Elimination rounds
+use the swaps alone (see ``elimination_round``).
+
+Players are any hashable ids; ``first_seats`` and ``byes_had`` map a player to a count (missing
+means 0). Results are deterministic given the inputs; an optional seeded ``random.Random`` breaks
+ties among equals (who is shuffled is said per function).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+MIN_TABLE = 2
+MAX_TABLE = 4
+
+# Candidate checks the backtracking may spend once it holds a complete round. Rounds of up to
+# ten players finish well inside it (so their answer is exact); a large round with a forced
+# repeat stops after about a tenth of a second and falls back to swaps.
+_SEARCH_BUDGET = 150_000
+
+
+def table_sizes(players: int, table_size: int) -> tuple[list[int], int]:
+    """Tables for ``players`` at ``table_size`` seats, falling back to ``table_size - 1`` seats
+    where needed (never fewer, and never below 2); the fewest players left over first, then as
+    many full tables as possible. Returns (sizes, byes), full tables first. ValueError for a
+    table size outside 2..4 or a negative player count."""
+    if not MIN_TABLE <= table_size <= MAX_TABLE:
+        raise ValueError(f"tables seat {MIN_TABLE} to {MAX_TABLE}, not {table_size}")
+    if players < 0:
+        raise ValueError(f"a negative number of players: {players}")
+    smaller = table_size - 1
+    if smaller < MIN_TABLE:
+        return [table_size] * (players // table_size), players % table_size
+    for byes in range(players + 1):
+        seated = players - byes
+        for full in range(seated // table_size, -1, -1):
+            rest = seated - full * table_size
+            if rest % smaller == 0:
+                return [table_size] * full + [smaller] * (rest // smaller), byes
+    raise AssertionError("unreachable: zero players always fit")
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One round: each table's players in seat order, and the players sitting out."""
+
+    tables: list[list]
+    byes: list
+
+
+def seat_order(table: Sequence, first_seats: Mapping) -> list:
+    """The player who has sat first least often sits first; the rest follow in a stable order
+    (fewest first seats first, then as given).
+
+    With the Deep Vents starting bid the bid decides who plays first ("the last bidder pays the
+    bid and plays first; the others follow clockwise"), so there this order is only the clockwise
+    order around the table and says nothing about who starts."""
+    return sorted(table, key=lambda player: first_seats.get(player, 0))
+
+
+def repeats(tables: Iterable[Sequence], past_tables: Sequence[Sequence]) -> int:
+    """How many pairs at ``tables`` already shared a table in ``past_tables`` (counted once per
+    pair per table, however often the pair met before)."""
+    met: dict[Hashable, set] = {}
+    for table in past_tables:
+        for player in table:
+            met.setdefault(player, set()).update(table)
+    count = 0
+    for table in tables:
+        for i, player in enumerate(table):
+            before = met.get(player, ())
+            count += sum(1 for other in table[i + 1:] if other != player and other in before)
+    return count
+
+
+def swiss_round(players: Sequence, points: Mapping, past_tables: Sequence[Sequence],
+                table_size: int, *, byes_had: Mapping = {}, first_seats: Mapping = {},
+                rng: random.Random | None = None) -> Pairing:
+    """One Swiss round. ``players`` are the players still in the event, in standing order where
+    points tie (e.g. by tie-breaks); with ``rng``, players on equal points are shuffled instead.
+
+    Standing is points, higher first. The byes ``table_sizes`` asks for go to the lowest-standing
+    players among those who have had the fewest byes, so nobody gets a second bye before everyone
+    has had one. The others are seated to minimise repeats against ``past_tables`` first (then
+    how often the repeated pairs met) and to keep tables as close to score groups as possible
+    second (see the module docstring). Tables come top table first, each in ``seat_order``; byes
+    come in standing order. A 1,000-player round takes tens of milliseconds (bench_pairing.py)."""
+    order = _standing_order(players, points, rng)
+    sizes, bye_count = table_sizes(len(order), table_size)
+    rank = {player: i for i, player in enumerate(order)}
+    by_bye_need = sorted(order, key=lambda p: (byes_had.get(p, 0), -rank[p]))
+    sitting_out = set(by_bye_need[:bye_count])
+    seated = [player for player in order if player not in sitting_out]
+    tables = _seat_with_fewest_repeats(seated, sizes, past_tables)
+    return Pairing(tables=[seat_order(table, first_seats) for table in tables],
+                   byes=[player for player in order if player in sitting_out])
+
+
+def round_robin(players: Sequence, table_size: int, rounds: int | None = None, *,
+                rng: random.Random | None = None) -> list[Pairing]:
+    """A whole round-robin schedule; with ``rng`` the players are shuffled first (the draw).
+
+    Tables of 2: the circle method (one player fixed, the others rotating): n - 1 rounds for even
+    n, n rounds with one bye each for odd n (none for fewer than 2 players), and everyone meets
+    everyone exactly once; ``rounds`` cuts the cycle short or starts it again (a double round
+    robin).
+
+    Tables of 3 or 4: ``rounds`` rounds, by default ceil((n - 1) / (table_size - 1)), the fewest
+    in which every pair could have met once. Byes go round the players in turn, so no one sits
+    out twice before everyone has once; each round is then seated to minimise repeats against
+    the rounds before it.
+
+    Seats follow ``seat_order``, counting first seats from the earlier rounds of the schedule."""
+    order = list(players)
+    if len(set(order)) != len(order):
+        raise ValueError("a player appears twice")
+    if rng is not None:
+        rng.shuffle(order)
+    if rounds is not None and rounds < 0:
+        raise ValueError(f"a negative number of rounds: {rounds}")
+    if table_size == 2:
+        draws = _circle_rounds(order, rounds)
+    else:
+        table_sizes(len(order), table_size)  # rejects a bad table size before any work
+        if rounds is None:
+            rounds = math.ceil((len(order) - 1) / (table_size - 1)) if order else 0
+        draws = _rotating_rounds(order, table_size, rounds)
+    first_seats: dict[Hashable, int] = {}
+    schedule = []
+    for tables, byes in draws:
+        seated = [seat_order(table, first_seats) for table in tables]
+        for table in seated:
+            first_seats[table[0]] = first_seats.get(table[0], 0) + 1
+        schedule.append(Pairing(tables=seated, byes=byes))
+    return schedule
+
+
+def elimination_round(ranked_tables: Sequence[Sequence], advance: int, table_size: int, *,
+                      first_seats: Mapping = {},
+                      rng: random.Random | None = None) -> Pairing | None:
+    """The next elimination round from the last one's tables, each a list of its players in
+    finishing order (best first; the caller has resolved ties). A player who had a bye is passed
+    as a table of one and so goes through.
+
+    The top ``advance`` of each table go through. They are seeded by finishing place (every
+    winner, then every runner-up, ...; within a place in the order of the tables, or shuffled
+    with ``rng``) and dealt to the new tables in snake order, so winners of different tables meet
+    only once there are fewer tables than winners; players who just shared a table are then kept
+    apart where swapping two players of the same finishing place does it. Byes, if
+    ``table_sizes`` leaves any, go to the top seeds. When every advancer fits one table, that is
+    the final; returns None once the champion is known: the last round was a single table (the
+    final) or only one player goes through.
+
+    The event shrinks only if tables lose players: with ``advance`` equal to ``table_size - 1``
+    a round of only smaller tables sends everyone through."""
+    if not 1 <= advance < table_size:
+        raise ValueError(f"between 1 and {table_size - 1} players advance, not {advance}")
+    places: list[list] = []
+    for table in ranked_tables:
+        for place, player in enumerate(table[:advance]):
+            if place == len(places):
+                places.append([])
+            places[place].append(player)
+    if rng is not None:
+        for same_place in places:
+            rng.shuffle(same_place)
+    seeds = [player for same_place in places for player in same_place]
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("a player appears at two tables")
+    if len(ranked_tables) == 1 or len(seeds) <= 1:
+        return None
+    if len(seeds) <= table_size:
+        return Pairing(tables=[seat_order(seeds, first_seats)], byes=[])
+    sizes, bye_count = table_sizes(len(seeds), table_size)
+    tables = _snake(seeds[bye_count:], sizes)
+    place_of = {player: place for place, same in enumerate(places) for player in same}
+    index = {player: i for i, player in enumerate(seeds)}
+    met, _ = _met_costs(len(seeds), index, ranked_tables)
+    indexed = [[index[player] for player in table] for table in tables]
+    _swap_away_repeats(indexed, met, lambda a, b: place_of[seeds[a]] == place_of[seeds[b]])
+    return Pairing(tables=[seat_order([seeds[i] for i in sorted(table)], first_seats)
+                           for table in indexed],
+                   byes=seeds[:bye_count])
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+def _standing_order(players: Sequence, points: Mapping, rng: random.Random | None) -> list:
+    if len(set(players)) != len(players):
+        raise ValueError("a player appears twice")
+    if rng is None:
+        return sorted(players, key=lambda p: -points.get(p, 0))  # stable: ties keep given order
+    draw = {player: rng.random() for player in players}
+    return sorted(players, key=lambda p: (-points.get(p, 0), draw[p]))
+
+
+def _met_costs(count: int, index: Mapping, tables: Iterable[Sequence]) -> tuple[list[dict], int]:
+    """For each player index, everyone they shared a table with (players not in ``index``, e.g.
+    withdrawn ones, are left out), mapped to the cost of seating the two together again:
+    ``weight`` + the times they met. ``weight`` is one more than all meetings put together, so
+    the fewest repeated pairs always come first and, among those, pairs that met least often;
+    returns (costs, weight)."""
+    met: list[dict[int, int]] = [{} for _ in range(count)]
+    meetings = 0
+    for table in tables:
+        present = [index[p] for p in table if p in index]
+        for i in present:
+            for j in present:
+                if i != j:
+                    met[i][j] = met[i].get(j, 0) + 1
+                    meetings += 1
+    weight = meetings // 2 + 1
+    for known in met:
+        for other in known:
+            known[other] += weight
+    return met, weight
+
+
+def _seat_with_fewest_repeats(seated: Sequence, sizes: Sequence[int],
+                              past_tables: Sequence[Sequence]) -> list[list]:
+    """``seated`` (in standing order) at tables of ``sizes``, with the fewest repeats found."""
+    index = {player: i for i, player in enumerate(seated)}
+    met, weight = _met_costs(len(seated), index, past_tables)
+    tables = _TableSearch(met, weight, sizes).run()
+    _swap_away_repeats(tables, met, None)
+    return [[seated[i] for i in sorted(table)] for table in tables]
+
+
+class _TableSearch:
+    """Depth-first over seats, branch and bound on the cost of repeats (see ``_met_costs``; the
+    module docstring tells the order). Players are indices 0..n-1 in standing order; a table's
+    players are chosen in increasing index, so every set of tables is met once."""
+
+    def __init__(self, met: list[dict[int, int]], weight: int, sizes: Sequence[int]):
+        self.met = met
+        self.weight = weight
+        self.n = len(met)
+        self.remaining = {size: sizes.count(size) for size in set(sizes)}
+        self.size_choices = sorted(self.remaining, reverse=True)  # full tables first
+        self.seated = [False] * self.n
+        self.met_unseated = [len(known) for known in met]  # for the lower bound
+        self.tables: list[list[int]] = []
+        self.targets: list[int] = []
+        self.count_seated = 0
+        self.cost = 0
+        self.best: list[list[int]] | None = None
+        self.best_cost = math.inf
+        self.work = 0
+
+    def run(self) -> list[list[int]]:
+        if self.n == 0:
+            return []
+        stack = [self._choices()]
+        while stack:
+            if not next(stack[-1], False):
+                stack.pop()
+                continue
+            if self.count_seated == self.n:
+                assert self.cost < self.best_cost  # every branch is bounded by the best
+                self.best = [list(table) for table in self.tables]
+                self.best_cost = self.cost
+                if self.cost == 0:
+                    break
+            elif self.best is not None and self.work > _SEARCH_BUDGET:
+                break
+            else:
+                stack.append(self._choices())
+        assert self.best is not None  # the first descent always completes
+        return self.best
+
+    def _choices(self) -> Iterator[bool]:
+        """The choices for the next seat; each is applied while the generator is suspended at
+        its yield and undone when it resumes."""
+        if self.tables and len(self.tables[-1]) < self.targets[-1]:
+            return self._companions()
+        return self._new_tables()
+
+    def _sit(self, player: int) -> None:
+        self.seated[player] = True
+        self.count_seated += 1
+        for other in self.met[player]:
+            self.met_unseated[other] -= 1
+
+    def _stand(self, player: int) -> None:
+        self.seated[player] = False
+        self.count_seated -= 1
+        for other in self.met[player]:
+            self.met_unseated[other] += 1
+
+    def _cost_ahead(self) -> int:
+        """A lower bound on the cost the unseated players must still add: each sits with at
+        least (smallest table left - 1) of them, and any beyond those it has not met are
+        repeats, each shared by two players and costing at least ``weight + 1``."""
+        smallest = min(size for size in self.size_choices if self.remaining[size])
+        unseated = self.n - self.count_seated
+        self.work += self.n
+        short = 0
+        for player in range(self.n):
+            if not self.seated[player]:
+                fresh = unseated - 1 - self.met_unseated[player]
+                if fresh < smallest - 1:
+                    short += smallest - 1 - fresh
+        return (short + 1) // 2 * (self.weight + 1)
+
+    def _new_tables(self) -> Iterator[bool]:
+        if self.best is not None and self.cost + self._cost_ahead() >= self.best_cost:
+            return
+        top = self.tables[-1][0] + 1 if self.tables else 0
+        while self.seated[top]:  # every player above the last table's head is already seated
+            top += 1
+        for size in self.size_choices:
+            if not self.remaining[size]:
+                continue
+            self.remaining[size] -= 1
+            self._sit(top)
+            self.tables.append([top])
+            self.targets.append(size)
+            yield True
+            self.targets.pop()
+            self.tables.pop()
+            self._stand(top)
+            self.remaining[size] += 1
+
+    def _companions(self) -> Iterator[bool]:
+        """Unseated players below the table's last, those adding no repeat first (found lazily:
+        on a large round the first usually sits a few places down), then by the cost added."""
+        table = self.tables[-1]
+        met, seated = self.met, self.seated
+        start = table[-1] + 1
+        later = []
+        for candidate in range(start, self.n):
+            if seated[candidate]:
+                continue
+            self.work += 1
+            known = met[candidate]
+            if not known.keys().isdisjoint(table):
+                added = sum(known[member] for member in table if member in known)
+                later.append((added, candidate))
+                continue
+            yield from self._try(table, candidate, 0)
+            if self.cost >= self.best_cost:
+                return
+        later.sort()
+        for added, candidate in later:
+            if self.cost + added >= self.best_cost:
+                return
+            yield from self._try(table, candidate, added)
+
+    def _try(self, table: list[int], candidate: int, added: int) -> Iterator[bool]:
+        self._sit(candidate)
+        self.cost += added
+        table.append(candidate)
+        yield True
+        table.pop()
+        self.cost -= added
+        self._stand(candidate)
+
+
+def _conflicts(player: int, table: Sequence[int], met: list[dict[int, int]]) -> int:
+    known = met[player]
+    return sum(known[other] for other in table if other in known)
+
+
+def _swap_away_repeats(tables: list[list[int]], met: list[dict[int, int]], allowed) -> None:
+    """While swapping two players between two tables lowers the repeat cost, swap (nearest tables
+    first, so tables stay close to where they were). ``allowed(a, b)`` may forbid a swap."""
+    improved = True
+    while improved:
+        improved = False
+        for home_at, home in enumerate(tables):
+            for a in home[::-1]:  # the lower-standing player of a repeat moves first
+                stay_a = _conflicts(a, home, met)
+                if not stay_a:
+                    continue
+                for away in _nearest_first(tables, home_at):
+                    swapped = _best_swap(a, stay_a, home, away, met, allowed)
+                    if swapped is not None:
+                        home[home.index(a)], away[away.index(swapped)] = swapped, a
+                        improved = True
+                        break
+
+
+def _nearest_first(tables: list[list[int]], at: int) -> Iterator[list[int]]:
+    for step in range(1, len(tables)):
+        for other in (at - step, at + step):
+            if 0 <= other < len(tables):
+                yield tables[other]
+
+
+def _best_swap(a: int, stay_a: int, home: list[int], away: list[int], met: list[dict[int, int]],
+               allowed) -> int | None:
+    """A player of ``away`` whose swap with ``a`` lowers the repeat cost, or None."""
+    for b in away:
+        if allowed is not None and not allowed(a, b):
+            continue
+        before = stay_a + _conflicts(b, away, met)
+        after = (_conflicts(a, away, met) - met[a].get(b, 0)
+                 + _conflicts(b, home, met) - met[b].get(a, 0))
+        if after < before:
+            return b
+    return None
+
+
+def _snake(seeds: Sequence, sizes: Sequence[int]) -> list[list]:
+    """Deal ``seeds`` to tables of ``sizes`` in snake order (1, 2, ..., T, T, ..., 1, 1, ...),
+    passing over full tables."""
+    tables: list[list] = [[] for _ in sizes]
+    forward = list(range(len(sizes)))
+    dealt = 0
+    while dealt < len(seeds):
+        for t in forward:
+            if dealt < len(seeds) and len(tables[t]) < sizes[t]:
+                tables[t].append(seeds[dealt])
+                dealt += 1
+        forward.reverse()
+    return tables
+
+
+def _circle_rounds(order: list, rounds: int | None) -> list[tuple[list[list], list]]:
+    """The circle method: the first player stays put, the others turn one place a round; the
+    k-th from the left meets the k-th from the right. With an odd count an empty place joins the
+    circle and whoever faces it sits out."""
+    empty = object()
+    circle = order + [empty] if len(order) % 2 else list(order)
+    cycle = max(len(circle) - 1, 1)
+    if rounds is None:
+        rounds = cycle if len(order) > 1 else 0
+    draws = []
+    for r in range(rounds):
+        turn = r % cycle
+        rest = circle[1:]
+        spun = circle[:1] + rest[len(rest) - turn:] + rest[:len(rest) - turn]
+        half = len(spun) // 2
+        tables, byes = [], []
+        for k, (left, right) in enumerate(zip(spun[:half], reversed(spun[half:]))):
+            if left is empty or right is empty:
+                byes.append(right if left is empty else left)
+            else:
+                # alternating sides by round and table leaves seat_order ties that even out
+                # the first seats to within one (always taking the left side skews them)
+                tables.append([left, right] if (r + k) % 2 == 0 else [right, left])
+        draws.append((tables, byes))
+    return draws
+
+
+def _rotating_rounds(order: list, table_size: int, rounds: int) -> list[tuple[list[list], list]]:
+    """Rounds at tables of 3 or 4: byes in turn round ``order``, then the fewest repeats."""
+    sizes, bye_count = table_sizes(len(order), table_size)
+    past: list[list] = []
+    draws = []
+    next_bye = 0
+    for _ in range(rounds):
+        out = {order[(next_bye + k) % len(order)] for k in range(bye_count)}
+        next_bye += bye_count
+        tables = _seat_with_fewest_repeats([p for p in order if p not in out], sizes, past)
+        past += tables
+        draws.append((tables, [p for p in order if p in out]))
+    return draws

@@ -1,0 +1,189 @@
+"""Tournament standings, pure Python (no Django): points by placement, then tie-breaks.
+
+Each game gives its players points by where they placed, from a table per table size (defaults:
+2 players 1/0; 3 players 5/3/1; 4 players 5/3/2/1). Tied players share the points of the places
+they cover: two tied for first at a table of four take (5 + 3) / 2 = 4 each and the next player,
+ranked 3, takes 2. A bye is worth ``bye_points``.
+
+Players on equal points are then told apart by the tie-breaks, in the configured order, higher
+better for each:
+
+- ``buchholz``: over the player's games, the total points of every opponent at the table (an
+  opponent met in two games counts twice);
+- ``score``: total game score (an unknown score, e.g. of a forfeit, counts 0);
+- ``share``: over the player's games, their score divided by the table's total score (0 where
+  that total is 0), which evens out high- and low-scoring tables;
+- ``wins``: games ranked first, ties for first included;
+- ``head_to_head``: among the players still tied on points and on every tie-break before this
+  one, the points each earned in games where at least two of them sat at the table. At a
+  two-player table that is the classic head to head; at a larger table it is the placement points
+  of that game, so finishing ahead of the other tied players and of the rest both count.
+
+Buchholz and head to head count games only; byes add points and nothing else. Values are
+compared after rounding to nine decimal places, so points summed in a different order still tie;
+players tied on everything keep the order they were given in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+DEFAULT_PLACEMENT_POINTS: Mapping[int, tuple[float, ...]] = {
+    2: (1, 0), 3: (5, 3, 1), 4: (5, 3, 2, 1)}
+TIEBREAKS = ("buchholz", "score", "share", "wins", "head_to_head")
+
+_HEAD_TO_HEAD = "head_to_head"
+_DIGITS = 9  # rounding before comparison, so float sums in another order still tie
+
+
+def placement_points(ranks: Sequence[int], table_points: Sequence[float]) -> list[float]:
+    """Points per seat from 1-based ranks (lower is better, equal ranks tie) and the points of
+    each place at this table, first place first. Tied players share the points of the places they
+    cover; only the order of the ranks matters, so ranks 1, 1, 2 read as 1, 1, 3."""
+    if len(ranks) != len(table_points):
+        raise ValueError(f"{len(ranks)} ranks but points for {len(table_points)} places")
+    if any(rank < 1 for rank in ranks):
+        raise ValueError(f"ranks start at 1: {list(ranks)}")
+    seats = sorted(range(len(ranks)), key=ranks.__getitem__)
+    points = [0.0] * len(ranks)
+    place = 0
+    while place < len(seats):
+        end = place
+        while end < len(seats) and ranks[seats[end]] == ranks[seats[place]]:
+            end += 1
+        shared = sum(table_points[place:end]) / (end - place)
+        for seat in seats[place:end]:
+            points[seat] = shared
+        place = end
+    return points
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: players by seat, their 1-based ranks and game scores (None where
+    unknown, e.g. a forfeit)."""
+
+    players: tuple
+    ranks: tuple[int, ...]
+    scores: tuple[float | None, ...]
+
+    def __post_init__(self):
+        if not len(self.players) == len(self.ranks) == len(self.scores):
+            raise ValueError(f"{len(self.players)} players, {len(self.ranks)} ranks and"
+                             f" {len(self.scores)} scores")
+        if len(set(self.players)) != len(self.players):
+            raise ValueError("a player may not appear twice in one game")
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line in the standings; ``tiebreaks`` in the configured order."""
+
+    player: Hashable
+    points: float
+    tiebreaks: tuple[float, ...]
+    games: int
+    wins: int
+    byes: int
+
+
+def standings(players: Sequence, results: Sequence[GameResult], *, byes: Sequence = (),
+              bye_points: float = 0.0,
+              placement: Mapping[int, Sequence[float]] = DEFAULT_PLACEMENT_POINTS,
+              tiebreaks: Sequence[str] = TIEBREAKS) -> list[Standing]:
+    """Everyone in ``players`` in standing order: points, then each tie-break in ``tiebreaks``
+    (see the module docstring). Players without games are included with 0 points. ``byes`` names
+    a player once per bye received. ValueError for an unknown or repeated tie-break, a table size
+    missing from ``placement``, or a player in ``results`` or ``byes`` who is not in
+    ``players``."""
+    _check_tiebreaks(tiebreaks)
+    index = {player: i for i, player in enumerate(players)}
+    if len(index) != len(players):
+        raise ValueError("a player appears twice")
+    count = len(players)
+    points = [0.0] * count
+    bye_count = [0] * count
+    for player in byes:
+        i = _index_of(index, player)
+        bye_count[i] += 1
+        points[i] += bye_points
+
+    games = []  # (player indices, points earned per seat), for buchholz and head to head
+    played = [0] * count
+    wins = [0] * count
+    score = [0.0] * count
+    share = [0.0] * count
+    for result in results:
+        seats = [_index_of(index, player) for player in result.players]
+        table_points = placement.get(len(seats))
+        if table_points is None:
+            raise ValueError(f"no placement points for a table of {len(seats)}")
+        earned = placement_points(result.ranks, table_points)
+        known = [0.0 if s is None else float(s) for s in result.scores]
+        total = sum(known)
+        best = min(result.ranks)
+        for seat, i in enumerate(seats):
+            points[i] += earned[seat]
+            played[i] += 1
+            wins[i] += result.ranks[seat] == best
+            score[i] += known[seat]
+            if total:
+                share[i] += known[seat] / total
+        games.append((seats, earned))
+
+    values: dict[str, list[float]] = {"score": score, "share": share, "wins": wins}
+    if "buchholz" in tiebreaks:
+        buchholz = [0.0] * count
+        for seats, _ in games:
+            table_total = sum(points[i] for i in seats)
+            for i in seats:
+                buchholz[i] += table_total - points[i]
+        values["buchholz"] = buchholz
+
+    keys = [[_rounded(points[i])] for i in range(count)]
+    for name in tiebreaks:
+        if name == _HEAD_TO_HEAD:
+            values[name] = _head_to_head(keys, games)
+        for i in range(count):
+            keys[i].append(_rounded(values[name][i]))
+    order = sorted(range(count), key=keys.__getitem__, reverse=True)  # stays stable on ties
+    return [Standing(player=players[i], points=points[i],
+                     tiebreaks=tuple(float(values[name][i]) for name in tiebreaks),
+                     games=played[i], wins=wins[i], byes=bye_count[i])
+            for i in order]
+
+
+def _check_tiebreaks(tiebreaks: Sequence[str]) -> None:
+    unknown = [name for name in tiebreaks if name not in TIEBREAKS]
+    if unknown:
+        raise ValueError(f"unknown tie-breaks {unknown}; known: {', '.join(TIEBREAKS)}")
+    if len(set(tiebreaks)) != len(tiebreaks):
+        raise ValueError(f"a tie-break is named twice: {list(tiebreaks)}")
+
+
+def _index_of(index: Mapping, player: Hashable) -> int:
+    try:
+        return index[player]
+    except KeyError:
+        raise ValueError(f"{player!r} is not one of the players") from None
+
+
+def _rounded(value: float) -> float:
+    return round(value, _DIGITS)
+
+
+def _head_to_head(keys: list[list[float]], games) -> list[float]:
+    """Per player, the points earned in games shared with another player of the same key (the
+    players tied so far)."""
+    group = {i: tuple(key) for i, key in enumerate(keys)}
+    size: dict[tuple, int] = {}
+    for key in group.values():
+        size[key] = size.get(key, 0) + 1
+    earned_together = [0.0] * len(keys)
+    for seats, earned in games:
+        tied = [group[i] for i in seats if size[group[i]] > 1]
+        for seat, i in enumerate(seats):
+            if size[group[i]] > 1 and tied.count(group[i]) > 1:
+                earned_together[i] += earned[seat]
+    return earned_together

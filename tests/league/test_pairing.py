@@ -1,0 +1,417 @@
+"""league/pairing.py: table sizes against a brute force, Swiss properties over many seeded random
+tournaments (each small round's repeat count against an exhaustive search over every way to seat
+it), round robins, elimination and seat order. Pure: no database, no Django."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+
+import pytest
+
+import league.pairing as pairing_module
+from league.pairing import (Pairing, elimination_round, repeats, round_robin, seat_order,
+                            swiss_round, table_sizes)
+
+POINTS = {2: (1, 0), 3: (5, 3, 1), 4: (5, 3, 2, 1)}
+BYE_POINTS = 3
+
+
+def meetings(past_tables) -> Counter:
+    return Counter(frozenset(pair) for table in past_tables
+                   for pair in itertools.combinations(table, 2))
+
+
+def repeat_cost(tables, past_tables, met: Counter | None = None) -> tuple[int, int]:
+    """(repeated pairs, the times those pairs met before): what a round minimises, in order."""
+    met = meetings(past_tables) if met is None else met
+    pairs = [frozenset(pair) for table in tables for pair in itertools.combinations(table, 2)]
+    return sum(met[pair] > 0 for pair in pairs), sum(met[pair] for pair in pairs)
+
+
+def fewest_repeats(players, sizes, past_tables) -> tuple[int, int]:
+    """The least ``repeat_cost`` over every way to seat ``players`` at tables of ``sizes``: the
+    first player's table is tried at every size with every choice of companions."""
+    met = meetings(past_tables)
+
+    def best(rest, sizes_left):
+        if not rest:
+            return (0, 0)
+        first, others = rest[0], rest[1:]
+        found = (math.inf, math.inf)
+        for size in set(sizes_left):
+            left = list(sizes_left)
+            left.remove(size)
+            for mates in itertools.combinations(others, size - 1):
+                here = repeat_cost([(first, *mates)], past_tables, met)
+                below = best([p for p in others if p not in mates], left)
+                found = min(found, (here[0] + below[0], here[1] + below[1]))
+        return found
+
+    return best(list(players), list(sizes))
+
+
+def play_swiss(count: int, table_size: int, rounds: int, seed: int, check) -> None:
+    """A Swiss event with random finishing orders; ``check(pairing, state)`` sees every round
+    before its results are in."""
+    rng = random.Random(seed)
+    players = [f"p{i}" for i in range(count)]
+    state = {"points": dict.fromkeys(players, 0), "byes_had": Counter(),
+             "first_seats": Counter(), "past": []}
+    for _ in range(rounds):
+        pairing = swiss_round(players, state["points"], state["past"], table_size,
+                              byes_had=state["byes_had"], first_seats=state["first_seats"],
+                              rng=rng)
+        check(pairing, state)
+        for player in pairing.byes:
+            state["byes_had"][player] += 1
+            state["points"][player] += BYE_POINTS
+        for table in pairing.tables:
+            state["first_seats"][table[0]] += 1
+            finish = rng.sample(table, len(table))
+            for player, points in zip(finish, POINTS[len(table)]):
+                state["points"][player] += points
+        state["past"] += pairing.tables
+
+
+def check_round_shape(pairing: Pairing, state, table_size: int) -> None:
+    everyone = [p for table in pairing.tables for p in table] + pairing.byes
+    assert sorted(everyone) == sorted(state["points"])  # nobody twice, nobody missing
+    sizes, byes = table_sizes(len(everyone), table_size)
+    assert sorted(map(len, pairing.tables)) == sorted(sizes)
+    assert len(pairing.byes) == byes
+    byes_had, points = state["byes_had"], state["points"]
+    seated = [p for table in pairing.tables for p in table]
+    for out in pairing.byes:
+        for inside in seated:
+            # fewest byes first; among those, the lowest standing
+            assert byes_had[out] <= byes_had[inside]
+            if byes_had[out] == byes_had[inside]:
+                assert points[out] <= points[inside]
+    for table in pairing.tables:
+        assert state["first_seats"][table[0]] == min(state["first_seats"][p] for p in table)
+
+
+# -- table sizes ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("table_size", [2, 3, 4])
+def test_table_sizes_against_a_brute_force(table_size):
+    smaller = table_size - 1 if table_size > 2 else None
+    for players in range(0, 51):
+        sizes, byes = table_sizes(players, table_size)
+        assert sum(sizes) + byes == players
+        assert set(sizes) <= {table_size, smaller}
+        assert all(size >= 2 for size in sizes)
+        assert sizes == sorted(sizes, reverse=True)
+        mixes = [(full, small) for full in range(players // table_size + 1)
+                 for small in (range(players // smaller + 1) if smaller else [0])
+                 if full * table_size + small * (smaller or 0) <= players]
+        fewest = min(players - full * table_size - small * (smaller or 0)
+                     for full, small in mixes)
+        assert byes == fewest
+        most_full = max(full for full, small in mixes
+                        if players - full * table_size - small * (smaller or 0) == fewest)
+        assert sizes.count(table_size) == most_full
+
+
+def test_table_sizes_examples():
+    assert table_sizes(0, 4) == ([], 0)
+    assert table_sizes(9, 2) == ([2, 2, 2, 2], 1)
+    assert table_sizes(7, 3) == ([3, 2, 2], 0)
+    assert table_sizes(5, 4) == ([4], 1)    # a 3 and 2 byes would leave more out
+    assert table_sizes(6, 4) == ([3, 3], 0)
+    assert table_sizes(10, 4) == ([4, 3, 3], 0)
+    assert table_sizes(2, 4) == ([], 2)     # never below table_size - 1
+
+
+@pytest.mark.parametrize("players, table_size", [(8, 1), (8, 5), (-1, 4)])
+def test_table_sizes_rejects(players, table_size):
+    with pytest.raises(ValueError):
+        table_sizes(players, table_size)
+
+
+# -- repeats and seat order -------------------------------------------------------------------
+
+def test_repeats_counts_each_pair_once_per_table():
+    past = [["a", "b", "c"], ["a", "b"], ["d", "e"]]
+    assert repeats([["a", "b", "d"], ["c", "e"]], past) == 1   # a-b, however often they met
+    assert repeats([["a", "b", "c", "d"]], past) == 3          # a-b, a-c, b-c
+    assert repeats([["a", "d"], ["b", "e"]], past) == 0
+    assert repeats([["a", "b"], ["b", "a"]], past) == 2        # two tables, two repeats
+
+
+def test_seat_order_least_first_seated_first_and_stable():
+    assert seat_order(["a", "b", "c", "d"], {"a": 2, "b": 1, "c": 0, "d": 1}) == \
+        ["c", "b", "d", "a"]
+    assert seat_order(["x", "y", "z"], {}) == ["x", "y", "z"]
+    assert seat_order(["x", "y", "z"], {"x": 1}) == ["y", "z", "x"]
+
+
+# -- Swiss ------------------------------------------------------------------------------------
+
+def test_swiss_first_round_takes_standing_groups_in_order():
+    players = [f"p{i}" for i in range(8)]
+    points = {p: 10 - i for i, p in enumerate(players)}
+    pairing = swiss_round(players[::-1], points, [], 4)   # the given order loses to points
+    assert pairing.tables == [players[:4], players[4:]]
+    assert pairing.byes == []
+
+
+def test_swiss_steps_round_a_repeat_with_the_nearest_player():
+    points = {"a": 4, "b": 3, "c": 2, "d": 1}
+    pairing = swiss_round(list(points), points, [["a", "b"]], 2)
+    assert pairing.tables == [["a", "c"], ["b", "d"]]
+
+
+def test_swiss_prefers_second_meetings_to_third_ones():
+    # Everyone has met; a and b twice. Any pairing repeats two pairs, so the one keeping a and b
+    # apart wins, although a-b is the pairing by standing.
+    past = [["a", "b"], ["a", "b"], ["c", "d"], ["a", "c"], ["b", "d"], ["a", "d"], ["b", "c"]]
+    points = {"a": 4, "b": 3, "c": 2, "d": 1}
+    assert swiss_round(list(points), points, past, 2).tables == [["a", "c"], ["b", "d"]]
+
+
+def test_swiss_bye_goes_to_the_lowest_standing_without_one():
+    points = {"a": 5, "b": 4, "c": 3, "d": 2, "e": 1}
+    assert swiss_round(list(points), points, [], 2).byes == ["e"]
+    assert swiss_round(list(points), points, [], 2, byes_had={"e": 1}).byes == ["d"]
+    assert swiss_round(list(points), points, [], 2,
+                       byes_had=dict.fromkeys("bcde", 1)).byes == ["a"]
+
+
+def test_swiss_seats_by_first_seats():
+    points = {"a": 2, "b": 1}
+    assert swiss_round(["a", "b"], points, [], 2, first_seats={"a": 1}).tables == [["b", "a"]]
+
+
+def test_swiss_is_deterministic_and_rng_only_shuffles_equal_points():
+    players = [f"p{i}" for i in range(12)]
+    points = {p: (3 if i < 4 else 0) for i, p in enumerate(players)}
+    same = [swiss_round(players, points, [], 4, rng=random.Random(9)) for _ in range(2)]
+    assert same[0] == same[1]
+    for seed in range(10):
+        top = swiss_round(players, points, [], 4, rng=random.Random(seed)).tables[0]
+        assert sorted(top) == sorted(players[:4])
+    assert swiss_round(players, points, [], 4).tables[1] == players[4:8]
+
+
+def test_swiss_rejects_a_player_listed_twice():
+    with pytest.raises(ValueError):
+        swiss_round(["a", "b", "a"], {}, [], 2)
+
+
+@pytest.mark.parametrize("table_size", [2, 3, 4])
+def test_swiss_small_events_reach_the_fewest_repeats(table_size):
+    """Every round of many random events of 2 to 8 players against the exhaustive optimum."""
+    rounds_checked = 0
+
+    def check(pairing, state):
+        nonlocal rounds_checked
+        check_round_shape(pairing, state, table_size)
+        seated = [p for table in pairing.tables for p in table]
+        best = fewest_repeats(seated, [len(t) for t in pairing.tables], state["past"])
+        assert repeat_cost(pairing.tables, state["past"]) == best
+        assert repeats(pairing.tables, state["past"]) == best[0]
+        rounds_checked += 1
+
+    rng = random.Random(table_size)
+    for count in range(2, 9):
+        for _ in range(6):
+            play_swiss(count, table_size, rng.randint(5, 9), rng.randrange(10**6), check)
+    assert rounds_checked > 200
+
+
+def test_swiss_larger_events_keep_the_shape():
+    rng = random.Random(2024)
+    for _ in range(30):
+        table_size = rng.randint(2, 4)
+        play_swiss(rng.randint(9, 40), table_size, rng.randint(5, 9), rng.randrange(10**6),
+                   lambda pairing, state: check_round_shape(pairing, state, table_size))
+
+
+def test_swiss_byes_are_fair_over_an_event():
+    # 7 players at tables of 2: a bye a round, and nobody sits out twice in the first 7 rounds
+    outs = []
+    play_swiss(7, 2, 7, 5, lambda pairing, state: outs.extend(pairing.byes))
+    assert sorted(outs) == sorted(f"p{i}" for i in range(7))
+
+
+@pytest.mark.parametrize("table_size", [2, 4])
+def test_swiss_round_two_of_sixteen_has_no_repeat(table_size):
+    # After one round a repeat-free second round exists: at tables of 2 any 14 of the 15 others
+    # qualify; at tables of 4 take one player from each of the four first-round tables.
+    for seed in range(20):
+        def check(pairing, state):
+            assert repeats(pairing.tables, state["past"]) == 0
+        play_swiss(16, table_size, 2, seed, check)
+
+
+@pytest.mark.parametrize("table_size", [2, 3, 4])
+def test_swiss_two_hundred_players_never_repeat(table_size):
+    # A table is a set of players no two of whom have met. By the Hajnal-Szemeredi theorem a
+    # graph of maximum degree D splits into any k >= D + 1 independent sets of equal size (give
+    # or take one), so while everyone has met fewer than 200 / 4 = 50 players (6 rounds at tables
+    # of 4 meet at most 18) a repeat-free round exists; the search has to find it.
+    def check(pairing, state):
+        assert repeats(pairing.tables, state["past"]) == 0
+    play_swiss(200, table_size, 6, 77, check)
+
+
+# -- round robin ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("count", range(2, 14))
+def test_circle_method_meets_everyone_exactly_once(count):
+    players = [f"p{i}" for i in range(count)]
+    schedule = round_robin(players, 2)
+    assert len(schedule) == (count - 1 if count % 2 == 0 else count)
+    meetings = Counter()
+    for pairing in schedule:
+        assert sorted([p for t in pairing.tables for p in t] + pairing.byes) == sorted(players)
+        assert len(pairing.byes) == count % 2
+        for table in pairing.tables:
+            meetings[frozenset(table)] += 1
+    assert set(meetings) == {frozenset(pair) for pair in itertools.combinations(players, 2)}
+    assert set(meetings.values()) == {1}
+    byes = Counter(p for pairing in schedule for p in pairing.byes)
+    assert all(byes[p] == count % 2 for p in players)
+    first = Counter(table[0] for pairing in schedule for table in pairing.tables)
+    assert max(first[p] for p in players) - min(first[p] for p in players) <= 1
+
+
+def test_circle_method_rounds_cut_or_repeat_the_cycle():
+    players = list("abcd")
+    full = round_robin(players, 2)
+    assert round_robin(players, 2, rounds=2) == full[:2]
+    double = round_robin(players, 2, rounds=6)
+    assert [sorted(map(sorted, p.tables)) for p in double[3:]] == \
+        [sorted(map(sorted, p.tables)) for p in full]
+    assert round_robin(["solo"], 2) == []
+
+
+@pytest.mark.parametrize("table_size", [3, 4])
+@pytest.mark.parametrize("count", range(3, 10))
+def test_round_robin_rounds_reach_the_fewest_repeats(count, table_size):
+    players = [f"p{i}" for i in range(count)]
+    schedule = round_robin(players, table_size)
+    assert len(schedule) == math.ceil((count - 1) / (table_size - 1))
+    past = []
+    sizes, bye_count = table_sizes(count, table_size)
+    for pairing in schedule:
+        assert sorted([p for t in pairing.tables for p in t] + pairing.byes) == sorted(players)
+        assert sorted(map(len, pairing.tables)) == sorted(sizes)
+        seated = [p for table in pairing.tables for p in table]
+        assert repeat_cost(pairing.tables, past) == fewest_repeats(seated, sizes, past)
+        past += pairing.tables
+    byes = Counter(p for pairing in schedule for p in pairing.byes)
+    assert max(byes[p] for p in players) - min(byes[p] for p in players) <= 1
+
+
+def test_round_robin_of_nine_at_tables_of_three_meets_everyone_once():
+    schedule = round_robin(list(range(9)), 3)
+    met = Counter(frozenset(pair) for pairing in schedule for table in pairing.tables
+                  for pair in itertools.combinations(table, 2))
+    assert len(schedule) == 4 and len(met) == 36 and set(met.values()) == {1}
+
+
+def test_round_robin_shares_out_byes():
+    schedule = round_robin(list("abcde"), 4, rounds=5)    # 5 at tables of 4: one bye a round
+    assert sorted(p for pairing in schedule for p in pairing.byes) == list("abcde")
+
+
+def test_round_robin_draw_with_rng_is_deterministic():
+    assert round_robin(list("abcdef"), 3, rng=random.Random(3)) == \
+        round_robin(list("abcdef"), 3, rng=random.Random(3))
+
+
+# -- elimination ------------------------------------------------------------------------------
+
+def test_elimination_top_two_of_four_tables_to_a_final():
+    tables = [[f"{t}{place}" for place in range(1, 5)] for t in "abcd"]
+    semis = elimination_round(tables, 2, 4)
+    assert sorted(p for t in semis.tables for p in t) == sorted(f"{t}{p}" for t in "abcd"
+                                                                for p in (1, 2))
+    assert semis.byes == []
+    for table in semis.tables:
+        assert sorted(p[1] for p in table) == ["1", "1", "2", "2"]   # snake: two of each place
+    assert repeats(semis.tables, tables) == 0                         # and no rematch
+    ranked = [sorted(t) for t in semis.tables]                        # winners by name
+    final = elimination_round(ranked, 2, 4)
+    assert len(final.tables) == 1 and sorted(final.tables[0]) == \
+        sorted([ranked[0][0], ranked[0][1], ranked[1][0], ranked[1][1]])
+    assert elimination_round([final.tables[0]], 2, 4) is None         # the final decided it
+
+
+def test_elimination_snake_keeps_winners_apart():
+    tables = [[f"{t}{place}" for place in range(1, 5)] for t in "abc"]
+    pairing = elimination_round(tables, 2, 4)       # 6 go through: two tables of 3
+    assert sorted(map(sorted, pairing.tables)) == [["a1", "b2", "c2"], ["a2", "b1", "c1"]]
+
+
+def test_knockout_at_tables_of_two_crowns_a_champion():
+    players = [f"p{i}" for i in range(8)]
+    tables = [players[i:i + 2] for i in range(0, 8, 2)]
+    rounds = 0
+    while True:
+        ranked = [sorted(table) for table in tables]  # the lower name wins
+        pairing = elimination_round(ranked, 1, 2)
+        if pairing is None:
+            break
+        tables = pairing.tables + [[p] for p in pairing.byes]
+        rounds += 1
+    assert rounds == 2 and ranked == [["p0", "p2"]]   # seeds 1 and 4 met in the semi-final
+
+
+def test_elimination_byes_go_to_the_top_seeds():
+    tables = [["a1", "a2", "a3"], ["b1", "b2", "b3"], ["c1", "c2", "c3"]]
+    pairing = elimination_round(tables, 2, 4)               # six: two tables of 3, no bye
+    assert pairing.byes == []
+    pairing = elimination_round(tables + [["d1"]], 2, 4)               # seven: 4 + 3
+    assert pairing.byes == [] and sorted(map(len, pairing.tables)) == [3, 4]
+    five = elimination_round([["a1", "a2"], ["b1", "b2"], ["c1", "c2"], ["d1", "d2"],
+                              ["e1", "e2"]], 1, 4)                     # five: 4 + a bye
+    assert five.byes == ["a1"] and sorted(five.tables[0]) == ["b1", "c1", "d1", "e1"]
+
+
+def test_elimination_champion_and_limits():
+    assert elimination_round([["a", "b", "c"]], 1, 4) is None
+    assert elimination_round([["a", "b"], ["c"]], 1, 2).tables == [["a", "c"]]
+    assert elimination_round([["a"], []], 1, 2) is None
+    for advance in (0, 4):
+        with pytest.raises(ValueError):
+            elimination_round([["a", "b"], ["c", "d"]], advance, 4)
+
+
+def test_elimination_seats_by_first_seats():
+    pairing = elimination_round([["a", "x"], ["b", "y"]], 1, 2, first_seats={"a": 3})
+    assert pairing.tables == [["b", "a"]]
+
+
+@pytest.mark.parametrize("table_size", [2, 3, 4])
+def test_swiss_fewest_repeats_after_random_histories(table_size):
+    """Histories no Swiss would make (each pair met once or twice with a random chance, dense
+    ones included) against the exhaustive optimum, at up to 10 players."""
+    rng = random.Random(100 + table_size)
+    for _ in range(60):
+        players = list(range(rng.randint(4, 10)))
+        density = rng.random()
+        past = [list(pair) for pair in itertools.combinations(players, 2)
+                if rng.random() < density for _ in range(rng.randint(1, 2))]
+        pairing = swiss_round(players, {}, past, table_size)
+        seated = [p for table in pairing.tables for p in table]
+        assert repeat_cost(pairing.tables, past) == \
+            fewest_repeats(seated, [len(t) for t in pairing.tables], past)
+
+
+def test_swiss_swaps_away_what_the_search_has_no_budget_for(monkeypatch):
+    # The bottom four already shared a table. With no budget to backtrack, the top-down pass
+    # seats them together again; swaps with the nearest tables then split them up.
+    monkeypatch.setattr(pairing_module, "_SEARCH_BUDGET", 0)
+    players = [f"p{i:03}" for i in range(400)]
+    points = {p: 400 - i for i, p in enumerate(players)}
+    past = [players[-4:]]
+    pairing = swiss_round(players, points, past, 4)
+    assert repeats(pairing.tables, past) == 0
+    chunks = [players[i:i + 4] for i in range(0, 400, 4)]
+    assert pairing.tables[:-4] == chunks[:-4]       # the swaps stay near the bottom
