@@ -12,6 +12,12 @@ from django.db import models
 class GameStatus(models.TextChoices):
     ACTIVE = "active"
     FINISHED = "finished"
+    VOID = "void"  # withdrawn before any result (a tournament round re-paired)
+
+
+class GameMode(models.TextChoices):
+    PLAY = "play"  # played in the service, through its rule module
+    RECORD = "record"  # played on a table; the stream holds the reported results
 
 
 class EventKind(models.TextChoices):
@@ -20,13 +26,22 @@ class EventKind(models.TextChoices):
     CHANCE_RESOLVED = "ChanceResolved"  # the server playing the chance player
     SEAT_RESIGNED = "SeatResigned"
     GAME_FINISHED = "GameFinished"
+    # Table games: a result is recorded at once (club records) or reported and confirmed.
+    RESULT_RECORDED = "ResultRecorded"
+    RESULT_REPORTED = "ResultReported"
+    RESULT_CONFIRMED = "ResultConfirmed"
+    RESULT_DISPUTED = "ResultDisputed"
+    RESULT_OVERRIDDEN = "ResultOverridden"
+    RESULT_CORRECTED = "ResultCorrected"
+    GAME_VOIDED = "GameVoided"
 
 
 class Game(models.Model):
     """The stream head. Every column here is a projection written with the append."""
 
     slug = models.CharField(max_length=40, db_index=True)
-    rules_version = models.PositiveIntegerField()
+    mode = models.CharField(max_length=10, choices=GameMode.choices, default=GameMode.PLAY)
+    rules_version = models.PositiveIntegerField()  # 0 for a recorded game
     options = models.JSONField(default=dict)
     num_players = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.ACTIVE)
@@ -48,21 +63,33 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    """Who sits at seat ``index``: a user, or a bot (bots are users with ``bot`` set)."""
+    """Who sits at seat ``index``: a user, a bot (bots are users with ``bot`` set), or, at a
+    recorded table game, a guest known only by name."""
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seats")
     index = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                             related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.PROTECT, related_name="seats")
+    guest = models.CharField(max_length=60, blank=True)
     bot = models.CharField(max_length=20, blank=True)  # the bot level, "" for a person
     resigned = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["index"]
-        constraints = [models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.CheckConstraint(
+                condition=(models.Q(user__isnull=False, guest="")
+                           | models.Q(user__isnull=True) & ~models.Q(guest="")),
+                name="seat_user_or_guest"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.game} seat {self.index}: {self.user}"
+        return f"{self.game} seat {self.index}: {self.name}"
+
+    @property
+    def name(self) -> str:
+        return self.user.username if self.user_id else f"{self.guest} (guest)"
 
 
 class AppendOnlyError(Exception):

@@ -51,15 +51,31 @@ class RuleViolation(ServiceError):
 # -- users and bots -------------------------------------------------------------------------------
 
 
-def bot_user(level: str):
-    """The user that stands for bot ``level``; bots are players with ratings of their own."""
+def bot_user(level: str, name: str | None = None):
+    """The user that stands for a bot of ``level``: ``bot-<level>``, or a named bot player
+    ``bot-<level>-<suffix>`` (a tournament of bots needs several). Bots are players with
+    ratings of their own."""
     if level not in BOTS:
         raise InvalidInput(f"unknown bot level {level!r}; known: {', '.join(BOTS)}")
-    user, created = User.objects.get_or_create(username=f"{BOT_PREFIX}{level}")
+    name = name or f"{BOT_PREFIX}{level}"
+    if bot_level(name) != level:
+        raise InvalidInput(f"a {level} bot's name is {BOT_PREFIX}{level} or "
+                           f"{BOT_PREFIX}{level}-<letters or digits>")
+    user, created = User.objects.get_or_create(username=name)
     if created:
         user.set_unusable_password()
         user.save(update_fields=["password"])
     return user
+
+
+def bot_level(username: str) -> str | None:
+    """The bot level a username stands for, or None for a person."""
+    if not username.startswith(BOT_PREFIX):
+        return None
+    level, _, suffix = username[len(BOT_PREFIX):].partition("-")
+    if level in BOTS and (not _ or (suffix.isalnum() and suffix.isascii())):
+        return level
+    return None
 
 
 def seats_of(game: Game, user) -> set[int]:
@@ -113,6 +129,9 @@ def _seat_user(index: int, seat: Any):
     name = seat["user"]
     if not isinstance(name, str):
         raise InvalidInput(f"seat {index}: the user must be a username")
+    level = bot_level(name)
+    if level is not None:  # a named bot player, e.g. a tournament entrant
+        return bot_user(level, name), level
     user = User.objects.filter(username=name, is_active=True).first()
     if user is None or name.startswith(BOT_PREFIX):
         raise InvalidInput(f"seat {index}: no user {name!r}")

@@ -11,8 +11,13 @@ class SeatOut(serializers.Serializer):
     bot = serializers.SerializerMethodField()
     resigned = serializers.BooleanField()
 
+    guest = serializers.SerializerMethodField()
+
     def get_user(self, seat) -> str | None:
-        return None if seat.bot else seat.user.username
+        return seat.user.username if seat.user_id and not seat.bot else None
+
+    def get_guest(self, seat) -> str | None:
+        return seat.guest or None
 
     def get_bot(self, seat) -> str | None:
         return seat.bot or None
@@ -31,7 +36,7 @@ class GameOut(serializers.ModelSerializer):
 
     class Meta:
         model = Game
-        fields = ["id", "game", "status", "version", "seats", "current_player", "result",
+        fields = ["id", "game", "mode", "status", "version", "seats", "current_player", "result",
                   "options", "created_at", "updated_at", "finished_at"]
 
 

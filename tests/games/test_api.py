@@ -86,7 +86,7 @@ def test_create_returns_the_game_in_the_contract_shape(api, game_id):
     ({"game": DSA, "seats": [{"user": "alice"}] * 7}, "2 to 6 players"),
     ({"game": DSA, "seats": [{"user": "alice"}, {"user": "nobody"}]}, "no user 'nobody'"),
     ({"game": DSA, "seats": [{"user": "alice"}, {"bot": "grandmaster"}]}, "unknown bot level"),
-    ({"game": DSA, "seats": [{"user": "alice"}, {"user": "bot-random"}]}, "no user"),
+    ({"game": DSA, "seats": [{"user": "alice"}, {"user": "bot-grandmaster"}]}, "no user"),
     ({"game": DSA, "seats": [{"user": "alice"}, {"bot": "random", "user": "bob"}]}, "seat 1"),
     ({"game": DSA, "seats": [{"user": "alice"}, {"bot": "random"}], "options": {"x": 1}},
      "unknown option"),
@@ -331,7 +331,8 @@ def test_a_game_against_the_random_bot_plays_through_with_nobody_polling(
             {"bot": "random"}, {"user": "alice"}]}, format="json").json()["id"]
     game = api.get(f"/api/games/{game_id}/").json()
     assert game["current_player"] == 1, "the bot moved first, on commit"
-    assert game["seats"][0] == {"seat": 0, "user": None, "bot": "random", "resigned": False}
+    assert game["seats"][0] == {"seat": 0, "user": None, "bot": "random", "guest": None,
+                                "resigned": False}
     for _ in range(3000):
         game = api.get(f"/api/games/{game_id}/").json()
         if game["status"] == "finished":

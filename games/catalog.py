@@ -1,0 +1,41 @@
+"""Every game the service knows. Each can be recorded from a table; those with a rule module
+can also be played in the service. Oceans (with The Deep promo pack 2) is recorded only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.rules import registered
+
+
+@dataclass(frozen=True)
+class GameType:
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    playable: bool  # False: results are recorded, the game is not played in the service
+
+
+# The product's games (DESIGN.md), whether or not their rule module exists yet.
+KNOWN = (
+    GameType("abyss", "Abyss", 2, 4, playable=False),
+    GameType("deep-sea-adventure", "Deep Sea Adventure", 2, 6, playable=False),
+    GameType("deep-vents", "Deep Vents", 2, 4, playable=False),
+    GameType("oceans", "Oceans (with The Deep promo pack 2)", 2, 4, playable=False),
+    GameType("ventlife", "Ventlife", 2, 4, playable=False),
+)
+
+
+def game_types() -> dict[str, GameType]:
+    types = {t.slug: t for t in KNOWN}
+    types.update({slug: GameType(slug, m.spec.name, m.spec.min_players, m.spec.max_players, True)
+                  for slug, m in registered().items()})
+    return dict(sorted(types.items()))
+
+
+def game_type(slug: str) -> GameType:
+    try:
+        return game_types()[slug]
+    except KeyError:
+        raise KeyError(f"unknown game {slug!r}; known: {', '.join(game_types())}") from None

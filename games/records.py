@@ -1,0 +1,309 @@
+"""Games played on a physical table: club records and tournament tables in table mode.
+
+A recorded game is a stream like any other, in record mode: no rule module replays it; its
+events are the results as they were recorded, reported, confirmed, disputed, overridden or
+corrected. Nothing is edited: a correction is a new event and moves the projection.
+
+- ``match_record``: a club record, finished at once (GameCreated, ResultRecorded, GameFinished).
+- ``table_game_create`` / ``result_report`` / ``result_confirm`` / ``result_override``: a
+  tournament table whose seated players report and confirm; a conflict is disputed and left to
+  the organiser, who overrides.
+- ``result_correct``: a new result for a finished recorded game.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import store
+from games.catalog import GameType, game_type
+from games.models import EventKind, Game, GameMode, GameStatus, Seat
+from games.services import BOT_PREFIX, InvalidInput, NotYourSeat, RuleViolation, enqueue_rating
+from games.store import NewEvent
+
+User = get_user_model()
+
+
+# -- validating results ---------------------------------------------------------------------------
+
+
+def parse_results(kind: GameType, results: Any, seat_names: list[str] | None = None
+                  ) -> list[dict[str, Any]]:
+    """Checked ``[{"player", "score", "rank"}]``: one per player, ranks 1-based in competition
+    order (tied players share a rank and the next rank skips), and a higher score never ranked
+    below a lower one. With ``seat_names`` the players must be exactly those, in any order;
+    the result comes back in seat order."""
+    if not isinstance(results, list) or not results:
+        raise InvalidInput("results must be a non-empty list")
+    if seat_names is not None and len(results) != len(seat_names):
+        raise InvalidInput(f"the results must name exactly the players at the table: "
+                           f"{', '.join(seat_names)}")
+    if not kind.min_players <= len(results) <= kind.max_players:
+        raise InvalidInput(f"{kind.name} takes {kind.min_players} to {kind.max_players} players,"
+                           f" not {len(results)}")
+    clean = []
+    for i, entry in enumerate(results):
+        if not isinstance(entry, dict) or not isinstance(entry.get("player"), str) \
+                or not entry["player"].strip():
+            raise InvalidInput(f"result {i}: give the player's name")
+        rank, score = entry.get("rank"), entry.get("score")
+        if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
+            raise InvalidInput(f"result {i}: rank must be a whole number from 1")
+        if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float))):
+            raise InvalidInput(f"result {i}: score must be a number or null")
+        clean.append({"player": entry["player"].strip(), "score": score, "rank": rank,
+                      "guest": bool(entry.get("guest", False))})
+    names = [c["player"] for c in clean]
+    if len(set(names)) != len(names):
+        raise InvalidInput("a player appears twice in the results")
+    ranks = [c["rank"] for c in clean]
+    for c in clean:
+        if c["rank"] != 1 + sum(1 for r in ranks if r < c["rank"]):
+            raise InvalidInput(f"ranks must be in competition order (1, 1, 3 or 1, 2, 2): "
+                               f"{sorted(ranks)} is not")
+    for a in clean:
+        for b in clean:
+            if a["score"] is not None and b["score"] is not None \
+                    and a["score"] > b["score"] and a["rank"] > b["rank"]:
+                raise InvalidInput(f"{a['player']} scored more than {b['player']} but is ranked"
+                                   " below")
+    if seat_names is not None:
+        if sorted(names) != sorted(seat_names):
+            raise InvalidInput(f"the results must name exactly the players at the table: "
+                               f"{', '.join(seat_names)}")
+        by_name = {c["player"]: c for c in clean}
+        clean = [by_name[name] for name in seat_names]
+    return clean
+
+
+def _projected(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"player": r["player"], "score": r["score"], "rank": r["rank"]} for r in results]
+
+
+# -- club records ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_record(*, slug: str, played_at: Any, results: Any, recorded_by, notes: str = "",
+                 bid: dict | None = None) -> Game:
+    """Record a game played on a table: a finished stream that feeds the ratings."""
+    try:
+        kind = game_type(slug)
+    except KeyError as exc:
+        raise InvalidInput(str(exc.args[0])) from None
+    played_at = _parse_played_at(played_at)
+    clean = parse_results(kind, results)
+    seats = [_seat_for(i, r) for i, r in enumerate(clean)]
+    result = _projected(clean)
+    game = Game.objects.create(slug=slug, mode=GameMode.RECORD, rules_version=0, options={},
+                               num_players=len(clean), created_by=recorded_by)
+    for seat in seats:
+        seat.game = game
+    Seat.objects.bulk_create(seats)
+    events = [
+        NewEvent(EventKind.GAME_CREATED, {"game": slug, "mode": GameMode.RECORD,
+                                          "num_players": len(clean),
+                                          "seats": [_seat_json(s) for s in seats]},
+                 actor_id=recorded_by.pk),
+        NewEvent(EventKind.RESULT_RECORDED, {"results": result, "played_at": played_at.isoformat(),
+                                             "notes": notes, "bid": bid},
+                 actor_id=recorded_by.pk),
+        NewEvent(EventKind.GAME_FINISHED, {"result": result, "reason": "recorded"}),
+    ]
+    store.append(game, 0, events, projection={"status": GameStatus.FINISHED, "result": result,
+                                              "current_player": None, "finished_at": played_at})
+    transaction.on_commit(lambda: enqueue_rating(slug))
+    return game
+
+
+def _parse_played_at(value: Any) -> dt.datetime:
+    if isinstance(value, dt.datetime):
+        moment = value
+    elif isinstance(value, dt.date):
+        moment = dt.datetime.combine(value, dt.time(12, 0))
+    elif isinstance(value, str):
+        try:
+            moment = dt.datetime.fromisoformat(value)
+        except ValueError:
+            raise InvalidInput("played_at must be a date or date-time (YYYY-MM-DD[THH:MM])") \
+                from None
+        if len(value) == 10:
+            moment = moment.replace(hour=12)
+    else:
+        raise InvalidInput("played_at must be a date or date-time (YYYY-MM-DD[THH:MM])")
+    if timezone.is_naive(moment):
+        moment = timezone.make_aware(moment, dt.timezone.utc)
+    if moment > timezone.now() + dt.timedelta(days=1):
+        raise InvalidInput("played_at is in the future")
+    return moment
+
+
+def _seat_for(index: int, result: dict[str, Any]) -> Seat:
+    name = result["player"]
+    if result["guest"]:
+        return Seat(index=index, guest=name[:60])
+    user = User.objects.filter(username=name, is_active=True).first()
+    if user is None or name.startswith(BOT_PREFIX):
+        raise InvalidInput(f"no member {name!r} (mark a guest with \"guest\": true)")
+    return Seat(index=index, user=user)
+
+
+def _seat_json(seat: Seat) -> dict[str, Any]:
+    if seat.user_id:
+        return {"user": seat.user.username}
+    return {"guest": seat.guest}
+
+
+@transaction.atomic
+def result_correct(*, game: Game, results: Any, by, reason: str = "") -> Game:
+    """A new result for a finished recorded game: an event, and the ratings recomputed."""
+    if game.mode != GameMode.RECORD or game.status != GameStatus.FINISHED:
+        raise RuleViolation("only a finished recorded game can be corrected")
+    clean = parse_results(game_type(game.slug), results, _seat_names(game))
+    result = _projected(clean)
+    store.append(game, game.version, [
+        NewEvent(EventKind.RESULT_CORRECTED, {"results": result, "reason": reason},
+                 actor_id=by.pk),
+        NewEvent(EventKind.GAME_FINISHED, {"result": result, "reason": "corrected"}),
+    ], projection={"result": result})
+    transaction.on_commit(lambda: enqueue_rating(game.slug))
+    return game
+
+
+def _seat_names(game: Game) -> list[str]:
+    return [s.user.username if s.user_id else s.guest
+            for s in game.seats.select_related("user").order_by("index")]
+
+
+# -- tournament tables in table mode --------------------------------------------------------------
+
+
+@transaction.atomic
+def table_game_create(*, slug: str, users: list, created_by, options: dict | None = None
+                      ) -> Game:
+    """An open recorded game for a tournament table: seated players will report its result."""
+    kind = game_type(slug)
+    game = Game.objects.create(slug=slug, mode=GameMode.RECORD, rules_version=0,
+                               options=options or {}, num_players=len(users),
+                               created_by=created_by)
+    Seat.objects.bulk_create([Seat(game=game, index=i, user=u) for i, u in enumerate(users)])
+    store.append(game, 0, [NewEvent(EventKind.GAME_CREATED, {
+        "game": kind.slug, "mode": GameMode.RECORD, "num_players": len(users),
+        "options": options or {}, "seats": [{"user": u.username} for u in users]},
+        actor_id=getattr(created_by, "pk", None))], projection={"current_player": None})
+    return game
+
+
+def table_state(game: Game) -> dict[str, Any]:
+    """Where a table's result stands: ``status`` is "awaiting report", "awaiting
+    confirmation", "disputed" or "final", with the reported result and who confirmed it."""
+    state: dict[str, Any] = {"status": "awaiting report", "reported": None, "bid": None,
+                             "confirmed_by": [], "disputes": []}
+    for kind, data, actor in (game.events.order_by("seq")
+                              .values_list("kind", "data", "actor__username")):
+        if kind == EventKind.RESULT_REPORTED:
+            state.update(status="awaiting confirmation", reported=data["results"],
+                         bid=data.get("bid"), confirmed_by=[actor], disputes=[])
+        elif kind == EventKind.RESULT_CONFIRMED:
+            state["confirmed_by"].append(actor)
+        elif kind == EventKind.RESULT_DISPUTED:
+            state["status"] = "disputed"
+            state["disputes"].append({"by": actor, "results": data["results"]})
+        elif kind in (EventKind.RESULT_OVERRIDDEN, EventKind.RESULT_RECORDED):
+            state.update(reported=data["results"], bid=data.get("bid"))
+        elif kind == EventKind.GAME_FINISHED:
+            state["status"] = "final"
+    return state
+
+
+@transaction.atomic
+def result_report(*, game: Game, user, results: Any, bid: dict | None = None) -> dict[str, Any]:
+    """A seated player reports the table's result (and, for a starting bid, the winning bid).
+    The reporter counts as confirming it; a later report replaces an unconfirmed one."""
+    _check_open_table(game, user)
+    clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
+    bid = _parse_bid(game, bid)
+    state = table_state(game)
+    if state["status"] == "disputed":
+        raise RuleViolation("the result is disputed: the organiser decides it now")
+    if state["status"] == "awaiting confirmation" and len(state["confirmed_by"]) > 1:
+        raise RuleViolation("a confirmed result cannot be reported again; confirm or dispute it")
+    store.append(game, game.version, [NewEvent(EventKind.RESULT_REPORTED,
+                                               {"results": clean, "bid": bid}, actor_id=user.pk)])
+    return _finish_if_confirmed(game, clean, bid)
+
+
+@transaction.atomic
+def result_confirm(*, game: Game, user, results: Any) -> dict[str, Any]:
+    """Another seated player confirms the reported result; a different result disputes it."""
+    _check_open_table(game, user)
+    clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
+    state = table_state(game)
+    if state["reported"] is None:
+        raise RuleViolation("nothing has been reported yet: report the result instead")
+    if state["status"] == "disputed":
+        raise RuleViolation("the result is disputed: the organiser decides it now")
+    if user.username in state["confirmed_by"]:
+        raise RuleViolation("you have already confirmed this result")
+    if clean != state["reported"]:
+        store.append(game, game.version, [NewEvent(EventKind.RESULT_DISPUTED,
+                                                   {"results": clean}, actor_id=user.pk)])
+        return table_state(game)
+    store.append(game, game.version, [NewEvent(EventKind.RESULT_CONFIRMED, {},
+                                               actor_id=user.pk)])
+    return _finish_if_confirmed(game, clean, state["bid"])
+
+
+@transaction.atomic
+def result_override(*, game: Game, by, results: Any, bid: dict | None = None) -> dict[str, Any]:
+    """The organiser settles a table's result; on a finished table it is a correction."""
+    if game.mode != GameMode.RECORD:
+        raise RuleViolation("only a table game's result can be overridden")
+    clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
+    bid = _parse_bid(game, bid)
+    kind = (EventKind.RESULT_CORRECTED if game.status == GameStatus.FINISHED
+            else EventKind.RESULT_OVERRIDDEN)
+    store.append(game, game.version, [
+        NewEvent(kind, {"results": clean, "bid": bid}, actor_id=by.pk),
+        NewEvent(EventKind.GAME_FINISHED, {"result": clean, "reason": "organiser"}),
+    ], projection={"status": GameStatus.FINISHED, "result": clean})
+    transaction.on_commit(lambda: enqueue_rating(game.slug))
+    return table_state(game)
+
+
+def _check_open_table(game: Game, user) -> None:
+    if game.mode != GameMode.RECORD:
+        raise RuleViolation("this game is played in the service: it reports its own result")
+    if not game.seats.filter(user=user).exists():
+        raise NotYourSeat("only a player at this table may report or confirm its result")
+    if game.status != GameStatus.ACTIVE:
+        raise RuleViolation("the result is final; the organiser may correct it")
+
+
+def _parse_bid(game: Game, bid: Any) -> dict | None:
+    if bid is None:
+        return None
+    names = _seat_names(game)
+    if (not isinstance(bid, dict) or bid.get("player") not in names
+            or isinstance(bid.get("amount"), bool) or not isinstance(bid.get("amount"), int)
+            or bid["amount"] < 0):
+        raise InvalidInput(f'bid must be {{"player": one of {", ".join(names)}, "amount": n >= 0}}')
+    return {"player": bid["player"], "amount": bid["amount"]}
+
+
+def _finish_if_confirmed(game: Game, result: list[dict], bid: dict | None) -> dict[str, Any]:
+    state = table_state(game)
+    members = {s.user.username for s in game.seats.select_related("user") if s.user_id
+               and not s.user.username.startswith(BOT_PREFIX)}
+    if members <= set(state["confirmed_by"]):
+        store.append(game, game.version, [NewEvent(EventKind.GAME_FINISHED, {
+            "result": result, "reason": "confirmed", "bid": bid})],
+            projection={"status": GameStatus.FINISHED, "result": result})
+        transaction.on_commit(lambda: enqueue_rating(game.slug))
+        state["status"] = "final"
+    return state
