@@ -34,6 +34,7 @@ class RatedGame(models.Model):
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rated")
     slug = models.CharField(max_length=40)
     finished_at = models.DateTimeField()
+    version = models.PositiveIntegerField()  # the game's version when rated: a correction moves it
     skipped = models.CharField(max_length=100, blank=True)
 
     class Meta:
@@ -70,3 +71,155 @@ class RatingLedger(models.Model):
     """One row per game slug, locked while that game's ratings change: one writer at a time."""
 
     slug = models.CharField(max_length=40, primary_key=True)
+
+
+# -- leagues --------------------------------------------------------------------------------------
+
+
+class League(models.Model):
+    """A club: its members, organisers, seasons and the games they record."""
+
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(unique=True)
+    description = models.TextField(blank=True)
+    members = models.ManyToManyField(settings.AUTH_USER_MODEL, through="Membership",
+                                     related_name="leagues")
+    games = models.ManyToManyField(Game, blank=True, related_name="leagues")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        MEMBER = "member"
+        ORGANISER = "organiser"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["league", "user"],
+                                               name="membership_unique")]
+
+
+class Season(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=100)
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-starts_on"]
+
+    def __str__(self) -> str:
+        return f"{self.league}: {self.name}"
+
+
+# -- tournaments ----------------------------------------------------------------------------------
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        SWISS = "swiss"
+        ROUND_ROBIN = "round-robin"
+        ELIMINATION = "elimination"
+
+    class Mode(models.TextChoices):
+        ONLINE = "online"  # games played in the service; they report themselves
+        TABLE = "table"  # played on physical tables; seated players report results
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        RUNNING = "running"
+        FINISHED = "finished"
+
+    name = models.CharField(max_length=100)
+    slug = models.CharField(max_length=40)  # the game
+    format = models.CharField(max_length=12, choices=Format.choices)
+    table_size = models.PositiveSmallIntegerField()
+    rounds = models.PositiveSmallIntegerField()
+    mode = models.CharField(max_length=6, choices=Mode.choices)
+    options = models.JSONField(default=dict)  # the game's options, starting_bid included
+    placement_points = models.JSONField()  # {"2": [1, 0], "3": [5, 3, 1], ...}
+    tiebreaks = models.JSONField()  # names, in order
+    bye_points = models.FloatField(default=0)
+    advance = models.PositiveSmallIntegerField(default=1)  # elimination: the top k per table
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="tournaments")
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="tournaments")
+    organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organising")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                             related_name="entries")
+    seed = models.PositiveIntegerField()
+    entered_after_round = models.PositiveSmallIntegerField(default=0)  # late entry
+    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["seed"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"],
+                                               name="entry_unique")]
+
+    @property
+    def dropped(self) -> bool:
+        return self.dropped_after_round is not None
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    attempt = models.PositiveSmallIntegerField(default=1)  # re-pairing makes a new attempt
+    void = models.BooleanField(default=False)  # replaced by a re-pairing
+    byes = models.ManyToManyField(Entry, blank=True, related_name="byes")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number", "attempt"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number", "attempt"],
+                                               name="round_unique")]
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="table")
+
+    class Meta:
+        ordering = ["number"]
+
+
+class TournamentEvent(models.Model):
+    """The organiser's log: entries, drops, pairings and re-pairings. Append-only."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
+    kind = models.CharField(max_length=30)
+    data = models.JSONField(default=dict)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                              related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValueError("the tournament log is append-only")
+        super().save(*args, **kwargs)

@@ -45,3 +45,13 @@ def player_record(user, recent: int = 20) -> dict[str, Any]:
             "recent_games": [{"id": g.pk, "game": g.slug, "status": g.status,
                               "finished_at": g.finished_at.isoformat() if g.finished_at else None,
                               "result": g.result} for g in games]}
+
+
+def league_standings(league) -> list[dict[str, Any]]:
+    """Per game type, the league's members by Elo (members who have a rating for it)."""
+    members = league.members.all()
+    out = []
+    for slug in sorted(set(Rating.objects.filter(user__in=members).values_list("slug", flat=True))):
+        rows = leaderboard(slug).filter(user__in=members)
+        out.append({"game": slug, "ratings": [rating_entry(r) for r in rows]})
+    return out

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 
 from games.models import Game, GameStatus
 from league.models import RatedGame, Rating, RatingChange, RatingLedger
@@ -53,13 +54,17 @@ def _lock(slug: str) -> None:
 
 
 def table_of(game: Game) -> tuple[list[int], list[int]] | str:
-    """The game's players (user ids by seat) and ranks, or why it cannot be rated."""
-    users = [seat.user_id for seat in sorted(game.seats.all(), key=lambda s: s.index)]
+    """The game's players (user ids by seat) and ranks, or why it cannot be rated. Guests at
+    a recorded table are left out; the members keep their ranks (Elo only compares them)."""
+    seats = sorted(game.seats.all(), key=lambda s: s.index)
+    members = [(seat.user_id, entry["rank"]) for seat, entry in zip(seats, game.result)
+               if seat.user_id is not None]
+    users = [user for user, _ in members]
     if len(users) < 2:
-        return "fewer than two players"
+        return "fewer than two members"
     if len(set(users)) < len(users):
         return "one player held several seats"
-    return users, [entry["rank"] for entry in game.result]
+    return users, [rank for _, rank in members]
 
 
 def _rate(game: Game, ladders: Ladders) -> tuple[RatedGame, list[RatingChange]]:
@@ -67,7 +72,7 @@ def _rate(game: Game, ladders: Ladders) -> tuple[RatedGame, list[RatingChange]]:
     table = table_of(game)
     if isinstance(table, str):
         return RatedGame(game=game, slug=game.slug, finished_at=game.finished_at,
-                         skipped=table), []
+                         version=game.version, skipped=table), []
     users, ranks = table
     elo = ladders.elo.rate(users, ranks)
     skill = ladders.openskill.rate(users, ranks)
@@ -78,7 +83,8 @@ def _rate(game: Game, ladders: Ladders) -> tuple[RatedGame, list[RatingChange]]:
                             openskill_mu_after=s_after[0], openskill_sigma_after=s_after[1])
                for seat, (user, rank, (e_before, e_after), (s_before, s_after))
                in enumerate(zip(users, ranks, elo, skill))]
-    return RatedGame(game=game, slug=game.slug, finished_at=game.finished_at), changes
+    return RatedGame(game=game, slug=game.slug, finished_at=game.finished_at,
+                     version=game.version), changes
 
 
 def _rating_rows(slug: str, users: Iterable[int], ladders: Ladders) -> list[Rating]:
@@ -93,17 +99,20 @@ def _rating_rows(slug: str, users: Iterable[int], ladders: Ladders) -> list[Rati
 
 @transaction.atomic
 def ratings_update(*, slug: str) -> int:
-    """Rate the finished games of ``slug`` not yet rated; returns how many were taken in."""
+    """Rate the finished games of ``slug`` not yet rated (recomputing where order or a
+    correction demands); returns how many games were taken in."""
     _lock(slug)
     unrated = list(finished_games(slug).filter(rated__isnull=True))
-    if not unrated:
+    corrected = RatedGame.objects.filter(slug=slug).exclude(version=F("game__version")).exists()
+    if not unrated and not corrected:
         return 0
     last = (RatedGame.objects.filter(slug=slug).order_by("-finished_at", "-game_id")
             .values_list("finished_at", "game_id").first())
-    if last is not None and (unrated[0].finished_at, unrated[0].pk) < last:
-        # A game that ended before ones already rated: the order matters, so start over.
-        ratings_recompute(slug=slug)
-        return len(unrated)
+    if corrected or (last is not None and (unrated[0].finished_at, unrated[0].pk) < last):
+        # A corrected result, or a game that ended before games already rated: the order
+        # matters, so start over.
+        recomputed = ratings_recompute(slug=slug)
+        return len(unrated) or recomputed.games
     ladders = Ladders.fresh()
     touched = {seat.user_id for game in unrated for seat in game.seats.all()}
     for row in Rating.objects.filter(slug=slug, user_id__in=touched):
@@ -157,5 +166,8 @@ def ratings_recompute(*, slug: str, progress: Callable[[int], None] | None = Non
 
 
 def slugs_with_unrated_games() -> list[str]:
-    return sorted(set(Game.objects.filter(status=GameStatus.FINISHED, rated__isnull=True)
-                      .values_list("slug", flat=True)))
+    """Game types with a finished game not rated yet, or rated before a correction."""
+    unrated = Game.objects.filter(status=GameStatus.FINISHED, rated__isnull=True)
+    corrected = RatedGame.objects.exclude(version=F("game__version"))
+    return sorted(set(unrated.values_list("slug", flat=True))
+                  | set(corrected.values_list("slug", flat=True)))

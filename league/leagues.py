@@ -1,0 +1,95 @@
+"""League services: clubs, their members and seasons, and club game records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.text import slugify
+
+from games import records
+from games.models import Game
+from games.services import InvalidInput, NotYourSeat
+from league.models import League, Membership, Season
+
+User = get_user_model()
+
+
+@transaction.atomic
+def league_create(*, name: Any, created_by, description: Any = "") -> League:
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidInput("name: give the league a name")
+    slug = slugify(name)[:50]
+    if not slug or League.objects.filter(slug=slug).exists():
+        raise InvalidInput(f"a league called {name!r} exists already")
+    league = League.objects.create(name=name.strip()[:100], slug=slug,
+                                   description=str(description or ""))
+    Membership.objects.create(league=league, user=created_by, role=Membership.Role.ORGANISER)
+    return league
+
+
+def is_league_organiser(league: League, user) -> bool:
+    return user.is_authenticated and (user.is_staff or league.membership_set.filter(
+        user=user, role=Membership.Role.ORGANISER).exists())
+
+
+def is_member(league: League, user) -> bool:
+    return user.is_authenticated and league.membership_set.filter(user=user).exists()
+
+
+@transaction.atomic
+def member_add(*, league: League, player: Any, role: Any = "member", by) -> Membership:
+    if not is_league_organiser(league, by):
+        raise NotYourSeat("only the league's organisers may add members")
+    if role not in Membership.Role.values:
+        raise InvalidInput(f"role must be one of {', '.join(Membership.Role.values)}")
+    user = User.objects.filter(username=player, is_active=True).first() \
+        if isinstance(player, str) else None
+    if user is None:
+        raise InvalidInput(f"no player {player!r}")
+    membership, _ = Membership.objects.update_or_create(league=league, user=user,
+                                                        defaults={"role": role})
+    return membership
+
+
+@transaction.atomic
+def season_add(*, league: League, name: Any, starts_on: Any, ends_on: Any = None, by) -> Season:
+    if not is_league_organiser(league, by):
+        raise NotYourSeat("only the league's organisers may add seasons")
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidInput("name: give the season a name")
+    season = Season(league=league, name=name.strip(), starts_on=starts_on, ends_on=ends_on)
+    if season.ends_on and season.ends_on < season.starts_on:
+        raise InvalidInput("a season cannot end before it starts")
+    season.save()
+    return season
+
+
+@transaction.atomic
+def match_record(*, game: Any, played_at: Any, results: Any, recorded_by, league: Any = None,
+                 notes: Any = "", bid: Any = None) -> Game:
+    """A club record of a game played on a table, in a league if one is named."""
+    club = None
+    if league is not None:
+        club = League.objects.filter(slug=league).first() if isinstance(league, str) else None
+        if club is None:
+            raise InvalidInput(f"no league {league!r}")
+        if not is_member(club, recorded_by):
+            raise NotYourSeat("only the league's members may record its games")
+    if not isinstance(notes, str) or len(notes) > 2000:
+        raise InvalidInput("notes must be text of at most 2000 characters")
+    recorded = records.match_record(slug=game, played_at=played_at, results=results,
+                                    recorded_by=recorded_by, notes=notes, bid=bid)
+    if club is not None:
+        club.games.add(recorded)
+    return recorded
+
+
+def match_correct(*, game: Game, results: Any, by, reason: Any = "") -> Game:
+    """Correct a club record: its recorder, a league organiser or staff."""
+    allowed = by.is_staff or game.created_by_id == by.pk or any(
+        is_league_organiser(club, by) for club in game.leagues.all())
+    if not allowed:
+        raise NotYourSeat("only whoever recorded the game or an organiser may correct it")
+    return records.result_correct(game=game, results=results, by=by, reason=str(reason or ""))

@@ -1,0 +1,462 @@
+"""Tournament services: create, pair rounds, report results, standings, drops and late entry.
+
+The maths is pure (league/pairing.py, league/standings.py); this module feeds it from the
+database and writes what it decides. Online tables are games played in the service and report
+themselves when they end; table-mode tables are recorded games whose seated players report
+and confirm (games/records.py). Every organiser action is logged in TournamentEvent.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from collections import Counter
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from games import records, services as game_services, store
+from games.catalog import game_type
+from games.models import EventKind, Game, GameStatus
+from games.rules import get_rules
+from games.services import InvalidInput, NotYourSeat, RuleViolation
+from games.store import NewEvent
+from league import pairing
+from league.models import Entry, Round, Table, Tournament, TournamentEvent
+from league.standings import DEFAULT_PLACEMENT_POINTS, TIEBREAKS, GameResult, standings
+
+User = get_user_model()
+STARTING_BID_GAMES = {"deep-vents"}
+
+
+# -- creating -------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_create(*, name: Any, game: Any, format: Any, table_size: Any, rounds: Any,
+                      mode: Any, players: Any, created_by, options: Any = None,
+                      league=None, bye_points: Any = 0, placement_points: Any = None,
+                      tiebreaks: Any = None, advance: Any = 1) -> Tournament:
+    """A tournament with its entries, seeded in the order given."""
+    if not isinstance(name, str) or not name.strip():
+        raise InvalidInput("name: give the tournament a name")
+    try:
+        kind = game_type(game)
+    except (KeyError, TypeError):
+        raise InvalidInput(f"unknown game {game!r}") from None
+    if format not in Tournament.Format.values:
+        raise InvalidInput(f"format must be one of {', '.join(Tournament.Format.values)}")
+    if mode not in Tournament.Mode.values:
+        raise InvalidInput(f"mode must be one of {', '.join(Tournament.Mode.values)}")
+    if mode == Tournament.Mode.ONLINE and not kind.playable:
+        raise InvalidInput(f"{kind.name} is recorded from tables only: use mode \"table\"")
+    table_size = _whole(table_size, "table_size", 2, 4)
+    if not kind.min_players <= table_size <= kind.max_players:
+        raise InvalidInput(f"{kind.name} is played by {kind.min_players} to {kind.max_players}")
+    rounds = _whole(rounds, "rounds", 1, 50)
+    advance = _whole(advance, "advance", 1, table_size - 1) if format == "elimination" else 1
+    options = _game_options(kind.slug, mode, options)
+    users = _players(players)
+    if len(users) < 2:
+        raise InvalidInput("a tournament needs at least two players")
+    placement = _placement(placement_points)
+    order = _tiebreaks(tiebreaks)
+    if isinstance(bye_points, bool) or not isinstance(bye_points, (int, float)) or bye_points < 0:
+        raise InvalidInput("bye_points must be a number from 0")
+    tournament = Tournament.objects.create(
+        name=name.strip()[:100], slug=kind.slug, format=format, table_size=table_size,
+        rounds=rounds, mode=mode, options=options, placement_points=placement,
+        tiebreaks=order, bye_points=bye_points, advance=advance, league=league,
+        created_by=created_by)
+    tournament.organisers.add(created_by)
+    Entry.objects.bulk_create([Entry(tournament=tournament, user=u, seed=i + 1)
+                               for i, u in enumerate(users)])
+    _log(tournament, "TournamentCreated", created_by, {"players": [u.username for u in users]})
+    return tournament
+
+
+def _whole(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(f"{name} must be a whole number from {low} to {high}")
+    return value
+
+
+def _game_options(slug: str, mode: str, options: Any) -> dict[str, Any]:
+    options = dict(options or {})
+    if not isinstance(options, dict):
+        raise InvalidInput("options must be an object")
+    if slug in STARTING_BID_GAMES:
+        options.setdefault("starting_bid", True)  # tournaments bid for first player
+    if mode == Tournament.Mode.ONLINE:
+        try:
+            spec = get_rules(slug).spec
+            return spec.validate(spec.min_players, options)
+        except ValueError as exc:
+            raise InvalidInput(str(exc)) from None
+    return options
+
+
+def _players(players: Any) -> list:
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InvalidInput("players must be a list of usernames")
+    if len(set(players)) != len(players):
+        raise InvalidInput("a player is entered twice")
+    return [_player(name) for name in players]
+
+
+def _player(name: str):
+    level = game_services.bot_level(name)
+    if level is not None:
+        return game_services.bot_user(level, name)
+    user = User.objects.filter(username=name, is_active=True).first()
+    if user is None:
+        raise InvalidInput(f"no player {name!r}")
+    return user
+
+
+def _placement(points: Any) -> dict[str, list[float]]:
+    table = {str(size): list(values) for size, values in DEFAULT_PLACEMENT_POINTS.items()}
+    if points is None:
+        return table
+    if not isinstance(points, dict):
+        raise InvalidInput('placement_points must be {"2": [1, 0], "3": [5, 3, 1], ...}')
+    for size, values in points.items():
+        if str(size) not in {"2", "3", "4"} or not isinstance(values, list) \
+                or len(values) != int(size) \
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            raise InvalidInput(f"placement_points[{size!r}] must list {size} numbers")
+        table[str(size)] = values
+    return table
+
+
+def _tiebreaks(names: Any) -> list[str]:
+    if names is None:
+        return list(TIEBREAKS)
+    if not isinstance(names, list) or not all(n in TIEBREAKS for n in names) \
+            or len(set(names)) != len(names):
+        raise InvalidInput(f"tiebreaks must be a list from: {', '.join(TIEBREAKS)}")
+    return names
+
+
+def _log(tournament: Tournament, kind: str, actor, data: dict[str, Any]) -> None:
+    TournamentEvent.objects.create(tournament=tournament, kind=kind, actor=actor, data=data)
+
+
+def is_organiser(tournament: Tournament, user) -> bool:
+    if not user.is_authenticated:
+        return False
+    if user.is_staff or tournament.organisers.filter(pk=user.pk).exists():
+        return True
+    league = tournament.league
+    return league is not None and league.membership_set.filter(
+        user=user, role="organiser").exists()
+
+
+def _require_organiser(tournament: Tournament, user) -> None:
+    if not is_organiser(tournament, user):
+        raise NotYourSeat("only the tournament's organisers may do that")
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+
+def live_rounds(tournament: Tournament):
+    return tournament.round_set.filter(void=False).order_by("number")
+
+
+def _tables(tournament: Tournament):
+    return (Table.objects.filter(round__tournament=tournament, round__void=False)
+            .select_related("game", "round").prefetch_related("game__seats__user")
+            .order_by("round__number", "number"))
+
+
+def _seat_names(game: Game) -> list[str]:
+    return [s.user.username for s in sorted(game.seats.all(), key=lambda s: s.index)]
+
+
+def table_out(table: Table) -> dict[str, Any]:
+    game = table.game
+    out = {"id": table.pk, "number": table.number, "seats": _seat_names(game), "game": game.pk,
+           "status": game.status, "result": game.result}
+    if game.mode == "record":
+        out["report"] = records.table_state(game)
+    return out
+
+
+def round_out(round_: Round) -> dict[str, Any]:
+    return {"number": round_.number,
+            "tables": [table_out(t) for t in round_.tables.select_related("game")
+                       .prefetch_related("game__seats__user")],
+            "byes": [e.user.username for e in round_.byes.select_related("user")]}
+
+
+def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
+    """Standing order with points and tie-breaks (in the tournament's configured order)."""
+    entries = list(tournament.entries.select_related("user"))
+    results = [GameResult(players=tuple(_seat_names(t.game)),
+                          ranks=tuple(r["rank"] for r in t.game.result),
+                          scores=tuple(r["score"] for r in t.game.result))
+               for t in _tables(tournament) if t.game.status == GameStatus.FINISHED]
+    byes = [e.user.username for r in live_rounds(tournament) for e in r.byes.all()
+            .select_related("user")]
+    rows = standings([e.user.username for e in entries], results, byes=byes,
+                     bye_points=tournament.bye_points,
+                     placement={int(k): v for k, v in tournament.placement_points.items()},
+                     tiebreaks=tournament.tiebreaks)
+    dropped = {e.user.username for e in entries if e.dropped}
+    return [{"player": s.player, "points": s.points, "tiebreaks": list(s.tiebreaks),
+             "games": s.games, "wins": s.wins, "byes": s.byes, "dropped": s.player in dropped}
+            for s in rows]
+
+
+# -- pairing --------------------------------------------------------------------------------------
+
+
+def round_pair(*, tournament: Tournament, by) -> Round:
+    """Pair the next round: the previous one must be complete. Once every round is played,
+    the tournament is marked finished and this says so."""
+    round_ = _pair_next(tournament, by)
+    if round_ is None:
+        raise RuleViolation("the tournament is over: every round has been played")
+    return round_
+
+
+@transaction.atomic
+def _pair_next(tournament: Tournament, by) -> Round | None:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    if tournament.status == Tournament.Status.FINISHED:
+        return None
+    done = list(live_rounds(tournament))
+    if done and not _complete(done[-1]):
+        raise RuleViolation(f"round {done[-1].number} is not complete yet")
+    number = len(done) + 1
+    pairing_ = None
+    if number <= _round_limit(tournament):
+        pairing_ = _next_pairing(tournament, number, done)
+    if pairing_ is None:
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+        _log(tournament, "TournamentFinished", by, {"rounds": len(done)})
+        return None
+    round_ = _write_round(tournament, number, 1, pairing_, by)
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save(update_fields=["status"])
+    return round_
+
+
+def _round_limit(tournament: Tournament) -> int:
+    if tournament.format == Tournament.Format.ELIMINATION:
+        return 10_000  # until one player is left
+    return tournament.rounds
+
+
+def _complete(round_: Round) -> bool:
+    return not round_.tables.exclude(game__status=GameStatus.FINISHED).exists()
+
+
+def _active_players(tournament: Tournament, number: int) -> list[str]:
+    """Entrants in seed order who play round ``number``: not dropped before it."""
+    return [e.user.username for e in tournament.entries.select_related("user")
+            if e.entered_after_round < number
+            and (e.dropped_after_round is None or e.dropped_after_round >= number)]
+
+
+def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
+    players = _active_players(tournament, number)
+    past = [_seat_names(t.game) for t in _tables(tournament)]
+    first_seats = Counter(seats[0] for seats in past)
+    rng = random.Random(f"{tournament.pk}:{number}")
+    if tournament.format == Tournament.Format.SWISS:
+        points = {row["player"]: row["points"] for row in tournament_standings(tournament)}
+        byes_had = Counter(e.user.username for r in done for e in r.byes.select_related("user"))
+        return pairing.swiss_round(players, points, past, tournament.table_size,
+                                   byes_had=byes_had, first_seats=first_seats, rng=rng)
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        everyone = [e.user.username for e in tournament.entries.select_related("user")]
+        schedule = pairing.round_robin(everyone, tournament.table_size, tournament.rounds,
+                                       rng=random.Random(f"{tournament.pk}:schedule"))
+        if number > len(schedule):
+            return None
+        planned = schedule[number - 1]
+        playing = set(players)
+        tables = [[p for p in table if p in playing] for table in planned.tables]
+        byes = [p for p in planned.byes if p in playing]
+        byes += [p for table in tables if len(table) == 1 for p in table]
+        return pairing.Pairing(
+            tables=[pairing.seat_order(t, first_seats) for t in tables if len(t) >= 2],
+            byes=byes)
+    if not done:
+        return pairing.swiss_round(players, {}, [], tournament.table_size,
+                                   first_seats=first_seats, rng=rng)
+    ranked = [_finishing_order(t) for t in done[-1].tables.select_related("game")
+              .prefetch_related("game__seats__user")]
+    # A bye goes through, as the winner of a table of one.
+    ranked += [[e.user.username] for e in done[-1].byes.select_related("user")]
+    playing = set(players)
+    ranked = [[p for p in table if p in playing] for table in ranked]
+    return pairing.elimination_round([t for t in ranked if t], tournament.advance,
+                                     tournament.table_size, first_seats=first_seats, rng=rng)
+
+
+def _finishing_order(table: Table) -> list[str]:
+    names = _seat_names(table.game)
+    ranks = [r["rank"] for r in table.game.result]
+    scores = [r["score"] if r["score"] is not None else float("-inf") for r in table.game.result]
+    return [names[i] for i in sorted(range(len(names)), key=lambda i: (ranks[i], -scores[i], i))]
+
+
+def _write_round(tournament: Tournament, number: int, attempt: int, pairing_, by) -> Round:
+    round_ = Round.objects.create(tournament=tournament, number=number, attempt=attempt)
+    entries = {e.user.username: e for e in tournament.entries.select_related("user")}
+    for index, seats in enumerate(pairing_.tables, start=1):
+        game = _table_game(tournament, seats, by)
+        Table.objects.create(round=round_, number=index, game=game)
+    round_.byes.set([entries[name] for name in pairing_.byes])
+    _log(tournament, "RoundPaired", by, {"round": number, "attempt": attempt,
+                                         "tables": [list(t) for t in pairing_.tables],
+                                         "byes": list(pairing_.byes)})
+    return round_
+
+
+def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
+    if tournament.mode == Tournament.Mode.TABLE:
+        return records.table_game_create(slug=tournament.slug, users=[_player(n) for n in seats],
+                                         created_by=by, options=tournament.options)
+    return game_services.game_create(slug=tournament.slug, seats=[{"user": n} for n in seats],
+                                     options=tournament.options, created_by=by)
+
+
+@transaction.atomic
+def round_repair(*, tournament: Tournament, number: int, by) -> Round:
+    """Pair round ``number`` again (late entries, drops) while none of its tables has a result
+    and no online game at it has seen a player's move. The old games are voided, not deleted."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    rounds = list(live_rounds(tournament))
+    if not rounds or rounds[-1].number != number:
+        raise RuleViolation("only the latest round can be paired again")
+    current = rounds[-1]
+    for table in current.tables.select_related("game"):
+        game = table.game
+        if game.status != GameStatus.ACTIVE or game.events.filter(kind__in=[
+                EventKind.ACTION_APPLIED, EventKind.RESULT_REPORTED]).exists():
+            raise RuleViolation(f"table {table.number} has started or has a result: "
+                                "this round can no longer be paired again")
+    for table in current.tables.select_related("game"):
+        store.append(table.game, table.game.version, [NewEvent(
+            EventKind.GAME_VOIDED, {"reason": "round paired again"}, actor_id=by.pk)],
+            projection={"status": GameStatus.VOID, "current_player": None})
+    current.void = True
+    current.save(update_fields=["void"])
+    # Whoever entered while this round was waiting plays it now.
+    tournament.entries.filter(entered_after_round=number).update(entered_after_round=number - 1)
+    pairing_ = _next_pairing(tournament, number, rounds[:-1])
+    return _write_round(tournament, number, current.attempt + 1, pairing_, by)
+
+
+# -- entries --------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def entry_add(*, tournament: Tournament, player: Any, by) -> Entry:
+    """A late entry: plays from the next round paired."""
+    _require_organiser(tournament, by)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise RuleViolation("the tournament is over")
+    if tournament.format != Tournament.Format.SWISS and tournament.round_set.exists():
+        raise RuleViolation("late entry is only possible in a Swiss tournament once it runs")
+    if not isinstance(player, str):
+        raise InvalidInput("player must be a username")
+    user = _player(player)
+    if tournament.entries.filter(user=user).exists():
+        raise RuleViolation(f"{player} has already entered")
+    played = live_rounds(tournament).count()
+    seed = (tournament.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
+    entry = Entry.objects.create(tournament=tournament, user=user, seed=seed,
+                                 entered_after_round=played)
+    _log(tournament, "EntryAdded", by, {"player": player, "after_round": played})
+    return entry
+
+
+@transaction.atomic
+def entry_drop(*, tournament: Tournament, player: Any, by) -> Entry:
+    """A drop: no further pairings; the games already played stand. A player may drop
+    themself; the organisers may drop anyone."""
+    entry = tournament.entries.select_related("user").filter(user__username=player).first()
+    if entry is None:
+        raise InvalidInput(f"{player!r} has not entered this tournament")
+    if by.pk != entry.user_id:
+        _require_organiser(tournament, by)
+    if entry.dropped:
+        raise RuleViolation(f"{player} has already dropped")
+    entry.dropped_after_round = live_rounds(tournament).count()
+    entry.save(update_fields=["dropped_after_round"])
+    _log(tournament, "EntryDropped", by, {"player": player,
+                                          "after_round": entry.dropped_after_round})
+    return entry
+
+
+# -- results of table-mode tables -----------------------------------------------------------------
+
+
+def table_get(tournament: Tournament, table_id: Any) -> Table:
+    table = (Table.objects.filter(pk=table_id, round__tournament=tournament, round__void=False)
+             .select_related("game").first()) if str(table_id).isdigit() else None
+    if table is None:
+        raise InvalidInput(f"no table {table_id!r} in this tournament")
+    return table
+
+
+def table_report(*, tournament: Tournament, table: Table, user, results: Any,
+                 bid: Any = None) -> dict[str, Any]:
+    _check_bid(tournament, bid)
+    return records.result_report(game=table.game, user=user, results=results, bid=bid)
+
+
+def table_confirm(*, tournament: Tournament, table: Table, user, results: Any) -> dict[str, Any]:
+    return records.result_confirm(game=table.game, user=user, results=results)
+
+
+def table_override(*, tournament: Tournament, table: Table, by, results: Any,
+                   bid: Any = None) -> dict[str, Any]:
+    _require_organiser(tournament, by)
+    _check_bid(tournament, bid)
+    return records.result_override(game=table.game, by=by, results=results, bid=bid)
+
+
+def _check_bid(tournament: Tournament, bid: Any) -> None:
+    if bid is not None and not tournament.options.get("starting_bid"):
+        raise InvalidInput("this tournament does not bid for first player")
+
+
+# -- export ---------------------------------------------------------------------------------------
+
+
+def standings_csv(tournament: Tournament) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["position", "player", "points", *tournament.tiebreaks, "games", "wins",
+                     "byes", "dropped"])
+    for position, row in enumerate(tournament_standings(tournament), start=1):
+        writer.writerow([position, row["player"], row["points"], *row["tiebreaks"],
+                         row["games"], row["wins"], row["byes"], row["dropped"]])
+    return out.getvalue()
+
+
+def results_csv(tournament: Tournament) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", "table", "game", "seat", "player", "rank", "score", "status"])
+    for table in _tables(tournament):
+        names = _seat_names(table.game)
+        result = table.game.result or [{"rank": "", "score": ""}] * len(names)
+        for seat, (name, entry) in enumerate(zip(names, result)):
+            writer.writerow([table.round.number, table.number, table.game.pk, seat, name,
+                             entry["rank"], entry["score"], table.game.status])
+    for round_ in live_rounds(tournament):
+        for entry in round_.byes.select_related("user"):
+            writer.writerow([round_.number, "", "", "", entry.user.username, "", "", "bye"])
+    return out.getvalue()

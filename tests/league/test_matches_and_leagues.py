@@ -1,0 +1,103 @@
+"""Club records for all five games, corrections as events, and leagues."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Event, Game
+from league.models import RatingChange
+from league.services import ratings_update
+
+pytestmark = pytest.mark.django_db
+
+
+def record(client, game="oceans", **overrides):
+    body = {"game": game, "played_at": "2026-11-20",
+            "results": [{"player": "alice", "score": 80, "rank": 1},
+                        {"player": "bob", "score": 75, "rank": 2},
+                        {"player": "Zoe", "score": 60, "rank": 3, "guest": True}],
+            "notes": "club night"}
+    body.update(overrides)
+    return client.post("/api/matches/", body, format="json")
+
+
+@pytest.mark.parametrize("slug", ["deep-vents", "ventlife", "abyss", "deep-sea-adventure",
+                                  "oceans"])
+def test_a_club_record_for_each_game_is_a_finished_stream(api, bob, slug):
+    response = record(api, game=slug)
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["status"] == "finished" and body["mode"] == "record"
+    assert [s["guest"] for s in body["seats"]] == [None, None, "Zoe"]
+    assert [r["rank"] for r in body["result"]] == [1, 2, 3]
+    kinds = list(Event.objects.filter(game_id=body["id"]).values_list("kind", flat=True))
+    assert kinds == ["GameCreated", "ResultRecorded", "GameFinished"]
+
+
+def test_a_recorded_game_feeds_the_ratings_without_its_guests(api, bob):
+    record(api)
+    ratings_update(slug="oceans")
+    changes = {c.user.username: c.after - c.before for c in RatingChange.objects.all()}
+    assert changes == {"alice": pytest.approx(16), "bob": pytest.approx(-16)}
+
+
+@pytest.mark.parametrize("overrides, message", [
+    ({"game": "chess"}, "unknown game"),
+    ({"played_at": "yesterday"}, "played_at"),
+    ({"played_at": "2999-01-01"}, "future"),
+    ({"results": [{"player": "alice", "score": 1, "rank": 1}]}, "2 to 4 players"),
+    ({"results": [{"player": "alice", "score": 1, "rank": 1},
+                  {"player": "nobody", "score": 1, "rank": 1}]}, "no member 'nobody'"),
+    ({"results": [{"player": "alice", "score": 1, "rank": 2},
+                  {"player": "bob", "score": 2, "rank": 2}]}, "competition order"),
+    ({"results": [{"player": "alice", "score": 1, "rank": 1},
+                  {"player": "bob", "score": 2, "rank": 2}]}, "scored more"),
+    ({"results": [{"player": "alice", "rank": 1}, {"player": "alice", "rank": 2}]}, "twice"),
+    ({"league": "no-such-club"}, "no league"),
+])
+def test_bad_records_are_refused_and_create_nothing(api, bob, overrides, message):
+    response = record(api, **overrides)
+    assert response.status_code == 400 and message in response.json()["error"]
+    assert not Game.objects.exists()
+
+
+def test_a_correction_is_an_event_and_the_ratings_follow(api, api_for, bob):
+    game_id = record(api).json()["id"]
+    ratings_update(slug="oceans")
+    corrected = [{"player": "alice", "score": 70, "rank": 2},
+                 {"player": "bob", "score": 75, "rank": 1},
+                 {"player": "Zoe", "score": 60, "rank": 3}]
+    assert api_for(bob).post(f"/api/matches/{game_id}/correct/", {"results": corrected},
+                             format="json").status_code == 403
+    response = api.post(f"/api/matches/{game_id}/correct/",
+                        {"results": corrected, "reason": "scores swapped"}, format="json")
+    assert response.status_code == 201 and response.json()["result"][1]["rank"] == 1
+    kinds = list(Event.objects.filter(game_id=game_id).values_list("kind", flat=True))
+    assert kinds[-2:] == ["ResultCorrected", "GameFinished"]
+    ratings_update(slug="oceans")
+    changes = {c.user.username: c.after - c.before for c in RatingChange.objects.all()}
+    assert changes == {"alice": pytest.approx(-16), "bob": pytest.approx(16)}
+
+
+def test_leagues_members_seasons_and_their_games(api, api_for, bob):
+    created = api.post("/api/leagues/", {"name": "Abyssal Club"}, format="json")
+    assert created.status_code == 201 and created.json()["slug"] == "abyssal-club"
+    assert api.post("/api/leagues/", {"name": "Abyssal Club"}, format="json").status_code == 400
+    assert api_for(bob).post("/api/leagues/abyssal-club/members/", {"player": "bob"},
+                             format="json").status_code == 403
+    assert record(api_for(bob), league="abyssal-club").status_code == 403
+    assert api.post("/api/leagues/abyssal-club/members/", {"player": "bob"},
+                    format="json").status_code == 201
+    assert api.post("/api/leagues/abyssal-club/seasons/",
+                    {"name": "Winter", "starts_on": "2026-12-01", "ends_on": "2026-11-01"},
+                    format="json").status_code == 400
+    assert api.post("/api/leagues/abyssal-club/seasons/",
+                    {"name": "Winter", "starts_on": "2026-12-01"}, format="json").status_code == 201
+    assert record(api_for(bob), league="abyssal-club").status_code == 201
+    ratings_update(slug="oceans")
+    body = api.get("/api/leagues/abyssal-club/").json()
+    assert [m["player"] for m in body["members"]] == ["alice", "bob"]
+    assert body["seasons"][0]["name"] == "Winter"
+    assert len(body["recent_games"]) == 1
+    assert body["standings"][0]["game"] == "oceans"
+    assert [r["player"] for r in body["standings"][0]["ratings"]] == ["alice", "bob"]

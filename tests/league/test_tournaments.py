@@ -1,0 +1,292 @@
+"""Tournaments through the API: creation, pairing, table-mode results and disputes, drops,
+late entry, re-pairing, standings and export; and a whole bot-played Swiss with starting bids."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from itertools import combinations
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.models import Event, Game
+from league import pairing
+from league.models import Rating, TournamentEvent
+
+pytestmark = pytest.mark.django_db
+DSA, DV = "deep-sea-adventure", "deep-vents"
+
+
+@pytest.fixture
+def players(make_user):
+    return [make_user(name) for name in ("ann", "ben", "cat", "dan", "eve", "fay")]
+
+
+@pytest.fixture
+def organiser(api_for, make_user):
+    return api_for(make_user("org"))
+
+
+def create(client, **overrides):
+    body = {"name": "Autumn open", "game": DSA, "format": "swiss", "table_size": 2,
+            "rounds": 3, "mode": "table", "players": ["ann", "ben", "cat", "dan"]}
+    body.update(overrides)
+    return client.post("/api/tournaments/", body, format="json")
+
+
+def pair(client, tid):
+    response = client.post(f"/api/tournaments/{tid}/rounds/", format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def report_all(api_for, users, tid, round_body, *, confirm=True):
+    """Every table: the first seat wins, reported by the first seat, confirmed by the others."""
+    for table in round_body["tables"]:
+        results = [{"player": p, "score": 10 - i, "rank": i + 1}
+                   for i, p in enumerate(table["seats"])]
+        reporter = api_for(users[table["seats"][0]])
+        assert reporter.post(f"/api/tournaments/{tid}/tables/{table['id']}/report/",
+                             {"results": results}, format="json").status_code == 201
+        if confirm:
+            for name in table["seats"][1:]:
+                response = api_for(users[name]).post(
+                    f"/api/tournaments/{tid}/tables/{table['id']}/confirm/",
+                    {"results": results}, format="json")
+                assert response.status_code == 201, response.json()
+
+
+def test_creating_a_tournament_and_its_defaults(organiser, players):
+    response = create(organiser, game=DV, mode="online", table_size=4,
+                      players=[p.username for p in players])
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["options"] == {"starting_bid": True}
+    assert body["placement_points"]["4"] == [5, 3, 2, 1]
+    assert body["tiebreaks"] == ["buchholz", "score", "share", "wins", "head_to_head"]
+    assert [p["seed"] for p in body["players"]] == [1, 2, 3, 4, 5, 6]
+    assert body["organisers"] == ["org"]
+
+
+@pytest.mark.parametrize("overrides, message", [
+    ({"game": "chess"}, "unknown game"),
+    ({"table_size": 5}, "table_size"),
+    ({"table_size": 7, "game": DV}, "table_size"),
+    ({"format": "ladder"}, "format"),
+    ({"mode": "online", "game": "oceans"}, "recorded from tables only"),
+    ({"players": ["ann", "ann", "ben"]}, "twice"),
+    ({"players": ["ann", "zed"]}, "no player 'zed'"),
+    ({"players": ["ann"]}, "players"),
+    ({"tiebreaks": ["coin_toss"]}, "tiebreaks"),
+    ({"placement_points": {"2": [1]}}, "placement_points"),
+    ({"rounds": 0}, "rounds"),
+    ({"mode": "online", "options": {"turbo": True}}, "unknown option"),
+])
+def test_bad_tournaments_are_refused_with_a_reason(organiser, players, overrides, message):
+    response = create(organiser, **overrides)
+    assert response.status_code == 400 and message in response.json()["error"]
+
+
+def test_pairing_needs_an_organiser_and_a_complete_round(organiser, api_for, players):
+    tid = create(organiser).json()["id"]
+    assert api_for(players[0]).post(f"/api/tournaments/{tid}/rounds/").status_code == 403
+    first = pair(organiser, tid)
+    assert first["number"] == 1 and len(first["tables"]) == 2 and first["byes"] == []
+    seated = [p for t in first["tables"] for p in t["seats"]]
+    assert sorted(seated) == ["ann", "ben", "cat", "dan"]
+    again = organiser.post(f"/api/tournaments/{tid}/rounds/")
+    assert again.status_code == 422 and "not complete" in again.json()["error"]
+
+
+def test_table_mode_report_confirm_and_the_standings(organiser, api_for, players):
+    users = {p.username: p for p in players}
+    tid = create(organiser).json()["id"]
+    round1 = pair(organiser, tid)
+    report_all(api_for, users, tid, round1)
+    standings = organiser.get(f"/api/tournaments/{tid}/standings/").json()
+    winners = {t["seats"][0] for t in round1["tables"]}
+    assert {row["player"] for row in standings[:2]} == winners
+    assert [row["points"] for row in standings] == [1, 1, 0, 0]
+    round2 = pair(organiser, tid)
+    # Swiss: the two winners meet, and nobody meets a round-1 opponent again.
+    assert any(set(t["seats"]) == winners for t in round2["tables"])
+    met = {frozenset(t["seats"]) for t in round1["tables"]}
+    assert not met & {frozenset(t["seats"]) for t in round2["tables"]}
+
+
+def test_a_conflicting_confirmation_is_a_dispute_the_organiser_settles(organiser, api_for,
+                                                                        players):
+    users = {p.username: p for p in players}
+    tid = create(organiser).json()["id"]
+    table = pair(organiser, tid)["tables"][0]
+    a, b = table["seats"]
+    claim = [{"player": a, "score": 12, "rank": 1}, {"player": b, "score": 9, "rank": 2}]
+    counter = [{"player": a, "score": 9, "rank": 2}, {"player": b, "score": 12, "rank": 1}]
+    url = f"/api/tournaments/{tid}/tables/{table['id']}"
+    assert api_for(users[a]).post(f"{url}/report/", {"results": claim},
+                                  format="json").status_code == 201
+    disputed = api_for(users[b]).post(f"{url}/confirm/", {"results": counter}, format="json")
+    assert disputed.status_code == 201 and disputed.json()["status"] == "disputed"
+    blocked = api_for(users[a]).post(f"{url}/report/", {"results": claim}, format="json")
+    assert blocked.status_code == 422 and "organiser" in blocked.json()["error"]
+    assert api_for(users[a]).post(f"{url}/override/", {"results": claim},
+                                  format="json").status_code == 403
+    settled = organiser.post(f"{url}/override/", {"results": counter}, format="json")
+    assert settled.status_code == 201 and settled.json()["status"] == "final"
+    game = Game.objects.get(pk=table["game"])
+    assert game.status == "finished" and game.result[1]["rank"] == 1
+    kinds = list(Event.objects.filter(game=game).values_list("kind", flat=True))
+    assert kinds == ["GameCreated", "ResultReported", "ResultDisputed", "ResultOverridden",
+                     "GameFinished"]
+    # A later correction is an event too; nothing is edited.
+    organiser.post(f"{url}/override/", {"results": claim}, format="json")
+    assert Event.objects.filter(game=game, kind="ResultCorrected").count() == 1
+    assert Game.objects.get(pk=game.pk).result[0]["rank"] == 1
+
+
+@pytest.mark.parametrize("payload, message", [
+    ({"results": [{"player": "zed", "score": 1, "rank": 1}]}, "exactly the players"),
+    ({"results": []}, "results"),
+    ("ranks", "competition order"),
+    ("scores", "scored more"),
+])
+def test_bad_reports_are_refused_and_change_nothing(organiser, api_for, players, payload,
+                                                   message):
+    users = {p.username: p for p in players}
+    tid = create(organiser).json()["id"]
+    table = pair(organiser, tid)["tables"][0]
+    a, b = table["seats"]
+    if payload == "ranks":
+        payload = {"results": [{"player": a, "score": 1, "rank": 1},
+                               {"player": b, "score": 0, "rank": 3}]}
+    elif payload == "scores":
+        payload = {"results": [{"player": a, "score": 1, "rank": 1},
+                               {"player": b, "score": 5, "rank": 2}]}
+    before = Event.objects.filter(game_id=table["game"]).count()
+    response = api_for(users[a]).post(f"/api/tournaments/{tid}/tables/{table['id']}/report/",
+                                      payload, format="json")
+    assert response.status_code == 400 and message in response.json()["error"]
+    assert Event.objects.filter(game_id=table["game"]).count() == before
+
+
+def test_only_players_at_the_table_report(organiser, api_for, players):
+    tid = create(organiser).json()["id"]
+    table = pair(organiser, tid)["tables"][0]
+    outsider = next(p for p in players if p.username not in table["seats"])
+    results = [{"player": p, "score": 1, "rank": 1} for p in table["seats"]]
+    response = api_for(outsider).post(f"/api/tournaments/{tid}/tables/{table['id']}/report/",
+                                      {"results": results}, format="json")
+    assert response.status_code == 403
+
+
+def test_drop_late_entry_and_byes(organiser, api_for, players):
+    users = {p.username: p for p in players}
+    tid = create(organiser, players=["ann", "ben", "cat", "dan", "eve"], bye_points=1).json()["id"]
+    round1 = pair(organiser, tid)
+    assert len(round1["byes"]) == 1  # five players, tables of two: one sits out
+    report_all(api_for, users, tid, round1)
+    assert api_for(users["ann"]).post(f"/api/tournaments/{tid}/drop/", {"player": "ann"},
+                                      format="json").status_code == 201
+    assert organiser.post(f"/api/tournaments/{tid}/enter/", {"player": "fay"},
+                          format="json").status_code == 201
+    round2 = pair(organiser, tid)
+    seated = sorted(p for t in round2["tables"] for p in t["seats"]) + round2["byes"]
+    assert "ann" not in seated and "fay" in seated and len(seated) == 5
+    assert round1["byes"][0] not in round2["byes"]  # nobody sits out twice before the rest
+    standings = {r["player"]: r for r in organiser.get(f"/api/tournaments/{tid}/standings/").json()}
+    assert standings["ann"]["dropped"] is True and standings["ann"]["games"] == 1
+    assert standings[round1["byes"][0]]["byes"] == 1
+    kinds = list(TournamentEvent.objects.filter(tournament_id=tid).values_list("kind", flat=True))
+    assert kinds == ["TournamentCreated", "RoundPaired", "EntryDropped", "EntryAdded",
+                     "RoundPaired"]
+
+
+def test_a_round_is_paired_again_only_before_any_result(organiser, api_for, players):
+    users = {p.username: p for p in players}
+    tid = create(organiser).json()["id"]
+    first = pair(organiser, tid)
+    assert organiser.post(f"/api/tournaments/{tid}/enter/", {"player": "eve"},
+                          format="json").status_code == 201
+    repaired = organiser.post(f"/api/tournaments/{tid}/rounds/1/repair/")
+    assert repaired.status_code == 201
+    assert sum(len(t["seats"]) for t in repaired.json()["tables"]) + \
+        len(repaired.json()["byes"]) == 5
+    assert all(Game.objects.get(pk=t["game"]).status == "void" for t in first["tables"])
+    report_all(api_for, users, tid, repaired.json(), confirm=False)
+    refused = organiser.post(f"/api/tournaments/{tid}/rounds/1/repair/")
+    assert refused.status_code == 422 and "result" in refused.json()["error"]
+
+
+def test_csv_exports(organiser, api_for, players):
+    users = {p.username: p for p in players}
+    tid = create(organiser).json()["id"]
+    report_all(api_for, users, tid, pair(organiser, tid))
+    standings = list(csv.reader(io.StringIO(
+        organiser.get(f"/api/tournaments/{tid}/standings.csv").content.decode())))
+    assert standings[0][:4] == ["position", "player", "points", "buchholz"]
+    assert len(standings) == 5 and standings[1][2] == "1.0"
+    results = list(csv.DictReader(io.StringIO(
+        organiser.get(f"/api/tournaments/{tid}/results.csv").content.decode())))
+    assert len(results) == 4 and {r["status"] for r in results} == {"finished"}
+
+
+def test_round_robin_meets_everyone_once(organiser, api_for, players):
+    users = {p.username: p for p in players}
+    tid = create(organiser, format="round-robin", rounds=3).json()["id"]
+    met = Counter()
+    for _ in range(3):
+        round_ = pair(organiser, tid)
+        for table in round_["tables"]:
+            met[frozenset(table["seats"])] += 1
+        report_all(api_for, users, tid, round_)
+    assert set(met) == {frozenset(p) for p in combinations(["ann", "ben", "cat", "dan"], 2)}
+    assert set(met.values()) == {1}
+    over = organiser.post(f"/api/tournaments/{tid}/rounds/")
+    assert over.status_code == 422 and "over" in over.json()["error"]
+
+
+def test_elimination_runs_to_a_champion(organiser, api_for, players):
+    users = {p.username: p for p in players}
+    tid = create(organiser, format="elimination").json()["id"]
+    round1 = pair(organiser, tid)
+    report_all(api_for, users, tid, round1)
+    final = pair(organiser, tid)
+    assert len(final["tables"]) == 1
+    assert set(final["tables"][0]["seats"]) == {t["seats"][0] for t in round1["tables"]}
+    report_all(api_for, users, tid, final)
+    assert organiser.post(f"/api/tournaments/{tid}/rounds/").status_code == 422
+    assert organiser.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_twelve_player_swiss_deep_vents_tournament_with_starting_bids_played_by_bots(
+        organiser):
+    bots = [f"bot-random-{i}" for i in range(1, 13)]
+    response = create(organiser, name="Bots' Swiss", game=DV, mode="online", table_size=4,
+                      rounds=3, players=bots)
+    assert response.status_code == 201, response.json()
+    tid = response.json()["id"]
+    past_tables, repeats = [], 0
+    for number in (1, 2, 3):
+        round_ = pair(organiser, tid)  # bots play every game through on commit (eager)
+        assert round_["number"] == number and len(round_["tables"]) == 3
+        for table in round_["tables"]:
+            game = Game.objects.get(pk=table["game"])
+            assert game.status == "finished", "the bots played the game to its end"
+            assert game.options == {"starting_bid": True}
+            kinds = [e["action"]["type"] for e in Event.objects.filter(
+                game=game, kind="ActionApplied").values_list("data", flat=True)[:1]]
+            assert kinds[0] in ("bid", "pass"), "each game opened with the bid"
+        tables = [table["seats"] for table in round_["tables"]]
+        repeats += pairing.repeats(tables, past_tables)
+        past_tables += tables
+    # 12 players at three tables of 4: round 2 must repeat 3 pairs and round 3 another 3.
+    assert repeats == 6
+    standings = APIClient().get(f"/api/tournaments/{tid}/standings/").json()
+    assert len(standings) == 12 and all(row["games"] == 3 for row in standings)
+    points = [row["points"] for row in standings]
+    assert points == sorted(points, reverse=True) and sum(points) == 3 * 3 * (5 + 3 + 2 + 1)
+    assert Rating.objects.filter(slug=DV, user__username__in=bots).count() == 12
