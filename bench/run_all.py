@@ -21,6 +21,7 @@ BENCHES = [
     ("bench_replay.py", ["--replays", "50"]),
     ("bench_api.py", ["--moves", "100"]),
     ("bench_ratings.py", ["--games", "5000", "--repeats", "1"]),
+    ("bench_pairing.py", ["--players", "200", "--repeats", "2"]),
 ]
 
 

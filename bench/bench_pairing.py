@@ -1,0 +1,149 @@
+"""Tournament maths at scale, no Django: one Swiss round of 1,000 players, and the standings of
+a 1,000-player, 9-round event.
+
+Synthetic, seeded events: every player has a hidden strength (normal, sd 10 points of game
+score); a game score is 50 + strength + normal noise (sd 10), rounded, and a table is ranked by
+score (equal scores tie, standard ranks 1, 1, 3). Points by placement are the defaults.
+  (a) Pairing: the rounds before are paired by league.pairing.swiss_round and played out; the
+      next round is then paired from the same state, repeated, at tables of 4 and of 2.
+      Floor: sorting the players by points, the one step no Swiss pairing can skip.
+  (b) Standings: the whole event (paired the same way, tables of 4) through
+      league.standings.standings with every tie-break. Floor: adding up each player's
+      placement points and sorting by them, the least any standings table does.
+Times are ms per call, best / median of the repeats; ratios are of the best times.
+
+    .venv/bin/python bench/bench_pairing.py [--players 1000] [--before 4] [--rounds 9]
+                                            [--repeats 5] [--seed 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import _common
+from league.pairing import repeats, swiss_round
+from league.standings import DEFAULT_PLACEMENT_POINTS, GameResult, placement_points, standings
+
+STRENGTH_SD = 10.0
+NOISE_SD = 10.0
+FLOOR_REPEATS = 50  # the floors take microseconds; more repeats steady them
+
+
+def play(table: list[int], strengths: list[float], rng: random.Random) -> GameResult:
+    scores = tuple(round(50 + strengths[p] + rng.gauss(0.0, NOISE_SD)) for p in table)
+    ranks = tuple(1 + sum(other > mine for other in scores) for mine in scores)
+    return GameResult(players=tuple(table), ranks=ranks, scores=scores)
+
+
+class Event:
+    """A Swiss event in progress: what the next pairing needs, and every game so far."""
+
+    def __init__(self, players: int, table_size: int, seed: int):
+        self.rng = random.Random(seed)
+        self.strengths = [self.rng.gauss(0.0, STRENGTH_SD) for _ in range(players)]
+        self.players = list(range(players))
+        self.table_size = table_size
+        self.points = dict.fromkeys(self.players, 0.0)
+        self.byes_had: dict[int, int] = {}
+        self.first_seats: dict[int, int] = {}
+        self.past: list[list[int]] = []
+        self.results: list[GameResult] = []
+        self.byes: list[int] = []
+
+    def pair(self):
+        return swiss_round(self.players, self.points, self.past, self.table_size,
+                           byes_had=self.byes_had, first_seats=self.first_seats,
+                           rng=random.Random(len(self.past)))
+
+    def play_round(self) -> None:
+        pairing = self.pair()
+        for player in pairing.byes:
+            self.byes_had[player] = self.byes_had.get(player, 0) + 1
+            self.byes.append(player)
+        for table in pairing.tables:
+            self.first_seats[table[0]] = self.first_seats.get(table[0], 0) + 1
+            result = play(table, self.strengths, self.rng)
+            earned = placement_points(result.ranks, DEFAULT_PLACEMENT_POINTS[len(table)])
+            for player, points in zip(table, earned):
+                self.points[player] += points
+            self.results.append(result)
+        self.past += pairing.tables
+
+
+def timed(call, repeats: int) -> tuple[float, float]:
+    """Best and median ms per call."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - start) * 1000)
+    return min(times), statistics.median(times)
+
+
+def points_floor(results: list[GameResult], players: list[int]) -> list[int]:
+    totals = dict.fromkeys(players, 0.0)
+    for result in results:
+        for player, points in zip(result.players,
+                                  placement_points(result.ranks,
+                                                   DEFAULT_PLACEMENT_POINTS[len(result.players)])):
+            totals[player] += points
+    return sorted(players, key=totals.__getitem__, reverse=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--before", type=int, default=4, help="rounds played before the timed "
+                        "pairing (default 4)")
+    parser.add_argument("--rounds", type=int, default=9, help="rounds of the standings event "
+                        "(default 9)")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+
+    _common.header("Tournaments: Swiss pairing and standings, no Django")
+    print(f"{args.players:,} players (seed {args.seed}); {args.repeats} repeats, best / median"
+          f" ms; floors best of {FLOOR_REPEATS}")
+
+    print(f"(a) pairing round {args.before + 1} after {args.before} played:")
+    print(f"{'tables of':<10} {'ms best':>8} {'median':>8} {'repeats':>8} {'byes':>5}"
+          f" {'sort ms':>8} {'ratio':>7}")
+    for table_size in (4, 2):
+        event = Event(args.players, table_size, args.seed)
+        for _ in range(args.before):
+            event.play_round()
+        best, median = timed(event.pair, args.repeats)
+        pairing = event.pair()
+        sort_best, _ = timed(lambda: sorted(event.players, key=event.points.__getitem__,
+                                            reverse=True), FLOOR_REPEATS)
+        print(f"{table_size:<10} {best:>8.1f} {median:>8.1f}"
+              f" {repeats(pairing.tables, event.past):>8} {len(pairing.byes):>5}"
+              f" {sort_best:>8.3f} {best / sort_best:>6.0f}x")
+
+    event = Event(args.players, 4, args.seed)
+    start = time.perf_counter()
+    for _ in range(args.rounds):
+        event.play_round()
+    made = time.perf_counter() - start
+    print(f"(b) standings of {args.rounds} rounds at tables of 4: {len(event.results):,} games,"
+          f" {len(event.byes)} byes (event paired and played in {made:.2f} s)")
+    best, median = timed(lambda: standings(event.players, event.results, byes=event.byes),
+                         args.repeats)
+    floor_best, _ = timed(lambda: points_floor(event.results, event.players), FLOOR_REPEATS)
+    table = standings(event.players, event.results, byes=event.byes)
+    totals = len({entry.points for entry in table})
+    still = sum((a.points, a.tiebreaks) == (b.points, b.tiebreaks)
+                for a, b in zip(table, table[1:]))
+    print(f"{'standings':<22} {'ms best':>8} {'median':>8}")
+    print(f"{'all five tie-breaks':<22} {best:>8.1f} {median:>8.1f}")
+    print(f"{'points and sort (floor)':<22} {floor_best:>8.1f}")
+    print(f"ratio: standings take {best / floor_best:.1f}x the floor")
+    print(f"{totals} different point totals among {len(table):,} players; {still} neighbouring"
+          f" pairs still tied after every tie-break")
+
+
+if __name__ == "__main__":
+    main()
