@@ -16,7 +16,7 @@ from django.db import transaction
 
 from games import store
 from games.bots import BOTS, get_bot
-from games.models import Event, EventKind, Game, GameStatus, Seat
+from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
 from games.store import AppendResult, NewEvent, VersionConflict
@@ -162,6 +162,7 @@ def _append_decision(*, game: Game, seat: int, expected_version: Any, action: An
     earlier = _earlier_result(game, idempotency_key)
     if earlier is not None:
         return earlier
+    _require_play_mode(game)
     if game.version != expected_version:
         raise VersionConflict(expected_version, game.version)
     if game.status != GameStatus.ACTIVE:
@@ -192,6 +193,7 @@ def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = No
     earlier = _earlier_result(game, idempotency_key)
     if earlier is not None:
         return earlier
+    _require_play_mode(game)
     if game.status != GameStatus.ACTIVE:
         raise RuleViolation("the game is over")
     seats = list(game.seats.all())
@@ -235,6 +237,7 @@ def game_view(*, game: Game, user, seat: Any = None, at: Any = None) -> dict[str
         seat = _seat_number(game, seat)
         if seat not in seats_of(game, user):
             raise NotYourSeat(f"you do not hold seat {seat} in this game")
+    _require_play_mode(game)
     version = _version_number(game, at)
     state = store.load_state(game, at=version)
     return {**state.view(seat), "version": version}
@@ -244,7 +247,8 @@ def game_legal_actions(*, game: Game, user, seat: Any) -> list[dict[str, Any]]:
     seat = _seat_number(game, seat)
     if seat not in seats_of(game, user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
-    if game.status != GameStatus.ACTIVE or game.current_player != seat:
+    if (game.mode != GameMode.PLAY or game.status != GameStatus.ACTIVE
+            or game.current_player != seat):
         return []
     return store.load_state(game).legal_actions()
 
@@ -259,8 +263,9 @@ def game_events(*, game: Game, user, after: Any = None) -> list[dict[str, Any]]:
 def events_as_seen(*, game: Game, user, events) -> list[dict[str, Any]]:
     """Events as ``user`` may see them: private outcomes redacted for the other seats."""
     seats = seats_of(game, user)
-    public_end = (game.status == GameStatus.FINISHED
-                  and get_rules(game.slug).spec.reveal_at_end)
+    # Recorded games hold no private data; a played game shows all once over, if its rules say.
+    public_end = game.status == GameStatus.FINISHED and (
+        game.mode == GameMode.RECORD or get_rules(game.slug).spec.reveal_at_end)
     events = list(events)
     names = dict(User.objects.filter(pk__in={e.actor_id for e in events if e.actor_id})
                  .values_list("pk", "username"))
@@ -270,6 +275,11 @@ def events_as_seen(*, game: Game, user, events) -> list[dict[str, Any]]:
 
 
 # -- helpers --------------------------------------------------------------------------------------
+
+
+def _require_play_mode(game: Game) -> None:
+    if game.mode != GameMode.PLAY:
+        raise RuleViolation("this game was played on a table: it has results, not moves")
 
 
 def _earlier_result(game: Game, idempotency_key: str | None) -> AppendResult | None:

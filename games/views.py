@@ -19,7 +19,8 @@ from django.views.generic import CreateView
 from games import services
 from games.api.serializers import GameOut
 from games.forms import NewGameForm, SignUpForm
-from games.models import Game, GameStatus, Seat
+from games.catalog import game_type
+from games.models import Game, GameMode, GameStatus, Seat
 from games.rules import registered
 
 RECENT_GAMES = 20
@@ -84,13 +85,15 @@ def _row(game: Game, user) -> GameRow:
 
 
 def _seat_name(seat: Seat) -> str:
-    name = f"bot ({seat.bot})" if seat.bot else seat.user.username
+    name = f"bot ({seat.bot})" if seat.bot else seat.name
     return f"{name}, resigned" if seat.resigned else name
 
 
 def _game_name(slug: str) -> str:
-    module = registered().get(slug)
-    return module.spec.name if module else slug
+    try:
+        return game_type(slug).name
+    except KeyError:
+        return slug
 
 
 # -- a new game -----------------------------------------------------------------------------------
@@ -122,6 +125,8 @@ def game_detail(request, pk: int):
     game = get_object_or_404(
         Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user"))),
         pk=pk)
+    if game.mode == GameMode.RECORD:
+        return _recorded_game(request, game)
     mine = sorted(services.seats_of(game, request.user))
     seat = _chosen_seat(request.GET.get("seat"), mine, game.current_player)
     view = services.game_view(game=game, user=request.user, seat=seat)
@@ -151,6 +156,16 @@ def game_detail(request, pk: int):
         "my_seats": mine,
         "page": page,
         "turn": _row(game, request.user).turn,
+    })
+
+
+def _recorded_game(request, game: Game):
+    """A game played on a table: its players, its result and the log of how it was recorded."""
+    return render(request, "games/record_detail.html", {
+        "game": game, "name": _game_name(game.slug),
+        "seats": [(s, _seat_name(s)) for s in game.seats.all()],
+        "result": list(zip(game.seats.all(), game.result or [])),
+        "events": services.game_events(game=game, user=request.user),
     })
 
 

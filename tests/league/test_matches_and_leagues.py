@@ -101,3 +101,19 @@ def test_leagues_members_seasons_and_their_games(api, api_for, bob):
     assert len(body["recent_games"]) == 1
     assert body["standings"][0]["game"] == "oceans"
     assert [r["player"] for r in body["standings"][0]["ratings"]] == ["alice", "bob"]
+
+
+def test_a_recorded_game_has_a_page_and_refuses_moves(api, client, bob):
+    game_id = record(api).json()["id"]
+    page = client.get(f"/games/{game_id}/").content.decode()
+    assert "Played on a table" in page and "Zoe (guest)" in page and "club night" in page
+    assert api.get(f"/api/games/{game_id}/state/").status_code == 422
+    assert api.get(f"/api/games/{game_id}/actions/?seat=0").json() == []
+    move = api.post(f"/api/games/{game_id}/actions/",
+                    {"seat": 0, "expected_version": 3, "action": {"type": "continue"}},
+                    format="json")
+    assert move.status_code == 422 and "played on a table" in move.json()["error"]
+    assert api.post(f"/api/games/{game_id}/resign/", {"seat": 0},
+                    format="json").status_code == 422
+    listing = client.get("/").content.decode()
+    assert "Oceans" in listing and "Zoe (guest)" in listing
