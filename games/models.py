@@ -50,8 +50,12 @@ class Game(models.Model):
     result = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+")
+    # Time control: a person's move is due this many seconds after the last append; then the
+    # random bot plays it (on_timeout "random") or the seat forfeits ("forfeit").
+    move_seconds = models.PositiveIntegerField(null=True, blank=True)
+    on_timeout = models.CharField(max_length=8, default="random")
     created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(auto_now=True)  # the last append: the clock starts here
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

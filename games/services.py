@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import random
 import threading
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from games import store
 from games.bots import BOTS, get_bot
@@ -90,8 +92,10 @@ def seats_of(game: Game, user) -> set[int]:
 
 @transaction.atomic
 def game_create(*, slug: str, seats: list[dict[str, Any]], options: dict[str, Any] | None,
-                created_by) -> Game:
-    """Create a game: the GameCreated event, any opening chance, and the seats."""
+                created_by, time_control: Any = None) -> Game:
+    """Create a game: the GameCreated event, any opening chance, and the seats.
+
+    ``time_control`` is ``{"move_seconds": n, "on_timeout": "random" | "forfeit"}`` or None."""
     try:
         rules = get_rules(slug)
     except KeyError as exc:
@@ -103,9 +107,10 @@ def game_create(*, slug: str, seats: list[dict[str, Any]], options: dict[str, An
     except ValueError as exc:
         raise InvalidInput(str(exc)) from None
     seat_users = [_seat_user(i, s) for i, s in enumerate(seats)]
+    clock = parse_time_control(time_control)
 
     game = Game.objects.create(slug=slug, rules_version=rules.spec.version, options=options,
-                               num_players=len(seats), created_by=created_by)
+                               num_players=len(seats), created_by=created_by, **clock)
     Seat.objects.bulk_create([Seat(game=game, index=i, user=user, bot=bot)
                               for i, (user, bot) in enumerate(seat_users)])
     state = store.new_state(game)
@@ -113,10 +118,54 @@ def game_create(*, slug: str, seats: list[dict[str, Any]], options: dict[str, An
         "game": slug, "rules_version": rules.spec.version, "num_players": len(seats),
         "options": options,
         "seats": [{"user": user.username, "bot": bot or None} for user, bot in seat_users],
+        "time_control": time_control and clock,
     }, actor_id=getattr(created_by, "pk", None))
     events = [created, *_resolve_chance(state)]
     _append_and_project(game, 0, events, state, list(game.seats.select_related("user")))
     return game
+
+
+TIMEOUT_RULES = ("random", "forfeit")
+
+
+def parse_time_control(value: Any) -> dict[str, Any]:
+    """``{"move_seconds", "on_timeout"}`` checked, as Game fields; no clock for None."""
+    if value is None:
+        return {"move_seconds": None, "on_timeout": "random"}
+    if not isinstance(value, dict) or set(value) - {"move_seconds", "on_timeout"}:
+        raise InvalidInput('time_control must be {"move_seconds": n, "on_timeout": '
+                           '"random" or "forfeit"}')
+    seconds = value.get("move_seconds")
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 5 <= seconds <= 7 * 86400:
+        raise InvalidInput("time_control.move_seconds must be a whole number from 5 to 604800")
+    on_timeout = value.get("on_timeout", "random")
+    if on_timeout not in TIMEOUT_RULES:
+        raise InvalidInput('time_control.on_timeout must be "random" or "forfeit"')
+    return {"move_seconds": seconds, "on_timeout": on_timeout}
+
+
+def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | None:
+    """A person's clock ran out at ``version``: the random bot moves for them, or they
+    forfeit (a resignation). Anything stale, or a clock not yet run out, does nothing."""
+    game = Game.objects.filter(pk=game_id).first()
+    if (game is None or game.move_seconds is None or game.status != GameStatus.ACTIVE
+            or game.version != version or game.current_player != seat
+            or timezone.now() < game.updated_at + timedelta(seconds=game.move_seconds)):
+        return None
+    seat_row = game.seats.select_related("user").get(index=seat)
+    if seat_row.bot or seat_row.resigned:
+        return None
+    try:
+        if game.on_timeout == "forfeit":
+            return _resign(game, seat, actor_id=None, reason="timeout",
+                           idempotency_key=f"timeout:{seat}:{version}")
+        state = store.load_state(game)
+        action = get_bot("random").choose(state, seat, random.Random(chance_rng.random()))
+        return _append_decision(game=game, seat=seat, expected_version=version, action=action,
+                                actor_id=None, idempotency_key=f"timeout:{seat}:{version}",
+                                timeout=True)
+    except VersionConflict:
+        return None
 
 
 def _seat_user(index: int, seat: Any):
@@ -152,7 +201,8 @@ def game_action_append(*, game: Game, seat: Any, expected_version: Any, action: 
 
 
 def _append_decision(*, game: Game, seat: int, expected_version: Any, action: Any,
-                     actor_id: int | None, idempotency_key: str | None) -> AppendResult:
+                     actor_id: int | None, idempotency_key: str | None,
+                     timeout: bool = False) -> AppendResult:
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise InvalidInput("expected_version must be a whole number")
     if idempotency_key is not None and (not isinstance(idempotency_key, str)
@@ -176,6 +226,8 @@ def _append_decision(*, game: Game, seat: int, expected_version: Any, action: An
     except IllegalAction as exc:
         raise RuleViolation(str(exc)) from None
     data = _action_data(state, action)
+    if timeout:
+        data["timeout"] = True  # played by the random bot when the seat's clock ran out
     state.apply(action)
     events = [NewEvent(EventKind.ACTION_APPLIED, data, seat=seat, actor_id=actor_id),
               *_resolve_chance(state)]
@@ -190,6 +242,12 @@ def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = No
     seat = _seat_number(game, seat)
     if seat not in seats_of(game, user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
+    return _resign(game, seat, actor_id=user.pk, reason="resigned",
+                   idempotency_key=idempotency_key)
+
+
+def _resign(game: Game, seat: int, *, actor_id: int | None, reason: str,
+            idempotency_key: str | None) -> AppendResult:
     earlier = _earlier_result(game, idempotency_key)
     if earlier is not None:
         return earlier
@@ -200,7 +258,8 @@ def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = No
     if seats[seat].resigned:
         raise RuleViolation(f"seat {seat} has already resigned")
     state = store.load_state(game)
-    events = [NewEvent(EventKind.SEAT_RESIGNED, {}, seat=seat, actor_id=user.pk)]
+    events = [NewEvent(EventKind.SEAT_RESIGNED, {"reason": reason}, seat=seat,
+                       actor_id=actor_id)]
     with transaction.atomic():  # a concurrent append makes this a conflict, seat row included
         seats[seat].resigned = True
         seats[seat].save(update_fields=["resigned"])
@@ -371,9 +430,12 @@ def _append_and_project(game: Game, expected_version: int, events: list[NewEvent
         transaction.on_commit(lambda: enqueue_rating(game.slug))
     else:
         actor = seats[state.current_player]
+        version, seat, game_id = game.version, state.current_player, game.pk
         if actor.bot or actor.resigned:
-            version, seat, game_id = game.version, state.current_player, game.pk
             transaction.on_commit(lambda: enqueue_bot_move(game_id, seat, version))
+        elif game.move_seconds is not None:
+            seconds = game.move_seconds
+            transaction.on_commit(lambda: enqueue_timeout(game_id, seat, version, seconds))
     return appended
 
 
@@ -382,6 +444,15 @@ def enqueue_rating(slug: str) -> None:
     from league.tasks import rate_finished_games  # the league app rates games it does not own
 
     rate_finished_games.delay(slug)
+
+
+def enqueue_timeout(game_id: int, seat: int, version: int, seconds: int) -> None:
+    """Check the clock when it runs out. In eager mode there is no waiting: the beat sweep
+    (games.tasks.sweep_stalled_bots) catches expired clocks instead."""
+    from games.tasks import move_timeout
+
+    if not move_timeout.app.conf.task_always_eager:
+        move_timeout.apply_async((game_id, seat, version), countdown=seconds + 1)
 
 
 # -- scheduling bots ------------------------------------------------------------------------------

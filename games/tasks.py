@@ -24,17 +24,33 @@ def bot_move(game_id: int, seat: int, version: int) -> int | None:
     return None if appended is None else appended.version
 
 
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
+             max_retries=5, soft_time_limit=60, time_limit=90)
+def move_timeout(game_id: int, seat: int, version: int) -> int | None:
+    """A person's clock ran out: the random bot moves for them, or they forfeit."""
+    appended = services.game_timeout(game_id=game_id, seat=seat, version=version)
+    return None if appended is None else appended.version
+
+
 @shared_task(acks_late=True, soft_time_limit=50, time_limit=60)
 def sweep_stalled_bots() -> int:
-    """Re-enqueue bot or resigned seats that have waited too long (a lost task, a dead worker)."""
-    cutoff = timezone.now() - timedelta(seconds=settings.HADAL_BOT_STALL_SECONDS)
-    stalled = 0
-    for game in Game.objects.filter(status=GameStatus.ACTIVE, updated_at__lt=cutoff,
-                                    current_player__isnull=False).iterator():
+    """Re-enqueue bot or resigned seats that have waited too long (a lost task, a dead worker),
+    and play the moves of people whose clock has run out. A tournament never stalls."""
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=settings.HADAL_BOT_STALL_SECONDS)
+    handled = 0
+    waiting = Game.objects.filter(status=GameStatus.ACTIVE, current_player__isnull=False,
+                                  mode="play")
+    for game in waiting.filter(updated_at__lt=cutoff).iterator():
         seat = Seat.objects.filter(game=game, index=game.current_player).first()
         if seat is not None and (seat.bot or seat.resigned):
             services.enqueue_bot_move(game.pk, game.current_player, game.version)
-            stalled += 1
-    if stalled:
-        log.info("re-enqueued %d stalled bot seat(s)", stalled)
-    return stalled
+            handled += 1
+    for game in waiting.filter(move_seconds__isnull=False).iterator():
+        if now >= game.updated_at + timedelta(seconds=game.move_seconds):
+            if services.game_timeout(game_id=game.pk, seat=game.current_player,
+                                     version=game.version) is not None:
+                handled += 1
+    if handled:
+        log.info("moved %d stalled or timed-out seat(s)", handled)
+    return handled

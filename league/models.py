@@ -148,6 +148,7 @@ class Tournament(models.Model):
     tiebreaks = models.JSONField()  # names, in order
     bye_points = models.FloatField(default=0)
     advance = models.PositiveSmallIntegerField(default=1)  # elimination: the top k per table
+    time_control = models.JSONField(null=True, blank=True)  # for online tables; see games
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     league = models.ForeignKey(League, null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="tournaments")

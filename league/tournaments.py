@@ -38,7 +38,8 @@ STARTING_BID_GAMES = {"deep-vents"}
 def tournament_create(*, name: Any, game: Any, format: Any, table_size: Any, rounds: Any,
                       mode: Any, players: Any, created_by, options: Any = None,
                       league=None, bye_points: Any = 0, placement_points: Any = None,
-                      tiebreaks: Any = None, advance: Any = 1) -> Tournament:
+                      tiebreaks: Any = None, advance: Any = 1, time_control: Any = None
+                      ) -> Tournament:
     """A tournament with its entries, seeded in the order given."""
     if not isinstance(name, str) or not name.strip():
         raise InvalidInput("name: give the tournament a name")
@@ -65,11 +66,15 @@ def tournament_create(*, name: Any, game: Any, format: Any, table_size: Any, rou
     order = _tiebreaks(tiebreaks)
     if isinstance(bye_points, bool) or not isinstance(bye_points, (int, float)) or bye_points < 0:
         raise InvalidInput("bye_points must be a number from 0")
+    if time_control is not None:
+        if mode != Tournament.Mode.ONLINE:
+            raise InvalidInput("time_control is for online tournaments")
+        game_services.parse_time_control(time_control)
     tournament = Tournament.objects.create(
         name=name.strip()[:100], slug=kind.slug, format=format, table_size=table_size,
         rounds=rounds, mode=mode, options=options, placement_points=placement,
         tiebreaks=order, bye_points=bye_points, advance=advance, league=league,
-        created_by=created_by)
+        time_control=time_control, created_by=created_by)
     tournament.organisers.add(created_by)
     Entry.objects.bulk_create([Entry(tournament=tournament, user=u, seed=i + 1)
                                for i, u in enumerate(users)])
@@ -326,7 +331,8 @@ def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
         return records.table_game_create(slug=tournament.slug, users=[_player(n) for n in seats],
                                          created_by=by, options=tournament.options)
     return game_services.game_create(slug=tournament.slug, seats=[{"user": n} for n in seats],
-                                     options=tournament.options, created_by=by)
+                                     options=tournament.options, created_by=by,
+                                     time_control=tournament.time_control)
 
 
 @transaction.atomic

@@ -1,5 +1,7 @@
 """Small input and output serializers, one pair per operation."""
 
+from datetime import timedelta
+
 from rest_framework import serializers
 
 from games.models import Game
@@ -33,11 +35,22 @@ class GameOut(serializers.ModelSerializer):
     game = serializers.CharField(source="slug")
     seats = SeatOut(many=True)
     result = ResultOut(many=True, allow_null=True)
+    time_control = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
         fields = ["id", "game", "mode", "status", "version", "seats", "current_player", "result",
-                  "options", "created_at", "updated_at", "finished_at"]
+                  "options", "time_control", "created_at", "updated_at", "finished_at"]
+
+    def get_time_control(self, game) -> dict | None:
+        """The clock, and when the move now due runs out (null once the game is over)."""
+        if game.move_seconds is None:
+            return None
+        deadline = None
+        if game.status == "active" and game.current_player is not None:
+            deadline = (game.updated_at + timedelta(seconds=game.move_seconds)).isoformat()
+        return {"move_seconds": game.move_seconds, "on_timeout": game.on_timeout,
+                "deadline": deadline}
 
 
 class SeatIn(serializers.Serializer):
@@ -49,6 +62,7 @@ class GameCreateIn(serializers.Serializer):
     game = serializers.CharField()
     seats = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=12)
     options = serializers.DictField(required=False, default=dict)
+    time_control = serializers.JSONField(required=False, default=None)
 
 
 class ActionIn(serializers.Serializer):

@@ -60,6 +60,7 @@ class GameListCreateApi(generics.ListAPIView):
         game = services.game_create(slug=body.validated_data["game"],
                                     seats=body.validated_data["seats"],
                                     options=body.validated_data["options"],
+                                    time_control=body.validated_data["time_control"],
                                     created_by=request.user)
         return Response(s.GameOut(_game(game.pk)).data, status=status.HTTP_201_CREATED)
 

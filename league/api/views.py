@@ -222,6 +222,7 @@ class TournamentIn(serializers.Serializer):
     placement_points = serializers.JSONField(required=False, default=None)
     tiebreaks = serializers.JSONField(required=False, default=None)
     advance = serializers.JSONField(required=False, default=1)
+    time_control = serializers.JSONField(required=False, default=None)
 
 
 def tournament_out(t: Tournament) -> dict:
@@ -230,6 +231,7 @@ def tournament_out(t: Tournament) -> dict:
             "options": t.options, "status": t.status, "bye_points": t.bye_points,
             "placement_points": t.placement_points, "tiebreaks": t.tiebreaks,
             "advance": t.advance, "league": t.league.slug if t.league else None,
+            "time_control": t.time_control,
             "organisers": [u.username for u in t.organisers.all()],
             "players": [{"player": e.user.username, "seed": e.seed, "dropped": e.dropped}
                         for e in t.entries.select_related("user")],
