@@ -1,4 +1,5 @@
-"""Load a small demo: a few users (one admin), one finished and one running game."""
+"""Load a small demo: a few users (one admin), a finished and a running game, a club with a
+recorded Oceans game, and a Deep Vents tournament with its first round paired."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from games import services
 from games.models import Game
 
 DSA = "deep-sea-adventure"
-MEMBERS = ("alice", "bob", "carol")
+MEMBERS = ("alice", "bob", "carol", "dave")
 
 
 class Command(BaseCommand):
@@ -37,6 +38,7 @@ class Command(BaseCommand):
         if not Game.objects.exists():
             self._finished_game(members)
             self._running_game(members)
+            self._club(members)
 
         self.stdout.write(self.style.SUCCESS("Demo data ready at http://127.0.0.1:8000/"))
         self.stdout.write(f"  admin password: {admin_password}   (admin at /admin/)")
@@ -60,6 +62,23 @@ class Command(BaseCommand):
             if game.status != "active" or game.current_player != 0:
                 break
             self._move(game, members, rng)
+
+    def _club(self, members):
+        from league import leagues, tournaments
+
+        club = leagues.league_create(name="Hadal Divers Club", created_by=members["alice"],
+                                     description="Thursday nights, deep-sea games only.")
+        for name in ("bob", "carol", "dave"):
+            leagues.member_add(league=club, player=name, by=members["alice"])
+        leagues.match_record(game="oceans", played_at="2026-11-19", league=club.slug,
+                             recorded_by=members["bob"], notes="first game with The Deep",
+                             results=[{"player": "bob", "score": 91, "rank": 1},
+                                      {"player": "carol", "score": 77, "rank": 2},
+                                      {"player": "Mina", "score": 70, "rank": 3, "guest": True}])
+        cup = tournaments.tournament_create(
+            name="Winter Vents Cup", game="deep-vents", format="swiss", table_size=2, rounds=3,
+            mode="table", players=list(MEMBERS), created_by=members["alice"], league=club)
+        tournaments.round_pair(tournament=cup, by=members["alice"])
 
     @staticmethod
     def _move(game, members, rng):
