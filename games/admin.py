@@ -49,13 +49,8 @@ class GameAdmin(admin.ModelAdmin):
         return False  # the event log is never deleted
 
 
-@admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
-    list_display = ("game", "seq", "kind", "seat", "actor", "created_at")
-    list_filter = ("kind",)
-    search_fields = ("game__id",)
-    readonly_fields = ("game", "seq", "kind", "data", "seat", "actor", "batch",
-                       "idempotency_key", "created_at")
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """For logs and projections: seen in the admin, changed only by the services."""
 
     def has_add_permission(self, request):
         return False
@@ -65,3 +60,12 @@ class EventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seq", "kind", "seat", "actor", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("game__id",)
+    readonly_fields = ("game", "seq", "kind", "data", "seat", "actor", "batch",
+                       "idempotency_key", "created_at")

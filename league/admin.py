@@ -2,18 +2,9 @@
 
 from django.contrib import admin
 
-from league.models import Rating, RatingChange
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from games.admin import ReadOnlyAdmin
+from league.models import (Entry, League, Membership, Rating, RatingChange, Round, Season, Table,
+                           Tournament, TournamentEvent)
 
 
 @admin.register(Rating)
@@ -29,3 +20,74 @@ class RatingChangeAdmin(ReadOnlyAdmin):
     list_display = ("game", "user", "slug", "rank", "before", "after", "finished_at")
     list_filter = ("slug",)
     search_fields = ("user__username", "game__id")
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 1
+
+
+class SeasonInline(admin.TabularInline):
+    model = Season
+    extra = 0
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "created_at")
+    search_fields = ("name",)
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = [MembershipInline, SeasonInline]
+    filter_horizontal = ("games",)
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ("user", "seed", "entered_after_round", "dropped_after_round")
+    readonly_fields = ("entered_after_round", "dropped_after_round")
+
+
+class TournamentEventInline(admin.TabularInline):
+    model = TournamentEvent
+    extra = 0
+    fields = ("kind", "data", "actor", "created_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    """Settings are editable here; pairings and results go through the organiser pages/API."""
+
+    list_display = ("name", "slug", "format", "mode", "table_size", "rounds", "status",
+                    "created_at")
+    list_filter = ("slug", "format", "mode", "status")
+    search_fields = ("name",)
+    readonly_fields = ("status", "created_by", "created_at")
+    filter_horizontal = ("organisers",)
+    inlines = [EntryInline, TournamentEventInline]
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # its tables hold games, whose logs are never deleted
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    fields = ("number", "game")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "number", "attempt", "void", "created_at")
+    list_filter = ("void",)
+    inlines = [TableInline]
