@@ -27,6 +27,7 @@ from games.services import BOT_PREFIX, InvalidInput, NotYourSeat, RuleViolation,
 from games.store import NewEvent
 
 User = get_user_model()
+BID_GAMES = {"deep-vents"}  # games with a starting-bid variant
 
 
 # -- validating results ---------------------------------------------------------------------------
@@ -98,6 +99,7 @@ def match_record(*, slug: str, played_at: Any, results: Any, recorded_by, notes:
         raise InvalidInput(str(exc.args[0])) from None
     played_at = _parse_played_at(played_at)
     clean = parse_results(kind, results)
+    bid = _check_bid(slug, [c["player"] for c in clean], bid)
     seats = [_seat_for(i, r) for i, r in enumerate(clean)]
     result = _projected(clean)
     game = Game.objects.create(slug=slug, mode=GameMode.RECORD, rules_version=0, options={},
@@ -224,15 +226,19 @@ def table_state(game: Game) -> dict[str, Any]:
 @transaction.atomic
 def result_report(*, game: Game, user, results: Any, bid: dict | None = None) -> dict[str, Any]:
     """A seated player reports the table's result (and, for a starting bid, the winning bid).
-    The reporter counts as confirming it; a later report replaces an unconfirmed one."""
+    The reporter counts as confirming it and may report again to fix a slip until someone
+    confirms; another player's report of the same result confirms it, of another disputes it."""
     _check_open_table(game, user)
-    clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
-    bid = _parse_bid(game, bid)
     state = table_state(game)
     if state["status"] == "disputed":
         raise RuleViolation("the result is disputed: the organiser decides it now")
-    if state["status"] == "awaiting confirmation" and len(state["confirmed_by"]) > 1:
+    if state["reported"] is not None and state["confirmed_by"][0] != user.username:
+        # Someone else reported first: the same result confirms it, another disputes it.
+        return result_confirm(game=game, user=user, results=results)
+    if len(state["confirmed_by"]) > 1:
         raise RuleViolation("a confirmed result cannot be reported again; confirm or dispute it")
+    clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
+    bid = _parse_bid(game, bid)
     store.append(game, game.version, [NewEvent(EventKind.RESULT_REPORTED,
                                                {"results": clean, "bid": bid}, actor_id=user.pk)])
     return _finish_if_confirmed(game, clean, bid)
@@ -242,7 +248,6 @@ def result_report(*, game: Game, user, results: Any, bid: dict | None = None) ->
 def result_confirm(*, game: Game, user, results: Any) -> dict[str, Any]:
     """Another seated player confirms the reported result; a different result disputes it."""
     _check_open_table(game, user)
-    clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
     state = table_state(game)
     if state["reported"] is None:
         raise RuleViolation("nothing has been reported yet: report the result instead")
@@ -250,6 +255,7 @@ def result_confirm(*, game: Game, user, results: Any) -> dict[str, Any]:
         raise RuleViolation("the result is disputed: the organiser decides it now")
     if user.username in state["confirmed_by"]:
         raise RuleViolation("you have already confirmed this result")
+    clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
     if clean != state["reported"]:
         store.append(game, game.version, [NewEvent(EventKind.RESULT_DISPUTED,
                                                    {"results": clean}, actor_id=user.pk)])
@@ -286,9 +292,15 @@ def _check_open_table(game: Game, user) -> None:
 
 
 def _parse_bid(game: Game, bid: Any) -> dict | None:
+    return _check_bid(game.slug, _seat_names(game), bid)
+
+
+def _check_bid(slug: str, names: list[str], bid: Any) -> dict | None:
+    """The winning bid of a starting-bid game: ``{"player", "amount"}``, or None."""
     if bid is None:
         return None
-    names = _seat_names(game)
+    if slug not in BID_GAMES:
+        raise InvalidInput(f"{game_type(slug).name} has no starting bid")
     if (not isinstance(bid, dict) or bid.get("player") not in names
             or isinstance(bid.get("amount"), bool) or not isinstance(bid.get("amount"), int)
             or bid["amount"] < 0):

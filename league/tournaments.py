@@ -24,11 +24,12 @@ from games.rules import get_rules
 from games.services import InvalidInput, NotYourSeat, RuleViolation
 from games.store import NewEvent
 from league import pairing
+from league.leagues import is_league_organiser
 from league.models import Entry, Round, Table, Tournament, TournamentEvent
 from league.standings import DEFAULT_PLACEMENT_POINTS, TIEBREAKS, GameResult, standings
 
 User = get_user_model()
-STARTING_BID_GAMES = {"deep-vents"}
+STARTING_BID_GAMES = records.BID_GAMES
 
 
 # -- creating -------------------------------------------------------------------------------------
@@ -66,6 +67,8 @@ def tournament_create(*, name: Any, game: Any, format: Any, table_size: Any, rou
     order = _tiebreaks(tiebreaks)
     if isinstance(bye_points, bool) or not isinstance(bye_points, (int, float)) or bye_points < 0:
         raise InvalidInput("bye_points must be a number from 0")
+    if league is not None and not is_league_organiser(league, created_by):
+        raise NotYourSeat("only the league's organisers may hold its tournaments")
     if time_control is not None:
         if mode != Tournament.Mode.ONLINE:
             raise InvalidInput("time_control is for online tournaments")
@@ -89,9 +92,9 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
 
 
 def _game_options(slug: str, mode: str, options: Any) -> dict[str, Any]:
-    options = dict(options or {})
-    if not isinstance(options, dict):
+    if options is not None and not isinstance(options, dict):
         raise InvalidInput("options must be an object")
+    options = dict(options or {})
     if slug in STARTING_BID_GAMES:
         options.setdefault("starting_bid", True)  # tournaments bid for first player
     if mode == Tournament.Mode.ONLINE:
@@ -154,9 +157,7 @@ def is_organiser(tournament: Tournament, user) -> bool:
         return False
     if user.is_staff or tournament.organisers.filter(pk=user.pk).exists():
         return True
-    league = tournament.league
-    return league is not None and league.membership_set.filter(
-        user=user, role="organiser").exists()
+    return tournament.league is not None and is_league_organiser(tournament.league, user)
 
 
 def _require_organiser(tournament: Tournament, user) -> None:

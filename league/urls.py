@@ -1,4 +1,4 @@
-"""Pages for ratings and players."""
+"""Pages for ratings and players, leagues, tournaments and club records."""
 
 from django.urls import path
 
@@ -8,4 +8,23 @@ urlpatterns = [
     path("ratings/", views.ratings_index, name="ratings"),
     path("ratings/<slug:slug>/", views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", views.player, name="player"),
+    path("leagues/", views.league_list, name="leagues"),
+    path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
+    path("leagues/<slug:slug>/members/", views.league_member_add, name="league-member-add"),
+    path("leagues/<slug:slug>/seasons/", views.league_season_add, name="league-season-add"),
+    path("matches/new/", views.match_new, name="match-new"),
+    path("tournaments/", views.tournament_list, name="tournaments"),
+    path("tournaments/new/", views.tournament_new, name="tournament-new"),
+    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
+    path("tournaments/<int:pk>/pair/", views.tournament_pair, name="tournament-pair"),
+    path("tournaments/<int:pk>/rounds/<int:number>/repair/", views.tournament_repair,
+         name="tournament-repair"),
+    path("tournaments/<int:pk>/enter/", views.tournament_enter, name="tournament-enter"),
+    path("tournaments/<int:pk>/drop/", views.tournament_drop, name="tournament-drop"),
+    path("tournaments/<int:pk>/tables/<int:table>/report/", views.table_result,
+         {"action": "report"}, name="table-report"),
+    path("tournaments/<int:pk>/tables/<int:table>/confirm/", views.table_result,
+         {"action": "confirm"}, name="table-confirm"),
+    path("tournaments/<int:pk>/tables/<int:table>/override/", views.table_result,
+         {"action": "override"}, name="table-override"),
 ]

@@ -117,3 +117,14 @@ def test_a_recorded_game_has_a_page_and_refuses_moves(api, client, bob):
                     format="json").status_code == 422
     listing = client.get("/").content.decode()
     assert "Oceans" in listing and "Zoe (guest)" in listing
+
+
+def test_a_winning_bid_is_checked_before_it_is_recorded(api, bob):
+    results = [{"player": "alice", "score": 40, "rank": 1}, {"player": "bob", "score": 30, "rank": 2}]
+    bad = record(api, game="deep-vents", results=results, bid={"player": "zed", "amount": 3})
+    assert bad.status_code == 400 and "bid" in bad.json()["error"]
+    assert record(api, results=results, bid={"player": "alice", "amount": 3}).status_code == 400
+    good = record(api, game="deep-vents", results=results, bid={"player": "bob", "amount": 3})
+    assert good.status_code == 201
+    recorded = Event.objects.get(game_id=good.json()["id"], kind="ResultRecorded")
+    assert recorded.data["bid"] == {"player": "bob", "amount": 3}

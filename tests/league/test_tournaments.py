@@ -290,3 +290,25 @@ def test_a_twelve_player_swiss_deep_vents_tournament_with_starting_bids_played_b
     points = [row["points"] for row in standings]
     assert points == sorted(points, reverse=True) and sum(points) == 3 * 3 * (5 + 3 + 2 + 1)
     assert Rating.objects.filter(slug=DV, user__username__in=bots).count() == 12
+
+
+def test_a_second_players_report_confirms_or_disputes_it(organiser, api_for, players):
+    users = {p.username: p for p in players}
+    tid = create(organiser).json()["id"]
+    first, second = pair(organiser, tid)["tables"]
+    for table, same in ((first, True), (second, False)):
+        a, b = table["seats"]
+        claim = [{"player": a, "score": 3, "rank": 1}, {"player": b, "score": 1, "rank": 2}]
+        other = [{"player": a, "score": 1, "rank": 2}, {"player": b, "score": 3, "rank": 1}]
+        url = f"/api/tournaments/{tid}/tables/{table['id']}/report/"
+        api_for(users[a]).post(url, {"results": claim}, format="json")
+        response = api_for(users[b]).post(url, {"results": claim if same else other},
+                                          format="json")
+        assert response.json()["status"] == ("final" if same else "disputed")
+
+
+def test_a_tournament_joins_a_league_only_by_its_organisers(organiser, api_for, players):
+    assert api_for(players[0]).post("/api/leagues/", {"name": "Vent Club"},
+                                    format="json").status_code == 201
+    response = create(organiser, league="vent-club")
+    assert response.status_code == 403 and "organisers" in response.json()["error"]

@@ -1,0 +1,244 @@
+"""Forms for the league pages: leagues, tournaments, table results and club records.
+
+Forms check the shape of what was typed and turn it into the arguments the services take;
+whether a league, tournament, result or record can be made of it is decided by the services
+(``league.leagues``, ``league.tournaments``, ``games.records``), whose ``InvalidInput``
+messages the views show as form errors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+
+from games.catalog import game_types
+from league.models import League, Membership, Tournament
+from league.tournaments import STARTING_BID_GAMES
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    return [(kind.slug, kind.name if kind.playable else f"{kind.name} (table only)")
+            for kind in game_types().values()]
+
+
+def _date_input() -> forms.DateInput:
+    # A date picker reads and writes ISO dates, whatever the site's display format.
+    return forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+
+
+def leagues_of(user, role: str | None = None):
+    """The leagues ``user`` belongs to (with ``role``, if given); staff may use any."""
+    if user.is_staff:
+        return League.objects.order_by("name")
+    memberships = Membership.objects.filter(user=user)
+    if role is not None:
+        memberships = memberships.filter(role=role)
+    return League.objects.filter(pk__in=memberships.values("league")).order_by("name")
+
+
+# -- leagues --------------------------------------------------------------------------------------
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class MemberForm(forms.Form):
+    player = forms.CharField(label="Username", max_length=150)
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    starts_on = forms.DateField(label="Starts on", widget=_date_input())
+    ends_on = forms.DateField(label="Ends on", required=False,
+                              widget=_date_input())
+
+
+# -- tournaments ----------------------------------------------------------------------------------
+
+
+class TournamentForm(forms.Form):
+    """A new tournament. ``players`` is one username per line, in seed order."""
+
+    name = forms.CharField(max_length=100)
+    game = forms.ChoiceField(choices=_game_choices, initial="deep-sea-adventure")
+    format = forms.ChoiceField(choices=Tournament.Format.choices,
+                               initial=Tournament.Format.SWISS)
+    mode = forms.ChoiceField(
+        choices=[(Tournament.Mode.TABLE, "Table: played on physical tables, players report"),
+                 (Tournament.Mode.ONLINE, "Online: played here")],
+        initial=Tournament.Mode.TABLE,
+        help_text="Only games not marked “table only” can be played online.")
+    table_size = forms.IntegerField(label="Players per table", initial=2)
+    rounds = forms.IntegerField(initial=3, help_text="Elimination runs until one player is left.")
+    advance = forms.IntegerField(label="Advance per table", initial=1,
+                                 help_text="Elimination: how many of each table go through.")
+    players = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6, "placeholder": "alice\nbob\nbot-random-1"}),
+        help_text="One username per line, in seed order. Bots are bot-random, bot-random-1, …")
+    bye_points = forms.FloatField(label="Points for a bye", initial=0)
+    starting_bid = forms.BooleanField(
+        label="Bid for first player", required=False, initial=True,
+        help_text="Deep Vents: players bid archaea for the first turn.")
+    move_seconds = forms.IntegerField(
+        label="Seconds per move", required=False,
+        help_text="Online only; leave empty for no clock.")
+    on_timeout = forms.ChoiceField(
+        label="When the clock runs out", initial="random",
+        choices=[("random", "the random bot moves"), ("forfeit", "the seat forfeits")])
+    league = forms.ModelChoiceField(queryset=League.objects.none(), required=False,
+                                    empty_label="No league",
+                                    help_text="Leagues you organise.")
+
+    def __init__(self, *args: Any, user, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["league"].queryset = leagues_of(user, Membership.Role.ORGANISER)
+
+    def time_control(self) -> dict[str, Any] | None:
+        seconds = self.cleaned_data["move_seconds"]
+        if seconds is None:
+            return None
+        return {"move_seconds": seconds, "on_timeout": self.cleaned_data["on_timeout"]}
+
+    @property
+    def bid_games(self) -> list[str]:
+        return sorted(STARTING_BID_GAMES)
+
+    def players_list(self) -> list[str]:
+        return [line.strip() for line in self.cleaned_data["players"].splitlines()
+                if line.strip()]
+
+    def options(self) -> dict[str, Any]:
+        if self.cleaned_data["game"] in STARTING_BID_GAMES:
+            return {"starting_bid": self.cleaned_data["starting_bid"]}
+        return {}
+
+    def clean_bye_points(self) -> int | float:
+        points = self.cleaned_data["bye_points"]
+        return int(points) if points.is_integer() else points
+
+
+class PlayerForm(forms.Form):
+    """Late entry: a username to enter."""
+
+    player = forms.CharField(label="Username", max_length=150)
+
+
+class DropForm(forms.Form):
+    player = forms.ChoiceField(label="Player")
+
+    def __init__(self, *args: Any, players: list[str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(p, p) for p in players]
+
+
+class TableResultForm(forms.Form):
+    """A rank and score per seat of one table, and for a starting bid the winning bid."""
+
+    def __init__(self, *args: Any, seats: list[str], bid: bool, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        self.has_bid = bid
+        for i, name in enumerate(seats):
+            self.fields[f"rank_{i}"] = forms.IntegerField(
+                label=f"{name}: rank", min_value=1, max_value=len(seats))
+            self.fields[f"score_{i}"] = forms.IntegerField(label=f"{name}: score",
+                                                           required=False)
+        if bid:
+            self.fields["bid_player"] = forms.ChoiceField(
+                label="Winning bid by", required=False,
+                choices=[("", "—")] + [(name, name) for name in seats])
+            self.fields["bid_amount"] = forms.IntegerField(label="Bid", required=False,
+                                                           min_value=0)
+
+    @staticmethod
+    def initial_from(results: list[dict] | None, bid: dict | None = None) -> dict[str, Any]:
+        """Initial values from a result in seat order (``[{"player", "rank", "score"}]``)."""
+        initial: dict[str, Any] = {}
+        for i, line in enumerate(results or []):
+            initial[f"rank_{i}"] = line["rank"]
+            initial[f"score_{i}"] = line["score"]
+        if bid:
+            initial.update(bid_player=bid["player"], bid_amount=bid["amount"])
+        return initial
+
+    def clean(self):
+        data = super().clean()
+        if self.has_bid and bool(data.get("bid_player")) != (data.get("bid_amount") is not None):
+            raise forms.ValidationError("Give both who won the bid and how much, or neither.")
+        return data
+
+    def rows(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
+        return [(name, self[f"rank_{i}"], self[f"score_{i}"]) for i, name in enumerate(self.seats)]
+
+    def results(self) -> list[dict[str, Any]]:
+        return [{"player": name, "rank": self.cleaned_data[f"rank_{i}"],
+                 "score": self.cleaned_data[f"score_{i}"]} for i, name in enumerate(self.seats)]
+
+    def bid(self) -> dict[str, Any] | None:
+        if not self.has_bid or not self.cleaned_data.get("bid_player"):
+            return None
+        return {"player": self.cleaned_data["bid_player"],
+                "amount": self.cleaned_data["bid_amount"]}
+
+
+# -- club records ---------------------------------------------------------------------------------
+
+
+class MatchForm(forms.Form):
+    """A game played on a table: one row per player (a member's username or a guest's name),
+    with a score and a rank. Rows left empty are ignored; the service checks the count."""
+
+    game = forms.ChoiceField(choices=lambda: [(k.slug, k.name) for k in game_types().values()])
+    played_at = forms.DateField(label="Played on", initial=lambda: timezone.localdate(),
+                                widget=_date_input())
+    notes = forms.CharField(required=False, max_length=2000,
+                            widget=forms.Textarea(attrs={"rows": 3}))
+    league = forms.ModelChoiceField(queryset=League.objects.none(), required=False,
+                                    empty_label="No league",
+                                    help_text="A league you belong to: the game counts there.")
+
+    def __init__(self, *args: Any, user, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["league"].queryset = leagues_of(user)
+        self.max_rows = max(kind.max_players for kind in game_types().values())
+        for i in range(self.max_rows):
+            self.fields[f"player_{i}"] = forms.CharField(label=f"Player {i + 1}",
+                                                         required=False, max_length=150)
+            self.fields[f"guest_{i}"] = forms.BooleanField(label="Guest", required=False)
+            self.fields[f"score_{i}"] = forms.IntegerField(label="Score", required=False)
+            self.fields[f"rank_{i}"] = forms.IntegerField(label="Rank", required=False,
+                                                          min_value=1)
+
+    def clean(self):
+        data = super().clean()
+        for i in range(self.max_rows):
+            named = bool(data.get(f"player_{i}", "").strip())
+            if named and data.get(f"rank_{i}") is None and f"rank_{i}" not in self.errors:
+                self.add_error(f"rank_{i}", "Give the player's rank.")
+            if not named and (data.get(f"rank_{i}") is not None
+                              or data.get(f"score_{i}") is not None):
+                self.add_error(f"player_{i}", "Give the player's name, or clear the row.")
+        if not any(data.get(f"player_{i}", "").strip() for i in range(self.max_rows)):
+            raise forms.ValidationError("Give each player's name and rank, and their score.")
+        return data
+
+    def rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField, forms.BoundField,
+                                 forms.BoundField]]:
+        return [(i, self[f"player_{i}"], self[f"guest_{i}"], self[f"score_{i}"],
+                 self[f"rank_{i}"]) for i in range(self.max_rows)]
+
+    def results(self) -> list[dict[str, Any]]:
+        data = self.cleaned_data
+        return [{"player": data[f"player_{i}"].strip(), "guest": data[f"guest_{i}"],
+                 "score": data[f"score_{i}"], "rank": data[f"rank_{i}"]}
+                for i in range(self.max_rows) if data[f"player_{i}"].strip()]
+
+    def player_ranges(self) -> dict[str, dict[str, int]]:
+        """Per game, its player range, for the page's script to show only the rows it needs."""
+        return {k.slug: {"min": k.min_players, "max": k.max_players}
+                for k in game_types().values()}
