@@ -22,6 +22,7 @@ BENCHES = [
     ("bench_api.py", ["--moves", "100"]),
     ("bench_ratings.py", ["--games", "5000", "--repeats", "1"]),
     ("bench_pairing.py", ["--players", "200", "--repeats", "2"]),
+    ("bench_bots.py", ["--positions", "10", "--iterations", "50", "--repeats", "1"]),
 ]
 
 

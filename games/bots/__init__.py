@@ -2,18 +2,28 @@
 
 Bots only ever look at what their seat may see: a bot with hidden information to reason about
 works on ``state.resample_hidden(seat, rng)``, never on the true state's secrets.
+
+Levels: ``random`` (a uniformly random legal action), ``greedy`` (one move of look-ahead on the
+game's evaluation) and ``mcts`` (information-set Monte Carlo tree search, with a budget of
+iterations or seconds: ``get_bot("mcts", seconds=0.5)``).
 """
 
+from games.bots.greedy import GreedyBot
+from games.bots.mcts import MCTSBot
 from games.bots.random_bot import RandomBot
 
-BOTS = {"random": RandomBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 
 
-def get_bot(level: str):
+def get_bot(level: str, **budget):
+    """A bot of ``level``; a ``budget`` (``iterations=``, ``seconds=``) only where it searches."""
     try:
-        return BOTS[level]()
+        bot_class = BOTS[level]
     except KeyError:
         raise KeyError(f"unknown bot level {level!r}; known: {', '.join(BOTS)}") from None
+    if budget and not getattr(bot_class, "takes_budget", False):
+        raise ValueError(f"bot level {level!r} takes no budget")
+    return bot_class(**budget)
 
 
-__all__ = ["BOTS", "RandomBot", "get_bot"]
+__all__ = ["BOTS", "GreedyBot", "MCTSBot", "RandomBot", "get_bot"]
