@@ -147,6 +147,8 @@ CELERY_BEAT_SCHEDULE = {
 HADAL_SNAPSHOT_EVERY = int(os.environ.get("HADAL_SNAPSHOT_EVERY", "50"))
 # A bot seat that has waited this long is re-enqueued by the sweep.
 HADAL_BOT_STALL_SECONDS = int(os.environ.get("HADAL_BOT_STALL_SECONDS", "30"))
+# How long the searching bots think per move (the Celery task's time limit is 60 s).
+HADAL_BOT_BUDGETS = {"mcts": {"seconds": float(os.environ.get("HADAL_MCTS_SECONDS", "1.0"))}}
 # Elo's K: how far one game moves a rating.
 HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))
 

@@ -12,6 +12,7 @@ import threading
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -277,7 +278,8 @@ def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | No
     if not (seat_row.bot or seat_row.resigned):
         return None
     state = store.load_state(game)
-    bot = get_bot(seat_row.bot if seat_row.bot and not seat_row.resigned else "random")
+    level = seat_row.bot if seat_row.bot and not seat_row.resigned else "random"
+    bot = get_bot(level, **settings.HADAL_BOT_BUDGETS.get(level, {}))
     action = bot.choose(state, seat, random.Random(chance_rng.random()))
     try:
         return _append_decision(game=game, seat=seat, expected_version=version, action=action,
