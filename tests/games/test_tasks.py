@@ -81,3 +81,15 @@ def test_duplicate_deliveries_to_the_real_worker_move_once(alice):
     assert Event.objects.filter(game=game, idempotency_key="bot:0:1").count() == 1
     assert list(game.events.values_list("seq", flat=True)) == list(range(1, game.version + 1))
     assert game.current_player == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("level", ["greedy", "mcts"])
+def test_every_bot_level_moves_through_the_task(alice, settings, level):
+    settings.HADAL_BOT_BUDGETS = {"mcts": {"iterations": 30}}
+    game = services.game_create(slug=DSA, seats=[{"bot": level}, {"user": "alice"}],
+                                options={}, created_by=alice)
+    assert tasks.bot_move.apply(args=(game.pk, 0, 1)).get() is not None
+    move = Event.objects.get(game=game, seq=2)
+    assert move.kind == "ActionApplied" and move.seat == 0
+    assert move.actor.username == f"bot-{level}"
