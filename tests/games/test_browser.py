@@ -52,6 +52,16 @@ def page(live_server, transactional_db):
     assert not errors, f"the page raised script errors: {errors}"
 
 
+def sign_up(page, username: str = "marina") -> None:
+    """Sign up through the page: it signs in and lands on the games list."""
+    page.goto("/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", "a-long-Passphrase-42")
+    page.fill("#id_password2", "a-long-Passphrase-42")
+    page.click("button[type=submit]")
+    expect(page.locator(".nav-user")).to_have_text(username)
+
+
 def version_of(page) -> int:
     return int(page.locator("#game-version").inner_text())
 
@@ -64,13 +74,7 @@ def screenshot(page) -> None:
 def test_sign_up_play_replay_and_resign(page):
     from playwright.sync_api import expect
 
-    # Sign up through the page: it signs in and lands on the games list.
-    page.goto("/accounts/signup/")
-    page.fill("#id_username", "marina")
-    page.fill("#id_password1", "a-long-Passphrase-42")
-    page.fill("#id_password2", "a-long-Passphrase-42")
-    page.click("button[type=submit]")
-    expect(page.locator(".nav-user")).to_have_text("marina")
+    sign_up(page)
 
     # A new Deep Sea Adventure game against the random bot, the form's default.
     page.click("nav >> text=New game")

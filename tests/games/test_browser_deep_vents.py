@@ -21,7 +21,7 @@ from django.urls import reverse
 from games import services, store
 from games.models import Game
 from games.rules import deep_vents_data as data
-from tests.games.test_browser import page  # noqa: F401  (the browser fixture, shared)
+from tests.games.test_browser import page, sign_up  # noqa: F401  (the browser fixture, shared)
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made here (and the
 # live server's thread) are still plain synchronous code.
@@ -115,12 +115,7 @@ def test_bid_take_place_and_activate(page, monkeypatch):
     # the same bot moves every run.
     monkeypatch.setattr(services, "chance_rng", random.Random(SEED))
 
-    page.goto("/accounts/signup/")
-    page.fill("#id_username", "marina")
-    page.fill("#id_password1", "a-long-Passphrase-42")
-    page.fill("#id_password2", "a-long-Passphrase-42")
-    page.click("button[type=submit]")
-    expect(page.locator(".nav-user")).to_have_text("marina")
+    sign_up(page)
 
     # A 2-player Deep Vents game against the random bot, with the starting bid.
     page.click("nav >> text=New game")
