@@ -54,6 +54,8 @@ def page(live_server, transactional_db):
 
 def sign_up(page, username: str = "marina") -> None:
     """Sign up through the page: it signs in and lands on the games list."""
+    from playwright.sync_api import expect
+
     page.goto("/accounts/signup/")
     page.fill("#id_username", username)
     page.fill("#id_password1", "a-long-Passphrase-42")
