@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 
-from games.bots.rewards import rank_rewards, sample_outcome
+from games.bots.rewards import choices, rank_rewards, sample_outcome
 from games.rules.base import Action, State
 
 _TIE = 1e-9  # values closer than this are equal: float noise must not decide between moves
@@ -40,9 +40,7 @@ class GreedyBot:
         self.chance_samples = chance_samples
 
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
-        if state.current_player != seat:
-            raise ValueError(f"seat {seat} is not to act")
-        actions = state.legal_actions()
+        actions = choices(state, seat)
         if len(actions) == 1:
             return actions[0]
         world = state.resample_hidden(seat, rng)

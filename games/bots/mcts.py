@@ -32,7 +32,7 @@ import math
 import random
 import time
 
-from games.bots.rewards import action_key, rank_rewards, sample_outcome
+from games.bots.rewards import action_key, choices, rank_rewards, sample_outcome
 from games.rules.base import Action, State
 
 DEFAULT_ITERATIONS = 1000
@@ -68,9 +68,7 @@ class MCTSBot:
         self.evaluation_scale = evaluation_scale
 
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
-        if state.current_player != seat:
-            raise ValueError(f"seat {seat} is not to act")
-        actions = state.legal_actions()
+        actions = choices(state, seat)
         if len(actions) == 1:
             return actions[0]
         root = _Node(state.num_players)

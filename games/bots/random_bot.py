@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from games.bots.rewards import choices
 from games.rules.base import Action, State
 
 
@@ -11,6 +12,4 @@ class RandomBot:
     name = "random"
 
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
-        if state.current_player != seat:
-            raise ValueError(f"seat {seat} is not to act")
-        return rng.choice(state.legal_actions())
+        return rng.choice(choices(state, seat))

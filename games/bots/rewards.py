@@ -1,4 +1,5 @@
-"""What the searching bots share: rewards from a finished game, chance sampling, action keys."""
+"""What the bots share: the seat's choices, rewards from a finished game, chance sampling,
+action keys."""
 
 from __future__ import annotations
 
@@ -6,6 +7,13 @@ import random
 from typing import Any
 
 from games.rules.base import Action, State
+
+
+def choices(state: State, seat: int) -> list[Action]:
+    """The legal actions of ``seat``, which must be the seat to act."""
+    if state.current_player != seat:
+        raise ValueError(f"seat {seat} is not to act")
+    return state.legal_actions()
 
 
 def rank_rewards(state: State) -> list[float]:

@@ -296,23 +296,18 @@ class PlayerIn(serializers.Serializer):
     player = serializers.CharField()
 
 
-class TournamentEnterApi(APIView):
+class TournamentEntryApi(APIView):
+    """enter/ (a late entry, organisers) and drop/ (organisers, or a player for themself)."""
+
+    action = ""
+
     @extend_schema(request=PlayerIn)
     def post(self, request, pk):
         body = PlayerIn(data=request.data)
         body.is_valid(raise_exception=True)
         t = _tournament(pk)
-        tournaments.entry_add(tournament=t, player=body.validated_data["player"], by=request.user)
-        return Response(tournament_out(t), status=201)
-
-
-class TournamentDropApi(APIView):
-    @extend_schema(request=PlayerIn)
-    def post(self, request, pk):
-        body = PlayerIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        t = _tournament(pk)
-        tournaments.entry_drop(tournament=t, player=body.validated_data["player"], by=request.user)
+        change = tournaments.entry_add if self.action == "enter" else tournaments.entry_drop
+        change(tournament=t, player=body.validated_data["player"], by=request.user)
         return Response(tournament_out(t), status=201)
 
 
