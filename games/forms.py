@@ -65,6 +65,8 @@ class NewGameForm(forms.Form):
         for spec in self.specs:
             for option in spec.options:
                 self.fields[_option_field_name(spec, option)] = _option_field(option)
+                if option.subset_of:
+                    self.fields[_subset_field_name(spec, option)] = _subset_field(option)
 
     def clean(self):
         data = super().clean()
@@ -91,6 +93,12 @@ class NewGameForm(forms.Form):
         chosen = {}
         for option in spec.options:
             value = self.cleaned_data.get(_option_field_name(spec, option))
+            if option.subset_of:
+                # Ticked items win over the choice; the service checks there are enough.
+                picked = self.cleaned_data.get(_subset_field_name(spec, option))
+                if picked:
+                    by_text = {str(item): item for item in option.subset_of}
+                    value = [by_text[text] for text in picked]
             if value is not None:
                 chosen[option.name] = value
         return chosen
@@ -102,8 +110,16 @@ class NewGameForm(forms.Form):
                 for i in range(self.max_seats)]
 
     def option_groups(self) -> list[tuple[GameSpec, list[forms.BoundField]]]:
-        return [(spec, [self[_option_field_name(spec, o)] for o in spec.options])
-                for spec in self.specs if spec.options]
+        groups = []
+        for spec in self.specs:
+            fields = []
+            for option in spec.options:
+                fields.append(self[_option_field_name(spec, option)])
+                if option.subset_of:
+                    fields.append(self[_subset_field_name(spec, option)])
+            if fields:
+                groups.append((spec, fields))
+        return groups
 
     def player_ranges(self) -> dict[str, dict[str, int]]:
         """Per game, its player range, for the page's script to offer only sensible counts."""
@@ -117,6 +133,20 @@ class NewGameForm(forms.Form):
 
 def _option_field_name(spec: GameSpec, option: OptionSpec) -> str:
     return f"option_{spec.slug}_{option.name}"
+
+
+def _subset_field_name(spec: GameSpec, option: OptionSpec) -> str:
+    return f"option_{spec.slug}_{option.name}_pick"
+
+
+def _subset_field(option: OptionSpec) -> forms.Field:
+    """Checkboxes naming the items of a subset option, e.g. Ventlife's four species."""
+    label = f"Or choose {option.subset_size or 'some'} yourself"
+    return forms.MultipleChoiceField(
+        label=label, required=False, widget=forms.CheckboxSelectMultiple,
+        choices=[(str(item), str(item).replace("-", " ")) for item in option.subset_of],
+        help_text=f"Tick exactly {option.subset_size}; ticks override the choice above."
+        if option.subset_size else "Ticks override the choice above.")
 
 
 def _option_field(option: OptionSpec) -> forms.Field:

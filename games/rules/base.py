@@ -48,6 +48,10 @@ class OptionSpec:
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    # A "choice" may also accept a list of exactly ``subset_size`` distinct items of
+    # ``subset_of`` (Ventlife's species: "first-game", "random", "draft" or four named).
+    subset_of: tuple[Any, ...] = ()
+    subset_size: int | None = None
 
     def validate(self, value: Any) -> Any:
         if self.kind == "bool":
@@ -60,11 +64,25 @@ class OptionSpec:
                 raise ValueError(f"option {self.name!r} must be at least {self.minimum}")
             if self.maximum is not None and value > self.maximum:
                 raise ValueError(f"option {self.name!r} must be at most {self.maximum}")
+        elif self.kind == "choice" and self.subset_of and isinstance(value, list):
+            return self._validate_subset(value)
         elif self.kind == "choice":
             if not any(value == c and type(value) is type(c) for c in self.choices):
                 allowed = ", ".join(map(repr, self.choices))
                 raise ValueError(f"option {self.name!r} must be one of {allowed}")
         return value
+
+    def _validate_subset(self, value: list[Any]) -> list[Any]:
+        allowed = ", ".join(map(repr, self.subset_of))
+        for item in value:
+            if not any(item == c and type(item) is type(c) for c in self.subset_of):
+                raise ValueError(f"option {self.name!r}: {item!r} is not one of {allowed}")
+        if len(set(value)) != len(value):
+            raise ValueError(f"option {self.name!r} names the same item twice")
+        if self.subset_size is not None and len(value) != self.subset_size:
+            raise ValueError(f"option {self.name!r} must name exactly {self.subset_size} of "
+                             f"{allowed}, not {len(value)}")
+        return [c for c in self.subset_of if c in value]  # one spelling per choice: table order
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default,
@@ -75,6 +93,9 @@ class OptionSpec:
             out["minimum"] = self.minimum
         if self.maximum is not None:
             out["maximum"] = self.maximum
+        if self.subset_of:
+            out["subset_of"] = list(self.subset_of)
+            out["subset_size"] = self.subset_size
         return out
 
 

@@ -67,6 +67,9 @@ def random_options(spec: GameSpec, rng: random.Random) -> dict[str, Any]:
             continue
         if option.kind == "bool":
             options[option.name] = rng.random() < 0.5
+        elif option.kind == "choice" and option.subset_of and rng.random() < 0.3:
+            options[option.name] = rng.sample(list(option.subset_of),
+                                              option.subset_size or len(option.subset_of))
         elif option.kind == "choice":
             options[option.name] = rng.choice(option.choices)
         elif option.minimum is not None and option.maximum is not None:
