@@ -1,5 +1,6 @@
-"""Load a small demo: a few users (one admin), a finished and a running game, a club with a
-recorded Oceans game, and a Deep Vents tournament with its first round paired."""
+"""Load a small demo: a few users (one admin), a finished and a running Deep Sea Adventure
+game, a running game of every other playable game against a bot, a club with a recorded Oceans
+game, and a Deep Vents tournament with its first round paired."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from django.core.management.base import BaseCommand
 
 from games import services
 from games.models import Game
+from games.rules import registered
 
 DSA = "deep-sea-adventure"
 MEMBERS = ("alice", "bob", "carol", "dave")
@@ -38,6 +40,9 @@ class Command(BaseCommand):
         if not Game.objects.exists():
             self._finished_game(members)
             self._running_game(members)
+            for slug in sorted(registered()):
+                if slug != DSA:
+                    self._showcase(slug, members)
             self._club(members)
 
         self.stdout.write(self.style.SUCCESS("Demo data ready at http://127.0.0.1:8000/"))
@@ -58,6 +63,17 @@ class Command(BaseCommand):
                                     options={}, created_by=members["alice"])
         rng = random.Random(11)
         for _ in range(3):
+            game.refresh_from_db()
+            if game.status != "active" or game.current_player != 0:
+                break
+            self._move(game, members, rng)
+
+    def _showcase(self, slug, members):
+        """Alice against a bot (greedy, which answers at once), a few moves in."""
+        game = services.game_create(slug=slug, seats=[{"user": "alice"}, {"bot": "greedy"}],
+                                    options={}, created_by=members["alice"])
+        rng = random.Random(slug)
+        for _ in range(4):
             game.refresh_from_db()
             if game.status != "active" or game.current_player != 0:
                 break
