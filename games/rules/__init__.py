@@ -6,7 +6,8 @@
 
 from games.rules.base import (CHANCE, TERMINAL, GameSpec, IllegalAction, OptionSpec, State,
                               get_rules, register, registered)
-from games.rules import deep_sea_adventure, deep_vents  # noqa: F401  (each registers itself)
+# Each module registers itself on import.
+from games.rules import deep_sea_adventure, deep_vents, ventlife  # noqa: F401
 
 __all__ = ["CHANCE", "TERMINAL", "GameSpec", "IllegalAction", "OptionSpec", "State",
            "get_rules", "register", "registered"]

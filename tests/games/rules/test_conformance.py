@@ -31,7 +31,8 @@ ILLEGAL_PER_STATE = 6         # mutated or misplaced actions tried at each check
 ENOUGH_REDRAWS = 20           # other seats' views seen changed by resampling: hidden data exists
 
 # Per game, per private chance outcome type: keys its public form must not carry.
-PRIVATE_KEYS = {"deep-sea-adventure": {"reveal": {"value"}}}
+PRIVATE_KEYS = {"deep-sea-adventure": {"reveal": {"value"}},
+                "ventlife": {"draw": {"tile"}}}
 
 SLUGS = sorted(registered())
 
