@@ -172,6 +172,12 @@ class State(ABC):
         """Per seat, a comparable key where higher is better; by default the score alone."""
         return list(self._scores())
 
+    def _canonical_quick(self, action: Action) -> Action | None:
+        """Optionally, the legal action equal to ``action`` found without listing them all
+        (replay applies every logged action, and some decision points have hundreds); None
+        falls back to the list. It must never accept an action the list would not hold."""
+        return None
+
     def _why_illegal(self, action: Action) -> str | None:
         """A specific reason an action is illegal, where the game can say better than the default."""
         return None
@@ -232,6 +238,9 @@ class State(ABC):
             raise IllegalAction("the game is over")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction('an action is an object with a "type"')
+        quick = self._canonical_quick(action)
+        if quick is not None:
+            return quick
         legal = self.legal_actions()
         for candidate in legal:
             if candidate == action and _same_types(candidate, action):

@@ -540,6 +540,16 @@ class State(base.State):
         return [{"type": "place_tile", "q": q, "r": r, "rotation": k}
                 for r, q, k in sorted(self._tile_spots)]
 
+    def _canonical_quick(self, action: Action) -> Action | None:
+        """A tile placement is looked up in the set it is listed from, not in the sorted list."""
+        if self._phase != "tile" or not self._top or len(action) != 4:
+            return None
+        q, r, k = action.get("q"), action.get("r"), action.get("rotation")
+        if (action["type"] == "place_tile" and type(q) is int and type(r) is int
+                and type(k) is int and (r, q, k) in self._tile_spots):
+            return {"type": "place_tile", "q": q, "r": r, "rotation": k}
+        return None
+
     def _fits_up(self, q: int, r: int, rotation: int) -> bool:
         """Whether a tile may go up on a plateau with its Black Smoker on (q, r)."""
         top = self._top

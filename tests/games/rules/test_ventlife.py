@@ -637,3 +637,32 @@ def test_the_view_is_json_and_lists_what_a_renderer_needs():
     assert len(view["field"]) == 21 and view["last_tile"] == 8
     assert [(h["r"], h["q"]) for h in view["field"]] == sorted((h["r"], h["q"])
                                                                for h in view["field"])
+
+
+def test_a_placement_looked_up_quickly_is_exactly_one_of_the_listed_ones():
+    # Replay checks a logged placement against the set the list is made from; over a whole
+    # random game, every placement near the field is accepted that way only if it is listed.
+    rng = random.Random(8)
+    state = vl.new_game(3, {})
+    looked_up = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_actions()
+        if legal[0]["type"] == "place_tile" and state._top:
+            listed = {(a["q"], a["r"], a["rotation"]) for a in legal}
+            qs = [q for q, _ in state._top]
+            rs = [r for _, r in state._top]
+            for q in range(min(qs) - 3, max(qs) + 4):
+                for r in range(min(rs) - 3, max(rs) + 4):
+                    for k in range(6):
+                        action = {"type": "place_tile", "q": q, "r": r, "rotation": k}
+                        quick = state._canonical_quick(action)
+                        assert (quick == action) == ((q, r, k) in listed), action
+                        looked_up += quick is not None
+            assert state._canonical_quick({"type": "place_tile", "q": True, "r": 0,
+                                           "rotation": 0}) is None
+        state.apply(rng.choice(legal))
+    assert looked_up > 1000
