@@ -7,7 +7,7 @@
 from games.rules.base import (CHANCE, TERMINAL, GameSpec, IllegalAction, OptionSpec, State,
                               get_rules, register, registered)
 # Each module registers itself on import.
-from games.rules import deep_sea_adventure, deep_vents, ventlife  # noqa: F401
+from games.rules import abyss, deep_sea_adventure, deep_vents, ventlife  # noqa: F401
 
 __all__ = ["CHANCE", "TERMINAL", "GameSpec", "IllegalAction", "OptionSpec", "State",
            "get_rules", "register", "registered"]
