@@ -238,6 +238,10 @@ class State(base.State):
         self._court_left = False
         self._end_seat: int | None = None
         self._payment: list[Any] | None = None   # [lord, races, required, value, paid cards]
+        self._pearls_paid = 0
+        # The last recruit paid with Allies, public (forced payments log no action of their
+        # own): (seat, lord, cards paid, pearls paid, card affiliated).
+        self._last_recruit: tuple | None = None
         self._keys_due = 0
         self._tasks: list[tuple] = ([("turn_start",), ("setup_location",)]
                                     + [("court_draw",)] * data.COURT_SLOTS + [("first_player",)])
@@ -325,6 +329,11 @@ class State(base.State):
             out["recruiting"] = {"lord": _L_NAME[lord], "races": races,
                                  "required": None if required < 0 else _RACES[required],
                                  "value": value, "paid": [_card_view(c) for c in paid]}
+        if self._last_recruit is not None:
+            who, lord, paid, pearls, kept = self._last_recruit
+            out["last_recruit"] = {"seat": who, "lord": _L_NAME[lord],
+                                   "paid": [_card_view(c) for c in paid], "pearls": pearls,
+                                   "affiliated": _card_view(kept)}
         if over:
             out["scores"] = [self._score_parts(s) for s in range(self.num_players)]
         return out
@@ -579,6 +588,8 @@ class State(base.State):
         other._end_seat = self._end_seat
         payment = self._payment
         other._payment = None if payment is None else payment[:4] + [payment[4][:]]
+        other._pearls_paid = self._pearls_paid
+        other._last_recruit = self._last_recruit
         other._keys_due = self._keys_due
         other._tasks = self._tasks[:]
         other._options = self._options  # replaced, never mutated
@@ -692,6 +703,7 @@ class State(base.State):
             self._tasks.pop()
             lord = _LORD_INDEX[action["lord"]]
             self._payment = [lord, *_requirement(lord, self._recruit_terms(seat)), []]
+            self._pearls_paid = 0
             self._push(("recruited", seat, lord), ("pay", seat))
 
     def _turn_end(self, top: tuple) -> None:
@@ -913,6 +925,7 @@ class State(base.State):
         seat = top[1]
         if action["type"] == "pay_pearls":
             self._pearls[seat] -= action["amount"]
+            self._pearls_paid = action["amount"]
             self._tasks.pop()
             return
         c = _card_of(action)
@@ -951,6 +964,7 @@ class State(base.State):
     def _affiliate(self, seat: int, c: int) -> None:
         # "All Allies paid go to the discard except the one of lowest value: it is affiliated."
         paid = self._payment[4]
+        self._last_recruit = (seat, self._payment[0], tuple(sorted(paid)), self._pearls_paid, c)
         paid.remove(c)
         self._affiliated[seat][c] += 1
         for card in paid:

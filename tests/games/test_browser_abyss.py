@@ -256,6 +256,12 @@ def test_board_offer_and_recruit(page, monkeypatch):
         expect(board.locator(f".ab-seat[data-seat='0'] .ab-seat-lord[data-name='{name}']")
                ).to_have_count(1)
         expect(board.locator(".ab-recruiting")).to_have_count(0)
+        # What it cost stays on the board, the cards paid without a click included.
+        paid = seat_view(game, 1)["last_recruit"]
+        assert paid["lord"] == name and paid["seat"] == 0
+        expect(board.locator(".ab-last-recruit")).to_have_attribute("data-lord", name)
+        expect(board.locator(".ab-last-recruit")).to_contain_text(
+            f"{RACE[paid['affiliated']['race']]} {paid['affiliated']['value']} affiliated")
     else:
         # Request support by clicking a Council stack.
         race = next(a["race"] for a in legal if a["type"] == "council")

@@ -938,6 +938,28 @@
     return {node: group, height};
   }
 
+  // The last recruit paid with Allies, for everyone: forced payments log no action of their own.
+  function lastRecruitPanel(view, ctx, y0) {
+    const r = view.last_recruit;
+    if (!r || view.recruiting) return {node: null, height: 0};
+    const paid = r.paid || [];
+    const pearls = r.pearls ? ` + ${plural(r.pearls, "pearl")}` : "";
+    const kept = r.affiliated;
+    const height = 46;
+    const text = `Last recruit: ${ctx.who(r.seat)} took the ${r.lord} for`;
+    const group = svg("g", {class: "ab-last-recruit", "data-lord": r.lord}, [
+      panel(MARGIN - 8, y0, WIDTH - 2 * MARGIN + 16, height, {}),
+      label(MARGIN + 4, y0 + 28, text, "stat"),
+    ]);
+    const x0 = MARGIN + 14 + text.length * 7.4;  // after the text, at about 7 px a letter
+    paid.forEach((card, k) => group.append(allyCard(card, x0 + k * 30, y0 + 8, 26, 30,
+      {noRace: true})));
+    const after = x0 + paid.length * 30 + 8;
+    group.append(label(after, y0 + 28, `${pearls.trim()}${pearls ? "; " : ""}` +
+      `${race(kept.race).label} ${kept.value} affiliated`, "stat"));
+    return {node: group, height};
+  }
+
   // -- the viewer's hand --------------------------------------------------------------------------
 
   const HAND = {cardW: 44, cardH: 60, gap: 6};
@@ -1167,7 +1189,7 @@
     const parts = [title(view, ctx), court(view, ctx), track(view, ctx), threat(view),
       council(view, ctx)];
     let y = ROW2.y + ROW2.height + 10;
-    for (const made of [recruitingPanel(view, ctx, y)]) {
+    for (const made of [recruitingPanel(view, ctx, y), lastRecruitPanel(view, ctx, y)]) {
       if (made.node) {
         parts.push(made.node);
         y += made.height + 10;

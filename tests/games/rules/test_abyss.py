@@ -560,6 +560,19 @@ def test_rulebook_recruit_slaver_with_two_shellfish_worth_6_and_2_pearls():
     assert lord_names(state, 0) == ["Slaver"]
 
 
+def test_everyone_sees_what_a_recruit_cost_even_the_part_paid_without_a_decision():
+    state = table(2, hands={0: RULEBOOK_HAND}, pearls={0: 2})
+    assert "last_recruit" not in state.view(1)
+    play(state, {"type": "recruit", "lord": "Slaver"}, {"type": "pay", **card("shellfish", 5)})
+    # The Shellfish 1 and the pearls were paid by themselves, so no action names them.
+    expected = {"seat": 0, "lord": "Slaver", "pearls": 2, "affiliated": card("shellfish", 1),
+                "paid": [card("shellfish", 1), card("shellfish", 5)]}
+    for seat in (None, 0, 1):
+        assert state.view(seat)["last_recruit"] == expected
+    clone = state.clone()
+    assert clone.view(None)["last_recruit"] == expected
+
+
 def test_rulebook_the_traitor_needs_a_squid():
     state = table(2, hands={0: RULEBOOK_HAND}, pearls={0: 2})
     assert {"type": "recruit", "lord": "Traitor"} not in legal(state)
