@@ -50,6 +50,39 @@
     return build((t) => document.createElementNS(SVG_NS, t), tag, attrs, children);
   }
 
+  // -- text helpers the renderers share (SVG text does not wrap) ------------------------------
+
+  function plural(count, word, many) {
+    return `${count} ${count === 1 ? word : many || `${word}s`}`;
+  }
+
+  /* Shorten a text to about `width` units, at `perChar` a letter. */
+  function clip(text, width, perChar) {
+    const s = String(text);
+    const limit = Math.max(3, Math.floor(width / perChar));
+    return s.length > limit ? `${s.slice(0, limit - 1)}…` : s;
+  }
+
+  /* Words into at most `most` lines of about `width` units; the last one clipped. */
+  function wrap(text, width, perChar, most) {
+    const limit = Math.max(3, Math.floor(width / perChar));
+    const lines = [];
+    let line = "";
+    for (const word of String(text).split(/\s+/)) {
+      const longer = line ? `${line} ${word}` : word;
+      if (longer.length <= limit || !line) {
+        line = longer;
+      } else {
+        lines.push(line);
+        line = word;
+      }
+    }
+    lines.push(line);
+    const kept = lines.slice(0, most);
+    if (lines.length > most) kept[most - 1] += ` ${lines.slice(most).join(" ")}`;
+    return kept.map((part) => clip(part, width, perChar));
+  }
+
   function seatColor(seat) {
     return SEAT_COLORS[seat % SEAT_COLORS.length];
   }
@@ -576,7 +609,8 @@
     page.start();
   }
 
-  window.Hadal = {register, html, svg, seatColor, describeAction, ordinal, page: null};
+  window.Hadal = {register, html, svg, seatColor, describeAction, ordinal, plural, clip, wrap,
+    page: null};
   // Renderer scripts load (deferred) after this one and before DOMContentLoaded.
   document.addEventListener("DOMContentLoaded", start);
 })();

@@ -11,7 +11,7 @@
 (function () {
   "use strict";
 
-  const {register, svg, html, ordinal, describeAction} = window.Hadal;
+  const {register, svg, html, ordinal, describeAction, plural, clip, wrap} = window.Hadal;
 
   const WIDTH = 1000;
   const MARGIN = 20;
@@ -161,10 +161,6 @@
 
   // -- small helpers ---------------------------------------------------------------------------
 
-  function plural(count, word, many) {
-    return `${count} ${count === 1 ? word : many || `${word}s`}`;
-  }
-
   function capital(text) {
     const s = String(text);
     return s.charAt(0).toUpperCase() + s.slice(1);
@@ -180,33 +176,6 @@
   function some(count, one, many) {
     if (!count) return "";
     return count === 1 ? one : `${count} ${many}`;
-  }
-
-  /* SVG text does not wrap: shorten a text to about `width` units, at `perChar` a letter. */
-  function clip(text, width, perChar) {
-    const s = String(text);
-    const limit = Math.max(3, Math.floor(width / perChar));
-    return s.length > limit ? `${s.slice(0, limit - 1)}…` : s;
-  }
-
-  /* Words into at most `most` lines of about `width` units; the last one clipped. */
-  function wrap(text, width, perChar, most) {
-    const limit = Math.max(3, Math.floor(width / perChar));
-    const lines = [];
-    let line = "";
-    for (const word of String(text).split(/\s+/)) {
-      const longer = line ? `${line} ${word}` : word;
-      if (longer.length <= limit || !line) {
-        line = longer;
-      } else {
-        lines.push(line);
-        line = word;
-      }
-    }
-    lines.push(line);
-    const kept = lines.slice(0, most);
-    if (lines.length > most) kept[most - 1] += ` ${lines.slice(most).join(" ")}`;
-    return kept.map((part) => clip(part, width, perChar));
   }
 
   function label(x, y, text, style, extra) {

@@ -4,7 +4,7 @@
 (function () {
   "use strict";
 
-  const {register, svg} = window.Hadal;
+  const {register, svg, plural} = window.Hadal;
 
   const WIDTH = 1000;
   const HEIGHT = 672;
@@ -373,10 +373,6 @@
     return held.map((levels, k) => (levels.length > 1
       ? `${k + 1}: stack of ${levels.length} (levels ${levels.join(", ")})`
       : `${k + 1}: level ${levels[0]}`)).join("; ");
-  }
-
-  function plural(count, word) {
-    return `${count} ${word}${count === 1 ? "" : "s"}`;
   }
 
   function scoredText(diver) {

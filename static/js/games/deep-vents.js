@@ -5,7 +5,7 @@
 (function () {
   "use strict";
 
-  const {register, svg, html, ordinal} = window.Hadal;
+  const {register, svg, html, ordinal, plural, clip, wrap} = window.Hadal;
 
   const WIDTH = 1000;
   const BAND = 256;        // the top band: title, market and the side panel
@@ -97,38 +97,8 @@
 
   // -- small helpers -------------------------------------------------------------------------
 
-  function plural(count, word, many) {
-    return `${count} ${count === 1 ? word : many || `${word}s`}`;
-  }
-
   function at(q, r) {
     return `(${q},${r})`;
-  }
-
-  /* SVG text does not wrap: shorten a text to about `width` units, at `perChar` a letter. */
-  function clip(text, width, perChar) {
-    const limit = Math.max(4, Math.floor(width / perChar));
-    return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
-  }
-
-  /* Words into at most `most` lines of about `width` units; the last one clipped. */
-  function wrap(text, width, perChar, most) {
-    const limit = Math.max(4, Math.floor(width / perChar));
-    const lines = [];
-    let line = "";
-    for (const word of text.split(" ")) {
-      const longer = line ? `${line} ${word}` : word;
-      if (longer.length <= limit || !line) {
-        line = longer;
-      } else {
-        lines.push(line);
-        line = word;
-      }
-    }
-    lines.push(line);
-    const kept = lines.slice(0, most);
-    if (lines.length > most) kept[most - 1] += ` ${lines.slice(most).join(" ")}`;
-    return kept.map((text) => clip(text, width, perChar));
   }
 
   function info(name) {

@@ -10,7 +10,7 @@
 (function () {
   "use strict";
 
-  const {register, html} = window.Hadal;
+  const {register, html, plural, clip} = window.Hadal;
 
   const WIDTH = 1000;
   const TOP = 58;            // the title band
@@ -143,10 +143,6 @@
 
   // -- small helpers -------------------------------------------------------------------------
 
-  function plural(count, word, many) {
-    return `${count} ${count === 1 ? word : many || `${word}s`}`;
-  }
-
   function at(q, r) {
     return `(${q},${r})`;
   }
@@ -175,11 +171,6 @@
     const s = speciesOf(id);
     return [`${s.name}`, `Placement: ${s.place}.`, `When covered: ${s.covered}.`,
       `Scoring: ${s.score}.`].join("\n");
-  }
-
-  function clip(text, width, perChar) {
-    const limit = Math.max(4, Math.floor(width / perChar));
-    return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
   }
 
   // -- geometry --------------------------------------------------------------------------------
