@@ -899,10 +899,8 @@ class State(base.State):
         seat = top[1]
         _, races, required, value, paid = self._payment
         hand = self._hands[seat]
-        mask = paid_sum = 0
-        for c in paid:
-            mask |= 1 << _RACE[c]
-            paid_sum += _VALUE[c]
+        mask = _races_of(paid)
+        paid_sum = sum(_VALUE[c] for c in paid)
         sums = _race_sums(hand)
         short = value - self._pearls[seat]
         options: list[Action] = []
@@ -915,8 +913,7 @@ class State(base.State):
                     options.append({"type": "pay", **_card_view(c)})
                 sums[r] += _VALUE[c]
         missing = value - paid_sum
-        if (_POPCOUNT[mask] == races and (required < 0 or mask >> required & 1)
-                and 0 < missing <= self._pearls[seat]):
+        if _races_met(mask, races, required) and 0 < missing <= self._pearls[seat]:
             # "You may spend a pearl for each missing point, after one Ally of each race."
             options.append({"type": "pay_pearls", "amount": missing})
         return options
@@ -932,10 +929,7 @@ class State(base.State):
         self._hands[seat][c] -= 1
         _, races, required, value, paid = self._payment
         paid.append(c)
-        mask = 0
-        for card in paid:
-            mask |= 1 << _RACE[card]
-        if (_POPCOUNT[mask] == races and (required < 0 or mask >> required & 1)
+        if (_races_met(_races_of(paid), races, required)
                 and sum(_VALUE[card] for card in paid) >= value):
             self._tasks.pop()
 
@@ -1359,6 +1353,19 @@ def _requirement(lord: int, terms: tuple[bool, bool, int]) -> tuple[int, int, in
     fewer, any_races, shift = terms
     races = max(1, _L_RACES[lord] - 1) if fewer else _L_RACES[lord]
     return races, -1 if any_races else _L_REQUIRED[lord], _L_COST[lord] + shift
+
+
+def _races_of(cards: list[int]) -> int:
+    """The races among ``cards`` as a bit mask."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << _RACE[c]
+    return mask
+
+
+def _races_met(mask: int, races: int, required: int) -> bool:
+    """Whether races ``mask`` are exactly ``races`` of them, ``required`` (if any) among them."""
+    return _POPCOUNT[mask] == races and (required < 0 or bool(mask >> required & 1))
 
 
 def _finishable(mask: int, paid_sum: int, sums: list[int], races: int, required: int,
