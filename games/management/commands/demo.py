@@ -39,10 +39,11 @@ class Command(BaseCommand):
 
         if not Game.objects.exists():
             self._finished_game(members)
-            self._running_game(members)
+            self._running_game(DSA, "random", members, moves=3, seed=11)
             for slug in sorted(registered()):
                 if slug != DSA:
-                    self._showcase(slug, members)
+                    # The greedy bot answers at once, so the game is ready to play.
+                    self._running_game(slug, "greedy", members, moves=4, seed=slug)
             self._club(members)
 
         self.stdout.write(self.style.SUCCESS("Demo data ready at http://127.0.0.1:8000/"))
@@ -58,22 +59,12 @@ class Command(BaseCommand):
         while game.status == "active":
             self._move(game, members, rng)
 
-    def _running_game(self, members):
-        game = services.game_create(slug=DSA, seats=[{"user": "alice"}, {"bot": "random"}],
+    def _running_game(self, slug, bot, members, *, moves, seed):
+        """Alice against a bot, a few of her moves in."""
+        game = services.game_create(slug=slug, seats=[{"user": "alice"}, {"bot": bot}],
                                     options={}, created_by=members["alice"])
-        rng = random.Random(11)
-        for _ in range(3):
-            game.refresh_from_db()
-            if game.status != "active" or game.current_player != 0:
-                break
-            self._move(game, members, rng)
-
-    def _showcase(self, slug, members):
-        """Alice against a bot (greedy, which answers at once), a few moves in."""
-        game = services.game_create(slug=slug, seats=[{"user": "alice"}, {"bot": "greedy"}],
-                                    options={}, created_by=members["alice"])
-        rng = random.Random(slug)
-        for _ in range(4):
+        rng = random.Random(seed)
+        for _ in range(moves):
             game.refresh_from_db()
             if game.status != "active" or game.current_player != 0:
                 break
