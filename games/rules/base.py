@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -114,7 +114,6 @@ class GameSpec:
     description: str = ""
     # At the end every hand is shown, so a finished game's log is public in full.
     reveal_at_end: bool = True
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def validate(self, num_players: Any, options: Any) -> dict[str, Any]:
         """Checked players and options with defaults filled in; ValueError says what is wrong."""
