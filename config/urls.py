@@ -13,3 +13,6 @@ urlpatterns = [
     path("", include("league.urls")),
     path("", include("games.urls")),
 ]
+
+handler404 = "config.http.not_found"
+handler500 = "config.http.server_error"

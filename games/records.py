@@ -13,21 +13,21 @@ corrected. Nothing is edited: a correction is a new event and moves the projecti
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.utils import timezone
 
-from games import store
+from games import inputs, store
 from games.catalog import GameType, game_type
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
-from games.services import BOT_PREFIX, InvalidInput, NotYourSeat, RuleViolation, enqueue_rating
+from games.errors import InvalidInput, NotYourSeat, RuleViolation
+from games.services import BOT_PREFIX, enqueue_rating
 from games.store import NewEvent
 
 User = get_user_model()
 BID_GAMES = {"deep-vents"}  # games with a starting-bid variant
+GUEST_NAME_MAX = 60  # Seat.guest
 
 
 # -- validating results ---------------------------------------------------------------------------
@@ -52,13 +52,17 @@ def parse_results(kind: GameType, results: Any, seat_names: list[str] | None = N
         if not isinstance(entry, dict) or not isinstance(entry.get("player"), str) \
                 or not entry["player"].strip():
             raise InvalidInput(f"result {i}: give the player's name")
-        rank, score = entry.get("rank"), entry.get("score")
-        if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
-            raise InvalidInput(f"result {i}: rank must be a whole number from 1")
-        if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float))):
-            raise InvalidInput(f"result {i}: score must be a number or null")
-        clean.append({"player": entry["player"].strip(), "score": score, "rank": rank,
-                      "guest": bool(entry.get("guest", False))})
+        guest = entry.get("guest", False)
+        if not isinstance(guest, bool):
+            raise InvalidInput(f"result {i}: guest must be true or false")
+        name = inputs.text(entry["player"], f"result {i}: the player",
+                           GUEST_NAME_MAX if guest else 150)
+        rank = entry.get("rank")
+        if isinstance(rank, str):  # a query string's digits are fine; a JSON result's are not
+            raise InvalidInput(f"result {i}: rank must be a whole number, not text")
+        rank = inputs.whole_number(rank, f"result {i}: rank", 1, 100)
+        score = inputs.score(entry.get("score"), f"result {i}: score")
+        clean.append({"player": name, "score": score, "rank": rank, "guest": guest})
     names = [c["player"] for c in clean]
     if len(set(names)) != len(names):
         raise InvalidInput("a player appears twice in the results")
@@ -97,7 +101,7 @@ def match_record(*, slug: str, played_at: Any, results: Any, recorded_by, notes:
         kind = game_type(slug)
     except KeyError as exc:
         raise InvalidInput(str(exc.args[0])) from None
-    played_at = _parse_played_at(played_at)
+    played_at = inputs.past_moment(played_at, "played_at")
     clean = parse_results(kind, results)
     bid = _check_bid(slug, [c["player"] for c in clean], bid)
     seats = [_seat_for(i, r) for i, r in enumerate(clean)]
@@ -123,32 +127,10 @@ def match_record(*, slug: str, played_at: Any, results: Any, recorded_by, notes:
     return game
 
 
-def _parse_played_at(value: Any) -> dt.datetime:
-    if isinstance(value, dt.datetime):
-        moment = value
-    elif isinstance(value, dt.date):
-        moment = dt.datetime.combine(value, dt.time(12, 0))
-    elif isinstance(value, str):
-        try:
-            moment = dt.datetime.fromisoformat(value)
-        except ValueError:
-            raise InvalidInput("played_at must be a date or date-time (YYYY-MM-DD[THH:MM])") \
-                from None
-        if len(value) == 10:
-            moment = moment.replace(hour=12)
-    else:
-        raise InvalidInput("played_at must be a date or date-time (YYYY-MM-DD[THH:MM])")
-    if timezone.is_naive(moment):
-        moment = timezone.make_aware(moment, dt.timezone.utc)
-    if moment > timezone.now() + dt.timedelta(days=1):
-        raise InvalidInput("played_at is in the future")
-    return moment
-
-
 def _seat_for(index: int, result: dict[str, Any]) -> Seat:
     name = result["player"]
     if result["guest"]:
-        return Seat(index=index, guest=name[:60])
+        return Seat(index=index, guest=name)
     user = User.objects.filter(username=name, is_active=True).first()
     if user is None or name.startswith(BOT_PREFIX):
         raise InvalidInput(f"no member {name!r} (mark a guest with \"guest\": true)")

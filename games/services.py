@@ -17,8 +17,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import store
+from games import inputs, store
 from games.bots import BOTS, get_bot
+from games.errors import InvalidInput, NotYourSeat, RuleViolation
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
@@ -29,41 +30,28 @@ User = get_user_model()
 # The chance player's dice. Never seeded, never stored: no seat can learn it.
 chance_rng: random.Random = random.SystemRandom()
 BOT_PREFIX = "bot-"
-
-
-class ServiceError(Exception):
-    """Base for errors a caller caused; ``status`` is the HTTP status the API gives it."""
-
-    status = 400
-
-
-class InvalidInput(ServiceError):
-    status = 400
-
-
-class NotYourSeat(ServiceError):
-    status = 403
-
-
-class RuleViolation(ServiceError):
-    """The rules refuse the action (HTTP 422)."""
-
-    status = 422
+BOT_SUFFIX_MAX = 20
 
 
 # -- users and bots -------------------------------------------------------------------------------
 
 
-def bot_user(level: str, name: str | None = None):
+def bot_user(level: str, name: str | None = None, *, create: bool = True):
     """The user that stands for a bot of ``level``: ``bot-<level>``, or a named bot player
     ``bot-<level>-<suffix>`` (a tournament of bots needs several). Bots are players with
-    ratings of their own."""
+    ratings of their own. Only an organiser's tournament entry creates a named bot; seating one
+    in a game (``create=False``) needs it to exist."""
     if level not in BOTS:
         raise InvalidInput(f"unknown bot level {level!r}; known: {', '.join(BOTS)}")
     name = name or f"{BOT_PREFIX}{level}"
     if bot_level(name) != level:
         raise InvalidInput(f"a {level} bot's name is {BOT_PREFIX}{level} or "
-                           f"{BOT_PREFIX}{level}-<letters or digits>")
+                           f"{BOT_PREFIX}{level}-<1 to {BOT_SUFFIX_MAX} letters or digits>")
+    if not create and name != f"{BOT_PREFIX}{level}":
+        user = User.objects.filter(username=name).first()
+        if user is None:
+            raise InvalidInput(f"no bot player {name!r}; seat a bot with {{\"bot\": level}}")
+        return user
     user, created = User.objects.get_or_create(username=name)
     if created:
         user.set_unusable_password()
@@ -75,8 +63,9 @@ def bot_level(username: str) -> str | None:
     """The bot level a username stands for, or None for a person."""
     if not username.startswith(BOT_PREFIX):
         return None
-    level, _, suffix = username[len(BOT_PREFIX):].partition("-")
-    if level in BOTS and (not _ or (suffix.isalnum() and suffix.isascii())):
+    level, dash, suffix = username[len(BOT_PREFIX):].partition("-")
+    if level in BOTS and (not dash or (suffix.isalnum() and suffix.isascii()
+                                       and len(suffix) <= BOT_SUFFIX_MAX)):
         return level
     return None
 
@@ -173,15 +162,12 @@ def _seat_user(index: int, seat: Any):
     if not isinstance(seat, dict) or len(seat) != 1 or not ({"user", "bot"} & seat.keys()):
         raise InvalidInput(f'seat {index} must be {{"user": name}} or {{"bot": level}}')
     if "bot" in seat:
-        if not isinstance(seat["bot"], str):
-            raise InvalidInput(f"seat {index}: the bot level must be a string")
-        return bot_user(seat["bot"]), seat["bot"]
-    name = seat["user"]
-    if not isinstance(name, str):
-        raise InvalidInput(f"seat {index}: the user must be a username")
+        level = inputs.text(seat["bot"], f"seat {index}: the bot level", 20)
+        return bot_user(level), level
+    name = inputs.text(seat["user"], f"seat {index}: the user", 150)
     level = bot_level(name)
     if level is not None:  # a named bot player, e.g. a tournament entrant
-        return bot_user(level, name), level
+        return bot_user(level, name, create=False), level
     user = User.objects.filter(username=name, is_active=True).first()
     if user is None or name.startswith(BOT_PREFIX):
         raise InvalidInput(f"seat {index}: no user {name!r}")
@@ -350,24 +336,13 @@ def _earlier_result(game: Game, idempotency_key: str | None) -> AppendResult | N
 
 
 def _seat_number(game: Game, seat: Any) -> int:
-    if isinstance(seat, str) and seat.strip().lstrip("-").isdigit():
-        seat = int(seat)
-    if isinstance(seat, bool) or not isinstance(seat, int):
-        raise InvalidInput("seat must be a whole number")
-    if not 0 <= seat < game.num_players:
-        raise InvalidInput(f"seat must be between 0 and {game.num_players - 1}")
-    return seat
+    return inputs.whole_number(seat, "seat", 0, game.num_players - 1)
 
 
 def _version_number(game: Game, at: Any, *, allow_zero: bool = False) -> int:
     if at is None:
         return game.version
-    if isinstance(at, str) and at.strip().isdigit():
-        at = int(at)
-    low = 0 if allow_zero else 1
-    if isinstance(at, bool) or not isinstance(at, int) or not low <= at <= game.version:
-        raise InvalidInput(f"version must be a whole number from {low} to {game.version}")
-    return at
+    return inputs.whole_number(at, "version", 0 if allow_zero else 1, game.version)
 
 
 def _action_data(state: State, action: Any) -> dict[str, Any]:

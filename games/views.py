@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.views.generic import CreateView
 
 from games import services
+from games.errors import InvalidInput
 from games.api.serializers import GameOut
 from games.forms import NewGameForm, SignUpForm
 from games.catalog import game_type
@@ -106,7 +107,7 @@ def game_new(request):
         try:
             game = services.game_create(slug=form.cleaned_data["game"], seats=form.seats(),
                                         options=form.options(), created_by=request.user)
-        except services.InvalidInput as exc:
+        except InvalidInput as exc:
             form.add_error(None, str(exc))
         else:
             return redirect("game-detail", pk=game.pk)

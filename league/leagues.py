@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.text import slugify
 
-from games import records
+from games import inputs, records
 from games.models import Game
-from games.services import InvalidInput, NotYourSeat
+from games.errors import InvalidInput, NotYourSeat
 from league.models import League, Membership, Season
 
 User = get_user_model()
@@ -18,13 +18,14 @@ User = get_user_model()
 
 @transaction.atomic
 def league_create(*, name: Any, created_by, description: Any = "") -> League:
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidInput("name: give the league a name")
+    name = inputs.text(name, "name", 100)
+    description = inputs.text(description or "", "description", 5000, blank=True)
     slug = slugify(name)[:50]
-    if not slug or League.objects.filter(slug=slug).exists():
+    if not slug:
+        raise InvalidInput("name: give the league a name with letters or digits")
+    if League.objects.filter(slug=slug).exists():
         raise InvalidInput(f"a league called {name!r} exists already")
-    league = League.objects.create(name=name.strip()[:100], slug=slug,
-                                   description=str(description or ""))
+    league = League.objects.create(name=name, slug=slug, description=description)
     Membership.objects.create(league=league, user=created_by, role=Membership.Role.ORGANISER)
     return league
 
@@ -44,8 +45,8 @@ def member_add(*, league: League, player: Any, role: Any = "member", by) -> Memb
         raise NotYourSeat("only the league's organisers may add members")
     if role not in Membership.Role.values:
         raise InvalidInput(f"role must be one of {', '.join(Membership.Role.values)}")
-    user = User.objects.filter(username=player, is_active=True).first() \
-        if isinstance(player, str) else None
+    player = inputs.text(player, "player", 150)
+    user = User.objects.filter(username=player, is_active=True).first()
     if user is None:
         raise InvalidInput(f"no player {player!r}")
     membership, _ = Membership.objects.update_or_create(league=league, user=user,
@@ -57,9 +58,10 @@ def member_add(*, league: League, player: Any, role: Any = "member", by) -> Memb
 def season_add(*, league: League, name: Any, starts_on: Any, ends_on: Any = None, by) -> Season:
     if not is_league_organiser(league, by):
         raise NotYourSeat("only the league's organisers may add seasons")
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidInput("name: give the season a name")
-    season = Season(league=league, name=name.strip(), starts_on=starts_on, ends_on=ends_on)
+    name = inputs.text(name, "name", 100)
+    starts_on = inputs.calendar_date(starts_on, "starts_on")
+    ends_on = None if ends_on is None else inputs.calendar_date(ends_on, "ends_on")
+    season = Season(league=league, name=name, starts_on=starts_on, ends_on=ends_on)
     if season.ends_on and season.ends_on < season.starts_on:
         raise InvalidInput("a season cannot end before it starts")
     season.save()

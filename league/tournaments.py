@@ -17,11 +17,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import records, services as game_services, store
+from games import inputs, records, services as game_services, store
 from games.catalog import game_type
 from games.models import EventKind, Game, GameStatus
 from games.rules import get_rules
-from games.services import InvalidInput, NotYourSeat, RuleViolation
+from games.errors import InvalidInput, NotYourSeat, RuleViolation
 from games.store import NewEvent
 from league import pairing
 from league.leagues import is_league_organiser
@@ -42,8 +42,7 @@ def tournament_create(*, name: Any, game: Any, format: Any, table_size: Any, rou
                       tiebreaks: Any = None, advance: Any = 1, time_control: Any = None
                       ) -> Tournament:
     """A tournament with its entries, seeded in the order given."""
-    if not isinstance(name, str) or not name.strip():
-        raise InvalidInput("name: give the tournament a name")
+    name = inputs.text(name, "name", 100)
     try:
         kind = game_type(game)
     except (KeyError, TypeError):
@@ -65,7 +64,7 @@ def tournament_create(*, name: Any, game: Any, format: Any, table_size: Any, rou
         raise InvalidInput("a tournament needs at least two players")
     placement = _placement(placement_points)
     order = _tiebreaks(tiebreaks)
-    if isinstance(bye_points, bool) or not isinstance(bye_points, (int, float)) or bye_points < 0:
+    if inputs.score(bye_points, "bye_points") is None or bye_points < 0:
         raise InvalidInput("bye_points must be a number from 0")
     if league is not None and not is_league_organiser(league, created_by):
         raise NotYourSeat("only the league's organisers may hold its tournaments")
@@ -74,7 +73,7 @@ def tournament_create(*, name: Any, game: Any, format: Any, table_size: Any, rou
             raise InvalidInput("time_control is for online tournaments")
         game_services.parse_time_control(time_control)
     tournament = Tournament.objects.create(
-        name=name.strip()[:100], slug=kind.slug, format=format, table_size=table_size,
+        name=name, slug=kind.slug, format=format, table_size=table_size,
         rounds=rounds, mode=mode, options=options, placement_points=placement,
         tiebreaks=order, bye_points=bye_points, advance=advance, league=league,
         time_control=time_control, created_by=created_by)
@@ -114,7 +113,10 @@ def _players(players: Any) -> list:
     return [_player(name) for name in players]
 
 
-def _player(name: str):
+def _player(name: Any):
+    """An entrant: a member, or a bot player (created on entry, so a tournament of bots can
+    be held)."""
+    name = inputs.text(name, "player", 150)
     level = game_services.bot_level(name)
     if level is not None:
         return game_services.bot_user(level, name)
@@ -133,10 +135,17 @@ def _placement(points: Any) -> dict[str, list[float]]:
     for size, values in points.items():
         if str(size) not in {"2", "3", "4"} or not isinstance(values, list) \
                 or len(values) != int(size) \
-                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+                or not all(_finite(v) for v in values):
             raise InvalidInput(f"placement_points[{size!r}] must list {size} numbers")
         table[str(size)] = values
     return table
+
+
+def _finite(value: Any) -> bool:
+    try:
+        return inputs.score(value, "a number") is not None
+    except InvalidInput:
+        return False
 
 
 def _tiebreaks(names: Any) -> list[str]:
@@ -375,8 +384,6 @@ def entry_add(*, tournament: Tournament, player: Any, by) -> Entry:
         raise RuleViolation("the tournament is over")
     if tournament.format != Tournament.Format.SWISS and tournament.round_set.exists():
         raise RuleViolation("late entry is only possible in a Swiss tournament once it runs")
-    if not isinstance(player, str):
-        raise InvalidInput("player must be a username")
     user = _player(player)
     if tournament.entries.filter(user=user).exists():
         raise RuleViolation(f"{player} has already entered")
@@ -392,6 +399,7 @@ def entry_add(*, tournament: Tournament, player: Any, by) -> Entry:
 def entry_drop(*, tournament: Tournament, player: Any, by) -> Entry:
     """A drop: no further pairings; the games already played stand. A player may drop
     themself; the organisers may drop anyone."""
+    player = inputs.text(player, "player", 150)
     entry = tournament.entries.select_related("user").filter(user__username=player).first()
     if entry is None:
         raise InvalidInput(f"{player!r} has not entered this tournament")

@@ -65,9 +65,12 @@ class GameCreateIn(serializers.Serializer):
     time_control = serializers.JSONField(required=False, default=None)
 
 
+MAX_VERSION = 2**31 - 1
+
+
 class ActionIn(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0)
-    expected_version = serializers.IntegerField(min_value=0)
+    seat = serializers.IntegerField(min_value=0, max_value=11)
+    expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION)
     action = serializers.DictField()
     idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=False)
 
@@ -87,7 +90,7 @@ class AppendOut(serializers.Serializer):
 
 
 class ResignIn(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0)
+    seat = serializers.IntegerField(min_value=0, max_value=11)
     idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=False)
 
 

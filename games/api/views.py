@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import services
+from games.errors import InvalidInput
 from games.api import serializers as s
 from games.models import Game, Seat
 from games.rules import registered
@@ -93,7 +94,7 @@ class GameActionsApi(APIView):
         game = _game(pk)
         seat = request.query_params.get("seat")
         if seat is None:
-            raise services.InvalidInput("give the seat: ?seat=N")
+            raise InvalidInput("give the seat: ?seat=N")
         actions = services.game_legal_actions(game=game, user=request.user, seat=seat)
         return Response(actions, headers={"X-Game-Version": str(game.version)})
 

@@ -1,0 +1,148 @@
+"""The HTTP edge: what every request passes before a view sees it, and what an error becomes.
+
+No bad input reaches a service or the database as anything but a clear 4xx, and an API client
+never gets HTML:
+
+- ``config.parsers.StrictJSONParser`` refuses JSON nested too deeply, NUL characters, lone
+  surrogates and numbers that are not finite (``NaN``, ``Infinity``, ``1e400``), and bodies
+  over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413).
+- :class:`RequestGuardMiddleware` refuses NUL characters in the path, the query string and
+  form fields (PostgreSQL cannot store them, so they must not get as far as a query), and
+  turns a lost database into a 503.
+- :func:`exception_handler` (DRF) and :func:`not_found` / :func:`server_error` (Django's
+  handlers) answer ``{"error": ...}`` for API paths.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpResponse, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from config.parsers import PayloadTooLarge
+from games.errors import ServiceError
+from games.store import VersionConflict
+
+log = logging.getLogger(__name__)
+
+DATABASE_DOWN = (OperationalError, InterfaceError)
+
+
+def is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+# -- the middleware ---------------------------------------------------------------------------
+
+
+def _error(request, message: str, code: int):
+    if is_api(request):
+        return JsonResponse({"error": message}, status=code)
+    return HttpResponse(message, status=code, content_type="text/plain; charset=utf-8")
+
+
+class RequestGuardMiddleware:
+    """Refuses what no view should see, before any view runs."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        refusal = self._refusal(request)
+        if refusal is not None:
+            return _error(request, *refusal)
+        return self.get_response(request)
+
+    @staticmethod
+    def _refusal(request) -> tuple[str, int] | None:
+        if "\x00" in request.path:
+            return "the address may not contain the NUL character", 400
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        if length.isascii() and length.isdigit() \
+                and int(length) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE \
+                and not request.content_type.startswith("multipart/"):
+            return "the request body is too large", 413
+        params = [request.GET]
+        if request.method == "POST" and request.content_type in (
+                "application/x-www-form-urlencoded", "multipart/form-data"):
+            try:
+                params.append(request.POST)
+            except RequestDataTooBig:
+                return "the request body is too large", 413
+        for query in params:
+            for key, values in query.lists():
+                if "\x00" in key or any("\x00" in v for v in values):
+                    return "the request may not contain the NUL character", 400
+        return None
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, DATABASE_DOWN):
+            log.error("database unavailable: %s", exception)
+            return _error(request, "the database is unavailable; try again shortly", 503)
+        if isinstance(exception, RequestDataTooBig):
+            return _error(request, "the request body is too large", 413)
+        return None
+
+
+# -- errors -----------------------------------------------------------------------------------
+
+
+def _first_message(detail) -> str:
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            message = _first_message(value)
+            return message if key in ("non_field_errors", "detail") else f"{key}: {message}"
+        return "invalid input"
+    if isinstance(detail, list):
+        return _first_message(detail[0]) if detail else "invalid input"
+    return str(detail)
+
+
+def exception_handler(exc, context):
+    """DRF's handler: every API error is ``{"error": "...", ...}`` with the right status."""
+    if isinstance(exc, VersionConflict):
+        return Response({"error": str(exc), "version": exc.current},
+                        status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, ServiceError):
+        return Response({"error": str(exc)}, status=exc.status)
+    if isinstance(exc, DATABASE_DOWN):
+        log.error("database unavailable: %s", exc)
+        return Response({"error": "the database is unavailable; try again shortly"},
+                        status=status.HTTP_503_SERVICE_UNAVAILABLE)
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound("not found")
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    body = {"error": _first_message(response.data)}
+    if isinstance(exc, exceptions.ValidationError) and isinstance(response.data, dict):
+        body["fields"] = response.data
+    response.data = body
+    return response
+
+
+def not_found(request, exception=None):
+    if is_api(request):
+        return JsonResponse({"error": "not found"}, status=404)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)
+
+
+def server_error(request):
+    if is_api(request):
+        return JsonResponse({"error": "something went wrong on our side; it has been logged"},
+                            status=500)
+    from django.views.defaults import server_error as page_server_error
+
+    return page_server_error(request)

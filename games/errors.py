@@ -1,0 +1,29 @@
+"""The errors services raise when a caller is at fault; ``status`` is what the API answers."""
+
+
+class ServiceError(Exception):
+    """Base for errors a caller caused; ``status`` is the HTTP status the API gives it."""
+
+    status = 400
+
+
+class InvalidInput(ServiceError):
+    status = 400
+
+
+class NotYourSeat(ServiceError):
+    """Not the caller's to do (HTTP 403)."""
+
+    status = 403
+
+
+class Conflict(ServiceError):
+    """The request clashes with what already happened (HTTP 409)."""
+
+    status = 409
+
+
+class RuleViolation(ServiceError):
+    """The rules refuse the action (HTTP 422)."""
+
+    status = 422

@@ -1,0 +1,108 @@
+"""Checks for input from anywhere — HTTP, a form, a management command, a reported result.
+
+Each returns the clean value or raises InvalidInput naming the field, so a service refuses bad
+input before it writes anything, whichever door the input came through.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from typing import Any
+
+from django.utils import timezone
+
+from games.errors import InvalidInput
+
+EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.timezone.utc)
+# A date-only record is taken as noon UTC, up to a day ahead of UTC for clubs east of it.
+FUTURE_SLACK = dt.timedelta(days=1)
+MAX_SCORE = 1_000_000_000
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def whole_number(value: Any, name: str, low: int, high: int) -> int:
+    """An int (or a string of ASCII digits, as in a query) from ``low`` to ``high``."""
+    if isinstance(value, str):
+        text = value.strip()
+        negative = text.startswith("-")
+        if _DIGITS.fullmatch(text[negative:]) and len(text) <= 20:
+            value = int(text)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(f"{name} must be a whole number from {low} to {high}")
+    return value
+
+
+def text(value: Any, name: str, max_length: int, *, blank: bool = False) -> str:
+    """Stripped text of at most ``max_length`` characters, without control characters."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be text")
+    value = value.strip()
+    if not value and not blank:
+        raise InvalidInput(f"{name} may not be empty")
+    if len(value) > max_length:
+        raise InvalidInput(f"{name} may be at most {max_length} characters")
+    if any(ord(c) < 32 and c not in "\t\n\r" for c in value):
+        raise InvalidInput(f"{name} may not contain control characters")
+    return value
+
+
+def score(value: Any, name: str) -> int | float | None:
+    """A finite number of sane size, or None."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or (isinstance(value, float) and not math.isfinite(value)) \
+            or abs(value) > MAX_SCORE:
+        raise InvalidInput(f"{name} must be a number between -{MAX_SCORE:,} and {MAX_SCORE:,}"
+                           " or null")
+    return value
+
+
+def past_moment(value: Any, name: str) -> dt.datetime:
+    """When something happened: a date or date-time from 1900 up to now, as aware UTC.
+
+    A date alone means noon that day (UTC). Offsets are honoured; a moment that cannot be
+    expressed in UTC at all (year 1 east of Greenwich) is out of range like any other."""
+    if isinstance(value, dt.datetime):
+        moment = value
+    elif isinstance(value, dt.date):
+        moment = dt.datetime.combine(value, dt.time(12, 0))
+    elif isinstance(value, str):
+        try:
+            moment = dt.datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise InvalidInput(f"{name} must be a date or date-time (YYYY-MM-DD[THH:MM])") \
+                from None
+        if len(value.strip()) == 10:
+            moment = moment.replace(hour=12)
+    else:
+        raise InvalidInput(f"{name} must be a date or date-time (YYYY-MM-DD[THH:MM])")
+    if timezone.is_naive(moment):
+        moment = moment.replace(tzinfo=dt.timezone.utc)
+    try:
+        moment = moment.astimezone(dt.timezone.utc)
+    except OverflowError:
+        raise InvalidInput(f"{name} is out of range (it must be from 1900 to today)") from None
+    if moment < EARLIEST:
+        raise InvalidInput(f"{name} is before 1900 (it must be from 1900 to today)")
+    if moment > timezone.now() + FUTURE_SLACK:
+        raise InvalidInput(f"{name} is in the future (it must be from 1900 to today)")
+    return moment
+
+
+def calendar_date(value: Any, name: str, *, years_ahead: int = 10) -> dt.date:
+    """A day on the calendar (a season's start or end): from 1900 to ``years_ahead`` ahead."""
+    if isinstance(value, str):
+        try:
+            value = dt.date.fromisoformat(value.strip())
+        except ValueError:
+            raise InvalidInput(f"{name} must be a date (YYYY-MM-DD)") from None
+    if isinstance(value, dt.datetime) or not isinstance(value, dt.date):
+        raise InvalidInput(f"{name} must be a date (YYYY-MM-DD)")
+    latest = timezone.now().date().replace(month=1, day=1).replace(
+        year=timezone.now().year + years_ahead)
+    if not EARLIEST.date() <= value <= latest:
+        raise InvalidInput(f"{name} must be from 1900 to {latest.year}")
+    return value
