@@ -141,6 +141,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
+# A broker that is down must not hold up a request for long: give up publishing quickly and
+# let the beat sweeps enqueue what was missed.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2,
+                                    "interval_max": 0.2}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 60.0},
     "sweep-unrated-games": {"task": "league.tasks.sweep_unrated_games", "schedule": 300.0},

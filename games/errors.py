@@ -27,3 +27,7 @@ class RuleViolation(ServiceError):
     """The rules refuse the action (HTTP 422)."""
 
     status = 422
+
+
+class KeyReused(RuleViolation):
+    """An idempotency key sent again with a different request (HTTP 422)."""

@@ -24,6 +24,8 @@ class EventKind(models.TextChoices):
     GAME_CREATED = "GameCreated"
     ACTION_APPLIED = "ActionApplied"  # a seat's decision
     CHANCE_RESOLVED = "ChanceResolved"  # the server playing the chance player
+    SEAT_ACCEPTED = "SeatAccepted"  # a person invited to a seat takes it
+    SEAT_DECLINED = "SeatDeclined"  # ... or refuses it, which calls the game off
     SEAT_RESIGNED = "SeatResigned"
     GAME_FINISHED = "GameFinished"
     # Table games: a result is recorded at once (club records) or reported and confirmed.
@@ -77,6 +79,9 @@ class Seat(models.Model):
     guest = models.CharField(max_length=60, blank=True)
     bot = models.CharField(max_length=20, blank=True)  # the bot level, "" for a person
     resigned = models.BooleanField(default=False)
+    # Whether the person has taken the seat (by accepting or by moving); until everyone has,
+    # no clock runs. Bots, the game's creator and tournament entrants are seated at once.
+    accepted = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["index"]
@@ -119,7 +124,7 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # The seq of the first event appended with this one: one call, one batch.
     batch = models.PositiveIntegerField()
-    idempotency_key = models.CharField(max_length=100, null=True, blank=True)
+    idempotency_key = models.CharField(max_length=120, null=True, blank=True)  # "client:" + 100
 
     objects = EventQuerySet.as_manager()
 

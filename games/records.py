@@ -13,6 +13,7 @@ corrected. Nothing is edited: a correction is a new event and moves the projecti
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -21,8 +22,8 @@ from django.db import transaction
 from games import inputs, store
 from games.catalog import GameType, game_type
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
-from games.errors import InvalidInput, NotYourSeat, RuleViolation
-from games.services import BOT_PREFIX, enqueue_rating
+from games.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
+from games.services import BOT_PREFIX, after_commit, enqueue_rating
 from games.store import NewEvent
 
 User = get_user_model()
@@ -95,13 +96,16 @@ def _projected(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @transaction.atomic
 def match_record(*, slug: str, played_at: Any, results: Any, recorded_by, notes: str = "",
-                 bid: dict | None = None) -> Game:
-    """Record a game played on a table: a finished stream that feeds the ratings."""
+                 bid: dict | None = None, confirmed: bool = False) -> Game:
+    """Record a game played on a table. It is final, and rated, once every member it names
+    has confirmed it: at once when it names no member but the recorder, or when
+    ``confirmed`` (the recorder is an organiser of the league it is recorded for)."""
     try:
         kind = game_type(slug)
     except KeyError as exc:
         raise InvalidInput(str(exc.args[0])) from None
     played_at = inputs.past_moment(played_at, "played_at")
+    notes = inputs.text(notes or "", "notes", 2000, blank=True)
     clean = parse_results(kind, results)
     bid = _check_bid(slug, [c["player"] for c in clean], bid)
     seats = [_seat_for(i, r) for i, r in enumerate(clean)]
@@ -111,7 +115,7 @@ def match_record(*, slug: str, played_at: Any, results: Any, recorded_by, notes:
     for seat in seats:
         seat.game = game
     Seat.objects.bulk_create(seats)
-    events = [
+    store.append(game, 0, [
         NewEvent(EventKind.GAME_CREATED, {"game": slug, "mode": GameMode.RECORD,
                                           "num_players": len(clean),
                                           "seats": [_seat_json(s) for s in seats]},
@@ -119,11 +123,11 @@ def match_record(*, slug: str, played_at: Any, results: Any, recorded_by, notes:
         NewEvent(EventKind.RESULT_RECORDED, {"results": result, "played_at": played_at.isoformat(),
                                              "notes": notes, "bid": bid},
                  actor_id=recorded_by.pk),
-        NewEvent(EventKind.GAME_FINISHED, {"result": result, "reason": "recorded"}),
-    ]
-    store.append(game, 0, events, projection={"status": GameStatus.FINISHED, "result": result,
-                                              "current_player": None, "finished_at": played_at})
-    transaction.on_commit(lambda: enqueue_rating(slug))
+    ], projection={"current_player": None})
+    if confirmed:
+        _finish(game, result_state(game), reason="recorded")
+    else:
+        _finish_if_confirmed(game)
     return game
 
 
@@ -144,19 +148,79 @@ def _seat_json(seat: Seat) -> dict[str, Any]:
 
 
 @transaction.atomic
-def result_correct(*, game: Game, results: Any, by, reason: str = "") -> Game:
-    """A new result for a finished recorded game: an event, and the ratings recomputed."""
-    if game.mode != GameMode.RECORD or game.status != GameStatus.FINISHED:
-        raise RuleViolation("only a finished recorded game can be corrected")
+def result_correct(*, game: Game, results: Any, by, reason: str = "",
+                   authoritative: bool = False) -> dict[str, Any]:
+    """A new result for a club record: an event. An organiser's correction (``authoritative``)
+    is final at once and the ratings follow; anyone else's waits, like the first result, for
+    every member named to confirm it, and until then the last confirmed result stands."""
+    if game.mode != GameMode.RECORD or game.status == GameStatus.VOID or _is_table(game):
+        raise RuleViolation("only a club record can be corrected")
+    reason = inputs.text(reason or "", "reason", 500, blank=True)
     clean = parse_results(game_type(game.slug), results, _seat_names(game))
     result = _projected(clean)
-    store.append(game, game.version, [
-        NewEvent(EventKind.RESULT_CORRECTED, {"results": result, "reason": reason},
-                 actor_id=by.pk),
-        NewEvent(EventKind.GAME_FINISHED, {"result": result, "reason": "corrected"}),
-    ], projection={"result": result})
-    transaction.on_commit(lambda: enqueue_rating(game.slug))
-    return game
+    store.append(game, game.version, [NewEvent(EventKind.RESULT_CORRECTED,
+                                               {"results": result, "reason": reason},
+                                               actor_id=by.pk)])
+    state = result_state(game)
+    if authoritative:
+        _finish(game, state, reason="corrected")
+        return result_state(game)
+    return _finish_if_confirmed(game)
+
+
+@transaction.atomic
+def record_confirm(*, game: Game, user, for_everyone: bool = False) -> dict[str, Any]:
+    """A member named in a club record confirms it as recorded (or corrected). With
+    ``for_everyone`` (a league organiser) it is confirmed for every member at once."""
+    state = _open_record(game)
+    if not for_everyone:
+        _require_named(game, user)
+        if user.username in state["confirmed_by"]:
+            raise Conflict("you have already confirmed this result")
+    store.append(game, game.version, [NewEvent(EventKind.RESULT_CONFIRMED,
+                                               {"for_everyone": True} if for_everyone else {},
+                                               actor_id=user.pk)])
+    if for_everyone:
+        _finish(game, result_state(game), reason="confirmed")
+        return result_state(game)
+    return _finish_if_confirmed(game)
+
+
+@transaction.atomic
+def record_dispute(*, game: Game, user, reason: Any = "") -> dict[str, Any]:
+    """A member named in a club record says it is wrong: it waits, unrated, for a correction."""
+    state = _open_record(game)
+    _require_named(game, user)
+    if user.username in state["confirmed_by"]:
+        raise Conflict("you have confirmed this result; ask an organiser to correct it")
+    if any(d["by"] == user.username for d in state["disputes"]):
+        raise Conflict("you have already disputed this result")
+    reason = inputs.text(reason or "", "reason", 500, blank=True)
+    store.append(game, game.version, [NewEvent(EventKind.RESULT_DISPUTED,
+                                               {"reason": reason, "results": None},
+                                               actor_id=user.pk)])
+    return result_state(game)
+
+
+def _open_record(game: Game) -> dict[str, Any]:
+    if game.mode != GameMode.RECORD or _is_table(game):
+        raise RuleViolation("only a club record is confirmed this way")
+    state = result_state(game)
+    if state["status"] == "final":
+        raise Conflict("the result is final: there is nothing to confirm")
+    if state["status"] == "disputed":
+        raise Conflict("the result is disputed: it waits for a correction")
+    return state
+
+
+def _require_named(game: Game, user) -> None:
+    if not user.is_authenticated or not game.seats.filter(user=user).exists():
+        raise NotYourSeat("only a member named in this record may confirm or dispute it")
+
+
+def _is_table(game: Game) -> bool:
+    """A tournament table's game: its result is reported and confirmed at the table."""
+    return not game.events.filter(kind=EventKind.RESULT_RECORDED).exists()
 
 
 def _seat_names(game: Game) -> list[str]:
@@ -183,25 +247,39 @@ def table_game_create(*, slug: str, users: list, created_by, options: dict | Non
     return game
 
 
-def table_state(game: Game) -> dict[str, Any]:
-    """Where a table's result stands: ``status`` is "awaiting report", "awaiting
-    confirmation", "disputed" or "final", with the reported result and who confirmed it."""
-    state: dict[str, Any] = {"status": "awaiting report", "reported": None, "bid": None,
-                             "confirmed_by": [], "disputes": []}
+def result_state(game: Game) -> dict[str, Any]:
+    """Where a table game's result stands, folded from its events.
+
+    ``status`` is "awaiting report", "awaiting confirmation", "disputed" or "final";
+    ``reported`` is the result waiting for confirmation (or the last one), ``final`` the result
+    that stands, ``confirmed_by`` who has confirmed ``reported`` (its reporter first),
+    ``waiting_for`` the members named who have not, and ``disputes`` who said otherwise.
+    """
+    state: dict[str, Any] = {"status": "awaiting report", "reported": None, "final": None,
+                             "bid": None, "played_at": None, "confirmed_by": [],
+                             "disputes": []}
     for kind, data, actor in (game.events.order_by("seq")
                               .values_list("kind", "data", "actor__username")):
-        if kind == EventKind.RESULT_REPORTED:
+        if kind in (EventKind.RESULT_REPORTED, EventKind.RESULT_RECORDED,
+                    EventKind.RESULT_CORRECTED):
             state.update(status="awaiting confirmation", reported=data["results"],
-                         bid=data.get("bid"), confirmed_by=[actor], disputes=[])
+                         confirmed_by=[actor], disputes=[])
+            state["bid"] = data.get("bid", state["bid"])
+            state["played_at"] = data.get("played_at", state["played_at"])
         elif kind == EventKind.RESULT_CONFIRMED:
             state["confirmed_by"].append(actor)
         elif kind == EventKind.RESULT_DISPUTED:
             state["status"] = "disputed"
-            state["disputes"].append({"by": actor, "results": data["results"]})
-        elif kind in (EventKind.RESULT_OVERRIDDEN, EventKind.RESULT_RECORDED):
+            state["disputes"].append({"by": actor, "results": data.get("results"),
+                                      "reason": data.get("reason", "")})
+        elif kind == EventKind.RESULT_OVERRIDDEN:
             state.update(reported=data["results"], bid=data.get("bid"))
         elif kind == EventKind.GAME_FINISHED:
-            state["status"] = "final"
+            state.update(status="final", final=data["result"], reported=data["result"])
+    named = [s.user.username for s in game.seats.select_related("user").order_by("index")
+             if s.user_id and not s.user.username.startswith(BOT_PREFIX)]
+    state["waiting_for"] = ([] if state["status"] in ("final", "awaiting report")
+                            else [n for n in named if n not in state["confirmed_by"]])
     return state
 
 
@@ -211,7 +289,7 @@ def result_report(*, game: Game, user, results: Any, bid: dict | None = None) ->
     The reporter counts as confirming it and may report again to fix a slip until someone
     confirms; another player's report of the same result confirms it, of another disputes it."""
     _check_open_table(game, user)
-    state = table_state(game)
+    state = result_state(game)
     if state["status"] == "disputed":
         raise RuleViolation("the result is disputed: the organiser decides it now")
     if state["reported"] is not None and state["confirmed_by"][0] != user.username:
@@ -223,14 +301,14 @@ def result_report(*, game: Game, user, results: Any, bid: dict | None = None) ->
     bid = _parse_bid(game, bid)
     store.append(game, game.version, [NewEvent(EventKind.RESULT_REPORTED,
                                                {"results": clean, "bid": bid}, actor_id=user.pk)])
-    return _finish_if_confirmed(game, clean, bid)
+    return _finish_if_confirmed(game)
 
 
 @transaction.atomic
 def result_confirm(*, game: Game, user, results: Any) -> dict[str, Any]:
     """Another seated player confirms the reported result; a different result disputes it."""
     _check_open_table(game, user)
-    state = table_state(game)
+    state = result_state(game)
     if state["reported"] is None:
         raise RuleViolation("nothing has been reported yet: report the result instead")
     if state["status"] == "disputed":
@@ -241,10 +319,10 @@ def result_confirm(*, game: Game, user, results: Any) -> dict[str, Any]:
     if clean != state["reported"]:
         store.append(game, game.version, [NewEvent(EventKind.RESULT_DISPUTED,
                                                    {"results": clean}, actor_id=user.pk)])
-        return table_state(game)
+        return result_state(game)
     store.append(game, game.version, [NewEvent(EventKind.RESULT_CONFIRMED, {},
                                                actor_id=user.pk)])
-    return _finish_if_confirmed(game, clean, state["bid"])
+    return _finish_if_confirmed(game)
 
 
 @transaction.atomic
@@ -260,8 +338,8 @@ def result_override(*, game: Game, by, results: Any, bid: dict | None = None) ->
         NewEvent(kind, {"results": clean, "bid": bid}, actor_id=by.pk),
         NewEvent(EventKind.GAME_FINISHED, {"result": clean, "reason": "organiser"}),
     ], projection={"status": GameStatus.FINISHED, "result": clean})
-    transaction.on_commit(lambda: enqueue_rating(game.slug))
-    return table_state(game)
+    after_commit("rate the game", lambda: enqueue_rating(game.slug))
+    return result_state(game)
 
 
 def _check_open_table(game: Game, user) -> None:
@@ -290,14 +368,21 @@ def _check_bid(slug: str, names: list[str], bid: Any) -> dict | None:
     return {"player": bid["player"], "amount": bid["amount"]}
 
 
-def _finish_if_confirmed(game: Game, result: list[dict], bid: dict | None) -> dict[str, Any]:
-    state = table_state(game)
-    members = {s.user.username for s in game.seats.select_related("user") if s.user_id
-               and not s.user.username.startswith(BOT_PREFIX)}
-    if members <= set(state["confirmed_by"]):
-        store.append(game, game.version, [NewEvent(EventKind.GAME_FINISHED, {
-            "result": result, "reason": "confirmed", "bid": bid})],
-            projection={"status": GameStatus.FINISHED, "result": result})
-        transaction.on_commit(lambda: enqueue_rating(game.slug))
-        state["status"] = "final"
+def _finish_if_confirmed(game: Game) -> dict[str, Any]:
+    """Finish the game once every member named has confirmed the result waiting."""
+    state = result_state(game)
+    if state["status"] == "awaiting confirmation" and not state["waiting_for"]:
+        _finish(game, state, reason="confirmed")
+        state = result_state(game)
     return state
+
+
+def _finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
+    """The waiting result becomes the game's result; the ratings follow."""
+    result = state["reported"]
+    projection: dict[str, Any] = {"status": GameStatus.FINISHED, "result": result}
+    if state["played_at"]:
+        projection["finished_at"] = dt.datetime.fromisoformat(state["played_at"])
+    store.append(game, game.version, [NewEvent(EventKind.GAME_FINISHED, {
+        "result": result, "reason": reason, "bid": state["bid"]})], projection=projection)
+    after_commit("rate the game", lambda: enqueue_rating(game.slug))

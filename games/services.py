@@ -7,8 +7,10 @@ node and appends the outcome in the same transaction, so no client ever waits on
 
 from __future__ import annotations
 
+import logging
 import random
 import threading
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -19,13 +21,14 @@ from django.utils import timezone
 
 from games import inputs, store
 from games.bots import BOTS, get_bot
-from games.errors import InvalidInput, NotYourSeat, RuleViolation
+from games.errors import Conflict, InvalidInput, KeyReused, NotYourSeat, RuleViolation
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
 from games.store import AppendResult, NewEvent, VersionConflict
 
 User = get_user_model()
+log = logging.getLogger(__name__)
 
 # The chance player's dice. Never seeded, never stored: no seat can learn it.
 chance_rng: random.Random = random.SystemRandom()
@@ -82,10 +85,13 @@ def seats_of(game: Game, user) -> set[int]:
 
 @transaction.atomic
 def game_create(*, slug: str, seats: list[dict[str, Any]], options: dict[str, Any] | None,
-                created_by, time_control: Any = None) -> Game:
+                created_by, time_control: Any = None, seated: bool = False) -> Game:
     """Create a game: the GameCreated event, any opening chance, and the seats.
 
-    ``time_control`` is ``{"move_seconds": n, "on_timeout": "random" | "forfeit"}`` or None."""
+    ``time_control`` is ``{"move_seconds": n, "on_timeout": "random" | "forfeit"}`` or None.
+    The people seated, other than the creator, are invited: each takes the seat by accepting
+    or by moving, and no clock runs until everyone has. ``seated`` seats everyone at once
+    (tournament entrants accepted by entering)."""
     try:
         rules = get_rules(slug)
     except KeyError as exc:
@@ -101,14 +107,18 @@ def game_create(*, slug: str, seats: list[dict[str, Any]], options: dict[str, An
 
     game = Game.objects.create(slug=slug, rules_version=rules.spec.version, options=options,
                                num_players=len(seats), created_by=created_by, **clock)
-    Seat.objects.bulk_create([Seat(game=game, index=i, user=user, bot=bot)
-                              for i, (user, bot) in enumerate(seat_users)])
+    accepted = [bool(bot) or seated or user.pk == getattr(created_by, "pk", None)
+                for user, bot in seat_users]
+    Seat.objects.bulk_create([Seat(game=game, index=i, user=user, bot=bot, accepted=taken)
+                              for i, ((user, bot), taken) in enumerate(zip(seat_users,
+                                                                            accepted))])
     state = store.new_state(game)
     created = NewEvent(EventKind.GAME_CREATED, {
         "game": slug, "rules_version": rules.spec.version, "num_players": len(seats),
         "options": options,
         "seats": [{"user": user.username, "bot": bot or None} for user, bot in seat_users],
         "time_control": time_control and clock,
+        "accepted": [i for i, taken in enumerate(accepted) if taken],
     }, actor_id=getattr(created_by, "pk", None))
     events = [created, *_resolve_chance(state)]
     _append_and_project(game, 0, events, state, list(game.seats.select_related("user")))
@@ -142,17 +152,19 @@ def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | Non
             or game.version != version or game.current_player != seat
             or timezone.now() < game.updated_at + timedelta(seconds=game.move_seconds)):
         return None
-    seat_row = game.seats.select_related("user").get(index=seat)
-    if seat_row.bot or seat_row.resigned:
+    seats = list(game.seats.select_related("user"))
+    seat_row = seats[seat]
+    if seat_row.bot or seat_row.resigned or not everyone_seated(seats):
         return None
     try:
         if game.on_timeout == "forfeit":
             return _resign(game, seat, actor_id=None, reason="timeout",
-                           idempotency_key=f"timeout:{seat}:{version}")
+                           idempotency_key=server_key("timeout", seat, version))
         state = store.load_state(game)
         action = get_bot("random").choose(state, seat, random.Random(chance_rng.random()))
         return _append_decision(game=game, seat=seat, expected_version=version, action=action,
-                                actor_id=None, idempotency_key=f"timeout:{seat}:{version}",
+                                actor_id=None,
+                                idempotency_key=server_key("timeout", seat, version),
                                 timeout=True)
     except VersionConflict:
         return None
@@ -184,7 +196,8 @@ def game_action_append(*, game: Game, seat: Any, expected_version: Any, action: 
     if seat not in seats_of(game, user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
     return _append_decision(game=game, seat=seat, expected_version=expected_version,
-                            action=action, actor_id=user.pk, idempotency_key=idempotency_key)
+                            action=action, actor_id=user.pk,
+                            idempotency_key=client_key(idempotency_key))
 
 
 def _append_decision(*, game: Game, seat: int, expected_version: Any, action: Any,
@@ -192,11 +205,9 @@ def _append_decision(*, game: Game, seat: int, expected_version: Any, action: An
                      timeout: bool = False) -> AppendResult:
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise InvalidInput("expected_version must be a whole number")
-    if idempotency_key is not None and (not isinstance(idempotency_key, str)
-                                        or not 0 < len(idempotency_key) <= 100):
-        raise InvalidInput("idempotency_key must be a string of 1 to 100 characters")
+    request = (EventKind.ACTION_APPLIED, seat, action)
     # Optimistic: work from the head as read; store.append re-checks the version under a lock.
-    earlier = _earlier_result(game, idempotency_key)
+    earlier = _earlier_result(game, idempotency_key, request)
     if earlier is not None:
         return earlier
     _require_play_mode(game)
@@ -218,9 +229,13 @@ def _append_decision(*, game: Game, seat: int, expected_version: Any, action: An
     state.apply(action)
     events = [NewEvent(EventKind.ACTION_APPLIED, data, seat=seat, actor_id=actor_id),
               *_resolve_chance(state)]
+    seats = list(game.seats.all())
     with transaction.atomic():
-        return _append_and_project(game, expected_version, events, state, list(game.seats.all()),
-                                   idempotency_key=idempotency_key)
+        if not seats[seat].accepted and not timeout:  # a first move takes the seat
+            seats[seat].accepted = True
+            seats[seat].save(update_fields=["accepted"])
+        return _append_and_project(game, expected_version, events, state, seats,
+                                   idempotency_key=idempotency_key, request=request)
 
 
 def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = None
@@ -230,12 +245,13 @@ def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = No
     if seat not in seats_of(game, user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
     return _resign(game, seat, actor_id=user.pk, reason="resigned",
-                   idempotency_key=idempotency_key)
+                   idempotency_key=client_key(idempotency_key))
 
 
 def _resign(game: Game, seat: int, *, actor_id: int | None, reason: str,
             idempotency_key: str | None) -> AppendResult:
-    earlier = _earlier_result(game, idempotency_key)
+    request = (EventKind.SEAT_RESIGNED, seat, None)
+    earlier = _earlier_result(game, idempotency_key, request)
     if earlier is not None:
         return earlier
     _require_play_mode(game)
@@ -251,7 +267,46 @@ def _resign(game: Game, seat: int, *, actor_id: int | None, reason: str,
         seats[seat].resigned = True
         seats[seat].save(update_fields=["resigned"])
         return _append_and_project(game, game.version, events, state, seats,
-                                   idempotency_key=idempotency_key)
+                                   idempotency_key=idempotency_key, request=request)
+
+
+def everyone_seated(seats: list[Seat]) -> bool:
+    """Every person has taken their seat: only then does a clock run."""
+    return all(s.accepted or s.bot for s in seats)
+
+
+def game_accept(*, game: Game, seat: Any, user) -> AppendResult:
+    """The person invited to ``seat`` takes it; once everyone has, the clock starts."""
+    seat, seats = _invited_seat(game, seat, user)
+    events = [NewEvent(EventKind.SEAT_ACCEPTED, {}, seat=seat, actor_id=user.pk)]
+    with transaction.atomic():
+        seats[seat].accepted = True
+        seats[seat].save(update_fields=["accepted"])
+        return _append_and_project(game, game.version, events, store.load_state(game), seats)
+
+
+def game_decline(*, game: Game, seat: Any, user) -> AppendResult:
+    """The person invited to ``seat`` refuses it: the game is called off, nothing is rated."""
+    seat, _ = _invited_seat(game, seat, user)
+    with transaction.atomic():
+        return store.append(game, game.version, [
+            NewEvent(EventKind.SEAT_DECLINED, {}, seat=seat, actor_id=user.pk),
+            NewEvent(EventKind.GAME_VOIDED, {"reason": "declined"}),
+        ], projection={"status": GameStatus.VOID, "current_player": None})
+
+
+def _invited_seat(game: Game, seat: Any, user) -> tuple[int, list[Seat]]:
+    seat = _seat_number(game, seat)
+    if seat not in seats_of(game, user):
+        raise NotYourSeat(f"you do not hold seat {seat} in this game")
+    _require_play_mode(game)
+    if game.status != GameStatus.ACTIVE:
+        raise Conflict("the game is over" if game.status == GameStatus.FINISHED
+                       else "the game was called off")
+    seats = list(game.seats.all())
+    if seats[seat].accepted:
+        raise Conflict("you have already taken this seat; to leave the game, resign")
+    return seat, seats
 
 
 def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | None:
@@ -270,7 +325,7 @@ def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | No
     try:
         return _append_decision(game=game, seat=seat, expected_version=version, action=action,
                                 actor_id=seat_row.user_id,
-                                idempotency_key=f"bot:{seat}:{version}")
+                                idempotency_key=server_key("bot", seat, version))
     except VersionConflict:
         return None
 
@@ -329,10 +384,42 @@ def _require_play_mode(game: Game) -> None:
         raise RuleViolation("this game was played on a table: it has results, not moves")
 
 
-def _earlier_result(game: Game, idempotency_key: str | None) -> AppendResult | None:
+# Idempotency keys. A client's key is stored as "client:<key>", the server's own (a bot's move,
+# a clock running out) as "<what>:<seat>:<version>", so no client can take a key the server
+# will use. A key names one request: reused for another, it is refused.
+CLIENT_KEY_PREFIX = "client:"
+Request = tuple[str, int, Any]  # (event kind, seat, action or None)
+
+
+def client_key(key: Any) -> str | None:
+    if key is None:
+        return None
+    if not isinstance(key, str) or not 0 < len(key) <= 100:
+        raise InvalidInput("idempotency_key must be a string of 1 to 100 characters")
+    return CLIENT_KEY_PREFIX + key
+
+
+def server_key(what: str, seat: int, version: int) -> str:
+    return f"{what}:{seat}:{version}"
+
+
+def _earlier_result(game: Game, idempotency_key: str | None, request: Request
+                    ) -> AppendResult | None:
     """A key seen before short-cuts to its first result: a retry must get that result, not a
     conflict with the version the game has moved on to."""
-    return None if idempotency_key is None else store.batch_for_key(game, idempotency_key)
+    if idempotency_key is None:
+        return None
+    earlier = store.batch_for_key(game, idempotency_key)
+    return None if earlier is None else _same_request(earlier, request)
+
+
+def _same_request(earlier: AppendResult, request: Request) -> AppendResult:
+    kind, seat, action = request
+    first = earlier.events[0]
+    if first.kind != kind or first.seat != seat or (
+            action is not None and first.data.get("action") != action):
+        raise KeyReused("this idempotency_key was used for a different request")
+    return earlier
 
 
 def _seat_number(game: Game, seat: Any) -> int:
@@ -379,8 +466,8 @@ def _forfeit_result(seats: list[Seat]) -> list[dict[str, Any]]:
 
 
 def _append_and_project(game: Game, expected_version: int, events: list[NewEvent], state: State,
-                        seats: list[Seat], *, idempotency_key: str | None = None
-                        ) -> AppendResult:
+                        seats: list[Seat], *, idempotency_key: str | None = None,
+                        request: Request | None = None) -> AppendResult:
     """Append, finishing the game if the rules or resignations end it, and project the head."""
     standing = [s for s in seats if not s.resigned]
     projection: dict[str, Any]
@@ -401,19 +488,36 @@ def _append_and_project(game: Game, expected_version: int, events: list[NewEvent
     previous = game.version
     appended = store.append(game, expected_version, events, idempotency_key=idempotency_key,
                             projection=projection)
+    if appended.replayed:
+        # A request with the same key committed first: ours was never logged, so neither its
+        # state (dice nobody rolled) nor its side effects may go anywhere.
+        return _same_request(appended, request) if request else appended
     store.maybe_snapshot(game, state, previous)
     store.remember_on_commit(game, state)
     if result is not None:
-        transaction.on_commit(lambda: enqueue_rating(game.slug))
+        after_commit("rate the game", lambda: enqueue_rating(game.slug))
     else:
         actor = seats[state.current_player]
         version, seat, game_id = game.version, state.current_player, game.pk
         if actor.bot or actor.resigned:
-            transaction.on_commit(lambda: enqueue_bot_move(game_id, seat, version))
-        elif game.move_seconds is not None:
+            after_commit("move for the bot", lambda: enqueue_bot_move(game_id, seat, version))
+        elif game.move_seconds is not None and everyone_seated(seats):
             seconds = game.move_seconds
-            transaction.on_commit(lambda: enqueue_timeout(game_id, seat, version, seconds))
+            after_commit("start the clock",
+                         lambda: enqueue_timeout(game_id, seat, version, seconds))
     return appended
+
+
+def after_commit(what: str, call: Callable[[], None]) -> None:
+    """Run ``call`` once the transaction commits; if it fails (the broker is down, an eager
+    task raises) log it and go on. The append has committed and the client must hear so; the
+    beat sweeps (games.tasks, league.tasks) find what was left undone."""
+    def run() -> None:
+        try:
+            call()
+        except Exception:
+            log.exception("after a commit, could not %s; the periodic sweep will catch up", what)
+    transaction.on_commit(run)
 
 
 def enqueue_rating(slug: str) -> None:

@@ -46,7 +46,8 @@ def sweep_stalled_bots() -> int:
         if seat is not None and (seat.bot or seat.resigned):
             services.enqueue_bot_move(game.pk, game.current_player, game.version)
             handled += 1
-    for game in waiting.filter(move_seconds__isnull=False).iterator():
+    clocks = waiting.filter(move_seconds__isnull=False).exclude(seats__accepted=False)
+    for game in clocks.iterator():
         if now >= game.updated_at + timedelta(seconds=game.move_seconds):
             if services.game_timeout(game_id=game.pk, seat=game.current_player,
                                      version=game.version) is not None:

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db.models import Case, IntegerField, Prefetch, QuerySet, Value, When
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_POST
 from django.views.generic import CreateView
 
-from games import services
-from games.errors import InvalidInput
+from games import records, services
+from games.errors import InvalidInput, ServiceError
+from games.store import VersionConflict
 from games.api.serializers import GameOut
 from games.forms import NewGameForm, SignUpForm
 from games.catalog import game_type
-from games.models import Game, GameMode, GameStatus, Seat
+from games.models import EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import registered
 
 RECENT_GAMES = 20
@@ -155,18 +158,53 @@ def game_detail(request, pk: int):
         "seats": [(s, _seat_name(s)) for s in game.seats.all()],
         "seat": seat,
         "my_seats": mine,
+        "invited": [s.index for s in game.seats.all()
+                    if s.index in mine and not s.accepted and game.status == GameStatus.ACTIVE],
         "page": page,
         "turn": _row(game, request.user).turn,
     })
 
 
+@login_required
+@require_POST
+def game_seat_answer(request, pk: int, answer: str):
+    """An invited person takes their seat, or declines it and calls the game off."""
+    game = get_object_or_404(Game, pk=pk)
+    act = services.game_accept if answer == "accept" else services.game_decline
+    try:
+        act(game=game, seat=request.POST.get("seat"), user=request.user)
+    except (ServiceError, VersionConflict) as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, "You have taken your seat." if answer == "accept"
+                         else "You declined: the game is called off.")
+    return redirect("game-detail", pk=game.pk)
+
+
+RECORD_WORDS = {
+    EventKind.GAME_CREATED: "Table set", EventKind.RESULT_RECORDED: "Result recorded",
+    EventKind.RESULT_REPORTED: "Result reported", EventKind.RESULT_CONFIRMED: "Confirmed",
+    EventKind.RESULT_DISPUTED: "Disputed", EventKind.RESULT_OVERRIDDEN: "Settled by the organiser",
+    EventKind.RESULT_CORRECTED: "Corrected", EventKind.GAME_FINISHED: "Result final",
+    EventKind.GAME_VOIDED: "Called off",
+}
+
+
 def _recorded_game(request, game: Game):
-    """A game played on a table: its players, its result and the log of how it was recorded."""
+    """A game played on a table: its players, where its result stands, and the log of how it
+    was recorded. A member it names and has not confirmed it may confirm or dispute it."""
+    state = records.result_state(game)
+    me = request.user.username if request.user.is_authenticated else None
+    log = [{**event, "words": RECORD_WORDS.get(event["kind"], event["kind"])}
+           for event in services.game_events(game=game, user=request.user)]
     return render(request, "games/record_detail.html", {
         "game": game, "name": _game_name(game.slug),
         "seats": [(s, _seat_name(s)) for s in game.seats.all()],
         "result": list(zip(game.seats.all(), game.result or [])),
-        "events": services.game_events(game=game, user=request.user),
+        "state": state,
+        "pending": list(zip(game.seats.all(), state["reported"] or [])),
+        "may_answer": state["status"] == "awaiting confirmation" and me in state["waiting_for"],
+        "events": log,
     })
 
 

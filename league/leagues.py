@@ -71,7 +71,8 @@ def season_add(*, league: League, name: Any, starts_on: Any, ends_on: Any = None
 @transaction.atomic
 def match_record(*, game: Any, played_at: Any, results: Any, recorded_by, league: Any = None,
                  notes: Any = "", bid: Any = None) -> Game:
-    """A club record of a game played on a table, in a league if one is named."""
+    """A club record of a game played on a table, in a league if one is named. It waits for
+    the members it names to confirm it, unless a league organiser (or staff) recorded it."""
     club = None
     if league is not None:
         club = League.objects.filter(slug=league).first() if isinstance(league, str) else None
@@ -79,19 +80,35 @@ def match_record(*, game: Any, played_at: Any, results: Any, recorded_by, league
             raise InvalidInput(f"no league {league!r}")
         if not is_member(club, recorded_by):
             raise NotYourSeat("only the league's members may record its games")
-    if not isinstance(notes, str) or len(notes) > 2000:
-        raise InvalidInput("notes must be text of at most 2000 characters")
-    recorded = records.match_record(slug=game, played_at=played_at, results=results,
-                                    recorded_by=recorded_by, notes=notes, bid=bid)
+    recorded = records.match_record(
+        slug=game, played_at=played_at, results=results, recorded_by=recorded_by, notes=notes,
+        bid=bid, confirmed=recorded_by.is_staff or (club is not None
+                                                    and is_league_organiser(club, recorded_by)))
     if club is not None:
         club.games.add(recorded)
     return recorded
 
 
-def match_correct(*, game: Game, results: Any, by, reason: Any = "") -> Game:
-    """Correct a club record: its recorder, a league organiser or staff."""
-    allowed = by.is_staff or game.created_by_id == by.pk or any(
-        is_league_organiser(club, by) for club in game.leagues.all())
-    if not allowed:
+def may_settle(game: Game, user) -> bool:
+    """Staff, or an organiser of a league the record belongs to: their word is final."""
+    return user.is_authenticated and (user.is_staff or any(
+        is_league_organiser(club, user) for club in game.leagues.all()))
+
+
+def match_correct(*, game: Game, results: Any, by, reason: Any = "") -> dict[str, Any]:
+    """Correct a club record: its recorder, a league organiser or staff. Only an organiser's
+    correction is final at once; the recorder's waits for the members' confirmation."""
+    settles = may_settle(game, by)
+    if not (settles or game.created_by_id == by.pk):
         raise NotYourSeat("only whoever recorded the game or an organiser may correct it")
-    return records.result_correct(game=game, results=results, by=by, reason=str(reason or ""))
+    return records.result_correct(game=game, results=results, by=by, reason=reason,
+                                  authoritative=settles)
+
+
+def match_confirm(*, game: Game, by) -> dict[str, Any]:
+    """A named member confirms a club record; a league organiser confirms it for everyone."""
+    return records.record_confirm(game=game, user=by, for_everyone=may_settle(game, by))
+
+
+def match_dispute(*, game: Game, by, reason: Any = "") -> dict[str, Any]:
+    return records.record_dispute(game=game, user=by, reason=reason)

@@ -196,7 +196,7 @@ def table_out(table: Table) -> dict[str, Any]:
     out = {"id": table.pk, "number": table.number, "seats": _seat_names(game), "game": game.pk,
            "status": game.status, "result": game.result}
     if game.mode == "record":
-        out["report"] = records.table_state(game)
+        out["report"] = records.result_state(game)
     return out
 
 
@@ -342,7 +342,7 @@ def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
                                          created_by=by, options=tournament.options)
     return game_services.game_create(slug=tournament.slug, seats=[{"user": n} for n in seats],
                                      options=tournament.options, created_by=by,
-                                     time_control=tournament.time_control)
+                                     time_control=tournament.time_control, seated=True)
 
 
 @transaction.atomic

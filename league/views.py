@@ -210,6 +210,23 @@ def match_new(request):
     return render(request, "league/match_new.html", {"form": form}, status=status)
 
 
+@login_required
+@require_POST
+def match_answer(request, pk: int, answer: str):
+    """A named member confirms or disputes a club record from its page."""
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        if answer == "confirm":
+            leagues.match_confirm(game=game, by=request.user)
+            messages.success(request, "Confirmed. Thank you.")
+        else:
+            leagues.match_dispute(game=game, by=request.user, reason=request.POST.get("reason", ""))
+            messages.success(request, "Disputed: the result waits for a correction.")
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    return redirect("game-detail", pk=game.pk)
+
+
 # -- tournaments ----------------------------------------------------------------------------------
 
 TIEBREAK_LABELS = {"buchholz": "Buchholz", "score": "Score", "share": "Share", "wins": "Wins",

@@ -35,6 +35,18 @@ def _uses_django(request) -> bool:
 
 
 @pytest.fixture(autouse=True)
+def _after_commit_failures_fail_the_test(request, caplog):
+    """Work run after a commit logs its failures instead of raising (games.services
+    .after_commit); a test fails on such a log unless it expects one."""
+    yield
+    if request.node.get_closest_marker("after_commit_errors"):
+        return
+    failures = [r.getMessage() for r in caplog.get_records("call")
+                if r.name == "games.services" and r.levelname == "ERROR"]
+    assert not failures, failures
+
+
+@pytest.fixture(autouse=True)
 def _celery_mode(request):
     """Eager everywhere, except where a test runs against the real worker."""
     eager = request.node.get_closest_marker("celery_worker") is None

@@ -2,8 +2,10 @@
 
 from datetime import timedelta
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import records
 from games.models import Game
 
 
@@ -12,6 +14,8 @@ class SeatOut(serializers.Serializer):
     user = serializers.SerializerMethodField()
     bot = serializers.SerializerMethodField()
     resigned = serializers.BooleanField()
+    accepted = serializers.BooleanField(help_text="the person has taken the seat (accepted or "
+                                                  "moved); no clock runs until everyone has")
 
     guest = serializers.SerializerMethodField()
 
@@ -31,23 +35,54 @@ class ResultOut(serializers.Serializer):
     rank = serializers.IntegerField()
 
 
+class DisputeOut(serializers.Serializer):
+    by = serializers.CharField()
+    reason = serializers.CharField(allow_blank=True, required=False)
+    results = ResultOut(many=True, allow_null=True)
+
+
+class RecordOut(serializers.Serializer):
+    """Where a table game's result stands: reported, confirmed by whom, disputed, final."""
+
+    status = serializers.ChoiceField(choices=["awaiting report", "awaiting confirmation",
+                                              "disputed", "final"])
+    reported = ResultOut(many=True, allow_null=True,
+                         help_text="the result waiting for confirmation, or the final one")
+    final = ResultOut(many=True, allow_null=True, help_text="the result that stands (rated)")
+    confirmed_by = serializers.ListField(child=serializers.CharField())
+    waiting_for = serializers.ListField(child=serializers.CharField(),
+                                        help_text="members named who have not confirmed yet")
+    disputes = DisputeOut(many=True)
+    bid = serializers.DictField(allow_null=True)
+
+
 class GameOut(serializers.ModelSerializer):
     game = serializers.CharField(source="slug")
     seats = SeatOut(many=True)
     result = ResultOut(many=True, allow_null=True)
     time_control = serializers.SerializerMethodField()
+    record = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
         fields = ["id", "game", "mode", "status", "version", "seats", "current_player", "result",
-                  "options", "time_control", "created_at", "updated_at", "finished_at"]
+                  "options", "time_control", "record", "created_at", "updated_at",
+                  "finished_at"]
+
+    @extend_schema_field(RecordOut(allow_null=True))
+    def get_record(self, game) -> dict | None:
+        """For a game played on a table, one game at a time: where its result stands."""
+        if game.mode != "record" or not self.context.get("detail"):
+            return None
+        return RecordOut(records.result_state(game)).data
 
     def get_time_control(self, game) -> dict | None:
         """The clock, and when the move now due runs out (null once the game is over)."""
         if game.move_seconds is None:
             return None
         deadline = None
-        if game.status == "active" and game.current_player is not None:
+        seated = all(s.accepted or s.bot for s in game.seats.all())
+        if game.status == "active" and game.current_player is not None and seated:
             deadline = (game.updated_at + timedelta(seconds=game.move_seconds)).isoformat()
         return {"move_seconds": game.move_seconds, "on_timeout": game.on_timeout,
                 "deadline": deadline}
@@ -92,6 +127,10 @@ class AppendOut(serializers.Serializer):
 class ResignIn(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=11)
     idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=False)
+
+
+class SeatChoiceIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, max_value=11)
 
 
 class GameTypeOut(serializers.Serializer):

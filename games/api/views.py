@@ -63,7 +63,8 @@ class GameListCreateApi(generics.ListAPIView):
                                     options=body.validated_data["options"],
                                     time_control=body.validated_data["time_control"],
                                     created_by=request.user)
-        return Response(s.GameOut(_game(game.pk)).data, status=status.HTTP_201_CREATED)
+        return Response(s.GameOut(_game(game.pk), context={"detail": True}).data,
+                        status=status.HTTP_201_CREATED)
 
 
 class GameDetailApi(APIView):
@@ -71,7 +72,7 @@ class GameDetailApi(APIView):
 
     @extend_schema(responses=s.GameOut)
     def get(self, request, pk):
-        return Response(s.GameOut(_game(pk)).data)
+        return Response(s.GameOut(_game(pk), context={"detail": True}).data)
 
 
 class GameStateApi(APIView):
@@ -130,6 +131,22 @@ class GameResignApi(APIView):
         appended = services.game_resign(game=game, seat=body.validated_data["seat"],
                                         user=request.user,
                                         idempotency_key=body.validated_data.get("idempotency_key"))
+        return _appended(request, game, appended)
+
+
+class GameSeatApi(APIView):
+    """accept/ takes an invited seat (the clock starts once every person has); decline/ refuses
+    it and calls the game off."""
+
+    action = ""
+
+    @extend_schema(request=s.SeatChoiceIn, responses={201: s.AppendOut})
+    def post(self, request, pk):
+        game = _game(pk)
+        body = s.SeatChoiceIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        act = services.game_accept if self.action == "accept" else services.game_decline
+        appended = act(game=game, seat=body.validated_data["seat"], user=request.user)
         return _appended(request, game, appended)
 
 

@@ -95,8 +95,13 @@ class MatchIn(serializers.Serializer):
     bid = serializers.DictField(required=False)
 
 
+def _record_out(pk) -> dict:
+    return GameOut(_game(pk), context={"detail": True}).data
+
+
 class MatchCreateApi(APIView):
-    """Record a game played on a table; it is rated like any other."""
+    """Record a game played on a table. It is rated once every member it names has confirmed
+    it (at once if it names only the recorder, or a league organiser recorded it)."""
 
     @extend_schema(request=MatchIn, responses={201: GameOut})
     def post(self, request):
@@ -107,7 +112,30 @@ class MatchCreateApi(APIView):
                                     results=request.data["results"], league=data.get("league"),
                                     notes=data.get("notes", ""), bid=request.data.get("bid"),
                                     recorded_by=request.user)
-        return Response(GameOut(_game(game.pk)).data, status=201)
+        return Response(_record_out(game.pk), status=201)
+
+
+class DisputeIn(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class MatchConfirmApi(APIView):
+    """confirm/: a member named in the record agrees with it (a league organiser confirms it
+    for everyone); dispute/: a named member says it is wrong, and it waits for a correction."""
+
+    action = ""
+
+    @extend_schema(request=DisputeIn, responses={201: GameOut})
+    def post(self, request, pk):
+        game = _game(pk)
+        body = DisputeIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        if self.action == "confirm":
+            leagues.match_confirm(game=game, by=request.user)
+        else:
+            leagues.match_dispute(game=game, by=request.user,
+                                  reason=body.validated_data.get("reason", ""))
+        return Response(_record_out(pk), status=201)
 
 
 class CorrectionIn(serializers.Serializer):
@@ -125,7 +153,7 @@ class MatchCorrectApi(APIView):
         body.is_valid(raise_exception=True)
         leagues.match_correct(game=game, results=request.data["results"], by=request.user,
                               reason=body.validated_data.get("reason", ""))
-        return Response(GameOut(_game(pk)).data, status=201)
+        return Response(_record_out(pk), status=201)
 
 
 # -- leagues --------------------------------------------------------------------------------------

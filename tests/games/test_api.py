@@ -332,7 +332,7 @@ def test_a_game_against_the_random_bot_plays_through_with_nobody_polling(
     game = api.get(f"/api/games/{game_id}/").json()
     assert game["current_player"] == 1, "the bot moved first, on commit"
     assert game["seats"][0] == {"seat": 0, "user": None, "bot": "random", "guest": None,
-                                "resigned": False}
+                                "resigned": False, "accepted": True}
     for _ in range(3000):
         game = api.get(f"/api/games/{game_id}/").json()
         if game["status"] == "finished":

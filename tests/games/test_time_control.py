@@ -16,9 +16,12 @@ DSA = "deep-sea-adventure"
 
 
 def clocked_game(alice, bob, on_timeout="random"):
-    return services.game_create(slug=DSA, seats=[{"user": "alice"}, {"user": "bob"}],
+    """Alice's game against bob, who has accepted it: the clock runs."""
+    game = services.game_create(slug=DSA, seats=[{"user": "alice"}, {"user": "bob"}],
                                 options={}, created_by=alice,
                                 time_control={"move_seconds": 60, "on_timeout": on_timeout})
+    services.game_accept(game=game, seat=1, user=bob)
+    return Game.objects.get(pk=game.pk)
 
 
 def age(game, seconds: int) -> None:
@@ -26,14 +29,18 @@ def age(game, seconds: int) -> None:
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=seconds))
 
 
-def test_the_clock_is_part_of_the_game_and_its_api(api, alice, bob):
+def test_the_clock_is_part_of_the_game_and_its_api(api, api_for, alice, bob):
     response = api.post("/api/games/", {"game": DSA, "seats": [{"user": "alice"}, {"user": "bob"}],
                                         "time_control": {"move_seconds": 60}}, format="json")
     assert response.status_code == 201
     clock = response.json()["time_control"]
     assert clock["move_seconds"] == 60 and clock["on_timeout"] == "random"
-    assert clock["deadline"] is not None
-    created = Event.objects.get(game_id=response.json()["id"], seq=1)
+    assert clock["deadline"] is None  # bob has not taken his seat yet
+    game_id = response.json()["id"]
+    assert api_for(bob).post(f"/api/games/{game_id}/accept/", {"seat": 1},
+                             format="json").status_code == 201
+    assert api.get(f"/api/games/{game_id}/").json()["time_control"]["deadline"] is not None
+    created = Event.objects.get(game_id=game_id, seq=1)
     assert created.data["time_control"] == {"move_seconds": 60, "on_timeout": "random"}
 
 
@@ -59,7 +66,7 @@ def test_when_the_clock_runs_out_the_random_bot_moves_for_the_seat(alice, bob):
     game = clocked_game(alice, bob)
     age(game, 61)
     assert tasks.move_timeout.apply(args=(game.pk, 0, game.version)).get() is not None
-    move = Event.objects.get(game=game, seq=2)
+    move = Event.objects.get(game=game, seq=game.version + 1)
     assert move.kind == "ActionApplied" and move.seat == 0 and move.actor is None
     assert move.data == {"action": {"type": "continue"}, "timeout": True}
     # The same expiry delivered again does nothing.

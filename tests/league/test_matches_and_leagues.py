@@ -21,21 +21,32 @@ def record(client, game="oceans", **overrides):
     return client.post("/api/matches/", body, format="json")
 
 
+def confirmed(client, response):
+    """The record, once the other member named in it (bob) has confirmed it."""
+    assert response.status_code == 201, response.json()
+    done = client.post(f"/api/matches/{response.json()['id']}/confirm/", {}, format="json")
+    assert done.status_code == 201, done.json()
+    return done
+
+
 @pytest.mark.parametrize("slug", ["deep-vents", "ventlife", "abyss", "deep-sea-adventure",
                                   "oceans"])
-def test_a_club_record_for_each_game_is_a_finished_stream(api, bob, slug):
+def test_a_club_record_for_each_game_is_a_finished_stream(api, api_for, bob, slug):
     response = record(api, game=slug)
     assert response.status_code == 201, response.json()
-    body = response.json()
+    waiting = response.json()
+    assert waiting["status"] == "active" and waiting["result"] is None
+    assert waiting["record"]["waiting_for"] == ["bob"]
+    body = confirmed(api_for(bob), response).json()
     assert body["status"] == "finished" and body["mode"] == "record"
     assert [s["guest"] for s in body["seats"]] == [None, None, "Zoe"]
     assert [r["rank"] for r in body["result"]] == [1, 2, 3]
     kinds = list(Event.objects.filter(game_id=body["id"]).values_list("kind", flat=True))
-    assert kinds == ["GameCreated", "ResultRecorded", "GameFinished"]
+    assert kinds == ["GameCreated", "ResultRecorded", "ResultConfirmed", "GameFinished"]
 
 
-def test_a_recorded_game_feeds_the_ratings_without_its_guests(api, bob):
-    record(api)
+def test_a_recorded_game_feeds_the_ratings_without_its_guests(api, api_for, bob):
+    confirmed(api_for(bob), record(api))
     ratings_update(slug="oceans")
     changes = {c.user.username: c.after - c.before for c in RatingChange.objects.all()}
     assert changes == {"alice": pytest.approx(16), "bob": pytest.approx(-16)}
@@ -62,7 +73,7 @@ def test_bad_records_are_refused_and_create_nothing(api, bob, overrides, message
 
 
 def test_a_correction_is_an_event_and_the_ratings_follow(api, api_for, bob):
-    game_id = record(api).json()["id"]
+    game_id = confirmed(api_for(bob), record(api)).json()["id"]
     ratings_update(slug="oceans")
     corrected = [{"player": "alice", "score": 70, "rank": 2},
                  {"player": "bob", "score": 75, "rank": 1},
@@ -71,9 +82,13 @@ def test_a_correction_is_an_event_and_the_ratings_follow(api, api_for, bob):
                              format="json").status_code == 403
     response = api.post(f"/api/matches/{game_id}/correct/",
                         {"results": corrected, "reason": "scores swapped"}, format="json")
+    # The recorder's correction waits for bob too; until then the confirmed result stands.
+    assert response.status_code == 201 and response.json()["result"][1]["rank"] == 2
+    assert response.json()["record"]["reported"][1]["rank"] == 1
+    response = api_for(bob).post(f"/api/matches/{game_id}/confirm/", {}, format="json")
     assert response.status_code == 201 and response.json()["result"][1]["rank"] == 1
     kinds = list(Event.objects.filter(game_id=game_id).values_list("kind", flat=True))
-    assert kinds[-2:] == ["ResultCorrected", "GameFinished"]
+    assert kinds[-3:] == ["ResultCorrected", "ResultConfirmed", "GameFinished"]
     ratings_update(slug="oceans")
     changes = {c.user.username: c.after - c.before for c in RatingChange.objects.all()}
     assert changes == {"alice": pytest.approx(-16), "bob": pytest.approx(16)}
@@ -93,7 +108,7 @@ def test_leagues_members_seasons_and_their_games(api, api_for, bob):
                     format="json").status_code == 400
     assert api.post("/api/leagues/abyssal-club/seasons/",
                     {"name": "Winter", "starts_on": "2026-12-01"}, format="json").status_code == 201
-    assert record(api_for(bob), league="abyssal-club").status_code == 201
+    confirmed(api, record(api_for(bob), league="abyssal-club"))  # alice organises the club
     ratings_update(slug="oceans")
     body = api.get("/api/leagues/abyssal-club/").json()
     assert [m["player"] for m in body["members"]] == ["alice", "bob"]

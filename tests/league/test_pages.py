@@ -101,6 +101,7 @@ def test_the_league_page_shows_members_seasons_standings_games_and_tournaments(
                                           "guest": True},
                                          {"player": "bob", "score": 60, "rank": 3}],
                                 recorded_by=bob)
+    leagues.match_confirm(game=game, by=alice)
     ratings_update(slug="oceans")
     cup = tournaments.tournament_create(name="Winter cup", game=DSA, format="swiss",
                                         table_size=2, rounds=1, mode="table",
@@ -262,7 +263,7 @@ def test_a_recorded_games_page_shows_its_result_and_events(client, alice):
     assert response.status_code == 200
     body = text(response)
     assert "<td>1</td><td>alice</td>" in body and "Zoe (guest)" in body
-    assert "ResultRecorded</strong> by alice" in body
+    assert "Result recorded</strong> by alice" in body
 
 
 # -- tournaments: creating ------------------------------------------------------------------------
@@ -417,7 +418,7 @@ def test_a_player_cannot_pair_override_enter_or_drop_others(client, org, players
     response = client.post(reverse("table-override", args=[open_.pk, table.pk]),
                            result_post(f"t{table.pk}-override", [1, 2]))
     assert response.status_code == 403
-    assert records.table_state(table.game)["status"] == "awaiting report"
+    assert records.result_state(table.game)["status"] == "awaiting report"
 
 
 def test_pairing_through_the_page_and_a_round_not_complete(client, org, open_):
@@ -550,7 +551,7 @@ def test_confirming_a_report_that_changed_since_the_page_was_loaded_is_refused(
         reverse("table-confirm", args=[paired.pk, table.pk]),
         {"as_reported": "1", "version": str(stale)})
     assert response.status_code == 200 and "has changed since the page was loaded" in text(response)
-    assert records.table_state(table.game)["confirmed_by"] == [first]
+    assert records.result_state(table.game)["confirmed_by"] == [first]
 
 
 def test_a_bad_report_is_a_form_error_that_keeps_the_input(client, players, paired):
@@ -562,7 +563,7 @@ def test_a_bad_report_is_a_form_error_that_keeps_the_input(client, players, pair
     assert "scored more than" in text(response)
     form = panel(response, table).report_form
     assert form.is_bound and form["score_1"].value() == "9"
-    assert records.table_state(table.game)["status"] == "awaiting report"
+    assert records.result_state(table.game)["status"] == "awaiting report"
 
 
 def test_only_the_players_at_the_table_report(client, players, paired):
@@ -574,7 +575,7 @@ def test_only_the_players_at_the_table_report(client, players, paired):
                            result_post(f"t{table.pk}-report", [1, 2]))
     assert response.status_code == 403
     assert "only a player at this table" in text(response)
-    assert records.table_state(table.game)["status"] == "awaiting report"
+    assert records.result_state(table.game)["status"] == "awaiting report"
 
 
 def test_a_dispute_then_the_organiser_overrides(client, org, players, paired):
@@ -617,7 +618,7 @@ def test_a_deep_vents_table_reports_the_winning_bid(client, org, players):
     response = client.post(reverse("table-report", args=[t.pk, table.pk]),
                            result_post(f"t{table.pk}-report", [1, 2], bid=(second, 3)))
     assert response.status_code == 302
-    assert records.table_state(table.game)["bid"] == {"player": second, "amount": 3}
+    assert records.result_state(table.game)["bid"] == {"player": second, "amount": 3}
     assert f"Winning bid: <strong>{second}</strong>, 3" in text(detail(client, t))
 
     response = client.post(reverse("table-report", args=[t.pk, table.pk]),
