@@ -26,7 +26,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from config.parsers import PayloadTooLarge
-from games.errors import ServiceError
+from accounts.errors import ServiceError
 from games.store import VersionConflict
 
 log = logging.getLogger(__name__)

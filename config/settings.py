@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "accounts",
     "games",
     "league",
 ]
@@ -102,10 +103,16 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 
 # -- security when served for real -------------------------------------------------------------
+# On by default once DEBUG is off; each can be turned off from the environment (say, to try
+# the compose file on http://localhost without a TLS proxy in front).
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 
 # -- REST API ----------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -122,6 +129,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["config.parsers.StrictJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Wrong passwords, per client address and per username (accounts.throttling).
+    "DEFAULT_THROTTLE_RATES": {"sign_in_failures": os.environ.get("HADAL_SIGN_IN_FAILURES",
+                                                                  "10/min")},
+    # Behind the reverse proxy of docker-compose: the client is the last address it adds.
+    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Hadal API",
@@ -130,8 +142,16 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
 }
 
-# -- Celery --------------------------------------------------------------------------------------
+# -- cache -----------------------------------------------------------------------------------
+# Shared by every process in production (the sign-in throttle counts across workers); in
+# memory for the embedded default.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+CACHE_URL = os.environ.get("REDIS_CACHE_URL", REDIS_URL)
+CACHES = {"default": ({"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                       "LOCATION": CACHE_URL} if CACHE_URL else
+                      {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"})}
+
+# -- Celery --------------------------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 # Without Redis, tasks run in-process (eager): the embedded default and most tests.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)

@@ -1,4 +1,4 @@
-"""Forms for the pages: signing up and starting a game.
+"""Forms for the pages: starting a game.
 
 Forms check the shape of what was typed; whether a game can be created with it (players for
 the game, users that exist, option values) is decided by ``services.game_create``, whose
@@ -10,29 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
 
 from games.bots import BOTS
 from games.rules import registered
 from games.rules.base import GameSpec, OptionSpec
-from games.services import BOT_PREFIX
+from accounts.bots import BOT_PREFIX
 
 # The value of a seat's "who" choice when a person (named by username) takes the seat.
 PERSON = "person"
-
-
-class SignUpForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
-        fields = ("username",)
-
-    def clean_username(self):
-        username = super().clean_username()
-        # Bots are users named "bot-<level>": a person must never be mistaken for one.
-        if username and username.lower().startswith(BOT_PREFIX):
-            raise forms.ValidationError(
-                f'Usernames starting with "{BOT_PREFIX}" are kept for the bots; please choose '
-                "another.")
-        return username
 
 
 class NewGameForm(forms.Form):

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.errors import InvalidInput
+from accounts.errors import InvalidInput
 
 EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.timezone.utc)
 # A date-only record is taken as noon UTC, up to a day ahead of UTC for clubs east of it.

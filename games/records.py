@@ -22,8 +22,9 @@ from django.db import transaction
 from games import inputs, store
 from games.catalog import GameType, game_type
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
-from games.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
-from games.services import BOT_PREFIX, after_commit, enqueue_rating
+from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
+from accounts.bots import BOT_PREFIX
+from games.services import after_commit, enqueue_rating
 from games.store import NewEvent
 
 User = get_user_model()

@@ -20,8 +20,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import inputs, store
-from games.bots import BOTS, get_bot
-from games.errors import Conflict, InvalidInput, KeyReused, NotYourSeat, RuleViolation
+from games.bots import get_bot
+from accounts.bots import BOT_PREFIX, bot_level, bot_user
+from accounts.errors import Conflict, InvalidInput, KeyReused, NotYourSeat, RuleViolation
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
@@ -32,45 +33,9 @@ log = logging.getLogger(__name__)
 
 # The chance player's dice. Never seeded, never stored: no seat can learn it.
 chance_rng: random.Random = random.SystemRandom()
-BOT_PREFIX = "bot-"
-BOT_SUFFIX_MAX = 20
 
 
-# -- users and bots -------------------------------------------------------------------------------
-
-
-def bot_user(level: str, name: str | None = None, *, create: bool = True):
-    """The user that stands for a bot of ``level``: ``bot-<level>``, or a named bot player
-    ``bot-<level>-<suffix>`` (a tournament of bots needs several). Bots are players with
-    ratings of their own. Only an organiser's tournament entry creates a named bot; seating one
-    in a game (``create=False``) needs it to exist."""
-    if level not in BOTS:
-        raise InvalidInput(f"unknown bot level {level!r}; known: {', '.join(BOTS)}")
-    name = name or f"{BOT_PREFIX}{level}"
-    if bot_level(name) != level:
-        raise InvalidInput(f"a {level} bot's name is {BOT_PREFIX}{level} or "
-                           f"{BOT_PREFIX}{level}-<1 to {BOT_SUFFIX_MAX} letters or digits>")
-    if not create and name != f"{BOT_PREFIX}{level}":
-        user = User.objects.filter(username=name).first()
-        if user is None:
-            raise InvalidInput(f"no bot player {name!r}; seat a bot with {{\"bot\": level}}")
-        return user
-    user, created = User.objects.get_or_create(username=name)
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
-
-
-def bot_level(username: str) -> str | None:
-    """The bot level a username stands for, or None for a person."""
-    if not username.startswith(BOT_PREFIX):
-        return None
-    level, dash, suffix = username[len(BOT_PREFIX):].partition("-")
-    if level in BOTS and (not dash or (suffix.isalnum() and suffix.isascii()
-                                       and len(suffix) <= BOT_SUFFIX_MAX)):
-        return level
-    return None
+# -- seats ----------------------------------------------------------------------------------------
 
 
 def seats_of(game: Game, user) -> set[int]:

@@ -1,4 +1,4 @@
-"""Server-rendered pages: signing up, the games list, a new game and the game page.
+"""Server-rendered pages: the games list, a new game and the game page.
 
 Pages parse input and call ``games.services``. The game page embeds only what the services
 return for the viewer (their seat's view, their legal actions, the log as they may see it);
@@ -10,37 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.db.models import Case, IntegerField, Prefetch, QuerySet, Value, When
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from django.views.generic import CreateView
 
 from games import records, services
-from games.errors import InvalidInput, ServiceError
+from accounts.errors import InvalidInput, ServiceError
 from games.store import VersionConflict
 from games.api.serializers import GameOut
-from games.forms import NewGameForm, SignUpForm
+from games.forms import NewGameForm
 from games.catalog import game_type
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import registered
 
 RECENT_GAMES = 20
 MY_GAMES = 50
-
-
-class SignUpView(CreateView):
-    """Create an account and sign straight in."""
-
-    form_class = SignUpForm
-    template_name = "registration/signup.html"
-
-    def form_valid(self, form):
-        user = form.save()
-        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("game-list")
 
 
 # -- the games list -------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.utils.text import slugify
 
 from games import inputs, records
 from games.models import Game
-from games.errors import InvalidInput, NotYourSeat
+from accounts.errors import InvalidInput, NotYourSeat
 from league.models import League, Membership, Season
 
 User = get_user_model()

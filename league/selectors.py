@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 
 from games.models import Game
-from games.services import BOT_PREFIX
+from accounts.bots import BOT_PREFIX
 from league.models import Rating, RatingChange
 from league.ratings import PROVISIONAL_GAMES
 

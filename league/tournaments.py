@@ -21,7 +21,8 @@ from games import inputs, records, services as game_services, store
 from games.catalog import game_type
 from games.models import EventKind, Game, GameStatus
 from games.rules import get_rules
-from games.errors import InvalidInput, NotYourSeat, RuleViolation
+from accounts.bots import bot_level, bot_user
+from accounts.errors import InvalidInput, NotYourSeat, RuleViolation
 from games.store import NewEvent
 from league import pairing
 from league.leagues import is_league_organiser
@@ -117,9 +118,9 @@ def _player(name: Any):
     """An entrant: a member, or a bot player (created on entry, so a tournament of bots can
     be held)."""
     name = inputs.text(name, "player", 150)
-    level = game_services.bot_level(name)
+    level = bot_level(name)
     if level is not None:
-        return game_services.bot_user(level, name)
+        return bot_user(level, name)
     user = User.objects.filter(username=name, is_active=True).first()
     if user is None:
         raise InvalidInput(f"no player {name!r}")

@@ -26,8 +26,8 @@ from django.views.decorators.http import require_POST
 from games.catalog import game_type
 from games.models import Game, GameStatus
 from games.rules import get_rules, registered
-from games.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
-from games.services import BOT_PREFIX
+from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
+from accounts.bots import BOT_PREFIX
 from league import leagues, selectors, tournaments
 from league.forms import (DropForm, LeagueForm, MatchForm, MemberForm, PlayerForm, SeasonForm,
                           TableResultForm, TournamentForm)

@@ -14,6 +14,8 @@ from config.celery import app as celery_app
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres") and "postgres" not in os.environ.get("DATABASE_URL", ""):
         pytest.skip("needs PostgreSQL: set DATABASE_URL=postgres://... (.ci/run does)")
+    if item.get_closest_marker("redis_cache") and not os.environ.get("REDIS_URL"):
+        pytest.skip("needs Redis: set REDIS_URL=redis://... (.ci/run does)")
     if item.get_closest_marker("celery_worker"):
         if not os.environ.get("REDIS_URL"):
             pytest.skip("needs Redis: set REDIS_URL=redis://... (.ci/run does)")
@@ -26,8 +28,12 @@ def pytest_runtest_setup(item):
 def _fast_settings(request):
     if "django_db_setup" not in request.fixturenames and not _uses_django(request):
         return  # pure tests (rules, bots, ratings) need no Django at all
-    request.getfixturevalue("settings").PASSWORD_HASHERS = [
-        "django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings = request.getfixturevalue("settings")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    if not request.node.get_closest_marker("redis_cache"):
+        # A cache of the test's own: throttles and counters never leak between tests.
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                       "LOCATION": request.node.nodeid}}
 
 
 def _uses_django(request) -> bool:

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import services
-from games.errors import InvalidInput
+from accounts.errors import InvalidInput
 from games.api import serializers as s
 from games.models import Game, Seat
 from games.rules import registered

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from games.api.serializers import GameOut
 from games.api.views import _game
 from games.rules import registered
-from games.errors import InvalidInput
+from accounts.errors import InvalidInput
 from league import leagues, selectors, tournaments
 from league.models import League, Tournament
 

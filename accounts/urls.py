@@ -1,0 +1,12 @@
+"""Signing up, in and out."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from accounts import views
+
+urlpatterns = [
+    path("accounts/login/", views.SignInView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/signup/", views.SignUpView.as_view(), name="signup"),
+]

@@ -1,0 +1,61 @@
+"""Signing up, signing in (the page and the API's token), each refusing a burst of wrong
+passwords with a 429 until the burst has passed."""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.shortcuts import redirect, render
+from django.views.generic import CreateView
+from rest_framework import exceptions, parsers
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.response import Response
+
+from accounts.forms import SignUpForm
+from accounts.throttling import FailedSignInThrottle
+from config.parsers import StrictJSONParser
+
+
+class SignUpView(CreateView):
+    """Create an account and sign straight in."""
+
+    form_class = SignUpForm
+    template_name = "registration/signup.html"
+
+    def form_valid(self, form):
+        user = form.save()
+        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("game-list")
+
+
+class SignInView(auth_views.LoginView):
+    redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        throttle = FailedSignInThrottle(request.POST.get("username", ""))
+        if not throttle.allow_request(request):
+            return render(request, "registration/too_many.html",
+                          {"wait": round(throttle.wait() or 60)}, status=429)
+        response = super().post(request, *args, **kwargs)
+        if response.status_code == 200:  # the form came back: wrong name or password
+            throttle.record_failure(request)
+        return response
+
+
+class TokenView(ObtainAuthToken):
+    """``POST /api/auth/token/`` with a username and password → ``{"token"}``."""
+
+    parser_classes = (StrictJSONParser, parsers.FormParser)
+
+    def post(self, request, *args, **kwargs):
+        username = request.data.get("username", "") if hasattr(request.data, "get") else ""
+        throttle = FailedSignInThrottle(username if isinstance(username, str) else "")
+        if not throttle.allow_request(request):
+            raise exceptions.Throttled(throttle.wait())
+        serializer = self.get_serializer(data=request.data)
+        if not serializer.is_valid():
+            throttle.record_failure(request)
+            raise exceptions.ValidationError(serializer.errors)
+        token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        return Response({"token": token.key})
