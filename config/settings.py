@@ -140,6 +140,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Deep-sea board games: event-sourced games, bots, ratings and tournaments.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "config.schema.add_error_responses"],
 }
 
 # -- cache -----------------------------------------------------------------------------------

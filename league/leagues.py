@@ -12,6 +12,8 @@ from games import inputs, records
 from games.models import Game
 from accounts.errors import InvalidInput, NotYourSeat
 from league.models import League, Membership, Season
+from league.selectors import (is_league_member, is_league_organiser, may_correct_record,
+                              may_settle_record)
 
 User = get_user_model()
 
@@ -28,15 +30,6 @@ def league_create(*, name: Any, created_by, description: Any = "") -> League:
     league = League.objects.create(name=name, slug=slug, description=description)
     Membership.objects.create(league=league, user=created_by, role=Membership.Role.ORGANISER)
     return league
-
-
-def is_league_organiser(league: League, user) -> bool:
-    return user.is_authenticated and (user.is_staff or league.membership_set.filter(
-        user=user, role=Membership.Role.ORGANISER).exists())
-
-
-def is_member(league: League, user) -> bool:
-    return user.is_authenticated and league.membership_set.filter(user=user).exists()
 
 
 @transaction.atomic
@@ -78,7 +71,7 @@ def match_record(*, game: Any, played_at: Any, results: Any, recorded_by, league
         club = League.objects.filter(slug=league).first() if isinstance(league, str) else None
         if club is None:
             raise InvalidInput(f"no league {league!r}")
-        if not is_member(club, recorded_by):
+        if not is_league_member(club, recorded_by):
             raise NotYourSeat("only the league's members may record its games")
     recorded = records.match_record(
         slug=game, played_at=played_at, results=results, recorded_by=recorded_by, notes=notes,
@@ -89,25 +82,18 @@ def match_record(*, game: Any, played_at: Any, results: Any, recorded_by, league
     return recorded
 
 
-def may_settle(game: Game, user) -> bool:
-    """Staff, or an organiser of a league the record belongs to: their word is final."""
-    return user.is_authenticated and (user.is_staff or any(
-        is_league_organiser(club, user) for club in game.leagues.all()))
-
-
 def match_correct(*, game: Game, results: Any, by, reason: Any = "") -> dict[str, Any]:
     """Correct a club record: its recorder, a league organiser or staff. Only an organiser's
     correction is final at once; the recorder's waits for the members' confirmation."""
-    settles = may_settle(game, by)
-    if not (settles or game.created_by_id == by.pk):
+    if not may_correct_record(game, by):
         raise NotYourSeat("only whoever recorded the game or an organiser may correct it")
     return records.result_correct(game=game, results=results, by=by, reason=reason,
-                                  authoritative=settles)
+                                  authoritative=may_settle_record(game, by))
 
 
 def match_confirm(*, game: Game, by) -> dict[str, Any]:
     """A named member confirms a club record; a league organiser confirms it for everyone."""
-    return records.record_confirm(game=game, user=by, for_everyone=may_settle(game, by))
+    return records.record_confirm(game=game, user=by, for_everyone=may_settle_record(game, by))
 
 
 def match_dispute(*, game: Game, by, reason: Any = "") -> dict[str, Any]:

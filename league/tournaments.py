@@ -25,7 +25,9 @@ from accounts.bots import bot_level, bot_user
 from accounts.errors import InvalidInput, NotYourSeat, RuleViolation
 from games.store import NewEvent
 from league import pairing
-from league.leagues import is_league_organiser
+from league.selectors import (is_league_organiser, is_tournament_organiser, live_rounds,
+                              round_out, seat_names, tables_of, table_out,
+                              tournament_standings)
 from league.models import Entry, Round, Table, Tournament, TournamentEvent
 from league.standings import DEFAULT_PLACEMENT_POINTS, TIEBREAKS, GameResult, standings
 
@@ -162,69 +164,9 @@ def _log(tournament: Tournament, kind: str, actor, data: dict[str, Any]) -> None
     TournamentEvent.objects.create(tournament=tournament, kind=kind, actor=actor, data=data)
 
 
-def is_organiser(tournament: Tournament, user) -> bool:
-    if not user.is_authenticated:
-        return False
-    if user.is_staff or tournament.organisers.filter(pk=user.pk).exists():
-        return True
-    return tournament.league is not None and is_league_organiser(tournament.league, user)
-
-
 def _require_organiser(tournament: Tournament, user) -> None:
-    if not is_organiser(tournament, user):
+    if not is_tournament_organiser(tournament, user):
         raise NotYourSeat("only the tournament's organisers may do that")
-
-
-# -- reading --------------------------------------------------------------------------------------
-
-
-def live_rounds(tournament: Tournament):
-    return tournament.round_set.filter(void=False).order_by("number")
-
-
-def _tables(tournament: Tournament):
-    return (Table.objects.filter(round__tournament=tournament, round__void=False)
-            .select_related("game", "round").prefetch_related("game__seats__user")
-            .order_by("round__number", "number"))
-
-
-def _seat_names(game: Game) -> list[str]:
-    return [s.user.username for s in sorted(game.seats.all(), key=lambda s: s.index)]
-
-
-def table_out(table: Table) -> dict[str, Any]:
-    game = table.game
-    out = {"id": table.pk, "number": table.number, "seats": _seat_names(game), "game": game.pk,
-           "status": game.status, "result": game.result}
-    if game.mode == "record":
-        out["report"] = records.result_state(game)
-    return out
-
-
-def round_out(round_: Round) -> dict[str, Any]:
-    return {"number": round_.number,
-            "tables": [table_out(t) for t in round_.tables.select_related("game")
-                       .prefetch_related("game__seats__user")],
-            "byes": [e.user.username for e in round_.byes.select_related("user")]}
-
-
-def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
-    """Standing order with points and tie-breaks (in the tournament's configured order)."""
-    entries = list(tournament.entries.select_related("user"))
-    results = [GameResult(players=tuple(_seat_names(t.game)),
-                          ranks=tuple(r["rank"] for r in t.game.result),
-                          scores=tuple(r["score"] for r in t.game.result))
-               for t in _tables(tournament) if t.game.status == GameStatus.FINISHED]
-    byes = [e.user.username for r in live_rounds(tournament) for e in r.byes.all()
-            .select_related("user")]
-    rows = standings([e.user.username for e in entries], results, byes=byes,
-                     bye_points=tournament.bye_points,
-                     placement={int(k): v for k, v in tournament.placement_points.items()},
-                     tiebreaks=tournament.tiebreaks)
-    dropped = {e.user.username for e in entries if e.dropped}
-    return [{"player": s.player, "points": s.points, "tiebreaks": list(s.tiebreaks),
-             "games": s.games, "wins": s.wins, "byes": s.byes, "dropped": s.player in dropped}
-            for s in rows]
 
 
 # -- pairing --------------------------------------------------------------------------------------
@@ -282,7 +224,7 @@ def _active_players(tournament: Tournament, number: int) -> list[str]:
 
 def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
     players = _active_players(tournament, number)
-    past = [_seat_names(t.game) for t in _tables(tournament)]
+    past = [seat_names(t.game) for t in tables_of(tournament)]
     first_seats = Counter(seats[0] for seats in past)
     rng = random.Random(f"{tournament.pk}:{number}")
     if tournament.format == Tournament.Format.SWISS:
@@ -318,7 +260,7 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
 
 
 def _finishing_order(table: Table) -> list[str]:
-    names = _seat_names(table.game)
+    names = seat_names(table.game)
     ranks = [r["rank"] for r in table.game.result]
     scores = [r["score"] if r["score"] is not None else float("-inf") for r in table.game.result]
     return [names[i] for i in sorted(range(len(names)), key=lambda i: (ranks[i], -scores[i], i))]
@@ -466,8 +408,8 @@ def results_csv(tournament: Tournament) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["round", "table", "game", "seat", "player", "rank", "score", "status"])
-    for table in _tables(tournament):
-        names = _seat_names(table.game)
+    for table in tables_of(tournament):
+        names = seat_names(table.game)
         result = table.game.result or [{"rank": "", "score": ""}] * len(names)
         for seat, (name, entry) in enumerate(zip(names, result)):
             writer.writerow([table.round.number, table.number, table.game.pk, seat, name,

@@ -117,7 +117,7 @@ def league_detail(request, slug: str):
 def _league_page(request, league: League, *, bound: dict[str, Any] | None = None,
                  error: str = "", status: int = 200):
     bound = bound or {}
-    organiser = leagues.is_league_organiser(league, request.user)
+    organiser = selectors.is_league_organiser(league, request.user)
     members = league.membership_set.select_related("user").order_by("-role", "user__username")
     standings = [{**table, "name": _game_name(table["game"])}
                  for table in selectors.league_standings(league)]
@@ -126,7 +126,7 @@ def _league_page(request, league: League, *, bound: dict[str, Any] | None = None
     return render(request, "league/league_detail.html", {
         "league": league,
         "organiser": organiser,
-        "member": leagues.is_member(league, request.user),
+        "member": selectors.is_league_member(league, request.user),
         "members": members,
         "seasons": league.seasons.all(),
         "standings": standings,
@@ -291,13 +291,13 @@ def _tournament_page(request, tournament: Tournament, *, bound: dict[Any, Any] |
                      error: str = "", status: int = 200):
     bound = bound or {}
     user = request.user
-    organiser = tournaments.is_organiser(tournament, user)
+    organiser = selectors.is_tournament_organiser(tournament, user)
     versions = dict(Game.objects.filter(table__round__tournament=tournament)
                     .values_list("pk", "version"))
     rounds = [{**out, "tables": [_table_panel(tournament, table, user, organiser,
                                               versions[table["game"]], bound)
                                  for table in out["tables"]]}
-              for out in map(tournaments.round_out, tournaments.live_rounds(tournament))]
+              for out in map(selectors.round_out, selectors.live_rounds(tournament))]
     entries = list(tournament.entries.select_related("user"))
     playing = [e.user.username for e in entries if not e.dropped]
     me = next((e for e in entries if e.user_id == user.pk), None) if user.is_authenticated \
@@ -310,7 +310,7 @@ def _tournament_page(request, tournament: Tournament, *, bound: dict[Any, Any] |
         "rounds": rounds,
         "latest": rounds[-1]["number"] if rounds else None,
         "tiebreaks": [TIEBREAK_LABELS.get(name, name) for name in tournament.tiebreaks],
-        "standings": tournaments.tournament_standings(tournament),
+        "standings": selectors.tournament_standings(tournament),
         "entries": len(entries),
         "my_entry": me,
         "enter_form": bound.get("enter") or PlayerForm(),
@@ -453,7 +453,7 @@ def table_result(request, pk: int, table: int, action: str):
         table_ = tournaments.table_get(tournament, table)
     except InvalidInput:
         raise Http404("no such table") from None
-    out = tournaments.table_out(table_)
+    out = selectors.table_out(table_)
     anchor = f"#table-{table_.pk}"
     if action == "confirm" and "as_reported" in request.POST:
         return _confirm_as_reported(request, tournament, table_, out, anchor)

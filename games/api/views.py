@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db.models import Prefetch
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
@@ -14,13 +13,15 @@ from games import services
 from accounts.errors import InvalidInput
 from games.api import serializers as s
 from games.models import Game, Seat
+from games.selectors import game_with_seats
 from games.rules import registered
 
 
-def _game(pk) -> Game:
-    return get_object_or_404(
-        Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user"))),
-        pk=pk)
+SEAT = {"type": "integer", "minimum": 0, "maximum": 11}
+VERSION = {"type": "integer", "minimum": 1}
+LEGAL_ACTIONS = {"type": "array", "items": {
+    "type": "object", "required": ["type"], "additionalProperties": True,
+    "properties": {"type": {"type": "string"}}}}
 
 
 class GameTypesApi(APIView):
@@ -38,7 +39,8 @@ class GameListCreateApi(generics.ListAPIView):
     serializer_class = s.GameOut
 
     @extend_schema(parameters=[OpenApiParameter("scope", str, enum=["mine", "all"]),
-                               OpenApiParameter("status", str, enum=["active", "finished"]),
+                               OpenApiParameter("status", str,
+                                                enum=["active", "finished", "void"]),
                                OpenApiParameter("game", str)])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
@@ -63,7 +65,7 @@ class GameListCreateApi(generics.ListAPIView):
                                     options=body.validated_data["options"],
                                     time_control=body.validated_data["time_control"],
                                     created_by=request.user)
-        return Response(s.GameOut(_game(game.pk), context={"detail": True}).data,
+        return Response(s.GameOut(game_with_seats(game.pk), context={"detail": True}).data,
                         status=status.HTTP_201_CREATED)
 
 
@@ -72,16 +74,19 @@ class GameDetailApi(APIView):
 
     @extend_schema(responses=s.GameOut)
     def get(self, request, pk):
-        return Response(s.GameOut(_game(pk), context={"detail": True}).data)
+        return Response(s.GameOut(game_with_seats(pk), context={"detail": True}).data)
 
 
 class GameStateApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
 
-    @extend_schema(parameters=[OpenApiParameter("seat", int), OpenApiParameter("at", int)],
+    @extend_schema(parameters=[OpenApiParameter("seat", SEAT, description="your seat; none "
+                                                "for the spectator's view"),
+                               OpenApiParameter("at", VERSION, description="the view after "
+                                                "this event (default: the head)")],
                    responses=dict)
     def get(self, request, pk):
-        game = _game(pk)
+        game = game_with_seats(pk)
         view = services.game_view(game=game, user=request.user,
                                   seat=request.query_params.get("seat"),
                                   at=request.query_params.get("at"))
@@ -89,10 +94,10 @@ class GameStateApi(APIView):
 
 
 class GameActionsApi(APIView):
-    @extend_schema(parameters=[OpenApiParameter("seat", int, required=True)],
-                   responses=dict)
+    @extend_schema(parameters=[OpenApiParameter("seat", SEAT, required=True)],
+                   responses={200: LEGAL_ACTIONS})
     def get(self, request, pk):
-        game = _game(pk)
+        game = game_with_seats(pk)
         seat = request.query_params.get("seat")
         if seat is None:
             raise InvalidInput("give the seat: ?seat=N")
@@ -101,7 +106,7 @@ class GameActionsApi(APIView):
 
     @extend_schema(request=s.ActionIn, responses={201: s.AppendOut})
     def post(self, request, pk):
-        game = _game(pk)
+        game = game_with_seats(pk)
         body = s.ActionIn(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
@@ -115,9 +120,11 @@ class GameActionsApi(APIView):
 class GameEventsApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
 
-    @extend_schema(parameters=[OpenApiParameter("after", int)], responses=s.EventOut(many=True))
+    @extend_schema(parameters=[OpenApiParameter("after", {"type": "integer", "minimum": 0},
+                                                description="only events after this version")],
+                   responses=s.EventOut(many=True))
     def get(self, request, pk):
-        game = _game(pk)
+        game = game_with_seats(pk)
         return Response(services.game_events(game=game, user=request.user,
                                              after=request.query_params.get("after")))
 
@@ -125,7 +132,7 @@ class GameEventsApi(APIView):
 class GameResignApi(APIView):
     @extend_schema(request=s.ResignIn, responses={201: s.AppendOut})
     def post(self, request, pk):
-        game = _game(pk)
+        game = game_with_seats(pk)
         body = s.ResignIn(data=request.data)
         body.is_valid(raise_exception=True)
         appended = services.game_resign(game=game, seat=body.validated_data["seat"],
@@ -142,7 +149,7 @@ class GameSeatApi(APIView):
 
     @extend_schema(request=s.SeatChoiceIn, responses={201: s.AppendOut})
     def post(self, request, pk):
-        game = _game(pk)
+        game = game_with_seats(pk)
         body = s.SeatChoiceIn(data=request.data)
         body.is_valid(raise_exception=True)
         act = services.game_accept if self.action == "accept" else services.game_decline

@@ -1,38 +1,57 @@
-"""HTTP API v1 for ratings and players."""
+"""HTTP API v1 for ratings, players, club records, leagues and tournaments.
+
+One class per operation (a path that both lists and creates has one class with both), small
+input and output serializers (league/api/serializers.py): views parse, call a keyword-only
+service with validated data, and serialize what it returns.
+"""
+
+from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, serializers
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.serializers import GameOut
-from games.api.views import _game
-from games.rules import registered
+from accounts.bots import is_bot
 from accounts.errors import InvalidInput
+from games.api.serializers import GameOut
+from games.catalog import game_types
+from games.selectors import game_with_seats
 from league import leagues, selectors, tournaments
+from league.api import serializers as s
 from league.models import League, Tournament
 
 User = get_user_model()
 
 
-class LeaderboardEntryOut(serializers.Serializer):
-    player = serializers.CharField()
-    rating = serializers.FloatField()
-    games = serializers.IntegerField()
-    provisional = serializers.BooleanField()
+def _record_out(pk) -> dict:
+    return GameOut(game_with_seats(pk), context={"detail": True}).data
+
+
+def _league(slug) -> League:
+    return get_object_or_404(League, slug=slug)
+
+
+def _tournament(pk) -> Tournament:
+    return get_object_or_404(Tournament, pk=pk)
+
+
+# -- ratings and players --------------------------------------------------------------------------
 
 
 class LeaderboardApi(generics.ListAPIView):
     """The Elo leaderboard of one game: ``?game=SLUG``."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
-    serializer_class = LeaderboardEntryOut
+    serializer_class = s.LeaderboardEntryOut
 
-    @extend_schema(parameters=[OpenApiParameter("game", str, required=True)])
+    @extend_schema(parameters=[OpenApiParameter("game", str, required=True,
+                                                enum=sorted(game_types()))])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
@@ -40,7 +59,7 @@ class LeaderboardApi(generics.ListAPIView):
         slug = self.request.query_params.get("game")
         if not slug:
             raise InvalidInput("give the game: ?game=SLUG")
-        if slug not in registered():
+        if slug not in game_types():
             raise InvalidInput(f"unknown game {slug!r}")
         return selectors.leaderboard(slug)
 
@@ -49,16 +68,15 @@ class LeaderboardApi(generics.ListAPIView):
         return self.get_paginated_response([selectors.rating_entry(r) for r in page])
 
 
-class PlayerOut(serializers.Serializer):
-    username = serializers.CharField()
-    is_bot = serializers.BooleanField()
-
-
 class PlayerListApi(generics.ListAPIView):
     """Players (members and bots); ``?search=`` filters by name."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
-    serializer_class = PlayerOut
+    serializer_class = s.PlayerOut
+
+    @extend_schema(parameters=[OpenApiParameter("search", str)])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
         users = User.objects.filter(is_active=True).order_by("username")
@@ -69,7 +87,7 @@ class PlayerListApi(generics.ListAPIView):
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(
-            [{"username": u.username, "is_bot": selectors.is_bot(u)} for u in page])
+            [{"username": u.username, "is_bot": is_bot(u)} for u in page])
 
 
 class PlayerDetailApi(APIView):
@@ -77,251 +95,171 @@ class PlayerDetailApi(APIView):
 
     permission_classes = [IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=dict)
+    @extend_schema(responses=s.PlayerDetailOut)
     def get(self, request, username):
         user = get_object_or_404(User, username=username, is_active=True)
-        return Response(selectors.player_record(user))
+        return Response(s.PlayerDetailOut(selectors.player_record(user)).data)
 
 
 # -- club records ---------------------------------------------------------------------------------
-
-
-class MatchIn(serializers.Serializer):
-    game = serializers.CharField()
-    played_at = serializers.CharField()
-    results = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=8)
-    league = serializers.CharField(required=False)
-    notes = serializers.CharField(required=False, allow_blank=True, max_length=2000)
-    bid = serializers.DictField(required=False)
-
-
-def _record_out(pk) -> dict:
-    return GameOut(_game(pk), context={"detail": True}).data
 
 
 class MatchCreateApi(APIView):
     """Record a game played on a table. It is rated once every member it names has confirmed
     it (at once if it names only the recorder, or a league organiser recorded it)."""
 
-    @extend_schema(request=MatchIn, responses={201: GameOut})
+    @extend_schema(request=s.MatchIn, responses={201: GameOut})
     def post(self, request):
-        body = MatchIn(data=request.data)
+        body = s.MatchIn(data=request.data)
         body.is_valid(raise_exception=True)
-        data = body.validated_data
-        game = leagues.match_record(game=data["game"], played_at=data["played_at"],
-                                    results=request.data["results"], league=data.get("league"),
-                                    notes=data.get("notes", ""), bid=request.data.get("bid"),
-                                    recorded_by=request.user)
-        return Response(_record_out(game.pk), status=201)
+        game = leagues.match_record(recorded_by=request.user, **body.validated_data)
+        return Response(_record_out(game.pk), status=status.HTTP_201_CREATED)
 
 
-class DisputeIn(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+class MatchCorrectApi(APIView):
+    """A correction: a new event with the new result. An organiser's is final at once; the
+    recorder's waits for the members named to confirm it."""
+
+    @extend_schema(request=s.CorrectionIn, responses={201: GameOut})
+    def post(self, request, pk):
+        body = s.CorrectionIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        leagues.match_correct(game=game_with_seats(pk), by=request.user, **body.validated_data)
+        return Response(_record_out(pk), status=status.HTTP_201_CREATED)
 
 
-class MatchConfirmApi(APIView):
+class MatchAnswerApi(APIView):
     """confirm/: a member named in the record agrees with it (a league organiser confirms it
     for everyone); dispute/: a named member says it is wrong, and it waits for a correction."""
 
     action = ""
 
-    @extend_schema(request=DisputeIn, responses={201: GameOut})
+    @extend_schema(request=s.AnswerIn, responses={201: GameOut})
     def post(self, request, pk):
-        game = _game(pk)
-        body = DisputeIn(data=request.data)
+        body = s.AnswerIn(data=request.data)
         body.is_valid(raise_exception=True)
+        game = game_with_seats(pk)
         if self.action == "confirm":
             leagues.match_confirm(game=game, by=request.user)
         else:
-            leagues.match_dispute(game=game, by=request.user,
-                                  reason=body.validated_data.get("reason", ""))
-        return Response(_record_out(pk), status=201)
-
-
-class CorrectionIn(serializers.Serializer):
-    results = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=8)
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
-
-
-class MatchCorrectApi(APIView):
-    """A correction: a new event with the new result; the ratings follow."""
-
-    @extend_schema(request=CorrectionIn, responses={201: GameOut})
-    def post(self, request, pk):
-        game = _game(pk)
-        body = CorrectionIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        leagues.match_correct(game=game, results=request.data["results"], by=request.user,
-                              reason=body.validated_data.get("reason", ""))
-        return Response(_record_out(pk), status=201)
+            leagues.match_dispute(game=game, by=request.user, **body.validated_data)
+        return Response(_record_out(pk), status=status.HTTP_201_CREATED)
 
 
 # -- leagues --------------------------------------------------------------------------------------
 
 
-class LeagueIn(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    description = serializers.CharField(required=False, allow_blank=True)
-
-
-def league_out(league: League) -> dict:
-    members = league.membership_set.select_related("user").order_by("user__username")
-    return {"slug": league.slug, "name": league.name, "description": league.description,
-            "members": [{"player": m.user.username, "role": m.role} for m in members],
-            "seasons": [{"id": s.pk, "name": s.name, "starts_on": s.starts_on,
-                         "ends_on": s.ends_on} for s in league.seasons.all()],
-            "tournaments": [{"id": t.pk, "name": t.name, "game": t.slug, "status": t.status}
-                            for t in league.tournaments.all()],
-            "standings": selectors.league_standings(league),
-            "recent_games": [GameOut(g).data for g in league.games.order_by("-finished_at")
-                             .prefetch_related("seats__user")[:20]]}
+def _league_out(league: League) -> dict:
+    return s.LeagueOut(selectors.league_detail(league)).data
 
 
 class LeagueListCreateApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
+    @extend_schema(responses=s.LeagueSummaryOut(many=True))
     def get(self, request):
-        return Response([{"slug": lg.slug, "name": lg.name, "members": lg.membership_set.count()}
-                         for lg in League.objects.order_by("name")])
+        return Response(s.LeagueSummaryOut(selectors.league_summaries(), many=True).data)
 
-    @extend_schema(request=LeagueIn)
+    @extend_schema(request=s.LeagueIn, responses={201: s.LeagueOut})
     def post(self, request):
-        body = LeagueIn(data=request.data)
+        body = s.LeagueIn(data=request.data)
         body.is_valid(raise_exception=True)
-        league = leagues.league_create(name=body.validated_data["name"],
-                                       description=body.validated_data.get("description", ""),
-                                       created_by=request.user)
-        return Response(league_out(league), status=201)
+        league = leagues.league_create(created_by=request.user, **body.validated_data)
+        return Response(_league_out(league), status=status.HTTP_201_CREATED)
 
 
 class LeagueDetailApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
+    @extend_schema(responses=s.LeagueOut)
     def get(self, request, slug):
-        return Response(league_out(get_object_or_404(League, slug=slug)))
-
-
-class MemberIn(serializers.Serializer):
-    player = serializers.CharField()
-    role = serializers.ChoiceField(choices=["member", "organiser"], default="member")
+        return Response(_league_out(_league(slug)))
 
 
 class LeagueMembersApi(APIView):
-    @extend_schema(request=MemberIn)
+    """Add a member or an organiser (organisers only)."""
+
+    @extend_schema(request=s.MemberIn, responses={201: s.LeagueOut})
     def post(self, request, slug):
-        league = get_object_or_404(League, slug=slug)
-        body = MemberIn(data=request.data)
+        league = _league(slug)
+        body = s.MemberIn(data=request.data)
         body.is_valid(raise_exception=True)
-        leagues.member_add(league=league, player=body.validated_data["player"],
-                           role=body.validated_data["role"], by=request.user)
-        return Response(league_out(league), status=201)
-
-
-class SeasonIn(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    starts_on = serializers.DateField()
-    ends_on = serializers.DateField(required=False, allow_null=True)
+        leagues.member_add(league=league, by=request.user, **body.validated_data)
+        return Response(_league_out(league), status=status.HTTP_201_CREATED)
 
 
 class LeagueSeasonsApi(APIView):
-    @extend_schema(request=SeasonIn)
+    """Add a season (organisers only)."""
+
+    @extend_schema(request=s.SeasonIn, responses={201: s.LeagueOut})
     def post(self, request, slug):
-        league = get_object_or_404(League, slug=slug)
-        body = SeasonIn(data=request.data)
+        league = _league(slug)
+        body = s.SeasonIn(data=request.data)
         body.is_valid(raise_exception=True)
         leagues.season_add(league=league, by=request.user, **body.validated_data)
-        return Response(league_out(league), status=201)
+        return Response(_league_out(league), status=status.HTTP_201_CREATED)
 
 
 # -- tournaments ----------------------------------------------------------------------------------
 
 
-class TournamentIn(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    game = serializers.CharField()
-    format = serializers.CharField()
-    table_size = serializers.JSONField()
-    rounds = serializers.JSONField(required=False, default=3)
-    mode = serializers.CharField(default="online")
-    players = serializers.ListField(child=serializers.CharField(), min_length=2, max_length=2000)
-    options = serializers.DictField(required=False, default=dict)
-    league = serializers.CharField(required=False)
-    bye_points = serializers.JSONField(required=False, default=0)
-    placement_points = serializers.JSONField(required=False, default=None)
-    tiebreaks = serializers.JSONField(required=False, default=None)
-    advance = serializers.JSONField(required=False, default=1)
-    time_control = serializers.JSONField(required=False, default=None)
-
-
-def tournament_out(t: Tournament) -> dict:
-    return {"id": t.pk, "name": t.name, "game": t.slug, "format": t.format,
-            "table_size": t.table_size, "rounds": t.rounds, "mode": t.mode,
-            "options": t.options, "status": t.status, "bye_points": t.bye_points,
-            "placement_points": t.placement_points, "tiebreaks": t.tiebreaks,
-            "advance": t.advance, "league": t.league.slug if t.league else None,
-            "time_control": t.time_control,
-            "organisers": [u.username for u in t.organisers.all()],
-            "players": [{"player": e.user.username, "seed": e.seed, "dropped": e.dropped}
-                        for e in t.entries.select_related("user")],
-            "rounds_played": [tournaments.round_out(r) for r in tournaments.live_rounds(t)]}
-
-
-def _tournament(pk) -> Tournament:
-    return get_object_or_404(Tournament, pk=pk)
+def _tournament_out(tournament: Tournament) -> dict:
+    return s.TournamentOut(selectors.tournament_detail(tournament)).data
 
 
 class TournamentListCreateApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
+    @extend_schema(responses=s.TournamentListOut(many=True))
     def get(self, request):
-        return Response([{"id": t.pk, "name": t.name, "game": t.slug, "format": t.format,
-                          "mode": t.mode, "status": t.status}
-                         for t in Tournament.objects.order_by("-created_at")[:200]])
+        return Response(s.TournamentListOut(selectors.tournament_summaries(),
+                                                   many=True).data)
 
-    @extend_schema(request=TournamentIn)
+    @extend_schema(request=s.TournamentIn, responses={201: s.TournamentOut})
     def post(self, request):
-        body = TournamentIn(data=request.data)
+        body = s.TournamentIn(data=request.data)
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
-        league = None
-        if data.pop("league", None) is not None:
-            league = League.objects.filter(slug=request.data["league"]).first()
-            if league is None:
-                raise InvalidInput(f"no league {request.data['league']!r}")
-        t = tournaments.tournament_create(created_by=request.user, league=league, **data)
-        return Response(tournament_out(t), status=201)
+        league = selectors.league_named(data.pop("league"))
+        tournament = tournaments.tournament_create(created_by=request.user, league=league,
+                                                   **data)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
 
 class TournamentDetailApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
+    @extend_schema(responses=s.TournamentOut)
     def get(self, request, pk):
-        return Response(tournament_out(_tournament(pk)))
+        return Response(_tournament_out(_tournament(pk)))
 
 
 class TournamentRoundsApi(APIView):
-    """POST pairs the next round (organisers); GET lists the rounds."""
+    """GET lists the rounds; POST pairs the next one (organisers)."""
 
     permission_classes = [IsAuthenticatedOrReadOnly]
 
+    @extend_schema(responses=s.RoundOut(many=True))
     def get(self, request, pk):
-        t = _tournament(pk)
-        return Response([tournaments.round_out(r) for r in tournaments.live_rounds(t)])
+        rounds = selectors.live_rounds(_tournament(pk))
+        return Response(s.RoundOut([selectors.round_out(r) for r in rounds], many=True).data)
 
+    @extend_schema(request=None, responses={201: s.RoundOut})
     def post(self, request, pk):
         round_ = tournaments.round_pair(tournament=_tournament(pk), by=request.user)
-        return Response(tournaments.round_out(round_), status=201)
+        return Response(s.RoundOut(selectors.round_out(round_)).data,
+                        status=status.HTTP_201_CREATED)
 
 
 class TournamentRepairApi(APIView):
+    """Pair the latest round again, before any move or result (organisers)."""
+
+    @extend_schema(request=None, responses={201: s.RoundOut})
     def post(self, request, pk, number):
         round_ = tournaments.round_repair(tournament=_tournament(pk), number=number,
                                           by=request.user)
-        return Response(tournaments.round_out(round_), status=201)
-
-
-class PlayerIn(serializers.Serializer):
-    player = serializers.CharField()
+        return Response(s.RoundOut(selectors.round_out(round_)).data,
+                        status=status.HTTP_201_CREATED)
 
 
 class TournamentEntryApi(APIView):
@@ -329,19 +267,14 @@ class TournamentEntryApi(APIView):
 
     action = ""
 
-    @extend_schema(request=PlayerIn)
+    @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
-        body = PlayerIn(data=request.data)
+        tournament = _tournament(pk)
+        body = s.PlayerNameIn(data=request.data)
         body.is_valid(raise_exception=True)
-        t = _tournament(pk)
         change = tournaments.entry_add if self.action == "enter" else tournaments.entry_drop
-        change(tournament=t, player=body.validated_data["player"], by=request.user)
-        return Response(tournament_out(t), status=201)
-
-
-class ResultsIn(serializers.Serializer):
-    results = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=8)
-    bid = serializers.DictField(required=False)
+        change(tournament=tournament, by=request.user, **body.validated_data)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
 
 class TableResultApi(APIView):
@@ -349,36 +282,41 @@ class TableResultApi(APIView):
 
     action = ""
 
-    @extend_schema(request=ResultsIn)
+    @extend_schema(request=s.TableResultIn, responses={201: s.RecordOut})
     def post(self, request, pk, table):
-        t = _tournament(pk)
-        body = ResultsIn(data=request.data)
+        tournament = _tournament(pk)
+        body = s.TableResultIn(data=request.data)
         body.is_valid(raise_exception=True)
-        table_ = tournaments.table_get(t, table)
-        results, bid = request.data["results"], request.data.get("bid")
+        results, bid = body.validated_data["results"], body.validated_data["bid"]
+        table_ = tournaments.table_get(tournament, table)
         if self.action == "report":
-            state = tournaments.table_report(tournament=t, table=table_, user=request.user,
-                                             results=results, bid=bid)
+            state = tournaments.table_report(tournament=tournament, table=table_,
+                                             user=request.user, results=results, bid=bid)
         elif self.action == "confirm":
-            state = tournaments.table_confirm(tournament=t, table=table_, user=request.user,
-                                              results=results)
+            state = tournaments.table_confirm(tournament=tournament, table=table_,
+                                              user=request.user, results=results)
         else:
-            state = tournaments.table_override(tournament=t, table=table_, by=request.user,
-                                               results=results, bid=bid)
-        return Response(state, status=201)
+            state = tournaments.table_override(tournament=tournament, table=table_,
+                                               by=request.user, results=results, bid=bid)
+        return Response(s.RecordOut(state).data, status=status.HTTP_201_CREATED)
 
 
 class StandingsApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
+    @extend_schema(responses=s.StandingOut(many=True))
     def get(self, request, pk):
-        return Response(tournaments.tournament_standings(_tournament(pk)))
+        rows = selectors.tournament_standings(_tournament(pk))
+        return Response(s.StandingOut(rows, many=True).data)
 
 
 class CsvApi(APIView):
+    """The standings or every table's result, as CSV."""
+
     permission_classes = [IsAuthenticatedOrReadOnly]
     which = "standings"
 
+    @extend_schema(responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR)})
     def get(self, request, pk):
         t = _tournament(pk)
         text = (tournaments.standings_csv(t) if self.which == "standings"

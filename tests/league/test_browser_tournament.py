@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from league import tournaments
+from league import selectors, tournaments
 from league.models import Tournament
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
 
@@ -43,7 +43,7 @@ def sign_in(page, username: str) -> None:
 
 def tables_of(tournament: Tournament, number: int) -> list[tuple[int, list[str]]]:
     round_ = tournament.round_set.get(number=number, void=False)
-    return [(t.pk, tournaments.table_out(t)["seats"]) for t in round_.tables.order_by("number")]
+    return [(t.pk, selectors.table_out(t)["seats"]) for t in round_.tables.order_by("number")]
 
 
 def report(page, tournament: Tournament, table: int, reporter: str, ranks: list[int],

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import records
 from games.models import Event, Game, GameStatus
-from league import leagues, tournaments
+from league import leagues, selectors, tournaments
 from league.models import League, Membership, Round, Season, Tournament
 from league.services import ratings_update
 
@@ -445,7 +445,7 @@ def test_pairing_a_round_again_late_entry_and_drops(client, org, players, open_,
     assert response.status_code == 302
     response = client.post(reverse("tournament-repair", args=[open_.pk, 1]))
     assert response.status_code == 302
-    rounds = list(tournaments.live_rounds(open_))
+    rounds = list(selectors.live_rounds(open_))
     assert [r.attempt for r in rounds] == [2]
     assert rounds[0].byes.count() == 1  # five players at tables of two
     voided = Game.objects.filter(status=GameStatus.VOID).count()
@@ -495,7 +495,7 @@ def paired(org, open_):
 
 def first_table(t):
     table = t.round_set.get(void=False).tables.order_by("number").first()
-    return table, tournaments.table_out(table)["seats"]
+    return table, selectors.table_out(table)["seats"]
 
 
 def panel(page, table):

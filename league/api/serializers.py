@@ -1,0 +1,290 @@
+"""Input and output serializers of the league API, one pair per operation.
+
+Inputs check the shape of a request (types, ranges, lengths); what it means — a member who
+exists, ranks in competition order, a round that may be paired — is the services' to decide.
+Outputs document exactly what the views send, so the OpenAPI schema is the contract.
+"""
+
+from __future__ import annotations
+
+import math
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.api.serializers import GameOut, RecordOut, ResultOut
+
+NAME = {"max_length": 150}
+
+
+@extend_schema_field(OpenApiTypes.NUMBER)
+class NumberField(serializers.Field):
+    """A finite JSON number, kept as given (an int stays an int)."""
+
+    default_error_messages = {"invalid": "must be a number"}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, (int, float)) \
+                or (isinstance(data, float) and not math.isfinite(data)):
+            self.fail("invalid")
+        return data
+
+    def to_representation(self, value):
+        return value
+
+
+class ResultIn(serializers.Serializer):
+    player = serializers.CharField(**NAME)
+    rank = serializers.IntegerField(min_value=1, max_value=100)
+    score = NumberField(required=False, allow_null=True, default=None)
+    guest = serializers.BooleanField(required=False, default=False,
+                                     help_text="a player without an account (records only)")
+
+
+class BidIn(serializers.Serializer):
+    player = serializers.CharField(**NAME)
+    amount = serializers.IntegerField(min_value=0, max_value=1000)
+
+
+def results_field(**kwargs):
+    return ResultIn(many=True, min_length=1, max_length=8, **kwargs)
+
+
+# -- ratings and players --------------------------------------------------------------------------
+
+
+class LeaderboardEntryOut(serializers.Serializer):
+    player = serializers.CharField()
+    rating = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class PlayerOut(serializers.Serializer):
+    username = serializers.CharField()
+    is_bot = serializers.BooleanField()
+
+
+class RatingPointOut(serializers.Serializer):
+    game_id = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    rank = serializers.IntegerField()
+    before = serializers.FloatField()
+    after = serializers.FloatField()
+
+
+class OpenSkillOut(serializers.Serializer):
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+
+
+class PlayerRatingOut(LeaderboardEntryOut):
+    game = serializers.CharField()
+    openskill = OpenSkillOut()
+    history = RatingPointOut(many=True)
+
+
+class RecentGameOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    status = serializers.CharField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    result = ResultOut(many=True, allow_null=True)
+
+
+class PlayerDetailOut(PlayerOut):
+    ratings = PlayerRatingOut(many=True)
+    recent_games = RecentGameOut(many=True)
+
+
+# -- club records ---------------------------------------------------------------------------------
+
+
+class MatchIn(serializers.Serializer):
+    game = serializers.CharField(max_length=40)
+    played_at = serializers.CharField(max_length=40,
+                                      help_text="YYYY-MM-DD or an ISO date-time, from 1900 to today")
+    results = results_field()
+    league = serializers.CharField(required=False, max_length=50)
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+    bid = BidIn(required=False, allow_null=True, default=None)
+
+
+class CorrectionIn(serializers.Serializer):
+    results = results_field()
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+
+
+class AnswerIn(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="",
+                                   help_text="why the record is wrong (dispute only)")
+
+
+# -- leagues --------------------------------------------------------------------------------------
+
+
+class LeagueIn(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=5000,
+                                        default="")
+
+
+class MemberIn(serializers.Serializer):
+    player = serializers.CharField(**NAME)
+    role = serializers.ChoiceField(choices=["member", "organiser"], default="member")
+
+
+class SeasonIn(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+class LeagueSummaryOut(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    members = serializers.IntegerField()
+
+
+class MemberOut(serializers.Serializer):
+    player = serializers.CharField()
+    role = serializers.ChoiceField(choices=["member", "organiser"])
+
+
+class SeasonOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField(allow_null=True)
+
+
+class TournamentSummaryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    status = serializers.CharField()
+
+
+class LeagueGameStandingsOut(serializers.Serializer):
+    game = serializers.CharField()
+    ratings = LeaderboardEntryOut(many=True)
+
+
+class LeagueOut(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    members = MemberOut(many=True)
+    seasons = SeasonOut(many=True)
+    tournaments = TournamentSummaryOut(many=True)
+    standings = LeagueGameStandingsOut(many=True)
+    recent_games = GameOut(many=True)
+
+
+# -- tournaments ----------------------------------------------------------------------------------
+
+
+class TimeControlIn(serializers.Serializer):
+    move_seconds = serializers.IntegerField(min_value=5, max_value=7 * 86400)
+    on_timeout = serializers.ChoiceField(choices=["random", "forfeit"], default="random")
+
+
+class TournamentIn(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    game = serializers.CharField(max_length=40)
+    format = serializers.ChoiceField(choices=["swiss", "round-robin", "elimination"])
+    table_size = serializers.IntegerField(min_value=2, max_value=4)
+    rounds = serializers.IntegerField(min_value=1, max_value=50, default=3)
+    mode = serializers.ChoiceField(choices=["online", "table"], default="online")
+    players = serializers.ListField(child=serializers.CharField(**NAME), min_length=2,
+                                    max_length=2000)
+    options = serializers.DictField(required=False, default=dict)
+    league = serializers.CharField(required=False, max_length=50, allow_null=True, default=None)
+    bye_points = NumberField(required=False, default=0)
+    placement_points = serializers.DictField(
+        child=serializers.ListField(child=NumberField(), min_length=2, max_length=4),
+        required=False, allow_null=True, default=None,
+        help_text='points by place per table size, e.g. {"3": [5, 3, 1]}')
+    tiebreaks = serializers.ListField(child=serializers.CharField(max_length=20), required=False,
+                                      allow_null=True, default=None, max_length=10)
+    advance = serializers.IntegerField(min_value=1, max_value=3, default=1,
+                                       help_text="elimination: the top k of each table go through")
+    time_control = TimeControlIn(required=False, allow_null=True, default=None)
+
+
+class PlayerNameIn(serializers.Serializer):
+    player = serializers.CharField(**NAME)
+
+
+class TableResultIn(serializers.Serializer):
+    results = results_field()
+    bid = BidIn(required=False, allow_null=True, default=None)
+
+
+class TableOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.CharField())
+    game = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["active", "finished", "void"])
+    result = ResultOut(many=True, allow_null=True)
+    report = RecordOut(required=False, help_text="table mode: where the reported result stands")
+
+
+class RoundOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    tables = TableOut(many=True)
+    byes = serializers.ListField(child=serializers.CharField())
+
+
+class EntryOut(serializers.Serializer):
+    player = serializers.CharField()
+    seed = serializers.IntegerField()
+    dropped = serializers.BooleanField()
+
+
+class TimeControlOut(serializers.Serializer):
+    move_seconds = serializers.IntegerField()
+    on_timeout = serializers.CharField()
+
+
+class TournamentOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    format = serializers.CharField()
+    table_size = serializers.IntegerField()
+    rounds = serializers.IntegerField()
+    mode = serializers.CharField()
+    options = serializers.DictField()
+    status = serializers.ChoiceField(choices=["open", "running", "finished"])
+    bye_points = serializers.FloatField()
+    placement_points = serializers.DictField(child=serializers.ListField(
+        child=serializers.FloatField()))
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    advance = serializers.IntegerField()
+    league = serializers.CharField(allow_null=True)
+    time_control = TimeControlOut(allow_null=True)
+    organisers = serializers.ListField(child=serializers.CharField())
+    players = EntryOut(many=True)
+    rounds_played = RoundOut(many=True)
+
+
+class TournamentListOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField(source="slug")
+    format = serializers.CharField()
+    mode = serializers.CharField()
+    status = serializers.CharField()
+
+
+class StandingOut(serializers.Serializer):
+    player = serializers.CharField()
+    points = serializers.FloatField()
+    tiebreaks = serializers.ListField(child=serializers.FloatField())
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    dropped = serializers.BooleanField()
