@@ -81,6 +81,13 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent writers queue instead of failing with "database is locked": a transaction
+    # takes the write lock when it begins (IMMEDIATE), readers never block the writer (WAL),
+    # and a writer waits up to 20 s for its turn.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE", "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- auth --------------------------------------------------------------------------------------

@@ -63,6 +63,6 @@ def test_the_deploy_check_passes_with_the_production_environment(tmp_path):
     env = {**os.environ, **production_environment(), "STATIC_ROOT": str(tmp_path)}
     done = subprocess.run([sys.executable, "manage.py", "check", "--deploy",
                            "--fail-level", "WARNING"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
