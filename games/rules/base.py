@@ -295,7 +295,9 @@ def state_from_json(rules: ModuleType, data: Any) -> State:
     ``data`` can name a class or run code. The state comes from ``rules.new_game`` with the
     players and options ``data`` holds, and ``data`` must have exactly that new game's fields,
     each of the same type where neither is None: a snapshot written before a refactor of the
-    State is refused rather than loaded half-stale.
+    State is refused rather than loaded half-stale. What this cannot see is a change inside a
+    field that keeps its name and type (hexes as lists becoming dicts in a list): a refactor
+    like that renames the field, or bumps the spec's version.
     """
     fresh = _new_game_for(rules, data)
     expected = vars(fresh)
