@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 BENCHES = [
     ("bench_rules.py", ["--games", "100"]),
     ("bench_replay.py", ["--replays", "50"]),
+    ("bench_snapshots.py", ["--reads", "20", "--candidates", "3"]),
     ("bench_api.py", ["--moves", "100"]),
     ("bench_ratings.py", ["--games", "5000", "--repeats", "1"]),
     ("bench_pairing.py", ["--players", "200", "--repeats", "2"]),

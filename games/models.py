@@ -149,12 +149,13 @@ class Event(models.Model):
 
 
 class Snapshot(models.Model):
-    """A pickled rule state after event ``version``; only valid for its ``rules_version``."""
+    """A rule state after event ``version`` in its JSON form (``State.to_json``), only valid
+    for its ``rules_version``. A cache derived from the events: it may be dropped at will."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
     version = models.PositiveIntegerField()
     rules_version = models.PositiveIntegerField()
-    state = models.BinaryField()
+    state = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

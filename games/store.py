@@ -6,10 +6,11 @@ what to append, the store makes the append atomic, ordered and idempotent.
 
 from __future__ import annotations
 
-import pickle
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from django.conf import settings
@@ -18,7 +19,9 @@ from django.utils import timezone
 
 from games.models import Event, EventKind, Game, GameStatus, Snapshot
 from games.rules import get_rules
-from games.rules.base import State
+from games.rules.base import State, StateFormatError, state_from_json
+
+logger = logging.getLogger(__name__)
 
 
 class VersionConflict(Exception):
@@ -174,19 +177,32 @@ def load_state(game: Game, at: int | None = None) -> State:
     cached = state_cache.get(_cache_key(game, target))
     if cached is not None:
         return cached
-    snap = (Snapshot.objects.filter(game=game, rules_version=rules.spec.version,
-                                    version__lte=target)
-            .order_by("-version").only("version", "state").first())
-    if snap is not None:
-        state = pickle.loads(bytes(snap.state))
-        start = snap.version
-    else:
-        state = new_state(game)
-        start = 0
+    state, start = _from_snapshot(game, rules, target) or (new_state(game), 0)
     for kind, data in (Event.objects.filter(game=game, seq__gt=start, seq__lte=target)
                        .order_by("seq").values_list("kind", "data")):
         apply_event(state, kind, data)
     return state
+
+
+def _from_snapshot(game: Game, rules: ModuleType, target: int) -> tuple[State, int] | None:
+    """The state of the newest snapshot at or before ``target`` that rebuilds, and its version.
+
+    A snapshot that no longer fits the rules' State (written before a refactor, or damaged)
+    is skipped for the next older one: snapshots are a cache, the events are the truth.
+    """
+    below = target + 1
+    while True:
+        snap = (Snapshot.objects.filter(game=game, rules_version=rules.spec.version,
+                                        version__lt=below)
+                .order_by("-version").only("version", "state").first())
+        if snap is None:
+            return None
+        try:
+            return state_from_json(rules, snap.state), snap.version
+        except StateFormatError as exc:
+            logger.warning("game %s: snapshot at version %s ignored: %s", game.pk, snap.version,
+                           exc)
+            below = snap.version
 
 
 def maybe_snapshot(game: Game, state: State, previous_version: int) -> None:
@@ -196,7 +212,7 @@ def maybe_snapshot(game: Game, state: State, previous_version: int) -> None:
         return
     Snapshot.objects.get_or_create(
         game=game, version=game.version, rules_version=get_rules(game.slug).spec.version,
-        defaults={"state": pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)})
+        defaults={"state": state.to_json()})
 
 
 # -- what each reader may see ---------------------------------------------------------------------

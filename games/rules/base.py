@@ -15,17 +15,23 @@ Games with hidden information also implement ``resample_hidden`` (determinisatio
 the conformance suite use it) and, where a chance outcome is private, ``private_to`` and
 ``public_form`` (the event log's redaction).
 
+Every state has a JSON form (:meth:`State.to_json`, :func:`state_from_json`), which the store
+keeps as snapshots. It is generic: a game only lists, in ``_json_known``, the objects other than
+plain data its state may hold (table entries, sentinels), so a refactor of a State needs no
+serialisation code, and a JSON form that no longer fits the State is refused.
+
 Nothing here imports Django: the rule modules are pure Python.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, ClassVar
 
 CHANCE = -1
 TERMINAL = -2
@@ -35,6 +41,10 @@ Action = dict[str, Any]
 
 class IllegalAction(ValueError):
     """An action the rules do not allow here; the message says why, and the state is unchanged."""
+
+
+class StateFormatError(ValueError):
+    """A JSON form that is not a state of this game: damaged, or written before a refactor."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +152,11 @@ class GameSpec:
 
 class State(ABC):
     """A game in progress. Subclasses hold plain, JSON-able data so clone stays cheap."""
+
+    # Objects other than plain data the state may hold (data-table entries, sentinels), by a
+    # name that outlives refactors, e.g. ``{f"lord:{lord.name}": lord for lord in LORDS}``.
+    # The JSON form refers to them by that name, so a row can only ever pick one of them.
+    _json_known: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, num_players: int, options: dict[str, Any]):
         self.num_players = num_players
@@ -260,6 +275,111 @@ class State(ABC):
 
     def clone(self) -> State:
         return copy.deepcopy(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every attribute, in the JSON form :func:`state_from_json` rebuilds.
+
+        Plain values stay as they are and lists stay arrays. Every JSON object is a tag of one
+        key: ``{"tuple": [...]}``, ``{"set": [...]}``, ``{"dict": [[key, value], ...]}`` or
+        ``{"known": name}``; so no value can pass for another, and dicts keep their keys' types
+        and their order, even in PostgreSQL's jsonb, which reorders an object's keys.
+        """
+        names = _known_names(type(self))
+        return {field: _encode(value, names) for field, value in vars(self).items()}
+
+
+def state_from_json(rules: ModuleType, data: Any) -> State:
+    """The state whose :meth:`State.to_json` gave ``data``, or StateFormatError saying why not.
+
+    Decoding builds only plain data and the game's ``_json_known`` objects: nothing in
+    ``data`` can name a class or run code. The state comes from ``rules.new_game`` with the
+    players and options ``data`` holds, and ``data`` must have exactly that new game's fields,
+    each of the same type where neither is None: a snapshot written before a refactor of the
+    State is refused rather than loaded half-stale. What this cannot see is a change inside a
+    field that keeps its name and type (hexes as lists becoming dicts in a list): a refactor
+    like that renames the field, or bumps the spec's version.
+    """
+    fresh = _new_game_for(rules, data)
+    expected = vars(fresh)
+    missing, extra = sorted(set(expected) - set(data)), sorted(set(data) - set(expected))
+    if missing or extra:
+        raise StateFormatError(f"fields missing: {', '.join(missing) or 'none'}; "
+                               f"unknown: {', '.join(extra) or 'none'}")
+    known = type(fresh)._json_known
+    fields = {name: _decode(data[name], known) for name in expected}
+    for name, value in fields.items():
+        old = expected[name]
+        if value is not None and old is not None and type(value) is not type(old):
+            raise StateFormatError(f"field {name} holds a {type(value).__name__} where a new "
+                                   f"game holds a {type(old).__name__}")
+    expected.update(fields)
+    return fresh
+
+
+def _new_game_for(rules: ModuleType, data: Any) -> State:
+    """A new game with the players and options of the JSON form ``data``."""
+    if type(data) is not dict or "num_players" not in data or "options" not in data:
+        raise StateFormatError("a state's JSON form is an object of its fields, "
+                               "num_players and options among them")
+    players, options = _decode(data["num_players"], {}), _decode(data["options"], {})
+    try:
+        return rules.new_game(players, options)
+    except ValueError as exc:
+        raise StateFormatError(f"no new game has these players and options: {exc}") from None
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+@functools.cache
+def _known_names(cls: type[State]) -> dict[int, str]:
+    """A State class's known objects by identity (a table entry is one object: ``is`` holds)."""
+    return {id(obj): name for name, obj in cls._json_known.items()}
+
+
+def _encode(value: Any, names: dict[int, str]) -> Any:
+    kind = type(value)  # exact types: a subclass (an IntEnum, say) would not come back
+    if kind in _PLAIN:
+        return value
+    if kind is list:
+        return [_encode(item, names) for item in value]
+    if kind is tuple:
+        return {"tuple": [_encode(item, names) for item in value]}
+    if kind is dict:
+        return {"dict": [[_encode(k, names), _encode(v, names)] for k, v in value.items()]}
+    if kind is set:
+        # Sorted (members are coordinates or ids, so they compare), so that equal states have
+        # equal JSON forms whatever order their sets grew in.
+        return {"set": [_encode(item, names) for item in sorted(value)]}
+    name = names.get(id(value))
+    if name is None:
+        raise TypeError(f"a state holds plain data, not {kind.__name__} ({value!r:.60}); "
+                        f"name table entries and sentinels in _json_known")
+    return {"known": name}
+
+
+def _decode(obj: Any, known: dict[str, Any]) -> Any:
+    kind = type(obj)
+    if kind in _PLAIN:
+        return obj
+    if kind is list:
+        return [_decode(item, known) for item in obj]
+    if kind is dict and len(obj) == 1:
+        ((tag, body),) = obj.items()
+        if tag == "known" and type(body) is str and body in known:
+            return known[body]
+        if type(body) is list:
+            items = [_decode(item, known) for item in body]
+            try:
+                if tag == "tuple":
+                    return tuple(items)
+                if tag == "set":
+                    return set(items)
+                if tag == "dict" and all(type(p) is list and len(p) == 2 for p in items):
+                    return dict(items)
+            except TypeError:  # an unhashable key or member
+                pass
+    raise StateFormatError(f"not part of a state's JSON form: {obj!r:.80}")
 
 
 def _same_types(a: Any, b: Any) -> bool:

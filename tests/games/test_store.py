@@ -4,6 +4,8 @@ default, PostgreSQL in CI)."""
 from __future__ import annotations
 
 import dataclasses
+import json
+import logging
 import threading
 
 import pytest
@@ -12,6 +14,7 @@ from django.db import DatabaseError, connection, transaction
 from games import services, store
 from games.models import AppendOnlyError, Event, EventKind, Game, Snapshot
 from games.rules import get_rules
+from games.rules.base import state_from_json
 from games.store import NewEvent, VersionConflict
 
 pytestmark = pytest.mark.django_db
@@ -131,6 +134,67 @@ def test_a_rules_version_bump_ignores_old_snapshots(game, settings, monkeypatch)
                                                            version=rules.spec.version + 1))
     state = store.load_state(game)
     assert calls == [game.pk]  # replayed from the start, not from the stale snapshot
+    assert state.view(None) == store.replay(game, game.events.order_by("seq")).view(None)
+
+
+def test_a_snapshot_is_written_at_the_fiftieth_event_as_json(game, settings):
+    settings.HADAL_SNAPSHOT_EVERY = 50
+    while game.version < 50:
+        play_random_moves(game, 1)
+    snap = Snapshot.objects.get(game=game)
+    assert 50 <= snap.version == game.version  # the append that crossed 50, at its end
+    assert isinstance(snap.state, dict)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT state FROM games_snapshot WHERE id = %s", [snap.pk])
+        (column,) = cursor.fetchone()
+    assert json.loads(column) == snap.state  # JSON text in the column, not a pickle's bytes
+    rules = get_rules(game.slug)
+    full = store.replay(game, game.events.filter(seq__lte=snap.version).order_by("seq"))
+    rebuilt = state_from_json(rules, snap.state)
+    for seat in (0, 1, None):
+        assert rebuilt.view(seat) == full.view(seat)
+
+
+def count_full_replays(monkeypatch) -> list[int]:
+    calls: list[int] = []
+    original = store.new_state
+    monkeypatch.setattr(store, "new_state", lambda g: calls.append(g.pk) or original(g))
+    return calls
+
+
+def test_a_snapshot_that_does_not_rebuild_gives_way_to_an_older_one(game, settings, caplog,
+                                                                     monkeypatch):
+    settings.HADAL_SNAPSHOT_EVERY = 5
+    play_random_moves(game, 12)
+    game.refresh_from_db()
+    newest = Snapshot.objects.filter(game=game).latest("version")
+    assert Snapshot.objects.filter(game=game, version__lt=newest.version).exists()
+    stale = {k: v for k, v in newest.state.items() if k != "_air"}  # a field since renamed
+    Snapshot.objects.filter(pk=newest.pk).update(state=stale)
+    replays = count_full_replays(monkeypatch)
+    with caplog.at_level(logging.WARNING, logger="games.store"):
+        state = store.load_state(game)
+    assert replays == []  # rebuilt from the older snapshot, not from the start
+    assert f"snapshot at version {newest.version} ignored" in caplog.text
+    assert "_air" in caplog.text
+    full = store.replay(game, game.events.order_by("seq"))
+    for seat in (0, 1, None):
+        assert state.view(seat) == full.view(seat)
+
+
+def test_with_no_snapshot_that_rebuilds_the_store_replays_the_events(game, settings, caplog,
+                                                                     monkeypatch):
+    settings.HADAL_SNAPSHOT_EVERY = 5
+    play_random_moves(game, 12)
+    game.refresh_from_db()
+    count = Snapshot.objects.filter(game=game).count()
+    assert count >= 2
+    Snapshot.objects.filter(game=game).update(state={"tuple": "not a state"})
+    replays = count_full_replays(monkeypatch)
+    with caplog.at_level(logging.WARNING, logger="games.store"):
+        state = store.load_state(game)
+    assert replays == [game.pk]
+    assert caplog.text.count("ignored") == count
     assert state.view(None) == store.replay(game, game.events.order_by("seq")).view(None)
 
 
