@@ -15,7 +15,7 @@ def drop_snapshots(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0004_time_control"),
+        ("games", "0006_seat_accepted"),
     ]
 
     # Either way, the rows of the old form go before its column does.
