@@ -1,17 +1,22 @@
 """Events are append-only below the model too: the database refuses every way around it, on
-whichever backend the suite runs against (SQLite by default, PostgreSQL in CI)."""
+whichever backend the suite runs against (SQLite by default, PostgreSQL in CI), and on
+PostgreSQL the app's role may neither change events nor lift that guard."""
 
 from __future__ import annotations
 
 import io
+import os
+import uuid
+from contextlib import contextmanager
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 
-from games import services
-from games.models import Event
+from games import services, store
+from games.models import Event, EventKind, Game
+from games.store import NewEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +98,97 @@ def test_a_flush_not_confirmed_changes_nothing(game, monkeypatch):
     monkeypatch.setattr("builtins.input", lambda prompt: "no")
     call_command("flush", stdout=io.StringIO())
     assert [e["kind"] for e in the_log(game)] == ["GameCreated"]
+
+
+# -- PostgreSQL: the app's role ------------------------------------------------------------------
+
+@pytest.fixture
+def app_role(db):
+    """A throwaway role granted what the app's role gets; the test's rollback removes it."""
+    role = f"hadal_app_test_{uuid.uuid4().hex[:8]}"
+    with connection.cursor() as cursor:
+        cursor.execute(f'CREATE ROLE "{role}" NOLOGIN')
+    call_command("grant_app_role", role, stdout=io.StringIO())
+    return role
+
+
+@contextmanager
+def acting_as(role: str):
+    with connection.cursor() as cursor:
+        cursor.execute(f'SET ROLE "{role}"')
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("RESET ROLE")
+
+
+def privileges(role: str) -> dict[str, set[str]]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT table_name, privilege_type "
+                       "FROM information_schema.table_privileges WHERE grantee = %s", [role])
+        rows = cursor.fetchall()
+    return {table: {p for t, p in rows if t == table} for table, _ in rows}
+
+
+@pytest.mark.postgres
+def test_the_app_role_appends_events_and_writes_the_other_tables(game, app_role):
+    with acting_as(app_role):
+        result = store.append(Game.objects.get(pk=game.pk), 1, [
+            NewEvent(EventKind.ACTION_APPLIED, {"action": {"type": "continue"}}, seat=0)])
+        assert result.version == 2
+        assert [e["seq"] for e in the_log(game)] == [1, 2]
+        assert Game.objects.filter(pk=game.pk).update(current_player=1) == 1
+
+
+APP_ROLE_REFUSALS = [
+    pytest.param(raw_sql("UPDATE games_event SET kind = 'Tampered'"), "permission denied",
+                 id="update"),
+    pytest.param(raw_sql("DELETE FROM games_event"), "permission denied", id="delete"),
+    pytest.param(raw_sql(CHECKED, "TRUNCATE games_event"), "permission denied", id="truncate"),
+    pytest.param(raw_sql("ALTER TABLE games_event DISABLE TRIGGER games_event_append_only"),
+                 "must be owner", id="disable-trigger"),
+    pytest.param(raw_sql("DROP TRIGGER games_event_append_only_truncate ON games_event"),
+                 "must be owner", id="drop-trigger"),
+    pytest.param(lambda game: call_command("flush", interactive=False, verbosity=0),
+                 "must be owner", id="flush"),
+]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("attempt", "refusal"), APP_ROLE_REFUSALS)
+def test_the_app_role_may_not_change_events_or_lift_the_guard(game, app_role, attempt, refusal):
+    before = the_log(game)
+    with acting_as(app_role):
+        with pytest.raises(DatabaseError, match=refusal):
+            with transaction.atomic():
+                attempt(game)
+    assert the_log(game) == before
+
+
+@pytest.mark.postgres
+def test_grant_app_role_grants_exactly_the_apps_needs_each_time_it_runs(app_role):
+    granted = privileges(app_role)
+    assert granted["games_event"] == {"SELECT", "INSERT"}
+    assert granted["django_migrations"] == {"SELECT"}
+    assert granted["games_game"] == {"SELECT", "INSERT", "UPDATE", "DELETE"}
+    assert set(granted) == {"django_migrations", *connection.introspection.django_table_names(
+        only_existing=True, include_views=False)}
+    with connection.cursor() as cursor:
+        cursor.execute(f'GRANT ALL ON games_event TO "{app_role}"')
+    call_command("grant_app_role", app_role, stdout=io.StringIO())
+    assert privileges(app_role) == granted
+
+
+@pytest.mark.postgres
+def test_grant_app_role_refuses_the_owner_and_a_missing_role():
+    with pytest.raises(CommandError, match="superuser or owns the tables"):
+        call_command("grant_app_role", connection.settings_dict["USER"])
+    with pytest.raises(CommandError, match="no role"):
+        call_command("grant_app_role", "hadal_no_such_role")
+
+
+@pytest.mark.skipif("postgres" in os.environ.get("DATABASE_URL", ""), reason="SQLite's refusal")
+def test_grant_app_role_refuses_sqlite():
+    with pytest.raises(CommandError, match="PostgreSQL's"):
+        call_command("grant_app_role", "anyone")
