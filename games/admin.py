@@ -1,4 +1,4 @@
-"""Admin for games: the stream head and seats, with the events read-only."""
+"""Admin for games: the stream head, its seats and its events, all read-only."""
 
 from django.contrib import admin
 
@@ -31,24 +31,6 @@ class EventInline(admin.TabularInline):
         return False
 
 
-@admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "slug", "status", "version", "current_player", "created_at",
-                    "finished_at")
-    list_filter = ("slug", "status")
-    search_fields = ("id", "seats__user__username")
-    readonly_fields = ("slug", "rules_version", "options", "num_players", "status", "version",
-                       "current_player", "result", "created_by", "created_at", "updated_at",
-                       "finished_at")
-    inlines = [SeatInline, EventInline]
-
-    def has_add_permission(self, request):
-        return False  # games are created through the service, which writes GameCreated
-
-    def has_delete_permission(self, request, obj=None):
-        return False  # the event log is never deleted
-
-
 class ReadOnlyAdmin(admin.ModelAdmin):
     """For logs and projections: seen in the admin, changed only by the services."""
 
@@ -60,6 +42,19 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    """Every column is a projection of the events, and even a save that changes no field would
+    move ``updated_at``, where a move's clock starts: so the admin only shows a game."""
+
+    list_display = ("id", "slug", "status", "version", "current_player", "created_at",
+                    "finished_at")
+    list_filter = ("slug", "status")
+    search_fields = ("id", "seats__user__username")
+    readonly_fields = tuple(field.name for field in Game._meta.concrete_fields)
+    inlines = [SeatInline, EventInline]
 
 
 @admin.register(Event)

@@ -6,7 +6,18 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
+        from django.db.models.signals import post_migrate
+
         from accounts.bots import register_levels
         from games.bots import BOTS
 
         register_levels(BOTS)  # accounts knows bot users, games knows what bots there are
+        post_migrate.connect(_guard_the_log, sender=self)
+
+
+def _guard_the_log(using, **kwargs):
+    from django.db import connections
+
+    from games.append_only import ensure_sqlite_triggers
+
+    ensure_sqlite_triggers(connections[using])

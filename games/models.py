@@ -1,8 +1,8 @@
 """The event store's tables: Game (stream head and read model), Seat, Event and Snapshot.
 
 Events are facts in the past tense and are never updated or deleted: the model and its
-queryset refuse it on every backend, and on PostgreSQL a trigger refuses it too (migration
-0002). Corrections are new events.
+queryset refuse it, and so do triggers in the database for whatever goes around them (migrations
+0002 and 0007, SQLite and PostgreSQL). Corrections are new events.
 """
 
 from django.conf import settings

@@ -1,4 +1,5 @@
-"""The production compose file: the five services, settings from the environment only."""
+"""The production compose file: the five services, settings from the environment only, and two
+database roles: the owner migrates, the app runs as a role that cannot change events."""
 
 import os
 import re
@@ -9,10 +10,16 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+APP_ROLE = "hadal_app"
 
 
 def compose() -> dict:
     return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def database_user(service: dict) -> str:
+    """The user in DATABASE_URL (urlsplit stops at the ``?`` in ``${VAR:?message}``)."""
+    return re.match(r"postgres://([^:@]+):", service["environment"]["DATABASE_URL"]).group(1)
 
 
 def test_compose_runs_web_worker_beat_postgres_and_redis():
@@ -25,13 +32,35 @@ def test_compose_runs_web_worker_beat_postgres_and_redis():
 
 def test_compose_settings_come_from_the_environment_not_the_file():
     services = compose()["services"]
-    for name in ("web", "worker", "beat"):
+    for name in ("migrate", "web", "worker", "beat"):
         env = services[name]["environment"]
         assert env["DEBUG"] == "0"
         assert env["SECRET_KEY"].startswith("${SECRET_KEY")
-        assert "${POSTGRES_PASSWORD" in env["DATABASE_URL"]
         assert env["REDIS_URL"].startswith("redis://redis:")
-    assert services["postgres"]["environment"]["POSTGRES_PASSWORD"].startswith("${")
+    for name in ("POSTGRES_PASSWORD", "APP_DB_PASSWORD"):
+        assert services["postgres"]["environment"][name] == f"${{{name}:?set {name}}}"
+        assert f"{name}=" in (ROOT / ".env.example").read_text()
+
+
+def test_only_migrate_connects_as_the_owner_and_grants_the_app_role_after_it():
+    services = compose()["services"]
+    owner = services["postgres"]["environment"]["POSTGRES_USER"]
+    assert database_user(services["migrate"]) == owner
+    assert "${POSTGRES_PASSWORD:" in services["migrate"]["environment"]["DATABASE_URL"]
+    migrate, grant = services["migrate"]["command"][-1].split(" && ")
+    assert migrate.startswith("python manage.py migrate")
+    assert grant == f"python manage.py grant_app_role {APP_ROLE}"
+    for name in ("web", "worker", "beat"):
+        assert database_user(services[name]) == APP_ROLE != owner
+        assert "${APP_DB_PASSWORD:" in services[name]["environment"]["DATABASE_URL"]
+
+
+def test_postgres_creates_the_app_role_at_first_start_with_its_own_password():
+    mounts = compose()["services"]["postgres"]["configs"]
+    [script] = [compose()["configs"][m["source"]]["content"] for m in mounts
+                if m["target"].startswith("/docker-entrypoint-initdb.d/")]
+    assert "\\getenv password APP_DB_PASSWORD" in script
+    assert f"CREATE ROLE {APP_ROLE} LOGIN PASSWORD :'password';" in script
 
 
 def test_the_image_serves_with_gunicorn_and_does_not_run_as_root():
