@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, transaction
 from django.utils import timezone
 
 from games.models import Event, EventKind, Game, GameStatus, Snapshot
@@ -54,13 +54,15 @@ def append(game: Game, expected_version: int, events: list[NewEvent], *,
     """Append ``events`` after ``expected_version`` and update the Game projection, atomically.
 
     A repeated ``idempotency_key`` returns the first call's result and writes nothing; a stale
-    ``expected_version`` raises VersionConflict and writes nothing.
+    ``expected_version`` raises VersionConflict and writes nothing. The events go to the
+    database the game was read from.
     """
     if not events:
         raise ValueError("nothing to append")
+    db = where(game)
     # One savepoint: a conflict rolls back to it, so a caller may catch it and go on.
-    with transaction.atomic():
-        head = Game.objects.select_for_update().get(pk=game.pk)
+    with transaction.atomic(using=db):
+        head = Game.objects.using(db).select_for_update().get(pk=game.pk)
         if idempotency_key is not None:
             earlier = batch_for_key(head, idempotency_key)
             if earlier is not None:
@@ -73,7 +75,7 @@ def append(game: Game, expected_version: int, events: list[NewEvent], *,
                       idempotency_key=idempotency_key if i == 0 else None)
                 for i, e in enumerate(events)]
         try:
-            Event.objects.bulk_create(rows)
+            Event.objects.using(db).bulk_create(rows)
         except IntegrityError as exc:
             # A writer that slipped past the lock (or a backend without row locks).
             raise VersionConflict(expected_version, head.version + 1) from exc
@@ -91,12 +93,18 @@ def append(game: Game, expected_version: int, events: list[NewEvent], *,
 _PROJECTED = ("version", "status", "current_player", "result", "finished_at", "updated_at")
 
 
+def where(game: Game) -> str:
+    """The database alias a game lives in (the default one for a game not yet saved)."""
+    return game._state.db or DEFAULT_DB_ALIAS
+
+
 def batch_for_key(game: Game, key: str) -> AppendResult | None:
     """The result of the append that first used ``key``, or None."""
-    first = Event.objects.filter(game=game, idempotency_key=key).first()
+    events = Event.objects.using(where(game))
+    first = events.filter(game=game, idempotency_key=key).first()
     if first is None:
         return None
-    rows = list(Event.objects.filter(game=game, batch=first.batch).order_by("seq"))
+    rows = list(events.filter(game=game, batch=first.batch).order_by("seq"))
     return AppendResult(version=rows[-1].seq, events=rows, replayed=True)
 
 
@@ -160,14 +168,14 @@ state_cache = StateCache()
 
 
 def _cache_key(game: Game, version: int) -> tuple:
-    return (game.pk, game.created_at, version, get_rules(game.slug).spec.version)
+    return (where(game), game.pk, game.created_at, version, get_rules(game.slug).spec.version)
 
 
 def remember_on_commit(game: Game, state: State) -> None:
     """Cache ``state`` as the game's head once the current transaction commits."""
     key = _cache_key(game, game.version)
     kept = state.clone()
-    transaction.on_commit(lambda: state_cache.put(key, kept))
+    transaction.on_commit(lambda: state_cache.put(key, kept), using=where(game))
 
 
 def load_state(game: Game, at: int | None = None) -> State:
@@ -178,7 +186,8 @@ def load_state(game: Game, at: int | None = None) -> State:
     if cached is not None:
         return cached
     state, start = _from_snapshot(game, rules, target) or (new_state(game), 0)
-    for kind, data in (Event.objects.filter(game=game, seq__gt=start, seq__lte=target)
+    for kind, data in (Event.objects.using(where(game))
+                       .filter(game=game, seq__gt=start, seq__lte=target)
                        .order_by("seq").values_list("kind", "data")):
         apply_event(state, kind, data)
     return state
@@ -192,8 +201,8 @@ def _from_snapshot(game: Game, rules: ModuleType, target: int) -> tuple[State, i
     """
     below = target + 1
     while True:
-        snap = (Snapshot.objects.filter(game=game, rules_version=rules.spec.version,
-                                        version__lt=below)
+        snap = (Snapshot.objects.using(where(game))
+                .filter(game=game, rules_version=rules.spec.version, version__lt=below)
                 .order_by("-version").only("version", "state").first())
         if snap is None:
             return None
@@ -210,7 +219,7 @@ def maybe_snapshot(game: Game, state: State, previous_version: int) -> None:
     every = settings.HADAL_SNAPSHOT_EVERY
     if every <= 0 or game.version // every == previous_version // every:
         return
-    Snapshot.objects.get_or_create(
+    Snapshot.objects.using(where(game)).get_or_create(
         game=game, version=game.version, rules_version=get_rules(game.slug).spec.version,
         defaults={"state": state.to_json()})
 

@@ -11,6 +11,36 @@ from django.db import connection
 from config.celery import app as celery_app
 
 
+# The store conformance suite (tests/games/test_store_conformance.py) runs against SQLite and
+# PostgreSQL in one run, each a database of its own: SQLite in a file (threads need real
+# connections), PostgreSQL on the server the suite runs on (CI) or at HADAL_STORE_POSTGRES_URL.
+STORE_DATABASES = ("store_sqlite", "store_postgres")
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(tmp_path_factory):
+    import dj_database_url
+    from django.conf import settings
+
+    sqlite = tmp_path_factory.mktemp("store") / "store.sqlite3"
+    settings.DATABASES["store_sqlite"] = {
+        **dj_database_url.parse(f"sqlite:///{sqlite}"),
+        "TEST": {"NAME": str(sqlite), "DEPENDENCIES": []},
+        "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20,
+                    "init_command": "PRAGMA journal_mode=WAL;"}}
+    postgres = os.environ.get("HADAL_STORE_POSTGRES_URL")
+    default = settings.DATABASES["default"]
+    if default["ENGINE"].endswith("postgresql"):
+        settings.DATABASES["store_postgres"] = {**default, "NAME": f"{default['NAME']}_store",
+                                                "TEST": {"DEPENDENCIES": []}}
+    elif postgres:
+        settings.DATABASES["store_postgres"] = {**dj_database_url.parse(postgres),
+                                                "TEST": {"DEPENDENCIES": []}}
+    from django.db import connections
+
+    connections.__dict__.pop("settings", None)  # let Django fill in the new aliases' defaults
+
+
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres") and "postgres" not in os.environ.get("DATABASE_URL", ""):
         pytest.skip("needs PostgreSQL: set DATABASE_URL=postgres://... (.ci/run does)")

@@ -9,7 +9,8 @@ from django.db import migrations, models
 
 
 def drop_snapshots(apps, schema_editor):
-    apps.get_model("games", "Snapshot").objects.all().delete()
+    snapshots = apps.get_model("games", "Snapshot").objects
+    snapshots.using(schema_editor.connection.alias).all().delete()
 
 
 class Migration(migrations.Migration):
