@@ -196,7 +196,7 @@ def _recorded_game(request, game: Game):
 
 def _chosen_seat(asked: str | None, mine: list[int], to_play: int | None) -> int | None:
     """The seat asked for if the viewer holds it; else theirs that is to play; else their first."""
-    if asked is not None and asked.isdigit() and int(asked) in mine:
+    if asked is not None and asked.isascii() and asked.isdigit() and int(asked) in mine:
         return int(asked)
     if to_play in mine:
         return to_play

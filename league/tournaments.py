@@ -362,7 +362,8 @@ def entry_drop(*, tournament: Tournament, player: Any, by) -> Entry:
 
 def table_get(tournament: Tournament, table_id: Any) -> Table:
     table = (Table.objects.filter(pk=table_id, round__tournament=tournament, round__void=False)
-             .select_related("game").first()) if str(table_id).isdigit() else None
+             .select_related("game").first()) if str(table_id).isascii() \
+        and str(table_id).isdigit() else None
     if table is None:
         raise InvalidInput(f"no table {table_id!r} in this tournament")
     return table

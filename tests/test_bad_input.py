@@ -216,3 +216,26 @@ def test_a_nul_in_a_page_form_is_a_400_not_a_500(client, world):
     assert response.status_code == 400
     assert rows() == before
     assert League.objects.count() == 1
+
+
+def test_a_page_asked_for_seat_two_squared_shows_the_game(client, world):
+    from django.test import Client
+
+    page = Client(raise_request_exception=False)
+    page.force_login(get_user_model().objects.get(username="alice"))
+    assert page.get(f"/games/{world['game']}/?seat=²").status_code == 200
+
+
+def test_a_lost_database_is_a_json_503_for_the_api_and_a_503_page(client, world):
+    from unittest import mock
+
+    from django.db import OperationalError
+    from django.test import Client
+
+    down = OperationalError("connection to server at 127.0.0.1 failed: Connection refused")
+    with mock.patch("games.api.views.game_with_seats", side_effect=down):
+        response = client.get(f"/api/games/{world['game']}/")
+    assert response.status_code == 503 and "unavailable" in response.json()["error"]
+    with mock.patch("games.views.get_object_or_404", side_effect=down):
+        page = Client(raise_request_exception=False).get(f"/games/{world['game']}/")
+    assert page.status_code == 503
