@@ -25,9 +25,10 @@ def bot_level(username: str) -> str | None:
     """The bot level a username stands for, or None for a person."""
     if not username.startswith(BOT_PREFIX):
         return None
-    level, dash, suffix = username[len(BOT_PREFIX):].partition("-")
-    if level in LEVELS and (not dash or (suffix.isalnum() and suffix.isascii()
-                                         and len(suffix) <= BOT_SUFFIX_MAX)):
+    level, dash, suffix = username[len(BOT_PREFIX) :].partition("-")
+    if level in LEVELS and (
+        not dash or (suffix.isalnum() and suffix.isascii() and len(suffix) <= BOT_SUFFIX_MAX)
+    ):
         return level
     return None
 
@@ -40,8 +41,10 @@ def bot_user(level: str, name: str | None = None, *, create: bool = True):
         raise InvalidInput(f"unknown bot level {level!r}; known: {', '.join(LEVELS)}")
     name = name or f"{BOT_PREFIX}{level}"
     if bot_level(name) != level:
-        raise InvalidInput(f"a {level} bot's name is {BOT_PREFIX}{level} or "
-                           f"{BOT_PREFIX}{level}-<1 to {BOT_SUFFIX_MAX} letters or digits>")
+        raise InvalidInput(
+            f"a {level} bot's name is {BOT_PREFIX}{level} or "
+            f"{BOT_PREFIX}{level}-<1 to {BOT_SUFFIX_MAX} letters or digits>"
+        )
     users = get_user_model().objects
     if not create and name != f"{BOT_PREFIX}{level}":
         user = users.filter(username=name).first()

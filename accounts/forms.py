@@ -16,5 +16,6 @@ class SignUpForm(UserCreationForm):
         if username and username.lower().startswith(BOT_PREFIX):
             raise forms.ValidationError(
                 f'Usernames starting with "{BOT_PREFIX}" are kept for the bots; please choose '
-                "another.")
+                "another."
+            )
         return username

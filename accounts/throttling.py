@@ -19,7 +19,9 @@ class FailedSignInThrottle(SimpleRateThrottle):
         self.username = username.strip().lower()[:150]
 
     def keys(self, request) -> list[str]:
-        keys = [self.cache_format % {"scope": self.scope, "ident": f"addr:{self.get_ident(request)}"}]
+        keys = [
+            self.cache_format % {"scope": self.scope, "ident": f"addr:{self.get_ident(request)}"}
+        ]
         if self.username:
             keys.append(self.cache_format % {"scope": self.scope, "ident": f"user:{self.username}"})
         return keys

@@ -35,8 +35,12 @@ class SignInView(auth_views.LoginView):
     def post(self, request, *args, **kwargs):
         throttle = FailedSignInThrottle(request.POST.get("username", ""))
         if not throttle.allow_request(request):
-            return render(request, "registration/too_many.html",
-                          {"wait": round(throttle.wait() or 60)}, status=429)
+            return render(
+                request,
+                "registration/too_many.html",
+                {"wait": round(throttle.wait() or 60)},
+                status=429,
+            )
         response = super().post(request, *args, **kwargs)
         if response.status_code == 200:  # the form came back: wrong name or password
             throttle.record_failure(request)

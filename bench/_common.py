@@ -28,8 +28,11 @@ def cpu_name() -> str:
 
 
 def header(title: str, database: str | None = None) -> None:
-    parts = [f"{cpu_name()} x{os.cpu_count()}", f"{platform.system()} {platform.release()}",
-             f"Python {platform.python_version()} ({platform.python_implementation()})"]
+    parts = [
+        f"{cpu_name()} x{os.cpu_count()}",
+        f"{platform.system()} {platform.release()}",
+        f"Python {platform.python_version()} ({platform.python_implementation()})",
+    ]
     if database:
         parts.append(f"database {database}")
     print(f"== {title} | " + " | ".join(parts))

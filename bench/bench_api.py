@@ -48,8 +48,11 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.http import HttpResponseNotAllowed, JsonResponse  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
-from django.test.utils import (CaptureQueriesContext, setup_test_environment,  # noqa: E402
-                               teardown_test_environment)
+from django.test.utils import (  # noqa: E402
+    CaptureQueriesContext,
+    setup_test_environment,
+    teardown_test_environment,
+)
 from django.urls import path  # noqa: E402
 from django.views.decorators.csrf import csrf_exempt  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
@@ -86,18 +89,25 @@ class Table:
     """Two users with tokens and the game between them; hands out the next legal move."""
 
     def __init__(self, rng: random.Random):
-        users = [get_user_model().objects.create_user(name, password="bench-pass-1")
-                 for name in ("bench-a", "bench-b")]
+        users = [
+            get_user_model().objects.create_user(name, password="bench-pass-1")
+            for name in ("bench-a", "bench-b")
+        ]
         self.users = users
-        self.clients = [Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=u).key}")
-                        for u in users]
+        self.clients = [
+            Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=u).key}") for u in users
+        ]
         self.rng = rng
         self.games = 0
         self.new_game()
 
     def new_game(self) -> None:
-        game = game_create(slug=SLUG, seats=[{"user": u.username} for u in self.users],
-                           options={}, created_by=self.users[0])
+        game = game_create(
+            slug=SLUG,
+            seats=[{"user": u.username} for u in self.users],
+            options={},
+            created_by=self.users[0],
+        )
         self.game_id = game.pk
         self.games += 1
 
@@ -110,8 +120,11 @@ class Table:
         seat = detail["current_player"]
         url = f"/api/games/{self.game_id}/actions/"
         legal = self.clients[seat].get(url, {"seat": seat}).json()
-        body = {"seat": seat, "expected_version": detail["version"],
-                "action": self.rng.choice(legal)}
+        body = {
+            "seat": seat,
+            "expected_version": detail["version"],
+            "action": self.rng.choice(legal),
+        }
         return self.clients[seat], url, body
 
 
@@ -154,8 +167,10 @@ def report(name: str, seconds: list[float]) -> tuple[float, float]:
     ms = [s * 1000 for s in seconds]
     mean, median = statistics.fmean(ms), statistics.median(ms)
     p95 = statistics.quantiles(ms, n=20)[-1]
-    print(f"{name:<38} mean {mean:7.3f} ms  median {median:7.3f} ms  p95 {p95:7.3f} ms"
-          f"  ({1000 / mean:,.0f} req/s)")
+    print(
+        f"{name:<38} mean {mean:7.3f} ms  median {median:7.3f} ms  p95 {p95:7.3f} ms"
+        f"  ({1000 / mean:,.0f} req/s)"
+    )
     return mean, median
 
 
@@ -164,8 +179,11 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=500, help="measured requests of each kind")
     parser.add_argument("--warmup", type=int, default=20, help="unmeasured requests first")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--sqlite-file", action="store_true",
-                        help="SQLite test database in a temporary file instead of in memory")
+    parser.add_argument(
+        "--sqlite-file",
+        action="store_true",
+        help="SQLite test database in a temporary file instead of in memory",
+    )
     args = parser.parse_args()
 
     celery_app.conf.task_always_eager = True
@@ -183,19 +201,28 @@ def main() -> None:
         where = connection.settings_dict["NAME"]
         if connection.vendor == "sqlite" and connection.creation.is_in_memory_db(where):
             where = "in memory"
-        _common.header("API move vs bare insert view", f"{connection.vendor} {version} ({where},"
-                       f" CONN_MAX_AGE={connection.settings_dict['CONN_MAX_AGE']})")
+        _common.header(
+            "API move vs bare insert view",
+            f"{connection.vendor} {version} ({where},"
+            f" CONN_MAX_AGE={connection.settings_dict['CONN_MAX_AGE']})",
+        )
         create_bench_table()
         with override_settings(ROOT_URLCONF=__name__):
             api, floor, games, queries = measure(args.moves, args.warmup, args.seed)
-        print(f"{args.moves} measured POSTs of each kind after {args.warmup} warm-up;"
-              f" {games} games of 2-player {SLUG}")
+        print(
+            f"{args.moves} measured POSTs of each kind after {args.warmup} warm-up;"
+            f" {games} games of 2-player {SLUG}"
+        )
         api_mean, api_median = report("API move POST /api/games/{id}/actions/", api)
         bare_mean, bare_median = report("bare insert POST /bench/bare/", floor)
-        print(f"ratio API move / bare insert: mean {api_mean / bare_mean:.1f}x,"
-              f" median {api_median / bare_median:.1f}x")
-        print(f"SQL queries per request (counted on {QUERY_SAMPLE} more of each, unmeasured):"
-              f" API move {queries[0]:.1f}, bare insert {queries[1]:.1f}")
+        print(
+            f"ratio API move / bare insert: mean {api_mean / bare_mean:.1f}x,"
+            f" median {api_median / bare_median:.1f}x"
+        )
+        print(
+            f"SQL queries per request (counted on {QUERY_SAMPLE} more of each, unmeasured):"
+            f" API move {queries[0]:.1f}, bare insert {queries[1]:.1f}"
+        )
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         teardown_test_environment()

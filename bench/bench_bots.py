@@ -13,6 +13,7 @@ import random
 import time
 
 import _common
+
 from games.bots import GreedyBot, MCTSBot
 from games.bots.rewards import sample_outcome
 from games.rules import get_rules, registered
@@ -52,20 +53,27 @@ def main() -> None:
     args = parser.parse_args()
 
     _common.header("Bots: thinking speed on seeded positions, no Django")
-    print(f"{args.positions} positions, MCTS at {args.iterations} iterations a move, "
-          f"{args.repeats} repeats; best / median of the repeats")
-    print(f"{'game':<20} {'greedy moves/s':>14} {'median':>8} {'mcts iter/s':>12} {'median':>8}"
-          f" {'mcts ms/move':>13}")
+    print(
+        f"{args.positions} positions, MCTS at {args.iterations} iterations a move, "
+        f"{args.repeats} repeats; best / median of the repeats"
+    )
+    print(
+        f"{'game':<20} {'greedy moves/s':>14} {'median':>8} {'mcts iter/s':>12} {'median':>8}"
+        f" {'mcts ms/move':>13}"
+    )
     for slug in [args.game] if args.game else sorted(registered()):
         states = positions(get_rules(slug), args.positions, args.seed)
         greedy = [len(states) / timed(GreedyBot(), states) for _ in range(args.repeats)]
-        mcts_seconds = [timed(MCTSBot(iterations=args.iterations), states)
-                        for _ in range(args.repeats)]
+        mcts_seconds = [
+            timed(MCTSBot(iterations=args.iterations), states) for _ in range(args.repeats)
+        ]
         mcts = [len(states) * args.iterations / s for s in mcts_seconds]
         g_best, g_median = _common.best_and_median(greedy)
         m_best, m_median = _common.best_and_median(mcts)
-        print(f"{slug:<20} {g_best:>14,.0f} {g_median:>8,.0f} {m_best:>12,.0f} {m_median:>8,.0f}"
-              f" {1000 * args.iterations / m_median:>13.1f}")
+        print(
+            f"{slug:<20} {g_best:>14,.0f} {g_median:>8,.0f} {m_best:>12,.0f} {m_median:>8,.0f}"
+            f" {1000 * args.iterations / m_median:>13.1f}"
+        )
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import statistics
 import time
 
 import _common
+
 from league.pairing import repeats, swiss_round
 from league.standings import DEFAULT_PLACEMENT_POINTS, GameResult, placement_points, standings
 
@@ -54,9 +55,15 @@ class Event:
         self.byes: list[int] = []
 
     def pair(self):
-        return swiss_round(self.players, self.points, self.past, self.table_size,
-                           byes_had=self.byes_had, first_seats=self.first_seats,
-                           rng=random.Random(len(self.past)))
+        return swiss_round(
+            self.players,
+            self.points,
+            self.past,
+            self.table_size,
+            byes_had=self.byes_had,
+            first_seats=self.first_seats,
+            rng=random.Random(len(self.past)),
+        )
 
     def play_round(self) -> None:
         pairing = self.pair()
@@ -86,9 +93,10 @@ def timed(call, repeats: int) -> tuple[float, float]:
 def points_floor(results: list[GameResult], players: list[int]) -> list[int]:
     totals = dict.fromkeys(players, 0.0)
     for result in results:
-        for player, points in zip(result.players,
-                                  placement_points(result.ranks,
-                                                   DEFAULT_PLACEMENT_POINTS[len(result.players)])):
+        for player, points in zip(
+            result.players,
+            placement_points(result.ranks, DEFAULT_PLACEMENT_POINTS[len(result.players)]),
+        ):
             totals[player] += points
     return sorted(players, key=totals.__getitem__, reverse=True)
 
@@ -96,53 +104,68 @@ def points_floor(results: list[GameResult], players: list[int]) -> list[int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--before", type=int, default=4, help="rounds played before the timed "
-                        "pairing (default 4)")
-    parser.add_argument("--rounds", type=int, default=9, help="rounds of the standings event "
-                        "(default 9)")
+    parser.add_argument(
+        "--before", type=int, default=4, help="rounds played before the timed pairing (default 4)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=9, help="rounds of the standings event (default 9)"
+    )
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=5)
     args = parser.parse_args()
 
     _common.header("Tournaments: Swiss pairing and standings, no Django")
-    print(f"{args.players:,} players (seed {args.seed}); {args.repeats} repeats, best / median"
-          f" ms; floors best of {FLOOR_REPEATS}")
+    print(
+        f"{args.players:,} players (seed {args.seed}); {args.repeats} repeats, best / median"
+        f" ms; floors best of {FLOOR_REPEATS}"
+    )
 
     print(f"(a) pairing round {args.before + 1} after {args.before} played:")
-    print(f"{'tables of':<10} {'ms best':>8} {'median':>8} {'repeats':>8} {'byes':>5}"
-          f" {'sort ms':>8} {'ratio':>7}")
+    print(
+        f"{'tables of':<10} {'ms best':>8} {'median':>8} {'repeats':>8} {'byes':>5}"
+        f" {'sort ms':>8} {'ratio':>7}"
+    )
     for table_size in (4, 2):
         event = Event(args.players, table_size, args.seed)
         for _ in range(args.before):
             event.play_round()
         best, median = timed(event.pair, args.repeats)
         pairing = event.pair()
-        sort_best, _ = timed(lambda: sorted(event.players, key=event.points.__getitem__,
-                                            reverse=True), FLOOR_REPEATS)
-        print(f"{table_size:<10} {best:>8.1f} {median:>8.1f}"
-              f" {repeats(pairing.tables, event.past):>8} {len(pairing.byes):>5}"
-              f" {sort_best:>8.3f} {best / sort_best:>6.0f}x")
+        sort_best, _ = timed(
+            lambda e=event: sorted(e.players, key=e.points.__getitem__, reverse=True), FLOOR_REPEATS
+        )
+        print(
+            f"{table_size:<10} {best:>8.1f} {median:>8.1f}"
+            f" {repeats(pairing.tables, event.past):>8} {len(pairing.byes):>5}"
+            f" {sort_best:>8.3f} {best / sort_best:>6.0f}x"
+        )
 
     event = Event(args.players, 4, args.seed)
     start = time.perf_counter()
     for _ in range(args.rounds):
         event.play_round()
     made = time.perf_counter() - start
-    print(f"(b) standings of {args.rounds} rounds at tables of 4: {len(event.results):,} games,"
-          f" {len(event.byes)} byes (event paired and played in {made:.2f} s)")
-    best, median = timed(lambda: standings(event.players, event.results, byes=event.byes),
-                         args.repeats)
+    print(
+        f"(b) standings of {args.rounds} rounds at tables of 4: {len(event.results):,} games,"
+        f" {len(event.byes)} byes (event paired and played in {made:.2f} s)"
+    )
+    best, median = timed(
+        lambda: standings(event.players, event.results, byes=event.byes), args.repeats
+    )
     floor_best, _ = timed(lambda: points_floor(event.results, event.players), FLOOR_REPEATS)
     table = standings(event.players, event.results, byes=event.byes)
     totals = len({entry.points for entry in table})
-    still = sum((a.points, a.tiebreaks) == (b.points, b.tiebreaks)
-                for a, b in zip(table, table[1:]))
+    still = sum(
+        (a.points, a.tiebreaks) == (b.points, b.tiebreaks) for a, b in zip(table, table[1:])
+    )
     print(f"{'standings':<22} {'ms best':>8} {'median':>8}")
     print(f"{'all five tie-breaks':<22} {best:>8.1f} {median:>8.1f}")
     print(f"{'points and sort (floor)':<22} {floor_best:>8.1f}")
     print(f"ratio: standings take {best / floor_best:.1f}x the floor")
-    print(f"{totals} different point totals among {len(table):,} players; {still} neighbouring"
-          f" pairs still tied after every tie-break")
+    print(
+        f"{totals} different point totals among {len(table):,} players; {still} neighbouring"
+        f" pairs still tied after every tie-break"
+    )
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import random
 import time
 
 import _common
+
 from league.ratings import EloLadder, OpenSkillLadder, prediction_report
 
 STRENGTH_SD = 200.0
@@ -31,8 +32,9 @@ NOISE_SD = 200.0
 TIE_CHANCE = 0.05  # per pair of neighbours in the finishing order
 
 
-def synthetic_games(count: int, pool: int, seed: int
-                    ) -> tuple[list[tuple[list[int], list[int]]], list[float]]:
+def synthetic_games(
+    count: int, pool: int, seed: int
+) -> tuple[list[tuple[list[int], list[int]]], list[float]]:
     """``count`` games over players 0..pool-1, and the hidden strengths behind them."""
     rng = random.Random(seed)
     strengths = [rng.gauss(0.0, STRENGTH_SD) for _ in range(pool)]
@@ -81,16 +83,17 @@ def main() -> None:
     games, strengths = synthetic_games(args.games, args.players, args.seed)
     sizes = [len(players) for players, _ in games]
     tied = sum(len(set(ranks)) < len(ranks) for _, ranks in games)
-    print(f"{len(games):,} synthetic games over {args.players:,} players (seed {args.seed}),"
-          f" made in {time.perf_counter() - start:.2f} s: "
-          + ", ".join(f"{sizes.count(n):,} x {n}p" for n in (2, 3, 4))
-          + f"; {tied:,} with a tie ({tied / len(games):.1%})")
+    print(
+        f"{len(games):,} synthetic games over {args.players:,} players (seed {args.seed}),"
+        f" made in {time.perf_counter() - start:.2f} s: "
+        + ", ".join(f"{sizes.count(n):,} x {n}p" for n in (2, 3, 4))
+        + f"; {tied:,} with a tie ({tied / len(games):.1%})"
+    )
     print(f"{args.repeats} repeats of each recompute; best / median of the repeats")
 
     rates = {}
     print(f"{'system':<22} {'games/s best':>13} {'median':>10} {'us/game best':>13}")
-    for name, make in (("Elo (EloLadder)", EloLadder),
-                       ("OpenSkill (PL rate)", OpenSkillLadder)):
+    for name, make in (("Elo (EloLadder)", EloLadder), ("OpenSkill (PL rate)", OpenSkillLadder)):
         seconds = [recompute(make, games) for _ in range(args.repeats)]
         best, median = _common.best_and_median([len(games) / s for s in seconds])
         rates[name] = best
@@ -104,10 +107,13 @@ def main() -> None:
         score = prediction_report(games, ladder)
         print(f"{name:<22} {score.accuracy:>9.4f} {score.log_loss:>9.4f}")
     chance = sum(1 / n for n in sizes) / len(sizes)
-    print(f"{'hidden strengths':<22} {oracle_accuracy(games, strengths):>9.4f}"
-          f" {'':>9}  (the ceiling)")
-    print(f"{'a uniform guess':<22} {chance:>9.4f}"
-          f" {-sum(math.log(1 / n) for n in sizes) / len(sizes):>9.4f}  (the floor, ties aside)")
+    print(
+        f"{'hidden strengths':<22} {oracle_accuracy(games, strengths):>9.4f} {'':>9}  (the ceiling)"
+    )
+    print(
+        f"{'a uniform guess':<22} {chance:>9.4f}"
+        f" {-sum(math.log(1 / n) for n in sizes) / len(sizes):>9.4f}  (the floor, ties aside)"
+    )
 
 
 if __name__ == "__main__":

@@ -46,8 +46,12 @@ def recorded_game(rules, players: int, seed: int) -> tuple[list[str], list[dict]
     """A finished game's log as one JSON text per event, and its result."""
     rng = random.Random(seed)
     state = rules.new_game(num_players=players)
-    log = [{"kind": EventKind.GAME_CREATED.value,
-            "data": {"game": rules.spec.slug, "num_players": players, "options": {}}}]
+    log = [
+        {
+            "kind": EventKind.GAME_CREATED.value,
+            "data": {"game": rules.spec.slug, "num_players": players, "options": {}},
+        }
+    ]
     while not state.is_terminal():
         if state.current_player == CHANCE:
             outcomes = state.chance_outcomes()
@@ -101,8 +105,10 @@ def compare(rules, args) -> None:
     assert replay(rules, players, texts).result() == result, "the replay must reach the result"
     decodes = args.replays * 4  # decoding is cheaper: more rounds for a comparable span
 
-    print(f"\n{rules.spec.name}: one {players}-player game (seed {args.seed}): {len(texts)} events,"
-          f" {sum(map(len, texts)):,} bytes of JSON; {args.repeats} repeats, best / median")
+    print(
+        f"\n{rules.spec.name}: one {players}-player game (seed {args.seed}): {len(texts)} events,"
+        f" {sum(map(len, texts)):,} bytes of JSON; {args.repeats} repeats, best / median"
+    )
     # Interleaved, so a noisy neighbour slows both sides rather than one.
     replay_rates, decode_rates = [], []
     for _ in range(args.repeats):
@@ -110,12 +116,18 @@ def compare(rules, args) -> None:
         decode_rates.append(rate(decode, texts, decodes))
     r_best, r_median = _common.best_and_median(replay_rates)
     d_best, d_median = _common.best_and_median(decode_rates)
-    print(f"replay (decode + apply_event): {r_best:>10,.1f} replays/s best {r_median:>10,.1f}"
-          f" median  = {r_best * len(texts):>10,.0f} events/s best")
-    print(f"decode only (json.loads):      {d_best:>10,.1f} decodes/s best {d_median:>10,.1f}"
-          f" median  = {d_best * len(texts):>10,.0f} events/s best")
-    print(f"ratio replay / decode time: {d_best / r_best:.1f}x best-to-best,"
-          f" {d_median / r_median:.1f}x median-to-median")
+    print(
+        f"replay (decode + apply_event): {r_best:>10,.1f} replays/s best {r_median:>10,.1f}"
+        f" median  = {r_best * len(texts):>10,.0f} events/s best"
+    )
+    print(
+        f"decode only (json.loads):      {d_best:>10,.1f} decodes/s best {d_median:>10,.1f}"
+        f" median  = {d_best * len(texts):>10,.0f} events/s best"
+    )
+    print(
+        f"ratio replay / decode time: {d_best / r_best:.1f}x best-to-best,"
+        f" {d_median / r_median:.1f}x median-to-median"
+    )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import random
 import time
 
 import _common
+
 from games.rules import CHANCE, get_rules, registered
 
 
@@ -43,8 +44,7 @@ def run(rules, num_players: int, games: int, seed: int) -> tuple[float, int]:
 
 
 def table_sizes(spec) -> list[int]:
-    return sorted({spec.min_players, (spec.min_players + spec.max_players) // 2,
-                   spec.max_players})
+    return sorted({spec.min_players, (spec.min_players + spec.max_players) // 2, spec.max_players})
 
 
 def main() -> None:
@@ -57,8 +57,10 @@ def main() -> None:
 
     _common.header("Rules: random full games, no Django")
     print(f"{args.games} games per repeat, {args.repeats} repeats; best / median of the repeats")
-    print(f"{'game':<20} {'players':>7} {'actions/game':>12} {'games/s best':>13} {'median':>9}"
-          f" {'actions/s best':>15} {'median':>10}")
+    print(
+        f"{'game':<20} {'players':>7} {'actions/game':>12} {'games/s best':>13} {'median':>9}"
+        f" {'actions/s best':>15} {'median':>10}"
+    )
     for slug in [args.game] if args.game else sorted(registered()):
         rules = get_rules(slug)
         for n in table_sizes(rules.spec):
@@ -71,8 +73,10 @@ def measure(rules, n: int, args) -> None:
     actions = runs[0][1]  # the same seeded games each repeat
     g_best, g_median = _common.best_and_median([args.games / seconds for seconds, _ in runs])
     a_best, a_median = _common.best_and_median([actions / seconds for seconds, _ in runs])
-    print(f"{rules.spec.slug:<20} {n:>7} {actions / args.games:>12.1f} {g_best:>13,.0f}"
-          f" {g_median:>9,.0f} {a_best:>15,.0f} {a_median:>10,.0f}")
+    print(
+        f"{rules.spec.slug:<20} {n:>7} {actions / args.games:>12.1f} {g_best:>13,.0f}"
+        f" {g_median:>9,.0f} {a_best:>15,.0f} {a_median:>10,.0f}"
+    )
 
 
 if __name__ == "__main__":

@@ -85,9 +85,11 @@ def compare(rules, args) -> None:
         "encode: dumps(to_json())": lambda: json.dumps(state.to_json()),
         "decode: state_from_json(loads())": lambda: state_from_json(rules, json.loads(snapshot)),
     }
-    print(f"\n{rules.spec.name}: the longest of {args.candidates} {PLAYERS}-player games "
-          f"(seed {seed}): {len(texts)} events, {sum(map(len, texts)):,} bytes of JSON; snapshot "
-          f"at {at}: {len(snapshot):,} bytes, tail {len(tail)} events; {args.repeats} repeats")
+    print(
+        f"\n{rules.spec.name}: the longest of {args.candidates} {PLAYERS}-player games "
+        f"(seed {seed}): {len(texts)} events, {sum(map(len, texts)):,} bytes of JSON; snapshot "
+        f"at {at}: {len(snapshot):,} bytes, tail {len(tail)} events; {args.repeats} repeats"
+    )
     # Interleaved, so a noisy neighbour slows every case rather than one.
     times: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(args.repeats):
@@ -96,13 +98,17 @@ def compare(rules, args) -> None:
     best = {name: min(values) for name, values in times.items()}
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"  {name:<34} {best[name] * 1e3:>8.3f} ms best {median * 1e3:>8.3f} ms median"
-              f"  {best[name] / best['floor: json.loads of the events']:>6.1f}x the floor")
+        print(
+            f"  {name:<34} {best[name] * 1e3:>8.3f} ms best {median * 1e3:>8.3f} ms median"
+            f"  {best[name] / best['floor: json.loads of the events']:>6.1f}x the floor"
+        )
     replayed, read = best["full replay"], best["snapshot read (snapshot + tail)"]
     per_event = (replayed - best["floor: json.loads of the events"]) / (len(texts) - 1)
-    print(f"  a cold read from the snapshot takes {read / replayed:.0%} of a full replay "
-          f"({replayed / read:.1f}x faster); writing one costs as much as applying "
-          f"{best['encode: dumps(to_json())'] / per_event:.0f} events")
+    print(
+        f"  a cold read from the snapshot takes {read / replayed:.0%} of a full replay "
+        f"({replayed / read:.1f}x faster); writing one costs as much as applying "
+        f"{best['encode: dumps(to_json())'] / per_event:.0f} events"
+    )
 
 
 if __name__ == "__main__":

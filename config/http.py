@@ -25,8 +25,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from config.parsers import PayloadTooLarge
 from accounts.errors import ServiceError
+from config.parsers import PayloadTooLarge
 from games.store import VersionConflict
 
 log = logging.getLogger(__name__)
@@ -64,13 +64,18 @@ class RequestGuardMiddleware:
         if "\x00" in request.path:
             return "the address may not contain the NUL character", 400
         length = request.META.get("CONTENT_LENGTH") or "0"
-        if length.isascii() and length.isdigit() \
-                and int(length) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE \
-                and not request.content_type.startswith("multipart/"):
+        if (
+            length.isascii()
+            and length.isdigit()
+            and int(length) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            and not request.content_type.startswith("multipart/")
+        ):
             return "the request body is too large", 413
         params = [request.GET]
         if request.method == "POST" and request.content_type in (
-                "application/x-www-form-urlencoded", "multipart/form-data"):
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+        ):
             try:
                 params.append(request.POST)
             except RequestDataTooBig:
@@ -107,14 +112,17 @@ def _first_message(detail) -> str:
 def exception_handler(exc, context):
     """DRF's handler: every API error is ``{"error": "...", ...}`` with the right status."""
     if isinstance(exc, VersionConflict):
-        return Response({"error": str(exc), "version": exc.current},
-                        status=status.HTTP_409_CONFLICT)
+        return Response(
+            {"error": str(exc), "version": exc.current}, status=status.HTTP_409_CONFLICT
+        )
     if isinstance(exc, ServiceError):
         return Response({"error": str(exc)}, status=exc.status)
     if isinstance(exc, DATABASE_DOWN):
         log.error("database unavailable: %s", exc)
-        return Response({"error": "the database is unavailable; try again shortly"},
-                        status=status.HTTP_503_SERVICE_UNAVAILABLE)
+        return Response(
+            {"error": "the database is unavailable; try again shortly"},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        )
     if isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
     elif isinstance(exc, Http404):
@@ -141,8 +149,9 @@ def not_found(request, exception=None):
 
 def server_error(request):
     if is_api(request):
-        return JsonResponse({"error": "something went wrong on our side; it has been logged"},
-                            status=500)
+        return JsonResponse(
+            {"error": "something went wrong on our side; it has been logged"}, status=500
+        )
     from django.views.defaults import server_error as page_server_error
 
     return page_server_error(request)

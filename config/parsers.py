@@ -50,8 +50,9 @@ def check_text(text: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise exceptions.ParseError("text must be valid Unicode (a lone surrogate is not)") \
-            from None
+        raise exceptions.ParseError(
+            "text must be valid Unicode (a lone surrogate is not)"
+        ) from None
 
 
 class StrictJSONParser(JSONParser):
@@ -63,8 +64,9 @@ class StrictJSONParser(JSONParser):
         try:
             value = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
         except RecursionError:
-            raise exceptions.ParseError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels") \
-                from None
+            raise exceptions.ParseError(
+                f"JSON nested deeper than {MAX_JSON_DEPTH} levels"
+            ) from None
         except (UnicodeDecodeError, ValueError) as exc:
             raise exceptions.ParseError(f"JSON parse error: {exc}") from None
         check_json_value(value)

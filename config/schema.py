@@ -7,8 +7,11 @@ ERROR = {
     "type": "object",
     "properties": {
         "error": {"type": "string", "description": "what went wrong, in words"},
-        "fields": {"type": "object", "additionalProperties": True,
-                   "description": "per field, what was wrong with it (400 only)"},
+        "fields": {
+            "type": "object",
+            "additionalProperties": True,
+            "description": "per field, what was wrong with it (400 only)",
+        },
         "version": {"type": "integer", "description": "the game's current version (409 only)"},
     },
     "required": ["error"],
@@ -43,6 +46,8 @@ def add_error_responses(result, generator, request, public):
                 statuses.update(WRITES)
             responses = operation.setdefault("responses", {})
             for code, description in statuses.items():
-                responses.setdefault(code, {"description": description,
-                                            "content": {"application/json": {"schema": ref}}})
+                responses.setdefault(
+                    code,
+                    {"description": description, "content": {"application/json": {"schema": ref}}},
+                )
     return result

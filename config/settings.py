@@ -85,9 +85,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent writers queue instead of failing with "database is locked": a transaction
     # takes the write lock when it begins (IMMEDIATE), readers never block the writer (WAL),
     # and a writer waits up to 20 s for its turn.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({
-        "transaction_mode": "IMMEDIATE", "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"})
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- auth --------------------------------------------------------------------------------------
@@ -137,8 +141,9 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Wrong passwords, per client address and per username (accounts.throttling).
-    "DEFAULT_THROTTLE_RATES": {"sign_in_failures": os.environ.get("HADAL_SIGN_IN_FAILURES",
-                                                                  "10/min")},
+    "DEFAULT_THROTTLE_RATES": {
+        "sign_in_failures": os.environ.get("HADAL_SIGN_IN_FAILURES", "10/min")
+    },
     # Behind the reverse proxy of docker-compose: the client is the last address it adds.
     "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
 }
@@ -147,8 +152,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Deep-sea board games: event-sourced games, bots, ratings and tournaments.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "config.schema.add_error_responses"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema.add_error_responses",
+    ],
 }
 
 # -- cache -----------------------------------------------------------------------------------
@@ -156,9 +163,13 @@ SPECTACULAR_SETTINGS = {
 # memory for the embedded default.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHE_URL = os.environ.get("REDIS_CACHE_URL", REDIS_URL)
-CACHES = {"default": ({"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                       "LOCATION": CACHE_URL} if CACHE_URL else
-                      {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"})}
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
 
 # -- Celery --------------------------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -172,8 +183,12 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 # A broker that is down must not hold up a request for long: give up publishing quickly and
 # let the beat sweeps enqueue what was missed.
-CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2,
-                                    "interval_max": 0.2}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 60.0},

@@ -49,8 +49,15 @@ class GameAdmin(ReadOnlyAdmin):
     """Every column is a projection of the events, and even a save that changes no field would
     move ``updated_at``, where a move's clock starts: so the admin only shows a game."""
 
-    list_display = ("id", "slug", "status", "version", "current_player", "created_at",
-                    "finished_at")
+    list_display = (
+        "id",
+        "slug",
+        "status",
+        "version",
+        "current_player",
+        "created_at",
+        "finished_at",
+    )
     list_filter = ("slug", "status")
     search_fields = ("id", "seats__user__username")
     readonly_fields = tuple(field.name for field in Game._meta.concrete_fields)
@@ -62,5 +69,14 @@ class EventAdmin(ReadOnlyAdmin):
     list_display = ("game", "seq", "kind", "seat", "actor", "created_at")
     list_filter = ("kind",)
     search_fields = ("game__id",)
-    readonly_fields = ("game", "seq", "kind", "data", "seat", "actor", "batch",
-                       "idempotency_key", "created_at")
+    readonly_fields = (
+        "game",
+        "seq",
+        "kind",
+        "data",
+        "seat",
+        "actor",
+        "batch",
+        "idempotency_key",
+        "created_at",
+    )

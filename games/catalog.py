@@ -29,8 +29,12 @@ KNOWN = (
 
 def game_types() -> dict[str, GameType]:
     types = {t.slug: t for t in KNOWN}
-    types.update({slug: GameType(slug, m.spec.name, m.spec.min_players, m.spec.max_players, True)
-                  for slug, m in registered().items()})
+    types.update(
+        {
+            slug: GameType(slug, m.spec.name, m.spec.min_players, m.spec.max_players, True)
+            for slug, m in registered().items()
+        }
+    )
     return dict(sorted(types.items()))
 
 

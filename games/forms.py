@@ -14,7 +14,6 @@ from django import forms
 from games.bots import BOTS
 from games.rules import registered
 from games.rules.base import GameSpec, OptionSpec
-from accounts.bots import BOT_PREFIX
 
 # The value of a seat's "who" choice when a person (named by username) takes the seat.
 PERSON = "person"
@@ -30,23 +29,31 @@ class NewGameForm(forms.Form):
 
     def __init__(self, *args: Any, user, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.specs: list[GameSpec] = sorted((m.spec for m in registered().values()),
-                                            key=lambda spec: spec.name)
+        self.specs: list[GameSpec] = sorted(
+            (m.spec for m in registered().values()), key=lambda spec: spec.name
+        )
         self.max_seats = max(spec.max_players for spec in self.specs)
         slugs = [spec.slug for spec in self.specs]
         self.fields["game"] = forms.ChoiceField(
-            label="Game", choices=[(spec.slug, spec.name) for spec in self.specs],
-            initial="deep-sea-adventure" if "deep-sea-adventure" in slugs else slugs[0])
+            label="Game",
+            choices=[(spec.slug, spec.name) for spec in self.specs],
+            initial="deep-sea-adventure" if "deep-sea-adventure" in slugs else slugs[0],
+        )
         self.fields["players"] = forms.IntegerField(
-            label="Seats", min_value=1, max_value=self.max_seats, initial=2)
+            label="Seats", min_value=1, max_value=self.max_seats, initial=2
+        )
         who = [(PERSON, "A player")] + [(level, f"Bot: {level}") for level in BOTS]
         default_bot = "random" if "random" in BOTS else next(iter(BOTS))
         for i in range(self.max_seats):
             self.fields[f"seat_{i}_who"] = forms.ChoiceField(
-                label=f"Seat {i}", choices=who, initial=PERSON if i == 0 else default_bot)
+                label=f"Seat {i}", choices=who, initial=PERSON if i == 0 else default_bot
+            )
             self.fields[f"seat_{i}_user"] = forms.CharField(
-                label=f"Seat {i} username", required=False, max_length=150,
-                initial=user.username if i == 0 else "")
+                label=f"Seat {i} username",
+                required=False,
+                max_length=150,
+                initial=user.username if i == 0 else "",
+            )
         for spec in self.specs:
             for option in spec.options:
                 self.fields[_option_field_name(spec, option)] = _option_field(option)
@@ -91,8 +98,7 @@ class NewGameForm(forms.Form):
     # -- what the template shows ------------------------------------------------------------
 
     def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
-        return [(i, self[f"seat_{i}_who"], self[f"seat_{i}_user"])
-                for i in range(self.max_seats)]
+        return [(i, self[f"seat_{i}_who"], self[f"seat_{i}_user"]) for i in range(self.max_seats)]
 
     def option_groups(self) -> list[tuple[GameSpec, list[forms.BoundField]]]:
         groups = []
@@ -108,8 +114,9 @@ class NewGameForm(forms.Form):
 
     def player_ranges(self) -> dict[str, dict[str, int]]:
         """Per game, its player range, for the page's script to offer only sensible counts."""
-        return {spec.slug: {"min": spec.min_players, "max": spec.max_players}
-                for spec in self.specs}
+        return {
+            spec.slug: {"min": spec.min_players, "max": spec.max_players} for spec in self.specs
+        }
 
     def _chosen_spec(self) -> GameSpec:
         slug = self.cleaned_data["game"]
@@ -128,24 +135,39 @@ def _subset_field(option: OptionSpec) -> forms.Field:
     """Checkboxes naming the items of a subset option, e.g. Ventlife's four species."""
     label = f"Or choose {option.subset_size or 'some'} yourself"
     return forms.MultipleChoiceField(
-        label=label, required=False, widget=forms.CheckboxSelectMultiple,
+        label=label,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
         choices=[(str(item), str(item).replace("-", " ")) for item in option.subset_of],
         help_text=f"Tick exactly {option.subset_size}; ticks override the choice above."
-        if option.subset_size else "Ticks override the choice above.")
+        if option.subset_size
+        else "Ticks override the choice above.",
+    )
 
 
 def _option_field(option: OptionSpec) -> forms.Field:
     """A form field for a game option. Not required: a missing value means the default."""
     label = option.name.replace("_", " ").capitalize()
     if option.kind == "bool":
-        return forms.BooleanField(label=label, required=False, initial=option.default,
-                                  help_text=option.help)
+        return forms.BooleanField(
+            label=label, required=False, initial=option.default, help_text=option.help
+        )
     if option.kind == "int":
-        return forms.IntegerField(label=label, required=False, initial=option.default,
-                                  min_value=option.minimum, max_value=option.maximum,
-                                  help_text=option.help)
+        return forms.IntegerField(
+            label=label,
+            required=False,
+            initial=option.default,
+            min_value=option.minimum,
+            max_value=option.maximum,
+            help_text=option.help,
+        )
     by_text = {str(choice): choice for choice in option.choices}
-    return forms.TypedChoiceField(label=label, required=False, initial=str(option.default),
-                                  choices=[(text, text) for text in by_text],
-                                  coerce=by_text.__getitem__, empty_value=None,
-                                  help_text=option.help)
+    return forms.TypedChoiceField(
+        label=label,
+        required=False,
+        initial=str(option.default),
+        choices=[(text, text) for text in by_text],
+        coerce=by_text.__getitem__,
+        empty_value=None,
+        help_text=option.help,
+    )

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.errors import InvalidInput
 
-EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.timezone.utc)
+EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
 # A date-only record is taken as noon UTC, up to a day ahead of UTC for clubs east of it.
 FUTURE_SLACK = dt.timedelta(days=1)
 MAX_SCORE = 1_000_000_000
@@ -52,11 +52,15 @@ def score(value: Any, name: str) -> int | float | None:
     """A finite number of sane size, or None."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or (isinstance(value, float) and not math.isfinite(value)) \
-            or abs(value) > MAX_SCORE:
-        raise InvalidInput(f"{name} must be a number between -{MAX_SCORE:,} and {MAX_SCORE:,}"
-                           " or null")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or (isinstance(value, float) and not math.isfinite(value))
+        or abs(value) > MAX_SCORE
+    ):
+        raise InvalidInput(
+            f"{name} must be a number between -{MAX_SCORE:,} and {MAX_SCORE:,} or null"
+        )
     return value
 
 
@@ -73,16 +77,15 @@ def past_moment(value: Any, name: str) -> dt.datetime:
         try:
             moment = dt.datetime.fromisoformat(value.strip())
         except ValueError:
-            raise InvalidInput(f"{name} must be a date or date-time (YYYY-MM-DD[THH:MM])") \
-                from None
+            raise InvalidInput(f"{name} must be a date or date-time (YYYY-MM-DD[THH:MM])") from None
         if len(value.strip()) == 10:
             moment = moment.replace(hour=12)
     else:
         raise InvalidInput(f"{name} must be a date or date-time (YYYY-MM-DD[THH:MM])")
     if timezone.is_naive(moment):
-        moment = moment.replace(tzinfo=dt.timezone.utc)
+        moment = moment.replace(tzinfo=dt.UTC)
     try:
-        moment = moment.astimezone(dt.timezone.utc)
+        moment = moment.astimezone(dt.UTC)
     except OverflowError:
         raise InvalidInput(f"{name} is out of range (it must be from 1900 to today)") from None
     if moment < EARLIEST:
@@ -101,8 +104,12 @@ def calendar_date(value: Any, name: str, *, years_ahead: int = 10) -> dt.date:
             raise InvalidInput(f"{name} must be a date (YYYY-MM-DD)") from None
     if isinstance(value, dt.datetime) or not isinstance(value, dt.date):
         raise InvalidInput(f"{name} must be a date (YYYY-MM-DD)")
-    latest = timezone.now().date().replace(month=1, day=1).replace(
-        year=timezone.now().year + years_ahead)
+    latest = (
+        timezone.now()
+        .date()
+        .replace(month=1, day=1)
+        .replace(year=timezone.now().year + years_ahead)
+    )
     if not EARLIEST.date() <= value <= latest:
         raise InvalidInput(f"{name} must be from 1900 to {latest.year}")
     return value

@@ -50,8 +50,9 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)  # the seq of the last event
     current_player = models.SmallIntegerField(null=True, blank=True)  # None once finished
     result = models.JSONField(null=True, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     # Time control: a person's move is due this many seconds after the last append; then the
     # random bot plays it (on_timeout "random") or the seat forfeits ("forfeit").
     move_seconds = models.PositiveIntegerField(null=True, blank=True)
@@ -74,8 +75,13 @@ class Seat(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seats")
     index = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.PROTECT, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
     guest = models.CharField(max_length=60, blank=True)
     bot = models.CharField(max_length=20, blank=True)  # the bot level, "" for a person
     resigned = models.BooleanField(default=False)
@@ -88,9 +94,12 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
             models.CheckConstraint(
-                condition=(models.Q(user__isnull=False, guest="")
-                           | models.Q(user__isnull=True) & ~models.Q(guest="")),
-                name="seat_user_or_guest"),
+                condition=(
+                    models.Q(user__isnull=False, guest="")
+                    | models.Q(user__isnull=True) & ~models.Q(guest="")
+                ),
+                name="seat_user_or_guest",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -119,8 +128,9 @@ class Event(models.Model):
     kind = models.CharField(max_length=30, choices=EventKind.choices)
     data = models.JSONField()
     seat = models.SmallIntegerField(null=True, blank=True)  # the seat that acted, if any
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                              on_delete=models.PROTECT, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     # The seq of the first event appended with this one: one call, one batch.
     batch = models.PositiveIntegerField()
@@ -132,8 +142,9 @@ class Event(models.Model):
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
-            models.UniqueConstraint(fields=["game", "idempotency_key"],
-                                    name="event_unique_idempotency_key"),
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"], name="event_unique_idempotency_key"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -159,5 +170,8 @@ class Snapshot(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "version", "rules_version"],
-                                               name="snapshot_unique_version")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "version", "rules_version"], name="snapshot_unique_version"
+            )
+        ]

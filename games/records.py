@@ -19,11 +19,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from accounts.bots import BOT_PREFIX
+from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
 from games import inputs, store
 from games.catalog import GameType, game_type
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
-from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
-from accounts.bots import BOT_PREFIX
 from games.services import after_commit, enqueue_rating
 from games.store import NewEvent
 
@@ -35,8 +35,9 @@ GUEST_NAME_MAX = 60  # Seat.guest
 # -- validating results ---------------------------------------------------------------------------
 
 
-def parse_results(kind: GameType, results: Any, seat_names: list[str] | None = None
-                  ) -> list[dict[str, Any]]:
+def parse_results(
+    kind: GameType, results: Any, seat_names: list[str] | None = None
+) -> list[dict[str, Any]]:
     """Checked ``[{"player", "score", "rank"}]``: one per player, ranks 1-based in competition
     order (tied players share a rank and the next rank skips), and a higher score never ranked
     below a lower one. With ``seat_names`` the players must be exactly those, in any order;
@@ -44,21 +45,28 @@ def parse_results(kind: GameType, results: Any, seat_names: list[str] | None = N
     if not isinstance(results, list) or not results:
         raise InvalidInput("results must be a non-empty list")
     if seat_names is not None and len(results) != len(seat_names):
-        raise InvalidInput(f"the results must name exactly the players at the table: "
-                           f"{', '.join(seat_names)}")
+        raise InvalidInput(
+            f"the results must name exactly the players at the table: {', '.join(seat_names)}"
+        )
     if not kind.min_players <= len(results) <= kind.max_players:
-        raise InvalidInput(f"{kind.name} takes {kind.min_players} to {kind.max_players} players,"
-                           f" not {len(results)}")
+        raise InvalidInput(
+            f"{kind.name} takes {kind.min_players} to {kind.max_players} players,"
+            f" not {len(results)}"
+        )
     clean = []
     for i, entry in enumerate(results):
-        if not isinstance(entry, dict) or not isinstance(entry.get("player"), str) \
-                or not entry["player"].strip():
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("player"), str)
+            or not entry["player"].strip()
+        ):
             raise InvalidInput(f"result {i}: give the player's name")
         guest = entry.get("guest", False)
         if not isinstance(guest, bool):
             raise InvalidInput(f"result {i}: guest must be true or false")
-        name = inputs.text(entry["player"], f"result {i}: the player",
-                           GUEST_NAME_MAX if guest else 150)
+        name = inputs.text(
+            entry["player"], f"result {i}: the player", GUEST_NAME_MAX if guest else 150
+        )
         rank = entry.get("rank")
         if isinstance(rank, str):  # a query string's digits are fine; a JSON result's are not
             raise InvalidInput(f"result {i}: rank must be a whole number, not text")
@@ -71,18 +79,25 @@ def parse_results(kind: GameType, results: Any, seat_names: list[str] | None = N
     ranks = [c["rank"] for c in clean]
     for c in clean:
         if c["rank"] != 1 + sum(1 for r in ranks if r < c["rank"]):
-            raise InvalidInput(f"ranks must be in competition order (1, 1, 3 or 1, 2, 2): "
-                               f"{sorted(ranks)} is not")
+            raise InvalidInput(
+                f"ranks must be in competition order (1, 1, 3 or 1, 2, 2): {sorted(ranks)} is not"
+            )
     for a in clean:
         for b in clean:
-            if a["score"] is not None and b["score"] is not None \
-                    and a["score"] > b["score"] and a["rank"] > b["rank"]:
-                raise InvalidInput(f"{a['player']} scored more than {b['player']} but is ranked"
-                                   " below")
+            if (
+                a["score"] is not None
+                and b["score"] is not None
+                and a["score"] > b["score"]
+                and a["rank"] > b["rank"]
+            ):
+                raise InvalidInput(
+                    f"{a['player']} scored more than {b['player']} but is ranked below"
+                )
     if seat_names is not None:
         if sorted(names) != sorted(seat_names):
-            raise InvalidInput(f"the results must name exactly the players at the table: "
-                               f"{', '.join(seat_names)}")
+            raise InvalidInput(
+                f"the results must name exactly the players at the table: {', '.join(seat_names)}"
+            )
         by_name = {c["player"]: c for c in clean}
         clean = [by_name[name] for name in seat_names]
     return clean
@@ -96,8 +111,16 @@ def _projected(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @transaction.atomic
-def match_record(*, slug: str, played_at: Any, results: Any, recorded_by, notes: str = "",
-                 bid: dict | None = None, confirmed: bool = False) -> Game:
+def match_record(
+    *,
+    slug: str,
+    played_at: Any,
+    results: Any,
+    recorded_by,
+    notes: str = "",
+    bid: dict | None = None,
+    confirmed: bool = False,
+) -> Game:
     """Record a game played on a table. It is final, and rated, once every member it names
     has confirmed it: at once when it names no member but the recorder, or when
     ``confirmed`` (the recorder is an organiser of the league it is recorded for)."""
@@ -111,20 +134,39 @@ def match_record(*, slug: str, played_at: Any, results: Any, recorded_by, notes:
     bid = _check_bid(slug, [c["player"] for c in clean], bid)
     seats = [_seat_for(i, r) for i, r in enumerate(clean)]
     result = _projected(clean)
-    game = Game.objects.create(slug=slug, mode=GameMode.RECORD, rules_version=0, options={},
-                               num_players=len(clean), created_by=recorded_by)
+    game = Game.objects.create(
+        slug=slug,
+        mode=GameMode.RECORD,
+        rules_version=0,
+        options={},
+        num_players=len(clean),
+        created_by=recorded_by,
+    )
     for seat in seats:
         seat.game = game
     Seat.objects.bulk_create(seats)
-    store.append(game, 0, [
-        NewEvent(EventKind.GAME_CREATED, {"game": slug, "mode": GameMode.RECORD,
-                                          "num_players": len(clean),
-                                          "seats": [_seat_json(s) for s in seats]},
-                 actor_id=recorded_by.pk),
-        NewEvent(EventKind.RESULT_RECORDED, {"results": result, "played_at": played_at.isoformat(),
-                                             "notes": notes, "bid": bid},
-                 actor_id=recorded_by.pk),
-    ], projection={"current_player": None})
+    store.append(
+        game,
+        0,
+        [
+            NewEvent(
+                EventKind.GAME_CREATED,
+                {
+                    "game": slug,
+                    "mode": GameMode.RECORD,
+                    "num_players": len(clean),
+                    "seats": [_seat_json(s) for s in seats],
+                },
+                actor_id=recorded_by.pk,
+            ),
+            NewEvent(
+                EventKind.RESULT_RECORDED,
+                {"results": result, "played_at": played_at.isoformat(), "notes": notes, "bid": bid},
+                actor_id=recorded_by.pk,
+            ),
+        ],
+        projection={"current_player": None},
+    )
     if confirmed:
         _finish(game, result_state(game), reason="recorded")
     else:
@@ -138,7 +180,7 @@ def _seat_for(index: int, result: dict[str, Any]) -> Seat:
         return Seat(index=index, guest=name)
     user = User.objects.filter(username=name, is_active=True).first()
     if user is None or name.startswith(BOT_PREFIX):
-        raise InvalidInput(f"no member {name!r} (mark a guest with \"guest\": true)")
+        raise InvalidInput(f'no member {name!r} (mark a guest with "guest": true)')
     return Seat(index=index, user=user)
 
 
@@ -149,8 +191,9 @@ def _seat_json(seat: Seat) -> dict[str, Any]:
 
 
 @transaction.atomic
-def result_correct(*, game: Game, results: Any, by, reason: str = "",
-                   authoritative: bool = False) -> dict[str, Any]:
+def result_correct(
+    *, game: Game, results: Any, by, reason: str = "", authoritative: bool = False
+) -> dict[str, Any]:
     """A new result for a club record: an event. An organiser's correction (``authoritative``)
     is final at once and the ratings follow; anyone else's waits, like the first result, for
     every member named to confirm it, and until then the last confirmed result stands."""
@@ -159,9 +202,15 @@ def result_correct(*, game: Game, results: Any, by, reason: str = "",
     reason = inputs.text(reason or "", "reason", 500, blank=True)
     clean = parse_results(game_type(game.slug), results, _seat_names(game))
     result = _projected(clean)
-    store.append(game, game.version, [NewEvent(EventKind.RESULT_CORRECTED,
-                                               {"results": result, "reason": reason},
-                                               actor_id=by.pk)])
+    store.append(
+        game,
+        game.version,
+        [
+            NewEvent(
+                EventKind.RESULT_CORRECTED, {"results": result, "reason": reason}, actor_id=by.pk
+            )
+        ],
+    )
     state = result_state(game)
     if authoritative:
         _finish(game, state, reason="corrected")
@@ -178,9 +227,17 @@ def record_confirm(*, game: Game, user, for_everyone: bool = False) -> dict[str,
         _require_named(game, user)
         if user.username in state["confirmed_by"]:
             raise Conflict("you have already confirmed this result")
-    store.append(game, game.version, [NewEvent(EventKind.RESULT_CONFIRMED,
-                                               {"for_everyone": True} if for_everyone else {},
-                                               actor_id=user.pk)])
+    store.append(
+        game,
+        game.version,
+        [
+            NewEvent(
+                EventKind.RESULT_CONFIRMED,
+                {"for_everyone": True} if for_everyone else {},
+                actor_id=user.pk,
+            )
+        ],
+    )
     if for_everyone:
         _finish(game, result_state(game), reason="confirmed")
         return result_state(game)
@@ -197,9 +254,15 @@ def record_dispute(*, game: Game, user, reason: Any = "") -> dict[str, Any]:
     if any(d["by"] == user.username for d in state["disputes"]):
         raise Conflict("you have already disputed this result")
     reason = inputs.text(reason or "", "reason", 500, blank=True)
-    store.append(game, game.version, [NewEvent(EventKind.RESULT_DISPUTED,
-                                               {"reason": reason, "results": None},
-                                               actor_id=user.pk)])
+    store.append(
+        game,
+        game.version,
+        [
+            NewEvent(
+                EventKind.RESULT_DISPUTED, {"reason": reason, "results": None}, actor_id=user.pk
+            )
+        ],
+    )
     return result_state(game)
 
 
@@ -225,26 +288,46 @@ def _is_table(game: Game) -> bool:
 
 
 def _seat_names(game: Game) -> list[str]:
-    return [s.user.username if s.user_id else s.guest
-            for s in game.seats.select_related("user").order_by("index")]
+    return [
+        s.user.username if s.user_id else s.guest
+        for s in game.seats.select_related("user").order_by("index")
+    ]
 
 
 # -- tournament tables in table mode --------------------------------------------------------------
 
 
 @transaction.atomic
-def table_game_create(*, slug: str, users: list, created_by, options: dict | None = None
-                      ) -> Game:
+def table_game_create(*, slug: str, users: list, created_by, options: dict | None = None) -> Game:
     """An open recorded game for a tournament table: seated players will report its result."""
     kind = game_type(slug)
-    game = Game.objects.create(slug=slug, mode=GameMode.RECORD, rules_version=0,
-                               options=options or {}, num_players=len(users),
-                               created_by=created_by)
+    game = Game.objects.create(
+        slug=slug,
+        mode=GameMode.RECORD,
+        rules_version=0,
+        options=options or {},
+        num_players=len(users),
+        created_by=created_by,
+    )
     Seat.objects.bulk_create([Seat(game=game, index=i, user=u) for i, u in enumerate(users)])
-    store.append(game, 0, [NewEvent(EventKind.GAME_CREATED, {
-        "game": kind.slug, "mode": GameMode.RECORD, "num_players": len(users),
-        "options": options or {}, "seats": [{"user": u.username} for u in users]},
-        actor_id=getattr(created_by, "pk", None))], projection={"current_player": None})
+    store.append(
+        game,
+        0,
+        [
+            NewEvent(
+                EventKind.GAME_CREATED,
+                {
+                    "game": kind.slug,
+                    "mode": GameMode.RECORD,
+                    "num_players": len(users),
+                    "options": options or {},
+                    "seats": [{"user": u.username} for u in users],
+                },
+                actor_id=getattr(created_by, "pk", None),
+            )
+        ],
+        projection={"current_player": None},
+    )
     return game
 
 
@@ -256,31 +339,52 @@ def result_state(game: Game) -> dict[str, Any]:
     that stands, ``confirmed_by`` who has confirmed ``reported`` (its reporter first),
     ``waiting_for`` the members named who have not, and ``disputes`` who said otherwise.
     """
-    state: dict[str, Any] = {"status": "awaiting report", "reported": None, "final": None,
-                             "bid": None, "played_at": None, "confirmed_by": [],
-                             "disputes": []}
-    for kind, data, actor in (game.events.order_by("seq")
-                              .values_list("kind", "data", "actor__username")):
-        if kind in (EventKind.RESULT_REPORTED, EventKind.RESULT_RECORDED,
-                    EventKind.RESULT_CORRECTED):
-            state.update(status="awaiting confirmation", reported=data["results"],
-                         confirmed_by=[actor], disputes=[])
+    state: dict[str, Any] = {
+        "status": "awaiting report",
+        "reported": None,
+        "final": None,
+        "bid": None,
+        "played_at": None,
+        "confirmed_by": [],
+        "disputes": [],
+    }
+    for kind, data, actor in game.events.order_by("seq").values_list(
+        "kind", "data", "actor__username"
+    ):
+        if kind in (
+            EventKind.RESULT_REPORTED,
+            EventKind.RESULT_RECORDED,
+            EventKind.RESULT_CORRECTED,
+        ):
+            state.update(
+                status="awaiting confirmation",
+                reported=data["results"],
+                confirmed_by=[actor],
+                disputes=[],
+            )
             state["bid"] = data.get("bid", state["bid"])
             state["played_at"] = data.get("played_at", state["played_at"])
         elif kind == EventKind.RESULT_CONFIRMED:
             state["confirmed_by"].append(actor)
         elif kind == EventKind.RESULT_DISPUTED:
             state["status"] = "disputed"
-            state["disputes"].append({"by": actor, "results": data.get("results"),
-                                      "reason": data.get("reason", "")})
+            state["disputes"].append(
+                {"by": actor, "results": data.get("results"), "reason": data.get("reason", "")}
+            )
         elif kind == EventKind.RESULT_OVERRIDDEN:
             state.update(reported=data["results"], bid=data.get("bid"))
         elif kind == EventKind.GAME_FINISHED:
             state.update(status="final", final=data["result"], reported=data["result"])
-    named = [s.user.username for s in game.seats.select_related("user").order_by("index")
-             if s.user_id and not s.user.username.startswith(BOT_PREFIX)]
-    state["waiting_for"] = ([] if state["status"] in ("final", "awaiting report")
-                            else [n for n in named if n not in state["confirmed_by"]])
+    named = [
+        s.user.username
+        for s in game.seats.select_related("user").order_by("index")
+        if s.user_id and not s.user.username.startswith(BOT_PREFIX)
+    ]
+    state["waiting_for"] = (
+        []
+        if state["status"] in ("final", "awaiting report")
+        else [n for n in named if n not in state["confirmed_by"]]
+    )
     return state
 
 
@@ -300,8 +404,11 @@ def result_report(*, game: Game, user, results: Any, bid: dict | None = None) ->
         raise RuleViolation("a confirmed result cannot be reported again; confirm or dispute it")
     clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
     bid = _parse_bid(game, bid)
-    store.append(game, game.version, [NewEvent(EventKind.RESULT_REPORTED,
-                                               {"results": clean, "bid": bid}, actor_id=user.pk)])
+    store.append(
+        game,
+        game.version,
+        [NewEvent(EventKind.RESULT_REPORTED, {"results": clean, "bid": bid}, actor_id=user.pk)],
+    )
     return _finish_if_confirmed(game)
 
 
@@ -318,11 +425,13 @@ def result_confirm(*, game: Game, user, results: Any) -> dict[str, Any]:
         raise RuleViolation("you have already confirmed this result")
     clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
     if clean != state["reported"]:
-        store.append(game, game.version, [NewEvent(EventKind.RESULT_DISPUTED,
-                                                   {"results": clean}, actor_id=user.pk)])
+        store.append(
+            game,
+            game.version,
+            [NewEvent(EventKind.RESULT_DISPUTED, {"results": clean}, actor_id=user.pk)],
+        )
         return result_state(game)
-    store.append(game, game.version, [NewEvent(EventKind.RESULT_CONFIRMED, {},
-                                               actor_id=user.pk)])
+    store.append(game, game.version, [NewEvent(EventKind.RESULT_CONFIRMED, {}, actor_id=user.pk)])
     return _finish_if_confirmed(game)
 
 
@@ -333,12 +442,20 @@ def result_override(*, game: Game, by, results: Any, bid: dict | None = None) ->
         raise RuleViolation("only a table game's result can be overridden")
     clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
     bid = _parse_bid(game, bid)
-    kind = (EventKind.RESULT_CORRECTED if game.status == GameStatus.FINISHED
-            else EventKind.RESULT_OVERRIDDEN)
-    store.append(game, game.version, [
-        NewEvent(kind, {"results": clean, "bid": bid}, actor_id=by.pk),
-        NewEvent(EventKind.GAME_FINISHED, {"result": clean, "reason": "organiser"}),
-    ], projection={"status": GameStatus.FINISHED, "result": clean})
+    kind = (
+        EventKind.RESULT_CORRECTED
+        if game.status == GameStatus.FINISHED
+        else EventKind.RESULT_OVERRIDDEN
+    )
+    store.append(
+        game,
+        game.version,
+        [
+            NewEvent(kind, {"results": clean, "bid": bid}, actor_id=by.pk),
+            NewEvent(EventKind.GAME_FINISHED, {"result": clean, "reason": "organiser"}),
+        ],
+        projection={"status": GameStatus.FINISHED, "result": clean},
+    )
     after_commit("rate the game", lambda: enqueue_rating(game.slug))
     return result_state(game)
 
@@ -362,9 +479,13 @@ def _check_bid(slug: str, names: list[str], bid: Any) -> dict | None:
         return None
     if slug not in BID_GAMES:
         raise InvalidInput(f"{game_type(slug).name} has no starting bid")
-    if (not isinstance(bid, dict) or bid.get("player") not in names
-            or isinstance(bid.get("amount"), bool) or not isinstance(bid.get("amount"), int)
-            or bid["amount"] < 0):
+    if (
+        not isinstance(bid, dict)
+        or bid.get("player") not in names
+        or isinstance(bid.get("amount"), bool)
+        or not isinstance(bid.get("amount"), int)
+        or bid["amount"] < 0
+    ):
         raise InvalidInput(f'bid must be {{"player": one of {", ".join(names)}, "amount": n >= 0}}')
     return {"player": bid["player"], "amount": bid["amount"]}
 
@@ -384,6 +505,14 @@ def _finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
     projection: dict[str, Any] = {"status": GameStatus.FINISHED, "result": result}
     if state["played_at"]:
         projection["finished_at"] = dt.datetime.fromisoformat(state["played_at"])
-    store.append(game, game.version, [NewEvent(EventKind.GAME_FINISHED, {
-        "result": result, "reason": reason, "bid": state["bid"]})], projection=projection)
+    store.append(
+        game,
+        game.version,
+        [
+            NewEvent(
+                EventKind.GAME_FINISHED, {"result": result, "reason": reason, "bid": state["bid"]}
+            )
+        ],
+        projection=projection,
+    )
     after_commit("rate the game", lambda: enqueue_rating(game.slug))

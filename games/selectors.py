@@ -11,5 +11,5 @@ from games.models import Game, Seat
 def game_with_seats(pk) -> Game:
     """The game with its seats and their users, or 404."""
     return get_object_or_404(
-        Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user"))),
-        pk=pk)
+        Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user"))), pk=pk
+    )

@@ -19,10 +19,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import inputs, store
-from games.bots import get_bot
 from accounts.bots import BOT_PREFIX, bot_level, bot_user
 from accounts.errors import Conflict, InvalidInput, KeyReused, NotYourSeat, RuleViolation
+from games import inputs, store
+from games.bots import get_bot
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
@@ -49,8 +49,15 @@ def seats_of(game: Game, user) -> set[int]:
 
 
 @transaction.atomic
-def game_create(*, slug: str, seats: list[dict[str, Any]], options: dict[str, Any] | None,
-                created_by, time_control: Any = None, seated: bool = False) -> Game:
+def game_create(
+    *,
+    slug: str,
+    seats: list[dict[str, Any]],
+    options: dict[str, Any] | None,
+    created_by,
+    time_control: Any = None,
+    seated: bool = False,
+) -> Game:
     """Create a game: the GameCreated event, any opening chance, and the seats.
 
     ``time_control`` is ``{"move_seconds": n, "on_timeout": "random" | "forfeit"}`` or None.
@@ -70,21 +77,38 @@ def game_create(*, slug: str, seats: list[dict[str, Any]], options: dict[str, An
     seat_users = [_seat_user(i, s) for i, s in enumerate(seats)]
     clock = parse_time_control(time_control)
 
-    game = Game.objects.create(slug=slug, rules_version=rules.spec.version, options=options,
-                               num_players=len(seats), created_by=created_by, **clock)
-    accepted = [bool(bot) or seated or user.pk == getattr(created_by, "pk", None)
-                for user, bot in seat_users]
-    Seat.objects.bulk_create([Seat(game=game, index=i, user=user, bot=bot, accepted=taken)
-                              for i, ((user, bot), taken) in enumerate(zip(seat_users,
-                                                                            accepted))])
+    game = Game.objects.create(
+        slug=slug,
+        rules_version=rules.spec.version,
+        options=options,
+        num_players=len(seats),
+        created_by=created_by,
+        **clock,
+    )
+    accepted = [
+        bool(bot) or seated or user.pk == getattr(created_by, "pk", None)
+        for user, bot in seat_users
+    ]
+    Seat.objects.bulk_create(
+        [
+            Seat(game=game, index=i, user=user, bot=bot, accepted=taken)
+            for i, ((user, bot), taken) in enumerate(zip(seat_users, accepted))
+        ]
+    )
     state = store.new_state(game)
-    created = NewEvent(EventKind.GAME_CREATED, {
-        "game": slug, "rules_version": rules.spec.version, "num_players": len(seats),
-        "options": options,
-        "seats": [{"user": user.username, "bot": bot or None} for user, bot in seat_users],
-        "time_control": time_control and clock,
-        "accepted": [i for i, taken in enumerate(accepted) if taken],
-    }, actor_id=getattr(created_by, "pk", None))
+    created = NewEvent(
+        EventKind.GAME_CREATED,
+        {
+            "game": slug,
+            "rules_version": rules.spec.version,
+            "num_players": len(seats),
+            "options": options,
+            "seats": [{"user": user.username, "bot": bot or None} for user, bot in seat_users],
+            "time_control": time_control and clock,
+            "accepted": [i for i, taken in enumerate(accepted) if taken],
+        },
+        actor_id=getattr(created_by, "pk", None),
+    )
     events = [created, *_resolve_chance(state)]
     _append_and_project(game, 0, events, state, list(game.seats.select_related("user")))
     return game
@@ -98,8 +122,9 @@ def parse_time_control(value: Any) -> dict[str, Any]:
     if value is None:
         return {"move_seconds": None, "on_timeout": "random"}
     if not isinstance(value, dict) or set(value) - {"move_seconds", "on_timeout"}:
-        raise InvalidInput('time_control must be {"move_seconds": n, "on_timeout": '
-                           '"random" or "forfeit"}')
+        raise InvalidInput(
+            'time_control must be {"move_seconds": n, "on_timeout": "random" or "forfeit"}'
+        )
     seconds = value.get("move_seconds")
     if isinstance(seconds, bool) or not isinstance(seconds, int) or not 5 <= seconds <= 7 * 86400:
         raise InvalidInput("time_control.move_seconds must be a whole number from 5 to 604800")
@@ -113,9 +138,14 @@ def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | Non
     """A person's clock ran out at ``version``: the random bot moves for them, or they
     forfeit (a resignation). Anything stale, or a clock not yet run out, does nothing."""
     game = Game.objects.filter(pk=game_id).first()
-    if (game is None or game.move_seconds is None or game.status != GameStatus.ACTIVE
-            or game.version != version or game.current_player != seat
-            or timezone.now() < game.updated_at + timedelta(seconds=game.move_seconds)):
+    if (
+        game is None
+        or game.move_seconds is None
+        or game.status != GameStatus.ACTIVE
+        or game.version != version
+        or game.current_player != seat
+        or timezone.now() < game.updated_at + timedelta(seconds=game.move_seconds)
+    ):
         return None
     seats = list(game.seats.select_related("user"))
     seat_row = seats[seat]
@@ -123,14 +153,24 @@ def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | Non
         return None
     try:
         if game.on_timeout == "forfeit":
-            return _resign(game, seat, actor_id=None, reason="timeout",
-                           idempotency_key=server_key("timeout", seat, version))
+            return _resign(
+                game,
+                seat,
+                actor_id=None,
+                reason="timeout",
+                idempotency_key=server_key("timeout", seat, version),
+            )
         state = store.load_state(game)
         action = get_bot("random").choose(state, seat, random.Random(chance_rng.random()))
-        return _append_decision(game=game, seat=seat, expected_version=version, action=action,
-                                actor_id=None,
-                                idempotency_key=server_key("timeout", seat, version),
-                                timeout=True)
+        return _append_decision(
+            game=game,
+            seat=seat,
+            expected_version=version,
+            action=action,
+            actor_id=None,
+            idempotency_key=server_key("timeout", seat, version),
+            timeout=True,
+        )
     except VersionConflict:
         return None
 
@@ -154,20 +194,39 @@ def _seat_user(index: int, seat: Any):
 # -- acting ---------------------------------------------------------------------------------------
 
 
-def game_action_append(*, game: Game, seat: Any, expected_version: Any, action: Any, user,
-                       idempotency_key: str | None = None) -> AppendResult:
+def game_action_append(
+    *,
+    game: Game,
+    seat: Any,
+    expected_version: Any,
+    action: Any,
+    user,
+    idempotency_key: str | None = None,
+) -> AppendResult:
     """A seated user's action. 403 not their seat, 409 stale version, 422 illegal action."""
     seat = _seat_number(game, seat)
     if seat not in seats_of(game, user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
-    return _append_decision(game=game, seat=seat, expected_version=expected_version,
-                            action=action, actor_id=user.pk,
-                            idempotency_key=client_key(idempotency_key))
+    return _append_decision(
+        game=game,
+        seat=seat,
+        expected_version=expected_version,
+        action=action,
+        actor_id=user.pk,
+        idempotency_key=client_key(idempotency_key),
+    )
 
 
-def _append_decision(*, game: Game, seat: int, expected_version: Any, action: Any,
-                     actor_id: int | None, idempotency_key: str | None,
-                     timeout: bool = False) -> AppendResult:
+def _append_decision(
+    *,
+    game: Game,
+    seat: int,
+    expected_version: Any,
+    action: Any,
+    actor_id: int | None,
+    idempotency_key: str | None,
+    timeout: bool = False,
+) -> AppendResult:
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise InvalidInput("expected_version must be a whole number")
     request = (EventKind.ACTION_APPLIED, seat, action)
@@ -182,8 +241,7 @@ def _append_decision(*, game: Game, seat: int, expected_version: Any, action: An
         raise RuleViolation("the game is over")
     state = store.load_state(game)
     if state.current_player != seat:
-        raise RuleViolation(f"it is not seat {seat}'s turn; seat {state.current_player}"
-                            " is to act")
+        raise RuleViolation(f"it is not seat {seat}'s turn; seat {state.current_player} is to act")
     try:
         action = state.canonical(action)
     except IllegalAction as exc:
@@ -192,29 +250,39 @@ def _append_decision(*, game: Game, seat: int, expected_version: Any, action: An
     if timeout:
         data["timeout"] = True  # played by the random bot when the seat's clock ran out
     state.apply(action)
-    events = [NewEvent(EventKind.ACTION_APPLIED, data, seat=seat, actor_id=actor_id),
-              *_resolve_chance(state)]
+    events = [
+        NewEvent(EventKind.ACTION_APPLIED, data, seat=seat, actor_id=actor_id),
+        *_resolve_chance(state),
+    ]
     seats = list(game.seats.all())
     with transaction.atomic():
         if not seats[seat].accepted and not timeout:  # a first move takes the seat
             seats[seat].accepted = True
             seats[seat].save(update_fields=["accepted"])
-        return _append_and_project(game, expected_version, events, state, seats,
-                                   idempotency_key=idempotency_key, request=request)
+        return _append_and_project(
+            game,
+            expected_version,
+            events,
+            state,
+            seats,
+            idempotency_key=idempotency_key,
+            request=request,
+        )
 
 
-def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = None
-                ) -> AppendResult:
+def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = None) -> AppendResult:
     """A seat resigns. Its turns go to the random bot; if one seat is left it wins by forfeit."""
     seat = _seat_number(game, seat)
     if seat not in seats_of(game, user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
-    return _resign(game, seat, actor_id=user.pk, reason="resigned",
-                   idempotency_key=client_key(idempotency_key))
+    return _resign(
+        game, seat, actor_id=user.pk, reason="resigned", idempotency_key=client_key(idempotency_key)
+    )
 
 
-def _resign(game: Game, seat: int, *, actor_id: int | None, reason: str,
-            idempotency_key: str | None) -> AppendResult:
+def _resign(
+    game: Game, seat: int, *, actor_id: int | None, reason: str, idempotency_key: str | None
+) -> AppendResult:
     request = (EventKind.SEAT_RESIGNED, seat, None)
     earlier = _earlier_result(game, idempotency_key, request)
     if earlier is not None:
@@ -226,13 +294,19 @@ def _resign(game: Game, seat: int, *, actor_id: int | None, reason: str,
     if seats[seat].resigned:
         raise RuleViolation(f"seat {seat} has already resigned")
     state = store.load_state(game)
-    events = [NewEvent(EventKind.SEAT_RESIGNED, {"reason": reason}, seat=seat,
-                       actor_id=actor_id)]
+    events = [NewEvent(EventKind.SEAT_RESIGNED, {"reason": reason}, seat=seat, actor_id=actor_id)]
     with transaction.atomic():  # a concurrent append makes this a conflict, seat row included
         seats[seat].resigned = True
         seats[seat].save(update_fields=["resigned"])
-        return _append_and_project(game, game.version, events, state, seats,
-                                   idempotency_key=idempotency_key, request=request)
+        return _append_and_project(
+            game,
+            game.version,
+            events,
+            state,
+            seats,
+            idempotency_key=idempotency_key,
+            request=request,
+        )
 
 
 def everyone_seated(seats: list[Seat]) -> bool:
@@ -254,10 +328,15 @@ def game_decline(*, game: Game, seat: Any, user) -> AppendResult:
     """The person invited to ``seat`` refuses it: the game is called off, nothing is rated."""
     seat, _ = _invited_seat(game, seat, user)
     with transaction.atomic():
-        return store.append(game, game.version, [
-            NewEvent(EventKind.SEAT_DECLINED, {}, seat=seat, actor_id=user.pk),
-            NewEvent(EventKind.GAME_VOIDED, {"reason": "declined"}),
-        ], projection={"status": GameStatus.VOID, "current_player": None})
+        return store.append(
+            game,
+            game.version,
+            [
+                NewEvent(EventKind.SEAT_DECLINED, {}, seat=seat, actor_id=user.pk),
+                NewEvent(EventKind.GAME_VOIDED, {"reason": "declined"}),
+            ],
+            projection={"status": GameStatus.VOID, "current_player": None},
+        )
 
 
 def _invited_seat(game: Game, seat: Any, user) -> tuple[int, list[Seat]]:
@@ -266,8 +345,9 @@ def _invited_seat(game: Game, seat: Any, user) -> tuple[int, list[Seat]]:
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
     _require_play_mode(game)
     if game.status != GameStatus.ACTIVE:
-        raise Conflict("the game is over" if game.status == GameStatus.FINISHED
-                       else "the game was called off")
+        raise Conflict(
+            "the game is over" if game.status == GameStatus.FINISHED else "the game was called off"
+        )
     seats = list(game.seats.all())
     if seats[seat].accepted:
         raise Conflict("you have already taken this seat; to leave the game, resign")
@@ -277,8 +357,12 @@ def _invited_seat(game: Game, seat: Any, user) -> tuple[int, list[Seat]]:
 def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | None:
     """Play a bot's (or a resigned seat's) move at ``version``; anything stale does nothing."""
     game = Game.objects.filter(pk=game_id).first()
-    if (game is None or game.status != GameStatus.ACTIVE or game.version != version
-            or game.current_player != seat):
+    if (
+        game is None
+        or game.status != GameStatus.ACTIVE
+        or game.version != version
+        or game.current_player != seat
+    ):
         return None
     seat_row = game.seats.get(index=seat)
     if not (seat_row.bot or seat_row.resigned):
@@ -288,9 +372,14 @@ def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | No
     bot = get_bot(level, **settings.HADAL_BOT_BUDGETS.get(level, {}))
     action = bot.choose(state, seat, random.Random(chance_rng.random()))
     try:
-        return _append_decision(game=game, seat=seat, expected_version=version, action=action,
-                                actor_id=seat_row.user_id,
-                                idempotency_key=server_key("bot", seat, version))
+        return _append_decision(
+            game=game,
+            seat=seat,
+            expected_version=version,
+            action=action,
+            actor_id=seat_row.user_id,
+            idempotency_key=server_key("bot", seat, version),
+        )
     except VersionConflict:
         return None
 
@@ -314,8 +403,11 @@ def game_legal_actions(*, game: Game, user, seat: Any) -> list[dict[str, Any]]:
     seat = _seat_number(game, seat)
     if seat not in seats_of(game, user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
-    if (game.mode != GameMode.PLAY or game.status != GameStatus.ACTIVE
-            or game.current_player != seat):
+    if (
+        game.mode != GameMode.PLAY
+        or game.status != GameStatus.ACTIVE
+        or game.current_player != seat
+    ):
         return []
     return store.load_state(game).legal_actions()
 
@@ -332,13 +424,25 @@ def events_as_seen(*, game: Game, user, events) -> list[dict[str, Any]]:
     seats = seats_of(game, user)
     # Recorded games hold no private data; a played game shows all once over, if its rules say.
     public_end = game.status == GameStatus.FINISHED and (
-        game.mode == GameMode.RECORD or get_rules(game.slug).spec.reveal_at_end)
+        game.mode == GameMode.RECORD or get_rules(game.slug).spec.reveal_at_end
+    )
     events = list(events)
-    names = dict(User.objects.filter(pk__in={e.actor_id for e in events if e.actor_id})
-                 .values_list("pk", "username"))
-    return [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "actor": names.get(e.actor_id),
-             "data": store.visible_data(e, seats, public_end),
-             "created_at": e.created_at.isoformat()} for e in events]
+    names = dict(
+        User.objects.filter(pk__in={e.actor_id for e in events if e.actor_id}).values_list(
+            "pk", "username"
+        )
+    )
+    return [
+        {
+            "seq": e.seq,
+            "kind": e.kind,
+            "seat": e.seat,
+            "actor": names.get(e.actor_id),
+            "data": store.visible_data(e, seats, public_end),
+            "created_at": e.created_at.isoformat(),
+        }
+        for e in events
+    ]
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -368,8 +472,9 @@ def server_key(what: str, seat: int, version: int) -> str:
     return f"{what}:{seat}:{version}"
 
 
-def _earlier_result(game: Game, idempotency_key: str | None, request: Request
-                    ) -> AppendResult | None:
+def _earlier_result(
+    game: Game, idempotency_key: str | None, request: Request
+) -> AppendResult | None:
     """A key seen before short-cuts to its first result: a retry must get that result, not a
     conflict with the version the game has moved on to."""
     if idempotency_key is None:
@@ -381,8 +486,11 @@ def _earlier_result(game: Game, idempotency_key: str | None, request: Request
 def _same_request(earlier: AppendResult, request: Request) -> AppendResult:
     kind, seat, action = request
     first = earlier.events[0]
-    if first.kind != kind or first.seat != seat or (
-            action is not None and first.data.get("action") != action):
+    if (
+        first.kind != kind
+        or first.seat != seat
+        or (action is not None and first.data.get("action") != action)
+    ):
         raise KeyReused("this idempotency_key was used for a different request")
     return earlier
 
@@ -409,8 +517,7 @@ def _resolve_chance(state: State) -> list[NewEvent]:
     events = []
     while state.current_player == CHANCE:
         outcomes = state.chance_outcomes()
-        outcome = chance_rng.choices([o for o, _ in outcomes],
-                                     weights=[p for _, p in outcomes])[0]
+        outcome = chance_rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
         data = _action_data(state, outcome)
         state.apply(outcome)
         events.append(NewEvent(EventKind.CHANCE_RESOLVED, data))
@@ -421,18 +528,28 @@ def _final_result(state: State, seats: list[Seat]) -> list[dict[str, Any]]:
     """The rules' result, with resigned seats ranked below everyone who played on."""
     result = state.result()
     keys = [(not s.resigned, -r["rank"]) for s, r in zip(seats, result)]
-    return [{"player": s.user.username, "score": r["score"], "rank": rank}
-            for s, r, rank in zip(seats, result, ranks_from_keys(keys))]
+    return [
+        {"player": s.user.username, "score": r["score"], "rank": rank}
+        for s, r, rank in zip(seats, result, ranks_from_keys(keys))
+    ]
 
 
 def _forfeit_result(seats: list[Seat]) -> list[dict[str, Any]]:
-    return [{"player": s.user.username, "score": None, "rank": 2 if s.resigned else 1}
-            for s in seats]
+    return [
+        {"player": s.user.username, "score": None, "rank": 2 if s.resigned else 1} for s in seats
+    ]
 
 
-def _append_and_project(game: Game, expected_version: int, events: list[NewEvent], state: State,
-                        seats: list[Seat], *, idempotency_key: str | None = None,
-                        request: Request | None = None) -> AppendResult:
+def _append_and_project(
+    game: Game,
+    expected_version: int,
+    events: list[NewEvent],
+    state: State,
+    seats: list[Seat],
+    *,
+    idempotency_key: str | None = None,
+    request: Request | None = None,
+) -> AppendResult:
     """Append, finishing the game if the rules or resignations end it, and project the head."""
     standing = [s for s in seats if not s.resigned]
     projection: dict[str, Any]
@@ -445,14 +562,14 @@ def _append_and_project(game: Game, expected_version: int, events: list[NewEvent
     else:
         result = None
     if result is not None:
-        events = [*events, NewEvent(EventKind.GAME_FINISHED, {"result": result,
-                                                               "reason": reason})]
+        events = [*events, NewEvent(EventKind.GAME_FINISHED, {"result": result, "reason": reason})]
         projection = {"status": GameStatus.FINISHED, "current_player": None, "result": result}
     else:
         projection = {"current_player": state.current_player}
     previous = game.version
-    appended = store.append(game, expected_version, events, idempotency_key=idempotency_key,
-                            projection=projection)
+    appended = store.append(
+        game, expected_version, events, idempotency_key=idempotency_key, projection=projection
+    )
     if appended.replayed:
         # A request with the same key committed first: ours was never logged, so neither its
         # state (dice nobody rolled) nor its side effects may go anywhere.
@@ -468,8 +585,9 @@ def _append_and_project(game: Game, expected_version: int, events: list[NewEvent
             after_commit("move for the bot", lambda: enqueue_bot_move(game_id, seat, version))
         elif game.move_seconds is not None and everyone_seated(seats):
             seconds = game.move_seconds
-            after_commit("start the clock",
-                         lambda: enqueue_timeout(game_id, seat, version, seconds))
+            after_commit(
+                "start the clock", lambda: enqueue_timeout(game_id, seat, version, seconds)
+            )
     return appended
 
 
@@ -477,11 +595,13 @@ def after_commit(what: str, call: Callable[[], None]) -> None:
     """Run ``call`` once the transaction commits; if it fails (the broker is down, an eager
     task raises) log it and go on. The append has committed and the client must hear so; the
     beat sweeps (games.tasks, league.tasks) find what was left undone."""
+
     def run() -> None:
         try:
             call()
         except Exception:
             log.exception("after a commit, could not %s; the periodic sweep will catch up", what)
+
     transaction.on_commit(run)
 
 

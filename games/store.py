@@ -48,9 +48,14 @@ class AppendResult:
     replayed: bool = False  # True when an idempotency key returned an earlier result
 
 
-def append(game: Game, expected_version: int, events: list[NewEvent], *,
-           idempotency_key: str | None = None,
-           projection: dict[str, Any] | None = None) -> AppendResult:
+def append(
+    game: Game,
+    expected_version: int,
+    events: list[NewEvent],
+    *,
+    idempotency_key: str | None = None,
+    projection: dict[str, Any] | None = None,
+) -> AppendResult:
     """Append ``events`` after ``expected_version`` and update the Game projection, atomically.
 
     A repeated ``idempotency_key`` returns the first call's result and writes nothing; a stale
@@ -70,10 +75,19 @@ def append(game: Game, expected_version: int, events: list[NewEvent], *,
         if head.version != expected_version:
             raise VersionConflict(expected_version, head.version)
         first = head.version + 1
-        rows = [Event(game=head, seq=first + i, kind=e.kind, data=e.data, seat=e.seat,
-                      actor_id=e.actor_id, batch=first,
-                      idempotency_key=idempotency_key if i == 0 else None)
-                for i, e in enumerate(events)]
+        rows = [
+            Event(
+                game=head,
+                seq=first + i,
+                kind=e.kind,
+                data=e.data,
+                seat=e.seat,
+                actor_id=e.actor_id,
+                batch=first,
+                idempotency_key=idempotency_key if i == 0 else None,
+            )
+            for i, e in enumerate(events)
+        ]
         try:
             Event.objects.using(db).bulk_create(rows)
         except IntegrityError as exc:
@@ -186,9 +200,12 @@ def load_state(game: Game, at: int | None = None) -> State:
     if cached is not None:
         return cached
     state, start = _from_snapshot(game, rules, target) or (new_state(game), 0)
-    for kind, data in (Event.objects.using(where(game))
-                       .filter(game=game, seq__gt=start, seq__lte=target)
-                       .order_by("seq").values_list("kind", "data")):
+    for kind, data in (
+        Event.objects.using(where(game))
+        .filter(game=game, seq__gt=start, seq__lte=target)
+        .order_by("seq")
+        .values_list("kind", "data")
+    ):
         apply_event(state, kind, data)
     return state
 
@@ -201,16 +218,21 @@ def _from_snapshot(game: Game, rules: ModuleType, target: int) -> tuple[State, i
     """
     below = target + 1
     while True:
-        snap = (Snapshot.objects.using(where(game))
-                .filter(game=game, rules_version=rules.spec.version, version__lt=below)
-                .order_by("-version").only("version", "state").first())
+        snap = (
+            Snapshot.objects.using(where(game))
+            .filter(game=game, rules_version=rules.spec.version, version__lt=below)
+            .order_by("-version")
+            .only("version", "state")
+            .first()
+        )
         if snap is None:
             return None
         try:
             return state_from_json(rules, snap.state), snap.version
         except StateFormatError as exc:
-            logger.warning("game %s: snapshot at version %s ignored: %s", game.pk, snap.version,
-                           exc)
+            logger.warning(
+                "game %s: snapshot at version %s ignored: %s", game.pk, snap.version, exc
+            )
             below = snap.version
 
 
@@ -220,8 +242,11 @@ def maybe_snapshot(game: Game, state: State, previous_version: int) -> None:
     if every <= 0 or game.version // every == previous_version // every:
         return
     Snapshot.objects.using(where(game)).get_or_create(
-        game=game, version=game.version, rules_version=get_rules(game.slug).spec.version,
-        defaults={"state": state.to_json()})
+        game=game,
+        version=game.version,
+        rules_version=get_rules(game.slug).spec.version,
+        defaults={"state": state.to_json()},
+    )
 
 
 # -- what each reader may see ---------------------------------------------------------------------

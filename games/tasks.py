@@ -16,16 +16,28 @@ from games.models import Game, GameStatus, Seat
 log = logging.getLogger(__name__)
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
-             max_retries=5, soft_time_limit=60, time_limit=90)
+@shared_task(
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+    soft_time_limit=60,
+    time_limit=90,
+)
 def bot_move(game_id: int, seat: int, version: int) -> int | None:
     """Move for a bot seat at ``version``. A stale or duplicate delivery does nothing."""
     appended = services.game_bot_move(game_id=game_id, seat=seat, version=version)
     return None if appended is None else appended.version
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
-             max_retries=5, soft_time_limit=60, time_limit=90)
+@shared_task(
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+    soft_time_limit=60,
+    time_limit=90,
+)
 def move_timeout(game_id: int, seat: int, version: int) -> int | None:
     """A person's clock ran out: the random bot moves for them, or they forfeit."""
     appended = services.game_timeout(game_id=game_id, seat=seat, version=version)
@@ -39,8 +51,9 @@ def sweep_stalled_bots() -> int:
     now = timezone.now()
     cutoff = now - timedelta(seconds=settings.HADAL_BOT_STALL_SECONDS)
     handled = 0
-    waiting = Game.objects.filter(status=GameStatus.ACTIVE, current_player__isnull=False,
-                                  mode="play")
+    waiting = Game.objects.filter(
+        status=GameStatus.ACTIVE, current_player__isnull=False, mode="play"
+    )
     for game in waiting.filter(updated_at__lt=cutoff).iterator():
         seat = Seat.objects.filter(game=game, index=game.current_player).first()
         if seat is not None and (seat.bot or seat.resigned):
@@ -49,8 +62,12 @@ def sweep_stalled_bots() -> int:
     clocks = waiting.filter(move_seconds__isnull=False).exclude(seats__accepted=False)
     for game in clocks.iterator():
         if now >= game.updated_at + timedelta(seconds=game.move_seconds):
-            if services.game_timeout(game_id=game.pk, seat=game.current_player,
-                                     version=game.version) is not None:
+            if (
+                services.game_timeout(
+                    game_id=game.pk, seat=game.current_player, version=game.version
+                )
+                is not None
+            ):
                 handled += 1
     if handled:
         log.info("moved %d stalled or timed-out seat(s)", handled)

@@ -8,8 +8,13 @@ urlpatterns = [
     path("", views.game_list, name="game-list"),
     path("games/new/", views.game_new, name="game-new"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
-    path("games/<int:pk>/accept/", views.game_seat_answer, {"answer": "accept"},
-         name="game-accept"),
-    path("games/<int:pk>/decline/", views.game_seat_answer, {"answer": "decline"},
-         name="game-decline"),
+    path(
+        "games/<int:pk>/accept/", views.game_seat_answer, {"answer": "accept"}, name="game-accept"
+    ),
+    path(
+        "games/<int:pk>/decline/",
+        views.game_seat_answer,
+        {"answer": "decline"},
+        name="game-decline",
+    ),
 ]

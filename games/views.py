@@ -16,14 +16,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from games import records, services
 from accounts.errors import InvalidInput, ServiceError
-from games.store import VersionConflict
+from games import records, services
 from games.api.serializers import GameOut
-from games.forms import NewGameForm
 from games.catalog import game_type
+from games.forms import NewGameForm
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
-from games.rules import registered
+from games.store import VersionConflict
 
 RECENT_GAMES = 20
 MY_GAMES = 50
@@ -49,18 +48,24 @@ def game_list(request):
         seated = Seat.objects.filter(user=user).values("game")
         mine = list(_games().filter(pk__in=seated)[:MY_GAMES])
         others = others.exclude(pk__in=seated)
-    return render(request, "games/game_list.html", {
-        "my_games": [_row(game, user) for game in mine],
-        "other_games": [_row(game, user) for game in others[:RECENT_GAMES]],
-    })
+    return render(
+        request,
+        "games/game_list.html",
+        {
+            "my_games": [_row(game, user) for game in mine],
+            "other_games": [_row(game, user) for game in others[:RECENT_GAMES]],
+        },
+    )
 
 
 def _games() -> QuerySet[Game]:
     """Games with their seats, active ones first, then the most recently moved."""
-    active_first = Case(When(status=GameStatus.ACTIVE, then=Value(0)), default=Value(1),
-                        output_field=IntegerField())
-    return (Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))
-            .order_by(active_first, "-updated_at"))
+    active_first = Case(
+        When(status=GameStatus.ACTIVE, then=Value(0)), default=Value(1), output_field=IntegerField()
+    )
+    return Game.objects.prefetch_related(
+        Prefetch("seats", Seat.objects.select_related("user"))
+    ).order_by(active_first, "-updated_at")
 
 
 def _row(game: Game, user) -> GameRow:
@@ -70,8 +75,13 @@ def _row(game: Game, user) -> GameRow:
         seat = seats[game.current_player]
         turn = f"seat {seat.index} · {_seat_name(seat)}"
         your_turn = game.current_player in services.seats_of(game, user)
-    return GameRow(game=game, name=_game_name(game.slug), seats=[_seat_name(s) for s in seats],
-                   turn=turn, your_turn=your_turn)
+    return GameRow(
+        game=game,
+        name=_game_name(game.slug),
+        seats=[_seat_name(s) for s in seats],
+        turn=turn,
+        your_turn=your_turn,
+    )
 
 
 def _seat_name(seat: Seat) -> str:
@@ -94,8 +104,12 @@ def game_new(request):
     form = NewGameForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
-            game = services.game_create(slug=form.cleaned_data["game"], seats=form.seats(),
-                                        options=form.options(), created_by=request.user)
+            game = services.game_create(
+                slug=form.cleaned_data["game"],
+                seats=form.seats(),
+                options=form.options(),
+                created_by=request.user,
+            )
         except InvalidInput as exc:
             form.add_error(None, str(exc))
         else:
@@ -113,15 +127,16 @@ def game_detail(request, pk: int):
     ``?seat=N``; anyone not seated sees the spectator view.
     """
     game = get_object_or_404(
-        Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user"))),
-        pk=pk)
+        Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user"))), pk=pk
+    )
     if game.mode == GameMode.RECORD:
         return _recorded_game(request, game)
     mine = sorted(services.seats_of(game, request.user))
     seat = _chosen_seat(request.GET.get("seat"), mine, game.current_player)
     view = services.game_view(game=game, user=request.user, seat=seat)
-    actions = ([] if seat is None
-               else services.game_legal_actions(game=game, user=request.user, seat=seat))
+    actions = (
+        [] if seat is None else services.game_legal_actions(game=game, user=request.user, seat=seat)
+    )
     page = {
         "game": GameOut(game).data,
         "name": _game_name(game.slug),
@@ -138,17 +153,24 @@ def game_detail(request, pk: int):
             "resign": reverse("api-game-resign", args=[game.pk]),
         },
     }
-    return render(request, "games/game_detail.html", {
-        "game": game,
-        "name": page["name"],
-        "seats": [(s, _seat_name(s)) for s in game.seats.all()],
-        "seat": seat,
-        "my_seats": mine,
-        "invited": [s.index for s in game.seats.all()
-                    if s.index in mine and not s.accepted and game.status == GameStatus.ACTIVE],
-        "page": page,
-        "turn": _row(game, request.user).turn,
-    })
+    return render(
+        request,
+        "games/game_detail.html",
+        {
+            "game": game,
+            "name": page["name"],
+            "seats": [(s, _seat_name(s)) for s in game.seats.all()],
+            "seat": seat,
+            "my_seats": mine,
+            "invited": [
+                s.index
+                for s in game.seats.all()
+                if s.index in mine and not s.accepted and game.status == GameStatus.ACTIVE
+            ],
+            "page": page,
+            "turn": _row(game, request.user).turn,
+        },
+    )
 
 
 @login_required
@@ -162,16 +184,24 @@ def game_seat_answer(request, pk: int, answer: str):
     except (ServiceError, VersionConflict) as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, "You have taken your seat." if answer == "accept"
-                         else "You declined: the game is called off.")
+        messages.success(
+            request,
+            "You have taken your seat."
+            if answer == "accept"
+            else "You declined: the game is called off.",
+        )
     return redirect("game-detail", pk=game.pk)
 
 
 RECORD_WORDS = {
-    EventKind.GAME_CREATED: "Table set", EventKind.RESULT_RECORDED: "Result recorded",
-    EventKind.RESULT_REPORTED: "Result reported", EventKind.RESULT_CONFIRMED: "Confirmed",
-    EventKind.RESULT_DISPUTED: "Disputed", EventKind.RESULT_OVERRIDDEN: "Settled by the organiser",
-    EventKind.RESULT_CORRECTED: "Corrected", EventKind.GAME_FINISHED: "Result final",
+    EventKind.GAME_CREATED: "Table set",
+    EventKind.RESULT_RECORDED: "Result recorded",
+    EventKind.RESULT_REPORTED: "Result reported",
+    EventKind.RESULT_CONFIRMED: "Confirmed",
+    EventKind.RESULT_DISPUTED: "Disputed",
+    EventKind.RESULT_OVERRIDDEN: "Settled by the organiser",
+    EventKind.RESULT_CORRECTED: "Corrected",
+    EventKind.GAME_FINISHED: "Result final",
     EventKind.GAME_VOIDED: "Called off",
 }
 
@@ -181,17 +211,24 @@ def _recorded_game(request, game: Game):
     was recorded. A member it names and has not confirmed it may confirm or dispute it."""
     state = records.result_state(game)
     me = request.user.username if request.user.is_authenticated else None
-    log = [{**event, "words": RECORD_WORDS.get(event["kind"], event["kind"])}
-           for event in services.game_events(game=game, user=request.user)]
-    return render(request, "games/record_detail.html", {
-        "game": game, "name": _game_name(game.slug),
-        "seats": [(s, _seat_name(s)) for s in game.seats.all()],
-        "result": list(zip(game.seats.all(), game.result or [])),
-        "state": state,
-        "pending": list(zip(game.seats.all(), state["reported"] or [])),
-        "may_answer": state["status"] == "awaiting confirmation" and me in state["waiting_for"],
-        "events": log,
-    })
+    log = [
+        {**event, "words": RECORD_WORDS.get(event["kind"], event["kind"])}
+        for event in services.game_events(game=game, user=request.user)
+    ]
+    return render(
+        request,
+        "games/record_detail.html",
+        {
+            "game": game,
+            "name": _game_name(game.slug),
+            "seats": [(s, _seat_name(s)) for s in game.seats.all()],
+            "result": list(zip(game.seats.all(), game.result or [])),
+            "state": state,
+            "pending": list(zip(game.seats.all(), state["reported"] or [])),
+            "may_answer": state["status"] == "awaiting confirmation" and me in state["waiting_for"],
+            "events": log,
+        },
+    )
 
 
 def _chosen_seat(asked: str | None, mine: list[int], to_play: int | None) -> int | None:

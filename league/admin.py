@@ -3,8 +3,18 @@
 from django.contrib import admin
 
 from games.admin import ReadOnlyAdmin
-from league.models import (Entry, League, Membership, Rating, RatingChange, Round, Season, Table,
-                           Tournament, TournamentEvent)
+from league.models import (
+    Entry,
+    League,
+    Membership,
+    Rating,
+    RatingChange,
+    Round,
+    Season,
+    Table,
+    Tournament,
+    TournamentEvent,
+)
 
 
 @admin.register(Rating)
@@ -63,8 +73,16 @@ class TournamentEventInline(admin.TabularInline):
 class TournamentAdmin(admin.ModelAdmin):
     """Settings are editable here; pairings and results go through the organiser pages/API."""
 
-    list_display = ("name", "slug", "format", "mode", "table_size", "rounds", "status",
-                    "created_at")
+    list_display = (
+        "name",
+        "slug",
+        "format",
+        "mode",
+        "table_size",
+        "rounds",
+        "status",
+        "created_at",
+    )
     list_filter = ("slug", "format", "mode", "status")
     search_fields = ("name",)
     readonly_fields = ("status", "created_by", "created_at")

@@ -19,8 +19,10 @@ from league.tournaments import STARTING_BID_GAMES
 
 
 def _game_choices() -> list[tuple[str, str]]:
-    return [(kind.slug, kind.name if kind.playable else f"{kind.name} (table only)")
-            for kind in game_types().values()]
+    return [
+        (kind.slug, kind.name if kind.playable else f"{kind.name} (table only)")
+        for kind in game_types().values()
+    ]
 
 
 def _date_input() -> forms.DateInput:
@@ -54,8 +56,7 @@ class MemberForm(forms.Form):
 class SeasonForm(forms.Form):
     name = forms.CharField(max_length=100)
     starts_on = forms.DateField(label="Starts on", widget=_date_input())
-    ends_on = forms.DateField(label="Ends on", required=False,
-                              widget=_date_input())
+    ends_on = forms.DateField(label="Ends on", required=False, widget=_date_input())
 
 
 # -- tournaments ----------------------------------------------------------------------------------
@@ -66,33 +67,47 @@ class TournamentForm(forms.Form):
 
     name = forms.CharField(max_length=100)
     game = forms.ChoiceField(choices=_game_choices, initial="deep-sea-adventure")
-    format = forms.ChoiceField(choices=Tournament.Format.choices,
-                               initial=Tournament.Format.SWISS)
+    format = forms.ChoiceField(choices=Tournament.Format.choices, initial=Tournament.Format.SWISS)
     mode = forms.ChoiceField(
-        choices=[(Tournament.Mode.TABLE, "Table: played on physical tables, players report"),
-                 (Tournament.Mode.ONLINE, "Online: played here")],
+        choices=[
+            (Tournament.Mode.TABLE, "Table: played on physical tables, players report"),
+            (Tournament.Mode.ONLINE, "Online: played here"),
+        ],
         initial=Tournament.Mode.TABLE,
-        help_text="Only games not marked “table only” can be played online.")
+        help_text="Only games not marked “table only” can be played online.",
+    )
     table_size = forms.IntegerField(label="Players per table", initial=2)
     rounds = forms.IntegerField(initial=3, help_text="Elimination runs until one player is left.")
-    advance = forms.IntegerField(label="Advance per table", initial=1,
-                                 help_text="Elimination: how many of each table go through.")
+    advance = forms.IntegerField(
+        label="Advance per table",
+        initial=1,
+        help_text="Elimination: how many of each table go through.",
+    )
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6, "placeholder": "alice\nbob\nbot-random-1"}),
-        help_text="One username per line, in seed order. Bots are bot-random, bot-random-1, …")
+        help_text="One username per line, in seed order. Bots are bot-random, bot-random-1, …",
+    )
     bye_points = forms.FloatField(label="Points for a bye", initial=0)
     starting_bid = forms.BooleanField(
-        label="Bid for first player", required=False, initial=True,
-        help_text="Deep Vents: players bid archaea for the first turn.")
+        label="Bid for first player",
+        required=False,
+        initial=True,
+        help_text="Deep Vents: players bid archaea for the first turn.",
+    )
     move_seconds = forms.IntegerField(
-        label="Seconds per move", required=False,
-        help_text="Online only; leave empty for no clock.")
+        label="Seconds per move", required=False, help_text="Online only; leave empty for no clock."
+    )
     on_timeout = forms.ChoiceField(
-        label="When the clock runs out", initial="random",
-        choices=[("random", "the random bot moves"), ("forfeit", "the seat forfeits")])
-    league = forms.ModelChoiceField(queryset=League.objects.none(), required=False,
-                                    empty_label="No league",
-                                    help_text="Leagues you organise.")
+        label="When the clock runs out",
+        initial="random",
+        choices=[("random", "the random bot moves"), ("forfeit", "the seat forfeits")],
+    )
+    league = forms.ModelChoiceField(
+        queryset=League.objects.none(),
+        required=False,
+        empty_label="No league",
+        help_text="Leagues you organise.",
+    )
 
     def __init__(self, *args: Any, user, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -109,8 +124,7 @@ class TournamentForm(forms.Form):
         return sorted(STARTING_BID_GAMES)
 
     def players_list(self) -> list[str]:
-        return [line.strip() for line in self.cleaned_data["players"].splitlines()
-                if line.strip()]
+        return [line.strip() for line in self.cleaned_data["players"].splitlines() if line.strip()]
 
     def options(self) -> dict[str, Any]:
         if self.cleaned_data["game"] in STARTING_BID_GAMES:
@@ -145,15 +159,16 @@ class TableResultForm(forms.Form):
         self.has_bid = bid
         for i, name in enumerate(seats):
             self.fields[f"rank_{i}"] = forms.IntegerField(
-                label=f"{name}: rank", min_value=1, max_value=len(seats))
-            self.fields[f"score_{i}"] = forms.IntegerField(label=f"{name}: score",
-                                                           required=False)
+                label=f"{name}: rank", min_value=1, max_value=len(seats)
+            )
+            self.fields[f"score_{i}"] = forms.IntegerField(label=f"{name}: score", required=False)
         if bid:
             self.fields["bid_player"] = forms.ChoiceField(
-                label="Winning bid by", required=False,
-                choices=[("", "—")] + [(name, name) for name in seats])
-            self.fields["bid_amount"] = forms.IntegerField(label="Bid", required=False,
-                                                           min_value=0)
+                label="Winning bid by",
+                required=False,
+                choices=[("", "—")] + [(name, name) for name in seats],
+            )
+            self.fields["bid_amount"] = forms.IntegerField(label="Bid", required=False, min_value=0)
 
     @staticmethod
     def initial_from(results: list[dict] | None, bid: dict | None = None) -> dict[str, Any]:
@@ -176,14 +191,22 @@ class TableResultForm(forms.Form):
         return [(name, self[f"rank_{i}"], self[f"score_{i}"]) for i, name in enumerate(self.seats)]
 
     def results(self) -> list[dict[str, Any]]:
-        return [{"player": name, "rank": self.cleaned_data[f"rank_{i}"],
-                 "score": self.cleaned_data[f"score_{i}"]} for i, name in enumerate(self.seats)]
+        return [
+            {
+                "player": name,
+                "rank": self.cleaned_data[f"rank_{i}"],
+                "score": self.cleaned_data[f"score_{i}"],
+            }
+            for i, name in enumerate(self.seats)
+        ]
 
     def bid(self) -> dict[str, Any] | None:
         if not self.has_bid or not self.cleaned_data.get("bid_player"):
             return None
-        return {"player": self.cleaned_data["bid_player"],
-                "amount": self.cleaned_data["bid_amount"]}
+        return {
+            "player": self.cleaned_data["bid_player"],
+            "amount": self.cleaned_data["bid_amount"],
+        }
 
 
 # -- club records ---------------------------------------------------------------------------------
@@ -194,25 +217,30 @@ class MatchForm(forms.Form):
     with a score and a rank. Rows left empty are ignored; the service checks the count."""
 
     game = forms.ChoiceField(choices=lambda: [(k.slug, k.name) for k in game_types().values()])
-    played_at = forms.DateField(label="Played on", initial=lambda: timezone.localdate(),
-                                widget=_date_input())
-    notes = forms.CharField(required=False, max_length=2000,
-                            widget=forms.Textarea(attrs={"rows": 3}))
-    league = forms.ModelChoiceField(queryset=League.objects.none(), required=False,
-                                    empty_label="No league",
-                                    help_text="A league you belong to: the game counts there.")
+    played_at = forms.DateField(
+        label="Played on", initial=lambda: timezone.localdate(), widget=_date_input()
+    )
+    notes = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    league = forms.ModelChoiceField(
+        queryset=League.objects.none(),
+        required=False,
+        empty_label="No league",
+        help_text="A league you belong to: the game counts there.",
+    )
 
     def __init__(self, *args: Any, user, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["league"].queryset = leagues_of(user)
         self.max_rows = max(kind.max_players for kind in game_types().values())
         for i in range(self.max_rows):
-            self.fields[f"player_{i}"] = forms.CharField(label=f"Player {i + 1}",
-                                                         required=False, max_length=150)
+            self.fields[f"player_{i}"] = forms.CharField(
+                label=f"Player {i + 1}", required=False, max_length=150
+            )
             self.fields[f"guest_{i}"] = forms.BooleanField(label="Guest", required=False)
             self.fields[f"score_{i}"] = forms.IntegerField(label="Score", required=False)
-            self.fields[f"rank_{i}"] = forms.IntegerField(label="Rank", required=False,
-                                                          min_value=1)
+            self.fields[f"rank_{i}"] = forms.IntegerField(label="Rank", required=False, min_value=1)
 
     def clean(self):
         data = super().clean()
@@ -220,25 +248,35 @@ class MatchForm(forms.Form):
             named = bool(data.get(f"player_{i}", "").strip())
             if named and data.get(f"rank_{i}") is None and f"rank_{i}" not in self.errors:
                 self.add_error(f"rank_{i}", "Give the player's rank.")
-            if not named and (data.get(f"rank_{i}") is not None
-                              or data.get(f"score_{i}") is not None):
+            if not named and (
+                data.get(f"rank_{i}") is not None or data.get(f"score_{i}") is not None
+            ):
                 self.add_error(f"player_{i}", "Give the player's name, or clear the row.")
         if not any(data.get(f"player_{i}", "").strip() for i in range(self.max_rows)):
             raise forms.ValidationError("Give each player's name and rank, and their score.")
         return data
 
-    def rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField, forms.BoundField,
-                                 forms.BoundField]]:
-        return [(i, self[f"player_{i}"], self[f"guest_{i}"], self[f"score_{i}"],
-                 self[f"rank_{i}"]) for i in range(self.max_rows)]
+    def rows(
+        self,
+    ) -> list[tuple[int, forms.BoundField, forms.BoundField, forms.BoundField, forms.BoundField]]:
+        return [
+            (i, self[f"player_{i}"], self[f"guest_{i}"], self[f"score_{i}"], self[f"rank_{i}"])
+            for i in range(self.max_rows)
+        ]
 
     def results(self) -> list[dict[str, Any]]:
         data = self.cleaned_data
-        return [{"player": data[f"player_{i}"].strip(), "guest": data[f"guest_{i}"],
-                 "score": data[f"score_{i}"], "rank": data[f"rank_{i}"]}
-                for i in range(self.max_rows) if data[f"player_{i}"].strip()]
+        return [
+            {
+                "player": data[f"player_{i}"].strip(),
+                "guest": data[f"guest_{i}"],
+                "score": data[f"score_{i}"],
+                "rank": data[f"rank_{i}"],
+            }
+            for i in range(self.max_rows)
+            if data[f"player_{i}"].strip()
+        ]
 
     def player_ranges(self) -> dict[str, dict[str, int]]:
         """Per game, its player range, for the page's script to show only the rows it needs."""
-        return {k.slug: {"min": k.min_players, "max": k.max_players}
-                for k in game_types().values()}
+        return {k.slug: {"min": k.min_players, "max": k.max_players} for k in game_types().values()}

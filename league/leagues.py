@@ -8,12 +8,16 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.text import slugify
 
+from accounts.errors import InvalidInput, NotYourSeat
 from games import inputs, records
 from games.models import Game
-from accounts.errors import InvalidInput, NotYourSeat
 from league.models import League, Membership, Season
-from league.selectors import (is_league_member, is_league_organiser, may_correct_record,
-                              may_settle_record)
+from league.selectors import (
+    is_league_member,
+    is_league_organiser,
+    may_correct_record,
+    may_settle_record,
+)
 
 User = get_user_model()
 
@@ -42,8 +46,9 @@ def member_add(*, league: League, player: Any, role: Any = "member", by) -> Memb
     user = User.objects.filter(username=player, is_active=True).first()
     if user is None:
         raise InvalidInput(f"no player {player!r}")
-    membership, _ = Membership.objects.update_or_create(league=league, user=user,
-                                                        defaults={"role": role})
+    membership, _ = Membership.objects.update_or_create(
+        league=league, user=user, defaults={"role": role}
+    )
     return membership
 
 
@@ -62,8 +67,16 @@ def season_add(*, league: League, name: Any, starts_on: Any, ends_on: Any = None
 
 
 @transaction.atomic
-def match_record(*, game: Any, played_at: Any, results: Any, recorded_by, league: Any = None,
-                 notes: Any = "", bid: Any = None) -> Game:
+def match_record(
+    *,
+    game: Any,
+    played_at: Any,
+    results: Any,
+    recorded_by,
+    league: Any = None,
+    notes: Any = "",
+    bid: Any = None,
+) -> Game:
     """A club record of a game played on a table, in a league if one is named. It waits for
     the members it names to confirm it, unless a league organiser (or staff) recorded it."""
     club = None
@@ -74,9 +87,15 @@ def match_record(*, game: Any, played_at: Any, results: Any, recorded_by, league
         if not is_league_member(club, recorded_by):
             raise NotYourSeat("only the league's members may record its games")
     recorded = records.match_record(
-        slug=game, played_at=played_at, results=results, recorded_by=recorded_by, notes=notes,
-        bid=bid, confirmed=recorded_by.is_staff or (club is not None
-                                                    and is_league_organiser(club, recorded_by)))
+        slug=game,
+        played_at=played_at,
+        results=results,
+        recorded_by=recorded_by,
+        notes=notes,
+        bid=bid,
+        confirmed=recorded_by.is_staff
+        or (club is not None and is_league_organiser(club, recorded_by)),
+    )
     if club is not None:
         club.games.add(recorded)
     return recorded
@@ -87,8 +106,9 @@ def match_correct(*, game: Game, results: Any, by, reason: Any = "") -> dict[str
     correction is final at once; the recorder's waits for the members' confirmation."""
     if not may_correct_record(game, by):
         raise NotYourSeat("only whoever recorded the game or an organiser may correct it")
-    return records.result_correct(game=game, results=results, by=by, reason=reason,
-                                  authoritative=may_settle_record(game, by))
+    return records.result_correct(
+        game=game, results=results, by=by, reason=reason, authoritative=may_settle_record(game, by)
+    )
 
 
 def match_confirm(*, game: Game, by) -> dict[str, Any]:

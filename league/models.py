@@ -11,8 +11,9 @@ from games.models import Game
 
 
 class Rating(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="ratings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
     slug = models.CharField(max_length=40)
     rating = models.FloatField()  # Elo, stored unrounded
     games = models.PositiveIntegerField(default=0)
@@ -43,8 +44,9 @@ class RatedGame(models.Model):
 
 class RatingChange(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
     slug = models.CharField(max_length=40)
     finished_at = models.DateTimeField()
     seat = models.PositiveSmallIntegerField()
@@ -58,8 +60,9 @@ class RatingChange(models.Model):
 
     class Meta:
         ordering = ["finished_at", "game_id"]
-        constraints = [models.UniqueConstraint(fields=["game", "user"],
-                                               name="rating_change_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="rating_change_unique")
+        ]
         indexes = [models.Index(fields=["user", "slug", "finished_at"])]
 
     @property
@@ -82,8 +85,9 @@ class League(models.Model):
     name = models.CharField(max_length=100)
     slug = models.SlugField(unique=True)
     description = models.TextField(blank=True)
-    members = models.ManyToManyField(settings.AUTH_USER_MODEL, through="Membership",
-                                     related_name="leagues")
+    members = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="leagues"
+    )
     games = models.ManyToManyField(Game, blank=True, related_name="leagues")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -102,8 +106,7 @@ class Membership(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["league", "user"],
-                                               name="membership_unique")]
+        constraints = [models.UniqueConstraint(fields=["league", "user"], name="membership_unique")]
 
 
 class Season(models.Model):
@@ -150,13 +153,16 @@ class Tournament(models.Model):
     advance = models.PositiveSmallIntegerField(default=1)  # elimination: the top k per table
     time_control = models.JSONField(null=True, blank=True)  # for online tables; see games
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
-    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="tournaments")
-    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="tournaments")
+    league = models.ForeignKey(
+        League, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
+    )
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
+    )
     organisers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organising")
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -168,16 +174,16 @@ class Tournament(models.Model):
 
 class Entry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                             related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries"
+    )
     seed = models.PositiveIntegerField()
     entered_after_round = models.PositiveSmallIntegerField(default=0)  # late entry
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["seed"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "user"],
-                                               name="entry_unique")]
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="entry_unique")]
 
     @property
     def dropped(self) -> bool:
@@ -194,8 +200,9 @@ class Round(models.Model):
 
     class Meta:
         ordering = ["number", "attempt"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "number", "attempt"],
-                                               name="round_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number", "attempt"], name="round_unique")
+        ]
 
 
 class Table(models.Model):
@@ -213,8 +220,9 @@ class TournamentEvent(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
     kind = models.CharField(max_length=30)
     data = models.JSONField(default=dict)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                              related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -91,13 +91,20 @@ def repeats(tables: Iterable[Sequence], past_tables: Sequence[Sequence]) -> int:
     for table in tables:
         for i, player in enumerate(table):
             before = met.get(player, ())
-            count += sum(1 for other in table[i + 1:] if other != player and other in before)
+            count += sum(1 for other in table[i + 1 :] if other != player and other in before)
     return count
 
 
-def swiss_round(players: Sequence, points: Mapping, past_tables: Sequence[Sequence],
-                table_size: int, *, byes_had: Mapping = {}, first_seats: Mapping = {},
-                rng: random.Random | None = None) -> Pairing:
+def swiss_round(
+    players: Sequence,
+    points: Mapping,
+    past_tables: Sequence[Sequence],
+    table_size: int,
+    *,
+    byes_had: Mapping = {},
+    first_seats: Mapping = {},
+    rng: random.Random | None = None,
+) -> Pairing:
     """One Swiss round. ``players`` are the players still in the event, in standing order where
     points tie (e.g. by tie-breaks); with ``rng``, players on equal points are shuffled instead.
 
@@ -114,12 +121,19 @@ def swiss_round(players: Sequence, points: Mapping, past_tables: Sequence[Sequen
     sitting_out = set(by_bye_need[:bye_count])
     seated = [player for player in order if player not in sitting_out]
     tables = _seat_with_fewest_repeats(seated, sizes, past_tables)
-    return Pairing(tables=[seat_order(table, first_seats) for table in tables],
-                   byes=[player for player in order if player in sitting_out])
+    return Pairing(
+        tables=[seat_order(table, first_seats) for table in tables],
+        byes=[player for player in order if player in sitting_out],
+    )
 
 
-def round_robin(players: Sequence, table_size: int, rounds: int | None = None, *,
-                rng: random.Random | None = None) -> list[Pairing]:
+def round_robin(
+    players: Sequence,
+    table_size: int,
+    rounds: int | None = None,
+    *,
+    rng: random.Random | None = None,
+) -> list[Pairing]:
     """A whole round-robin schedule; with ``rng`` the players are shuffled first (the draw).
 
     Tables of 2: the circle method (one player fixed, the others rotating): n - 1 rounds for even
@@ -157,9 +171,14 @@ def round_robin(players: Sequence, table_size: int, rounds: int | None = None, *
     return schedule
 
 
-def elimination_round(ranked_tables: Sequence[Sequence], advance: int, table_size: int, *,
-                      first_seats: Mapping = {},
-                      rng: random.Random | None = None) -> Pairing | None:
+def elimination_round(
+    ranked_tables: Sequence[Sequence],
+    advance: int,
+    table_size: int,
+    *,
+    first_seats: Mapping = {},
+    rng: random.Random | None = None,
+) -> Pairing | None:
     """The next elimination round from the last one's tables, each a list of its players in
     finishing order (best first; the caller has resolved ties). A player who had a bye is passed
     as a table of one and so goes through.
@@ -200,12 +219,14 @@ def elimination_round(ranked_tables: Sequence[Sequence], advance: int, table_siz
     met, _ = _met_costs(len(seeds), index, ranked_tables)
     indexed = [[index[player] for player in table] for table in tables]
     _swap_away_repeats(indexed, met, lambda a, b: place_of[seeds[a]] == place_of[seeds[b]])
-    return Pairing(tables=[seat_order([seeds[i] for i in sorted(table)], first_seats)
-                           for table in indexed],
-                   byes=seeds[:bye_count])
+    return Pairing(
+        tables=[seat_order([seeds[i] for i in sorted(table)], first_seats) for table in indexed],
+        byes=seeds[:bye_count],
+    )
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
 
 def _standing_order(players: Sequence, points: Mapping, rng: random.Random | None) -> list:
     if len(set(players)) != len(players):
@@ -238,8 +259,9 @@ def _met_costs(count: int, index: Mapping, tables: Iterable[Sequence]) -> tuple[
     return met, weight
 
 
-def _seat_with_fewest_repeats(seated: Sequence, sizes: Sequence[int],
-                              past_tables: Sequence[Sequence]) -> list[list]:
+def _seat_with_fewest_repeats(
+    seated: Sequence, sizes: Sequence[int], past_tables: Sequence[Sequence]
+) -> list[list]:
     """``seated`` (in standing order) at tables of ``sizes``, with the fewest repeats found."""
     index = {player: i for i, player in enumerate(seated)}
     met, weight = _met_costs(len(seated), index, past_tables)
@@ -409,15 +431,20 @@ def _nearest_first(tables: list[list[int]], at: int) -> Iterator[list[int]]:
                 yield tables[other]
 
 
-def _best_swap(a: int, stay_a: int, home: list[int], away: list[int], met: list[dict[int, int]],
-               allowed) -> int | None:
+def _best_swap(
+    a: int, stay_a: int, home: list[int], away: list[int], met: list[dict[int, int]], allowed
+) -> int | None:
     """A player of ``away`` whose swap with ``a`` lowers the repeat cost, or None."""
     for b in away:
         if allowed is not None and not allowed(a, b):
             continue
         before = stay_a + _conflicts(b, away, met)
-        after = (_conflicts(a, away, met) - met[a].get(b, 0)
-                 + _conflicts(b, home, met) - met[b].get(a, 0))
+        after = (
+            _conflicts(a, away, met)
+            - met[a].get(b, 0)
+            + _conflicts(b, home, met)
+            - met[b].get(a, 0)
+        )
         if after < before:
             return b
     return None
@@ -451,7 +478,7 @@ def _circle_rounds(order: list, rounds: int | None) -> list[tuple[list[list], li
     for r in range(rounds):
         turn = r % cycle
         rest = circle[1:]
-        spun = circle[:1] + rest[len(rest) - turn:] + rest[:len(rest) - turn]
+        spun = circle[:1] + rest[len(rest) - turn :] + rest[: len(rest) - turn]
         half = len(spun) // 2
         tables, byes = [], []
         for k, (left, right) in enumerate(zip(spun[:half], reversed(spun[half:]))):

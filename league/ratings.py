@@ -35,7 +35,7 @@ def expected_score(rating_a: float, rating_b: float) -> float:
     exponent = (rating_b - rating_a) / 400.0
     if exponent > 300.0:  # 10**exponent would overflow; the answer is 0 to double precision
         return 0.0
-    return 1.0 / (1.0 + 10.0 ** exponent)
+    return 1.0 / (1.0 + 10.0**exponent)
 
 
 def _check_ranks(count: int, ranks: Sequence[int]) -> None:
@@ -141,8 +141,9 @@ class OpenSkillLadder:
         """openskill's conservative single number, mu - 3 sigma."""
         return self._rating_object(player).ordinal()
 
-    def rate(self, players: Sequence[Hashable], ranks: Sequence[int]
-             ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    def rate(
+        self, players: Sequence[Hashable], ranks: Sequence[int]
+    ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
         """Apply one game; returns ((mu, sigma) before, (mu, sigma) after) per seat."""
         _check_game(players, ranks)
         teams = [[self._rating_object(p)] for p in players]

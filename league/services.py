@@ -44,8 +44,11 @@ class RecomputeResult:
 
 
 def finished_games(slug: str):
-    return (Game.objects.filter(slug=slug, status=GameStatus.FINISHED, result__isnull=False)
-            .order_by("finished_at", "pk").prefetch_related("seats"))
+    return (
+        Game.objects.filter(slug=slug, status=GameStatus.FINISHED, result__isnull=False)
+        .order_by("finished_at", "pk")
+        .prefetch_related("seats")
+    )
 
 
 def _lock(slug: str) -> None:
@@ -57,8 +60,11 @@ def table_of(game: Game) -> tuple[list[int], list[int]] | str:
     """The game's players (user ids by seat) and ranks, or why it cannot be rated. Guests at
     a recorded table are left out; the members keep their ranks (Elo only compares them)."""
     seats = sorted(game.seats.all(), key=lambda s: s.index)
-    members = [(seat.user_id, entry["rank"]) for seat, entry in zip(seats, game.result)
-               if seat.user_id is not None]
+    members = [
+        (seat.user_id, entry["rank"])
+        for seat, entry in zip(seats, game.result)
+        if seat.user_id is not None
+    ]
     users = [user for user, _ in members]
     if len(users) < 2:
         return "fewer than two members"
@@ -71,29 +77,54 @@ def _rate(game: Game, ladders: Ladders) -> tuple[RatedGame, list[RatingChange]]:
     """Rate one game on the ladders; the rows that record it (not yet saved)."""
     table = table_of(game)
     if isinstance(table, str):
-        return RatedGame(game=game, slug=game.slug, finished_at=game.finished_at,
-                         version=game.version, skipped=table), []
+        return RatedGame(
+            game=game,
+            slug=game.slug,
+            finished_at=game.finished_at,
+            version=game.version,
+            skipped=table,
+        ), []
     users, ranks = table
     elo = ladders.elo.rate(users, ranks)
     skill = ladders.openskill.rate(users, ranks)
-    changes = [RatingChange(game=game, user_id=user, slug=game.slug,
-                            finished_at=game.finished_at, seat=seat, rank=rank,
-                            before=e_before, after=e_after,
-                            openskill_mu_before=s_before[0], openskill_sigma_before=s_before[1],
-                            openskill_mu_after=s_after[0], openskill_sigma_after=s_after[1])
-               for seat, (user, rank, (e_before, e_after), (s_before, s_after))
-               in enumerate(zip(users, ranks, elo, skill))]
-    return RatedGame(game=game, slug=game.slug, finished_at=game.finished_at,
-                     version=game.version), changes
+    changes = [
+        RatingChange(
+            game=game,
+            user_id=user,
+            slug=game.slug,
+            finished_at=game.finished_at,
+            seat=seat,
+            rank=rank,
+            before=e_before,
+            after=e_after,
+            openskill_mu_before=s_before[0],
+            openskill_sigma_before=s_before[1],
+            openskill_mu_after=s_after[0],
+            openskill_sigma_after=s_after[1],
+        )
+        for seat, (user, rank, (e_before, e_after), (s_before, s_after)) in enumerate(
+            zip(users, ranks, elo, skill)
+        )
+    ]
+    return RatedGame(
+        game=game, slug=game.slug, finished_at=game.finished_at, version=game.version
+    ), changes
 
 
 def _rating_rows(slug: str, users: Iterable[int], ladders: Ladders) -> list[Rating]:
     rows = []
     for user in users:
         mu, sigma = ladders.openskill.rating(user)
-        rows.append(Rating(user_id=user, slug=slug, rating=ladders.elo.rating(user),
-                           games=ladders.elo.games.get(user, 0),
-                           openskill_mu=mu, openskill_sigma=sigma))
+        rows.append(
+            Rating(
+                user_id=user,
+                slug=slug,
+                rating=ladders.elo.rating(user),
+                games=ladders.elo.games.get(user, 0),
+                openskill_mu=mu,
+                openskill_sigma=sigma,
+            )
+        )
     return rows
 
 
@@ -106,8 +137,12 @@ def ratings_update(*, slug: str) -> int:
     corrected = RatedGame.objects.filter(slug=slug).exclude(version=F("game__version")).exists()
     if not unrated and not corrected:
         return 0
-    last = (RatedGame.objects.filter(slug=slug).order_by("-finished_at", "-game_id")
-            .values_list("finished_at", "game_id").first())
+    last = (
+        RatedGame.objects.filter(slug=slug)
+        .order_by("-finished_at", "-game_id")
+        .values_list("finished_at", "game_id")
+        .first()
+    )
     if corrected or (last is not None and (unrated[0].finished_at, unrated[0].pk) < last):
         # A corrected result, or a game that ended before games already rated: the order
         # matters, so start over.
@@ -127,15 +162,18 @@ def ratings_update(*, slug: str) -> int:
     RatedGame.objects.bulk_create(rated)
     RatingChange.objects.bulk_create(changes)
     Rating.objects.bulk_create(
-        _rating_rows(slug, {change.user_id for change in changes}, ladders), update_conflicts=True,
+        _rating_rows(slug, {change.user_id for change in changes}, ladders),
+        update_conflicts=True,
         unique_fields=["user", "slug"],
-        update_fields=["rating", "games", "openskill_mu", "openskill_sigma", "updated_at"])
+        update_fields=["rating", "games", "openskill_mu", "openskill_sigma", "updated_at"],
+    )
     return len(unrated)
 
 
 @transaction.atomic
-def ratings_recompute(*, slug: str, progress: Callable[[int], None] | None = None
-                      ) -> RecomputeResult:
+def ratings_recompute(
+    *, slug: str, progress: Callable[[int], None] | None = None
+) -> RecomputeResult:
     """Rebuild every rating of ``slug`` from its finished games, in the order they ended."""
     _lock(slug)
     before = dict(Rating.objects.filter(slug=slug).values_list("user_id", "rating"))
@@ -159,8 +197,11 @@ def ratings_recompute(*, slug: str, progress: Callable[[int], None] | None = Non
     RatingChange.objects.bulk_create(changes)
     users = set(ladders.elo.ratings)
     Rating.objects.bulk_create(_rating_rows(slug, users, ladders), batch_size=BATCH)
-    changed = sum(1 for user in users
-                  if user not in before or abs(before[user] - ladders.elo.rating(user)) > 1e-9)
+    changed = sum(
+        1
+        for user in users
+        if user not in before or abs(before[user] - ladders.elo.rating(user)) > 1e-9
+    )
     changed += len(set(before) - users)
     return RecomputeResult(games=games, players=len(users), changed=changed)
 
@@ -169,5 +210,6 @@ def slugs_with_unrated_games() -> list[str]:
     """Game types with a finished game not rated yet, or rated before a correction."""
     unrated = Game.objects.filter(status=GameStatus.FINISHED, rated__isnull=True)
     corrected = RatedGame.objects.exclude(version=F("game__version"))
-    return sorted(set(unrated.values_list("slug", flat=True))
-                  | set(corrected.values_list("slug", flat=True)))
+    return sorted(
+        set(unrated.values_list("slug", flat=True)) | set(corrected.values_list("slug", flat=True))
+    )

@@ -30,7 +30,10 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 DEFAULT_PLACEMENT_POINTS: Mapping[int, tuple[float, ...]] = {
-    2: (1, 0), 3: (5, 3, 1), 4: (5, 3, 2, 1)}
+    2: (1, 0),
+    3: (5, 3, 1),
+    4: (5, 3, 2, 1),
+}
 TIEBREAKS = ("buchholz", "score", "share", "wins", "head_to_head")
 
 _HEAD_TO_HEAD = "head_to_head"
@@ -70,8 +73,10 @@ class GameResult:
 
     def __post_init__(self):
         if not len(self.players) == len(self.ranks) == len(self.scores):
-            raise ValueError(f"{len(self.players)} players, {len(self.ranks)} ranks and"
-                             f" {len(self.scores)} scores")
+            raise ValueError(
+                f"{len(self.players)} players, {len(self.ranks)} ranks and"
+                f" {len(self.scores)} scores"
+            )
         if len(set(self.players)) != len(self.players):
             raise ValueError("a player may not appear twice in one game")
 
@@ -88,10 +93,15 @@ class Standing:
     byes: int
 
 
-def standings(players: Sequence, results: Sequence[GameResult], *, byes: Sequence = (),
-              bye_points: float = 0.0,
-              placement: Mapping[int, Sequence[float]] = DEFAULT_PLACEMENT_POINTS,
-              tiebreaks: Sequence[str] = TIEBREAKS) -> list[Standing]:
+def standings(
+    players: Sequence,
+    results: Sequence[GameResult],
+    *,
+    byes: Sequence = (),
+    bye_points: float = 0.0,
+    placement: Mapping[int, Sequence[float]] = DEFAULT_PLACEMENT_POINTS,
+    tiebreaks: Sequence[str] = TIEBREAKS,
+) -> list[Standing]:
     """Everyone in ``players`` in standing order: points, then each tie-break in ``tiebreaks``
     (see the module docstring). Players without games are included with 0 points. ``byes`` names
     a player once per bye received. ValueError for an unknown or repeated tie-break, a table size
@@ -148,10 +158,17 @@ def standings(players: Sequence, results: Sequence[GameResult], *, byes: Sequenc
         for i in range(count):
             keys[i].append(_rounded(values[name][i]))
     order = sorted(range(count), key=keys.__getitem__, reverse=True)  # stays stable on ties
-    return [Standing(player=players[i], points=points[i],
-                     tiebreaks=tuple(float(values[name][i]) for name in tiebreaks),
-                     games=played[i], wins=wins[i], byes=bye_count[i])
-            for i in order]
+    return [
+        Standing(
+            player=players[i],
+            points=points[i],
+            tiebreaks=tuple(float(values[name][i]) for name in tiebreaks),
+            games=played[i],
+            wins=wins[i],
+            byes=bye_count[i],
+        )
+        for i in order
+    ]
 
 
 def _check_tiebreaks(tiebreaks: Sequence[str]) -> None:

@@ -6,8 +6,14 @@ from django.db import OperationalError
 from league import services
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
-             max_retries=5, soft_time_limit=300, time_limit=360)
+@shared_task(
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+    soft_time_limit=300,
+    time_limit=360,
+)
 def rate_finished_games(slug: str) -> int:
     """Take the finished games of ``slug`` into the ratings, in the order they ended."""
     return services.ratings_update(slug=slug)

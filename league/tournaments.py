@@ -17,19 +17,25 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import inputs, records, services as game_services, store
+from accounts.bots import bot_level, bot_user
+from accounts.errors import InvalidInput, NotYourSeat, RuleViolation
+from games import inputs, records, store
+from games import services as game_services
 from games.catalog import game_type
 from games.models import EventKind, Game, GameStatus
 from games.rules import get_rules
-from accounts.bots import bot_level, bot_user
-from accounts.errors import InvalidInput, NotYourSeat, RuleViolation
 from games.store import NewEvent
 from league import pairing
-from league.selectors import (is_league_organiser, is_tournament_organiser, live_rounds,
-                              round_out, seat_names, tables_of, table_out,
-                              tournament_standings)
 from league.models import Entry, Round, Table, Tournament, TournamentEvent
-from league.standings import DEFAULT_PLACEMENT_POINTS, TIEBREAKS, GameResult, standings
+from league.selectors import (
+    is_league_organiser,
+    is_tournament_organiser,
+    live_rounds,
+    seat_names,
+    tables_of,
+    tournament_standings,
+)
+from league.standings import DEFAULT_PLACEMENT_POINTS, TIEBREAKS
 
 User = get_user_model()
 STARTING_BID_GAMES = records.BID_GAMES
@@ -39,11 +45,24 @@ STARTING_BID_GAMES = records.BID_GAMES
 
 
 @transaction.atomic
-def tournament_create(*, name: Any, game: Any, format: Any, table_size: Any, rounds: Any,
-                      mode: Any, players: Any, created_by, options: Any = None,
-                      league=None, bye_points: Any = 0, placement_points: Any = None,
-                      tiebreaks: Any = None, advance: Any = 1, time_control: Any = None
-                      ) -> Tournament:
+def tournament_create(
+    *,
+    name: Any,
+    game: Any,
+    format: Any,
+    table_size: Any,
+    rounds: Any,
+    mode: Any,
+    players: Any,
+    created_by,
+    options: Any = None,
+    league=None,
+    bye_points: Any = 0,
+    placement_points: Any = None,
+    tiebreaks: Any = None,
+    advance: Any = 1,
+    time_control: Any = None,
+) -> Tournament:
     """A tournament with its entries, seeded in the order given."""
     name = inputs.text(name, "name", 100)
     try:
@@ -55,7 +74,7 @@ def tournament_create(*, name: Any, game: Any, format: Any, table_size: Any, rou
     if mode not in Tournament.Mode.values:
         raise InvalidInput(f"mode must be one of {', '.join(Tournament.Mode.values)}")
     if mode == Tournament.Mode.ONLINE and not kind.playable:
-        raise InvalidInput(f"{kind.name} is recorded from tables only: use mode \"table\"")
+        raise InvalidInput(f'{kind.name} is recorded from tables only: use mode "table"')
     table_size = _whole(table_size, "table_size", 2, 4)
     if not kind.min_players <= table_size <= kind.max_players:
         raise InvalidInput(f"{kind.name} is played by {kind.min_players} to {kind.max_players}")
@@ -76,13 +95,25 @@ def tournament_create(*, name: Any, game: Any, format: Any, table_size: Any, rou
             raise InvalidInput("time_control is for online tournaments")
         game_services.parse_time_control(time_control)
     tournament = Tournament.objects.create(
-        name=name, slug=kind.slug, format=format, table_size=table_size,
-        rounds=rounds, mode=mode, options=options, placement_points=placement,
-        tiebreaks=order, bye_points=bye_points, advance=advance, league=league,
-        time_control=time_control, created_by=created_by)
+        name=name,
+        slug=kind.slug,
+        format=format,
+        table_size=table_size,
+        rounds=rounds,
+        mode=mode,
+        options=options,
+        placement_points=placement,
+        tiebreaks=order,
+        bye_points=bye_points,
+        advance=advance,
+        league=league,
+        time_control=time_control,
+        created_by=created_by,
+    )
     tournament.organisers.add(created_by)
-    Entry.objects.bulk_create([Entry(tournament=tournament, user=u, seed=i + 1)
-                               for i, u in enumerate(users)])
+    Entry.objects.bulk_create(
+        [Entry(tournament=tournament, user=u, seed=i + 1) for i, u in enumerate(users)]
+    )
     _log(tournament, "TournamentCreated", created_by, {"players": [u.username for u in users]})
     return tournament
 
@@ -136,9 +167,12 @@ def _placement(points: Any) -> dict[str, list[float]]:
     if not isinstance(points, dict):
         raise InvalidInput('placement_points must be {"2": [1, 0], "3": [5, 3, 1], ...}')
     for size, values in points.items():
-        if str(size) not in {"2", "3", "4"} or not isinstance(values, list) \
-                or len(values) != int(size) \
-                or not all(_finite(v) for v in values):
+        if (
+            str(size) not in {"2", "3", "4"}
+            or not isinstance(values, list)
+            or len(values) != int(size)
+            or not all(_finite(v) for v in values)
+        ):
             raise InvalidInput(f"placement_points[{size!r}] must list {size} numbers")
         table[str(size)] = values
     return table
@@ -154,8 +188,11 @@ def _finite(value: Any) -> bool:
 def _tiebreaks(names: Any) -> list[str]:
     if names is None:
         return list(TIEBREAKS)
-    if not isinstance(names, list) or not all(n in TIEBREAKS for n in names) \
-            or len(set(names)) != len(names):
+    if (
+        not isinstance(names, list)
+        or not all(n in TIEBREAKS for n in names)
+        or len(set(names)) != len(names)
+    ):
         raise InvalidInput(f"tiebreaks must be a list from: {', '.join(TIEBREAKS)}")
     return names
 
@@ -217,9 +254,12 @@ def _complete(round_: Round) -> bool:
 
 def _active_players(tournament: Tournament, number: int) -> list[str]:
     """Entrants in seed order who play round ``number``: not dropped before it."""
-    return [e.user.username for e in tournament.entries.select_related("user")
-            if e.entered_after_round < number
-            and (e.dropped_after_round is None or e.dropped_after_round >= number)]
+    return [
+        e.user.username
+        for e in tournament.entries.select_related("user")
+        if e.entered_after_round < number
+        and (e.dropped_after_round is None or e.dropped_after_round >= number)
+    ]
 
 
 def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
@@ -230,12 +270,23 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
     if tournament.format == Tournament.Format.SWISS:
         points = {row["player"]: row["points"] for row in tournament_standings(tournament)}
         byes_had = Counter(e.user.username for r in done for e in r.byes.select_related("user"))
-        return pairing.swiss_round(players, points, past, tournament.table_size,
-                                   byes_had=byes_had, first_seats=first_seats, rng=rng)
+        return pairing.swiss_round(
+            players,
+            points,
+            past,
+            tournament.table_size,
+            byes_had=byes_had,
+            first_seats=first_seats,
+            rng=rng,
+        )
     if tournament.format == Tournament.Format.ROUND_ROBIN:
         everyone = [e.user.username for e in tournament.entries.select_related("user")]
-        schedule = pairing.round_robin(everyone, tournament.table_size, tournament.rounds,
-                                       rng=random.Random(f"{tournament.pk}:schedule"))
+        schedule = pairing.round_robin(
+            everyone,
+            tournament.table_size,
+            tournament.rounds,
+            rng=random.Random(f"{tournament.pk}:schedule"),
+        )
         if number > len(schedule):
             return None
         planned = schedule[number - 1]
@@ -244,19 +295,27 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
         byes = [p for p in planned.byes if p in playing]
         byes += [p for table in tables if len(table) == 1 for p in table]
         return pairing.Pairing(
-            tables=[pairing.seat_order(t, first_seats) for t in tables if len(t) >= 2],
-            byes=byes)
+            tables=[pairing.seat_order(t, first_seats) for t in tables if len(t) >= 2], byes=byes
+        )
     if not done:
-        return pairing.swiss_round(players, {}, [], tournament.table_size,
-                                   first_seats=first_seats, rng=rng)
-    ranked = [_finishing_order(t) for t in done[-1].tables.select_related("game")
-              .prefetch_related("game__seats__user")]
+        return pairing.swiss_round(
+            players, {}, [], tournament.table_size, first_seats=first_seats, rng=rng
+        )
+    ranked = [
+        _finishing_order(t)
+        for t in done[-1].tables.select_related("game").prefetch_related("game__seats__user")
+    ]
     # A bye goes through, as the winner of a table of one.
     ranked += [[e.user.username] for e in done[-1].byes.select_related("user")]
     playing = set(players)
     ranked = [[p for p in table if p in playing] for table in ranked]
-    return pairing.elimination_round([t for t in ranked if t], tournament.advance,
-                                     tournament.table_size, first_seats=first_seats, rng=rng)
+    return pairing.elimination_round(
+        [t for t in ranked if t],
+        tournament.advance,
+        tournament.table_size,
+        first_seats=first_seats,
+        rng=rng,
+    )
 
 
 def _finishing_order(table: Table) -> list[str]:
@@ -273,19 +332,36 @@ def _write_round(tournament: Tournament, number: int, attempt: int, pairing_, by
         game = _table_game(tournament, seats, by)
         Table.objects.create(round=round_, number=index, game=game)
     round_.byes.set([entries[name] for name in pairing_.byes])
-    _log(tournament, "RoundPaired", by, {"round": number, "attempt": attempt,
-                                         "tables": [list(t) for t in pairing_.tables],
-                                         "byes": list(pairing_.byes)})
+    _log(
+        tournament,
+        "RoundPaired",
+        by,
+        {
+            "round": number,
+            "attempt": attempt,
+            "tables": [list(t) for t in pairing_.tables],
+            "byes": list(pairing_.byes),
+        },
+    )
     return round_
 
 
 def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
     if tournament.mode == Tournament.Mode.TABLE:
-        return records.table_game_create(slug=tournament.slug, users=[_player(n) for n in seats],
-                                         created_by=by, options=tournament.options)
-    return game_services.game_create(slug=tournament.slug, seats=[{"user": n} for n in seats],
-                                     options=tournament.options, created_by=by,
-                                     time_control=tournament.time_control, seated=True)
+        return records.table_game_create(
+            slug=tournament.slug,
+            users=[_player(n) for n in seats],
+            created_by=by,
+            options=tournament.options,
+        )
+    return game_services.game_create(
+        slug=tournament.slug,
+        seats=[{"user": n} for n in seats],
+        options=tournament.options,
+        created_by=by,
+        time_control=tournament.time_control,
+        seated=True,
+    )
 
 
 @transaction.atomic
@@ -300,14 +376,23 @@ def round_repair(*, tournament: Tournament, number: int, by) -> Round:
     current = rounds[-1]
     for table in current.tables.select_related("game"):
         game = table.game
-        if game.status != GameStatus.ACTIVE or game.events.filter(kind__in=[
-                EventKind.ACTION_APPLIED, EventKind.RESULT_REPORTED]).exists():
-            raise RuleViolation(f"table {table.number} has started or has a result: "
-                                "this round can no longer be paired again")
+        if (
+            game.status != GameStatus.ACTIVE
+            or game.events.filter(
+                kind__in=[EventKind.ACTION_APPLIED, EventKind.RESULT_REPORTED]
+            ).exists()
+        ):
+            raise RuleViolation(
+                f"table {table.number} has started or has a result: "
+                "this round can no longer be paired again"
+            )
     for table in current.tables.select_related("game"):
-        store.append(table.game, table.game.version, [NewEvent(
-            EventKind.GAME_VOIDED, {"reason": "round paired again"}, actor_id=by.pk)],
-            projection={"status": GameStatus.VOID, "current_player": None})
+        store.append(
+            table.game,
+            table.game.version,
+            [NewEvent(EventKind.GAME_VOIDED, {"reason": "round paired again"}, actor_id=by.pk)],
+            projection={"status": GameStatus.VOID, "current_player": None},
+        )
     current.void = True
     current.save(update_fields=["void"])
     # Whoever entered while this round was waiting plays it now.
@@ -332,8 +417,9 @@ def entry_add(*, tournament: Tournament, player: Any, by) -> Entry:
         raise RuleViolation(f"{player} has already entered")
     played = live_rounds(tournament).count()
     seed = (tournament.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
-    entry = Entry.objects.create(tournament=tournament, user=user, seed=seed,
-                                 entered_after_round=played)
+    entry = Entry.objects.create(
+        tournament=tournament, user=user, seed=seed, entered_after_round=played
+    )
     _log(tournament, "EntryAdded", by, {"player": player, "after_round": played})
     return entry
 
@@ -352,8 +438,9 @@ def entry_drop(*, tournament: Tournament, player: Any, by) -> Entry:
         raise RuleViolation(f"{player} has already dropped")
     entry.dropped_after_round = live_rounds(tournament).count()
     entry.save(update_fields=["dropped_after_round"])
-    _log(tournament, "EntryDropped", by, {"player": player,
-                                          "after_round": entry.dropped_after_round})
+    _log(
+        tournament, "EntryDropped", by, {"player": player, "after_round": entry.dropped_after_round}
+    )
     return entry
 
 
@@ -361,16 +448,23 @@ def entry_drop(*, tournament: Tournament, player: Any, by) -> Entry:
 
 
 def table_get(tournament: Tournament, table_id: Any) -> Table:
-    table = (Table.objects.filter(pk=table_id, round__tournament=tournament, round__void=False)
-             .select_related("game").first()) if str(table_id).isascii() \
-        and str(table_id).isdigit() else None
+    table = (
+        (
+            Table.objects.filter(pk=table_id, round__tournament=tournament, round__void=False)
+            .select_related("game")
+            .first()
+        )
+        if str(table_id).isascii() and str(table_id).isdigit()
+        else None
+    )
     if table is None:
         raise InvalidInput(f"no table {table_id!r} in this tournament")
     return table
 
 
-def table_report(*, tournament: Tournament, table: Table, user, results: Any,
-                 bid: Any = None) -> dict[str, Any]:
+def table_report(
+    *, tournament: Tournament, table: Table, user, results: Any, bid: Any = None
+) -> dict[str, Any]:
     _check_bid(tournament, bid)
     return records.result_report(game=table.game, user=user, results=results, bid=bid)
 
@@ -379,8 +473,9 @@ def table_confirm(*, tournament: Tournament, table: Table, user, results: Any) -
     return records.result_confirm(game=table.game, user=user, results=results)
 
 
-def table_override(*, tournament: Tournament, table: Table, by, results: Any,
-                   bid: Any = None) -> dict[str, Any]:
+def table_override(
+    *, tournament: Tournament, table: Table, by, results: Any, bid: Any = None
+) -> dict[str, Any]:
     _require_organiser(tournament, by)
     _check_bid(tournament, bid)
     return records.result_override(game=table.game, by=by, results=results, bid=bid)
@@ -397,11 +492,22 @@ def _check_bid(tournament: Tournament, bid: Any) -> None:
 def standings_csv(tournament: Tournament) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["position", "player", "points", *tournament.tiebreaks, "games", "wins",
-                     "byes", "dropped"])
+    writer.writerow(
+        ["position", "player", "points", *tournament.tiebreaks, "games", "wins", "byes", "dropped"]
+    )
     for position, row in enumerate(tournament_standings(tournament), start=1):
-        writer.writerow([position, row["player"], row["points"], *row["tiebreaks"],
-                         row["games"], row["wins"], row["byes"], row["dropped"]])
+        writer.writerow(
+            [
+                position,
+                row["player"],
+                row["points"],
+                *row["tiebreaks"],
+                row["games"],
+                row["wins"],
+                row["byes"],
+                row["dropped"],
+            ]
+        )
     return out.getvalue()
 
 
@@ -413,8 +519,18 @@ def results_csv(tournament: Tournament) -> str:
         names = seat_names(table.game)
         result = table.game.result or [{"rank": "", "score": ""}] * len(names)
         for seat, (name, entry) in enumerate(zip(names, result)):
-            writer.writerow([table.round.number, table.number, table.game.pk, seat, name,
-                             entry["rank"], entry["score"], table.game.status])
+            writer.writerow(
+                [
+                    table.round.number,
+                    table.number,
+                    table.game.pk,
+                    seat,
+                    name,
+                    entry["rank"],
+                    entry["score"],
+                    table.game.status,
+                ]
+            )
     for round_ in live_rounds(tournament):
         for entry in round_.byes.select_related("user"):
             writer.writerow([round_.number, "", "", "", entry.user.username, "", "", "bye"])

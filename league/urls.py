@@ -13,22 +13,39 @@ urlpatterns = [
     path("leagues/<slug:slug>/members/", views.league_member_add, name="league-member-add"),
     path("leagues/<slug:slug>/seasons/", views.league_season_add, name="league-season-add"),
     path("matches/new/", views.match_new, name="match-new"),
-    path("matches/<int:pk>/confirm/", views.match_answer, {"answer": "confirm"},
-         name="match-confirm"),
-    path("matches/<int:pk>/dispute/", views.match_answer, {"answer": "dispute"},
-         name="match-dispute"),
+    path(
+        "matches/<int:pk>/confirm/", views.match_answer, {"answer": "confirm"}, name="match-confirm"
+    ),
+    path(
+        "matches/<int:pk>/dispute/", views.match_answer, {"answer": "dispute"}, name="match-dispute"
+    ),
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/new/", views.tournament_new, name="tournament-new"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
     path("tournaments/<int:pk>/pair/", views.tournament_pair, name="tournament-pair"),
-    path("tournaments/<int:pk>/rounds/<int:number>/repair/", views.tournament_repair,
-         name="tournament-repair"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/repair/",
+        views.tournament_repair,
+        name="tournament-repair",
+    ),
     path("tournaments/<int:pk>/enter/", views.tournament_enter, name="tournament-enter"),
     path("tournaments/<int:pk>/drop/", views.tournament_drop, name="tournament-drop"),
-    path("tournaments/<int:pk>/tables/<int:table>/report/", views.table_result,
-         {"action": "report"}, name="table-report"),
-    path("tournaments/<int:pk>/tables/<int:table>/confirm/", views.table_result,
-         {"action": "confirm"}, name="table-confirm"),
-    path("tournaments/<int:pk>/tables/<int:table>/override/", views.table_result,
-         {"action": "override"}, name="table-override"),
+    path(
+        "tournaments/<int:pk>/tables/<int:table>/report/",
+        views.table_result,
+        {"action": "report"},
+        name="table-report",
+    ),
+    path(
+        "tournaments/<int:pk>/tables/<int:table>/confirm/",
+        views.table_result,
+        {"action": "confirm"},
+        name="table-confirm",
+    ),
+    path(
+        "tournaments/<int:pk>/tables/<int:table>/override/",
+        views.table_result,
+        {"action": "override"},
+        name="table-override",
+    ),
 ]

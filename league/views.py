@@ -10,8 +10,9 @@ Success redirects with a message.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -23,14 +24,22 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.bots import BOT_PREFIX
+from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
 from games.catalog import game_type
 from games.models import Game, GameStatus
 from games.rules import get_rules, registered
-from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
-from accounts.bots import BOT_PREFIX
 from league import leagues, selectors, tournaments
-from league.forms import (DropForm, LeagueForm, MatchForm, MemberForm, PlayerForm, SeasonForm,
-                          TableResultForm, TournamentForm)
+from league.forms import (
+    DropForm,
+    LeagueForm,
+    MatchForm,
+    MemberForm,
+    PlayerForm,
+    SeasonForm,
+    TableResultForm,
+    TournamentForm,
+)
 from league.models import League, Tournament
 
 User = get_user_model()
@@ -44,11 +53,20 @@ def ratings_index(request):
 def leaderboard(request, slug: str):
     if slug not in registered():
         raise Http404("unknown game")
-    rows = [{**selectors.rating_entry(r), "openskill": r.openskill_mu - 3 * r.openskill_sigma,
-             "is_bot": selectors.is_bot(r.user)} for r in selectors.leaderboard(slug)[:200]]
+    rows = [
+        {
+            **selectors.rating_entry(r),
+            "openskill": r.openskill_mu - 3 * r.openskill_sigma,
+            "is_bot": selectors.is_bot(r.user),
+        }
+        for r in selectors.leaderboard(slug)[:200]
+    ]
     games = [(s, m.spec.name) for s, m in sorted(registered().items())]
-    return render(request, "league/leaderboard.html", {
-        "slug": slug, "name": get_rules(slug).spec.name, "rows": rows, "games": games})
+    return render(
+        request,
+        "league/leaderboard.html",
+        {"slug": slug, "name": get_rules(slug).spec.name, "rows": rows, "games": games},
+    )
 
 
 def player(request, username: str):
@@ -68,12 +86,22 @@ def history_chart(values: list[float]) -> dict:
     span_x = CHART_WIDTH - 2 * CHART_PAD
     span_y = CHART_HEIGHT - 2 * CHART_PAD
     step = span_x / max(1, len(values) - 1)
-    points = [(CHART_PAD + i * step, CHART_PAD + (high - v) / (high - low) * span_y)
-              for i, v in enumerate(values)]
-    return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "pad": CHART_PAD,
-            "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
-            "last": points[-1], "high": high, "low": low, "games": len(values) - 1,
-            "right": CHART_WIDTH - CHART_PAD, "bottom": CHART_HEIGHT - CHART_PAD}
+    points = [
+        (CHART_PAD + i * step, CHART_PAD + (high - v) / (high - low) * span_y)
+        for i, v in enumerate(values)
+    ]
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "pad": CHART_PAD,
+        "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+        "last": points[-1],
+        "high": high,
+        "low": low,
+        "games": len(values) - 1,
+        "right": CHART_WIDTH - CHART_PAD,
+        "bottom": CHART_HEIGHT - CHART_PAD,
+    }
 
 
 def _game_name(slug: str) -> str:
@@ -98,9 +126,11 @@ def league_list(request):
             return redirect_to_login(request.get_full_path())
         if form.is_valid():
             try:
-                league = leagues.league_create(name=form.cleaned_data["name"],
-                                               description=form.cleaned_data["description"],
-                                               created_by=request.user)
+                league = leagues.league_create(
+                    name=form.cleaned_data["name"],
+                    description=form.cleaned_data["description"],
+                    created_by=request.user,
+                )
             except ServiceError as exc:
                 form.add_error(None, str(exc))
             else:
@@ -114,36 +144,54 @@ def league_detail(request, slug: str):
     return _league_page(request, get_object_or_404(League, slug=slug))
 
 
-def _league_page(request, league: League, *, bound: dict[str, Any] | None = None,
-                 error: str = "", status: int = 200):
+def _league_page(
+    request,
+    league: League,
+    *,
+    bound: dict[str, Any] | None = None,
+    error: str = "",
+    status: int = 200,
+):
     bound = bound or {}
     organiser = selectors.is_league_organiser(league, request.user)
     members = league.membership_set.select_related("user").order_by("-role", "user__username")
-    standings = [{**table, "name": _game_name(table["game"])}
-                 for table in selectors.league_standings(league)]
-    games = (league.games.exclude(status=GameStatus.VOID).order_by("-finished_at", "-pk")
-             .prefetch_related("seats__user")[:20])
-    return render(request, "league/league_detail.html", {
-        "league": league,
-        "organiser": organiser,
-        "member": selectors.is_league_member(league, request.user),
-        "members": members,
-        "seasons": league.seasons.all(),
-        "standings": standings,
-        "recent_games": [{"game": g, "name": _game_name(g.slug), "result": _result_line(g)}
-                         for g in games],
-        "tournaments": league.tournaments.order_by("-created_at"),
-        "member_form": bound.get("member") or MemberForm(),
-        "season_form": bound.get("season") or SeasonForm(),
-        "error": error,
-    }, status=status)
+    standings = [
+        {**table, "name": _game_name(table["game"])} for table in selectors.league_standings(league)
+    ]
+    games = (
+        league.games.exclude(status=GameStatus.VOID)
+        .order_by("-finished_at", "-pk")
+        .prefetch_related("seats__user")[:20]
+    )
+    return render(
+        request,
+        "league/league_detail.html",
+        {
+            "league": league,
+            "organiser": organiser,
+            "member": selectors.is_league_member(league, request.user),
+            "members": members,
+            "seasons": league.seasons.all(),
+            "standings": standings,
+            "recent_games": [
+                {"game": g, "name": _game_name(g.slug), "result": _result_line(g)} for g in games
+            ],
+            "tournaments": league.tournaments.order_by("-created_at"),
+            "member_form": bound.get("member") or MemberForm(),
+            "season_form": bound.get("season") or SeasonForm(),
+            "error": error,
+        },
+        status=status,
+    )
 
 
 def _result_line(game: Game) -> list[dict[str, Any]]:
     """The result in finishing order; a recorded game's guests are marked."""
     guests = {s.guest for s in game.seats.all() if s.guest}
-    return [{**line, "guest": line["player"] in guests}
-            for line in sorted(game.result or [], key=lambda line: line["rank"])]
+    return [
+        {**line, "guest": line["player"] in guests}
+        for line in sorted(game.result or [], key=lambda line: line["rank"])
+    ]
 
 
 @login_required
@@ -153,15 +201,20 @@ def league_member_add(request, slug: str):
     form = MemberForm(request.POST)
     if form.is_valid():
         try:
-            membership = leagues.member_add(league=league, player=form.cleaned_data["player"],
-                                            role=form.cleaned_data["role"], by=request.user)
+            membership = leagues.member_add(
+                league=league,
+                player=form.cleaned_data["player"],
+                role=form.cleaned_data["role"],
+                by=request.user,
+            )
         except NotYourSeat as exc:
             return _league_page(request, league, error=str(exc), status=403)
         except ServiceError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, f"{membership.user.username} is a {membership.role} "
-                                      f"of {league.name}.")
+            messages.success(
+                request, f"{membership.user.username} is a {membership.role} of {league.name}."
+            )
             return redirect("league-detail", slug=league.slug)
     return _league_page(request, league, bound={"member": form})
 
@@ -191,16 +244,21 @@ def league_season_add(request, slug: str):
 def match_new(request):
     """Record a game played on a table; the game page shows it once recorded."""
     club = League.objects.filter(slug=request.GET.get("league", "")).first()
-    form = MatchForm(request.POST or None, user=request.user,
-                     initial={"league": club.pk} if club else None)
+    form = MatchForm(
+        request.POST or None, user=request.user, initial={"league": club.pk} if club else None
+    )
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             game = leagues.match_record(
-                game=data["game"], played_at=data["played_at"], results=form.results(),
-                recorded_by=request.user, league=data["league"].slug if data["league"] else None,
-                notes=data["notes"])
+                game=data["game"],
+                played_at=data["played_at"],
+                results=form.results(),
+                recorded_by=request.user,
+                league=data["league"].slug if data["league"] else None,
+                notes=data["notes"],
+            )
         except ServiceError as exc:
             form.add_error(None, str(exc))
             status = _refusal_status(exc)
@@ -229,14 +287,22 @@ def match_answer(request, pk: int, answer: str):
 
 # -- tournaments ----------------------------------------------------------------------------------
 
-TIEBREAK_LABELS = {"buchholz": "Buchholz", "score": "Score", "share": "Share", "wins": "Wins",
-                   "head_to_head": "Head to head"}
+TIEBREAK_LABELS = {
+    "buchholz": "Buchholz",
+    "score": "Score",
+    "share": "Share",
+    "wins": "Wins",
+    "head_to_head": "Head to head",
+}
 
 
 def tournament_list(request):
     rows = Tournament.objects.select_related("league").order_by("-created_at")[:200]
-    return render(request, "league/tournament_list.html", {
-        "tournaments": [{"tournament": t, "name": _game_name(t.slug)} for t in rows]})
+    return render(
+        request,
+        "league/tournament_list.html",
+        {"tournaments": [{"tournament": t, "name": _game_name(t.slug)} for t in rows]},
+    )
 
 
 @login_required
@@ -247,17 +313,28 @@ def tournament_new(request):
         data = form.cleaned_data
         try:
             tournament = tournaments.tournament_create(
-                name=data["name"], game=data["game"], format=data["format"],
-                table_size=data["table_size"], rounds=data["rounds"], mode=data["mode"],
-                players=form.players_list(), created_by=request.user, options=form.options(),
-                league=data["league"], bye_points=data["bye_points"], advance=data["advance"],
-                time_control=form.time_control())
+                name=data["name"],
+                game=data["game"],
+                format=data["format"],
+                table_size=data["table_size"],
+                rounds=data["rounds"],
+                mode=data["mode"],
+                players=form.players_list(),
+                created_by=request.user,
+                options=form.options(),
+                league=data["league"],
+                bye_points=data["bye_points"],
+                advance=data["advance"],
+                time_control=form.time_control(),
+            )
         except ServiceError as exc:
             form.add_error(None, str(exc))
             status = _refusal_status(exc)
         else:
-            messages.success(request, f"{tournament.name} is set up: pair the first round "
-                                      "when the players are ready.")
+            messages.success(
+                request,
+                f"{tournament.name} is set up: pair the first round when the players are ready.",
+            )
             return redirect("tournament-detail", pk=tournament.pk)
     return render(request, "league/tournament_new.html", {"form": form}, status=status)
 
@@ -287,46 +364,76 @@ class TablePanel:
     override_form: TableResultForm | None = None
 
 
-def _tournament_page(request, tournament: Tournament, *, bound: dict[Any, Any] | None = None,
-                     error: str = "", status: int = 200):
+def _tournament_page(
+    request,
+    tournament: Tournament,
+    *,
+    bound: dict[Any, Any] | None = None,
+    error: str = "",
+    status: int = 200,
+):
     bound = bound or {}
     user = request.user
     organiser = selectors.is_tournament_organiser(tournament, user)
-    versions = dict(Game.objects.filter(table__round__tournament=tournament)
-                    .values_list("pk", "version"))
-    rounds = [{**out, "tables": [_table_panel(tournament, table, user, organiser,
-                                              versions[table["game"]], bound)
-                                 for table in out["tables"]]}
-              for out in map(selectors.round_out, selectors.live_rounds(tournament))]
+    versions = dict(
+        Game.objects.filter(table__round__tournament=tournament).values_list("pk", "version")
+    )
+    rounds = [
+        {
+            **out,
+            "tables": [
+                _table_panel(tournament, table, user, organiser, versions[table["game"]], bound)
+                for table in out["tables"]
+            ],
+        }
+        for out in map(selectors.round_out, selectors.live_rounds(tournament))
+    ]
     entries = list(tournament.entries.select_related("user"))
     playing = [e.user.username for e in entries if not e.dropped]
-    me = next((e for e in entries if e.user_id == user.pk), None) if user.is_authenticated \
-        else None
-    return render(request, "league/tournament_detail.html", {
-        "tournament": tournament,
-        "name": _game_name(tournament.slug),
-        "organiser": organiser,
-        "organisers": [u.username for u in tournament.organisers.order_by("username")],
-        "rounds": rounds,
-        "latest": rounds[-1]["number"] if rounds else None,
-        "tiebreaks": [TIEBREAK_LABELS.get(name, name) for name in tournament.tiebreaks],
-        "standings": selectors.tournament_standings(tournament),
-        "entries": len(entries),
-        "my_entry": me,
-        "enter_form": bound.get("enter") or PlayerForm(),
-        "drop_form": DropForm(players=playing),
-        "error": error,
-        "live": tournament.status == Tournament.Status.RUNNING,
-    }, status=status)
+    me = next((e for e in entries if e.user_id == user.pk), None) if user.is_authenticated else None
+    return render(
+        request,
+        "league/tournament_detail.html",
+        {
+            "tournament": tournament,
+            "name": _game_name(tournament.slug),
+            "organiser": organiser,
+            "organisers": [u.username for u in tournament.organisers.order_by("username")],
+            "rounds": rounds,
+            "latest": rounds[-1]["number"] if rounds else None,
+            "tiebreaks": [TIEBREAK_LABELS.get(name, name) for name in tournament.tiebreaks],
+            "standings": selectors.tournament_standings(tournament),
+            "entries": len(entries),
+            "my_entry": me,
+            "enter_form": bound.get("enter") or PlayerForm(),
+            "drop_form": DropForm(players=playing),
+            "error": error,
+            "live": tournament.status == Tournament.Status.RUNNING,
+        },
+        status=status,
+    )
 
 
-def _table_panel(tournament: Tournament, out: dict[str, Any], user, organiser: bool,
-                 version: int, bound: dict[Any, Any]) -> TablePanel:
+def _table_panel(
+    tournament: Tournament,
+    out: dict[str, Any],
+    user,
+    organiser: bool,
+    version: int,
+    bound: dict[Any, Any],
+) -> TablePanel:
     seats, state = out["seats"], out.get("report")
     me = user.username if user.is_authenticated else None
-    panel = TablePanel(id=out["id"], number=out["number"], game=out["game"],
-                       status=state["status"] if state else out["status"], seats=seats,
-                       columns=[], rows=[], seated=me in seats)
+    panel = TablePanel(
+        id=out["id"],
+        number=out["number"],
+        game=out["game"],
+        status=state["status"] if state else out["status"],
+        seats=seats,
+        columns=[],
+        rows=[],
+        seated=me in seats,
+    )
     lines: list[list[dict]] = []
     if out["status"] == GameStatus.FINISHED:
         panel.columns, lines = ["Result"], [out["result"]]
@@ -334,14 +441,17 @@ def _table_panel(tournament: Tournament, out: dict[str, Any], user, organiser: b
         panel.columns = [f"Reported by {state['confirmed_by'][0]}"]
         panel.columns += [f"{d['by']} says" for d in state["disputes"]]
         lines = [state["reported"]] + [d["results"] for d in state["disputes"]]
-    panel.rows = [{"seat": i, "player": name, "lines": [column[i] for column in lines]}
-                  for i, name in enumerate(seats)]
+    panel.rows = [
+        {"seat": i, "player": name, "lines": [column[i] for column in lines]}
+        for i, name in enumerate(seats)
+    ]
     if state:
         panel.bid = state["bid"]
         panel.confirmed_by = state["confirmed_by"]
         if state["status"] == "awaiting confirmation":
-            panel.waiting_for = [n for n in seats if n not in state["confirmed_by"]
-                                 and not n.startswith(BOT_PREFIX)]
+            panel.waiting_for = [
+                n for n in seats if n not in state["confirmed_by"] and not n.startswith(BOT_PREFIX)
+            ]
     if state is None:  # an online table: its game reports itself
         return panel
 
@@ -352,27 +462,46 @@ def _table_panel(tournament: Tournament, out: dict[str, Any], user, organiser: b
             return bound[(action, panel.id)]
         if not offered:
             return None
-        return TableResultForm(seats=seats, bid=bid, prefix=f"t{panel.id}-{action}",
-                               initial=TableResultForm.initial_from(results, bid_value))
+        return TableResultForm(
+            seats=seats,
+            bid=bid,
+            prefix=f"t{panel.id}-{action}",
+            initial=TableResultForm.initial_from(results, bid_value),
+        )
 
     open_ = out["status"] == GameStatus.ACTIVE and panel.seated
     only_mine = state["confirmed_by"] == [me]
-    may_report = open_ and (state["status"] == "awaiting report" or (
-        state["status"] == "awaiting confirmation" and only_mine))
-    may_confirm = (open_ and state["status"] == "awaiting confirmation"
-                   and me not in state["confirmed_by"])
-    panel.report_form = form("report", may_report, bid=has_bid, results=state["reported"],
-                             bid_value=state["bid"])
+    may_report = open_ and (
+        state["status"] == "awaiting report"
+        or (state["status"] == "awaiting confirmation" and only_mine)
+    )
+    may_confirm = (
+        open_ and state["status"] == "awaiting confirmation" and me not in state["confirmed_by"]
+    )
+    panel.report_form = form(
+        "report", may_report, bid=has_bid, results=state["reported"], bid_value=state["bid"]
+    )
     panel.dispute_form = form("dispute", may_confirm, bid=False, results=state["reported"])
     panel.confirm_version = version if may_confirm else None
-    panel.override_form = form("override", organiser, bid=has_bid,
-                               results=out["result"] or state["reported"],
-                               bid_value=state["bid"])
+    panel.override_form = form(
+        "override",
+        organiser,
+        bid=has_bid,
+        results=out["result"] or state["reported"],
+        bid_value=state["bid"],
+    )
     return panel
 
 
-def _attempt(request, tournament: Tournament, call: Callable[[], str], *,
-             form=None, key: Any = None, anchor: str = ""):
+def _attempt(
+    request,
+    tournament: Tournament,
+    call: Callable[[], str],
+    *,
+    form=None,
+    key: Any = None,
+    anchor: str = "",
+):
     """Run a service call that returns the success message. On success, back to the page
     with the message; on a service error, the page again with the error on the form, or at the
     top for a button or a refusal (403: not the viewer's to do)."""
@@ -403,6 +532,7 @@ def tournament_pair(request, pk: int):
                 raise
             return "Every round has been played: the tournament is over."
         return f"Round {round_.number} is paired."
+
     return _attempt(request, tournament, pair, anchor="#rounds")
 
 
@@ -414,6 +544,7 @@ def tournament_repair(request, pk: int, number: int):
     def repair() -> str:
         tournaments.round_repair(tournament=tournament, number=number, by=request.user)
         return f"Round {number} is paired again."
+
     return _attempt(request, tournament, repair, anchor="#rounds")
 
 
@@ -426,9 +557,11 @@ def tournament_enter(request, pk: int):
         return _tournament_page(request, tournament, bound={"enter": form})
 
     def enter() -> str:
-        entry = tournaments.entry_add(tournament=tournament, player=form.cleaned_data["player"],
-                                      by=request.user)
+        entry = tournaments.entry_add(
+            tournament=tournament, player=form.cleaned_data["player"], by=request.user
+        )
         return f"{entry.user.username} has entered and plays from the next round paired."
+
     return _attempt(request, tournament, enter, form=form, key="enter")
 
 
@@ -441,6 +574,7 @@ def tournament_drop(request, pk: int):
     def drop() -> str:
         entry = tournaments.entry_drop(tournament=tournament, player=player, by=request.user)
         return f"{entry.user.username} has dropped: no further pairings."
+
     return _attempt(request, tournament, drop)
 
 
@@ -459,38 +593,52 @@ def table_result(request, pk: int, table: int, action: str):
         return _confirm_as_reported(request, tournament, table_, out, anchor)
     key = "dispute" if action == "confirm" else action
     has_bid = bool(tournament.options.get("starting_bid")) and key != "dispute"
-    form = TableResultForm(request.POST, seats=out["seats"], bid=has_bid,
-                           prefix=f"t{table_.pk}-{key}")
+    form = TableResultForm(
+        request.POST, seats=out["seats"], bid=has_bid, prefix=f"t{table_.pk}-{key}"
+    )
     if not form.is_valid():
         return _tournament_page(request, tournament, bound={(key, table_.pk): form})
 
     def send() -> str:
         if action == "report":
-            state = tournaments.table_report(tournament=tournament, table=table_,
-                                             user=request.user, results=form.results(),
-                                             bid=form.bid())
+            state = tournaments.table_report(
+                tournament=tournament,
+                table=table_,
+                user=request.user,
+                results=form.results(),
+                bid=form.bid(),
+            )
         elif action == "confirm":
-            state = tournaments.table_confirm(tournament=tournament, table=table_,
-                                              user=request.user, results=form.results())
+            state = tournaments.table_confirm(
+                tournament=tournament, table=table_, user=request.user, results=form.results()
+            )
         else:
-            state = tournaments.table_override(tournament=tournament, table=table_,
-                                               by=request.user, results=form.results(),
-                                               bid=form.bid())
+            state = tournaments.table_override(
+                tournament=tournament,
+                table=table_,
+                by=request.user,
+                results=form.results(),
+                bid=form.bid(),
+            )
         return _table_message(table_.number, state)
+
     return _attempt(request, tournament, send, form=form, key=(key, table_.pk), anchor=anchor)
 
 
-def _confirm_as_reported(request, tournament: Tournament, table_, out: dict[str, Any],
-                         anchor: str):
+def _confirm_as_reported(request, tournament: Tournament, table_, out: dict[str, Any], anchor: str):
     def confirm() -> str:
         # The page showed the report as of this version; confirm only what the player saw.
         if request.POST.get("version") != str(table_.game.version):
-            raise InvalidInput(f"the result of table {table_.number} has changed since the page "
-                               "was loaded: check it again")
+            raise InvalidInput(
+                f"the result of table {table_.number} has changed since the page "
+                "was loaded: check it again"
+            )
         reported = (out.get("report") or {}).get("reported")
-        state = tournaments.table_confirm(tournament=tournament, table=table_,
-                                          user=request.user, results=reported)
+        state = tournaments.table_confirm(
+            tournament=tournament, table=table_, user=request.user, results=reported
+        )
         return _table_message(table_.number, state)
+
     return _attempt(request, tournament, confirm, anchor=anchor)
 
 

@@ -10,7 +10,6 @@ from django.db import connection
 
 from config.celery import app as celery_app
 
-
 # The store conformance suite (tests/games/test_store_conformance.py) runs against SQLite and
 # PostgreSQL in one run, each a database of its own: SQLite in a file (threads need real
 # connections), PostgreSQL on the server the suite runs on (CI) or at HADAL_STORE_POSTGRES_URL.
@@ -26,16 +25,25 @@ def django_db_modify_db_settings(tmp_path_factory):
     settings.DATABASES["store_sqlite"] = {
         **dj_database_url.parse(f"sqlite:///{sqlite}"),
         "TEST": {"NAME": str(sqlite), "DEPENDENCIES": []},
-        "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20,
-                    "init_command": "PRAGMA journal_mode=WAL;"}}
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL;",
+        },
+    }
     postgres = os.environ.get("HADAL_STORE_POSTGRES_URL")
     default = settings.DATABASES["default"]
     if default["ENGINE"].endswith("postgresql"):
-        settings.DATABASES["store_postgres"] = {**default, "NAME": f"{default['NAME']}_store",
-                                                "TEST": {"DEPENDENCIES": []}}
+        settings.DATABASES["store_postgres"] = {
+            **default,
+            "NAME": f"{default['NAME']}_store",
+            "TEST": {"DEPENDENCIES": []},
+        }
     elif postgres:
-        settings.DATABASES["store_postgres"] = {**dj_database_url.parse(postgres),
-                                                "TEST": {"DEPENDENCIES": []}}
+        settings.DATABASES["store_postgres"] = {
+            **dj_database_url.parse(postgres),
+            "TEST": {"DEPENDENCIES": []},
+        }
     from django.db import connections
 
     connections.__dict__.pop("settings", None)  # let Django fill in the new aliases' defaults
@@ -50,8 +58,10 @@ def pytest_runtest_setup(item):
         if not os.environ.get("REDIS_URL"):
             pytest.skip("needs Redis: set REDIS_URL=redis://... (.ci/run does)")
         if not os.environ.get("CELERY_WORKER"):
-            pytest.skip("needs a real Celery worker on the test database: .ci/run starts one "
-                        "and sets CELERY_WORKER=1")
+            pytest.skip(
+                "needs a real Celery worker on the test database: .ci/run starts one "
+                "and sets CELERY_WORKER=1"
+            )
 
 
 @pytest.fixture(autouse=True)
@@ -62,8 +72,12 @@ def _fast_settings(request):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     if not request.node.get_closest_marker("redis_cache"):
         # A cache of the test's own: throttles and counters never leak between tests.
-        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                       "LOCATION": request.node.nodeid}}
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": request.node.nodeid,
+            }
+        }
 
 
 def _uses_django(request) -> bool:
@@ -77,8 +91,11 @@ def _after_commit_failures_fail_the_test(request, caplog):
     yield
     if request.node.get_closest_marker("after_commit_errors"):
         return
-    failures = [r.getMessage() for r in caplog.get_records("call")
-                if r.name == "games.services" and r.levelname == "ERROR"]
+    failures = [
+        r.getMessage()
+        for r in caplog.get_records("call")
+        if r.name == "games.services" and r.levelname == "ERROR"
+    ]
     assert not failures, failures
 
 
@@ -109,6 +126,7 @@ def _empty_state_cache(request):
 def make_user(django_user_model):
     def make(username: str, password: str = "pw-for-tests-only"):
         return django_user_model.objects.create_user(username=username, password=password)
+
     return make
 
 
@@ -143,6 +161,7 @@ def api_for():
         token, _ = Token.objects.get_or_create(user=user)
         client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
         return client
+
     return make
 
 

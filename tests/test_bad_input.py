@@ -24,10 +24,15 @@ LONG_BOT = "bot-random-" + "x" * 140
 
 
 def rows() -> dict[str, int]:
-    return {"games": Game.objects.count(), "events": Event.objects.count(),
-            "seats": Seat.objects.count(), "users": get_user_model().objects.count(),
-            "tournaments": Tournament.objects.count(), "entries": Entry.objects.count(),
-            "seasons": Season.objects.count()}
+    return {
+        "games": Game.objects.count(),
+        "events": Event.objects.count(),
+        "seats": Seat.objects.count(),
+        "users": get_user_model().objects.count(),
+        "tournaments": Tournament.objects.count(),
+        "entries": Entry.objects.count(),
+        "seasons": Season.objects.count(),
+    }
 
 
 @pytest.fixture
@@ -40,14 +45,25 @@ def client(alice, bob):
 @pytest.fixture
 def world(client):
     """A played game, a league with a season and a running Swiss tournament."""
-    game = client.post("/api/games/", {"game": DSA, "seats": [{"user": "alice"},
-                                                              {"user": "bob"}]}, format="json")
+    game = client.post(
+        "/api/games/", {"game": DSA, "seats": [{"user": "alice"}, {"user": "bob"}]}, format="json"
+    )
     assert game.status_code == 201, game.content
     league = client.post("/api/leagues/", {"name": "Deep Club"}, format="json")
     assert league.status_code == 201, league.content
-    tournament = client.post("/api/tournaments/", {
-        "name": "Cup", "game": DSA, "format": "swiss", "table_size": 2, "rounds": 2,
-        "mode": "table", "players": ["alice", "bob"]}, format="json")
+    tournament = client.post(
+        "/api/tournaments/",
+        {
+            "name": "Cup",
+            "game": DSA,
+            "format": "swiss",
+            "table_size": 2,
+            "rounds": 2,
+            "mode": "table",
+            "players": ["alice", "bob"],
+        },
+        format="json",
+    )
     assert tournament.status_code == 201, tournament.content
     return {"game": game.json()["id"], "tournament": tournament.json()["id"]}
 
@@ -72,29 +88,54 @@ MATCH = {"game": DSA, "played_at": "2026-11-01", "results": RESULTS}
 
 CASES = {
     # 1. dates out of range
-    "played_at year 1 east of UTC": ("POST", "/api/matches/",
-                                     {**MATCH, "played_at": "0001-01-01T00:00+14:00"}),
+    "played_at year 1 east of UTC": (
+        "POST",
+        "/api/matches/",
+        {**MATCH, "played_at": "0001-01-01T00:00+14:00"},
+    ),
     "played_at year 1": ("POST", "/api/matches/", {**MATCH, "played_at": "0001-01-01"}),
     "played_at before 1900": ("POST", "/api/matches/", {**MATCH, "played_at": "1899-12-31"}),
     "played_at in the future": ("POST", "/api/matches/", {**MATCH, "played_at": "2999-01-01"}),
-    "played_at year 9999 west of UTC": ("POST", "/api/matches/",
-                                        {**MATCH, "played_at": "9999-12-31T23:59-12:00"}),
-    "season in year 1": ("POST", "/api/leagues/deep-club/seasons/",
-                         {"name": "Old", "starts_on": "0001-01-01"}),
+    "played_at year 9999 west of UTC": (
+        "POST",
+        "/api/matches/",
+        {**MATCH, "played_at": "9999-12-31T23:59-12:00"},
+    ),
+    "season in year 1": (
+        "POST",
+        "/api/leagues/deep-club/seasons/",
+        {"name": "Old", "starts_on": "0001-01-01"},
+    ),
     # 2. NUL characters
-    "NUL in a seat's user": ("POST", "/api/games/",
-                             {"game": DSA, "seats": [{"user": "alice"}, {"user": "bo\x00b"}]}),
-    "NUL in a result player": ("POST", "/api/matches/",
-                               {**MATCH, "results": [RESULTS[0], {**RESULTS[1],
-                                                                  "player": "b\x00"}]}),
-    "NUL in a guest name": ("POST", "/api/matches/",
-                            {**MATCH, "results": [RESULTS[0], {"player": "Gu\x00est",
-                                                               "guest": True, "rank": 2}]}),
+    "NUL in a seat's user": (
+        "POST",
+        "/api/games/",
+        {"game": DSA, "seats": [{"user": "alice"}, {"user": "bo\x00b"}]},
+    ),
+    "NUL in a result player": (
+        "POST",
+        "/api/matches/",
+        {**MATCH, "results": [RESULTS[0], {**RESULTS[1], "player": "b\x00"}]},
+    ),
+    "NUL in a guest name": (
+        "POST",
+        "/api/matches/",
+        {**MATCH, "results": [RESULTS[0], {"player": "Gu\x00est", "guest": True, "rank": 2}]},
+    ),
     "NUL in a league member": ("POST", "/api/leagues/deep-club/members/", {"player": "a\x00"}),
     "NUL in a league name": ("POST", "/api/leagues/", {"name": "Club\x00"}),
-    "NUL in a tournament player": ("POST", "/api/tournaments/", {
-        "name": "T", "game": DSA, "format": "swiss", "table_size": 2, "mode": "table",
-        "players": ["alice", "bob\x00"]}),
+    "NUL in a tournament player": (
+        "POST",
+        "/api/tournaments/",
+        {
+            "name": "T",
+            "game": DSA,
+            "format": "swiss",
+            "table_size": 2,
+            "mode": "table",
+            "players": ["alice", "bob\x00"],
+        },
+    ),
     "NUL in ?game=": ("GET", "/api/games/?scope=all&game=%00", None),
     "NUL in ?status=": ("GET", "/api/games/?status=%00", None),
     "NUL in ?search=": ("GET", "/api/players/?search=%00", None),
@@ -102,14 +143,28 @@ CASES = {
     "NUL in ?game= of ratings": ("GET", "/api/ratings/?game=%00", None),
     "NUL in a key": ("POST", "/api/leagues/", {"name": "Club", "x\x00": 1}),
     # over-long bot names
-    "a long bot name in seats": ("POST", "/api/games/",
-                                 {"game": DSA, "seats": [{"user": "alice"}, {"user": LONG_BOT}]}),
-    "a long bot name in a tournament": ("POST", "/api/tournaments/", {
-        "name": "T", "game": DSA, "format": "swiss", "table_size": 2, "mode": "table",
-        "players": ["alice", LONG_BOT]}),
-    "a long guest name": ("POST", "/api/matches/",
-                          {**MATCH, "results": [RESULTS[0], {"player": "G" * 200,
-                                                             "guest": True, "rank": 2}]}),
+    "a long bot name in seats": (
+        "POST",
+        "/api/games/",
+        {"game": DSA, "seats": [{"user": "alice"}, {"user": LONG_BOT}]},
+    ),
+    "a long bot name in a tournament": (
+        "POST",
+        "/api/tournaments/",
+        {
+            "name": "T",
+            "game": DSA,
+            "format": "swiss",
+            "table_size": 2,
+            "mode": "table",
+            "players": ["alice", LONG_BOT],
+        },
+    ),
+    "a long guest name": (
+        "POST",
+        "/api/matches/",
+        {**MATCH, "results": [RESULTS[0], {"player": "G" * 200, "guest": True, "rank": 2}]},
+    ),
     "a long league name": ("POST", "/api/leagues/", {"name": "L" * 500}),
     # digits that isdigit() accepts and int() refuses
     "² as ?seat": ("GET", "/api/games/{game}/state/?seat=²", None),
@@ -119,30 +174,66 @@ CASES = {
     "a huge ?at": ("GET", "/api/games/{game}/state/?at=" + "9" * 40, None),
     "a negative ?after": ("GET", "/api/games/{game}/events/?after=-1", None),
     # numbers JSON allows and Python turns into infinity
-    "a huge seat number": ("POST", "/api/games/{game}/actions/",
-                           {"seat": 10 ** 30, "expected_version": 1,
-                            "action": {"type": "continue"}}),
-    "a huge expected version": ("POST", "/api/games/{game}/actions/",
-                                {"seat": 0, "expected_version": 10 ** 30,
-                                 "action": {"type": "continue"}}),
-    "a huge score": ("POST", "/api/matches/",
-                     {**MATCH, "results": [{**RESULTS[0], "score": 10 ** 400}, RESULTS[1]]}),
+    "a huge seat number": (
+        "POST",
+        "/api/games/{game}/actions/",
+        {"seat": 10**30, "expected_version": 1, "action": {"type": "continue"}},
+    ),
+    "a huge expected version": (
+        "POST",
+        "/api/games/{game}/actions/",
+        {"seat": 0, "expected_version": 10**30, "action": {"type": "continue"}},
+    ),
+    "a huge score": (
+        "POST",
+        "/api/matches/",
+        {**MATCH, "results": [{**RESULTS[0], "score": 10**400}, RESULTS[1]]},
+    ),
 }
 
 RAW = {
     "JSON nested 1,000 deep": ("POST", "/api/games/", b"[" * 1000 + b"]" * 1000),
-    "JSON nested 100,000 deep": ("POST", "/api/matches/", b'{"a":' * 100_000 + b"1"
-                                 + b"}" * 100_000),
-    "NaN": ("POST", "/api/matches/", json.dumps(
-        {**MATCH, "results": [{**RESULTS[0], "score": float("nan")}, RESULTS[1]]}).encode()),
-    "Infinity": ("POST", "/api/matches/", json.dumps(
-        {**MATCH, "results": [{**RESULTS[0], "score": float("inf")}, RESULTS[1]]}).encode()),
-    "a score of 1e400": ("POST", "/api/matches/",
-                         json.dumps(MATCH).replace('"score": 10', '"score": 1e400').encode()),
-    "bye points of -1e400": ("POST", "/api/tournaments/", json.dumps({
-        "name": "T", "game": DSA, "format": "swiss", "table_size": 2, "mode": "table",
-        "players": ["alice", "bob"], "bye_points": 0}).replace('"bye_points": 0',
-                                                             '"bye_points": -1e400').encode()),
+    "JSON nested 100,000 deep": (
+        "POST",
+        "/api/matches/",
+        b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+    ),
+    "NaN": (
+        "POST",
+        "/api/matches/",
+        json.dumps(
+            {**MATCH, "results": [{**RESULTS[0], "score": float("nan")}, RESULTS[1]]}
+        ).encode(),
+    ),
+    "Infinity": (
+        "POST",
+        "/api/matches/",
+        json.dumps(
+            {**MATCH, "results": [{**RESULTS[0], "score": float("inf")}, RESULTS[1]]}
+        ).encode(),
+    ),
+    "a score of 1e400": (
+        "POST",
+        "/api/matches/",
+        json.dumps(MATCH).replace('"score": 10', '"score": 1e400').encode(),
+    ),
+    "bye points of -1e400": (
+        "POST",
+        "/api/tournaments/",
+        json.dumps(
+            {
+                "name": "T",
+                "game": DSA,
+                "format": "swiss",
+                "table_size": 2,
+                "mode": "table",
+                "players": ["alice", "bob"],
+                "bye_points": 0,
+            }
+        )
+        .replace('"bye_points": 0', '"bye_points": -1e400')
+        .encode(),
+    ),
     "a NUL escaped in JSON": ("POST", "/api/leagues/", b'{"name": "Club\\u0000"}'),
     "invalid UTF-8": ("POST", "/api/leagues/", b'{"name": "\xff\xfe"}'),
     "a lone surrogate": ("POST", "/api/leagues/", b'{"name": "\\ud800"}'),
@@ -173,16 +264,21 @@ def test_a_body_over_the_limit_is_a_json_413(client, world, settings):
 
 def test_no_member_can_mint_bot_accounts_by_seating_them(client, world):
     before = rows()
-    response = client.post("/api/games/", {"game": DSA, "seats": [
-        {"user": "alice"}, {"user": "bot-random-mine"}]}, format="json")
+    response = client.post(
+        "/api/games/",
+        {"game": DSA, "seats": [{"user": "alice"}, {"user": "bot-random-mine"}]},
+        format="json",
+    )
     assert_refused(response, before)
 
 
-def test_the_pages_and_ratings_survive_a_rejected_date(client, world,
-                                                      django_capture_on_commit_callbacks):
+def test_the_pages_and_ratings_survive_a_rejected_date(
+    client, world, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
-        client.post("/api/matches/", {**MATCH, "played_at": "0001-01-01T00:00+14:00"},
-                    format="json")
+        client.post(
+            "/api/matches/", {**MATCH, "played_at": "0001-01-01T00:00+14:00"}, format="json"
+        )
     for path in ("/", "/api/games/?scope=all", "/players/alice/", "/api/players/alice/"):
         assert client.get(path).status_code == 200, path
     with django_capture_on_commit_callbacks(execute=True):

@@ -14,8 +14,10 @@ class SeatOut(serializers.Serializer):
     user = serializers.SerializerMethodField()
     bot = serializers.SerializerMethodField()
     resigned = serializers.BooleanField()
-    accepted = serializers.BooleanField(help_text="the person has taken the seat (accepted or "
-                                                  "moved); no clock runs until everyone has")
+    accepted = serializers.BooleanField(
+        help_text="the person has taken the seat (accepted or "
+        "moved); no clock runs until everyone has"
+    )
 
     guest = serializers.SerializerMethodField()
 
@@ -44,14 +46,19 @@ class DisputeOut(serializers.Serializer):
 class RecordOut(serializers.Serializer):
     """Where a table game's result stands: reported, confirmed by whom, disputed, final."""
 
-    status = serializers.ChoiceField(choices=["awaiting report", "awaiting confirmation",
-                                              "disputed", "final"])
-    reported = ResultOut(many=True, allow_null=True,
-                         help_text="the result waiting for confirmation, or the final one")
+    status = serializers.ChoiceField(
+        choices=["awaiting report", "awaiting confirmation", "disputed", "final"]
+    )
+    reported = ResultOut(
+        many=True,
+        allow_null=True,
+        help_text="the result waiting for confirmation, or the final one",
+    )
     final = ResultOut(many=True, allow_null=True, help_text="the result that stands (rated)")
     confirmed_by = serializers.ListField(child=serializers.CharField())
-    waiting_for = serializers.ListField(child=serializers.CharField(),
-                                        help_text="members named who have not confirmed yet")
+    waiting_for = serializers.ListField(
+        child=serializers.CharField(), help_text="members named who have not confirmed yet"
+    )
     disputes = DisputeOut(many=True)
     bid = serializers.DictField(allow_null=True)
 
@@ -65,9 +72,22 @@ class GameOut(serializers.ModelSerializer):
 
     class Meta:
         model = Game
-        fields = ["id", "game", "mode", "status", "version", "seats", "current_player", "result",
-                  "options", "time_control", "record", "created_at", "updated_at",
-                  "finished_at"]
+        fields = [
+            "id",
+            "game",
+            "mode",
+            "status",
+            "version",
+            "seats",
+            "current_player",
+            "result",
+            "options",
+            "time_control",
+            "record",
+            "created_at",
+            "updated_at",
+            "finished_at",
+        ]
 
     @extend_schema_field(RecordOut(allow_null=True))
     def get_record(self, game) -> dict | None:
@@ -84,8 +104,11 @@ class GameOut(serializers.ModelSerializer):
         seated = all(s.accepted or s.bot for s in game.seats.all())
         if game.status == "active" and game.current_player is not None and seated:
             deadline = (game.updated_at + timedelta(seconds=game.move_seconds)).isoformat()
-        return {"move_seconds": game.move_seconds, "on_timeout": game.on_timeout,
-                "deadline": deadline}
+        return {
+            "move_seconds": game.move_seconds,
+            "on_timeout": game.on_timeout,
+            "deadline": deadline,
+        }
 
 
 class SeatIn(serializers.Serializer):

@@ -10,8 +10,12 @@ urlpatterns = [
     path("games/<int:pk>/actions/", views.GameActionsApi.as_view(), name="api-game-actions"),
     path("games/<int:pk>/events/", views.GameEventsApi.as_view(), name="api-game-events"),
     path("games/<int:pk>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
-    path("games/<int:pk>/accept/", views.GameSeatApi.as_view(action="accept"),
-         name="api-game-accept"),
-    path("games/<int:pk>/decline/", views.GameSeatApi.as_view(action="decline"),
-         name="api-game-decline"),
+    path(
+        "games/<int:pk>/accept/", views.GameSeatApi.as_view(action="accept"), name="api-game-accept"
+    ),
+    path(
+        "games/<int:pk>/decline/",
+        views.GameSeatApi.as_view(action="decline"),
+        name="api-game-decline",
+    ),
 ]

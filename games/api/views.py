@@ -9,19 +9,24 @@ from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import services
 from accounts.errors import InvalidInput
+from games import services
 from games.api import serializers as s
 from games.models import Game, Seat
-from games.selectors import game_with_seats
 from games.rules import registered
-
+from games.selectors import game_with_seats
 
 SEAT = {"type": "integer", "minimum": 0, "maximum": 11}
 VERSION = {"type": "integer", "minimum": 1}
-LEGAL_ACTIONS = {"type": "array", "items": {
-    "type": "object", "required": ["type"], "additionalProperties": True,
-    "properties": {"type": {"type": "string"}}}}
+LEGAL_ACTIONS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["type"],
+        "additionalProperties": True,
+        "properties": {"type": {"type": "string"}},
+    },
+}
 
 
 class GameTypesApi(APIView):
@@ -38,10 +43,13 @@ class GameListCreateApi(generics.ListAPIView):
 
     serializer_class = s.GameOut
 
-    @extend_schema(parameters=[OpenApiParameter("scope", str, enum=["mine", "all"]),
-                               OpenApiParameter("status", str,
-                                                enum=["active", "finished", "void"]),
-                               OpenApiParameter("game", str)])
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("scope", str, enum=["mine", "all"]),
+            OpenApiParameter("status", str, enum=["active", "finished", "void"]),
+            OpenApiParameter("game", str),
+        ]
+    )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
@@ -60,13 +68,17 @@ class GameListCreateApi(generics.ListAPIView):
     def post(self, request):
         body = s.GameCreateIn(data=request.data)
         body.is_valid(raise_exception=True)
-        game = services.game_create(slug=body.validated_data["game"],
-                                    seats=body.validated_data["seats"],
-                                    options=body.validated_data["options"],
-                                    time_control=body.validated_data["time_control"],
-                                    created_by=request.user)
-        return Response(s.GameOut(game_with_seats(game.pk), context={"detail": True}).data,
-                        status=status.HTTP_201_CREATED)
+        game = services.game_create(
+            slug=body.validated_data["game"],
+            seats=body.validated_data["seats"],
+            options=body.validated_data["options"],
+            time_control=body.validated_data["time_control"],
+            created_by=request.user,
+        )
+        return Response(
+            s.GameOut(game_with_seats(game.pk), context={"detail": True}).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class GameDetailApi(APIView):
@@ -80,22 +92,30 @@ class GameDetailApi(APIView):
 class GameStateApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
 
-    @extend_schema(parameters=[OpenApiParameter("seat", SEAT, description="your seat; none "
-                                                "for the spectator's view"),
-                               OpenApiParameter("at", VERSION, description="the view after "
-                                                "this event (default: the head)")],
-                   responses=dict)
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("seat", SEAT, description="your seat; none for the spectator's view"),
+            OpenApiParameter(
+                "at", VERSION, description="the view after this event (default: the head)"
+            ),
+        ],
+        responses=dict,
+    )
     def get(self, request, pk):
         game = game_with_seats(pk)
-        view = services.game_view(game=game, user=request.user,
-                                  seat=request.query_params.get("seat"),
-                                  at=request.query_params.get("at"))
+        view = services.game_view(
+            game=game,
+            user=request.user,
+            seat=request.query_params.get("seat"),
+            at=request.query_params.get("at"),
+        )
         return Response(view)
 
 
 class GameActionsApi(APIView):
-    @extend_schema(parameters=[OpenApiParameter("seat", SEAT, required=True)],
-                   responses={200: LEGAL_ACTIONS})
+    @extend_schema(
+        parameters=[OpenApiParameter("seat", SEAT, required=True)], responses={200: LEGAL_ACTIONS}
+    )
     def get(self, request, pk):
         game = game_with_seats(pk)
         seat = request.query_params.get("seat")
@@ -111,22 +131,36 @@ class GameActionsApi(APIView):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         appended = services.game_action_append(
-            game=game, seat=data["seat"], expected_version=data["expected_version"],
-            action=request.data["action"], user=request.user,
-            idempotency_key=data.get("idempotency_key"))
+            game=game,
+            seat=data["seat"],
+            expected_version=data["expected_version"],
+            action=request.data["action"],
+            user=request.user,
+            idempotency_key=data.get("idempotency_key"),
+        )
         return _appended(request, game, appended)
 
 
 class GameEventsApi(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
 
-    @extend_schema(parameters=[OpenApiParameter("after", {"type": "integer", "minimum": 0},
-                                                description="only events after this version")],
-                   responses=s.EventOut(many=True))
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "after",
+                {"type": "integer", "minimum": 0},
+                description="only events after this version",
+            )
+        ],
+        responses=s.EventOut(many=True),
+    )
     def get(self, request, pk):
         game = game_with_seats(pk)
-        return Response(services.game_events(game=game, user=request.user,
-                                             after=request.query_params.get("after")))
+        return Response(
+            services.game_events(
+                game=game, user=request.user, after=request.query_params.get("after")
+            )
+        )
 
 
 class GameResignApi(APIView):
@@ -135,9 +169,12 @@ class GameResignApi(APIView):
         game = game_with_seats(pk)
         body = s.ResignIn(data=request.data)
         body.is_valid(raise_exception=True)
-        appended = services.game_resign(game=game, seat=body.validated_data["seat"],
-                                        user=request.user,
-                                        idempotency_key=body.validated_data.get("idempotency_key"))
+        appended = services.game_resign(
+            game=game,
+            seat=body.validated_data["seat"],
+            user=request.user,
+            idempotency_key=body.validated_data.get("idempotency_key"),
+        )
         return _appended(request, game, appended)
 
 
@@ -161,5 +198,8 @@ def _appended(request, game: Game, appended) -> Response:
     """The append's result; a repeated idempotency key gets the first result again."""
     events = services.events_as_seen(game=game, user=request.user, events=appended.events)
     headers = {"Idempotent-Replayed": "true"} if appended.replayed else {}
-    return Response({"version": appended.version, "events": events},
-                    status=status.HTTP_201_CREATED, headers=headers)
+    return Response(
+        {"version": appended.version, "events": events},
+        status=status.HTTP_201_CREATED,
+        headers=headers,
+    )

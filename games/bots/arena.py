@@ -11,9 +11,10 @@ import math
 import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from games.bots import BOTS, get_bot
 from games.bots.rewards import sample_outcome
@@ -36,8 +37,10 @@ class Entrant:
 def parse_entrant(text: str) -> Entrant:
     match = _BUDGET.match(text.strip())
     if not match or match["level"] not in BOTS:
-        raise ValueError(f"bad bot {text!r}: a level ({', '.join(BOTS)}) with an optional "
-                         "budget, e.g. mcts:800 (iterations) or mcts:0.5s (seconds)")
+        raise ValueError(
+            f"bad bot {text!r}: a level ({', '.join(BOTS)}) with an optional "
+            "budget, e.g. mcts:800 (iterations) or mcts:0.5s (seconds)"
+        )
     budget: dict[str, Any] = {}
     if match["amount"] is not None:
         if match["unit"]:
@@ -69,11 +72,18 @@ class MatchResult:
     tallies: dict[str, Tally] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"games": self.games,
-                "bots": {name: {"wins": t.wins, "win_rate": t.wins / self.games if self.games
-                                else 0.0, "mean_score": t.score / t.seats if t.seats else 0.0}
-                         for name, t in self.tallies.items()},
-                "first_seat_win_rate": self.first_seat_wins / self.games if self.games else 0.0}
+        return {
+            "games": self.games,
+            "bots": {
+                name: {
+                    "wins": t.wins,
+                    "win_rate": t.wins / self.games if self.games else 0.0,
+                    "mean_score": t.score / t.seats if t.seats else 0.0,
+                }
+                for name, t in self.tallies.items()
+            },
+            "first_seat_win_rate": self.first_seat_wins / self.games if self.games else 0.0,
+        }
 
 
 def seating(entrants: list[Entrant], players: int, game: int) -> list[Entrant]:
@@ -82,8 +92,9 @@ def seating(entrants: list[Entrant], players: int, game: int) -> list[Entrant]:
     return [entrants[(seat + game) % len(entrants)] for seat in range(players)]
 
 
-def play_game(rules: ModuleType, seats: list[Entrant], seed: str,
-              tallies: dict[str, Tally]) -> tuple[list[dict[str, Any]], int]:
+def play_game(
+    rules: ModuleType, seats: list[Entrant], seed: str, tallies: dict[str, Tally]
+) -> tuple[list[dict[str, Any]], int]:
     """One game to the end; returns its result and the decisions made, adding time to tallies."""
     state = rules.new_game(len(seats))
     chance = random.Random(f"{seed}:chance")
@@ -105,8 +116,14 @@ def play_game(rules: ModuleType, seats: list[Entrant], seed: str,
     return state.result(), decisions
 
 
-def run_match(rules: ModuleType, entrants: list[Entrant], games: int, seed: int,
-              players: int, progress: Callable[[], None] | None = None) -> MatchResult:
+def run_match(
+    rules: ModuleType,
+    entrants: list[Entrant],
+    games: int,
+    seed: int,
+    players: int,
+    progress: Callable[[], None] | None = None,
+) -> MatchResult:
     match = MatchResult(tallies={e.name: Tally() for e in entrants})
     started = time.perf_counter()
     for game in range(games):

@@ -47,8 +47,9 @@ class GreedyBot:
         best, _ = self._best(world, actions, seat, self.steps, rng)
         return rng.choice(best)
 
-    def _best(self, world: State, actions: list[Action], seat: int, steps: int,
-              rng: random.Random) -> tuple[list[Action], float]:
+    def _best(
+        self, world: State, actions: list[Action], seat: int, steps: int, rng: random.Random
+    ) -> tuple[list[Action], float]:
         """The actions of best value (within _TIE of each other) and that value."""
         best: list[Action] = []
         best_value = float("-inf")

@@ -44,7 +44,7 @@ class _Node:
     def __init__(self, num_players: int):
         self.children: dict[tuple, _Node] = {}
         self.visits = 0
-        self.available = 0   # iterations in which this node's move could have been chosen
+        self.available = 0  # iterations in which this node's move could have been chosen
         self.totals = [0.0] * num_players
 
 
@@ -52,9 +52,14 @@ class MCTSBot:
     name = "mcts"
     takes_budget = True
 
-    def __init__(self, iterations: int | None = None, seconds: float | None = None,
-                 exploration: float = 0.7, rollout_depth: int | None = 0,
-                 evaluation_scale: float = 8.0):
+    def __init__(
+        self,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        rollout_depth: int | None = 0,
+        evaluation_scale: float = 8.0,
+    ):
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and iterations < 1:
@@ -102,8 +107,9 @@ class MCTSBot:
             if world.is_chance_node():
                 outcome = sample_outcome(world.chance_outcomes(), rng)
                 seen_by = world.private_to(outcome)
-                key = action_key(outcome if seen_by is None or seat in seen_by
-                                 else world.public_form(outcome))
+                key = action_key(
+                    outcome if seen_by is None or seat in seen_by else world.public_form(outcome)
+                )
                 world.apply(outcome)
                 child = node.children.get(key)
                 if child is None:
@@ -143,8 +149,9 @@ class MCTSBot:
         best_score = float("-inf")
         for i, key in enumerate(keys):
             child = node.children[key]
-            score = (child.totals[player] / child.visits
-                     + c * math.sqrt(math.log(child.available) / child.visits))
+            score = child.totals[player] / child.visits + c * math.sqrt(
+                math.log(child.available) / child.visits
+            )
             if score > best_score:
                 best, best_score = [i], score
             elif score == best_score:

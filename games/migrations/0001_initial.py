@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,87 +14,178 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.CharField(db_index=True, max_length=40)),
-                ('rules_version', models.PositiveIntegerField()),
-                ('options', models.JSONField(default=dict)),
-                ('num_players', models.PositiveSmallIntegerField()),
-                ('status', models.CharField(choices=[('active', 'Active'), ('finished', 'Finished')], default='active', max_length=10)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('current_player', models.SmallIntegerField(blank=True, null=True)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("slug", models.CharField(db_index=True, max_length=40)),
+                ("rules_version", models.PositiveIntegerField()),
+                ("options", models.JSONField(default=dict)),
+                ("num_players", models.PositiveSmallIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("active", "Active"), ("finished", "Finished")],
+                        default="active",
+                        max_length=10,
+                    ),
+                ),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("current_player", models.SmallIntegerField(blank=True, null=True)),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-updated_at'],
+                "ordering": ["-updated_at"],
             },
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('kind', models.CharField(choices=[('GameCreated', 'Game Created'), ('ActionApplied', 'Action Applied'), ('ChanceResolved', 'Chance Resolved'), ('SeatResigned', 'Seat Resigned'), ('GameFinished', 'Game Finished')], max_length=30)),
-                ('data', models.JSONField()),
-                ('seat', models.SmallIntegerField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('batch', models.PositiveIntegerField()),
-                ('idempotency_key', models.CharField(blank=True, max_length=100, null=True)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("GameCreated", "Game Created"),
+                            ("ActionApplied", "Action Applied"),
+                            ("ChanceResolved", "Chance Resolved"),
+                            ("SeatResigned", "Seat Resigned"),
+                            ("GameFinished", "Game Finished"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                ("data", models.JSONField()),
+                ("seat", models.SmallIntegerField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("batch", models.PositiveIntegerField()),
+                ("idempotency_key", models.CharField(blank=True, max_length=100, null=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'seq'],
+                "ordering": ["game", "seq"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveSmallIntegerField()),
-                ('bot', models.CharField(blank=True, max_length=20)),
-                ('resigned', models.BooleanField(default=False)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("index", models.PositiveSmallIntegerField()),
+                ("bot", models.CharField(blank=True, max_length=20)),
+                ("resigned", models.BooleanField(default=False)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['index'],
+                "ordering": ["index"],
             },
         ),
         migrations.CreateModel(
-            name='Snapshot',
+            name="Snapshot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField()),
-                ('rules_version', models.PositiveIntegerField()),
-                ('state', models.BinaryField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='snapshots', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("version", models.PositiveIntegerField()),
+                ("rules_version", models.PositiveIntegerField()),
+                ("state", models.BinaryField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="snapshots",
+                        to="games.game",
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['status', 'updated_at'], name='games_game_status_b73818_idx'),
+            model_name="game",
+            index=models.Index(
+                fields=["status", "updated_at"], name="games_game_status_b73818_idx"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.UniqueConstraint(fields=('game', 'seq'), name='event_unique_seq'),
+            model_name="event",
+            constraint=models.UniqueConstraint(fields=("game", "seq"), name="event_unique_seq"),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.UniqueConstraint(fields=('game', 'idempotency_key'), name='event_unique_idempotency_key'),
+            model_name="event",
+            constraint=models.UniqueConstraint(
+                fields=("game", "idempotency_key"), name="event_unique_idempotency_key"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('game', 'index'), name='seat_unique_index'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("game", "index"), name="seat_unique_index"),
         ),
         migrations.AddConstraint(
-            model_name='snapshot',
-            constraint=models.UniqueConstraint(fields=('game', 'version', 'rules_version'), name='snapshot_unique_version'),
+            model_name="snapshot",
+            constraint=models.UniqueConstraint(
+                fields=("game", "version", "rules_version"), name="snapshot_unique_version"
+            ),
         ),
     ]

@@ -6,40 +6,74 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_event_append_only_trigger'),
+        ("games", "0002_event_append_only_trigger"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='mode',
-            field=models.CharField(choices=[('play', 'Play'), ('record', 'Record')], default='play', max_length=10),
+            model_name="game",
+            name="mode",
+            field=models.CharField(
+                choices=[("play", "Play"), ("record", "Record")], default="play", max_length=10
+            ),
         ),
         migrations.AddField(
-            model_name='seat',
-            name='guest',
+            model_name="seat",
+            name="guest",
             field=models.CharField(blank=True, max_length=60),
         ),
         migrations.AlterField(
-            model_name='event',
-            name='kind',
-            field=models.CharField(choices=[('GameCreated', 'Game Created'), ('ActionApplied', 'Action Applied'), ('ChanceResolved', 'Chance Resolved'), ('SeatResigned', 'Seat Resigned'), ('GameFinished', 'Game Finished'), ('ResultRecorded', 'Result Recorded'), ('ResultReported', 'Result Reported'), ('ResultConfirmed', 'Result Confirmed'), ('ResultDisputed', 'Result Disputed'), ('ResultOverridden', 'Result Overridden'), ('ResultCorrected', 'Result Corrected'), ('GameVoided', 'Game Voided')], max_length=30),
+            model_name="event",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("GameCreated", "Game Created"),
+                    ("ActionApplied", "Action Applied"),
+                    ("ChanceResolved", "Chance Resolved"),
+                    ("SeatResigned", "Seat Resigned"),
+                    ("GameFinished", "Game Finished"),
+                    ("ResultRecorded", "Result Recorded"),
+                    ("ResultReported", "Result Reported"),
+                    ("ResultConfirmed", "Result Confirmed"),
+                    ("ResultDisputed", "Result Disputed"),
+                    ("ResultOverridden", "Result Overridden"),
+                    ("ResultCorrected", "Result Corrected"),
+                    ("GameVoided", "Game Voided"),
+                ],
+                max_length=30,
+            ),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='status',
-            field=models.CharField(choices=[('active', 'Active'), ('finished', 'Finished'), ('void', 'Void')], default='active', max_length=10),
+            model_name="game",
+            name="status",
+            field=models.CharField(
+                choices=[("active", "Active"), ("finished", "Finished"), ("void", "Void")],
+                default="active",
+                max_length=10,
+            ),
         ),
         migrations.AlterField(
-            model_name='seat',
-            name='user',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL),
+            model_name="seat",
+            name="user",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="seats",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('guest', ''), ('user__isnull', False)), models.Q(('user__isnull', True), models.Q(('guest', ''), _negated=True)), _connector='OR'), name='seat_user_or_guest'),
+            model_name="seat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("guest", ""), ("user__isnull", False)),
+                    models.Q(("user__isnull", True), models.Q(("guest", ""), _negated=True)),
+                    _connector="OR",
+                ),
+                name="seat_user_or_guest",
+            ),
         ),
     ]

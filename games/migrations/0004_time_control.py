@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_record_games_guests_void'),
+        ("games", "0003_record_games_guests_void"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='move_seconds',
+            model_name="game",
+            name="move_seconds",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='game',
-            name='on_timeout',
-            field=models.CharField(default='random', max_length=8),
+            model_name="game",
+            name="on_timeout",
+            field=models.CharField(default="random", max_length=8),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0004_time_control'),
+        ("games", "0004_time_control"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='event',
-            name='idempotency_key',
+            model_name="event",
+            name="idempotency_key",
             field=models.CharField(blank=True, max_length=120, null=True),
         ),
     ]

@@ -4,20 +4,37 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_idempotency_key_namespaced'),
+        ("games", "0005_idempotency_key_namespaced"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='accepted',
+            model_name="seat",
+            name="accepted",
             field=models.BooleanField(default=True),
         ),
         migrations.AlterField(
-            model_name='event',
-            name='kind',
-            field=models.CharField(choices=[('GameCreated', 'Game Created'), ('ActionApplied', 'Action Applied'), ('ChanceResolved', 'Chance Resolved'), ('SeatAccepted', 'Seat Accepted'), ('SeatDeclined', 'Seat Declined'), ('SeatResigned', 'Seat Resigned'), ('GameFinished', 'Game Finished'), ('ResultRecorded', 'Result Recorded'), ('ResultReported', 'Result Reported'), ('ResultConfirmed', 'Result Confirmed'), ('ResultDisputed', 'Result Disputed'), ('ResultOverridden', 'Result Overridden'), ('ResultCorrected', 'Result Corrected'), ('GameVoided', 'Game Voided')], max_length=30),
+            model_name="event",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("GameCreated", "Game Created"),
+                    ("ActionApplied", "Action Applied"),
+                    ("ChanceResolved", "Chance Resolved"),
+                    ("SeatAccepted", "Seat Accepted"),
+                    ("SeatDeclined", "Seat Declined"),
+                    ("SeatResigned", "Seat Resigned"),
+                    ("GameFinished", "Game Finished"),
+                    ("ResultRecorded", "Result Recorded"),
+                    ("ResultReported", "Result Reported"),
+                    ("ResultConfirmed", "Result Confirmed"),
+                    ("ResultDisputed", "Result Disputed"),
+                    ("ResultOverridden", "Result Overridden"),
+                    ("ResultCorrected", "Result Corrected"),
+                    ("GameVoided", "Game Voided"),
+                ],
+                max_length=30,
+            ),
         ),
     ]

@@ -14,7 +14,6 @@ def drop_snapshots(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
         ("games", "0006_seat_accepted"),
     ]
@@ -23,7 +22,11 @@ class Migration(migrations.Migration):
     operations = [
         migrations.RunPython(drop_snapshots, migrations.RunPython.noop),
         migrations.RemoveField(model_name="snapshot", name="state"),
-        migrations.AddField(model_name="snapshot", name="state",
-                            field=models.JSONField(default=dict), preserve_default=False),
+        migrations.AddField(
+            model_name="snapshot",
+            name="state",
+            field=models.JSONField(default=dict),
+            preserve_default=False,
+        ),
         migrations.RunPython(migrations.RunPython.noop, drop_snapshots),
     ]

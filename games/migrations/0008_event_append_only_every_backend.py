@@ -15,19 +15,25 @@ from django.db import migrations
 from games.append_only import OPERATIONS, sqlite_trigger
 
 SQLITE_CREATE = [sqlite_trigger(op) for op in OPERATIONS]
-SQLITE_DROP = ["DROP TRIGGER IF EXISTS games_event_append_only_update;",
-               "DROP TRIGGER IF EXISTS games_event_append_only_delete;"]
+SQLITE_DROP = [
+    "DROP TRIGGER IF EXISTS games_event_append_only_update;",
+    "DROP TRIGGER IF EXISTS games_event_append_only_delete;",
+]
 
 # 0002's function raises for whatever TG_OP it is called with.
-POSTGRES_CREATE = ["""
+POSTGRES_CREATE = [
+    """
     CREATE TRIGGER games_event_append_only_truncate
     BEFORE TRUNCATE ON games_event
     FOR EACH STATEMENT EXECUTE FUNCTION games_event_append_only();
-"""]
+"""
+]
 POSTGRES_DROP = ["DROP TRIGGER IF EXISTS games_event_append_only_truncate ON games_event;"]
 
-STATEMENTS = {"sqlite": (SQLITE_CREATE, SQLITE_DROP),
-              "postgresql": (POSTGRES_CREATE, POSTGRES_DROP)}
+STATEMENTS = {
+    "sqlite": (SQLITE_CREATE, SQLITE_DROP),
+    "postgresql": (POSTGRES_CREATE, POSTGRES_DROP),
+}
 
 
 def forwards(apps, schema_editor):

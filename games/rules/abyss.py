@@ -132,8 +132,7 @@ _MONSTER = 25
 _CARDS = 26
 _RACE = tuple(c // 5 for c in range(_ALLIES))
 _VALUE = tuple(c % 5 + 1 for c in range(_ALLIES))
-_FULL_DECK = tuple([data.ALLY_COPIES[v] for _ in _RACES for v in range(1, 6)]
-                   + [data.MONSTERS])
+_FULL_DECK = tuple([data.ALLY_COPIES[v] for _ in _RACES for v in range(1, 6)] + [data.MONSTERS])
 _TOKEN_VALUES = tuple(sorted(data.MONSTER_TOKENS))
 _POPCOUNT = tuple(bin(mask).count("1") for mask in range(32))
 
@@ -143,8 +142,7 @@ _L_NAME = tuple(lord.name for lord in _LORDS)
 _L_GUILD = tuple(lord.guild for lord in _LORDS)
 _L_COST = tuple(lord.cost for lord in _LORDS)
 _L_RACES = tuple(lord.races for lord in _LORDS)
-_L_REQUIRED = tuple(-1 if lord.required is None else _RACE_INDEX[lord.required]
-                    for lord in _LORDS)
+_L_REQUIRED = tuple(-1 if lord.required is None else _RACE_INDEX[lord.required] for lord in _LORDS)
 _L_IP = tuple(lord.ip for lord in _LORDS)
 _L_KEYS = tuple(lord.keys for lord in _LORDS)
 _L_POWER = tuple(lord.power for lord in _LORDS)
@@ -158,9 +156,9 @@ _COMMITTED = -2
 
 _CORRUPTOR_PRICE = 5
 _SLAVER_PRICE = 2
-_HAND_LIMIT = 6               # Commander
+_HAND_LIMIT = 6  # Commander
 _SEEKER_TOLL = 2
-_COST_SHIFT = 2               # Treasurer, Recruiter
+_COST_SHIFT = 2  # Treasurer, Recruiter
 _MERCHANT_PEARLS = {"shopkeeper": 1, "peddler": 2, "trader": 3}
 _RESAMPLE_TRIES = 20
 # evaluate(): what a pearl, a key and an Ally in hand (up to a hand's useful size) are worth in
@@ -172,16 +170,49 @@ _USEFUL_HAND = 10
 
 # Tasks wait on a stack, the next on top: a chance event, a seat's decision (the task's second
 # item is the deciding seat) or a step carried out without a decision.
-_CHANCE_TASKS = {"first_player": "first_player", "court_draw": "draw_lord",
-                 "scheme_draw": "draw_lord", "setup_location": "draw_location",
-                 "location_draw": "draw_location", "reveal": "reveal", "token": "draw_token",
-                 "steal": "steal"}
+_CHANCE_TASKS = {
+    "first_player": "first_player",
+    "court_draw": "draw_lord",
+    "scheme_draw": "draw_lord",
+    "setup_location": "draw_location",
+    "location_draw": "draw_location",
+    "reveal": "reveal",
+    "token": "draw_token",
+    "steal": "steal",
+}
 _CHANCE_TYPES = frozenset(_CHANCE_TASKS.values())
-_SEAT_TYPES = frozenset((
-    "plot", "sell", "replace", "explore", "council", "recruit", "buy", "decline", "take",
-    "continue", "fight", "reward", "pay", "pay_pearls", "affiliate", "use_lord", "use_token",
-    "location", "draw_locations", "discard", "assassinate", "hunt", "betray", "skip",
-    "take_lord", "corrupt", "discard_stack", "swap"))
+_SEAT_TYPES = frozenset(
+    (
+        "plot",
+        "sell",
+        "replace",
+        "explore",
+        "council",
+        "recruit",
+        "buy",
+        "decline",
+        "take",
+        "continue",
+        "fight",
+        "reward",
+        "pay",
+        "pay_pearls",
+        "affiliate",
+        "use_lord",
+        "use_token",
+        "location",
+        "draw_locations",
+        "discard",
+        "assassinate",
+        "hunt",
+        "betray",
+        "skip",
+        "take_lord",
+        "corrupt",
+        "discard_stack",
+        "swap",
+    )
+)
 
 spec = GameSpec(
     slug="abyss",
@@ -192,8 +223,10 @@ spec = GameSpec(
     options=(),
     chance=True,
     hidden_information=True,
-    description=("Explore the depths for Allies, sell them to your rivals, and spend them to "
-                 "recruit the Lords of the Abyss and take control of its Locations."),
+    description=(
+        "Explore the depths for Allies, sell them to your rivals, and spend them to "
+        "recruit the Lords of the Abyss and take control of its Locations."
+    ),
 )
 
 
@@ -213,7 +246,7 @@ class State(base.State):
         self._over = False
         self._pearls = [data.STARTING_PEARLS] * n
         self._key_tokens = [0] * n
-        self._hands = [[0] * _ALLIES for _ in range(n)]          # copies per card
+        self._hands = [[0] * _ALLIES for _ in range(n)]  # copies per card
         self._affiliated = [[0] * _ALLIES for _ in range(n)]
         self._tokens = [[0] * len(_TOKEN_VALUES) for _ in range(n)]  # per token value
         self._lords: list[list[list[int]]] = [[] for _ in range(n)]
@@ -237,14 +270,17 @@ class State(base.State):
         self._extra_turn = False
         self._court_left = False
         self._end_seat: int | None = None
-        self._payment: list[Any] | None = None   # [lord, races, required, value, paid cards]
+        self._payment: list[Any] | None = None  # [lord, races, required, value, paid cards]
         self._pearls_paid = 0
         # The last recruit paid with Allies, public (forced payments log no action of their
         # own): (seat, lord, cards paid, pearls paid, card affiliated).
         self._last_recruit: tuple | None = None
         self._keys_due = 0
-        self._tasks: list[tuple] = ([("turn_start",), ("setup_location",)]
-                                    + [("court_draw",)] * data.COURT_SLOTS + [("first_player",)])
+        self._tasks: list[tuple] = (
+            [("turn_start",), ("setup_location",)]
+            + [("court_draw",)] * data.COURT_SLOTS
+            + [("first_player",)]
+        )
         self._options: list[Action] = []
         self._advance()
 
@@ -269,27 +305,40 @@ class State(base.State):
             return [({"type": "first_player", "seat": s}, 1 / n) for s in range(n)]
         if kind in ("court_draw", "scheme_draw"):
             deck = self._lord_deck
-            return [({"type": "draw_lord", "name": _L_NAME[lord]}, 1 / len(deck))
-                    for lord in sorted(deck)]
+            return [
+                ({"type": "draw_lord", "name": _L_NAME[lord]}, 1 / len(deck))
+                for lord in sorted(deck)
+            ]
         if kind in ("setup_location", "location_draw"):
             deck = self._location_deck
-            return [({"type": "draw_location", "name": _LOCATIONS[loc].name}, 1 / len(deck))
-                    for loc in sorted(deck)]
+            return [
+                ({"type": "draw_location", "name": _LOCATIONS[loc].name}, 1 / len(deck))
+                for loc in sorted(deck)
+            ]
         if kind == "reveal":
             pile = self._deck if any(self._deck) else self._discard
             left = sum(pile)
-            return [({"type": "reveal", "card": dict(_CARD_VIEWS[c])}, count / left)
-                    for c, count in enumerate(pile) if count]
+            return [
+                ({"type": "reveal", "card": dict(_CARD_VIEWS[c])}, count / left)
+                for c, count in enumerate(pile)
+                if count
+            ]
         if kind == "token":
             pool = self._token_pool
             left = sum(pool)
-            return [({"type": "draw_token", "seat": top[1], "value": value}, pool[i] / left)
-                    for i, value in enumerate(_TOKEN_VALUES) if pool[i]]
+            return [
+                ({"type": "draw_token", "seat": top[1], "value": value}, pool[i] / left)
+                for i, value in enumerate(_TOKEN_VALUES)
+                if pool[i]
+            ]
         thief, victim = top[1], top[2]
         held = self._tokens[victim]
         left = sum(held)
-        return [({"type": "steal", "thief": thief, "victim": victim, "value": value},
-                 held[i] / left) for i, value in enumerate(_TOKEN_VALUES) if held[i]]
+        return [
+            ({"type": "steal", "thief": thief, "victim": victim, "value": value}, held[i] / left)
+            for i, value in enumerate(_TOKEN_VALUES)
+            if held[i]
+        ]
 
     def _apply(self, action: Action) -> None:
         top = self._tasks[-1]
@@ -305,11 +354,11 @@ class State(base.State):
             "current_player": self._current_player(),
             "turn": self._turn,
             "first_player": self._first,
-            "players": [self._player_view(s, s == seat or over)
-                        for s in range(self.num_players)],
+            "players": [self._player_view(s, s == seat or over) for s in range(self.num_players)],
             "court": [_L_NAME[lord] for lord in self._court],
-            "council": {race: sum(self._council[r * 5:r * 5 + 5])
-                        for r, race in enumerate(_RACES)},
+            "council": {
+                race: sum(self._council[r * 5 : r * 5 + 5]) for r, race in enumerate(_RACES)
+            },
             "track": [_card_view(c) for c in self._track],
             "threat": self._threat,
             "locations_available": [_LOCATIONS[loc].name for loc in self._face_up],
@@ -326,14 +375,22 @@ class State(base.State):
         }
         if self._payment is not None:
             lord, races, required, value, paid = self._payment
-            out["recruiting"] = {"lord": _L_NAME[lord], "races": races,
-                                 "required": None if required < 0 else _RACES[required],
-                                 "value": value, "paid": [_card_view(c) for c in paid]}
+            out["recruiting"] = {
+                "lord": _L_NAME[lord],
+                "races": races,
+                "required": None if required < 0 else _RACES[required],
+                "value": value,
+                "paid": [_card_view(c) for c in paid],
+            }
         if self._last_recruit is not None:
             who, lord, paid, pearls, kept = self._last_recruit
-            out["last_recruit"] = {"seat": who, "lord": _L_NAME[lord],
-                                   "paid": [_card_view(c) for c in paid], "pearls": pearls,
-                                   "affiliated": _card_view(kept)}
+            out["last_recruit"] = {
+                "seat": who,
+                "lord": _L_NAME[lord],
+                "paid": [_card_view(c) for c in paid],
+                "pearls": pearls,
+                "affiliated": _card_view(kept),
+            }
         if over:
             out["scores"] = [self._score_parts(s) for s in range(self.num_players)]
         return out
@@ -344,19 +401,31 @@ class State(base.State):
             "pearls": self._pearls[s],
             "keys": self._keys(s),
             "key_tokens": self._key_tokens[s],
-            "lords": [{"name": _L_NAME[lord], "guild": _L_GUILD[lord], "free": where == _FREE,
-                       "disabled": bool(disabled)} for lord, where, disabled in self._lords[s]],
-            "locations": [{"name": _LOCATIONS[loc].name,
-                           "lords": [_L_NAME[lord] for lord, where, _ in self._lords[s]
-                                     if where == loc]} for loc in self._locations[s]],
+            "lords": [
+                {
+                    "name": _L_NAME[lord],
+                    "guild": _L_GUILD[lord],
+                    "free": where == _FREE,
+                    "disabled": bool(disabled),
+                }
+                for lord, where, disabled in self._lords[s]
+            ],
+            "locations": [
+                {
+                    "name": _LOCATIONS[loc].name,
+                    "lords": [_L_NAME[lord] for lord, where, _ in self._lords[s] if where == loc],
+                }
+                for loc in self._locations[s]
+            ],
             "affiliated": _cards_view(self._affiliated[s]),
             "hand_size": sum(self._hands[s]),
             "monster_tokens": sum(tokens),
         }
         if full:
             entry["hand"] = _cards_view(self._hands[s])
-            entry["monster_token_values"] = [value for i, value in enumerate(_TOKEN_VALUES)
-                                             for _ in range(tokens[i])]
+            entry["monster_token_values"] = [
+                value for i, value in enumerate(_TOKEN_VALUES) for _ in range(tokens[i])
+            ]
         return entry
 
     def _decision_view(self) -> dict[str, Any] | None:
@@ -395,16 +464,21 @@ class State(base.State):
 
     def _rank_keys(self) -> list[Any]:
         # "If tied, the tied player with the most Pearls wins; then the highest-valued Lord."
-        return [(self._score_parts(s)["total"], self._pearls[s],
-                 max((_L_IP[lord] for lord, _, _ in self._lords[s]), default=0))
-                for s in range(self.num_players)]
+        return [
+            (
+                self._score_parts(s)["total"],
+                self._pearls[s],
+                max((_L_IP[lord] for lord, _, _ in self._lords[s]), default=0),
+            )
+            for s in range(self.num_players)
+        ]
 
     def _location_points(self, s: int, loc: int) -> int:
         location = _LOCATIONS[loc]
         item = location.item
         if item == "race":
             r = _RACE_INDEX[location.subject]
-            count = sum(self._affiliated[s][r * 5:r * 5 + 5])
+            count = sum(self._affiliated[s][r * 5 : r * 5 + 5])
         elif item == "guild":
             count = sum(1 for lord, _, _ in self._lords[s] if _L_GUILD[lord] == location.subject)
         elif item == "guilds":
@@ -448,10 +522,14 @@ class State(base.State):
         if self._over:
             scores = self._scores()
             return scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
-        unseen = [data.MONSTER_TOKENS[v] - self._tokens[seat][i]
-                  for i, v in enumerate(_TOKEN_VALUES)]
-        mean = (sum(v * unseen[i] for i, v in enumerate(_TOKEN_VALUES)) / sum(unseen)
-                if sum(unseen) else 0.0)
+        unseen = [
+            data.MONSTER_TOKENS[v] - self._tokens[seat][i] for i, v in enumerate(_TOKEN_VALUES)
+        ]
+        mean = (
+            sum(v * unseen[i] for i, v in enumerate(_TOKEN_VALUES)) / sum(unseen)
+            if sum(unseen)
+            else 0.0
+        )
         recruiting = self._turn if self._payment is not None else None
         projected = []
         for s in range(self.num_players):
@@ -462,8 +540,11 @@ class State(base.State):
             if s == recruiting:
                 value += _L_IP[self._payment[0]]
                 allies += len(self._payment[4])
-            value += (_PEARL_WORTH * self._pearls[s] + _KEY_WORTH * self._keys(s)
-                      + _ALLY_WORTH * min(allies, _USEFUL_HAND))
+            value += (
+                _PEARL_WORTH * self._pearls[s]
+                + _KEY_WORTH * self._keys(s)
+                + _ALLY_WORTH * min(allies, _USEFUL_HAND)
+            )
             projected.append(value)
         return projected[seat] - max(v for s, v in enumerate(projected) if s != seat)
 
@@ -505,7 +586,7 @@ class State(base.State):
         rest: list[int] = []
         for r, cards in enumerate(by_race):
             rng.shuffle(cards)
-            size = sum(council[r * 5:r * 5 + 5])
+            size = sum(council[r * 5 : r * 5 + 5])
             for c in cards[:size]:
                 new_council[c] += 1
             rest.extend(cards[size:])
@@ -514,7 +595,7 @@ class State(base.State):
         for o in others:
             size = sum(hands[o])
             hand = [0] * _ALLIES
-            for c in rest[at:at + size]:
+            for c in rest[at : at + size]:
                 hand[c] += 1
             hands[o] = hand
             at += size
@@ -530,13 +611,16 @@ class State(base.State):
         self._council = new_council
 
     def _redraw_tokens(self, others: list[int], rng: random.Random) -> None:
-        unseen = [value for i, value in enumerate(_TOKEN_VALUES)
-                  for _ in range(self._token_pool[i] + sum(self._tokens[o][i] for o in others))]
+        unseen = [
+            value
+            for i, value in enumerate(_TOKEN_VALUES)
+            for _ in range(self._token_pool[i] + sum(self._tokens[o][i] for o in others))
+        ]
         rng.shuffle(unseen)
         at = 0
         for o in others:
             size = sum(self._tokens[o])
-            self._tokens[o] = _token_counts(unseen[at:at + size])
+            self._tokens[o] = _token_counts(unseen[at : at + size])
             at += size
         self._token_pool = _token_counts(unseen[at:])
 
@@ -596,8 +680,9 @@ class State(base.State):
         return other
 
     def _check_seat(self, seat: Any) -> None:
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < self.num_players):
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players
+        ):
             raise ValueError(f"seat must be None or 0 to {self.num_players - 1}, not {seat!r}")
 
     # -- moving on through forced steps --------------------------------------------------------
@@ -652,18 +737,24 @@ class State(base.State):
     def _start_options(self, top: tuple) -> list[Action]:
         seat = top[1]
         options: list[Action] = []
-        if (self._pearls[seat] >= data.PLOT_COST and len(self._court) < data.COURT_SLOTS
-                and self._lord_deck):
+        if (
+            self._pearls[seat] >= data.PLOT_COST
+            and len(self._court) < data.COURT_SLOTS
+            and self._lord_deck
+        ):
             options.append({"type": "plot"})
         hand = self._hands[seat]
         if not self._sold and self._has(seat, "slaver"):
             options += [{"type": "sell", **_card_view(c)} for c in range(_ALLIES) if hand[c]]
         if not self._replaced and self._lord_deck and self._has(seat, "opportunist"):
             options += [{"type": "replace", "lord": _L_NAME[lord]} for lord in self._court]
-        options.append({"type": "explore"})   # always possible: see the rulings
+        options.append({"type": "explore"})  # always possible: see the rulings
         council = self._council
-        options += [{"type": "council", "race": race} for r, race in enumerate(_RACES)
-                    if any(council[r * 5:r * 5 + 5])]
+        options += [
+            {"type": "council", "race": race}
+            for r, race in enumerate(_RACES)
+            if any(council[r * 5 : r * 5 + 5])
+        ]
         if self._court and any(hand):
             terms = self._recruit_terms(seat)
             sums = _race_sums(hand)
@@ -788,8 +879,8 @@ class State(base.State):
         self._hands[seat][self._track.pop()] += 1
         self._buys += 1
         self._bought[seat] = True
-        self._tasks.pop()          # the offer
-        self._tasks.pop()          # the explorer's choice on this Ally
+        self._tasks.pop()  # the offer
+        self._tasks.pop()  # the explorer's choice on this Ally
         self._push(("reveal",))
 
     def _ally_options(self, top: tuple) -> list[Action]:
@@ -832,8 +923,11 @@ class State(base.State):
 
     def _reward_options(self, top: tuple) -> list[Action]:
         left = sum(self._token_pool)
-        return [{"type": "reward", "pearls": p, "tokens": t, "keys": k}
-                for p, t, k in data.THREAT_REWARDS[top[2]] if t <= left]
+        return [
+            {"type": "reward", "pearls": p, "tokens": t, "keys": k}
+            for p, t, k in data.THREAT_REWARDS[top[2]]
+            if t <= left
+        ]
 
     def _reward(self, top: tuple, action: Action) -> None:
         self._tasks.pop()
@@ -872,8 +966,11 @@ class State(base.State):
 
     def _stack_options(self, kind: str) -> list[Action]:
         council = self._council
-        return [{"type": kind, "race": race} for r, race in enumerate(_RACES)
-                if any(council[r * 5:r * 5 + 5])]
+        return [
+            {"type": kind, "race": race}
+            for r, race in enumerate(_RACES)
+            if any(council[r * 5 : r * 5 + 5])
+        ]
 
     def _council_options(self, top: tuple) -> list[Action]:
         return self._stack_options("council")
@@ -908,8 +1005,7 @@ class State(base.State):
             if hand[c]:
                 r = _RACE[c]
                 sums[r] -= _VALUE[c]
-                if _finishable(mask | 1 << r, paid_sum + _VALUE[c], sums, races, required,
-                               short):
+                if _finishable(mask | 1 << r, paid_sum + _VALUE[c], sums, races, required, short):
                     options.append({"type": "pay", **_card_view(c)})
                 sums[r] += _VALUE[c]
         missing = value - paid_sum
@@ -929,8 +1025,10 @@ class State(base.State):
         self._hands[seat][c] -= 1
         _, races, required, value, paid = self._payment
         paid.append(c)
-        if (_races_met(_races_of(paid), races, required)
-                and sum(_VALUE[card] for card in paid) >= value):
+        if (
+            _races_met(_races_of(paid), races, required)
+            and sum(_VALUE[card] for card in paid) >= value
+        ):
             self._tasks.pop()
 
     def _recruited(self, top: tuple) -> None:
@@ -948,8 +1046,10 @@ class State(base.State):
     def _affiliate_options(self, top: tuple) -> list[Action]:
         paid = self._payment[4]
         lowest = min(_VALUE[c] for c in paid)
-        return [{"type": "affiliate", **_card_view(c)}
-                for c in sorted({c for c in paid if _VALUE[c] == lowest})]
+        return [
+            {"type": "affiliate", **_card_view(c)}
+            for c in sorted({c for c in paid if _VALUE[c] == lowest})
+        ]
 
     def _affiliate_choice(self, top: tuple, action: Action) -> None:
         self._tasks.pop()
@@ -1004,18 +1104,19 @@ class State(base.State):
 
     def _keys_check(self, top: tuple) -> None:
         seat = self._turn
-        if (self._keys(seat) >= data.KEYS_FOR_LOCATION
-                and (self._face_up or self._location_deck)):
+        if self._keys(seat) >= data.KEYS_FOR_LOCATION and (self._face_up or self._location_deck):
             self._keys_due = data.KEYS_FOR_LOCATION
-            self._push(("spend_keys", seat))   # this check stays below: 3 keys again, again
+            self._push(("spend_keys", seat))  # this check stays below: 3 keys again, again
             return
         self._tasks.pop()
 
     def _spend_keys_options(self, top: tuple) -> list[Action]:
         seat = top[1]
-        options: list[Action] = [{"type": "use_lord", "lord": _L_NAME[lord]}
-                                 for lord, where, disabled in self._lords[seat]
-                                 if where == _FREE and not disabled and _L_KEYS[lord]]
+        options: list[Action] = [
+            {"type": "use_lord", "lord": _L_NAME[lord]}
+            for lord, where, disabled in self._lords[seat]
+            if where == _FREE and not disabled and _L_KEYS[lord]
+        ]
         if self._key_tokens[seat]:
             options.append({"type": "use_token"})
         return options
@@ -1035,8 +1136,9 @@ class State(base.State):
             self._push(("choose_location", seat))
 
     def _choose_location_options(self, top: tuple) -> list[Action]:
-        options: list[Action] = [{"type": "location", "name": _LOCATIONS[loc].name}
-                                 for loc in self._face_up]
+        options: list[Action] = [
+            {"type": "location", "name": _LOCATIONS[loc].name} for loc in self._face_up
+        ]
         most = min(data.MAX_LOCATION_DRAW, len(self._location_deck))
         options += [{"type": "draw_locations", "count": k} for k in range(1, most + 1)]
         return options
@@ -1086,7 +1188,7 @@ class State(base.State):
         seat, lord = top[1], top[2]
         power = _L_POWER[lord]
         opponents = self._opponents(seat)
-        later_first = opponents[::-1]   # pushed so that the first in turn order is on top
+        later_first = opponents[::-1]  # pushed so that the first in turn order is on top
         if power == "seeker":
             for o in opponents:
                 self._pearls[o] -= min(_SEEKER_TOLL, self._pearls[o])
@@ -1122,9 +1224,11 @@ class State(base.State):
 
     def _assassin_options(self, top: tuple) -> list[Action]:
         victim = top[2]
-        return [{"type": "assassinate", "seat": victim, "lord": _L_NAME[lord]}
-                for lord, where, disabled in self._lords[victim]
-                if where == _FREE and not disabled]
+        return [
+            {"type": "assassinate", "seat": victim, "lord": _L_NAME[lord]}
+            for lord, where, disabled in self._lords[victim]
+            if where == _FREE and not disabled
+        ]
 
     def _assassinate(self, top: tuple, action: Action) -> None:
         self._tasks.pop()
@@ -1132,8 +1236,9 @@ class State(base.State):
         next(e for e in self._lords[top[2]] if e[0] == lord)[2] = 1
 
     def _hunter_options(self, top: tuple) -> list[Action]:
-        return [{"type": "hunt", "seat": o} for o in self._opponents(top[1])
-                if any(self._tokens[o])]
+        return [
+            {"type": "hunt", "seat": o} for o in self._opponents(top[1]) if any(self._tokens[o])
+        ]
 
     def _hunt(self, top: tuple, action: Action) -> None:
         self._tasks.pop()
@@ -1150,9 +1255,11 @@ class State(base.State):
         source = self._court if top[0] == "traitor" else self._lord_deck
         if not source:
             return []
-        options: list[Action] = [{"type": "betray", "lord": _L_NAME[lord]}
-                                 for lord, where, _ in self._lords[seat]
-                                 if where == _FREE and lord != itself]
+        options: list[Action] = [
+            {"type": "betray", "lord": _L_NAME[lord]}
+            for lord, where, _ in self._lords[seat]
+            if where == _FREE and lord != itself
+        ]
         return options + [{"type": "skip"}] if options else []
 
     def _betray(self, top: tuple, action: Action) -> None:
@@ -1193,7 +1300,8 @@ class State(base.State):
         if self._pearls[top[1]] < _CORRUPTOR_PRICE or not self._court:
             return []
         return [{"type": "corrupt", "lord": _L_NAME[lord]} for lord in self._court] + [
-            {"type": "skip"}]
+            {"type": "skip"}
+        ]
 
     def _corrupt(self, top: tuple, action: Action) -> None:
         self._tasks.pop()
@@ -1218,7 +1326,8 @@ class State(base.State):
         if not mine or not self._face_up:
             return []
         return [{"type": "swap", "location": _LOCATIONS[loc].name} for loc in mine] + [
-            {"type": "skip"}]
+            {"type": "skip"}
+        ]
 
     def _illusionist(self, top: tuple, action: Action) -> None:
         self._tasks.pop()
@@ -1253,9 +1362,11 @@ class State(base.State):
         return any(self._has(o, power) for o in range(self.num_players) if o != seat)
 
     def _keys(self, seat: int) -> int:
-        return self._key_tokens[seat] + sum(_L_KEYS[lord] for lord, where, disabled
-                                            in self._lords[seat]
-                                            if where == _FREE and not disabled)
+        return self._key_tokens[seat] + sum(
+            _L_KEYS[lord]
+            for lord, where, disabled in self._lords[seat]
+            if where == _FREE and not disabled
+        )
 
     def _opponents(self, seat: int) -> list[int]:
         """The other seats, clockwise from ``seat``."""
@@ -1287,7 +1398,8 @@ class State(base.State):
             keys = ", ".join(k for k in same[0] if k != "type")
             return f"{kind} takes {keys}" if keys else f"{kind} takes no parameters"
         return self._why_detail(top, action) or (
-            f"{base._describe(action)} is not one of the choices now: {self._what_now()}")
+            f"{base._describe(action)} is not one of the choices now: {self._what_now()}"
+        )
 
     def _why_detail(self, top: tuple, action: Action) -> str | None:
         kind = action["type"]
@@ -1298,15 +1410,19 @@ class State(base.State):
                 return f"there is no Lord {action['lord']!r} at the Court"
             races, required, value = _requirement(lord, self._recruit_terms(seat))
             need = f" including a {_RACES[required]}" if required >= 0 else ""
-            return (f"you cannot pay for the {_L_NAME[lord]}: it takes Allies of exactly "
-                    f"{races} races{need}, worth {value} (pearls may make up missing points)")
+            return (
+                f"you cannot pay for the {_L_NAME[lord]}: it takes Allies of exactly "
+                f"{races} races{need}, worth {value} (pearls may make up missing points)"
+            )
         if kind in ("pay", "sell", "discard"):
             c = _card_or_none(action)
             if c is None or not self._hands[seat][c]:
                 return f"you hold no {action.get('race')!r} Ally of value {action.get('value')!r}"
             if kind == "pay":
-                return (f"paying the {_RACES[_RACE[c]]} {_VALUE[c]} would leave the "
-                        f"{_L_NAME[self._payment[0]]} impossible to pay for")
+                return (
+                    f"paying the {_RACES[_RACE[c]]} {_VALUE[c]} would leave the "
+                    f"{_L_NAME[self._payment[0]]} impossible to pay for"
+                )
         if kind == "pay_pearls":
             return f"the pearls due are {self._options[-1]['amount']}"
         if kind in ("council", "discard_stack"):
@@ -1328,8 +1444,7 @@ class State(base.State):
             "pay": "pays for its Lord: an Ally (pay) or the missing points (pay_pearls)",
             "affiliate": "picks which of its lowest Allies to affiliate (affiliate)",
             "spend_keys": "picks the keys to spend on a Location (use_lord, use_token)",
-            "choose_location": "takes a face-up Location or draws some (location, "
-                               "draw_locations)",
+            "choose_location": "takes a face-up Location or draws some (location, draw_locations)",
             "keep_location": "keeps one of the Locations drawn (location)",
             "discard_down": "discards down to 6 Allies (discard)",
             "discard_one": "discards an Ally for the Jailor (discard)",
@@ -1368,8 +1483,9 @@ def _races_met(mask: int, races: int, required: int) -> bool:
     return _POPCOUNT[mask] == races and (required < 0 or bool(mask >> required & 1))
 
 
-def _finishable(mask: int, paid_sum: int, sums: list[int], races: int, required: int,
-                short: int) -> bool:
+def _finishable(
+    mask: int, paid_sum: int, sums: list[int], races: int, required: int, short: int
+) -> bool:
     """Whether a payment of races ``mask`` worth ``paid_sum`` can be completed from a hand whose
     values total ``sums`` per race, with ``short`` = the value needed less the seat's pearls."""
     forced = mask

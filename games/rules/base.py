@@ -90,13 +90,19 @@ class OptionSpec:
         if len(set(value)) != len(value):
             raise ValueError(f"option {self.name!r} names the same item twice")
         if self.subset_size is not None and len(value) != self.subset_size:
-            raise ValueError(f"option {self.name!r} must name exactly {self.subset_size} of "
-                             f"{allowed}, not {len(value)}")
+            raise ValueError(
+                f"option {self.name!r} must name exactly {self.subset_size} of "
+                f"{allowed}, not {len(value)}"
+            )
         return [c for c in self.subset_of if c in value]  # one spelling per choice: table order
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default,
-                               "help": self.help}
+        out: dict[str, Any] = {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "help": self.help,
+        }
         if self.choices:
             out["choices"] = list(self.choices)
         if self.minimum is not None:
@@ -130,8 +136,10 @@ class GameSpec:
         if isinstance(num_players, bool) or not isinstance(num_players, int):
             raise ValueError("the number of players must be a whole number")
         if not self.min_players <= num_players <= self.max_players:
-            raise ValueError(f"{self.name} takes {self.min_players} to {self.max_players} players,"
-                             f" not {num_players}")
+            raise ValueError(
+                f"{self.name} takes {self.min_players} to {self.max_players} players,"
+                f" not {num_players}"
+            )
         if options is None:
             options = {}
         if not isinstance(options, dict):
@@ -143,11 +151,17 @@ class GameSpec:
         return {name: o.validate(options.get(name, o.default)) for name, o in known.items()}
 
     def to_json(self) -> dict[str, Any]:
-        return {"slug": self.slug, "name": self.name, "min_players": self.min_players,
-                "max_players": self.max_players, "version": self.version,
-                "chance": self.chance, "hidden_information": self.hidden_information,
-                "description": self.description,
-                "options": [o.to_json() for o in self.options]}
+        return {
+            "slug": self.slug,
+            "name": self.name,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "version": self.version,
+            "chance": self.chance,
+            "hidden_information": self.hidden_information,
+            "description": self.description,
+            "options": [o.to_json() for o in self.options],
+        }
 
 
 class State(ABC):
@@ -262,16 +276,20 @@ class State(ABC):
         reason = self._why_illegal(action)
         if reason is None:
             kinds = sorted({a["type"] for a in legal})
-            reason = (f"{_describe(action)} is not legal now; legal action types: "
-                      f"{', '.join(kinds) or 'none'}")
+            reason = (
+                f"{_describe(action)} is not legal now; legal action types: "
+                f"{', '.join(kinds) or 'none'}"
+            )
         raise IllegalAction(reason)
 
     def result(self) -> list[dict[str, Any]]:
         """Per seat ``{"score", "rank"}``; rank is 1-based and tied seats share it."""
         if not self.is_terminal():
             raise ValueError("the game is not over")
-        return [{"score": score, "rank": rank}
-                for score, rank in zip(self._scores(), ranks_from_keys(self._rank_keys()))]
+        return [
+            {"score": score, "rank": rank}
+            for score, rank in zip(self._scores(), ranks_from_keys(self._rank_keys()))
+        ]
 
     def clone(self) -> State:
         return copy.deepcopy(self)
@@ -303,15 +321,18 @@ def state_from_json(rules: ModuleType, data: Any) -> State:
     expected = vars(fresh)
     missing, extra = sorted(set(expected) - set(data)), sorted(set(data) - set(expected))
     if missing or extra:
-        raise StateFormatError(f"fields missing: {', '.join(missing) or 'none'}; "
-                               f"unknown: {', '.join(extra) or 'none'}")
+        raise StateFormatError(
+            f"fields missing: {', '.join(missing) or 'none'}; unknown: {', '.join(extra) or 'none'}"
+        )
     known = type(fresh)._json_known
     fields = {name: _decode(data[name], known) for name in expected}
     for name, value in fields.items():
         old = expected[name]
         if value is not None and old is not None and type(value) is not type(old):
-            raise StateFormatError(f"field {name} holds a {type(value).__name__} where a new "
-                                   f"game holds a {type(old).__name__}")
+            raise StateFormatError(
+                f"field {name} holds a {type(value).__name__} where a new "
+                f"game holds a {type(old).__name__}"
+            )
     expected.update(fields)
     return fresh
 
@@ -319,8 +340,9 @@ def state_from_json(rules: ModuleType, data: Any) -> State:
 def _new_game_for(rules: ModuleType, data: Any) -> State:
     """A new game with the players and options of the JSON form ``data``."""
     if type(data) is not dict or "num_players" not in data or "options" not in data:
-        raise StateFormatError("a state's JSON form is an object of its fields, "
-                               "num_players and options among them")
+        raise StateFormatError(
+            "a state's JSON form is an object of its fields, num_players and options among them"
+        )
     players, options = _decode(data["num_players"], {}), _decode(data["options"], {})
     try:
         return rules.new_game(players, options)
@@ -353,8 +375,10 @@ def _encode(value: Any, names: dict[int, str]) -> Any:
         return {"set": [_encode(item, names) for item in sorted(value)]}
     name = names.get(id(value))
     if name is None:
-        raise TypeError(f"a state holds plain data, not {kind.__name__} ({value!r:.60}); "
-                        f"name table entries and sentinels in _json_known")
+        raise TypeError(
+            f"a state holds plain data, not {kind.__name__} ({value!r:.60}); "
+            f"name table entries and sentinels in _json_known"
+        )
     return {"known": name}
 
 

@@ -79,8 +79,10 @@ _DIE_FACES = (1, 2, 3)
 _ROLL_PROBABILITY = 1 / len(_DIE_FACES) ** 2
 _STACK_SIZE = 3
 # Expected spaces moved on a roll, by items held: two dice of 1-3 less the items, at least 0.
-_EXPECTED_STEP = tuple(sum(max(0, a + b - items) for a in _DIE_FACES for b in _DIE_FACES)
-                       / len(_DIE_FACES) ** 2 for items in range(7))
+_EXPECTED_STEP = tuple(
+    sum(max(0, a + b - items) for a in _DIE_FACES for b in _DIE_FACES) / len(_DIE_FACES) ** 2
+    for items in range(7)
+)
 _BLANK = None  # a trail space is a level (int), a stack (tuple of levels) or _BLANK
 
 _SEAT_ACTIONS = ("continue", "turn_back", "take", "drop", "pass")
@@ -95,8 +97,10 @@ spec = GameSpec(
     options=(),
     chance=True,
     hidden_information=True,
-    description=("Divers share one tank of air: dive for treasure, turn back in time, and keep "
-                 "only what you bring home. Three rounds; the highest haul wins."),
+    description=(
+        "Divers share one tank of air: dive for treasure, turn back in time, and keep "
+        "only what you bring home. Three rounds; the highest haul wins."
+    ),
 )
 
 
@@ -120,16 +124,16 @@ class State(base.State):
         self._positions = [0] * n
         self._turned_back = [False] * n
         self._back = [False] * n
-        self._held: list[list[Any]] = [[] for _ in range(n)]   # items: level or stack tuple
+        self._held: list[list[Any]] = [[] for _ in range(n)]  # items: level or stack tuple
         self._scored: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (level, value)
         # Values not yet revealed, indexed by level (index 0 unused): a multiset per level.
         self._unrevealed = [[]] + [list(_CHIP_VALUES[level]) for level in _LEVELS]
         self._trail: list[Any] = [level for level in _LEVELS for _ in _CHIP_VALUES[level]]
         self._last_back: int | None = None
         self._next_first = 0
-        self._reveals: list[tuple[int, int]] = []   # (seat, level) still to reveal, in order
-        self._lost: list[int] = []                  # levels of lost chips not yet drawn
-        self._drawn: list[int] = []                 # levels of lost chips in stacking order
+        self._reveals: list[tuple[int, int]] = []  # (seat, level) still to reveal, in order
+        self._lost: list[int] = []  # levels of lost chips not yet drawn
+        self._drawn: list[int] = []  # levels of lost chips in stacking order
 
     # -- the interface ------------------------------------------------------------------------
 
@@ -148,25 +152,36 @@ class State(base.State):
                 return [{"type": "continue"}]
             return [{"type": "continue"}, {"type": "turn_back"}]
         if self._space(seat) is _BLANK:
-            return ([{"type": "drop", "chip": k} for k in range(len(self._held[seat]))]
-                    + [{"type": "pass"}])
+            return [{"type": "drop", "chip": k} for k in range(len(self._held[seat]))] + [
+                {"type": "pass"}
+            ]
         return [{"type": "take"}, {"type": "pass"}]
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         phase = self._phase
         if phase == "roll":
-            return [({"type": "roll", "dice": [a, b]}, _ROLL_PROBABILITY)
-                    for a in _DIE_FACES for b in _DIE_FACES]
+            return [
+                ({"type": "roll", "dice": [a, b]}, _ROLL_PROBABILITY)
+                for a in _DIE_FACES
+                for b in _DIE_FACES
+            ]
         if phase == "reveal":
             seat, level = self._reveals[0]
             pool = self._unrevealed[level]
             size = len(pool)
-            return [({"type": "reveal", "seat": seat, "level": level, "value": value},
-                     pool.count(value) / size) for value in sorted(set(pool))]
+            return [
+                (
+                    {"type": "reveal", "seat": seat, "level": level, "value": value},
+                    pool.count(value) / size,
+                )
+                for value in sorted(set(pool))
+            ]
         pool = self._lost
         size = len(pool)
-        return [({"type": "stack_draw", "level": level}, pool.count(level) / size)
-                for level in sorted(set(pool))]
+        return [
+            ({"type": "stack_draw", "level": level}, pool.count(level) / size)
+            for level in sorted(set(pool))
+        ]
 
     def _apply(self, action: Action) -> None:
         kind = action["type"]
@@ -246,15 +261,17 @@ class State(base.State):
         divers = []
         for s in range(n):
             scored = self._scored[s]
-            divers.append({
-                "position": self._positions[s],
-                "turned_back": self._turned_back[s],
-                "held": len(self._held[s]),
-                "held_levels": [_levels_of(item) for item in self._held[s]],
-                "back": self._back[s],
-                "scored": [v for _, v in scored] if over or s == seat else None,
-                "scored_chips": len(scored),
-            })
+            divers.append(
+                {
+                    "position": self._positions[s],
+                    "turned_back": self._turned_back[s],
+                    "held": len(self._held[s]),
+                    "held_levels": [_levels_of(item) for item in self._held[s]],
+                    "back": self._back[s],
+                    "scored": [v for _, v in scored] if over or s == seat else None,
+                    "scored_chips": len(scored),
+                }
+            )
         out: dict[str, Any] = {
             "round": self._round,
             "rounds": ROUNDS,
@@ -341,8 +358,7 @@ class State(base.State):
                 value -= 1.0
         return value
 
-    def _option_to_dive(self, s: int, held_value: float, safe: float,
-                        means: list[float]) -> float:
+    def _option_to_dive(self, s: int, held_value: float, safe: float, means: list[float]) -> float:
         """What a diver still going down gains by taking the next item deeper, if anything.
 
         Taking it adds its expected value but one more item to carry from farther down: the
@@ -372,8 +388,9 @@ class State(base.State):
         if step <= 0:
             return 0.0
         turns_needed = position / step
-        in_water = items + sum(len(self._held[d]) for d in range(self.num_players)
-                               if d != s and not self._back[d])
+        in_water = items + sum(
+            len(self._held[d]) for d in range(self.num_players) if d != s and not self._back[d]
+        )
         turns_of_air = self._air / max(1, in_water)
         width = 0.5 + 0.3 * math.sqrt(turns_needed)
         return 1.0 / (1.0 + math.exp(-(turns_of_air - turns_needed) / width))
@@ -440,8 +457,9 @@ class State(base.State):
         return other
 
     def _check_seat(self, seat: Any) -> None:
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < self.num_players):
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players
+        ):
             raise ValueError(f"seat must be None or 0 to {self.num_players - 1}, not {seat!r}")
 
     # -- the turn -----------------------------------------------------------------------------
@@ -518,8 +536,13 @@ class State(base.State):
 
     def _end_round(self) -> None:
         n = self.num_players
-        self._reveals = [(s, level) for s in range(n) if self._back[s]
-                         for item in self._held[s] for level in _levels_of(item)]
+        self._reveals = [
+            (s, level)
+            for s in range(n)
+            if self._back[s]
+            for item in self._held[s]
+            for level in _levels_of(item)
+        ]
         drowned = [s for s in range(n) if not self._back[s]]
         if drowned:
             self._next_first = max(drowned, key=lambda s: (self._positions[s], -s))
@@ -528,8 +551,9 @@ class State(base.State):
         self._drawn = []
         self._lost = []
         if self._round < ROUNDS:
-            self._lost = [level for s in drowned for item in self._held[s]
-                          for level in _levels_of(item)]
+            self._lost = [
+                level for s in drowned for item in self._held[s] for level in _levels_of(item)
+            ]
             if len(self._lost) <= _STACK_SIZE:
                 self._drawn, self._lost = self._lost, []
         self._continue_round_end()
@@ -551,7 +575,7 @@ class State(base.State):
             self._phase = "over"
             return
         drawn = self._drawn
-        stacks = [tuple(drawn[i:i + _STACK_SIZE]) for i in range(0, len(drawn), _STACK_SIZE)]
+        stacks = [tuple(drawn[i : i + _STACK_SIZE]) for i in range(0, len(drawn), _STACK_SIZE)]
         self._trail = [space for space in self._trail if space is not _BLANK] + stacks
         self._drawn = []
         if not self._trail:
@@ -580,7 +604,7 @@ class State(base.State):
         if kind != expected:
             return f"the next chance event is a {expected}, not a {kind}"
         if kind == "roll":
-            return "a roll is two dice, each 1, 2 or 3: {\"dice\": [a, b]}"
+            return 'a roll is two dice, each 1, 2 or 3: {"dice": [a, b]}'
         if kind == "reveal":
             seat, level = self._reveals[0]
             if action.get("seat") != seat or action.get("level") != level:

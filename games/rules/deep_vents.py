@@ -120,8 +120,10 @@ _FRONT = [tuple(h.traits.count(t) for t in data.TRAITS) for h in data.HEXES]
 _BACK = tuple(data.BACK_TRAITS.count(t) for t in data.TRAITS)
 _HOT = [data.HEAT_PER_ARCHAEON in h.traits for h in data.HEXES]
 _GROW = [h.grow for h in data.HEXES]
-_GROW_TRAITS = [tuple(_TRAIT_INDEX[t] for t in h.grow[1]) if h.grow[0] == "adjacent_traits"
-                else () for h in data.HEXES]
+_GROW_TRAITS = [
+    tuple(_TRAIT_INDEX[t] for t in h.grow[1]) if h.grow[0] == "adjacent_traits" else ()
+    for h in data.HEXES
+]
 _TRIGGER = [h.trigger for h in data.HEXES]
 _TRACK = [h.track for h in data.HEXES]
 _PASSIVE = [h.passive for h in data.HEXES]
@@ -153,12 +155,20 @@ spec = GameSpec(
     min_players=2,
     max_players=4,
     version=1,
-    options=(OptionSpec("starting_bid", "bool", False,
-                        help="Bid archaea for the first turn (tournaments play with it)."),),
+    options=(
+        OptionSpec(
+            "starting_bid",
+            "bool",
+            False,
+            help="Bid archaea for the first turn (tournaments play with it).",
+        ),
+    ),
     chance=True,
     hidden_information=False,
-    description=("Build a hydrothermal ecosystem hex by hex: grow archaea, trigger your hexes, "
-                 "attack your rivals and survive eight rounds."),
+    description=(
+        "Build a hydrothermal ecosystem hex by hex: grow archaea, trigger your hexes, "
+        "attack your rivals and survive eight rounds."
+    ),
 )
 
 
@@ -177,8 +187,8 @@ class State(base.State):
         self._bidding = bool(options.get("starting_bid"))
         self._phase = "deal"
         self._round = 1
-        self._current: int | None = None   # whose turn it is
-        self._decider = 0                  # who decides now
+        self._current: int | None = None  # whose turn it is
+        self._decider = 0  # who decides now
         self._order = [] if self._bidding else list(range(n))
         self._supply = [start if self._bidding else start + s for s in range(n)]
         self._shells = [0] * n
@@ -186,14 +196,14 @@ class State(base.State):
         self._out = [False] * n
         self._boards = [[[_STARTER, 0, 0, 0, False, 0]] for _ in range(n)]
         self._where: list[dict[tuple[int, int], int]] = [{(0, 0): 0} for _ in range(n)]
-        self._market: list[list[int]] = []     # [kind, archaea], left to right
-        self._stack = list(_STACK)              # copies of each kind left in the stack
-        self._held: list[int] | None = None     # [kind, archaea] between take and place
-        self._act: list[int] = []               # the active seat's hexes in activation order
+        self._market: list[list[int]] = []  # [kind, archaea], left to right
+        self._stack = list(_STACK)  # copies of each kind left in the stack
+        self._held: list[int] | None = None  # [kind, archaea] between take and place
+        self._act: list[int] = []  # the active seat's hexes in activation order
         self._cursor = 0
-        self._fired = 0                         # triggers of the active hex so far
-        self._queue: list[list[Any]] = []       # [kind, seat, value, hex name] to resolve
-        self._next = 0                          # whose turn follows the refill
+        self._fired = 0  # triggers of the active hex so far
+        self._queue: list[list[Any]] = []  # [kind, seat, value, hex name] to resolve
+        self._next = 0  # whose turn follows the refill
         self._bid_opener: int | None = None
         self._bid_high: int | None = None
         self._bid_leader: int | None = None
@@ -234,8 +244,11 @@ class State(base.State):
             return [({"type": "opener", "seat": s}, 1 / n) for s in range(n)]
         stack = self._stack
         left = sum(stack)
-        return [({"type": "draw", "hex": _NAMES[k]}, count / left)
-                for k, count in enumerate(stack) if count]
+        return [
+            ({"type": "draw", "hex": _NAMES[k]}, count / left)
+            for k, count in enumerate(stack)
+            if count
+        ]
 
     def _apply(self, action: Action) -> None:
         kind = action["type"]
@@ -271,8 +284,9 @@ class State(base.State):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         n = self.num_players
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < n):
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
+        ):
             raise ValueError(f"seat must be None or 0 to {n - 1}, not {seat!r}")
         phase = self._phase
         out: dict[str, Any] = {
@@ -284,22 +298,31 @@ class State(base.State):
             "first_player": self._order[0] if self._order else None,
             "turn_order": list(self._order),
             "players": [self._player_view(s) for s in range(n)],
-            "market": [{"slot": i, "name": _NAMES[k], "archaea": a, "cost": i}
-                       for i, (k, a) in enumerate(self._market)],
+            "market": [
+                {"slot": i, "name": _NAMES[k], "archaea": a, "cost": i}
+                for i, (k, a) in enumerate(self._market)
+            ],
             "stack": sum(self._stack),
         }
         if self._held is not None:
             out["held"] = {"name": _NAMES[self._held[0]], "archaea": self._held[1]}
         if phase in ("activate", "respond") and self._cursor < len(self._act):
             h = self._boards[self._current][self._act[self._cursor]]
-            out["active_hex"] = {"name": _NAMES[h[_K]], "q": h[_Q], "r": h[_R],
-                                 "triggers": self._fired}
+            out["active_hex"] = {
+                "name": _NAMES[h[_K]],
+                "q": h[_Q],
+                "r": h[_R],
+                "triggers": self._fired,
+            }
         if self._queue:
             out["pending"] = [_pending_view(entry) for entry in self._queue]
-        if self._bidding and phase != "deal":   # kept after the bid: what the winner paid
-            out["bid"] = {"opener": self._bid_opener, "high": self._bid_high,
-                          "leader": self._bid_leader,
-                          "passed": [s for s in range(n) if self._bid_passed[s]]}
+        if self._bidding and phase != "deal":  # kept after the bid: what the winner paid
+            out["bid"] = {
+                "opener": self._bid_opener,
+                "high": self._bid_high,
+                "leader": self._bid_leader,
+                "passed": [s for s in range(n) if self._bid_passed[s]],
+            }
         if phase == "over":
             out["scores"] = [self._score_parts(s) for s in range(n)]
         return out
@@ -307,21 +330,32 @@ class State(base.State):
     def _player_view(self, seat: int) -> dict[str, Any]:
         hexes = []
         for h in self._boards[seat]:
-            entry = {"name": _NAMES[h[_K]], "q": h[_Q], "r": h[_R], "archaea": h[_A],
-                     "decimated": h[_D]}
+            entry = {
+                "name": _NAMES[h[_K]],
+                "q": h[_Q],
+                "r": h[_R],
+                "archaea": h[_A],
+                "decimated": h[_D],
+            }
             if _TRACK[h[_K]]:
                 entry["track"] = _TRACK[h[_K]][h[_T]]
             hexes.append(entry)
-        return {"supply": self._supply[seat], "shells": self._shells[seat],
-                "shortfall": self._tokens[seat], "eliminated": self._out[seat],
-                "hexes": hexes}
+        return {
+            "supply": self._supply[seat],
+            "shells": self._shells[seat],
+            "shortfall": self._tokens[seat],
+            "eliminated": self._out[seat],
+            "hexes": hexes,
+        }
 
     def _score_parts(self, seat: int) -> dict[str, int]:
         on_hexes = sum(h[_A] for h in self._boards[seat])
-        parts = {"supply": self._supply[seat],
-                 "shells": (self._shells[seat] + 1) // 2,
-                 "hex_archaea": (on_hexes + 1) // 2,
-                 "shortfall": data.SHORTFALL_POINTS * self._tokens[seat]}
+        parts = {
+            "supply": self._supply[seat],
+            "shells": (self._shells[seat] + 1) // 2,
+            "hex_archaea": (on_hexes + 1) // 2,
+            "shortfall": data.SHORTFALL_POINTS * self._tokens[seat],
+        }
         parts["total"] = sum(parts.values())
         return parts
 
@@ -330,8 +364,10 @@ class State(base.State):
 
     def _rank_keys(self) -> list[Any]:
         order = self._order
-        return [(self._score_parts(s)["total"], not self._out[s], -order.index(s))
-                for s in range(self.num_players)]
+        return [
+            (self._score_parts(s)["total"], not self._out[s], -order.index(s))
+            for s in range(self.num_players)
+        ]
 
     def evaluate(self, seat: int) -> float:
         """How well ``seat`` is doing: its projected score minus the best other projection.
@@ -340,13 +376,15 @@ class State(base.State):
         (a trigger can bank them), and half an archaeon per face-up hex per round to come.
         """
         mine = self._projection(seat)
-        others = [self._projection(s) for s in range(self.num_players)
-                  if s != seat and not self._out[s]]
+        others = [
+            self._projection(s) for s in range(self.num_players) if s != seat and not self._out[s]
+        ]
         return mine - max(others) if others else mine
 
     def _projection(self, seat: int) -> float:
-        value = (self._supply[seat] + self._shells[seat] / 2
-                 + data.SHORTFALL_POINTS * self._tokens[seat])
+        value = (
+            self._supply[seat] + self._shells[seat] / 2 + data.SHORTFALL_POINTS * self._tokens[seat]
+        )
         if self._out[seat]:
             return value
         rounds_left = data.ROUNDS - self._round if self._phase != "over" else 0
@@ -413,8 +451,10 @@ class State(base.State):
                 self._activate(options[0])
             elif phase == "end_turn":
                 seat = self._current
-                if (self._tokens[seat] >= data.ELIMINATING_SHORTFALLS
-                        and self._supply[seat] >= data.SHORTFALL_LOAN):
+                if (
+                    self._tokens[seat] >= data.ELIMINATING_SHORTFALLS
+                    and self._supply[seat] >= data.SHORTFALL_LOAN
+                ):
                     self._decider = seat
                     return
                 self._finish_turn()
@@ -456,10 +496,11 @@ class State(base.State):
 
     def _bid_options(self) -> list[Action]:
         supply = self._supply[self._decider]
-        if self._bid_high is None:   # the opener must open; 0 is a bid
+        if self._bid_high is None:  # the opener must open; 0 is a bid
             return [{"type": "bid", "amount": n} for n in range(supply + 1)]
-        return ([{"type": "bid", "amount": n} for n in range(self._bid_high + 1, supply + 1)]
-                + [{"type": "pass"}])
+        return [{"type": "bid", "amount": n} for n in range(self._bid_high + 1, supply + 1)] + [
+            {"type": "pass"}
+        ]
 
     def _pass_bid_on(self) -> None:
         """Hand the bid to the next seat clockwise still bidding, or settle it."""
@@ -474,7 +515,7 @@ class State(base.State):
         self._order = [(winner + i) % n for i in range(n)]
         self._supply[winner] -= self._bid_high
         for position, s in enumerate(self._order):
-            self._supply[s] += position   # "Player 2 gains 1 extra. Player 3 gains 2 extra..."
+            self._supply[s] += position  # "Player 2 gains 1 extra. Player 3 gains 2 extra..."
         self._start_turn(winner)
 
     # -- a turn -------------------------------------------------------------------------------
@@ -531,7 +572,7 @@ class State(base.State):
             following = (following + 1) % len(order)
             if not self._out[order[following]]:
                 break
-        if following <= position:   # round over
+        if following <= position:  # round over
             if self._round == data.ROUNDS:
                 self._phase = "over"
                 return
@@ -563,7 +604,7 @@ class State(base.State):
             return [{"type": "done"}] + triggers
         first = _TRIGGER[h[_K]][0] if _TRIGGER[h[_K]] else None
         if first is not None and first[0] == "erupt" and triggers:
-            return triggers   # "you must choose to trigger instead of grow"
+            return triggers  # "you must choose to trigger instead of grow"
         return self._grow_options(seat, h) + triggers
 
     def _activate(self, action: Action) -> None:
@@ -583,8 +624,10 @@ class State(base.State):
         if _GROW[h[_K]][0] == "swallow_adjacent":
             sources = [n for n in self._adjacent(seat, h) if n[_A]]
             if sources:
-                return [{"type": "grow", "q": n[_Q], "r": n[_R]}
-                        for n in sorted(sources, key=lambda n: _reading_key(n[1:3]))]
+                return [
+                    {"type": "grow", "q": n[_Q], "r": n[_R]}
+                    for n in sorted(sources, key=lambda n: _reading_key(n[1:3]))
+                ]
         return [{"type": "grow"}]
 
     def _grow(self, seat: int, h: list, action: Action) -> None:
@@ -605,8 +648,12 @@ class State(base.State):
                     n[_A] -= 1
                     gain += 1
         elif how == "opponent_hexes_holding_players":
-            gain = sum(1 for o in self._opponents(seat) for n in self._boards[o]
-                       if n[_A] >= self.num_players)
+            gain = sum(
+                1
+                for o in self._opponents(seat)
+                for n in self._boards[o]
+                if n[_A] >= self.num_players
+            )
         elif how == "swallow_adjacent":
             gain = 0
             if "q" in action:
@@ -630,8 +677,10 @@ class State(base.State):
             sources = [n for n in [h, *self._adjacent(seat, h)] if n[_A] >= first[1]]
             if not sources or not self._has_effect(seat, h, steps, 0):
                 return []
-            return [{"type": "trigger", "q": n[_Q], "r": n[_R]}
-                    for n in sorted(sources, key=lambda n: _reading_key(n[1:3]))]
+            return [
+                {"type": "trigger", "q": n[_Q], "r": n[_R]}
+                for n in sorted(sources, key=lambda n: _reading_key(n[1:3]))
+            ]
         cost = self._cost(seat, h, first)
         if h[_A] < cost or not self._has_effect(seat, h, steps, h[_A] - cost):
             return []
@@ -658,8 +707,9 @@ class State(base.State):
                 return True
             if how == "attack" and any(self._damage_of(step, o) for o in self._opponents(seat)):
                 return True
-            if how == "squid_hunt" and any(self._has_squid(o) or _total(self._boards[o], _PRED)
-                                           for o in self._opponents(seat)):
+            if how == "squid_hunt" and any(
+                self._has_squid(o) or _total(self._boards[o], _PRED) for o in self._opponents(seat)
+            ):
                 return True
         return False
 
@@ -719,7 +769,7 @@ class State(base.State):
         board = self._boards[defender]
         if mode == "trait":
             return _total(board, _TRAIT_INDEX[step[2]])
-        return sum(1 for h in board if h[_A] >= step[2])   # "hexes_holding"
+        return sum(1 for h in board if h[_A] >= step[2])  # "hexes_holding"
 
     def _has_squid(self, seat: int) -> bool:
         return any(_SQUID[h[_K]] and not h[_D] for h in self._boards[seat])
@@ -751,17 +801,18 @@ class State(base.State):
         kind, seat, value, _ = self._queue[0]
         if kind == "attack":
             return [{"type": "shell"}, {"type": "no_shell"}]
-        return [{"type": "decimate", "q": h[_Q], "r": h[_R]}
-                for h in self._decimation_candidates(seat, value)]
+        return [
+            {"type": "decimate", "q": h[_Q], "r": h[_R]}
+            for h in self._decimation_candidates(seat, value)
+        ]
 
     def _respond(self, action: Action) -> None:
         kind, seat, value, _ = self._queue.pop(0)
         if action["type"] == "decimate":
-            self._decimate(seat, self._boards[seat][self._where[seat][(action["q"],
-                                                                       action["r"])]])
+            self._decimate(seat, self._boards[seat][self._where[seat][(action["q"], action["r"])]])
         elif action["type"] == "shell":
             self._shells[seat] -= 1
-            self._take_damage(seat, value // 2)   # the shell blocks half, rounded up
+            self._take_damage(seat, value // 2)  # the shell blocks half, rounded up
         else:
             self._take_damage(seat, value)
         self._phase = "activate"
@@ -774,12 +825,11 @@ class State(base.State):
         self._supply[seat] -= damage
 
     def _decimation_candidates(self, seat: int, what: str) -> list[list]:
-        hexes = [h for h in self._boards[seat]
-                 if not h[_D] and (what == "any" or _SQUID[h[_K]])]
+        hexes = [h for h in self._boards[seat] if not h[_D] and (what == "any" or _SQUID[h[_K]])]
         return sorted(hexes, key=lambda h: _reading_key(h[1:3]))
 
     def _decimate(self, seat: int, h: list) -> None:
-        self._supply[seat] += (h[_A] + 1) // 2   # "keep half, rounded up"
+        self._supply[seat] += (h[_A] + 1) // 2  # "keep half, rounded up"
         h[_A] = 0
         h[_D] = True
         for o in self._opponents(seat):
@@ -831,8 +881,10 @@ class State(base.State):
             if not self._tokens[seat]:
                 return "you hold no shortfall token"
             if self._supply[seat] < data.SHORTFALL_LOAN:
-                return (f"paying off a shortfall token costs {data.SHORTFALL_LOAN} archaea; "
-                        f"you have {self._supply[seat]}")
+                return (
+                    f"paying off a shortfall token costs {data.SHORTFALL_LOAN} archaea; "
+                    f"you have {self._supply[seat]}"
+                )
             return "pay_shortfall takes no parameters"
         expected = _PHASE_ACTIONS[phase]
         if kind not in expected:
@@ -868,8 +920,10 @@ class State(base.State):
         if phase == "respond":
             kind, _, value, name = self._queue[0]
             if kind == "attack":
-                return (f"seat {seat} decides whether to spend a shell against {value} damage "
-                        f"from the {name} (shell or no_shell)")
+                return (
+                    f"seat {seat} decides whether to spend a shell against {value} damage "
+                    f"from the {name} (shell or no_shell)"
+                )
             return f"seat {seat} decimates a hex of its choice for the {name} (decimate)"
         return f"seat {seat} ends its turn or pays off a shortfall token (end_turn)"
 
@@ -895,8 +949,10 @@ class State(base.State):
         if self._tokens[seat]:
             return "you hold a shortfall token: you must take the left-most hex (slot 0)"
         if slot > self._supply[seat]:
-            return (f"slot {slot} costs {slot} archaea, one on each hex skipped; "
-                    f"you have {self._supply[seat]}")
+            return (
+                f"slot {slot} costs {slot} archaea, one on each hex skipped; "
+                f"you have {self._supply[seat]}"
+            )
         return 'take takes only "slot"'
 
     def _why_place_illegal(self, action: Action) -> str:
@@ -932,15 +988,19 @@ class State(base.State):
             if steps[0][0] == "erupt":
                 return f"the {name} triggers only when it holds {steps[0][1]} or more archaea"
             if steps[0][0] == "spend_all_from":
-                return (f"the {name} needs itself or an adjacent hex holding "
-                        f"{steps[0][1]} or more archaea")
+                return (
+                    f"the {name} needs itself or an adjacent hex holding "
+                    f"{steps[0][1]} or more archaea"
+                )
             cost = self._cost(seat, h, steps[0])
             if h[_A] < cost:
                 return f"the {name} needs {cost} archaea to trigger; it holds {h[_A]}"
             return f"triggering the {name} now would have no effect, so it must grow"
         if _TRIGGER[h[_K]][0][0] == "spend_all_from":
-            return (f"the {name} spends the archaea of itself or an adjacent hex holding "
-                    f"{_TRIGGER[h[_K]][0][1]} or more: name that hex by q and r")
+            return (
+                f"the {name} spends the archaea of itself or an adjacent hex holding "
+                f"{_TRIGGER[h[_K]][0][1]} or more: name that hex by q and r"
+            )
         return "trigger takes no parameters here"
 
 

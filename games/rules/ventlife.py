@@ -134,14 +134,24 @@ _IDS = data.SPECIES_IDS
 _SPECIES = {sid: i for i, sid in enumerate(_IDS)}
 _NAMES = [s.name for s in data.SPECIES]
 _WORMS, _SNAILS, _SHRIMP, _FISH, _CRABS, _OCTOPUS, _SPONGES = (
-    _SPECIES[s] for s in (data.TUBE_WORMS, data.VOLCANO_SNAILS, data.BLIND_SHRIMP, data.EELPOUT,
-                          data.YETI_CRABS, data.OCTOPUS, data.SPONGES))
+    _SPECIES[s]
+    for s in (
+        data.TUBE_WORMS,
+        data.VOLCANO_SNAILS,
+        data.BLIND_SHRIMP,
+        data.EELPOUT,
+        data.YETI_CRABS,
+        data.OCTOPUS,
+        data.SPONGES,
+    )
+)
 _TERRAIN = {t: i for i, t in enumerate(data.TERRAINS)}
 _SMOKER, _BASALT, _DIFFUSE, _MAT = (_TERRAIN[t] for t in data.TERRAINS)
 _KINDS = [k.name for k in data.TILE_KINDS]
 _KIND = {name: k for k, name in enumerate(_KINDS)}
-_KIND_TERRAINS = [(_SMOKER, _TERRAIN[k.terrains[0]], _TERRAIN[k.terrains[1]])
-                  for k in data.TILE_KINDS]
+_KIND_TERRAINS = [
+    (_SMOKER, _TERRAIN[k.terrains[0]], _TERRAIN[k.terrains[1]]) for k in data.TILE_KINDS
+]
 _SEAFLOOR = data.SEAFLOOR
 _MAX_SNAILS = data.MAX_SNAILS_PER_TURN
 
@@ -152,9 +162,11 @@ _ROTATIONS = 6
 _TRIANGLE = tuple((_DIRS[k], _DIRS[(k + 1) % 6]) for k in range(_ROTATIONS))
 # Offsets from a hex to the smoker of each placement covering it, with the rotation: as the
 # smoker itself, as the first terrain, as the second.
-_CONTAINING = ([(0, 0, k) for k in range(_ROTATIONS)]
-               + [(-a[0], -a[1], k) for k, (a, _) in enumerate(_TRIANGLE)]
-               + [(-b[0], -b[1], k) for k, (_, b) in enumerate(_TRIANGLE)])
+_CONTAINING = (
+    [(0, 0, k) for k in range(_ROTATIONS)]
+    + [(-a[0], -a[1], k) for k, (a, _) in enumerate(_TRIANGLE)]
+    + [(-b[0], -b[1], k) for k, (_, b) in enumerate(_TRIANGLE)]
+)
 _RANDOM_SETS = [list(c) for c in itertools.combinations(range(len(_IDS)), data.IN_PLAY)]
 
 # Plan-view neighbours by position, filled as positions come up. Fields grow around the
@@ -172,16 +184,27 @@ spec = GameSpec(
     min_players=2,
     max_players=4,
     version=1,
-    options=(OptionSpec(
-        name="species", kind="choice", default="first-game",
-        choices=("first-game", "random", "draft"), subset_of=_IDS, subset_size=data.IN_PLAY,
-        help=("The four species in play: the first-game set (Tube Worms, Volcano Snails, "
-              "Blind Vent Shrimp, Yeti Crabs), four at random, a draft by the players, or a "
-              "list of four species ids.")),),
+    options=(
+        OptionSpec(
+            name="species",
+            kind="choice",
+            default="first-game",
+            choices=("first-game", "random", "draft"),
+            subset_of=_IDS,
+            subset_size=data.IN_PLAY,
+            help=(
+                "The four species in play: the first-game set (Tube Worms, Volcano Snails, "
+                "Blind Vent Shrimp, Yeti Crabs), four at random, a draft by the players, or a "
+                "list of four species ids."
+            ),
+        ),
+    ),
     chance=True,
     hidden_information=True,
-    description=("Build a deep-sea vent field from triple-hex tiles, raise plateaus and fill "
-                 "the field with creatures of four species that each score in their own way."),
+    description=(
+        "Build a deep-sea vent field from triple-hex tiles, raise plateaus and fill "
+        "the field with creatures of four species that each score in their own way."
+    ),
 )
 
 
@@ -197,27 +220,27 @@ class State(base.State):
         super().__init__(num_players, options)
         n = num_players
         choice = options["species"]
-        self._bag = data.tile_counts(n)            # copies of each kind left in the bag
+        self._bag = data.tile_counts(n)  # copies of each kind left in the bag
         self._tiles_total = sum(self._bag)
         self._hand: list[int | None] = [None] * n
         # The field, by plan space: topmost (level, terrain, tile id); tile id -> kind.
         self._top: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._tiles: list[int] = []
-        self._tile_spots: set[tuple[int, int, int]] = set()   # legal (r, q, rotation) placements
+        self._tile_spots: set[tuple[int, int, int]] = set()  # legal (r, q, rotation) placements
         # Creatures by plan space: a non-empty tuple of (species, owner); empty spaces absent.
         self._life: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         self._supply = [[0] * len(_IDS) for _ in range(n)]
         self._species: list[int] = []
         self._drafting = choice == "draft"
-        self._draft: list[int] = []                # picked or left out, in draft order
-        self._current: int | None = None           # whose turn it is
-        self._decider = 0                          # who decides now
-        self._drawer = 0                           # whose hand the next draw goes to
+        self._draft: list[int] = []  # picked or left out, in draft order
+        self._current: int | None = None  # whose turn it is
+        self._decider = 0  # who decides now
+        self._drawer = 0  # whose hand the next draw goes to
         self._pending: list[tuple[int, int, int, int, int]] = []  # (species, owner, q, r, level)
         self._new_tile: tuple[tuple[int, int], ...] = ()
-        self._chosen: int | None = None            # the species being placed this turn
-        self._placed: list[tuple[int, int]] = []   # where, this turn
-        self._legal: list[Action] | None = None    # this decision point's actions, once known
+        self._chosen: int | None = None  # the species being placed this turn
+        self._placed: list[tuple[int, int]] = []  # where, this turn
+        self._legal: list[Action] | None = None  # this decision point's actions, once known
         if choice == "random":
             self._phase = "species"
         elif self._drafting:
@@ -245,13 +268,18 @@ class State(base.State):
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         if self._phase == "species":
             p = 1 / len(_RANDOM_SETS)
-            return [({"type": "species", "species": [_IDS[sp] for sp in chosen]}, p)
-                    for chosen in _RANDOM_SETS]
+            return [
+                ({"type": "species", "species": [_IDS[sp] for sp in chosen]}, p)
+                for chosen in _RANDOM_SETS
+            ]
         bag = self._bag
         left = sum(bag)
         seat = self._drawer
-        return [({"type": "draw", "seat": seat, "tile": _KINDS[k]}, count / left)
-                for k, count in enumerate(bag) if count]
+        return [
+            ({"type": "draw", "seat": seat, "tile": _KINDS[k]}, count / left)
+            for k, count in enumerate(bag)
+            if count
+        ]
 
     def _apply(self, action: Action) -> None:
         kind = action["type"]
@@ -289,8 +317,7 @@ class State(base.State):
         """Redeal the tiles in the hands ``seat`` cannot see from those tiles and the bag."""
         self._check_seat(seat)
         clone = self.clone()
-        others = [s for s in range(self.num_players)
-                  if s != seat and self._hand[s] is not None]
+        others = [s for s in range(self.num_players) if s != seat and self._hand[s] is not None]
         if not others:
             return clone
         pool = [k for k, count in enumerate(self._bag) for _ in range(count)]
@@ -314,13 +341,20 @@ class State(base.State):
         field = []
         for q, r in sorted(top, key=_reading_key):
             level, terrain, tile = top[(q, r)]
-            field.append({
-                "q": q, "r": r, "level": level, "terrain": data.TERRAINS[terrain],
-                "tile": tile, "kind": _KINDS[tiles[tile]],
-                "edge": any(p not in top for p in _around((q, r))),
-                "creatures": [{"species": _IDS[sp], "owner": owner}
-                              for sp, owner in life.get((q, r), ())],
-            })
+            field.append(
+                {
+                    "q": q,
+                    "r": r,
+                    "level": level,
+                    "terrain": data.TERRAINS[terrain],
+                    "tile": tile,
+                    "kind": _KINDS[tiles[tile]],
+                    "edge": any(p not in top for p in _around((q, r))),
+                    "creatures": [
+                        {"species": _IDS[sp], "owner": owner} for sp, owner in life.get((q, r), ())
+                    ],
+                }
+            )
         players = []
         for s in range(self.num_players):
             entry: dict[str, Any] = {
@@ -345,16 +379,21 @@ class State(base.State):
             "turns_left": self._tiles_total - len(tiles),
         }
         if self._drafting:
-            out["draft"] = {"mode": self._draft_kind(),
-                            "chosen": [_IDS[sp] for sp in self._draft],
-                            "available": [_IDS[sp] for sp in self._draft_pool()]
-                            if phase == "draft" else []}
+            out["draft"] = {
+                "mode": self._draft_kind(),
+                "chosen": [_IDS[sp] for sp in self._draft],
+                "available": [_IDS[sp] for sp in self._draft_pool()] if phase == "draft" else [],
+            }
         if phase == "move":
-            out["pending"] = [{"species": _IDS[sp], "owner": owner, "q": q, "r": r,
-                               "level": level} for sp, owner, q, r, level in self._pending]
+            out["pending"] = [
+                {"species": _IDS[sp], "owner": owner, "q": q, "r": r, "level": level}
+                for sp, owner, q, r, level in self._pending
+            ]
         if phase == "creatures":
-            out["placing"] = {"species": None if self._chosen is None else _IDS[self._chosen],
-                              "placed": [{"q": q, "r": r} for q, r in self._placed]}
+            out["placing"] = {
+                "species": None if self._chosen is None else _IDS[self._chosen],
+                "placed": [{"q": q, "r": r} for q, r in self._placed],
+            }
         if phase == "over":
             out["scores"] = [self._score_parts(points) for points in self._score_table()]
         return out
@@ -403,12 +442,13 @@ class State(base.State):
         other._new_tile = self._new_tile
         other._chosen = self._chosen
         other._placed = self._placed[:]
-        other._legal = self._legal   # never mutated: _legal_actions hands out copies
+        other._legal = self._legal  # never mutated: _legal_actions hands out copies
         return other
 
     def _check_seat(self, seat: Any) -> None:
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
-                                 or not 0 <= seat < self.num_players):
+        if seat is not None and (
+            isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players
+        ):
             raise ValueError(f"seat must be None or 0 to {self.num_players - 1}, not {seat!r}")
 
     # -- moving on through forced steps --------------------------------------------------------
@@ -423,8 +463,10 @@ class State(base.State):
             return self._tile_options()
         if phase == "move":
             species, _, q, r, level = self._pending[0]
-            return [{"type": "move", "q": x, "r": y}
-                    for x, y in self._destinations(species, (q, r), level)]
+            return [
+                {"type": "move", "q": x, "r": y}
+                for x, y in self._destinations(species, (q, r), level)
+            ]
         return self._creature_options()
 
     def _advance(self) -> None:
@@ -444,7 +486,7 @@ class State(base.State):
                     self._legal = [{"type": "move", "q": x, "r": y} for x, y in spots]
                     return
                 self._pending.pop(0)
-                if spots:   # the one place it can go
+                if spots:  # the one place it can go
                     self._life[spots[0]] = ((species, owner),)
                 else:
                     # "If it has nowhere to go, it returns to its owner's supply."
@@ -535,18 +577,26 @@ class State(base.State):
     def _tile_options(self) -> list[Action]:
         if not self._top:
             # "The first tile of the game goes in the middle."
-            return [{"type": "place_tile", "q": 0, "r": 0, "rotation": k}
-                    for k in range(_ROTATIONS)]
-        return [{"type": "place_tile", "q": q, "r": r, "rotation": k}
-                for r, q, k in sorted(self._tile_spots)]
+            return [
+                {"type": "place_tile", "q": 0, "r": 0, "rotation": k} for k in range(_ROTATIONS)
+            ]
+        return [
+            {"type": "place_tile", "q": q, "r": r, "rotation": k}
+            for r, q, k in sorted(self._tile_spots)
+        ]
 
     def _canonical_quick(self, action: Action) -> Action | None:
         """A tile placement is looked up in the set it is listed from, not in the sorted list."""
         if self._phase != "tile" or not self._top or len(action) != 4:
             return None
         q, r, k = action.get("q"), action.get("r"), action.get("rotation")
-        if (action["type"] == "place_tile" and type(q) is int and type(r) is int
-                and type(k) is int and (r, q, k) in self._tile_spots):
+        if (
+            action["type"] == "place_tile"
+            and type(q) is int
+            and type(r) is int
+            and type(k) is int
+            and (r, q, k) in self._tile_spots
+        ):
             return {"type": "place_tile", "q": q, "r": r, "rotation": k}
         return None
 
@@ -558,8 +608,14 @@ class State(base.State):
         a = top.get((q + aq, r + ar))
         b = top.get((q + bq, r + br))
         # Smoker on smoker, no gaps or overhangs, at least two different tiles.
-        return (s is not None and a is not None and b is not None and s[1] == _SMOKER
-                and a[0] == s[0] == b[0] and not (a[2] == s[2] == b[2]))
+        return (
+            s is not None
+            and a is not None
+            and b is not None
+            and s[1] == _SMOKER
+            and a[0] == s[0] == b[0]
+            and not (a[2] == s[2] == b[2])
+        )
 
     def _lay(self, kind: int, q: int, r: int, rotation: int) -> list[tuple[Any, ...]]:
         """Put a tile on the field; returns (hex index, position, creatures) of those covered."""
@@ -587,8 +643,11 @@ class State(base.State):
         free = {p for pos in hexes for p in _around(pos) if p not in top}
         for sr, sq, k in {(y + dr, x + dq, k) for x, y in free for dq, dr, k in _CONTAINING}:
             (aq, ar), (bq, br) = _TRIANGLE[k]
-            if (sq, sr) not in top and (sq + aq, sr + ar) not in top and (
-                    sq + bq, sr + br) not in top:
+            if (
+                (sq, sr) not in top
+                and (sq + aq, sr + ar) not in top
+                and (sq + bq, sr + br) not in top
+            ):
                 spots.add((sr, sq, k))
         return covered
 
@@ -601,7 +660,7 @@ class State(base.State):
         pending = []
         for i, pos, here in self._lay(kind, q, r, rotation):
             if i == 0 and here[0][0] == _WORMS:
-                continue   # "all worms there climb onto it": they stay, one level up
+                continue  # "all worms there climb onto it": they stay, one level up
             del self._life[pos]
             for species, owner in here:
                 if species == _WORMS or species == _SPONGES:
@@ -611,14 +670,16 @@ class State(base.State):
                     pending.append(((owner - seat) % n, i, species, owner, pos))
         pending.sort()
         level = self._top[(q, r)][0]
-        self._pending = [(species, owner, pos[0], pos[1], level - 1)
-                         for _, _, species, owner, pos in pending]
+        self._pending = [
+            (species, owner, pos[0], pos[1], level - 1) for _, _, species, owner, pos in pending
+        ]
         self._phase = "move"
 
     # -- step 2: covered creatures --------------------------------------------------------------
 
-    def _destinations(self, species: int, pos: tuple[int, int],
-                      level: int) -> list[tuple[int, int]]:
+    def _destinations(
+        self, species: int, pos: tuple[int, int], level: int
+    ) -> list[tuple[int, int]]:
         """Where a covered creature may go, in reading order; ``level`` is the one it was on."""
         top = self._top
         life = self._life
@@ -659,11 +720,13 @@ class State(base.State):
         supply = self._supply[seat]
         chosen = self._chosen
         out = []
-        for sp in ([chosen] if chosen is not None else self._species):
+        for sp in [chosen] if chosen is not None else self._species:
             if supply[sp]:
                 sid = _IDS[sp]
-                out += [{"type": "place", "species": sid, "q": q, "r": r}
-                        for q, r in self._spots(sp, seat)]
+                out += [
+                    {"type": "place", "species": sid, "q": q, "r": r}
+                    for q, r in self._spots(sp, seat)
+                ]
         if out and self._placed:
             out.append({"type": "stop"})
         return out
@@ -676,8 +739,7 @@ class State(base.State):
         if species == _SNAILS:
             if len(placed) >= _MAX_SNAILS:
                 return []
-            candidates = ({p for pos in placed for p in _around(pos) if p in top}
-                          if placed else top)
+            candidates = {p for pos in placed for p in _around(pos) if p in top} if placed else top
             spots = [p for p in candidates if p not in life and top[p][1] == _BASALT]
         elif species == _WORMS:
             spots = [p for p, h in top.items() if h[1] == _SMOKER and p not in life]
@@ -688,14 +750,17 @@ class State(base.State):
             spots = [p for p, h in top.items() if h[1] != _BASALT and p not in life]
         elif species == _FISH:
             mine = (_FISH, seat)
-            spots = [p for p, h in top.items() if h[1] != _SMOKER and p not in life
-                     and (h[0] == _SEAFLOOR
-                          or any(mine in life.get(x, ()) for x in _around(p)))]
+            spots = [
+                p
+                for p, h in top.items()
+                if h[1] != _SMOKER
+                and p not in life
+                and (h[0] == _SEAFLOOR or any(mine in life.get(x, ()) for x in _around(p)))
+            ]
         elif species == _CRABS:
             spots = [p for p, h in top.items() if h[0] > _SEAFLOOR and p not in life]
         elif species == _OCTOPUS:
-            spots = [p for p in top if p not in life
-                     and any(x not in top for x in _around(p))]
+            spots = [p for p in top if p not in life and any(x not in top for x in _around(p))]
         else:  # Vent Sponges
             spots = [p for p in top if p not in life]
         spots.sort(key=_reading_key)
@@ -725,13 +790,19 @@ class State(base.State):
                 if species == _WORMS:
                     points[owner][_WORMS] += level
                 elif species == _SNAILS:
-                    points[owner][_SNAILS] += sum(1 for p in around
-                                                  if p in top and top[p][0] != level)
+                    points[owner][_SNAILS] += sum(
+                        1 for p in around if p in top and top[p][0] != level
+                    )
                 elif species == _SHRIMP:
                     terrains = {top[p][1] for p in around if p in top}
                     diffuse, mat = _DIFFUSE in terrains, _MAT in terrains
-                    points[owner][_SHRIMP] += (data.SHRIMP_BOTH if diffuse and mat else
-                                               data.SHRIMP_ONE if diffuse or mat else 0)
+                    points[owner][_SHRIMP] += (
+                        data.SHRIMP_BOTH
+                        if diffuse and mat
+                        else data.SHRIMP_ONE
+                        if diffuse or mat
+                        else 0
+                    )
                 elif species == _FISH:
                     fish[owner].add(pos)
                 elif species == _CRABS:
@@ -800,8 +871,7 @@ class State(base.State):
             if kind != expected:
                 return f"the next chance event is a {expected}, not a {kind}"
             if kind == "species":
-                return ("the species are four different ids, in the order "
-                        f"{', '.join(_IDS)}")
+                return f"the species are four different ids, in the order {', '.join(_IDS)}"
             if action.get("seat") != self._drawer:
                 return f"the next tile goes to seat {self._drawer}"
             tile = action.get("tile")
@@ -825,8 +895,10 @@ class State(base.State):
         if kind == "move":
             species, owner, q, r, _ = self._pending[0]
             choices = ", ".join(f"({a['q']}, {a['r']})" for a in self._legal_actions())
-            return (f"the {_NAMES[species]} of seat {owner} covered at ({q}, {r}) can go to "
-                    f"{choices}: name one by q and r")
+            return (
+                f"the {_NAMES[species]} of seat {owner} covered at ({q}, {r}) can go to "
+                f"{choices}: name one by q and r"
+            )
         if kind == "stop":
             if not self._placed:
                 return "you must place if you can: place at least one creature before stopping"
@@ -862,17 +934,25 @@ class State(base.State):
         shown = ", ".join(f"({x}, {y})" for x, y in hexes)
         if all(h is None for h in below):
             if not any(x in top for p in hexes for x in _around(p)):
-                return (f"a tile on the seafloor must touch the field along a full edge; one on "
-                        f"{shown} touches nothing")
+                return (
+                    f"a tile on the seafloor must touch the field along a full edge; one on "
+                    f"{shown} touches nothing"
+                )
         elif any(h is None for h in below):
-            return (f"a tile lies flat on the seafloor or wholly on top of tiles; {shown} is "
-                    "partly on the field (no overhangs)")
+            return (
+                f"a tile lies flat on the seafloor or wholly on top of tiles; {shown} is "
+                "partly on the field (no overhangs)"
+            )
         elif below[0][1] != _SMOKER:
-            return (f"up on a plateau the Black Smoker must sit on a Black Smoker; ({q}, {r}) is "
-                    f"{data.TERRAINS[below[0][1]]}")
+            return (
+                f"up on a plateau the Black Smoker must sit on a Black Smoker; ({q}, {r}) is "
+                f"{data.TERRAINS[below[0][1]]}"
+            )
         elif len({h[0] for h in below}) > 1:
-            return (f"the three hexes under a tile must be at one level (no gaps); under {shown} "
-                    f"they are at levels {', '.join(str(h[0]) for h in below)}")
+            return (
+                f"the three hexes under a tile must be at one level (no gaps); under {shown} "
+                f"they are at levels {', '.join(str(h[0]) for h in below)}"
+            )
         elif len({h[2] for h in below}) < 2:
             return "a tile up on a plateau must cover at least two different tiles"
         return "place_tile takes only q, r and rotation"
@@ -886,8 +966,9 @@ class State(base.State):
         if species not in self._species:
             return f"{name} are not in play this game"
         if self._chosen is not None and species != self._chosen:
-            return (f"you are placing {_NAMES[self._chosen]} this turn: one species per turn, "
-                    "then stop")
+            return (
+                f"you are placing {_NAMES[self._chosen]} this turn: one species per turn, then stop"
+            )
         seat = self._current
         if not self._supply[seat][species]:
             return f"you have no {name} left in your supply"
@@ -904,8 +985,10 @@ class State(base.State):
         here = self._life.get(pos)
         if here is not None:
             if species == _WORMS and all(c == (_WORMS, seat) for c in here):
-                return ("a second Tube Worm may join only the one you placed on a seafloor "
-                        "smoker this turn")
+                return (
+                    "a second Tube Worm may join only the one you placed on a seafloor "
+                    "smoker this turn"
+                )
             return f"({q}, {r}) is not empty"
         if species == _WORMS and terrain != _SMOKER:
             return "Tube Worms go only on Black Smokers"

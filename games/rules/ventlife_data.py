@@ -22,8 +22,8 @@ _LETTER = {"B": BASALT, "D": DIFFUSE, "M": MAT}
 @dataclass(frozen=True)
 class TileKind:
     name: str
-    terrains: tuple[str, str]   # clockwise after the Black Smoker
-    share: float                # copies = share x COPIES_PER_SHARE[players]
+    terrains: tuple[str, str]  # clockwise after the Black Smoker
+    share: float  # copies = share x COPIES_PER_SHARE[players]
 
 
 def _kind(name: str, share: float) -> TileKind:
@@ -33,10 +33,15 @@ def _kind(name: str, share: float) -> TileKind:
 # "10 each of BB, DD, MM, BD, BM, DM" at 4 players; a mixed kind's copies are split evenly
 # between its two mirror images.
 TILE_KINDS: tuple[TileKind, ...] = (
-    _kind("BB", 1), _kind("DD", 1), _kind("MM", 1),
-    _kind("BD", 0.5), _kind("DB", 0.5),
-    _kind("BM", 0.5), _kind("MB", 0.5),
-    _kind("DM", 0.5), _kind("MD", 0.5),
+    _kind("BB", 1),
+    _kind("DD", 1),
+    _kind("MM", 1),
+    _kind("BD", 0.5),
+    _kind("DB", 0.5),
+    _kind("BM", 0.5),
+    _kind("MB", 0.5),
+    _kind("DM", 0.5),
+    _kind("MD", 0.5),
 )
 # Copies of each of the six pairs: 36, 48 and 60 tiles in all.
 COPIES_PER_SHARE = {2: 6, 3: 8, 4: 10}
@@ -75,12 +80,12 @@ SPECIES_IDS = tuple(s.id for s in SPECIES)
 IN_PLAY = 4
 FIRST_GAME = (TUBE_WORMS, VOLCANO_SNAILS, BLIND_SHRIMP, YETI_CRABS)
 
-CREATURES_PER_SPECIES = 6   # each player's tokens of each species in play
-SEAFLOOR = 1                # the level of a tile flat on the table
+CREATURES_PER_SPECIES = 6  # each player's tokens of each species in play
+SEAFLOOR = 1  # the level of a tile flat on the table
 
-MAX_SNAILS_PER_TURN = 3     # "1 to 3 snails on connected Basalt Ridge hexes"
+MAX_SNAILS_PER_TURN = 3  # "1 to 3 snails on connected Basalt Ridge hexes"
 # Eelpout: a shoal of n connected Fish scores SHOAL_POINTS[n]; "A lone Fish scores 0".
 SHOAL_POINTS = (0, 0, 5, 10, 15, 20, 25)
-SHRIMP_ONE, SHRIMP_BOTH = 2, 5     # next to Diffuse Vents or Microbial Mat; next to both
+SHRIMP_ONE, SHRIMP_BOTH = 2, 5  # next to Diffuse Vents or Microbial Mat; next to both
 OCTOPUS_PER_SPECIES = 2
 SPONGE_PER_TERRAIN = 2

@@ -25,8 +25,11 @@ class NumberField(serializers.Field):
     default_error_messages = {"invalid": "must be a number"}
 
     def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, (int, float)) \
-                or (isinstance(data, float) and not math.isfinite(data)):
+        if (
+            isinstance(data, bool)
+            or not isinstance(data, (int, float))
+            or (isinstance(data, float) and not math.isfinite(data))
+        ):
             self.fail("invalid")
         return data
 
@@ -38,8 +41,9 @@ class ResultIn(serializers.Serializer):
     player = serializers.CharField(**NAME)
     rank = serializers.IntegerField(min_value=1, max_value=100)
     score = NumberField(required=False, allow_null=True, default=None)
-    guest = serializers.BooleanField(required=False, default=False,
-                                     help_text="a player without an account (records only)")
+    guest = serializers.BooleanField(
+        required=False, default=False, help_text="a player without an account (records only)"
+    )
 
 
 class BidIn(serializers.Serializer):
@@ -103,8 +107,9 @@ class PlayerDetailOut(PlayerOut):
 
 class MatchIn(serializers.Serializer):
     game = serializers.CharField(max_length=40)
-    played_at = serializers.CharField(max_length=40,
-                                      help_text="YYYY-MM-DD or an ISO date-time, from 1900 to today")
+    played_at = serializers.CharField(
+        max_length=40, help_text="YYYY-MM-DD or an ISO date-time, from 1900 to today"
+    )
     results = results_field()
     league = serializers.CharField(required=False, max_length=50)
     notes = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
@@ -117,8 +122,13 @@ class CorrectionIn(serializers.Serializer):
 
 
 class AnswerIn(serializers.Serializer):
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="",
-                                   help_text="why the record is wrong (dispute only)")
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        default="",
+        help_text="why the record is wrong (dispute only)",
+    )
 
 
 # -- leagues --------------------------------------------------------------------------------------
@@ -126,8 +136,9 @@ class AnswerIn(serializers.Serializer):
 
 class LeagueIn(serializers.Serializer):
     name = serializers.CharField(max_length=100)
-    description = serializers.CharField(required=False, allow_blank=True, max_length=5000,
-                                        default="")
+    description = serializers.CharField(
+        required=False, allow_blank=True, max_length=5000, default=""
+    )
 
 
 class MemberIn(serializers.Serializer):
@@ -197,19 +208,32 @@ class TournamentIn(serializers.Serializer):
     table_size = serializers.IntegerField(min_value=2, max_value=4)
     rounds = serializers.IntegerField(min_value=1, max_value=50, default=3)
     mode = serializers.ChoiceField(choices=["online", "table"], default="online")
-    players = serializers.ListField(child=serializers.CharField(**NAME), min_length=2,
-                                    max_length=2000)
+    players = serializers.ListField(
+        child=serializers.CharField(**NAME), min_length=2, max_length=2000
+    )
     options = serializers.DictField(required=False, default=dict)
     league = serializers.CharField(required=False, max_length=50, allow_null=True, default=None)
     bye_points = NumberField(required=False, default=0)
     placement_points = serializers.DictField(
         child=serializers.ListField(child=NumberField(), min_length=2, max_length=4),
-        required=False, allow_null=True, default=None,
-        help_text='points by place per table size, e.g. {"3": [5, 3, 1]}')
-    tiebreaks = serializers.ListField(child=serializers.CharField(max_length=20), required=False,
-                                      allow_null=True, default=None, max_length=10)
-    advance = serializers.IntegerField(min_value=1, max_value=3, default=1,
-                                       help_text="elimination: the top k of each table go through")
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text='points by place per table size, e.g. {"3": [5, 3, 1]}',
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=10,
+    )
+    advance = serializers.IntegerField(
+        min_value=1,
+        max_value=3,
+        default=1,
+        help_text="elimination: the top k of each table go through",
+    )
     time_control = TimeControlIn(required=False, allow_null=True, default=None)
 
 
@@ -260,8 +284,9 @@ class TournamentOut(serializers.Serializer):
     options = serializers.DictField()
     status = serializers.ChoiceField(choices=["open", "running", "finished"])
     bye_points = serializers.FloatField()
-    placement_points = serializers.DictField(child=serializers.ListField(
-        child=serializers.FloatField()))
+    placement_points = serializers.DictField(
+        child=serializers.ListField(child=serializers.FloatField())
+    )
     tiebreaks = serializers.ListField(child=serializers.CharField())
     advance = serializers.IntegerField()
     league = serializers.CharField(allow_null=True)

@@ -50,8 +50,9 @@ class LeaderboardApi(generics.ListAPIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
     serializer_class = s.LeaderboardEntryOut
 
-    @extend_schema(parameters=[OpenApiParameter("game", str, required=True,
-                                                enum=sorted(game_types()))])
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, required=True, enum=sorted(game_types()))]
+    )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
@@ -87,7 +88,8 @@ class PlayerListApi(generics.ListAPIView):
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(
-            [{"username": u.username, "is_bot": is_bot(u)} for u in page])
+            [{"username": u.username, "is_bot": is_bot(u)} for u in page]
+        )
 
 
 class PlayerDetailApi(APIView):
@@ -212,8 +214,7 @@ class TournamentListCreateApi(APIView):
 
     @extend_schema(responses=s.TournamentListOut(many=True))
     def get(self, request):
-        return Response(s.TournamentListOut(selectors.tournament_summaries(),
-                                                   many=True).data)
+        return Response(s.TournamentListOut(selectors.tournament_summaries(), many=True).data)
 
     @extend_schema(request=s.TournamentIn, responses={201: s.TournamentOut})
     def post(self, request):
@@ -221,8 +222,7 @@ class TournamentListCreateApi(APIView):
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
         league = selectors.league_named(data.pop("league"))
-        tournament = tournaments.tournament_create(created_by=request.user, league=league,
-                                                   **data)
+        tournament = tournaments.tournament_create(created_by=request.user, league=league, **data)
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
 
@@ -247,8 +247,9 @@ class TournamentRoundsApi(APIView):
     @extend_schema(request=None, responses={201: s.RoundOut})
     def post(self, request, pk):
         round_ = tournaments.round_pair(tournament=_tournament(pk), by=request.user)
-        return Response(s.RoundOut(selectors.round_out(round_)).data,
-                        status=status.HTTP_201_CREATED)
+        return Response(
+            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
+        )
 
 
 class TournamentRepairApi(APIView):
@@ -256,10 +257,12 @@ class TournamentRepairApi(APIView):
 
     @extend_schema(request=None, responses={201: s.RoundOut})
     def post(self, request, pk, number):
-        round_ = tournaments.round_repair(tournament=_tournament(pk), number=number,
-                                          by=request.user)
-        return Response(s.RoundOut(selectors.round_out(round_)).data,
-                        status=status.HTTP_201_CREATED)
+        round_ = tournaments.round_repair(
+            tournament=_tournament(pk), number=number, by=request.user
+        )
+        return Response(
+            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
+        )
 
 
 class TournamentEntryApi(APIView):
@@ -290,14 +293,17 @@ class TableResultApi(APIView):
         results, bid = body.validated_data["results"], body.validated_data["bid"]
         table_ = tournaments.table_get(tournament, table)
         if self.action == "report":
-            state = tournaments.table_report(tournament=tournament, table=table_,
-                                             user=request.user, results=results, bid=bid)
+            state = tournaments.table_report(
+                tournament=tournament, table=table_, user=request.user, results=results, bid=bid
+            )
         elif self.action == "confirm":
-            state = tournaments.table_confirm(tournament=tournament, table=table_,
-                                              user=request.user, results=results)
+            state = tournaments.table_confirm(
+                tournament=tournament, table=table_, user=request.user, results=results
+            )
         else:
-            state = tournaments.table_override(tournament=tournament, table=table_,
-                                               by=request.user, results=results, bid=bid)
+            state = tournaments.table_override(
+                tournament=tournament, table=table_, by=request.user, results=results, bid=bid
+            )
         return Response(s.RecordOut(state).data, status=status.HTTP_201_CREATED)
 
 
@@ -319,8 +325,13 @@ class CsvApi(APIView):
     @extend_schema(responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR)})
     def get(self, request, pk):
         t = _tournament(pk)
-        text = (tournaments.standings_csv(t) if self.which == "standings"
-                else tournaments.results_csv(t))
+        text = (
+            tournaments.standings_csv(t)
+            if self.which == "standings"
+            else tournaments.results_csv(t)
+        )
         response = HttpResponse(text, content_type="text/csv")
-        response["Content-Disposition"] = f'attachment; filename="tournament-{t.pk}-{self.which}.csv"'
+        response["Content-Disposition"] = (
+            f'attachment; filename="tournament-{t.pk}-{self.which}.csv"'
+        )
         return response

@@ -6,224 +6,445 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0003_record_games_guests_void'),
+        ("games", "0003_record_games_guests_void"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatingLedger',
+            name="RatingLedger",
             fields=[
-                ('slug', models.CharField(max_length=40, primary_key=True, serialize=False)),
+                ("slug", models.CharField(max_length=40, primary_key=True, serialize=False)),
             ],
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seed', models.PositiveIntegerField()),
-                ('entered_after_round', models.PositiveSmallIntegerField(default=0)),
-                ('dropped_after_round', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seed", models.PositiveIntegerField()),
+                ("entered_after_round", models.PositiveSmallIntegerField(default=0)),
+                ("dropped_after_round", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['seed'],
+                "ordering": ["seed"],
             },
         ),
         migrations.CreateModel(
-            name='League',
+            name="League",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('slug', models.SlugField(unique=True)),
-                ('description', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('games', models.ManyToManyField(blank=True, related_name='leagues', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("slug", models.SlugField(unique=True)),
+                ("description", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "games",
+                    models.ManyToManyField(blank=True, related_name="leagues", to="games.game"),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('member', 'Member'), ('organiser', 'Organiser')], default='member', max_length=10)),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to='league.league')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("member", "Member"), ("organiser", "Organiser")],
+                        default="member",
+                        max_length=10,
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, to="league.league"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
-            model_name='league',
-            name='members',
-            field=models.ManyToManyField(related_name='leagues', through='league.Membership', to=settings.AUTH_USER_MODEL),
+            model_name="league",
+            name="members",
+            field=models.ManyToManyField(
+                related_name="leagues", through="league.Membership", to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.CreateModel(
-            name='RatedGame',
+            name="RatedGame",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.CharField(max_length=40)),
-                ('finished_at', models.DateTimeField()),
-                ('version', models.PositiveIntegerField()),
-                ('skipped', models.CharField(blank=True, max_length=100)),
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='rated', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("slug", models.CharField(max_length=40)),
+                ("finished_at", models.DateTimeField()),
+                ("version", models.PositiveIntegerField()),
+                ("skipped", models.CharField(blank=True, max_length=100)),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rated",
+                        to="games.game",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Rating',
+            name="Rating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.CharField(max_length=40)),
-                ('rating', models.FloatField()),
-                ('games', models.PositiveIntegerField(default=0)),
-                ('openskill_mu', models.FloatField()),
-                ('openskill_sigma', models.FloatField()),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("slug", models.CharField(max_length=40)),
+                ("rating", models.FloatField()),
+                ("games", models.PositiveIntegerField(default=0)),
+                ("openskill_mu", models.FloatField()),
+                ("openskill_sigma", models.FloatField()),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.CharField(max_length=40)),
-                ('finished_at', models.DateTimeField()),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('rank', models.PositiveSmallIntegerField()),
-                ('before', models.FloatField()),
-                ('after', models.FloatField()),
-                ('openskill_mu_before', models.FloatField()),
-                ('openskill_mu_after', models.FloatField()),
-                ('openskill_sigma_before', models.FloatField()),
-                ('openskill_sigma_after', models.FloatField()),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='games.game')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("slug", models.CharField(max_length=40)),
+                ("finished_at", models.DateTimeField()),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("rank", models.PositiveSmallIntegerField()),
+                ("before", models.FloatField()),
+                ("after", models.FloatField()),
+                ("openskill_mu_before", models.FloatField()),
+                ("openskill_mu_after", models.FloatField()),
+                ("openskill_sigma_before", models.FloatField()),
+                ("openskill_sigma_after", models.FloatField()),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['finished_at', 'game_id'],
+                "ordering": ["finished_at", "game_id"],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('attempt', models.PositiveSmallIntegerField(default=1)),
-                ('void', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('byes', models.ManyToManyField(blank=True, related_name='byes', to='league.entry')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("attempt", models.PositiveSmallIntegerField(default=1)),
+                ("void", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "byes",
+                    models.ManyToManyField(blank=True, related_name="byes", to="league.entry"),
+                ),
             ],
             options={
-                'ordering': ['number', 'attempt'],
+                "ordering": ["number", "attempt"],
             },
         ),
         migrations.CreateModel(
-            name='Season',
+            name="Season",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('starts_on', models.DateField()),
-                ('ends_on', models.DateField(blank=True, null=True)),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seasons', to='league.league')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("starts_on", models.DateField()),
+                ("ends_on", models.DateField(blank=True, null=True)),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seasons",
+                        to="league.league",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-starts_on'],
+                "ordering": ["-starts_on"],
             },
         ),
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='table', to='games.game')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='league.round')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="table",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tables",
+                        to="league.round",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['number'],
+                "ordering": ["number"],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('slug', models.CharField(max_length=40)),
-                ('format', models.CharField(choices=[('swiss', 'Swiss'), ('round-robin', 'Round Robin'), ('elimination', 'Elimination')], max_length=12)),
-                ('table_size', models.PositiveSmallIntegerField()),
-                ('rounds', models.PositiveSmallIntegerField()),
-                ('mode', models.CharField(choices=[('online', 'Online'), ('table', 'Table')], max_length=6)),
-                ('options', models.JSONField(default=dict)),
-                ('placement_points', models.JSONField()),
-                ('tiebreaks', models.JSONField()),
-                ('bye_points', models.FloatField(default=0)),
-                ('advance', models.PositiveSmallIntegerField(default=1)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('running', 'Running'), ('finished', 'Finished')], default='open', max_length=8)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('created_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('league', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='tournaments', to='league.league')),
-                ('organisers', models.ManyToManyField(related_name='organising', to=settings.AUTH_USER_MODEL)),
-                ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='tournaments', to='league.season')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("slug", models.CharField(max_length=40)),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[
+                            ("swiss", "Swiss"),
+                            ("round-robin", "Round Robin"),
+                            ("elimination", "Elimination"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                ("table_size", models.PositiveSmallIntegerField()),
+                ("rounds", models.PositiveSmallIntegerField()),
+                (
+                    "mode",
+                    models.CharField(
+                        choices=[("online", "Online"), ("table", "Table")], max_length=6
+                    ),
+                ),
+                ("options", models.JSONField(default=dict)),
+                ("placement_points", models.JSONField()),
+                ("tiebreaks", models.JSONField()),
+                ("bye_points", models.FloatField(default=0)),
+                ("advance", models.PositiveSmallIntegerField(default=1)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Open"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                        ],
+                        default="open",
+                        max_length=8,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "league",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="tournaments",
+                        to="league.league",
+                    ),
+                ),
+                (
+                    "organisers",
+                    models.ManyToManyField(related_name="organising", to=settings.AUTH_USER_MODEL),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="tournaments",
+                        to="league.season",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.AddField(
-            model_name='round',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='round_set', to='league.tournament'),
+            model_name="round",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="round_set",
+                to="league.tournament",
+            ),
         ),
         migrations.AddField(
-            model_name='entry',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='league.tournament'),
+            model_name="entry",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="entries",
+                to="league.tournament",
+            ),
         ),
         migrations.CreateModel(
-            name='TournamentEvent',
+            name="TournamentEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=30)),
-                ('data', models.JSONField(default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('actor', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='log', to='league.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("kind", models.CharField(max_length=30)),
+                ("data", models.JSONField(default=dict)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="log",
+                        to="league.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['pk'],
+                "ordering": ["pk"],
             },
         ),
         migrations.AddConstraint(
-            model_name='membership',
-            constraint=models.UniqueConstraint(fields=('league', 'user'), name='membership_unique'),
+            model_name="membership",
+            constraint=models.UniqueConstraint(fields=("league", "user"), name="membership_unique"),
         ),
         migrations.AddIndex(
-            model_name='ratedgame',
-            index=models.Index(fields=['slug', 'finished_at', 'game'], name='league_rate_slug_aa6c49_idx'),
+            model_name="ratedgame",
+            index=models.Index(
+                fields=["slug", "finished_at", "game"], name="league_rate_slug_aa6c49_idx"
+            ),
         ),
         migrations.AddIndex(
-            model_name='rating',
-            index=models.Index(fields=['slug', '-rating'], name='league_rati_slug_821327_idx'),
+            model_name="rating",
+            index=models.Index(fields=["slug", "-rating"], name="league_rati_slug_821327_idx"),
         ),
         migrations.AddConstraint(
-            model_name='rating',
-            constraint=models.UniqueConstraint(fields=('user', 'slug'), name='rating_unique'),
+            model_name="rating",
+            constraint=models.UniqueConstraint(fields=("user", "slug"), name="rating_unique"),
         ),
         migrations.AddIndex(
-            model_name='ratingchange',
-            index=models.Index(fields=['user', 'slug', 'finished_at'], name='league_rati_user_id_feba0b_idx'),
+            model_name="ratingchange",
+            index=models.Index(
+                fields=["user", "slug", "finished_at"], name="league_rati_user_id_feba0b_idx"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ratingchange',
-            constraint=models.UniqueConstraint(fields=('game', 'user'), name='rating_change_unique'),
+            model_name="ratingchange",
+            constraint=models.UniqueConstraint(
+                fields=("game", "user"), name="rating_change_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number', 'attempt'), name='round_unique'),
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "number", "attempt"), name="round_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'user'), name='entry_unique'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(fields=("tournament", "user"), name="entry_unique"),
         ),
     ]

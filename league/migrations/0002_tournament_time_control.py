@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0001_initial'),
+        ("league", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='time_control',
+            model_name="tournament",
+            name="time_control",
             field=models.JSONField(blank=True, null=True),
         ),
     ]

@@ -73,8 +73,9 @@ def test_the_burst_is_counted_in_the_shared_cache(alice, settings):
     try:
         for _ in range(10):
             token(APIClient(), WRONG)
-        key = FailedSignInThrottle("alice").keys(mock.Mock(META={"REMOTE_ADDR": "x"},
-                                                           headers={}))[1]
+        key = FailedSignInThrottle("alice").keys(mock.Mock(META={"REMOTE_ADDR": "x"}, headers={}))[
+            1
+        ]
         assert len(cache.get(key)) == 10
         assert token(APIClient(), WRONG).status_code == 429
     finally:

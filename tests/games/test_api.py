@@ -14,8 +14,9 @@ DSA = "deep-sea-adventure"
 
 @pytest.fixture
 def game_id(api, bob):
-    response = api.post("/api/games/", {"game": DSA, "seats": [{"user": "alice"}, {"user": "bob"}]},
-                        format="json")
+    response = api.post(
+        "/api/games/", {"game": DSA, "seats": [{"user": "alice"}, {"user": "bob"}]}, format="json"
+    )
     assert response.status_code == 201, response.json()
     return response.json()["id"]
 
@@ -27,21 +28,24 @@ def events_count(game_id: int) -> int:
 def post_action(client, game_id, seat, action, version=None, **extra):
     if version is None:
         version = client.get(f"/api/games/{game_id}/").json()["version"]
-    return client.post(f"/api/games/{game_id}/actions/",
-                       {"seat": seat, "expected_version": version, "action": action, **extra},
-                       format="json")
+    return client.post(
+        f"/api/games/{game_id}/actions/",
+        {"seat": seat, "expected_version": version, "action": action, **extra},
+        format="json",
+    )
 
 
 # -- auth -----------------------------------------------------------------------------------------
 
+
 def test_token_auth_round_trip(alice):
     client = APIClient()
     assert client.get("/api/games/").status_code == 401
-    bad = client.post("/api/auth/token/", {"username": "alice", "password": "wrong"},
-                      format="json")
+    bad = client.post("/api/auth/token/", {"username": "alice", "password": "wrong"}, format="json")
     assert bad.status_code == 400 and "error" in bad.json()
-    token = client.post("/api/auth/token/", {"username": "alice",
-                                             "password": "pw-for-tests-only"}, format="json")
+    token = client.post(
+        "/api/auth/token/", {"username": "alice", "password": "pw-for-tests-only"}, format="json"
+    )
     assert token.status_code == 200
     client.credentials(HTTP_AUTHORIZATION=f"Token {token.json()['token']}")
     assert client.get("/api/games/").status_code == 200
@@ -53,9 +57,10 @@ def test_anonymous_spectators_may_watch_but_not_act(game_id):
     assert anonymous.get(f"/api/games/{game_id}/state/").json()["divers"][0]["scored"] is None
     assert anonymous.get(f"/api/games/{game_id}/events/").status_code == 200
     assert anonymous.get(f"/api/games/{game_id}/state/?seat=0").status_code == 403
-    for path, body in (("actions/", {"seat": 0, "expected_version": 1,
-                                     "action": {"type": "continue"}}),
-                       ("resign/", {"seat": 0})):
+    for path, body in (
+        ("actions/", {"seat": 0, "expected_version": 1, "action": {"type": "continue"}}),
+        ("resign/", {"seat": 0}),
+    ):
         response = anonymous.post(f"/api/games/{game_id}/{path}", body, format="json")
         assert response.status_code == 401 and "error" in response.json()
     assert anonymous.get(f"/api/games/{game_id}/actions/?seat=0").status_code == 401
@@ -63,6 +68,7 @@ def test_anonymous_spectators_may_watch_but_not_act(game_id):
 
 
 # -- types and creation ---------------------------------------------------------------------------
+
 
 def test_game_types_lists_deep_sea_adventure_with_its_spec():
     response = APIClient().get("/api/games/types/")
@@ -80,19 +86,24 @@ def test_create_returns_the_game_in_the_contract_shape(api, game_id):
     assert body["current_player"] == 0 and body["version"] == 1
 
 
-@pytest.mark.parametrize("payload, message", [
-    ({"game": "chess", "seats": [{"user": "alice"}, {"user": "bob"}]}, "unknown game"),
-    ({"game": DSA, "seats": [{"user": "alice"}]}, "2 to 6 players"),
-    ({"game": DSA, "seats": [{"user": "alice"}] * 7}, "2 to 6 players"),
-    ({"game": DSA, "seats": [{"user": "alice"}, {"user": "nobody"}]}, "no user 'nobody'"),
-    ({"game": DSA, "seats": [{"user": "alice"}, {"bot": "grandmaster"}]}, "unknown bot level"),
-    ({"game": DSA, "seats": [{"user": "alice"}, {"user": "bot-grandmaster"}]}, "no user"),
-    ({"game": DSA, "seats": [{"user": "alice"}, {"bot": "random", "user": "bob"}]}, "seat 1"),
-    ({"game": DSA, "seats": [{"user": "alice"}, {"bot": "random"}], "options": {"x": 1}},
-     "unknown option"),
-    ({"game": DSA, "seats": "alice"}, "seats"),
-    ({"seats": [{"user": "alice"}]}, "game"),
-])
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ({"game": "chess", "seats": [{"user": "alice"}, {"user": "bob"}]}, "unknown game"),
+        ({"game": DSA, "seats": [{"user": "alice"}]}, "2 to 6 players"),
+        ({"game": DSA, "seats": [{"user": "alice"}] * 7}, "2 to 6 players"),
+        ({"game": DSA, "seats": [{"user": "alice"}, {"user": "nobody"}]}, "no user 'nobody'"),
+        ({"game": DSA, "seats": [{"user": "alice"}, {"bot": "grandmaster"}]}, "unknown bot level"),
+        ({"game": DSA, "seats": [{"user": "alice"}, {"user": "bot-grandmaster"}]}, "no user"),
+        ({"game": DSA, "seats": [{"user": "alice"}, {"bot": "random", "user": "bob"}]}, "seat 1"),
+        (
+            {"game": DSA, "seats": [{"user": "alice"}, {"bot": "random"}], "options": {"x": 1}},
+            "unknown option",
+        ),
+        ({"game": DSA, "seats": "alice"}, "seats"),
+        ({"seats": [{"user": "alice"}]}, "game"),
+    ],
+)
 def test_bad_creation_is_a_400_with_a_reason_and_creates_nothing(api, bob, payload, message):
     response = api.post("/api/games/", payload, format="json")
     assert response.status_code == 400
@@ -113,8 +124,10 @@ def test_unknown_game_is_a_404(api):
 
 # -- views and actions ----------------------------------------------------------------------------
 
-def test_state_is_only_for_the_seat_holder_and_spectators_get_the_public_view(api, api_for, bob,
-                                                                              game_id):
+
+def test_state_is_only_for_the_seat_holder_and_spectators_get_the_public_view(
+    api, api_for, bob, game_id
+):
     own = api.get(f"/api/games/{game_id}/state/?seat=0")
     assert own.status_code == 200 and own.json()["divers"][0]["scored"] == []
     assert own.json()["version"] == 1
@@ -156,11 +169,14 @@ def test_a_stale_version_is_a_409_carrying_the_current_version(api, game_id):
     assert events_count(game_id) == before
 
 
-@pytest.mark.parametrize("action, reason", [
-    ({"type": "turn_back"}, "submarine"),
-    ({"type": "take"}, ""),
-    ({"type": "fly"}, "not legal"),
-])
+@pytest.mark.parametrize(
+    "action, reason",
+    [
+        ({"type": "turn_back"}, "submarine"),
+        ({"type": "take"}, ""),
+        ({"type": "fly"}, "not legal"),
+    ],
+)
 def test_an_illegal_action_is_a_422_with_the_rules_reason(api, game_id, action, reason):
     response = post_action(api, game_id, 0, action, version=1)
     assert response.status_code == 422
@@ -181,13 +197,16 @@ def test_acting_for_someone_elses_seat_is_a_403(api, api_for, make_user, game_id
     assert events_count(game_id) == 1
 
 
-@pytest.mark.parametrize("payload", [
-    {"seat": 0, "action": {"type": "continue"}},
-    {"seat": 0, "expected_version": "one", "action": {"type": "continue"}},
-    {"seat": 0, "expected_version": 1, "action": "continue"},
-    {"expected_version": 1, "action": {"type": "continue"}},
-    {"seat": 0, "expected_version": 1, "action": {"type": "continue"}, "idempotency_key": ""},
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"seat": 0, "action": {"type": "continue"}},
+        {"seat": 0, "expected_version": "one", "action": {"type": "continue"}},
+        {"seat": 0, "expected_version": 1, "action": "continue"},
+        {"expected_version": 1, "action": {"type": "continue"}},
+        {"seat": 0, "expected_version": 1, "action": {"type": "continue"}, "idempotency_key": ""},
+    ],
+)
 def test_a_malformed_action_body_is_a_400(api, game_id, payload):
     response = api.post(f"/api/games/{game_id}/actions/", payload, format="json")
     assert response.status_code == 400 and "error" in response.json()
@@ -210,6 +229,7 @@ def test_an_idempotency_key_makes_a_retry_safe(api, game_id):
 
 # -- a whole game, and what each seat may see -----------------------------------------------------
 
+
 def play_to_the_end(clients: dict[int, APIClient], game_id: int, limit: int = 3000) -> dict:
     for _ in range(limit):
         game = clients[0].get(f"/api/games/{game_id}/").json()
@@ -225,24 +245,30 @@ def play_to_the_end(clients: dict[int, APIClient], game_id: int, limit: int = 30
 
 
 def test_a_whole_game_through_the_api_with_hidden_values_redacted_until_the_end(
-        api, api_for, bob, game_id):
+    api, api_for, bob, game_id
+):
     game = play_to_the_end({0: api, 1: api_for(bob)}, game_id)
     assert game["status"] == "finished" and game["current_player"] is None
     assert [r["player"] for r in game["result"]] == ["alice", "bob"]
     ranks = sorted(r["rank"] for r in game["result"])
     assert ranks[0] == 1
 
-    reveals = Event.objects.filter(game_id=game_id, kind="ChanceResolved",
-                                   data__action__type="reveal")
+    reveals = Event.objects.filter(
+        game_id=game_id, kind="ChanceResolved", data__action__type="reveal"
+    )
     assert reveals.exists(), "the scripted play should bring chips home"
     # After the end, the whole log is public.
     log = api.get(f"/api/games/{game_id}/events/").json()
-    assert all("value" in e["data"]["action"] for e in log
-               if e["kind"] == "ChanceResolved" and e["data"]["action"]["type"] == "reveal")
+    assert all(
+        "value" in e["data"]["action"]
+        for e in log
+        if e["kind"] == "ChanceResolved" and e["data"]["action"]["type"] == "reveal"
+    )
 
 
 def test_the_events_endpoint_redacts_other_seats_reveals_while_the_game_runs(
-        api, api_for, bob, game_id):
+    api, api_for, bob, game_id
+):
     clients = {0: api, 1: api_for(bob)}
     for _ in range(3000):
         game = api.get(f"/api/games/{game_id}/").json()
@@ -259,8 +285,11 @@ def test_the_events_endpoint_redacts_other_seats_reveals_while_the_game_runs(
     owner = reveal.data["action"]["seat"]
     owner_log = clients[owner].get(f"/api/games/{game_id}/events/").json()
     other_log = clients[1 - owner].get(f"/api/games/{game_id}/events/").json()
-    spectator_log = api_for(bob.__class__.objects.create_user("carol")).get(
-        f"/api/games/{game_id}/events/").json()
+    spectator_log = (
+        api_for(bob.__class__.objects.create_user("carol"))
+        .get(f"/api/games/{game_id}/events/")
+        .json()
+    )
     seen = {e["seq"]: e for e in owner_log}
     assert "value" in seen[reveal.seq]["data"]["action"]
     for log in (other_log, spectator_log):
@@ -284,6 +313,7 @@ def test_state_at_an_earlier_version_replays_to_that_point(api, game_id):
 
 # -- resigning and bots ---------------------------------------------------------------------------
 
+
 def test_resigning_a_two_player_game_forfeits_it(api, game_id):
     response = api.post(f"/api/games/{game_id}/resign/", {"seat": 0}, format="json")
     assert response.status_code == 201
@@ -302,10 +332,14 @@ def test_resigning_someone_elses_seat_is_a_403(api, game_id):
 
 
 def test_a_resigned_seat_is_played_by_the_random_bot_and_ranked_last(
-        api, api_for, bob, make_user, django_capture_on_commit_callbacks):
+    api, api_for, bob, make_user, django_capture_on_commit_callbacks
+):
     make_user("carol")
-    game_id = api.post("/api/games/", {"game": DSA, "seats": [
-        {"user": "alice"}, {"user": "bob"}, {"user": "carol"}]}, format="json").json()["id"]
+    game_id = api.post(
+        "/api/games/",
+        {"game": DSA, "seats": [{"user": "alice"}, {"user": "bob"}, {"user": "carol"}]},
+        format="json",
+    ).json()["id"]
     with django_capture_on_commit_callbacks(execute=True):
         api.post(f"/api/games/{game_id}/resign/", {"seat": 0}, format="json")
     game = api.get(f"/api/games/{game_id}/").json()
@@ -325,14 +359,24 @@ def test_a_resigned_seat_is_played_by_the_random_bot_and_ranked_last(
 
 
 def test_a_game_against_the_random_bot_plays_through_with_nobody_polling(
-        api, django_capture_on_commit_callbacks):
+    api, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
-        game_id = api.post("/api/games/", {"game": DSA, "seats": [
-            {"bot": "random"}, {"user": "alice"}]}, format="json").json()["id"]
+        game_id = api.post(
+            "/api/games/",
+            {"game": DSA, "seats": [{"bot": "random"}, {"user": "alice"}]},
+            format="json",
+        ).json()["id"]
     game = api.get(f"/api/games/{game_id}/").json()
     assert game["current_player"] == 1, "the bot moved first, on commit"
-    assert game["seats"][0] == {"seat": 0, "user": None, "bot": "random", "guest": None,
-                                "resigned": False, "accepted": True}
+    assert game["seats"][0] == {
+        "seat": 0,
+        "user": None,
+        "bot": "random",
+        "guest": None,
+        "resigned": False,
+        "accepted": True,
+    }
     for _ in range(3000):
         game = api.get(f"/api/games/{game_id}/").json()
         if game["status"] == "finished":

@@ -23,9 +23,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game(alice, bob):
-    return services.game_create(slug="deep-sea-adventure",
-                                seats=[{"user": "alice"}, {"user": "bob"}], options={},
-                                created_by=alice)
+    return services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"user": "bob"}],
+        options={},
+        created_by=alice,
+    )
 
 
 def the_log(game) -> list[dict]:
@@ -34,10 +37,12 @@ def the_log(game) -> list[dict]:
 
 def raw_sql(*statements: str):
     """An attempt that runs ``statements``, with the game's id for each %s."""
+
     def attempt(game):
         with connection.cursor() as cursor:
             for statement in statements:
                 cursor.execute(statement, [game.pk] * statement.count("%s"))
+
     return attempt
 
 
@@ -47,28 +52,42 @@ CHECKED = "SET CONSTRAINTS ALL IMMEDIATE"
 
 
 def upsert_onto_event_one(game):
-    Event.objects.bulk_create([Event(game=game, seq=1, kind="Tampered", data={}, batch=1)],
-                              update_conflicts=True, unique_fields=["game", "seq"],
-                              update_fields=["kind", "data"])
+    Event.objects.bulk_create(
+        [Event(game=game, seq=1, kind="Tampered", data={}, batch=1)],
+        update_conflicts=True,
+        unique_fields=["game", "seq"],
+        update_fields=["kind", "data"],
+    )
 
 
 BYPASSES = [
-    pytest.param(lambda game: Event._base_manager.filter(game=game).update(kind="Tampered"),
-                 id="base-manager-update"),
-    pytest.param(lambda game: Event._base_manager.filter(game=game).delete(),
-                 id="base-manager-delete"),
-    pytest.param(lambda game: QuerySet(model=Event).filter(game=game).update(kind="Tampered"),
-                 id="bare-queryset-update"),
-    pytest.param(lambda game: Event.objects.filter(game=game)._raw_delete(connection.alias),
-                 id="raw-delete"),
+    pytest.param(
+        lambda game: Event._base_manager.filter(game=game).update(kind="Tampered"),
+        id="base-manager-update",
+    ),
+    pytest.param(
+        lambda game: Event._base_manager.filter(game=game).delete(), id="base-manager-delete"
+    ),
+    pytest.param(
+        lambda game: QuerySet(model=Event).filter(game=game).update(kind="Tampered"),
+        id="bare-queryset-update",
+    ),
+    pytest.param(
+        lambda game: Event.objects.filter(game=game)._raw_delete(connection.alias), id="raw-delete"
+    ),
     pytest.param(upsert_onto_event_one, id="bulk-create-update-conflicts"),
-    pytest.param(raw_sql("UPDATE games_event SET kind = 'Tampered' WHERE game_id = %s"),
-                 id="sql-update"),
+    pytest.param(
+        raw_sql("UPDATE games_event SET kind = 'Tampered' WHERE game_id = %s"), id="sql-update"
+    ),
     pytest.param(raw_sql("DELETE FROM games_event WHERE game_id = %s"), id="sql-delete"),
-    pytest.param(raw_sql(CHECKED, "TRUNCATE games_event"), id="sql-truncate",
-                 marks=pytest.mark.postgres),
-    pytest.param(raw_sql(CHECKED, "TRUNCATE games_game CASCADE"), id="sql-truncate-cascading",
-                 marks=pytest.mark.postgres),
+    pytest.param(
+        raw_sql(CHECKED, "TRUNCATE games_event"), id="sql-truncate", marks=pytest.mark.postgres
+    ),
+    pytest.param(
+        raw_sql(CHECKED, "TRUNCATE games_game CASCADE"),
+        id="sql-truncate-cascading",
+        marks=pytest.mark.postgres,
+    ),
 ]
 
 
@@ -87,9 +106,12 @@ def test_a_flush_empties_the_log_and_puts_the_guard_back(game, make_user):
     assert not Event.objects.exists()
     make_user("alice")
     make_user("bob")
-    again = services.game_create(slug="deep-sea-adventure",
-                                 seats=[{"user": "alice"}, {"user": "bob"}], options={},
-                                 created_by=None)
+    again = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"user": "bob"}],
+        options={},
+        created_by=None,
+    )
     with pytest.raises(DatabaseError, match="append-only"):
         raw_sql("DELETE FROM games_event WHERE game_id = %s")(again)
 
@@ -101,6 +123,7 @@ def test_a_flush_not_confirmed_changes_nothing(game, monkeypatch):
 
 
 # -- PostgreSQL: the app's role ------------------------------------------------------------------
+
 
 @pytest.fixture
 def app_role(db):
@@ -125,8 +148,11 @@ def acting_as(role: str):
 
 def privileges(role: str) -> dict[str, set[str]]:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT table_name, privilege_type "
-                       "FROM information_schema.table_privileges WHERE grantee = %s", [role])
+        cursor.execute(
+            "SELECT table_name, privilege_type "
+            "FROM information_schema.table_privileges WHERE grantee = %s",
+            [role],
+        )
         rows = cursor.fetchall()
     return {table: {p for t, p in rows if t == table} for table, _ in rows}
 
@@ -134,24 +160,37 @@ def privileges(role: str) -> dict[str, set[str]]:
 @pytest.mark.postgres
 def test_the_app_role_appends_events_and_writes_the_other_tables(game, app_role):
     with acting_as(app_role):
-        result = store.append(Game.objects.get(pk=game.pk), 1, [
-            NewEvent(EventKind.ACTION_APPLIED, {"action": {"type": "continue"}}, seat=0)])
+        result = store.append(
+            Game.objects.get(pk=game.pk),
+            1,
+            [NewEvent(EventKind.ACTION_APPLIED, {"action": {"type": "continue"}}, seat=0)],
+        )
         assert result.version == 2
         assert [e["seq"] for e in the_log(game)] == [1, 2]
         assert Game.objects.filter(pk=game.pk).update(current_player=1) == 1
 
 
 APP_ROLE_REFUSALS = [
-    pytest.param(raw_sql("UPDATE games_event SET kind = 'Tampered'"), "permission denied",
-                 id="update"),
+    pytest.param(
+        raw_sql("UPDATE games_event SET kind = 'Tampered'"), "permission denied", id="update"
+    ),
     pytest.param(raw_sql("DELETE FROM games_event"), "permission denied", id="delete"),
     pytest.param(raw_sql(CHECKED, "TRUNCATE games_event"), "permission denied", id="truncate"),
-    pytest.param(raw_sql("ALTER TABLE games_event DISABLE TRIGGER games_event_append_only"),
-                 "must be owner", id="disable-trigger"),
-    pytest.param(raw_sql("DROP TRIGGER games_event_append_only_truncate ON games_event"),
-                 "must be owner", id="drop-trigger"),
-    pytest.param(lambda game: call_command("flush", interactive=False, verbosity=0),
-                 "must be owner", id="flush"),
+    pytest.param(
+        raw_sql("ALTER TABLE games_event DISABLE TRIGGER games_event_append_only"),
+        "must be owner",
+        id="disable-trigger",
+    ),
+    pytest.param(
+        raw_sql("DROP TRIGGER games_event_append_only_truncate ON games_event"),
+        "must be owner",
+        id="drop-trigger",
+    ),
+    pytest.param(
+        lambda game: call_command("flush", interactive=False, verbosity=0),
+        "must be owner",
+        id="flush",
+    ),
 ]
 
 
@@ -172,8 +211,10 @@ def test_grant_app_role_grants_exactly_the_apps_needs_each_time_it_runs(app_role
     assert granted["games_event"] == {"SELECT", "INSERT"}
     assert granted["django_migrations"] == {"SELECT"}
     assert granted["games_game"] == {"SELECT", "INSERT", "UPDATE", "DELETE"}
-    assert set(granted) == {"django_migrations", *connection.introspection.django_table_names(
-        only_existing=True, include_views=False)}
+    assert set(granted) == {
+        "django_migrations",
+        *connection.introspection.django_table_names(only_existing=True, include_views=False),
+    }
     with connection.cursor() as cursor:
         cursor.execute(f'GRANT ALL ON games_event TO "{app_role}"')
     call_command("grant_app_role", app_role, stdout=io.StringIO())
@@ -204,8 +245,15 @@ def test_a_migration_that_rebuilds_the_table_cannot_leave_the_log_unguarded(game
     with connection.cursor() as cursor:
         for op in ("update", "delete"):
             cursor.execute(f"DROP TRIGGER games_event_append_only_{op}")
-    post_migrate.send(sender=apps.get_app_config("games"), app_config=apps.get_app_config("games"),
-                      verbosity=0, interactive=False, using=connection.alias, apps=apps, plan=[])
+    post_migrate.send(
+        sender=apps.get_app_config("games"),
+        app_config=apps.get_app_config("games"),
+        verbosity=0,
+        interactive=False,
+        using=connection.alias,
+        apps=apps,
+        plan=[],
+    )
     with pytest.raises(DatabaseError, match="append-only"):
         with transaction.atomic():
             raw_sql("DELETE FROM games_event WHERE game_id = %s")(game)

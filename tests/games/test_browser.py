@@ -21,9 +21,16 @@ from games.models import Game, GameStatus
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("HADAL_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SCREENSHOT = Path("/tmp/hadal-game.png")
 TIMEOUT_MS = 15_000
 
@@ -39,10 +46,12 @@ def page(live_server, transactional_db):
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium or set HADAL_CHROMIUM")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                             headless=True)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000},
-                                      base_url=live_server.url)
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        context = browser.new_context(
+            viewport={"width": 1400, "height": 1000}, base_url=live_server.url
+        )
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
         errors: list[str] = []
@@ -117,7 +126,8 @@ def test_sign_up_play_replay_and_resign(page):
 
     # Replay: back at version 1 everybody is still in the submarine; then back to live.
     page.locator("#replay").evaluate(
-        "(slider) => { slider.value = '1'; slider.dispatchEvent(new Event('input')); }")
+        "(slider) => { slider.value = '1'; slider.dispatchEvent(new Event('input')); }"
+    )
     expect(page.locator("#replay-label")).to_have_text(f"version 1 of {moved}")
     expect(page.locator("#board svg")).to_have_attribute("data-version", "1")
     expect(page.locator("#board .dsa-diver-on-trail")).to_have_count(0)

@@ -34,14 +34,14 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 SCREENSHOTS = {"offer": Path("/tmp/hadal-abyss-offer.png"), "end": Path("/tmp/hadal-abyss.png")}
 RENDERER = Path(__file__).resolve().parents[2] / "static" / "js" / "games" / "abyss.js"
-SEED = 5        # the chance player's dice: a deal in which all of the below happens early
-MOVES = 400     # far more decisions than the few rounds played here take
+SEED = 5  # the chance player's dice: a deal in which all of the below happens early
+MOVES = 400  # far more decisions than the few rounds played here take
 RACE = {race: race.capitalize() for race in data.RACES}
 
 # Each seat's choices while the test plays it through the services, in order of preference.
 GROW = ("recruit", "pay", "affiliate", "take", "fight", "decline", "skip")  # Lords and Allies
-EXPLORE_ON = ("continue", "reward")     # the other seat explores until something is offered
-WRAP_UP = ("take", "fight", "decline", "reward")    # the other seat ends its exploration
+EXPLORE_ON = ("continue", "reward")  # the other seat explores until something is offered
+WRAP_UP = ("take", "fight", "decline", "reward")  # the other seat ends its exploration
 
 
 def version_of(page) -> int:
@@ -94,9 +94,13 @@ def play(game: Game, prefer: tuple[str, ...], until) -> dict:
         if until(state):
             return state
         seat = state.current_player
-        services.game_action_append(game=game, seat=seat, expected_version=game.version,
-                                    action=choose(state, prefer),
-                                    user=game.seats.get(index=seat).user)
+        services.game_action_append(
+            game=game,
+            seat=seat,
+            expected_version=game.version,
+            action=choose(state, prefer),
+            user=game.seats.get(index=seat).user,
+        )
     pytest.fail("the position looked for never came")
 
 
@@ -109,8 +113,10 @@ def cards(items) -> Counter:
 
 
 def hand_on_board(board) -> Counter:
-    return cards({"race": card.get_attribute("data-race"), "value": card.get_attribute(
-        "data-value")} for card in board.locator(".ab-hand .ab-hand-card").all())
+    return cards(
+        {"race": card.get_attribute("data-race"), "value": card.get_attribute("data-value")}
+        for card in board.locator(".ab-hand .ab-hand-card").all()
+    )
 
 
 def check_board(page, board, view: dict) -> None:
@@ -135,11 +141,14 @@ def check_board(page, board, view: dict) -> None:
         expect(stack).to_have_attribute("data-count", str(count))
         expect(stack).to_contain_text(RACE[race])
     expect(board.locator(".ab-explore-deck")).to_have_attribute(
-        "data-count", str(view["exploration_deck_size"]))
-    expect(board.locator(".ab-lord-deck")).to_have_attribute("data-count",
-                                                             str(view["lord_deck_size"]))
+        "data-count", str(view["exploration_deck_size"])
+    )
+    expect(board.locator(".ab-lord-deck")).to_have_attribute(
+        "data-count", str(view["lord_deck_size"])
+    )
     expect(board.locator(".ab-locations .ab-location-slot")).to_have_count(
-        len(view["locations_available"]))
+        len(view["locations_available"])
+    )
     # The viewer's hand, card by card; no one else's.
     me, other = view["players"]
     expect(board.locator(".ab-hand")).to_have_count(1)
@@ -151,16 +160,21 @@ def check_board(page, board, view: dict) -> None:
     nemo = board.locator(".ab-seat[data-seat='1']")
     expect(nemo.locator(".ab-ally")).to_have_count(len(other["affiliated"]))
     expect(nemo.locator("[data-stat=hand]")).to_contain_text(
-        f"{other['hand_size']} All{'y' if other['hand_size'] == 1 else 'ies'} in hand")
+        f"{other['hand_size']} All{'y' if other['hand_size'] == 1 else 'ies'} in hand"
+    )
     expect(nemo.locator("[data-stat=monsters]")).not_to_contain_text("(")
     # The seats' domains: marina's Lords with their states, her Monster tokens' values.
     marina = board.locator(".ab-seat[data-seat='0']")
     expect(marina.locator(".ab-seat-lord")).to_have_count(len(me["lords"]))
     for lord in me["lords"]:
-        state = "disabled" if lord["free"] and lord["disabled"] else (
-            "free" if lord["free"] else "used")
+        state = (
+            "disabled"
+            if lord["free"] and lord["disabled"]
+            else ("free" if lord["free"] else "used")
+        )
         expect(marina.locator(f".ab-seat-lord[data-name='{lord['name']}']")).to_have_attribute(
-            "data-state", state)
+            "data-state", state
+        )
     expect(marina.locator("[data-stat=pearls]")).to_contain_text(f"{me['pearls']} pearl")
     for value in me.get("monster_token_values", []):
         expect(marina.locator("[data-stat=monsters]")).to_contain_text(str(value))
@@ -175,15 +189,21 @@ def test_board_offer_and_recruit(page, monkeypatch):
     sign_up(page)
     marina = get_user_model().objects.get(username="marina")
     get_user_model().objects.create_user(username="nemo", password="a-long-Passphrase-42")
-    game = services.game_create(slug="abyss", seats=[{"user": "marina"}, {"user": "nemo"}],
-                                options={}, created_by=marina)
+    game = services.game_create(
+        slug="abyss", seats=[{"user": "marina"}, {"user": "nemo"}], options={}, created_by=marina
+    )
 
     # Both seats recruit and gather Allies until nemo is to open a turn, marina holding Lords,
     # Allies and the pearls to buy with.
     def ready(state) -> bool:
         me = state.view(0)["players"][0]
-        return (state.current_player == 1 and decision(state) == "start" and me["lords"] != []
-                and len(me["hand"]) >= 2 and me["pearls"] >= 3)
+        return (
+            state.current_player == 1
+            and decision(state) == "start"
+            and me["lords"] != []
+            and len(me["hand"]) >= 2
+            and me["pearls"] >= 3
+        )
 
     play(game, GROW, ready)
     page.goto(reverse("game-detail", args=[game.pk]))
@@ -195,20 +215,28 @@ def test_board_offer_and_recruit(page, monkeypatch):
     expect(board.locator(".ab-clickable")).to_have_count(0)
 
     # nemo explores on until an Ally revealed is offered to marina; the page polls and asks.
-    services.game_action_append(game=game, seat=1, expected_version=head(game).version,
-                                action={"type": "explore"}, user=game.seats.get(index=1).user)
+    services.game_action_append(
+        game=game,
+        seat=1,
+        expected_version=head(game).version,
+        action={"type": "explore"},
+        user=game.seats.get(index=1).user,
+    )
     play(game, EXPLORE_ON, lambda state: state.current_player == 0)
     view = seat_view(game, 0)
     offer = view["decision"]
     assert offer["kind"] == "offer"
     card, price = offer["card"], offer["price"]
-    question = (f"Buy the {RACE[card['race']]} {card['value']} for {price} "
-                f"pearl{'' if price == 1 else 's'}?")
+    question = (
+        f"Buy the {RACE[card['race']]} {card['value']} for {price} "
+        f"pearl{'' if price == 1 else 's'}?"
+    )
     expect(page.locator(".ab-offer .ab-offer-question")).to_have_text(question)
     expect(page.locator(".ab-offer")).to_contain_text("seat 1 (nemo) is exploring")
     expect(board.locator(".ab-offer-banner")).to_contain_text(question)
     expect(board.locator(".ab-offered")).to_have_attribute(
-        "data-card", f"{card['race']} {card['value']}")
+        "data-card", f"{card['race']} {card['value']}"
+    )
     expect(page.locator("#actions button[data-action=buy]")).to_have_text("Buy")
     expect(page.locator("#actions button[data-action=decline]")).to_have_text("Decline")
     check_board(page, board, view)
@@ -217,13 +245,15 @@ def test_board_offer_and_recruit(page, monkeypatch):
 
     acted(page, lambda: page.click(".ab-offer button[data-action=buy]"))
     expect(page.locator("#log")).to_contain_text(
-        f"seat 0 (marina) bought the {RACE[card['race']]} {card['value']} for {price} pearl")
+        f"seat 0 (marina) bought the {RACE[card['race']]} {card['value']} for {price} pearl"
+    )
     expect(page.locator(".ab-offer")).to_have_count(0)
     after = seat_view(game, 0)
     assert cards(after["players"][0]["hand"]) == cards(view["players"][0]["hand"]) + cards([card])
     assert after["players"][0]["pearls"] == view["players"][0]["pearls"] - price
-    expect(board.locator(".ab-hand .ab-hand-card")).to_have_count(len(view["players"][0]["hand"])
-                                                                  + 1)
+    expect(board.locator(".ab-hand .ab-hand-card")).to_have_count(
+        len(view["players"][0]["hand"]) + 1
+    )
 
     # nemo ends the exploration; marina's turn opens on the page.
     play(game, WRAP_UP, lambda state: state.current_player == 0 and decision(state) == "start")
@@ -238,7 +268,8 @@ def test_board_offer_and_recruit(page, monkeypatch):
         lord = board.locator(f".ab-court-slot.ab-clickable[data-name='{name}']")
         expect(lord).to_have_attribute("aria-label", f"Recruit the {name}")
         expect(page.locator("#actions button[data-action=recruit]").first).to_have_text(
-            re.compile(r"^Recruit the "))
+            re.compile(r"^Recruit the ")
+        )
         acted(page, lord.click)
         expect(page.locator("#log")).to_contain_text(f"seat 0 (marina) recruits the {name}")
         for _ in range(12):
@@ -249,34 +280,39 @@ def test_board_offer_and_recruit(page, monkeypatch):
             payable = board.locator(".ab-hand .ab-hand-card.ab-clickable")
             if payable.count():
                 acted(page, payable.first.click)
-            else:   # the missing points in pearls
+            else:  # the missing points in pearls
                 acted(page, page.locator("#actions button").first.click)
         expect(page.locator("#log")).to_contain_text("seat 0 (marina) paid the ")
         assert name in [lord["name"] for lord in seat_view(game, 0)["players"][0]["lords"]]
-        expect(board.locator(f".ab-seat[data-seat='0'] .ab-seat-lord[data-name='{name}']")
-               ).to_have_count(1)
+        expect(
+            board.locator(f".ab-seat[data-seat='0'] .ab-seat-lord[data-name='{name}']")
+        ).to_have_count(1)
         expect(board.locator(".ab-recruiting")).to_have_count(0)
         # What it cost stays on the board, the cards paid without a click included.
         paid = seat_view(game, 1)["last_recruit"]
         assert paid["lord"] == name and paid["seat"] == 0
         expect(board.locator(".ab-last-recruit")).to_have_attribute("data-lord", name)
         expect(board.locator(".ab-last-recruit")).to_contain_text(
-            f"{RACE[paid['affiliated']['race']]} {paid['affiliated']['value']} affiliated")
+            f"{RACE[paid['affiliated']['race']]} {paid['affiliated']['value']} affiliated"
+        )
     else:
         # Request support by clicking a Council stack.
         race = next(a["race"] for a in legal if a["type"] == "council")
         count = view["council"][race]
         acted(page, board.locator(f".ab-council-stack.ab-clickable[data-race='{race}']").click)
         expect(page.locator("#log")).to_contain_text(
-            f"seat 0 (marina) took the Council's {RACE[race]} stack")
+            f"seat 0 (marina) took the Council's {RACE[race]} stack"
+        )
         expect(board.locator(".ab-hand .ab-hand-card")).to_have_count(
-            len(view["players"][0]["hand"]) + count)
+            len(view["players"][0]["hand"]) + count
+        )
     if os.environ.get("HADAL_SCREENSHOT"):
         page.screenshot(path=str(SCREENSHOTS["end"]), full_page=True)
 
     # Replaying an earlier version draws that board, with nothing to click on it.
     page.locator("#replay").evaluate(
-        "(slider) => { slider.value = '3'; slider.dispatchEvent(new Event('input')); }")
+        "(slider) => { slider.value = '3'; slider.dispatchEvent(new Event('input')); }"
+    )
     expect(page.locator("#board svg")).to_have_attribute("data-version", "3")
     expect(page.locator("#board .ab-clickable")).to_have_count(0)
     page.click("#replay-live")
@@ -297,16 +333,29 @@ def test_renderer_lord_table_matches_the_rules():
     table = renderer_table("LORDS")
     assert list(table) == [lord.name for lord in data.LORDS]
     for lord in data.LORDS:
-        assert table[lord.name] == [lord.guild, lord.cost, lord.races, lord.required, lord.ip,
-                                    lord.keys, lord.power, lord.timing], lord.name
+        assert table[lord.name] == [
+            lord.guild,
+            lord.cost,
+            lord.races,
+            lord.required,
+            lord.ip,
+            lord.keys,
+            lord.power,
+            lord.timing,
+        ], lord.name
 
 
 def test_renderer_location_table_matches_the_rules():
     table = renderer_table("LOCATIONS")
     assert list(table) == [location.name for location in data.LOCATIONS]
     for location in data.LOCATIONS:
-        assert table[location.name] == [location.base, location.per, location.item,
-                                        location.subject, location.every], location.name
+        assert table[location.name] == [
+            location.base,
+            location.per,
+            location.item,
+            location.subject,
+            location.every,
+        ], location.name
 
 
 def test_renderer_knows_every_power_and_threat_reward():
@@ -316,15 +365,17 @@ def test_renderer_knows_every_power_and_threat_reward():
     rewards = re.findall(r"\{keys: (\d), picks: (\d)\}", text)
     assert [(int(k), int(p)) for k, p in rewards] == [
         (options[0][2], options[0][0] + options[0][1])
-        for _, options in sorted(data.THREAT_REWARDS.items())]
-    for options in data.THREAT_REWARDS.values():   # every choice on a space: the same shape
+        for _, options in sorted(data.THREAT_REWARDS.items())
+    ]
+    for options in data.THREAT_REWARDS.values():  # every choice on a space: the same shape
         assert len({(keys, pearls + tokens) for pearls, tokens, keys in options}) == 1
 
 
 @pytest.mark.django_db
 def test_game_page_loads_the_abyss_renderer(client, alice):
-    game = services.game_create(slug="abyss", seats=[{"user": "alice"}, {"bot": "random"}],
-                                options={}, created_by=alice)
+    game = services.game_create(
+        slug="abyss", seats=[{"user": "alice"}, {"bot": "random"}], options={}, created_by=alice
+    )
     client.force_login(alice)
     response = client.get(reverse("game-detail", args=[game.pk]))
     assert response.status_code == 200

@@ -60,7 +60,8 @@ def take_by_click(page, board, view, preferred: int) -> str:
         slot = 0
     name = view["market"][slot]["name"]
     expect(page.locator(f"#actions button[data-action=take] >> nth={slot}")).to_have_text(
-        re.compile(rf"^Take slot {slot} \((free|costs {slot})\): {re.escape(name)}$"))
+        re.compile(rf"^Take slot {slot} \((free|costs {slot})\): {re.escape(name)}$")
+    )
     acted(page, lambda: page.click(f".dv-market-hex.dv-takeable[data-slot='{slot}']"))
     expect(page.locator("#log")).to_contain_text(f"seat 0 (marina) took {name} from slot {slot}")
     expect(board.locator(".dv-held")).to_have_attribute("data-name", name)
@@ -71,7 +72,8 @@ def place_by_click(page, board, name: str, q: int, r: int) -> None:
     from playwright.sync_api import expect
 
     expect(page.locator("#actions button[data-action=place]").first).to_have_text(
-        re.compile(r"^Place at \(-?\d+,-?\d+\)$"))
+        re.compile(r"^Place at \(-?\d+,-?\d+\)$")
+    )
     ghost = board.locator(f".dv-eco[data-seat='0'] .dv-ghost[data-q='{q}'][data-r='{r}']")
     acted(page, ghost.click)
     expect(page.locator("#log")).to_contain_text(f"seat 0 (marina) placed {name} at ({q},{r})")
@@ -94,8 +96,11 @@ def activate_until_our_turn(page, board, prefer: str | None = None) -> list[str]
         if prefer and preferred.count():
             button = preferred
         label = button.inner_text()
-        assert re.match(r"^(Grow|Trigger|Done triggering|Spend a shell|Take the damage|"
-                        r"Decimate|Pay off|End turn)", label), label
+        assert re.match(
+            r"^(Grow|Trigger|Done triggering|Spend a shell|Take the damage|"
+            r"Decimate|Pay off|End turn)",
+            label,
+        ), label
         if label.startswith(("Grow", "Trigger")):
             # The hex asking is the one highlighted on our ecosystem.
             active = board.locator(".dv-eco[data-seat='0'] .dv-hex.dv-active")
@@ -148,8 +153,13 @@ def test_bid_take_place_and_activate(page, monkeypatch):
         amount = page.locator("#dv-bid-amount")
         expect(amount).to_have_attribute("max", "10")
         game.refresh_from_db()
-        bids = [a["amount"] for a in services.game_legal_actions(
-            game=game, user=game.seats.get(index=0).user, seat=0) if a["type"] == "bid"]
+        bids = [
+            a["amount"]
+            for a in services.game_legal_actions(
+                game=game, user=game.seats.get(index=0).user, seat=0
+            )
+            if a["type"] == "bid"
+        ]
         expect(amount).to_have_attribute("min", str(min(bids)))
         assert page.locator("#actions button").count() <= 2, "one button per bid amount"
         if page.locator(".dv-bid-form button[data-action=pass]").count():
@@ -196,13 +206,15 @@ def test_bid_take_place_and_activate(page, monkeypatch):
     expect(board.locator(".dv-market")).to_have_attribute("data-choices", "6")
     for card in view["market"]:
         expect(board.locator(f".dv-market-hex[data-slot='{card['slot']}']")).to_have_attribute(
-            "data-archaea", str(card["archaea"]))
+            "data-archaea", str(card["archaea"])
+        )
     if os.environ.get("HADAL_SCREENSHOT"):
         page.screenshot(path=str(SCREENSHOT), full_page=True)
 
     # Replaying an earlier version draws that board, with nothing to click on it.
     page.locator("#replay").evaluate(
-        "(slider) => { slider.value = '2'; slider.dispatchEvent(new Event('input')); }")
+        "(slider) => { slider.value = '2'; slider.dispatchEvent(new Event('input')); }"
+    )
     expect(page.locator("#board svg")).to_have_attribute("data-version", "2")
     expect(page.locator("#board .dv-clickable")).to_have_count(0)
     page.click("#replay-live")
@@ -230,8 +242,12 @@ def test_renderer_hex_table_matches_the_rules():
 
 @pytest.mark.django_db
 def test_game_page_loads_the_deep_vents_renderer(client, alice):
-    game = services.game_create(slug="deep-vents", seats=[{"user": "alice"}, {"bot": "random"}],
-                                options={"starting_bid": True}, created_by=alice)
+    game = services.game_create(
+        slug="deep-vents",
+        seats=[{"user": "alice"}, {"bot": "random"}],
+        options={"starting_bid": True},
+        created_by=alice,
+    )
     client.force_login(alice)
     response = client.get(reverse("game-detail", args=[game.pk]))
     assert response.status_code == 200

@@ -54,8 +54,9 @@ def choose(legal: list[dict], view: dict) -> dict:
         up = [a for a in tiles if (a["q"], a["r"]) in field]
         if up:
             return up[0]
-        return min(tiles, key=lambda a: (hex_distance(a["q"], a["r"]), a["r"], a["q"],
-                                         a["rotation"]))
+        return min(
+            tiles, key=lambda a: (hex_distance(a["q"], a["r"]), a["r"], a["q"], a["rotation"])
+        )
     for kind in ("stop", "place", "move"):
         for action in legal:
             if action["type"] == kind:
@@ -73,8 +74,13 @@ def play_until_plateau(game: Game, users: list) -> dict:
         if raised and view["phase"] == "tile" and state.current_player == 0:
             return view
         seat = state.current_player
-        services.game_action_append(game=game, seat=seat, expected_version=game.version,
-                                    action=choose(state.legal_actions(), view), user=users[seat])
+        services.game_action_append(
+            game=game,
+            seat=seat,
+            expected_version=game.version,
+            action=choose(state.legal_actions(), view),
+            user=users[seat],
+        )
     pytest.fail("no plateau was built")
 
 
@@ -113,8 +119,9 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
     sign_up(page)
     marina = get_user_model().objects.get(username="marina")
     kelp = get_user_model().objects.create_user("kelp", password="a-long-Passphrase-42")
-    game = services.game_create(slug="ventlife", seats=[{"user": "marina"}, {"user": "kelp"}],
-                                options={}, created_by=marina)
+    game = services.game_create(
+        slug="ventlife", seats=[{"user": "marina"}, {"user": "kelp"}], options={}, created_by=marina
+    )
     field = play_until_plateau(game, [marina, kelp])["field"]
     raised = [h for h in field if h["level"] >= 2]
     assert raised and len(field) >= 9
@@ -136,16 +143,19 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
             expect(piece.locator(".vl-level")).to_have_count(0)
         on_hex = Counter((c["species"], c["owner"]) for c in h["creatures"])
         for (species, owner), count in on_hex.items():
-            expect(piece.locator(f".vl-creature[data-species='{species}']"
-                                 f"[data-owner='{owner}']")).to_have_count(count)
+            expect(
+                piece.locator(f".vl-creature[data-species='{species}'][data-owner='{owner}']")
+            ).to_have_count(count)
     expect(board.locator(".vl-field .vl-creature")).to_have_count(
-        sum(len(h["creatures"]) for h in field))
+        sum(len(h["creatures"]) for h in field)
+    )
     # The four first-game species in the legend, each seat's supply of them.
     expect(board.locator(".vl-legend-item")).to_have_count(4)
     for seat, player in enumerate(seat_view(game, 0)["players"]):
         for species in data.FIRST_GAME:
-            supply = board.locator(f".vl-seat[data-seat='{seat}'] "
-                                   f".vl-supply[data-species='{species}']")
+            supply = board.locator(
+                f".vl-seat[data-seat='{seat}'] .vl-supply[data-species='{species}']"
+            )
             expect(supply).to_have_attribute("data-count", str(player["supply"][species]))
 
     # Our tile in hand, face up; seat 1's only face down.
@@ -173,8 +183,9 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
     expect(board.locator(".vl-spot")).to_have_count(len(positions))
     expect(page.locator("#actions button[data-action=place_tile]")).to_have_count(0)
     on_floor = {(h["q"], h["r"]) for h in field}
-    q, r = next(p for p, turns in sorted(positions.items())
-                if p not in on_floor and len(turns) >= 2)
+    q, r = next(
+        p for p, turns in sorted(positions.items()) if p not in on_floor and len(turns) >= 2
+    )
     rotations = sorted(positions[(q, r)])
 
     # Click the spot: the tile in gold at the first rotation there; Rotate: the next one.
@@ -186,8 +197,14 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
     expect(preview).to_have_attribute("data-rotation", str(rotations[1]))
     cells = preview.locator(".vl-preview-hex")
     expect(cells).to_have_count(3)
-    shown = [(int(cells.nth(k).get_attribute("data-q")), int(cells.nth(k).get_attribute("data-r")),
-              cells.nth(k).get_attribute("data-terrain")) for k in range(3)]
+    shown = [
+        (
+            int(cells.nth(k).get_attribute("data-q")),
+            int(cells.nth(k).get_attribute("data-r")),
+            cells.nth(k).get_attribute("data-terrain"),
+        )
+        for k in range(3)
+    ]
     assert [t for _, _, t in shown] == hand["terrains"]
     assert shown[0][:2] == (q, r)
     if os.environ.get("HADAL_SCREENSHOT"):
@@ -198,10 +215,12 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
     played = Event.objects.filter(game=game, seat=0).order_by("-seq").first().data["action"]
     assert played == {"type": "place_tile", "q": q, "r": r, "rotation": rotations[1]}
     expect(page.locator("#log")).to_contain_text(
-        f"seat 0 (marina) placed a tile at ({q},{r}), rotation {rotations[1]}")
+        f"seat 0 (marina) placed a tile at ({q},{r}), rotation {rotations[1]}"
+    )
     view = seat_view(game, 0)
-    placed = {(h["q"], h["r"], h["terrain"]) for h in view["field"]
-              if h["tile"] == view["last_tile"]}
+    placed = {
+        (h["q"], h["r"], h["terrain"]) for h in view["field"] if h["tile"] == view["last_tile"]
+    }
     assert placed == set(shown)
     expect(board.locator(".vl-preview")).to_have_count(0)
     expect(board.locator(".vl-field .vl-hex")).to_have_count(len(view["field"]))
@@ -228,10 +247,12 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
     tq, tr = min(spots)
     acted(page, board.locator(f".vl-target[data-q='{tq}'][data-r='{tr}']").click)
     creature = hex_at(board, tq, tr).locator(
-        ".vl-creature[data-species='yeti-crabs'][data-owner='0']")
+        ".vl-creature[data-species='yeti-crabs'][data-owner='0']"
+    )
     expect(creature).to_have_count(1)
     expect(page.locator("#log")).to_contain_text(
-        f"seat 0 (marina) placed a Yeti Crab at ({tq},{tr})")
+        f"seat 0 (marina) placed a Yeti Crab at ({tq},{tr})"
+    )
     if page.locator("#actions button[data-action=stop]").count():
         acted(page, lambda: page.click("#actions button[data-action=stop]"))
         expect(page.locator("#log")).to_contain_text("seat 0 (marina) stopped placing creatures")
@@ -246,7 +267,8 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
 
     # Replaying an earlier version draws that field, with nothing to click on it.
     page.locator("#replay").evaluate(
-        "(slider) => { slider.value = '3'; slider.dispatchEvent(new Event('input')); }")
+        "(slider) => { slider.value = '3'; slider.dispatchEvent(new Event('input')); }"
+    )
     expect(page.locator("#board svg")).to_have_attribute("data-version", "3")
     expect(page.locator("#board .vl-clickable")).to_have_count(0)
 
@@ -269,16 +291,18 @@ def test_renderer_tables_match_the_rules_data():
         assert f'name: "{entry.name}"' in species[entry.id], entry.id
     terrains = renderer_table("TERRAINS")
     assert list(terrains) == list(data.TERRAINS)
-    letters = {re.search(r'letter: "(\w)"', line).group(1): terrain
-               for terrain, line in terrains.items()}
+    letters = {
+        re.search(r'letter: "(\w)"', line).group(1): terrain for terrain, line in terrains.items()
+    }
     for kind in data.TILE_KINDS:
         assert (letters[kind.name[0]], letters[kind.name[1]]) == kind.terrains, kind.name
 
 
 @pytest.mark.django_db
 def test_game_page_loads_the_ventlife_renderer(client, alice, bob):
-    game = services.game_create(slug="ventlife", seats=[{"user": "alice"}, {"user": "bob"}],
-                                options={}, created_by=alice)
+    game = services.game_create(
+        slug="ventlife", seats=[{"user": "alice"}, {"user": "bob"}], options={}, created_by=alice
+    )
     client.force_login(alice)
     response = client.get(reverse("game-detail", args=[game.pk]))
     assert response.status_code == 200

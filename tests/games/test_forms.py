@@ -13,10 +13,23 @@ from games.rules.base import GameSpec, OptionSpec
 pytestmark = pytest.mark.django_db
 
 FISH = ("cod", "eel", "ray", "gar", "hag")
-SPEC = GameSpec(slug="fishing", name="Fishing", min_players=2, max_players=4, version=1,
-                options=(OptionSpec(name="fish", kind="choice", default="usual",
-                                    choices=("usual", "random"), subset_of=FISH,
-                                    subset_size=3),))
+SPEC = GameSpec(
+    slug="fishing",
+    name="Fishing",
+    min_players=2,
+    max_players=4,
+    version=1,
+    options=(
+        OptionSpec(
+            name="fish",
+            kind="choice",
+            default="usual",
+            choices=("usual", "random"),
+            subset_of=FISH,
+            subset_size=3,
+        ),
+    ),
+)
 
 
 @pytest.fixture
@@ -27,8 +40,14 @@ def with_fishing(monkeypatch):
 
 def form_data(**fields):
     seats = {f"seat_{i}_who": "random" for i in range(1, 6)}
-    return {"game": "fishing", "players": "2", "seat_0_who": "person", "seat_0_user": "alice",
-            **seats, **fields}
+    return {
+        "game": "fishing",
+        "players": "2",
+        "seat_0_who": "person",
+        "seat_0_user": "alice",
+        **seats,
+        **fields,
+    }
 
 
 def form(alice, **fields):
@@ -39,8 +58,9 @@ def form(alice, **fields):
 
 
 def test_ticked_items_become_the_options_list(with_fishing, alice):
-    chosen = form(alice, option_fishing_fish="random",
-                  option_fishing_fish_pick=["ray", "cod", "hag"]).options()
+    chosen = form(
+        alice, option_fishing_fish="random", option_fishing_fish_pick=["ray", "cod", "hag"]
+    ).options()
     assert chosen == {"fish": ["ray", "cod", "hag"]}  # the spec puts them in order later
     assert SPEC.validate(2, chosen)["fish"] == ["cod", "ray", "hag"]
 

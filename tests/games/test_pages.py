@@ -24,8 +24,11 @@ NEW_PASSWORD = "a-long-Passphrase-42"  # one the password validators accept
 
 def page_data(response) -> dict:
     """The JSON a game page embeds for its script."""
-    match = re.search(r'<script id="game-data" type="application/json">(.*?)</script>',
-                      response.content.decode(), re.S)
+    match = re.search(
+        r'<script id="game-data" type="application/json">(.*?)</script>',
+        response.content.decode(),
+        re.S,
+    )
     assert match, "the game page embeds no game-data JSON"
     return json.loads(html.unescape(match.group(1)))
 
@@ -39,8 +42,9 @@ class HighestOutcome:
 
 
 def play(game, user, seat, action):
-    services.game_action_append(game=game, seat=seat, expected_version=game.version,
-                                action=action, user=user)
+    services.game_action_append(
+        game=game, seat=seat, expected_version=game.version, action=action, user=user
+    )
 
 
 @pytest.fixture
@@ -48,12 +52,15 @@ def finished_round(monkeypatch, alice, bob):
     """Alice (seat 0) and Bob (seat 1) play round 1 to its end; Alice brings a level-1 chip
     home, worth 3, so after the round only she may see its value."""
     monkeypatch.setattr(services, "chance_rng", HighestOutcome())
-    game = services.game_create(slug="deep-sea-adventure",
-                                seats=[{"user": "alice"}, {"user": "bob"}], options={},
-                                created_by=alice)
-    play(game, alice, 0, {"type": "continue"})   # rolls 6: space 6
+    game = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"user": "bob"}],
+        options={},
+        created_by=alice,
+    )
+    play(game, alice, 0, {"type": "continue"})  # rolls 6: space 6
     play(game, alice, 0, {"type": "take"})
-    play(game, bob, 1, {"type": "continue"})     # rolls 6, jumps alice: space 7
+    play(game, bob, 1, {"type": "continue"})  # rolls 6, jumps alice: space 7
     play(game, bob, 1, {"type": "pass"})
     play(game, alice, 0, {"type": "turn_back"})  # rolls 6, less 1 held: space 1
     play(game, alice, 0, {"type": "pass"})
@@ -75,9 +82,14 @@ def sign_in(client, user):
 
 
 def test_sign_up_creates_the_account_and_signs_in(client, django_user_model):
-    response = client.post(reverse("signup"), {
-        "username": "carol", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD,
-    })
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "carol",
+            "password1": NEW_PASSWORD,
+            "password2": NEW_PASSWORD,
+        },
+    )
     assert response.status_code == 302 and response.url == reverse("game-list")
     assert django_user_model.objects.filter(username="carol").exists()
     page = client.get(reverse("game-list"))
@@ -87,9 +99,14 @@ def test_sign_up_creates_the_account_and_signs_in(client, django_user_model):
 
 @pytest.mark.parametrize("name", ["bot-random", "Bot-Greedy"])
 def test_sign_up_refuses_a_bot_name(client, django_user_model, name):
-    response = client.post(reverse("signup"), {
-        "username": name, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD,
-    })
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": name,
+            "password1": NEW_PASSWORD,
+            "password2": NEW_PASSWORD,
+        },
+    )
     assert response.status_code == 200
     assert "kept for the bots" in response.content.decode()
     assert not django_user_model.objects.filter(username__iexact=name).exists()
@@ -115,10 +132,18 @@ def test_sign_in_with_a_wrong_password_fails(client, alice):
 
 def test_games_list_shows_my_games_and_others(client, alice, bob, make_user):
     make_user("carol")
-    mine = services.game_create(slug="deep-sea-adventure", seats=[{"user": "alice"},
-                                {"bot": "random"}], options={}, created_by=alice)
-    theirs = services.game_create(slug="deep-sea-adventure", seats=[{"user": "bob"},
-                                  {"user": "carol"}], options={}, created_by=bob)
+    mine = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"bot": "random"}],
+        options={},
+        created_by=alice,
+    )
+    theirs = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "bob"}, {"user": "carol"}],
+        options={},
+        created_by=bob,
+    )
     response = sign_in(client, alice).get(reverse("game-list"))
     assert [row.game for row in response.context["my_games"]] == [mine]
     assert theirs in [row.game for row in response.context["other_games"]]
@@ -130,10 +155,18 @@ def test_games_list_shows_my_games_and_others(client, alice, bob, make_user):
 
 
 def test_games_list_puts_active_games_first(client, alice, bob):
-    active = services.game_create(slug="deep-sea-adventure", seats=[{"user": "alice"},
-                                  {"user": "bob"}], options={}, created_by=alice)
-    finished = services.game_create(slug="deep-sea-adventure", seats=[{"user": "alice"},
-                                    {"user": "bob"}], options={}, created_by=alice)
+    active = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"user": "bob"}],
+        options={},
+        created_by=alice,
+    )
+    finished = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"user": "bob"}],
+        options={},
+        created_by=alice,
+    )
     services.game_resign(game=finished, seat=1, user=bob)
     assert Game.objects.get(pk=finished.pk).status == GameStatus.FINISHED
     response = sign_in(client, alice).get(reverse("game-list"))
@@ -141,8 +174,12 @@ def test_games_list_puts_active_games_first(client, alice, bob):
 
 
 def test_anonymous_users_see_recent_games_and_a_prompt(client, alice):
-    game = services.game_create(slug="deep-sea-adventure", seats=[{"user": "alice"},
-                                {"bot": "random"}], options={}, created_by=alice)
+    game = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"bot": "random"}],
+        options={},
+        created_by=alice,
+    )
     response = client.get(reverse("game-list"))
     assert response.status_code == 200
     assert [row.game for row in response.context["other_games"]] == [game]
@@ -175,9 +212,16 @@ def new_game_post(**seats):
 
 
 def test_new_game_form_creates_the_game(client, alice, bob):
-    response = sign_in(client, alice).post(reverse("game-new"), new_game_post(
-        players=3, seat_0_who="person", seat_0_user="alice", seat_2_who="person",
-        seat_2_user="bob"))
+    response = sign_in(client, alice).post(
+        reverse("game-new"),
+        new_game_post(
+            players=3,
+            seat_0_who="person",
+            seat_0_user="alice",
+            seat_2_who="person",
+            seat_2_user="bob",
+        ),
+    )
     game = Game.objects.get()
     assert response.status_code == 302 and response.url == reverse("game-detail", args=[game.pk])
     seats = [(s.user.username, s.bot) for s in game.seats.order_by("index")]
@@ -186,24 +230,30 @@ def test_new_game_form_creates_the_game(client, alice, bob):
 
 
 def test_new_game_form_shows_an_unknown_user_as_an_error(client, alice):
-    response = sign_in(client, alice).post(reverse("game-new"), new_game_post(
-        seat_0_who="person", seat_0_user="alice", seat_1_who="person", seat_1_user="nobody"))
+    response = sign_in(client, alice).post(
+        reverse("game-new"),
+        new_game_post(
+            seat_0_who="person", seat_0_user="alice", seat_1_who="person", seat_1_user="nobody"
+        ),
+    )
     assert response.status_code == 200
     assert "no user &#x27;nobody&#x27;" in response.content.decode()
     assert not Game.objects.exists()
 
 
 def test_new_game_form_wants_a_username_or_a_bot(client, alice):
-    response = sign_in(client, alice).post(reverse("game-new"), new_game_post(
-        seat_0_who="person", seat_0_user=""))
+    response = sign_in(client, alice).post(
+        reverse("game-new"), new_game_post(seat_0_who="person", seat_0_user="")
+    )
     assert response.status_code == 200
     assert response.context["form"].errors["seat_0_user"] == ["Give a username, or choose a bot."]
     assert not Game.objects.exists()
 
 
 def test_new_game_form_reports_a_player_count_the_game_refuses(client, alice):
-    response = sign_in(client, alice).post(reverse("game-new"), new_game_post(
-        players=1, seat_0_who="person", seat_0_user="alice"))
+    response = sign_in(client, alice).post(
+        reverse("game-new"), new_game_post(players=1, seat_0_who="person", seat_0_user="alice")
+    )
     assert response.status_code == 200
     assert "takes 2 to 6 players, not 1" in response.content.decode()
     assert not Game.objects.exists()
@@ -214,9 +264,12 @@ def test_new_game_form_reports_a_player_count_the_game_refuses(client, alice):
 
 @pytest.fixture
 def bot_game(alice):
-    return services.game_create(slug="deep-sea-adventure",
-                                seats=[{"user": "alice"}, {"bot": "random"}], options={},
-                                created_by=alice)
+    return services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"bot": "random"}],
+        options={},
+        created_by=alice,
+    )
 
 
 def test_game_page_for_a_seated_user(client, alice, bot_game):
@@ -250,9 +303,12 @@ def test_game_page_for_an_anonymous_visitor(client, bot_game):
 
 
 def test_game_page_lets_a_hot_seat_player_choose_the_seat(client, alice):
-    game = services.game_create(slug="deep-sea-adventure",
-                                seats=[{"user": "alice"}, {"user": "alice"}], options={},
-                                created_by=alice)
+    game = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"user": "alice"}],
+        options={},
+        created_by=alice,
+    )
     sign_in(client, alice)
     url = reverse("game-detail", args=[game.pk])
     first = page_data(client.get(url))
@@ -263,17 +319,20 @@ def test_game_page_lets_a_hot_seat_player_choose_the_seat(client, alice):
     assert 'id="seat-select"' in client.get(url).content.decode()
 
     # Once seat 1 is to play, the page opens on seat 1.
-    services.game_action_append(game=game, seat=0, expected_version=game.version,
-                                action={"type": "continue"}, user=alice)
+    services.game_action_append(
+        game=game, seat=0, expected_version=game.version, action={"type": "continue"}, user=alice
+    )
     # On the first dive every space holds a chip: seat 0 leaves it, and seat 1 is to play.
-    services.game_action_append(game=game, seat=0, expected_version=game.version,
-                                action={"type": "pass"}, user=alice)
+    services.game_action_append(
+        game=game, seat=0, expected_version=game.version, action={"type": "pass"}, user=alice
+    )
     assert page_data(client.get(url))["seat"] == 1
 
 
 def test_game_page_ignores_a_seat_the_viewer_does_not_hold(client, bob, bot_game):
-    data = page_data(sign_in(client, bob).get(reverse("game-detail", args=[bot_game.pk]),
-                                              {"seat": "0"}))
+    data = page_data(
+        sign_in(client, bob).get(reverse("game-detail", args=[bot_game.pk]), {"seat": "0"})
+    )
     assert data["seat"] is None
     assert data["view"] == services.game_view(game=bot_game, user=bob, seat=None)
 
@@ -288,8 +347,11 @@ def test_game_page_shows_my_revealed_values_only_to_me(client, alice, bob, finis
     assert '"value": 3' in response.content.decode()
     mine = page_data(response)
     assert mine["view"]["divers"][0]["scored"] == [3]
-    reveals = [e["data"]["action"] for e in mine["events"]
-               if e["data"].get("action", {}).get("type") == "reveal"]
+    reveals = [
+        e["data"]["action"]
+        for e in mine["events"]
+        if e["data"].get("action", {}).get("type") == "reveal"
+    ]
     assert reveals == [{"type": "reveal", "seat": 0, "level": 1, "value": 3}]
 
     client.logout()
@@ -298,8 +360,11 @@ def test_game_page_shows_my_revealed_values_only_to_me(client, alice, bob, finis
     assert theirs["seat"] == 1
     assert theirs["view"]["divers"][0]["scored"] is None
     assert theirs["view"]["divers"][0]["scored_chips"] == 1
-    reveals = [e["data"]["action"] for e in theirs["events"]
-               if e["data"].get("action", {}).get("type") == "reveal"]
+    reveals = [
+        e["data"]["action"]
+        for e in theirs["events"]
+        if e["data"].get("action", {}).get("type") == "reveal"
+    ]
     assert reveals == [{"type": "reveal", "seat": 0, "level": 1}]
     # Nothing else in the page carries the value either.
     text = response.content.decode()
@@ -307,9 +372,12 @@ def test_game_page_shows_my_revealed_values_only_to_me(client, alice, bob, finis
 
 
 def test_game_page_shows_the_result_once_finished(client, alice, bob):
-    game = services.game_create(slug="deep-sea-adventure",
-                                seats=[{"user": "alice"}, {"user": "bob"}], options={},
-                                created_by=alice)
+    game = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"user": "bob"}],
+        options={},
+        created_by=alice,
+    )
     services.game_resign(game=game, seat=1, user=bob)
     response = sign_in(client, alice).get(reverse("game-detail", args=[game.pk]))
     data = page_data(response)

@@ -22,9 +22,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game(alice, bob):
-    return services.game_create(slug="deep-sea-adventure",
-                                seats=[{"user": "alice"}, {"user": "bob"}], options={},
-                                created_by=alice)
+    return services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"user": "bob"}],
+        options={},
+        created_by=alice,
+    )
 
 
 def continue_event(seat: int = 0) -> NewEvent:
@@ -43,8 +46,9 @@ def test_game_created_is_event_one_and_the_head_projects_it(game):
 
 
 def test_append_numbers_events_without_gaps_and_moves_the_head(game):
-    result = store.append(game, 1, [continue_event(), roll_event(1, 2)],
-                          projection={"current_player": 0})
+    result = store.append(
+        game, 1, [continue_event(), roll_event(1, 2)], projection={"current_player": 0}
+    )
     assert result.version == 3
     assert list(game.events.values_list("seq", flat=True)) == [1, 2, 3]
     assert Game.objects.get(pk=game.pk).version == 3
@@ -92,8 +96,13 @@ def play_random_moves(game, count: int) -> None:
             return
         seat = game.current_player
         action = services.game_legal_actions(game=game, user=seat_users[seat], seat=seat)[0]
-        services.game_action_append(game=game, seat=seat, expected_version=game.version,
-                                    action=action, user=seat_users[seat])
+        services.game_action_append(
+            game=game,
+            seat=seat,
+            expected_version=game.version,
+            action=action,
+            user=seat_users[seat],
+        )
 
 
 def test_snapshots_are_written_every_n_events_and_reads_match_a_full_replay(game, settings):
@@ -120,8 +129,9 @@ def test_a_rules_version_bump_ignores_old_snapshots(game, settings, monkeypatch)
     calls = []
     original = store.new_state
     monkeypatch.setattr(store, "new_state", lambda g: calls.append(g.pk) or original(g))
-    monkeypatch.setattr(rules, "spec", dataclasses.replace(rules.spec,
-                                                           version=rules.spec.version + 1))
+    monkeypatch.setattr(
+        rules, "spec", dataclasses.replace(rules.spec, version=rules.spec.version + 1)
+    )
     state = store.load_state(game)
     assert calls == [game.pk]  # replayed from the start, not from the stale snapshot
     assert state.view(None) == store.replay(game, game.events.order_by("seq")).view(None)
@@ -152,8 +162,9 @@ def count_full_replays(monkeypatch) -> list[int]:
     return calls
 
 
-def test_a_snapshot_that_does_not_rebuild_gives_way_to_an_older_one(game, settings, caplog,
-                                                                     monkeypatch):
+def test_a_snapshot_that_does_not_rebuild_gives_way_to_an_older_one(
+    game, settings, caplog, monkeypatch
+):
     settings.HADAL_SNAPSHOT_EVERY = 5
     play_random_moves(game, 12)
     game.refresh_from_db()
@@ -172,8 +183,9 @@ def test_a_snapshot_that_does_not_rebuild_gives_way_to_an_older_one(game, settin
         assert state.view(seat) == full.view(seat)
 
 
-def test_with_no_snapshot_that_rebuilds_the_store_replays_the_events(game, settings, caplog,
-                                                                     monkeypatch):
+def test_with_no_snapshot_that_rebuilds_the_store_replays_the_events(
+    game, settings, caplog, monkeypatch
+):
     settings.HADAL_SNAPSHOT_EVERY = 5
     play_random_moves(game, 12)
     game.refresh_from_db()
@@ -199,9 +211,12 @@ def test_the_projection_matches_the_replayed_state(game):
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_writers_at_one_version_one_wins_one_conflicts(alice, bob):
-    game = services.game_create(slug="deep-sea-adventure",
-                                seats=[{"user": "alice"}, {"user": "bob"}], options={},
-                                created_by=alice)
+    game = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"user": "bob"}],
+        options={},
+        created_by=alice,
+    )
     barrier = threading.Barrier(2)
     outcomes: list[str] = []
 
@@ -224,8 +239,9 @@ def test_concurrent_writers_at_one_version_one_wins_one_conflicts(alice, bob):
     assert Event.objects.filter(game=game).count() == 2
 
 
-def test_the_state_cache_serves_committed_heads_as_clones(game, django_capture_on_commit_callbacks,
-                                                          django_assert_num_queries):
+def test_the_state_cache_serves_committed_heads_as_clones(
+    game, django_capture_on_commit_callbacks, django_assert_num_queries
+):
     store.state_cache.clear()
     with django_capture_on_commit_callbacks(execute=True):
         play_random_moves(game, 1)
@@ -243,8 +259,9 @@ def test_a_rolled_back_append_leaves_nothing_in_the_state_cache(game):
     seat_user = game.seats.get(index=0).user
     with pytest.raises(RuntimeError):
         with transaction.atomic():
-            services.game_action_append(game=game, seat=0, expected_version=1,
-                                        action={"type": "continue"}, user=seat_user)
+            services.game_action_append(
+                game=game, seat=0, expected_version=1, action={"type": "continue"}, user=seat_user
+            )
             raise RuntimeError("the request failed after the append")
     assert store.state_cache.get(store._cache_key(game, 2)) is None
     assert len(store.state_cache._states) == 0

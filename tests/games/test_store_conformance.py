@@ -27,18 +27,33 @@ DSA = "deep-sea-adventure"
 WRITERS = 8
 
 
-NO_POSTGRES = not (os.environ.get("DATABASE_URL", "").startswith("postgres")
-                   or os.environ.get("HADAL_STORE_POSTGRES_URL"))
+NO_POSTGRES = not (
+    os.environ.get("DATABASE_URL", "").startswith("postgres")
+    or os.environ.get("HADAL_STORE_POSTGRES_URL")
+)
 
 
 def backend(alias, *marks):
-    return pytest.param(alias, id=alias.removeprefix("store_"),
-                        marks=[*marks, pytest.mark.django_db(transaction=True, databases=[alias])])
+    return pytest.param(
+        alias,
+        id=alias.removeprefix("store_"),
+        marks=[*marks, pytest.mark.django_db(transaction=True, databases=[alias])],
+    )
 
 
-@pytest.fixture(params=[backend("store_sqlite"), backend("store_postgres", pytest.mark.skipif(
-    NO_POSTGRES, reason="needs PostgreSQL: set DATABASE_URL=postgres://... (.ci/run does) or "
-                        "HADAL_STORE_POSTGRES_URL"))])
+@pytest.fixture(
+    params=[
+        backend("store_sqlite"),
+        backend(
+            "store_postgres",
+            pytest.mark.skipif(
+                NO_POSTGRES,
+                reason="needs PostgreSQL: set DATABASE_URL=postgres://... (.ci/run does) or "
+                "HADAL_STORE_POSTGRES_URL",
+            ),
+        ),
+    ]
+)
 def db_alias(request):
     assert request.param in settings.DATABASES
     return request.param
@@ -46,10 +61,12 @@ def db_alias(request):
 
 def new_stream(alias: str) -> Game:
     rules = get_rules(DSA)
-    game = Game.objects.using(alias).create(slug=DSA, rules_version=rules.spec.version,
-                                            options={}, num_players=2)
-    store.append(game, 0, [NewEvent(EventKind.GAME_CREATED, {"game": DSA})],
-                 projection={"current_player": 0})
+    game = Game.objects.using(alias).create(
+        slug=DSA, rules_version=rules.spec.version, options={}, num_players=2
+    )
+    store.append(
+        game, 0, [NewEvent(EventKind.GAME_CREATED, {"game": DSA})], projection={"current_player": 0}
+    )
     return game
 
 
@@ -88,14 +105,20 @@ def continue_event() -> NewEvent:
 
 def test_writers_racing_at_one_version_exactly_one_wins(db_alias):
     game = new_stream(db_alias)
-    outcomes = race(db_alias, lambda: store.append(head(db_alias, game), 1,
-                                                   [continue_event(), continue_event()]))
+    outcomes = race(
+        db_alias,
+        lambda: store.append(head(db_alias, game), 1, [continue_event(), continue_event()]),
+    )
     won = [o for o in outcomes if isinstance(o, store.AppendResult)]
     lost = [o for o in outcomes if isinstance(o, VersionConflict)]
     assert len(won) == 1 and len(lost) == WRITERS - 1
     assert all(o.current == 3 or o.current == 1 for o in lost)
-    seqs = list(Event.objects.using(db_alias).filter(game=game).order_by("seq")
-                .values_list("seq", flat=True))
+    seqs = list(
+        Event.objects.using(db_alias)
+        .filter(game=game)
+        .order_by("seq")
+        .values_list("seq", flat=True)
+    )
     assert seqs == [1, 2, 3]
     assert head(db_alias, game).version == 3
 
@@ -114,15 +137,23 @@ def test_every_racing_writer_at_its_own_version_gets_in_in_turn(db_alias):
 
     outcomes = race(db_alias, append_with_retry)
     assert sorted(o.version for o in outcomes) == list(range(2, WRITERS + 2))
-    seqs = list(Event.objects.using(db_alias).filter(game=game).order_by("seq")
-                .values_list("seq", flat=True))
+    seqs = list(
+        Event.objects.using(db_alias)
+        .filter(game=game)
+        .order_by("seq")
+        .values_list("seq", flat=True)
+    )
     assert seqs == list(range(1, WRITERS + 2))
 
 
 def test_writers_racing_with_one_key_write_one_batch(db_alias):
     game = new_stream(db_alias)
-    outcomes = race(db_alias, lambda: store.append(
-        head(db_alias, game), 1, [continue_event(), continue_event()], idempotency_key="k"))
+    outcomes = race(
+        db_alias,
+        lambda: store.append(
+            head(db_alias, game), 1, [continue_event(), continue_event()], idempotency_key="k"
+        ),
+    )
     results = [o for o in outcomes if isinstance(o, store.AppendResult)]
     # The key is looked up under the lock before the version is checked, so even a writer
     # that read the head after the winner committed gets the winner's batch back.
@@ -130,8 +161,13 @@ def test_writers_racing_with_one_key_write_one_batch(db_alias):
     assert sum(not r.replayed for r in results) == 1
     assert {r.version for r in results} == {3}
     assert {tuple(e.pk for e in r.events) for r in results} == {
-        tuple(Event.objects.using(db_alias).filter(game=game, seq__gt=1).order_by("seq")
-              .values_list("pk", flat=True))}
+        tuple(
+            Event.objects.using(db_alias)
+            .filter(game=game, seq__gt=1)
+            .order_by("seq")
+            .values_list("pk", flat=True)
+        )
+    }
     assert Event.objects.using(db_alias).filter(game=game).count() == 3
 
 
@@ -175,11 +211,14 @@ def test_replaying_the_log_gives_the_state_the_projection_says(db_alias):
             kind, seat = EventKind.ACTION_APPLIED, state.current_player
         state.apply(outcome)
         projection = {"current_player": None if state.is_terminal() else state.current_player}
-        store.append(head(db_alias, game), head(db_alias, game).version,
-                     [NewEvent(kind, {"action": outcome}, seat=seat)], projection=projection)
+        store.append(
+            head(db_alias, game),
+            head(db_alias, game).version,
+            [NewEvent(kind, {"action": outcome}, seat=seat)],
+            projection=projection,
+        )
     final = head(db_alias, game)
-    replayed = store.replay(final, Event.objects.using(db_alias).filter(game=game)
-                            .order_by("seq"))
+    replayed = store.replay(final, Event.objects.using(db_alias).filter(game=game).order_by("seq"))
     assert replayed.is_terminal() and final.current_player is None
     assert replayed.view(None) == state.view(None)
     assert final.version == Event.objects.using(db_alias).filter(game=game).count()

@@ -60,8 +60,9 @@ def wait_until(predicate, timeout: float = 120.0) -> bool:
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_bot_only_game_plays_to_the_end_on_the_real_worker(alice):
-    game = services.game_create(slug=DSA, seats=[{"bot": "random"}] * 3, options={},
-                                created_by=alice)
+    game = services.game_create(
+        slug=DSA, seats=[{"bot": "random"}] * 3, options={}, created_by=alice
+    )
     assert wait_until(lambda: Game.objects.get(pk=game.pk).status == "finished")
     game.refresh_from_db()
     replayed = store.replay(game, game.events.order_by("seq"))
@@ -87,8 +88,9 @@ def test_duplicate_deliveries_to_the_real_worker_move_once(alice):
 @pytest.mark.parametrize("level", ["greedy", "mcts"])
 def test_every_bot_level_moves_through_the_task(alice, settings, level):
     settings.HADAL_BOT_BUDGETS = {"mcts": {"iterations": 30}}
-    game = services.game_create(slug=DSA, seats=[{"bot": level}, {"user": "alice"}],
-                                options={}, created_by=alice)
+    game = services.game_create(
+        slug=DSA, seats=[{"bot": level}, {"user": "alice"}], options={}, created_by=alice
+    )
     assert tasks.bot_move.apply(args=(game.pk, 0, 1)).get() is not None
     move = Event.objects.get(game=game, seq=2)
     assert move.kind == "ActionApplied" and move.seat == 0

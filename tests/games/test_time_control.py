@@ -17,9 +17,13 @@ DSA = "deep-sea-adventure"
 
 def clocked_game(alice, bob, on_timeout="random"):
     """Alice's game against bob, who has accepted it: the clock runs."""
-    game = services.game_create(slug=DSA, seats=[{"user": "alice"}, {"user": "bob"}],
-                                options={}, created_by=alice,
-                                time_control={"move_seconds": 60, "on_timeout": on_timeout})
+    game = services.game_create(
+        slug=DSA,
+        seats=[{"user": "alice"}, {"user": "bob"}],
+        options={},
+        created_by=alice,
+        time_control={"move_seconds": 60, "on_timeout": on_timeout},
+    )
     services.game_accept(game=game, seat=1, user=bob)
     return Game.objects.get(pk=game.pk)
 
@@ -30,26 +34,45 @@ def age(game, seconds: int) -> None:
 
 
 def test_the_clock_is_part_of_the_game_and_its_api(api, api_for, alice, bob):
-    response = api.post("/api/games/", {"game": DSA, "seats": [{"user": "alice"}, {"user": "bob"}],
-                                        "time_control": {"move_seconds": 60}}, format="json")
+    response = api.post(
+        "/api/games/",
+        {
+            "game": DSA,
+            "seats": [{"user": "alice"}, {"user": "bob"}],
+            "time_control": {"move_seconds": 60},
+        },
+        format="json",
+    )
     assert response.status_code == 201
     clock = response.json()["time_control"]
     assert clock["move_seconds"] == 60 and clock["on_timeout"] == "random"
     assert clock["deadline"] is None  # bob has not taken his seat yet
     game_id = response.json()["id"]
-    assert api_for(bob).post(f"/api/games/{game_id}/accept/", {"seat": 1},
-                             format="json").status_code == 201
+    assert (
+        api_for(bob).post(f"/api/games/{game_id}/accept/", {"seat": 1}, format="json").status_code
+        == 201
+    )
     assert api.get(f"/api/games/{game_id}/").json()["time_control"]["deadline"] is not None
     created = Event.objects.get(game_id=game_id, seq=1)
     assert created.data["time_control"] == {"move_seconds": 60, "on_timeout": "random"}
 
 
-@pytest.mark.parametrize("clock", [{"move_seconds": 1}, {"move_seconds": "60"},
-                                   {"move_seconds": 60, "on_timeout": "nap"},
-                                   {"minutes": 1}, "fast"])
+@pytest.mark.parametrize(
+    "clock",
+    [
+        {"move_seconds": 1},
+        {"move_seconds": "60"},
+        {"move_seconds": 60, "on_timeout": "nap"},
+        {"minutes": 1},
+        "fast",
+    ],
+)
 def test_a_bad_clock_is_a_400(api, bob, clock):
-    response = api.post("/api/games/", {"game": DSA, "seats": [{"user": "alice"}, {"user": "bob"}],
-                                        "time_control": clock}, format="json")
+    response = api.post(
+        "/api/games/",
+        {"game": DSA, "seats": [{"user": "alice"}, {"user": "bob"}], "time_control": clock},
+        format="json",
+    )
     assert response.status_code == 400 and "time_control" in response.json()["error"]
     assert not Game.objects.exists()
 
@@ -88,10 +111,20 @@ def test_a_tournament_passes_its_clock_to_every_online_table(api_for, make_user)
     organiser = api_for(make_user("org"))
     for name in ("ann", "ben"):
         make_user(name)
-    tid = organiser.post("/api/tournaments/", {
-        "name": "Blitz", "game": DSA, "format": "swiss", "table_size": 2, "rounds": 1,
-        "mode": "online", "players": ["ann", "ben"],
-        "time_control": {"move_seconds": 30, "on_timeout": "random"}}, format="json").json()["id"]
+    tid = organiser.post(
+        "/api/tournaments/",
+        {
+            "name": "Blitz",
+            "game": DSA,
+            "format": "swiss",
+            "table_size": 2,
+            "rounds": 1,
+            "mode": "online",
+            "players": ["ann", "ben"],
+            "time_control": {"move_seconds": 30, "on_timeout": "random"},
+        },
+        format="json",
+    ).json()["id"]
     table = organiser.post(f"/api/tournaments/{tid}/rounds/").json()["tables"][0]
     game = Game.objects.get(pk=table["game"])
     assert (game.move_seconds, game.on_timeout) == (30, "random")

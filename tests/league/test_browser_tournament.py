@@ -46,8 +46,9 @@ def tables_of(tournament: Tournament, number: int) -> list[tuple[int, list[str]]
     return [(t.pk, selectors.table_out(t)["seats"]) for t in round_.tables.order_by("number")]
 
 
-def report(page, tournament: Tournament, table: int, reporter: str, ranks: list[int],
-           scores: list[int]) -> None:
+def report(
+    page, tournament: Tournament, table: int, reporter: str, ranks: list[int], scores: list[int]
+) -> None:
     from playwright.sync_api import expect
 
     sign_in(page, reporter)
@@ -75,9 +76,13 @@ def confirm(page, tournament: Tournament, table: int, confirmer: str) -> None:
 
 def standings(page) -> list[tuple[str, str]]:
     rows = page.locator("#standings tbody tr")
-    return [(rows.nth(i).locator("td").nth(1).inner_text().strip(),
-             rows.nth(i).locator("td.points").inner_text().strip())
-            for i in range(rows.count())]
+    return [
+        (
+            rows.nth(i).locator("td").nth(1).inner_text().strip(),
+            rows.nth(i).locator("td.points").inner_text().strip(),
+        )
+        for i in range(rows.count())
+    ]
 
 
 def test_a_table_mode_swiss_through_the_pages(page, make_user):  # noqa: F811
@@ -145,10 +150,15 @@ def test_a_table_mode_swiss_through_the_pages(page, make_user):  # noqa: F811
     # While the tournament runs the open page follows along: a confirmation made elsewhere
     # shows within the ten-second refresh, without a reload.
     before = dict(standings(page))
-    tournaments.table_confirm(tournament=tournament, table=tournaments.table_get(tournament, table),
-                              user=User.objects.get(username=second),
-                              results=[{"player": first, "rank": 2, "score": 6},
-                                       {"player": second, "rank": 1, "score": 11}])
+    tournaments.table_confirm(
+        tournament=tournament,
+        table=tournaments.table_get(tournament, table),
+        user=User.objects.get(username=second),
+        results=[
+            {"player": first, "rank": 2, "score": 6},
+            {"player": second, "rank": 1, "score": 11},
+        ],
+    )
     expect(page.locator(f"#table-{table} .status")).to_have_text("final", timeout=15_000)
     after = dict(standings(page))
     assert int(after[second]) == int(before[second]) + 1, (before, after)

@@ -34,8 +34,16 @@ def u38(make_user):
 
 
 def record(client, winner="u37", loser="u38", **extra):
-    return client.post("/api/matches/", {"game": DSA, "played_at": "2026-11-20", "results": [
-        {"player": winner, "rank": 1}, {"player": loser, "rank": 2}], **extra}, format="json")
+    return client.post(
+        "/api/matches/",
+        {
+            "game": DSA,
+            "played_at": "2026-11-20",
+            "results": [{"player": winner, "rank": 1}, {"player": loser, "rank": 2}],
+            **extra,
+        },
+        format="json",
+    )
 
 
 def rated(slug=DSA) -> dict[str, float]:
@@ -53,20 +61,20 @@ def test_a_stranger_cannot_rate_two_members_without_them(api, api_for, u37, u38)
     assert rated() == {} and not Rating.objects.exists()
     game_id = body["id"]
     assert api_for(u37).post(f"/api/matches/{game_id}/confirm/", {}, format="json").json()[
-        "record"]["waiting_for"] == ["u38"]
+        "record"
+    ]["waiting_for"] == ["u38"]
     assert rated() == {}
     done = api_for(u38).post(f"/api/matches/{game_id}/confirm/", {}, format="json").json()
     assert done["status"] == "finished" and done["record"]["status"] == "final"
     assert rated() == {"u37": pytest.approx(16), "u38": pytest.approx(-16)}
-    assert Game.objects.get(pk=game_id).finished_at == dt.datetime(2026, 11, 20, 12,
-                                                                    tzinfo=dt.timezone.utc)
+    assert Game.objects.get(pk=game_id).finished_at == dt.datetime(2026, 11, 20, 12, tzinfo=dt.UTC)
 
 
-def test_a_named_member_disputes_and_nothing_is_rated_until_it_is_put_right(
-        api, api_for, u37, u38):
+def test_a_named_member_disputes_and_nothing_is_rated_until_it_is_put_right(api, api_for, u37, u38):
     game_id = record(api).json()["id"]
-    disputed = api_for(u38).post(f"/api/matches/{game_id}/dispute/",
-                                 {"reason": "I won that one"}, format="json")
+    disputed = api_for(u38).post(
+        f"/api/matches/{game_id}/dispute/", {"reason": "I won that one"}, format="json"
+    )
     assert disputed.status_code == 201
     assert disputed.json()["record"]["status"] == "disputed"
     assert disputed.json()["record"]["disputes"][0]["reason"] == "I won that one"
@@ -74,31 +82,44 @@ def test_a_named_member_disputes_and_nothing_is_rated_until_it_is_put_right(
     assert refused.status_code == 409
     assert rated() == {}
     # The recorder corrects it; the correction needs both again.
-    corrected = api.post(f"/api/matches/{game_id}/correct/", {"results": [
-        {"player": "u37", "rank": 2}, {"player": "u38", "rank": 1}], "reason": "swapped"},
-        format="json")
+    corrected = api.post(
+        f"/api/matches/{game_id}/correct/",
+        {
+            "results": [{"player": "u37", "rank": 2}, {"player": "u38", "rank": 1}],
+            "reason": "swapped",
+        },
+        format="json",
+    )
     assert corrected.status_code == 201
     assert corrected.json()["record"]["waiting_for"] == ["u37", "u38"]
     for user in (u37, u38):
         api_for(user).post(f"/api/matches/{game_id}/confirm/", {}, format="json")
     assert rated() == {"u37": pytest.approx(-16), "u38": pytest.approx(16)}
     kinds = list(Event.objects.filter(game_id=game_id).values_list("kind", flat=True))
-    assert kinds == ["GameCreated", "ResultRecorded", "ResultDisputed", "ResultCorrected",
-                     "ResultConfirmed", "ResultConfirmed", "GameFinished"]
+    assert kinds == [
+        "GameCreated",
+        "ResultRecorded",
+        "ResultDisputed",
+        "ResultCorrected",
+        "ResultConfirmed",
+        "ResultConfirmed",
+        "GameFinished",
+    ]
 
 
-def test_only_named_members_confirm_once_and_only_while_it_waits(api, api_for, u37, u38,
-                                                                   make_user):
+def test_only_named_members_confirm_once_and_only_while_it_waits(api, api_for, u37, u38, make_user):
     game_id = record(api).json()["id"]
     outsider = api_for(make_user("zed"))
     assert outsider.post(f"/api/matches/{game_id}/confirm/", {}, format="json").status_code == 403
     assert outsider.post(f"/api/matches/{game_id}/dispute/", {}, format="json").status_code == 403
-    assert api_for(u37).post(f"/api/matches/{game_id}/confirm/", {},
-                             format="json").status_code == 201
+    assert (
+        api_for(u37).post(f"/api/matches/{game_id}/confirm/", {}, format="json").status_code == 201
+    )
     again = api_for(u37).post(f"/api/matches/{game_id}/confirm/", {}, format="json")
     assert again.status_code == 409 and "already" in again.json()["error"]
-    assert api_for(u37).post(f"/api/matches/{game_id}/dispute/", {},
-                             format="json").status_code == 409
+    assert (
+        api_for(u37).post(f"/api/matches/{game_id}/dispute/", {}, format="json").status_code == 409
+    )
     api_for(u38).post(f"/api/matches/{game_id}/confirm/", {}, format="json")
     final = api_for(u38).post(f"/api/matches/{game_id}/confirm/", {}, format="json")
     assert final.status_code == 409 and "final" in final.json()["error"]
@@ -120,9 +141,18 @@ def test_a_league_organiser_records_or_confirms_for_everyone(api, api_for, u37, 
 
 
 def test_recording_only_yourself_and_guests_needs_nobody(api, alice):
-    response = api.post("/api/matches/", {"game": DSA, "played_at": "2026-11-20", "results": [
-        {"player": "alice", "rank": 1}, {"player": "Guest", "rank": 2, "guest": True}]},
-        format="json")
+    response = api.post(
+        "/api/matches/",
+        {
+            "game": DSA,
+            "played_at": "2026-11-20",
+            "results": [
+                {"player": "alice", "rank": 1},
+                {"player": "Guest", "rank": 2, "guest": True},
+            ],
+        },
+        format="json",
+    )
     assert response.json()["status"] == "finished"
 
 
@@ -141,16 +171,25 @@ def test_the_record_page_offers_confirm_and_dispute_to_the_named(api, client, u3
 
 # -- a person's clock starts only once they have taken their seat -----------------------------------
 
+
 def clocked(api, seats, seconds=5, on_timeout="forfeit"):
-    response = api.post("/api/games/", {"game": DSA, "seats": seats, "time_control": {
-        "move_seconds": seconds, "on_timeout": on_timeout}}, format="json")
+    response = api.post(
+        "/api/games/",
+        {
+            "game": DSA,
+            "seats": seats,
+            "time_control": {"move_seconds": seconds, "on_timeout": on_timeout},
+        },
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     return response.json()
 
 
 def later(seconds):
-    return mock.patch("django.utils.timezone.now",
-                      return_value=timezone.now() + dt.timedelta(seconds=seconds))
+    return mock.patch(
+        "django.utils.timezone.now", return_value=timezone.now() + dt.timedelta(seconds=seconds)
+    )
 
 
 def test_nobody_forfeits_a_game_they_never_saw(api, u37):
@@ -182,8 +221,12 @@ def test_declining_calls_the_game_off_and_nothing_is_rated(api, api_for, u37):
     assert declined.status_code == 201
     body = api.get(f"/api/games/{game['id']}/").json()
     assert body["status"] == "void" and body["result"] is None
-    assert api_for(u37).post(f"/api/games/{game['id']}/accept/", {"seat": 1},
-                             format="json").status_code == 409
+    assert (
+        api_for(u37)
+        .post(f"/api/games/{game['id']}/accept/", {"seat": 1}, format="json")
+        .status_code
+        == 409
+    )
     assert not RatedGame.objects.exists()
 
 
@@ -194,17 +237,19 @@ def test_accepting_twice_or_someone_elses_seat_is_refused(api, api_for, u37, u38
     assert api_for(u37).post(url, {"seat": 1}, format="json").status_code == 201
     twice = api_for(u37).post(url, {"seat": 1}, format="json")
     assert twice.status_code == 409 and twice.json()["error"]
-    decline = api_for(u37).post(f"/api/games/{game['id']}/decline/", {"seat": 1},
-                                format="json")
+    decline = api_for(u37).post(f"/api/games/{game['id']}/decline/", {"seat": 1}, format="json")
     assert decline.status_code == 409 and "resign" in decline.json()["error"]
 
 
 def test_a_first_move_takes_the_seat_and_unclocked_games_play_at_once(api, api_for, u37):
-    response = api.post("/api/games/", {"game": DSA, "seats": [{"user": "u37"},
-                                                               {"user": "alice"}]},
-                        format="json").json()
-    move = api_for(u37).post(f"/api/games/{response['id']}/actions/", {
-        "seat": 0, "expected_version": 1, "action": {"type": "continue"}}, format="json")
+    response = api.post(
+        "/api/games/", {"game": DSA, "seats": [{"user": "u37"}, {"user": "alice"}]}, format="json"
+    ).json()
+    move = api_for(u37).post(
+        f"/api/games/{response['id']}/actions/",
+        {"seat": 0, "expected_version": 1, "action": {"type": "continue"}},
+        format="json",
+    )
     assert move.status_code == 201
     assert api.get(f"/api/games/{response['id']}/").json()["seats"][0]["accepted"] is True
 
@@ -213,10 +258,20 @@ def test_tournament_entrants_are_seated_by_entering(api_for, make_user):
     organiser = api_for(make_user("org"))
     for name in ("ann", "ben"):
         make_user(name)
-    tid = organiser.post("/api/tournaments/", {
-        "name": "Blitz", "game": DSA, "format": "swiss", "table_size": 2, "rounds": 1,
-        "mode": "online", "players": ["ann", "ben"],
-        "time_control": {"move_seconds": 30, "on_timeout": "random"}}, format="json").json()["id"]
+    tid = organiser.post(
+        "/api/tournaments/",
+        {
+            "name": "Blitz",
+            "game": DSA,
+            "format": "swiss",
+            "table_size": 2,
+            "rounds": 1,
+            "mode": "online",
+            "players": ["ann", "ben"],
+            "time_control": {"move_seconds": 30, "on_timeout": "random"},
+        },
+        format="json",
+    ).json()["id"]
     table = organiser.post(f"/api/tournaments/{tid}/rounds/").json()["tables"][0]
     game = organiser.get(f"/api/games/{table['game']}/").json()
     assert all(seat["accepted"] for seat in game["seats"])

@@ -62,8 +62,9 @@ def test_anyone_sees_the_leagues_and_a_signed_in_user_opens_one(client, alice):
     assert page.status_code == 200 and "Harbour club" in text(page)
     assert 'id="new-league"' not in text(page) and "to open a league" in text(page)
 
-    response = as_user(client, alice).post(reverse("leagues"), {"name": "Trench society",
-                                                                 "description": "Thursdays"})
+    response = as_user(client, alice).post(
+        reverse("leagues"), {"name": "Trench society", "description": "Thursdays"}
+    )
     league = League.objects.get(name="Trench society")
     assert response.status_code == 302
     assert response.url == reverse("league-detail", args=[league.slug])
@@ -86,33 +87,49 @@ def test_an_anonymous_league_post_asks_to_sign_in(client):
 
 @pytest.fixture
 def club(alice, bob):
-    league = leagues.league_create(name="Harbour club", description="Deep games on Thursdays",
-                                   created_by=alice)
+    league = leagues.league_create(
+        name="Harbour club", description="Deep games on Thursdays", created_by=alice
+    )
     leagues.member_add(league=league, player="bob", by=alice)
     return league
 
 
 def test_the_league_page_shows_members_seasons_standings_games_and_tournaments(
-        client, alice, bob, club):
+    client, alice, bob, club
+):
     leagues.season_add(league=club, name="Winter", starts_on=dt.date(2026, 1, 1), by=alice)
-    game = leagues.match_record(game="oceans", played_at="2026-01-08", league=club.slug,
-                                results=[{"player": "alice", "score": 80, "rank": 1},
-                                         {"player": "Zoe", "score": 70, "rank": 2,
-                                          "guest": True},
-                                         {"player": "bob", "score": 60, "rank": 3}],
-                                recorded_by=bob)
+    game = leagues.match_record(
+        game="oceans",
+        played_at="2026-01-08",
+        league=club.slug,
+        results=[
+            {"player": "alice", "score": 80, "rank": 1},
+            {"player": "Zoe", "score": 70, "rank": 2, "guest": True},
+            {"player": "bob", "score": 60, "rank": 3},
+        ],
+        recorded_by=bob,
+    )
     leagues.match_confirm(game=game, by=alice)
     ratings_update(slug="oceans")
-    cup = tournaments.tournament_create(name="Winter cup", game=DSA, format="swiss",
-                                        table_size=2, rounds=1, mode="table",
-                                        players=["alice", "bob"], created_by=alice,
-                                        league=club)
+    cup = tournaments.tournament_create(
+        name="Winter cup",
+        game=DSA,
+        format="swiss",
+        table_size=2,
+        rounds=1,
+        mode="table",
+        players=["alice", "bob"],
+        created_by=alice,
+        league=club,
+    )
     page = client.get(reverse("league-detail", args=[club.slug]))
     assert page.status_code == 200
     body = text(page)
     assert "Deep games on Thursdays" in body
     assert [(m.user.username, m.role) for m in page.context["members"]] == [
-        ("alice", "organiser"), ("bob", "member")]
+        ("alice", "organiser"),
+        ("bob", "member"),
+    ]
     assert "Winter" in body and "1 Jan 2026" in body
     standings = page.context["standings"]
     assert [t["game"] for t in standings] == ["oceans"]
@@ -130,27 +147,32 @@ def test_an_organiser_adds_a_member_and_a_season(client, alice, club, make_user)
     page = as_user(client, alice).get(reverse("league-detail", args=[club.slug]))
     assert 'id="add-member"' in text(page) and 'id="add-season"' in text(page)
 
-    response = client.post(reverse("league-member-add", args=[club.slug]),
-                           {"player": "cat", "role": "organiser"})
+    response = client.post(
+        reverse("league-member-add", args=[club.slug]), {"player": "cat", "role": "organiser"}
+    )
     assert response.status_code == 302
     assert club.membership_set.get(user__username="cat").role == "organiser"
 
-    response = client.post(reverse("league-season-add", args=[club.slug]),
-                           {"name": "Spring", "starts_on": "2026-03-01", "ends_on": "2026-05-31"})
+    response = client.post(
+        reverse("league-season-add", args=[club.slug]),
+        {"name": "Spring", "starts_on": "2026-03-01", "ends_on": "2026-05-31"},
+    )
     assert response.status_code == 302
     assert Season.objects.get(league=club).ends_on == dt.date(2026, 5, 31)
 
 
 def test_league_forms_show_the_services_errors(client, alice, club):
     as_user(client, alice)
-    response = client.post(reverse("league-member-add", args=[club.slug]),
-                           {"player": "nobody", "role": "member"})
+    response = client.post(
+        reverse("league-member-add", args=[club.slug]), {"player": "nobody", "role": "member"}
+    )
     assert response.status_code == 200 and "no player &#x27;nobody&#x27;" in text(response)
     assert response.context["member_form"]["player"].value() == "nobody"
 
-    response = client.post(reverse("league-season-add", args=[club.slug]),
-                           {"name": "Backwards", "starts_on": "2026-05-01",
-                            "ends_on": "2026-04-01"})
+    response = client.post(
+        reverse("league-season-add", args=[club.slug]),
+        {"name": "Backwards", "starts_on": "2026-05-01", "ends_on": "2026-04-01"},
+    )
     assert response.status_code == 200 and "cannot end before it starts" in text(response)
     assert not Season.objects.exists()
 
@@ -158,13 +180,15 @@ def test_league_forms_show_the_services_errors(client, alice, club):
 def test_a_member_who_is_not_an_organiser_is_refused(client, bob, club, make_user):
     make_user("cat")
     as_user(client, bob)
-    response = client.post(reverse("league-member-add", args=[club.slug]),
-                           {"player": "cat", "role": "organiser"})
+    response = client.post(
+        reverse("league-member-add", args=[club.slug]), {"player": "cat", "role": "organiser"}
+    )
     assert response.status_code == 403
     assert "only the league&#x27;s organisers may add members" in text(response)
     assert not club.membership_set.filter(user__username="cat").exists()
-    response = client.post(reverse("league-season-add", args=[club.slug]),
-                           {"name": "Mine", "starts_on": "2026-01-01"})
+    response = client.post(
+        reverse("league-season-add", args=[club.slug]), {"name": "Mine", "starts_on": "2026-01-01"}
+    )
     assert response.status_code == 403 and not Season.objects.exists()
 
 
@@ -175,9 +199,20 @@ def record_post(**overrides):
     data = {"game": "oceans", "played_at": "2026-02-05", "notes": "a close one", "league": ""}
     for i in range(6):
         data.update({f"player_{i}": "", f"score_{i}": "", f"rank_{i}": ""})
-    data.update({"player_0": "alice", "score_0": "31", "rank_0": "1",
-                 "player_1": "Zoe", "guest_1": "on", "score_1": "27", "rank_1": "2",
-                 "player_2": "bob", "score_2": "27", "rank_2": "2"})
+    data.update(
+        {
+            "player_0": "alice",
+            "score_0": "31",
+            "rank_0": "1",
+            "player_1": "Zoe",
+            "guest_1": "on",
+            "score_1": "27",
+            "rank_1": "2",
+            "player_2": "bob",
+            "score_2": "27",
+            "rank_2": "2",
+        }
+    )
     data.update(overrides)
     return data
 
@@ -192,7 +227,12 @@ def test_the_record_form_offers_all_five_games_and_my_leagues(client, alice, bob
     page = as_user(client, alice).get(reverse("match-new"), {"league": club.slug})
     form = page.context["form"]
     assert [slug for slug, _ in form.fields["game"].choices] == [
-        "abyss", DSA, DV, "oceans", "ventlife"]
+        "abyss",
+        DSA,
+        DV,
+        "oceans",
+        "ventlife",
+    ]
     assert list(form.fields["league"].queryset) == [club]
     assert form["league"].value() == club.pk
     assert len(form.rows()) == 6  # Deep Sea Adventure seats six
@@ -202,17 +242,21 @@ def test_the_record_form_offers_all_five_games_and_my_leagues(client, alice, bob
 
 
 def test_recording_a_game_with_a_guest(client, alice, bob, club):
-    response = as_user(client, alice).post(reverse("match-new"),
-                                           record_post(league=str(club.pk)))
+    response = as_user(client, alice).post(reverse("match-new"), record_post(league=str(club.pk)))
     game = Game.objects.get()
     assert response.status_code == 302
     assert response.url == reverse("game-detail", args=[game.pk])
     assert game.mode == "record" and game.status == GameStatus.FINISHED
     assert [(s.user.username if s.user else None, s.guest) for s in game.seats.all()] == [
-        ("alice", ""), (None, "Zoe"), ("bob", "")]
-    assert game.result == [{"player": "alice", "score": 31, "rank": 1},
-                           {"player": "Zoe", "score": 27, "rank": 2},
-                           {"player": "bob", "score": 27, "rank": 2}]
+        ("alice", ""),
+        (None, "Zoe"),
+        ("bob", ""),
+    ]
+    assert game.result == [
+        {"player": "alice", "score": 31, "rank": 1},
+        {"player": "Zoe", "score": 27, "rank": 2},
+        {"player": "bob", "score": 27, "rank": 2},
+    ]
     recorded = Event.objects.get(game=game, kind="ResultRecorded").data
     assert recorded["notes"] == "a close one" and recorded["played_at"].startswith("2026-02-05")
     assert list(club.games.all()) == [game]
@@ -220,16 +264,30 @@ def test_recording_a_game_with_a_guest(client, alice, bob, club):
     assert f"Recorded Oceans (with The Deep promo pack 2) #{game.pk}." in messages_of(follow)
 
 
-@pytest.mark.parametrize("overrides, message", [
-    ({"guest_1": ""}, "no member &#x27;Zoe&#x27;"),
-    ({"rank_2": "4"}, "ranks must be in competition order"),
-    ({"score_1": "40"}, "Zoe scored more than alice but is ranked below"),
-    ({"player_1": "", "guest_1": "", "score_1": "", "rank_1": "", "player_2": "",
-      "score_2": "", "rank_2": ""}, "takes 2 to 4 players, not 1"),
-    ({"played_at": "2999-01-01"}, "played_at is in the future"),
-])
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"guest_1": ""}, "no member &#x27;Zoe&#x27;"),
+        ({"rank_2": "4"}, "ranks must be in competition order"),
+        ({"score_1": "40"}, "Zoe scored more than alice but is ranked below"),
+        (
+            {
+                "player_1": "",
+                "guest_1": "",
+                "score_1": "",
+                "rank_1": "",
+                "player_2": "",
+                "score_2": "",
+                "rank_2": "",
+            },
+            "takes 2 to 4 players, not 1",
+        ),
+        ({"played_at": "2999-01-01"}, "played_at is in the future"),
+    ],
+)
 def test_a_record_the_service_refuses_is_a_form_error_and_keeps_the_input(
-        client, alice, bob, overrides, message):
+    client, alice, bob, overrides, message
+):
     response = as_user(client, alice).post(reverse("match-new"), record_post(**overrides))
     assert response.status_code == 200
     assert message in text(response)
@@ -239,8 +297,18 @@ def test_a_record_the_service_refuses_is_a_form_error_and_keeps_the_input(
 
 
 def test_an_empty_record_asks_for_the_players(client, alice):
-    data = record_post(player_0="", score_0="", rank_0="", player_1="", guest_1="", score_1="",
-                       rank_1="", player_2="", score_2="", rank_2="")
+    data = record_post(
+        player_0="",
+        score_0="",
+        rank_0="",
+        player_1="",
+        guest_1="",
+        score_1="",
+        rank_1="",
+        player_2="",
+        score_2="",
+        rank_2="",
+    )
     response = as_user(client, alice).post(reverse("match-new"), data)
     assert response.status_code == 200
     assert "Give each player&#x27;s name and rank" in text(response)
@@ -255,10 +323,15 @@ def test_a_record_row_needs_a_rank(client, alice, bob):
 
 
 def test_a_recorded_games_page_shows_its_result_and_events(client, alice):
-    game = records.match_record(slug="oceans", played_at="2026-02-05", recorded_by=alice,
-                                results=[{"player": "alice", "score": 31, "rank": 1},
-                                         {"player": "Zoe", "score": 27, "rank": 2,
-                                          "guest": True}])
+    game = records.match_record(
+        slug="oceans",
+        played_at="2026-02-05",
+        recorded_by=alice,
+        results=[
+            {"player": "alice", "score": 31, "rank": 1},
+            {"player": "Zoe", "score": 27, "rank": 2, "guest": True},
+        ],
+    )
     response = client.get(reverse("game-detail", args=[game.pk]))
     assert response.status_code == 200
     body = text(response)
@@ -270,17 +343,35 @@ def test_a_recorded_games_page_shows_its_result_and_events(client, alice):
 
 
 def tournament_post(**overrides):
-    data = {"name": "Autumn open", "game": DSA, "format": "swiss", "mode": "table",
-            "table_size": "2", "rounds": "3", "advance": "1", "players": "ann\nben\n\ncat\ndan\n",
-            "bye_points": "0", "move_seconds": "", "on_timeout": "random", "league": ""}
+    data = {
+        "name": "Autumn open",
+        "game": DSA,
+        "format": "swiss",
+        "mode": "table",
+        "table_size": "2",
+        "rounds": "3",
+        "advance": "1",
+        "players": "ann\nben\n\ncat\ndan\n",
+        "bye_points": "0",
+        "move_seconds": "",
+        "on_timeout": "random",
+        "league": "",
+    }
     data.update(overrides)
     return data
 
 
 def test_the_tournament_pages_render(client, org, players):
-    t = tournaments.tournament_create(name="Autumn open", game=DSA, format="swiss",
-                                      table_size=2, rounds=3, mode="table",
-                                      players=list(players), created_by=org)
+    t = tournaments.tournament_create(
+        name="Autumn open",
+        game=DSA,
+        format="swiss",
+        table_size=2,
+        rounds=3,
+        mode="table",
+        players=list(players),
+        created_by=org,
+    )
     listing = client.get(reverse("tournaments"))
     assert listing.status_code == 200
     assert f'href="{reverse("tournament-detail", args=[t.pk])}"' in text(listing)
@@ -295,7 +386,13 @@ def test_a_new_tournament_through_the_form(client, org, players):
     assert response.status_code == 302
     assert response.url == reverse("tournament-detail", args=[t.pk])
     assert (t.name, t.slug, t.format, t.mode, t.table_size, t.rounds) == (
-        "Autumn open", DSA, "swiss", "table", 2, 3)
+        "Autumn open",
+        DSA,
+        "swiss",
+        "table",
+        2,
+        3,
+    )
     assert [e.user.username for e in t.entries.all()] == ["ann", "ben", "cat", "dan"]
     assert t.options == {} and list(t.organisers.all()) == [org]
 
@@ -303,22 +400,25 @@ def test_a_new_tournament_through_the_form(client, org, players):
 def test_the_starting_bid_is_on_for_deep_vents_unless_unticked(client, org, players):
     form = as_user(client, org).get(reverse("tournament-new")).context["form"]
     assert form["starting_bid"].value() is True
-    client.post(reverse("tournament-new"), tournament_post(game=DV, starting_bid="on",
-                                                           name="With bids"))
+    client.post(
+        reverse("tournament-new"), tournament_post(game=DV, starting_bid="on", name="With bids")
+    )
     client.post(reverse("tournament-new"), tournament_post(game=DV, name="Without"))
     assert Tournament.objects.get(name="With bids").options == {"starting_bid": True}
     assert Tournament.objects.get(name="Without").options == {"starting_bid": False}
 
 
-@pytest.mark.parametrize("overrides, message", [
-    ({"players": "ann\nzed"}, "no player &#x27;zed&#x27;"),
-    ({"players": "ann\nann\nben"}, "a player is entered twice"),
-    ({"game": "oceans", "mode": "online"}, "recorded from tables only"),
-    ({"table_size": "5"}, "table_size must be a whole number from 2 to 4"),
-    ({"name": "   "}, "This field is required"),
-])
-def test_a_tournament_the_service_refuses_is_a_form_error(client, org, players, overrides,
-                                                          message):
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"players": "ann\nzed"}, "no player &#x27;zed&#x27;"),
+        ({"players": "ann\nann\nben"}, "a player is entered twice"),
+        ({"game": "oceans", "mode": "online"}, "recorded from tables only"),
+        ({"table_size": "5"}, "table_size must be a whole number from 2 to 4"),
+        ({"name": "   "}, "This field is required"),
+    ],
+)
+def test_a_tournament_the_service_refuses_is_a_form_error(client, org, players, overrides, message):
     response = as_user(client, org).post(reverse("tournament-new"), tournament_post(**overrides))
     assert response.status_code == 200
     assert message in text(response)
@@ -328,22 +428,32 @@ def test_a_tournament_the_service_refuses_is_a_form_error(client, org, players, 
 
 def test_an_online_tournament_with_a_clock(client, org, players):
     as_user(client, org)
-    response = client.post(reverse("tournament-new"), tournament_post(
-        mode="table", move_seconds="60", on_timeout="forfeit"))
+    response = client.post(
+        reverse("tournament-new"),
+        tournament_post(mode="table", move_seconds="60", on_timeout="forfeit"),
+    )
     assert response.status_code == 200
     assert "time_control is for online tournaments" in text(response)
-    response = client.post(reverse("tournament-new"), tournament_post(
-        mode="online", move_seconds="60", on_timeout="forfeit"))
+    response = client.post(
+        reverse("tournament-new"),
+        tournament_post(mode="online", move_seconds="60", on_timeout="forfeit"),
+    )
     t = Tournament.objects.get()
     assert t.time_control == {"move_seconds": 60, "on_timeout": "forfeit"}
     assert "60 s a move, then forfeit" in text(client.get(response.url))
 
 
-def test_an_online_tournaments_tables_link_to_their_games_and_take_no_reports(
-        client, org, players):
-    t = tournaments.tournament_create(name="Online open", game=DSA, format="swiss",
-                                      table_size=2, rounds=1, mode="online",
-                                      players=list(players), created_by=org)
+def test_an_online_tournaments_tables_link_to_their_games_and_take_no_reports(client, org, players):
+    t = tournaments.tournament_create(
+        name="Online open",
+        game=DSA,
+        format="swiss",
+        table_size=2,
+        rounds=1,
+        mode="online",
+        players=list(players),
+        created_by=org,
+    )
     tournaments.round_pair(tournament=t, by=org)
     table, (first, _) = first_table(t)
     for viewer in (org, players[first]):
@@ -354,8 +464,7 @@ def test_an_online_tournaments_tables_link_to_their_games_and_take_no_reports(
         assert f'href="{reverse("game-detail", args=[table.game_id])}"' in text(page)
 
 
-def test_a_tournament_joins_only_a_league_its_creator_organises(client, alice, bob, club,
-                                                                 players):
+def test_a_tournament_joins_only_a_league_its_creator_organises(client, alice, bob, club, players):
     theirs = leagues.league_create(name="Not mine", created_by=bob)
     form = as_user(client, alice).get(reverse("tournament-new")).context["form"]
     assert list(form.fields["league"].queryset) == [club]
@@ -371,9 +480,16 @@ def test_a_tournament_joins_only_a_league_its_creator_organises(client, alice, b
 @pytest.fixture
 def open_(org, players):
     """A table-mode Swiss of four at tables of two, not yet paired."""
-    return tournaments.tournament_create(name="Autumn open", game=DSA, format="swiss",
-                                         table_size=2, rounds=2, mode="table",
-                                         players=list(players), created_by=org)
+    return tournaments.tournament_create(
+        name="Autumn open",
+        game=DSA,
+        format="swiss",
+        table_size=2,
+        rounds=2,
+        mode="table",
+        players=list(players),
+        created_by=org,
+    )
 
 
 def detail(client, t):
@@ -415,8 +531,10 @@ def test_a_player_cannot_pair_override_enter_or_drop_others(client, org, players
 
     tournaments.round_pair(tournament=open_, by=org)
     table = open_.round_set.get().tables.first()
-    response = client.post(reverse("table-override", args=[open_.pk, table.pk]),
-                           result_post(f"t{table.pk}-override", [1, 2]))
+    response = client.post(
+        reverse("table-override", args=[open_.pk, table.pk]),
+        result_post(f"t{table.pk}-override", [1, 2]),
+    )
     assert response.status_code == 403
     assert records.result_state(table.game)["status"] == "awaiting report"
 
@@ -464,8 +582,9 @@ def test_pairing_a_round_again_late_entry_and_drops(client, org, players, open_,
 
 
 def test_a_player_drops_themself(client, players, open_):
-    response = as_user(client, players["cat"]).post(reverse("tournament-drop", args=[open_.pk]),
-                                                    {"player": "cat"})
+    response = as_user(client, players["cat"]).post(
+        reverse("tournament-drop", args=[open_.pk]), {"player": "cat"}
+    )
     assert response.status_code == 302
     assert open_.entries.get(user__username="cat").dropped
     page = detail(client, open_)
@@ -475,8 +594,12 @@ def test_a_player_drops_themself(client, players, open_):
 # -- tournaments: reporting results at the table --------------------------------------------------
 
 
-def result_post(prefix: str, ranks: list[int], scores: list[int] | None = None,
-                bid: tuple[str, int] | None = None) -> dict[str, str]:
+def result_post(
+    prefix: str,
+    ranks: list[int],
+    scores: list[int] | None = None,
+    bid: tuple[str, int] | None = None,
+) -> dict[str, str]:
     scores = scores or [10 - r for r in ranks]
     data = {}
     for i, (rank, score) in enumerate(zip(ranks, scores)):
@@ -508,8 +631,10 @@ def test_report_confirm_and_the_result_is_final(client, players, paired):
     mine = panel(detail(client, paired), table)
     assert mine.report_form is not None and mine.confirm_version is None
 
-    response = client.post(reverse("table-report", args=[paired.pk, table.pk]),
-                           result_post(f"t{table.pk}-report", [1, 2], [12, 7]))
+    response = client.post(
+        reverse("table-report", args=[paired.pk, table.pk]),
+        result_post(f"t{table.pk}-report", [1, 2], [12, 7]),
+    )
     assert response.status_code == 302
     assert response.url.endswith(f"#table-{table.pk}")
     follow = client.get(response.url)
@@ -524,8 +649,10 @@ def test_report_confirm_and_the_result_is_final(client, players, paired):
     assert theirs.report_form is None and theirs.dispute_form is not None
     assert theirs.confirm_version == table.game.version
     assert f"Reported by {first}" in text(page) and "Confirm this result" in text(page)
-    response = client.post(reverse("table-confirm", args=[paired.pk, table.pk]),
-                           {"as_reported": "1", "version": str(theirs.confirm_version)})
+    response = client.post(
+        reverse("table-confirm", args=[paired.pk, table.pk]),
+        {"as_reported": "1", "version": str(theirs.confirm_version)},
+    )
     assert response.status_code == 302
     table.game.refresh_from_db()
     assert table.game.status == GameStatus.FINISHED
@@ -538,18 +665,30 @@ def test_report_confirm_and_the_result_is_final(client, players, paired):
 
 
 def test_confirming_a_report_that_changed_since_the_page_was_loaded_is_refused(
-        client, players, paired):
+    client, players, paired
+):
     table, (first, second) = first_table(paired)
-    records.result_report(game=table.game, user=players[first],
-                          results=[{"player": first, "rank": 1, "score": 5},
-                                   {"player": second, "rank": 2, "score": 3}])
+    records.result_report(
+        game=table.game,
+        user=players[first],
+        results=[
+            {"player": first, "rank": 1, "score": 5},
+            {"player": second, "rank": 2, "score": 3},
+        ],
+    )
     stale = table.game.version
-    records.result_report(game=table.game, user=players[first],
-                          results=[{"player": first, "rank": 2, "score": 3},
-                                   {"player": second, "rank": 1, "score": 5}])
+    records.result_report(
+        game=table.game,
+        user=players[first],
+        results=[
+            {"player": first, "rank": 2, "score": 3},
+            {"player": second, "rank": 1, "score": 5},
+        ],
+    )
     response = as_user(client, players[second]).post(
         reverse("table-confirm", args=[paired.pk, table.pk]),
-        {"as_reported": "1", "version": str(stale)})
+        {"as_reported": "1", "version": str(stale)},
+    )
     assert response.status_code == 200 and "has changed since the page was loaded" in text(response)
     assert records.result_state(table.game)["confirmed_by"] == [first]
 
@@ -558,7 +697,8 @@ def test_a_bad_report_is_a_form_error_that_keeps_the_input(client, players, pair
     table, (first, _) = first_table(paired)
     response = as_user(client, players[first]).post(
         reverse("table-report", args=[paired.pk, table.pk]),
-        result_post(f"t{table.pk}-report", [1, 2], [3, 9]))
+        result_post(f"t{table.pk}-report", [1, 2], [3, 9]),
+    )
     assert response.status_code == 200
     assert "scored more than" in text(response)
     form = panel(response, table).report_form
@@ -571,8 +711,10 @@ def test_only_the_players_at_the_table_report(client, players, paired):
     outsider = next(name for name in players if name not in seats)
     page = detail(as_user(client, players[outsider]), paired)
     assert panel(page, table).report_form is None
-    response = client.post(reverse("table-report", args=[paired.pk, table.pk]),
-                           result_post(f"t{table.pk}-report", [1, 2]))
+    response = client.post(
+        reverse("table-report", args=[paired.pk, table.pk]),
+        result_post(f"t{table.pk}-report", [1, 2]),
+    )
     assert response.status_code == 403
     assert "only a player at this table" in text(response)
     assert records.result_state(table.game)["status"] == "awaiting report"
@@ -580,11 +722,14 @@ def test_only_the_players_at_the_table_report(client, players, paired):
 
 def test_a_dispute_then_the_organiser_overrides(client, org, players, paired):
     table, (first, second) = first_table(paired)
-    as_user(client, players[first]).post(reverse("table-report", args=[paired.pk, table.pk]),
-                                         result_post(f"t{table.pk}-report", [1, 2], [12, 7]))
+    as_user(client, players[first]).post(
+        reverse("table-report", args=[paired.pk, table.pk]),
+        result_post(f"t{table.pk}-report", [1, 2], [12, 7]),
+    )
     response = as_user(client, players[second]).post(
         reverse("table-confirm", args=[paired.pk, table.pk]),
-        result_post(f"t{table.pk}-dispute", [2, 1], [7, 12]))
+        result_post(f"t{table.pk}-dispute", [2, 1], [7, 12]),
+    )
     assert response.status_code == 302
     follow = client.get(response.url)
     assert "the result is disputed; the organiser decides it" in " ".join(messages_of(follow))
@@ -596,8 +741,10 @@ def test_a_dispute_then_the_organiser_overrides(client, org, players, paired):
 
     page = detail(as_user(client, org), paired)
     assert panel(page, table).override_form is not None
-    response = client.post(reverse("table-override", args=[paired.pk, table.pk]),
-                           result_post(f"t{table.pk}-override", [2, 1], [7, 12]))
+    response = client.post(
+        reverse("table-override", args=[paired.pk, table.pk]),
+        result_post(f"t{table.pk}-override", [2, 1], [7, 12]),
+    )
     assert response.status_code == 302
     table.game.refresh_from_db()
     assert table.game.status == GameStatus.FINISHED
@@ -607,35 +754,58 @@ def test_a_dispute_then_the_organiser_overrides(client, org, players, paired):
 
 
 def test_a_deep_vents_table_reports_the_winning_bid(client, org, players):
-    t = tournaments.tournament_create(name="Vents cup", game=DV, format="swiss", table_size=2,
-                                      rounds=1, mode="table", players=list(players),
-                                      created_by=org)
+    t = tournaments.tournament_create(
+        name="Vents cup",
+        game=DV,
+        format="swiss",
+        table_size=2,
+        rounds=1,
+        mode="table",
+        players=list(players),
+        created_by=org,
+    )
     tournaments.round_pair(tournament=t, by=org)
     table, (first, second) = first_table(t)
     as_user(client, players[first])
     form = panel(detail(client, t), table).report_form
     assert "bid_player" in form.fields and "bid_amount" in form.fields
-    response = client.post(reverse("table-report", args=[t.pk, table.pk]),
-                           result_post(f"t{table.pk}-report", [1, 2], bid=(second, 3)))
+    response = client.post(
+        reverse("table-report", args=[t.pk, table.pk]),
+        result_post(f"t{table.pk}-report", [1, 2], bid=(second, 3)),
+    )
     assert response.status_code == 302
     assert records.result_state(table.game)["bid"] == {"player": second, "amount": 3}
     assert f"Winning bid: <strong>{second}</strong>, 3" in text(detail(client, t))
 
-    response = client.post(reverse("table-report", args=[t.pk, table.pk]),
-                           {**result_post(f"t{table.pk}-report", [1, 2]),
-                            f"t{table.pk}-report-bid_player": second})
+    response = client.post(
+        reverse("table-report", args=[t.pk, table.pk]),
+        {**result_post(f"t{table.pk}-report", [1, 2]), f"t{table.pk}-report-bid_player": second},
+    )
     assert response.status_code == 200 and "Give both who won the bid" in text(response)
 
 
 def test_after_the_last_round_pairing_closes_the_tournament(client, org, players, make_user):
-    t = tournaments.tournament_create(name="Short", game=DSA, format="swiss", table_size=2,
-                                      rounds=1, mode="table", players=["ann", "ben"],
-                                      created_by=org)
+    t = tournaments.tournament_create(
+        name="Short",
+        game=DSA,
+        format="swiss",
+        table_size=2,
+        rounds=1,
+        mode="table",
+        players=["ann", "ben"],
+        created_by=org,
+    )
     as_user(client, org).post(reverse("tournament-pair", args=[t.pk]))
     table, (first, second) = first_table(t)
-    tournaments.table_override(tournament=t, table=table, by=org,
-                               results=[{"player": first, "rank": 1, "score": 2},
-                                        {"player": second, "rank": 2, "score": 1}])
+    tournaments.table_override(
+        tournament=t,
+        table=table,
+        by=org,
+        results=[
+            {"player": first, "rank": 1, "score": 2},
+            {"player": second, "rank": 2, "score": 1},
+        ],
+    )
     response = client.post(reverse("tournament-pair", args=[t.pk]))
     assert response.status_code == 302
     follow = client.get(response.url)

@@ -12,16 +12,24 @@ from collections import Counter
 import pytest
 
 import league.pairing as pairing_module
-from league.pairing import (Pairing, elimination_round, repeats, round_robin, seat_order,
-                            swiss_round, table_sizes)
+from league.pairing import (
+    Pairing,
+    elimination_round,
+    repeats,
+    round_robin,
+    seat_order,
+    swiss_round,
+    table_sizes,
+)
 
 POINTS = {2: (1, 0), 3: (5, 3, 1), 4: (5, 3, 2, 1)}
 BYE_POINTS = 3
 
 
 def meetings(past_tables) -> Counter:
-    return Counter(frozenset(pair) for table in past_tables
-                   for pair in itertools.combinations(table, 2))
+    return Counter(
+        frozenset(pair) for table in past_tables for pair in itertools.combinations(table, 2)
+    )
 
 
 def repeat_cost(tables, past_tables, met: Counter | None = None) -> tuple[int, int]:
@@ -58,12 +66,22 @@ def play_swiss(count: int, table_size: int, rounds: int, seed: int, check) -> No
     before its results are in."""
     rng = random.Random(seed)
     players = [f"p{i}" for i in range(count)]
-    state = {"points": dict.fromkeys(players, 0), "byes_had": Counter(),
-             "first_seats": Counter(), "past": []}
+    state = {
+        "points": dict.fromkeys(players, 0),
+        "byes_had": Counter(),
+        "first_seats": Counter(),
+        "past": [],
+    }
     for _ in range(rounds):
-        pairing = swiss_round(players, state["points"], state["past"], table_size,
-                              byes_had=state["byes_had"], first_seats=state["first_seats"],
-                              rng=rng)
+        pairing = swiss_round(
+            players,
+            state["points"],
+            state["past"],
+            table_size,
+            byes_had=state["byes_had"],
+            first_seats=state["first_seats"],
+            rng=rng,
+        )
         check(pairing, state)
         for player in pairing.byes:
             state["byes_had"][player] += 1
@@ -96,6 +114,7 @@ def check_round_shape(pairing: Pairing, state, table_size: int) -> None:
 
 # -- table sizes ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("table_size", [2, 3, 4])
 def test_table_sizes_against_a_brute_force(table_size):
     smaller = table_size - 1 if table_size > 2 else None
@@ -105,14 +124,19 @@ def test_table_sizes_against_a_brute_force(table_size):
         assert set(sizes) <= {table_size, smaller}
         assert all(size >= 2 for size in sizes)
         assert sizes == sorted(sizes, reverse=True)
-        mixes = [(full, small) for full in range(players // table_size + 1)
-                 for small in (range(players // smaller + 1) if smaller else [0])
-                 if full * table_size + small * (smaller or 0) <= players]
-        fewest = min(players - full * table_size - small * (smaller or 0)
-                     for full, small in mixes)
+        mixes = [
+            (full, small)
+            for full in range(players // table_size + 1)
+            for small in (range(players // smaller + 1) if smaller else [0])
+            if full * table_size + small * (smaller or 0) <= players
+        ]
+        fewest = min(players - full * table_size - small * (smaller or 0) for full, small in mixes)
         assert byes == fewest
-        most_full = max(full for full, small in mixes
-                        if players - full * table_size - small * (smaller or 0) == fewest)
+        most_full = max(
+            full
+            for full, small in mixes
+            if players - full * table_size - small * (smaller or 0) == fewest
+        )
         assert sizes.count(table_size) == most_full
 
 
@@ -120,10 +144,10 @@ def test_table_sizes_examples():
     assert table_sizes(0, 4) == ([], 0)
     assert table_sizes(9, 2) == ([2, 2, 2, 2], 1)
     assert table_sizes(7, 3) == ([3, 2, 2], 0)
-    assert table_sizes(5, 4) == ([4], 1)    # a 3 and 2 byes would leave more out
+    assert table_sizes(5, 4) == ([4], 1)  # a 3 and 2 byes would leave more out
     assert table_sizes(6, 4) == ([3, 3], 0)
     assert table_sizes(10, 4) == ([4, 3, 3], 0)
-    assert table_sizes(2, 4) == ([], 2)     # never below table_size - 1
+    assert table_sizes(2, 4) == ([], 2)  # never below table_size - 1
 
 
 @pytest.mark.parametrize("players, table_size", [(8, 1), (8, 5), (-1, 4)])
@@ -134,27 +158,33 @@ def test_table_sizes_rejects(players, table_size):
 
 # -- repeats and seat order -------------------------------------------------------------------
 
+
 def test_repeats_counts_each_pair_once_per_table():
     past = [["a", "b", "c"], ["a", "b"], ["d", "e"]]
-    assert repeats([["a", "b", "d"], ["c", "e"]], past) == 1   # a-b, however often they met
-    assert repeats([["a", "b", "c", "d"]], past) == 3          # a-b, a-c, b-c
+    assert repeats([["a", "b", "d"], ["c", "e"]], past) == 1  # a-b, however often they met
+    assert repeats([["a", "b", "c", "d"]], past) == 3  # a-b, a-c, b-c
     assert repeats([["a", "d"], ["b", "e"]], past) == 0
-    assert repeats([["a", "b"], ["b", "a"]], past) == 2        # two tables, two repeats
+    assert repeats([["a", "b"], ["b", "a"]], past) == 2  # two tables, two repeats
 
 
 def test_seat_order_least_first_seated_first_and_stable():
-    assert seat_order(["a", "b", "c", "d"], {"a": 2, "b": 1, "c": 0, "d": 1}) == \
-        ["c", "b", "d", "a"]
+    assert seat_order(["a", "b", "c", "d"], {"a": 2, "b": 1, "c": 0, "d": 1}) == [
+        "c",
+        "b",
+        "d",
+        "a",
+    ]
     assert seat_order(["x", "y", "z"], {}) == ["x", "y", "z"]
     assert seat_order(["x", "y", "z"], {"x": 1}) == ["y", "z", "x"]
 
 
 # -- Swiss ------------------------------------------------------------------------------------
 
+
 def test_swiss_first_round_takes_standing_groups_in_order():
     players = [f"p{i}" for i in range(8)]
     points = {p: 10 - i for i, p in enumerate(players)}
-    pairing = swiss_round(players[::-1], points, [], 4)   # the given order loses to points
+    pairing = swiss_round(players[::-1], points, [], 4)  # the given order loses to points
     assert pairing.tables == [players[:4], players[4:]]
     assert pairing.byes == []
 
@@ -177,8 +207,7 @@ def test_swiss_bye_goes_to_the_lowest_standing_without_one():
     points = {"a": 5, "b": 4, "c": 3, "d": 2, "e": 1}
     assert swiss_round(list(points), points, [], 2).byes == ["e"]
     assert swiss_round(list(points), points, [], 2, byes_had={"e": 1}).byes == ["d"]
-    assert swiss_round(list(points), points, [], 2,
-                       byes_had=dict.fromkeys("bcde", 1)).byes == ["a"]
+    assert swiss_round(list(points), points, [], 2, byes_had=dict.fromkeys("bcde", 1)).byes == ["a"]
 
 
 def test_swiss_seats_by_first_seats():
@@ -227,8 +256,13 @@ def test_swiss_larger_events_keep_the_shape():
     rng = random.Random(2024)
     for _ in range(30):
         table_size = rng.randint(2, 4)
-        play_swiss(rng.randint(9, 40), table_size, rng.randint(5, 9), rng.randrange(10**6),
-                   lambda pairing, state: check_round_shape(pairing, state, table_size))
+        play_swiss(
+            rng.randint(9, 40),
+            table_size,
+            rng.randint(5, 9),
+            rng.randrange(10**6),
+            lambda pairing, state, size=table_size: check_round_shape(pairing, state, size),
+        )
 
 
 def test_swiss_byes_are_fair_over_an_event():
@@ -243,8 +277,10 @@ def test_swiss_round_two_of_sixteen_has_no_repeat(table_size):
     # After one round a repeat-free second round exists: at tables of 2 any 14 of the 15 others
     # qualify; at tables of 4 take one player from each of the four first-round tables.
     for seed in range(20):
+
         def check(pairing, state):
             assert repeats(pairing.tables, state["past"]) == 0
+
         play_swiss(16, table_size, 2, seed, check)
 
 
@@ -256,10 +292,12 @@ def test_swiss_two_hundred_players_never_repeat(table_size):
     # of 4 meet at most 18) a repeat-free round exists; the search has to find it.
     def check(pairing, state):
         assert repeats(pairing.tables, state["past"]) == 0
+
     play_swiss(200, table_size, 6, 77, check)
 
 
 # -- round robin ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("count", range(2, 14))
 def test_circle_method_meets_everyone_exactly_once(count):
@@ -285,8 +323,9 @@ def test_circle_method_rounds_cut_or_repeat_the_cycle():
     full = round_robin(players, 2)
     assert round_robin(players, 2, rounds=2) == full[:2]
     double = round_robin(players, 2, rounds=6)
-    assert [sorted(map(sorted, p.tables)) for p in double[3:]] == \
-        [sorted(map(sorted, p.tables)) for p in full]
+    assert [sorted(map(sorted, p.tables)) for p in double[3:]] == [
+        sorted(map(sorted, p.tables)) for p in full
+    ]
     assert round_robin(["solo"], 2) == []
 
 
@@ -310,48 +349,56 @@ def test_round_robin_rounds_reach_the_fewest_repeats(count, table_size):
 
 def test_round_robin_of_nine_at_tables_of_three_meets_everyone_once():
     schedule = round_robin(list(range(9)), 3)
-    met = Counter(frozenset(pair) for pairing in schedule for table in pairing.tables
-                  for pair in itertools.combinations(table, 2))
+    met = Counter(
+        frozenset(pair)
+        for pairing in schedule
+        for table in pairing.tables
+        for pair in itertools.combinations(table, 2)
+    )
     assert len(schedule) == 4 and len(met) == 36 and set(met.values()) == {1}
 
 
 def test_round_robin_shares_out_byes():
-    schedule = round_robin(list("abcde"), 4, rounds=5)    # 5 at tables of 4: one bye a round
+    schedule = round_robin(list("abcde"), 4, rounds=5)  # 5 at tables of 4: one bye a round
     assert sorted(p for pairing in schedule for p in pairing.byes) == list("abcde")
 
 
 def test_round_robin_draw_with_rng_is_deterministic():
-    assert round_robin(list("abcdef"), 3, rng=random.Random(3)) == \
-        round_robin(list("abcdef"), 3, rng=random.Random(3))
+    assert round_robin(list("abcdef"), 3, rng=random.Random(3)) == round_robin(
+        list("abcdef"), 3, rng=random.Random(3)
+    )
 
 
 # -- elimination ------------------------------------------------------------------------------
 
+
 def test_elimination_top_two_of_four_tables_to_a_final():
     tables = [[f"{t}{place}" for place in range(1, 5)] for t in "abcd"]
     semis = elimination_round(tables, 2, 4)
-    assert sorted(p for t in semis.tables for p in t) == sorted(f"{t}{p}" for t in "abcd"
-                                                                for p in (1, 2))
+    assert sorted(p for t in semis.tables for p in t) == sorted(
+        f"{t}{p}" for t in "abcd" for p in (1, 2)
+    )
     assert semis.byes == []
     for table in semis.tables:
-        assert sorted(p[1] for p in table) == ["1", "1", "2", "2"]   # snake: two of each place
-    assert repeats(semis.tables, tables) == 0                         # and no rematch
-    ranked = [sorted(t) for t in semis.tables]                        # winners by name
+        assert sorted(p[1] for p in table) == ["1", "1", "2", "2"]  # snake: two of each place
+    assert repeats(semis.tables, tables) == 0  # and no rematch
+    ranked = [sorted(t) for t in semis.tables]  # winners by name
     final = elimination_round(ranked, 2, 4)
-    assert len(final.tables) == 1 and sorted(final.tables[0]) == \
-        sorted([ranked[0][0], ranked[0][1], ranked[1][0], ranked[1][1]])
-    assert elimination_round([final.tables[0]], 2, 4) is None         # the final decided it
+    assert len(final.tables) == 1 and sorted(final.tables[0]) == sorted(
+        [ranked[0][0], ranked[0][1], ranked[1][0], ranked[1][1]]
+    )
+    assert elimination_round([final.tables[0]], 2, 4) is None  # the final decided it
 
 
 def test_elimination_snake_keeps_winners_apart():
     tables = [[f"{t}{place}" for place in range(1, 5)] for t in "abc"]
-    pairing = elimination_round(tables, 2, 4)       # 6 go through: two tables of 3
+    pairing = elimination_round(tables, 2, 4)  # 6 go through: two tables of 3
     assert sorted(map(sorted, pairing.tables)) == [["a1", "b2", "c2"], ["a2", "b1", "c1"]]
 
 
 def test_knockout_at_tables_of_two_crowns_a_champion():
     players = [f"p{i}" for i in range(8)]
-    tables = [players[i:i + 2] for i in range(0, 8, 2)]
+    tables = [players[i : i + 2] for i in range(0, 8, 2)]
     rounds = 0
     while True:
         ranked = [sorted(table) for table in tables]  # the lower name wins
@@ -360,17 +407,18 @@ def test_knockout_at_tables_of_two_crowns_a_champion():
             break
         tables = pairing.tables + [[p] for p in pairing.byes]
         rounds += 1
-    assert rounds == 2 and ranked == [["p0", "p2"]]   # seeds 1 and 4 met in the semi-final
+    assert rounds == 2 and ranked == [["p0", "p2"]]  # seeds 1 and 4 met in the semi-final
 
 
 def test_elimination_byes_go_to_the_top_seeds():
     tables = [["a1", "a2", "a3"], ["b1", "b2", "b3"], ["c1", "c2", "c3"]]
-    pairing = elimination_round(tables, 2, 4)               # six: two tables of 3, no bye
+    pairing = elimination_round(tables, 2, 4)  # six: two tables of 3, no bye
     assert pairing.byes == []
-    pairing = elimination_round(tables + [["d1"]], 2, 4)               # seven: 4 + 3
+    pairing = elimination_round(tables + [["d1"]], 2, 4)  # seven: 4 + 3
     assert pairing.byes == [] and sorted(map(len, pairing.tables)) == [3, 4]
-    five = elimination_round([["a1", "a2"], ["b1", "b2"], ["c1", "c2"], ["d1", "d2"],
-                              ["e1", "e2"]], 1, 4)                     # five: 4 + a bye
+    five = elimination_round(
+        [["a1", "a2"], ["b1", "b2"], ["c1", "c2"], ["d1", "d2"], ["e1", "e2"]], 1, 4
+    )  # five: 4 + a bye
     assert five.byes == ["a1"] and sorted(five.tables[0]) == ["b1", "c1", "d1", "e1"]
 
 
@@ -396,12 +444,17 @@ def test_swiss_fewest_repeats_after_random_histories(table_size):
     for _ in range(60):
         players = list(range(rng.randint(4, 10)))
         density = rng.random()
-        past = [list(pair) for pair in itertools.combinations(players, 2)
-                if rng.random() < density for _ in range(rng.randint(1, 2))]
+        past = [
+            list(pair)
+            for pair in itertools.combinations(players, 2)
+            if rng.random() < density
+            for _ in range(rng.randint(1, 2))
+        ]
         pairing = swiss_round(players, {}, past, table_size)
         seated = [p for table in pairing.tables for p in table]
-        assert repeat_cost(pairing.tables, past) == \
-            fewest_repeats(seated, [len(t) for t in pairing.tables], past)
+        assert repeat_cost(pairing.tables, past) == fewest_repeats(
+            seated, [len(t) for t in pairing.tables], past
+        )
 
 
 def test_swiss_swaps_away_what_the_search_has_no_budget_for(monkeypatch):
@@ -413,5 +466,5 @@ def test_swiss_swaps_away_what_the_search_has_no_budget_for(monkeypatch):
     past = [players[-4:]]
     pairing = swiss_round(players, points, past, 4)
     assert repeats(pairing.tables, past) == 0
-    chunks = [players[i:i + 4] for i in range(0, 400, 4)]
-    assert pairing.tables[:-4] == chunks[:-4]       # the swaps stay near the bottom
+    chunks = [players[i : i + 4] for i in range(0, 400, 4)]
+    assert pairing.tables[:-4] == chunks[:-4]  # the swaps stay near the bottom

@@ -24,20 +24,25 @@ DSA = "deep-sea-adventure"
 
 def forfeit(winner, loser) -> Game:
     """A finished game the quick way: the loser resigns a two-player game."""
-    game = game_services.game_create(slug=DSA, seats=[{"user": winner.username},
-                                                      {"user": loser.username}],
-                                     options={}, created_by=winner)
+    game = game_services.game_create(
+        slug=DSA,
+        seats=[{"user": winner.username}, {"user": loser.username}],
+        options={},
+        created_by=winner,
+    )
     game_services.game_resign(game=game, seat=1, user=loser)
     return game
 
 
 def ratings(slug: str = DSA) -> dict[str, float]:
-    return {r.user.username: r.rating for r in Rating.objects.filter(slug=slug)
-            .select_related("user")}
+    return {
+        r.user.username: r.rating for r in Rating.objects.filter(slug=slug).select_related("user")
+    }
 
 
 def test_a_finished_game_is_rated_through_the_celery_task_on_commit(
-        alice, bob, django_capture_on_commit_callbacks):
+    alice, bob, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         forfeit(alice, bob)
     assert ratings() == {"alice": pytest.approx(1516), "bob": pytest.approx(1484)}
@@ -88,26 +93,37 @@ def test_recompute_reproduces_the_incremental_numbers_exactly(make_user):
             forfeit(winner, loser)
             services.ratings_update(slug=DSA)
     incremental = ratings()
-    history = list(RatingChange.objects.order_by("game_id", "seat")
-                   .values_list("game_id", "user_id", "before", "after"))
+    history = list(
+        RatingChange.objects.order_by("game_id", "seat").values_list(
+            "game_id", "user_id", "before", "after"
+        )
+    )
     result = services.ratings_recompute(slug=DSA)
     assert ratings() == incremental  # the same floats, not merely close
-    assert list(RatingChange.objects.order_by("game_id", "seat")
-                .values_list("game_id", "user_id", "before", "after")) == history
+    assert (
+        list(
+            RatingChange.objects.order_by("game_id", "seat").values_list(
+                "game_id", "user_id", "before", "after"
+            )
+        )
+        == history
+    )
     assert result.changed == 0 and result.players == 4
 
 
 def test_bots_get_ratings_of_their_own(alice, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        game = game_services.game_create(slug=DSA, seats=[{"user": "alice"}, {"bot": "random"}],
-                                         options={}, created_by=alice)
+        game = game_services.game_create(
+            slug=DSA, seats=[{"user": "alice"}, {"bot": "random"}], options={}, created_by=alice
+        )
         game_services.game_resign(game=game, seat=0, user=alice)
     assert ratings()["bot-random"] == pytest.approx(1516)
 
 
 def test_a_game_where_one_player_held_every_seat_is_not_rated(alice):
-    game = game_services.game_create(slug=DSA, seats=[{"user": "alice"}, {"user": "alice"}],
-                                     options={}, created_by=alice)
+    game = game_services.game_create(
+        slug=DSA, seats=[{"user": "alice"}, {"user": "alice"}], options={}, created_by=alice
+    )
     game_services.game_resign(game=game, seat=1, user=alice)
     services.ratings_update(slug=DSA)
     assert RatedGame.objects.get(game=game).skipped == "one player held several seats"
@@ -122,6 +138,7 @@ def test_the_sweep_rates_what_a_lost_task_left(alice, bob):
 
 # -- API and pages --------------------------------------------------------------------------------
 
+
 def test_the_leaderboard_api(alice, bob):
     forfeit(alice, bob)
     services.ratings_update(slug=DSA)
@@ -129,7 +146,8 @@ def test_the_leaderboard_api(alice, bob):
     assert response.status_code == 200
     assert response.json()["results"] == [
         {"player": "alice", "rating": pytest.approx(1516), "games": 1, "provisional": True},
-        {"player": "bob", "rating": pytest.approx(1484), "games": 1, "provisional": True}]
+        {"player": "bob", "rating": pytest.approx(1484), "games": 1, "provisional": True},
+    ]
     assert APIClient().get("/api/ratings/").status_code == 400
     assert "unknown game" in APIClient().get("/api/ratings/?game=chess").json()["error"]
 
@@ -140,7 +158,9 @@ def test_ten_games_make_a_rating_established(alice, bob):
     services.ratings_update(slug=DSA)
     entries = APIClient().get(f"/api/ratings/?game={DSA}").json()["results"]
     assert [(e["player"], e["games"], e["provisional"]) for e in entries] == [
-        ("alice", 10, False), ("bob", 10, False)]
+        ("alice", 10, False),
+        ("bob", 10, False),
+    ]
 
 
 def test_the_player_api_gives_ratings_with_history_and_recent_games(alice, bob):
@@ -172,6 +192,7 @@ def test_the_leaderboard_and_player_pages(client, alice, bob):
 
 # -- commands -------------------------------------------------------------------------------------
 
+
 def test_recompute_ratings_command_reports_what_changed(alice, bob):
     forfeit(alice, bob)
     out = io.StringIO()
@@ -198,6 +219,7 @@ def test_rating_report_predicts_before_it_updates(alice, bob):
 
 def test_commands_refuse_an_unknown_game():
     from django.core.management.base import CommandError
+
     with pytest.raises(CommandError, match="unknown game"):
         call_command("rating_report", "--game", "chess")
     with pytest.raises(CommandError, match="unknown game"):
@@ -206,11 +228,13 @@ def test_commands_refuse_an_unknown_game():
 
 # -- the real worker ------------------------------------------------------------------------------
 
+
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_game_finished_on_the_worker_is_rated_by_the_worker(alice):
-    game = game_services.game_create(slug=DSA, seats=[{"bot": "random"}, {"user": "alice"}],
-                                     options={}, created_by=alice)
+    game = game_services.game_create(
+        slug=DSA, seats=[{"bot": "random"}, {"user": "alice"}], options={}, created_by=alice
+    )
     deadline = time.monotonic() + 60
     game.refresh_from_db()
     while game.current_player != 1 and time.monotonic() < deadline:

@@ -11,9 +11,17 @@ from statistics import NormalDist
 import pytest
 from openskill.models import PlackettLuce
 
-from league.ratings import (DEFAULT_K, DEFAULT_RATING, PROVISIONAL_GAMES, EloLadder,
-                            OpenSkillLadder, PredictionScore, elo_deltas, expected_score,
-                            prediction_report)
+from league.ratings import (
+    DEFAULT_K,
+    DEFAULT_RATING,
+    PROVISIONAL_GAMES,
+    EloLadder,
+    OpenSkillLadder,
+    PredictionScore,
+    elo_deltas,
+    expected_score,
+    prediction_report,
+)
 
 # Two expectations used by the hand-worked cases below (checked in test_expected_score):
 #   100 points apart: 1 / (1 + 10^(-100/400)) = 1 / (1 + 0.5623413) = 0.6400650
@@ -33,6 +41,7 @@ def random_games(count: int, seed: int) -> list[tuple[list[str], list[int]]]:
 
 
 # -- the formula ------------------------------------------------------------------------------
+
 
 def test_defaults():
     assert DEFAULT_RATING == 1500.0
@@ -59,8 +68,9 @@ def test_two_players_at_1500_one_wins():
 
 def test_four_players_at_1500_ranked_1_to_4():
     # Seat 2: K/3 x ((0 - 0.5) + (1 - 0.5) + (1 - 0.5)) = 32/3 x 0.5 = 5.333...
-    assert elo_deltas([1500] * 4, [1, 2, 3, 4]) == pytest.approx([16, 16 / 3, -16 / 3, -16],
-                                                                 rel=1e-12)
+    assert elo_deltas([1500] * 4, [1, 2, 3, 4]) == pytest.approx(
+        [16, 16 / 3, -16 / 3, -16], rel=1e-12
+    )
     assert elo_deltas([1500] * 4, [1, 2, 3, 4])[1] == pytest.approx(5.333333333)
 
 
@@ -131,20 +141,24 @@ def test_initial_rating_is_a_parameter():
     assert ladder.rate(["a", "b"], [1, 2]) == [(1200.0, 1216.0), (1200.0, 1184.0)]
 
 
-@pytest.mark.parametrize("ratings, ranks", [
-    ([1500], [1]),                  # fewer than two players
-    ([], []),
-    ([1500, 1500], [1]),            # lengths differ
-    ([1500, 1500], [1, 2, 3]),
-    ([1500, 1500], [0, 1]),         # ranks start at 1
-    ([1500, 1500, 1500], [1, -2, 3]),
-])
+@pytest.mark.parametrize(
+    "ratings, ranks",
+    [
+        ([1500], [1]),  # fewer than two players
+        ([], []),
+        ([1500, 1500], [1]),  # lengths differ
+        ([1500, 1500], [1, 2, 3]),
+        ([1500, 1500], [0, 1]),  # ranks start at 1
+        ([1500, 1500, 1500], [1, -2, 3]),
+    ],
+)
 def test_elo_deltas_rejects_bad_input(ratings, ranks):
     with pytest.raises(ValueError):
         elo_deltas(ratings, ranks)
 
 
 # -- the Elo ladder ---------------------------------------------------------------------------
+
 
 def test_ladder_stores_unrounded_ratings():
     ladder = EloLadder()
@@ -175,8 +189,9 @@ def test_ladder_uses_ratings_from_before_the_game_whatever_the_seat_order():
     first = one.rate(["a", "b", "c"], [2, 1, 2])
     second = two.rate(["c", "a", "b"], [2, 2, 1])
     assert one.ratings == pytest.approx(two.ratings, rel=1e-12)
-    assert [after for _, after in first] == pytest.approx([second[1][1], second[2][1],
-                                                          second[0][1]], rel=1e-12)
+    assert [after for _, after in first] == pytest.approx(
+        [second[1][1], second[2][1], second[0][1]], rel=1e-12
+    )
     assert first[0][1] == pytest.approx(1620 + elo_deltas([1620, 1480, 1533], [2, 1, 2])[0])
 
 
@@ -196,13 +211,16 @@ def test_same_games_same_order_give_identical_floats():
     assert reversed_ladder.ratings != first.ratings
 
 
-@pytest.mark.parametrize("players, ranks", [
-    (["a", "a"], [1, 2]),           # a player twice
-    (["a", "b", "a"], [1, 2, 3]),
-    (["a"], [1]),
-    (["a", "b"], [1]),
-    (["a", "b"], [1, 0]),
-])
+@pytest.mark.parametrize(
+    "players, ranks",
+    [
+        (["a", "a"], [1, 2]),  # a player twice
+        (["a", "b", "a"], [1, 2, 3]),
+        (["a"], [1]),
+        (["a", "b"], [1]),
+        (["a", "b"], [1, 0]),
+    ],
+)
 def test_ladders_reject_bad_games_and_change_nothing(players, ranks):
     elo, openskill = EloLadder(), OpenSkillLadder()
     for ladder in (elo, openskill):
@@ -241,6 +259,7 @@ def test_win_probabilities_survive_huge_ratings():
 
 
 # -- OpenSkill --------------------------------------------------------------------------------
+
 
 def test_openskill_newcomer_has_the_model_prior():
     ladder = OpenSkillLadder()
@@ -307,10 +326,10 @@ def test_openskill_win_probabilities():
 # -- the prediction report --------------------------------------------------------------------
 
 HAND_GAMES = [
-    (["a", "b"], [1, 2]),       # 1500 v 1500: 0.5 each, favourite a (seat order), a wins
-    (["a", "b"], [2, 1]),       # a 1516 v b 1484: a favoured, b wins
-    (["solo"], [1]),            # skipped: neither predicted nor rated
-    (["c", "d"], [1, 1]),       # fresh pair: 0.5 each, favourite c shares first
+    (["a", "b"], [1, 2]),  # 1500 v 1500: 0.5 each, favourite a (seat order), a wins
+    (["a", "b"], [2, 1]),  # a 1516 v b 1484: a favoured, b wins
+    (["solo"], [1]),  # skipped: neither predicted nor rated
+    (["c", "d"], [1, 1]),  # fresh pair: 0.5 each, favourite c shares first
 ]
 
 
@@ -337,7 +356,7 @@ def test_prediction_report_openskill():
     ladder = OpenSkillLadder()
     (_, (mu_a, sigma_a)), (_, (mu_b, sigma_b)) = OpenSkillLadder().rate(["a", "b"], [1, 2])
     beta = 25 / 6
-    p_b = NormalDist().cdf((mu_b - mu_a) / math.sqrt(2 * beta ** 2 + sigma_a ** 2 + sigma_b ** 2))
+    p_b = NormalDist().cdf((mu_b - mu_a) / math.sqrt(2 * beta**2 + sigma_a**2 + sigma_b**2))
     score = prediction_report(HAND_GAMES, ladder)
     assert score.games == 3
     assert score.accuracy == pytest.approx(2 / 3)

@@ -5,14 +5,23 @@ from __future__ import annotations
 
 import pytest
 
-from league.standings import (DEFAULT_PLACEMENT_POINTS, TIEBREAKS, GameResult, Standing,
-                              placement_points, standings)
+from league.standings import (
+    DEFAULT_PLACEMENT_POINTS,
+    TIEBREAKS,
+    GameResult,
+    Standing,
+    placement_points,
+    standings,
+)
 
 
 def game(players: str, ranks, scores=None) -> GameResult:
     """A game between one-letter players, seats in the order written."""
-    return GameResult(players=tuple(players), ranks=tuple(ranks),
-                      scores=tuple(scores) if scores is not None else (None,) * len(players))
+    return GameResult(
+        players=tuple(players),
+        ranks=tuple(ranks),
+        scores=tuple(scores) if scores is not None else (None,) * len(players),
+    )
 
 
 def order(table: list[Standing]) -> str:
@@ -25,36 +34,40 @@ def line(table: list[Standing], player) -> Standing:
 
 # -- placement points -------------------------------------------------------------------------
 
+
 def test_defaults():
     assert DEFAULT_PLACEMENT_POINTS == {2: (1, 0), 3: (5, 3, 1), 4: (5, 3, 2, 1)}
     assert TIEBREAKS == ("buchholz", "score", "share", "wins", "head_to_head")
 
 
-@pytest.mark.parametrize("ranks, expected", [
-    # two players: 1/0, a draw shares (1 + 0) / 2
-    ((1, 2), [1, 0]),
-    ((2, 1), [0, 1]),
-    ((1, 1), [0.5, 0.5]),
-    # three players: 5/3/1
-    ((1, 2, 3), [5, 3, 1]),
-    ((3, 1, 2), [1, 5, 3]),
-    ((1, 1, 3), [4, 4, 1]),          # (5 + 3) / 2
-    ((1, 2, 2), [5, 2, 2]),          # (3 + 1) / 2
-    ((1, 1, 1), [3, 3, 3]),          # (5 + 3 + 1) / 3
-    # four players: 5/3/2/1
-    ((1, 2, 3, 4), [5, 3, 2, 1]),
-    ((1, 1, 3, 4), [4, 4, 2, 1]),    # the issue's example: (5 + 3) / 2, then 2
-    ((2, 1, 2, 4), [2.5, 5, 2.5, 1]),  # (3 + 2) / 2
-    ((1, 2, 2, 2), [5, 2, 2, 2]),    # (3 + 2 + 1) / 3
-    ((1, 1, 1, 1), [2.75] * 4),      # 11 / 4
-    ((1, 1, 3, 3), [4, 4, 1.5, 1.5]),
-])
+@pytest.mark.parametrize(
+    "ranks, expected",
+    [
+        # two players: 1/0, a draw shares (1 + 0) / 2
+        ((1, 2), [1, 0]),
+        ((2, 1), [0, 1]),
+        ((1, 1), [0.5, 0.5]),
+        # three players: 5/3/1
+        ((1, 2, 3), [5, 3, 1]),
+        ((3, 1, 2), [1, 5, 3]),
+        ((1, 1, 3), [4, 4, 1]),  # (5 + 3) / 2
+        ((1, 2, 2), [5, 2, 2]),  # (3 + 1) / 2
+        ((1, 1, 1), [3, 3, 3]),  # (5 + 3 + 1) / 3
+        # four players: 5/3/2/1
+        ((1, 2, 3, 4), [5, 3, 2, 1]),
+        ((1, 1, 3, 4), [4, 4, 2, 1]),  # the issue's example: (5 + 3) / 2, then 2
+        ((2, 1, 2, 4), [2.5, 5, 2.5, 1]),  # (3 + 2) / 2
+        ((1, 2, 2, 2), [5, 2, 2, 2]),  # (3 + 2 + 1) / 3
+        ((1, 1, 1, 1), [2.75] * 4),  # 11 / 4
+        ((1, 1, 3, 3), [4, 4, 1.5, 1.5]),
+    ],
+)
 def test_placement_points_with_ties(ranks, expected):
     assert placement_points(ranks, DEFAULT_PLACEMENT_POINTS[len(ranks)]) == expected
 
 
 def test_placement_points_read_only_the_order_of_ranks():
-    assert placement_points((1, 1, 2), (5, 3, 1)) == [4, 4, 1]   # as 1, 1, 3
+    assert placement_points((1, 1, 2), (5, 3, 1)) == [4, 4, 1]  # as 1, 1, 3
     assert placement_points((7, 9), (1, 0)) == [1, 0]
 
 
@@ -77,20 +90,25 @@ def test_placement_points_rejects(ranks, points):
 # score:    A 50, B 20, C 35, D 25, E 5 (the forfeit counts 0)
 # share:    A 30/60 + 20/55, B 20/60, C 10/60 + 25/55, D 15/20 + 10/55, E 5/20 + 0/55
 # wins:     A 1, B 0, C 1, D 1, E 0
-EVENT = [game("ABC", (1, 2, 3), (30, 20, 10)),
-         game("DE", (1, 2), (15, 5)),
-         game("ACDE", (2, 1, 3, 4), (20, 25, 10, None))]
+EVENT = [
+    game("ABC", (1, 2, 3), (30, 20, 10)),
+    game("DE", (1, 2), (15, 5)),
+    game("ACDE", (2, 1, 3, 4), (20, 25, 10, None)),
+]
 
 
 def test_one_event_by_hand():
-    table = standings("ABCDE", EVENT, byes=["B"], bye_points=2,
-                      tiebreaks=("buchholz", "score", "share", "wins"))
+    table = standings(
+        "ABCDE", EVENT, byes=["B"], bye_points=2, tiebreaks=("buchholz", "score", "share", "wins")
+    )
     assert order(table) == "ACBDE"
-    expected = {"A": (8, 21, 50, 30 / 60 + 20 / 55, 1, 2, 0),
-                "B": (5, 14, 20, 20 / 60, 0, 1, 1),
-                "C": (6, 25, 35, 10 / 60 + 25 / 55, 1, 2, 0),
-                "D": (3, 16, 25, 15 / 20 + 10 / 55, 1, 2, 0),
-                "E": (1, 20, 5, 5 / 20, 0, 2, 0)}
+    expected = {
+        "A": (8, 21, 50, 30 / 60 + 20 / 55, 1, 2, 0),
+        "B": (5, 14, 20, 20 / 60, 0, 1, 1),
+        "C": (6, 25, 35, 10 / 60 + 25 / 55, 1, 2, 0),
+        "D": (3, 16, 25, 15 / 20 + 10 / 55, 1, 2, 0),
+        "E": (1, 20, 5, 5 / 20, 0, 2, 0),
+    }
     for entry in table:
         points, buchholz, score, share, wins, games, byes = expected[entry.player]
         assert entry.points == points
@@ -107,18 +125,25 @@ def test_one_event_by_hand():
 #   buchholz P = R's 2 > Q = S's 0;  score P 10 < Q 30;  share P 10/19 < Q 30/30
 # S T U tie on 0: buchholz S 1 (Q), T 2 (R), U 2 (R); scores S 0, T 4, U 1;
 #   shares S 0/30, T 4/9, U 1/8
-TWO_SEATS = [game("PR", (1, 2), (10, 9)), game("QS", (1, 2), (30, 0)),
-             game("RT", (1, 2), (5, 4)), game("RU", (1, 2), (7, 1))]
+TWO_SEATS = [
+    game("PR", (1, 2), (10, 9)),
+    game("QS", (1, 2), (30, 0)),
+    game("RT", (1, 2), (5, 4)),
+    game("RU", (1, 2), (7, 1)),
+]
 
 
-@pytest.mark.parametrize("tiebreaks, expected", [
-    (TIEBREAKS, "RPQTUS"),
-    (("buchholz",), "RPQTUS"),
-    (("score", "buchholz"), "RQPTUS"),
-    (("share",), "RQPTUS"),
-    (("wins",), "RQPSTU"),      # P and Q won once each; S T U never: the given order stands
-    ((), "RQPSTU"),
-])
+@pytest.mark.parametrize(
+    "tiebreaks, expected",
+    [
+        (TIEBREAKS, "RPQTUS"),
+        (("buchholz",), "RPQTUS"),
+        (("score", "buchholz"), "RQPTUS"),
+        (("share",), "RQPTUS"),
+        (("wins",), "RQPSTU"),  # P and Q won once each; S T U never: the given order stands
+        ((), "RQPSTU"),
+    ],
+)
 def test_tiebreaks_in_the_configured_order(tiebreaks, expected):
     table = standings("QPRSTU", TWO_SEATS, tiebreaks=tiebreaks)
     assert order(table) == expected
@@ -145,12 +170,21 @@ def test_a_three_way_tie_broken_head_to_head():
     # A beats B and C, B beats C; C beats X and Y, B beats Z: A, B and C have 2 points each, the
     # same Buchholz (A: 2+2, B: 2+2+0, C: 2+2+0+0), no scores and two wins each, so only
     # head to head parts them: A 2 (both games against the others), B 1, C 0.
-    results = [game("AB", (1, 2)), game("AC", (1, 2)), game("BC", (1, 2)),
-               game("CX", (1, 2)), game("CY", (1, 2)), game("BZ", (1, 2))]
+    results = [
+        game("AB", (1, 2)),
+        game("AC", (1, 2)),
+        game("BC", (1, 2)),
+        game("CX", (1, 2)),
+        game("CY", (1, 2)),
+        game("BZ", (1, 2)),
+    ]
     table = standings("CBAXYZ", results)
     assert order(table) == "ABCXYZ"
-    assert [line(table, p).tiebreaks for p in "ABC"] == [(4, 0, 0, 2, 2), (4, 0, 0, 2, 1),
-                                                         (4, 0, 0, 2, 0)]
+    assert [line(table, p).tiebreaks for p in "ABC"] == [
+        (4, 0, 0, 2, 2),
+        (4, 0, 0, 2, 1),
+        (4, 0, 0, 2, 0),
+    ]
     assert order(standings("CBAXYZ", results, tiebreaks=TIEBREAKS[:-1])) == "CBAXYZ"
 
 
@@ -164,8 +198,14 @@ def test_head_to_head_at_larger_tables_counts_within_each_tied_group():
     results = [game("ABC", (1, 3, 2)), game("BDE", (1, 2, 3)), game("ADF", (3, 1, 2))]
     table = standings("BAFCDE", results, tiebreaks=("head_to_head",))
     assert order(table) == "DABFCE"
-    assert {entry.player: entry.tiebreaks[0] for entry in table} == \
-        {"A": 5, "B": 1, "C": 0, "D": 0, "E": 0, "F": 0}
+    assert {entry.player: entry.tiebreaks[0] for entry in table} == {
+        "A": 5,
+        "B": 1,
+        "C": 0,
+        "D": 0,
+        "E": 0,
+        "F": 0,
+    }
 
 
 def test_head_to_head_groups_by_the_tiebreaks_before_it():
@@ -179,11 +219,15 @@ def test_head_to_head_groups_by_the_tiebreaks_before_it():
 
 # -- byes, players without games, custom points -----------------------------------------------
 
+
 def test_byes_add_points_and_nothing_else():
     table = standings(["a", "b", "c"], [game("bc", (1, 2))], byes=["a", "a"], bye_points=1.5)
-    assert [(e.player, e.points, e.games, e.byes, e.wins) for e in table] == \
-        [("a", 3.0, 0, 2, 0), ("b", 1.0, 1, 0, 1), ("c", 0.0, 1, 0, 0)]
-    assert line(table, "b").tiebreaks[0] == 0      # Buchholz: c, with 0 points
+    assert [(e.player, e.points, e.games, e.byes, e.wins) for e in table] == [
+        ("a", 3.0, 0, 2, 0),
+        ("b", 1.0, 1, 0, 1),
+        ("c", 0.0, 1, 0, 0),
+    ]
+    assert line(table, "b").tiebreaks[0] == 0  # Buchholz: c, with 0 points
     assert line(table, "a").tiebreaks == (0, 0, 0, 0, 0)
 
 
@@ -200,17 +244,24 @@ def test_custom_placement_points():
 def test_points_summed_in_another_order_still_tie():
     # X earns 0.1, 0.2, 0.3 and Y 0.3, 0.2, 0.1: 0.6000000000000001 against 0.6 in floats
     points = {3: (0.3, 0.2, 0.1)}
-    results = [game("XYF", (3, 1, 2)), game("XFG", (2, 1, 3)), game("YFG", (2, 1, 3)),
-               game("XFG", (1, 2, 3)), game("YFG", (3, 1, 2))]
+    results = [
+        game("XYF", (3, 1, 2)),
+        game("XFG", (2, 1, 3)),
+        game("YFG", (2, 1, 3)),
+        game("XFG", (1, 2, 3)),
+        game("YFG", (3, 1, 2)),
+    ]
     table = standings("YXFG", results, placement=points, tiebreaks=())
     assert line(table, "X").points != line(table, "Y").points
-    assert order(table)[1:] == "YXG"     # tied, so the given order: Y before X
+    assert order(table)[1:] == "YXG"  # tied, so the given order: Y before X
 
 
 # -- errors -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("tiebreaks", [("buchholz", "sonneborn_berger"), ("Wins",),
-                                       ("score", "score")])
+
+@pytest.mark.parametrize(
+    "tiebreaks", [("buchholz", "sonneborn_berger"), ("Wins",), ("score", "score")]
+)
 def test_unknown_or_repeated_tiebreaks_raise(tiebreaks):
     with pytest.raises(ValueError):
         standings("ab", [game("ab", (1, 2))], tiebreaks=tiebreaks)
@@ -218,11 +269,11 @@ def test_unknown_or_repeated_tiebreaks_raise(tiebreaks):
 
 def test_bad_input_raises():
     with pytest.raises(ValueError):
-        standings("ab", [game("ac", (1, 2))])            # c is not a player
+        standings("ab", [game("ac", (1, 2))])  # c is not a player
     with pytest.raises(ValueError):
         standings("ab", [], byes=["z"])
     with pytest.raises(ValueError):
-        standings("abcde", [game("abcde", (1, 2, 3, 4, 5))])   # no points for a table of 5
+        standings("abcde", [game("abcde", (1, 2, 3, 4, 5))])  # no points for a table of 5
     with pytest.raises(ValueError):
         standings("aab", [])
     with pytest.raises(ValueError):

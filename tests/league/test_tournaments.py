@@ -30,8 +30,15 @@ def organiser(api_for, make_user):
 
 
 def create(client, **overrides):
-    body = {"name": "Autumn open", "game": DSA, "format": "swiss", "table_size": 2,
-            "rounds": 3, "mode": "table", "players": ["ann", "ben", "cat", "dan"]}
+    body = {
+        "name": "Autumn open",
+        "game": DSA,
+        "format": "swiss",
+        "table_size": 2,
+        "rounds": 3,
+        "mode": "table",
+        "players": ["ann", "ben", "cat", "dan"],
+    }
     body.update(overrides)
     return client.post("/api/tournaments/", body, format="json")
 
@@ -45,22 +52,32 @@ def pair(client, tid):
 def report_all(api_for, users, tid, round_body, *, confirm=True):
     """Every table: the first seat wins, reported by the first seat, confirmed by the others."""
     for table in round_body["tables"]:
-        results = [{"player": p, "score": 10 - i, "rank": i + 1}
-                   for i, p in enumerate(table["seats"])]
+        results = [
+            {"player": p, "score": 10 - i, "rank": i + 1} for i, p in enumerate(table["seats"])
+        ]
         reporter = api_for(users[table["seats"][0]])
-        assert reporter.post(f"/api/tournaments/{tid}/tables/{table['id']}/report/",
-                             {"results": results}, format="json").status_code == 201
+        assert (
+            reporter.post(
+                f"/api/tournaments/{tid}/tables/{table['id']}/report/",
+                {"results": results},
+                format="json",
+            ).status_code
+            == 201
+        )
         if confirm:
             for name in table["seats"][1:]:
                 response = api_for(users[name]).post(
                     f"/api/tournaments/{tid}/tables/{table['id']}/confirm/",
-                    {"results": results}, format="json")
+                    {"results": results},
+                    format="json",
+                )
                 assert response.status_code == 201, response.json()
 
 
 def test_creating_a_tournament_and_its_defaults(organiser, players):
-    response = create(organiser, game=DV, mode="online", table_size=4,
-                      players=[p.username for p in players])
+    response = create(
+        organiser, game=DV, mode="online", table_size=4, players=[p.username for p in players]
+    )
     assert response.status_code == 201, response.json()
     body = response.json()
     assert body["options"] == {"starting_bid": True}
@@ -70,20 +87,23 @@ def test_creating_a_tournament_and_its_defaults(organiser, players):
     assert body["organisers"] == ["org"]
 
 
-@pytest.mark.parametrize("overrides, message", [
-    ({"game": "chess"}, "unknown game"),
-    ({"table_size": 5}, "table_size"),
-    ({"table_size": 7, "game": DV}, "table_size"),
-    ({"format": "ladder"}, "format"),
-    ({"mode": "online", "game": "oceans"}, "recorded from tables only"),
-    ({"players": ["ann", "ann", "ben"]}, "twice"),
-    ({"players": ["ann", "zed"]}, "no player 'zed'"),
-    ({"players": ["ann"]}, "players"),
-    ({"tiebreaks": ["coin_toss"]}, "tiebreaks"),
-    ({"placement_points": {"2": [1]}}, "placement_points"),
-    ({"rounds": 0}, "rounds"),
-    ({"mode": "online", "options": {"turbo": True}}, "unknown option"),
-])
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"game": "chess"}, "unknown game"),
+        ({"table_size": 5}, "table_size"),
+        ({"table_size": 7, "game": DV}, "table_size"),
+        ({"format": "ladder"}, "format"),
+        ({"mode": "online", "game": "oceans"}, "recorded from tables only"),
+        ({"players": ["ann", "ann", "ben"]}, "twice"),
+        ({"players": ["ann", "zed"]}, "no player 'zed'"),
+        ({"players": ["ann"]}, "players"),
+        ({"tiebreaks": ["coin_toss"]}, "tiebreaks"),
+        ({"placement_points": {"2": [1]}}, "placement_points"),
+        ({"rounds": 0}, "rounds"),
+        ({"mode": "online", "options": {"turbo": True}}, "unknown option"),
+    ],
+)
 def test_bad_tournaments_are_refused_with_a_reason(organiser, players, overrides, message):
     response = create(organiser, **overrides)
     assert response.status_code == 400 and message in response.json()["error"]
@@ -116,8 +136,7 @@ def test_table_mode_report_confirm_and_the_standings(organiser, api_for, players
     assert not met & {frozenset(t["seats"]) for t in round2["tables"]}
 
 
-def test_a_conflicting_confirmation_is_a_dispute_the_organiser_settles(organiser, api_for,
-                                                                        players):
+def test_a_conflicting_confirmation_is_a_dispute_the_organiser_settles(organiser, api_for, players):
     users = {p.username: p for p in players}
     tid = create(organiser).json()["id"]
     table = pair(organiser, tid)["tables"][0]
@@ -125,48 +144,62 @@ def test_a_conflicting_confirmation_is_a_dispute_the_organiser_settles(organiser
     claim = [{"player": a, "score": 12, "rank": 1}, {"player": b, "score": 9, "rank": 2}]
     counter = [{"player": a, "score": 9, "rank": 2}, {"player": b, "score": 12, "rank": 1}]
     url = f"/api/tournaments/{tid}/tables/{table['id']}"
-    assert api_for(users[a]).post(f"{url}/report/", {"results": claim},
-                                  format="json").status_code == 201
+    assert (
+        api_for(users[a]).post(f"{url}/report/", {"results": claim}, format="json").status_code
+        == 201
+    )
     disputed = api_for(users[b]).post(f"{url}/confirm/", {"results": counter}, format="json")
     assert disputed.status_code == 201 and disputed.json()["status"] == "disputed"
     blocked = api_for(users[a]).post(f"{url}/report/", {"results": claim}, format="json")
     assert blocked.status_code == 422 and "organiser" in blocked.json()["error"]
-    assert api_for(users[a]).post(f"{url}/override/", {"results": claim},
-                                  format="json").status_code == 403
+    assert (
+        api_for(users[a]).post(f"{url}/override/", {"results": claim}, format="json").status_code
+        == 403
+    )
     settled = organiser.post(f"{url}/override/", {"results": counter}, format="json")
     assert settled.status_code == 201 and settled.json()["status"] == "final"
     game = Game.objects.get(pk=table["game"])
     assert game.status == "finished" and game.result[1]["rank"] == 1
     kinds = list(Event.objects.filter(game=game).values_list("kind", flat=True))
-    assert kinds == ["GameCreated", "ResultReported", "ResultDisputed", "ResultOverridden",
-                     "GameFinished"]
+    assert kinds == [
+        "GameCreated",
+        "ResultReported",
+        "ResultDisputed",
+        "ResultOverridden",
+        "GameFinished",
+    ]
     # A later correction is an event too; nothing is edited.
     organiser.post(f"{url}/override/", {"results": claim}, format="json")
     assert Event.objects.filter(game=game, kind="ResultCorrected").count() == 1
     assert Game.objects.get(pk=game.pk).result[0]["rank"] == 1
 
 
-@pytest.mark.parametrize("payload, message", [
-    ({"results": [{"player": "zed", "score": 1, "rank": 1}]}, "exactly the players"),
-    ({"results": []}, "results"),
-    ("ranks", "competition order"),
-    ("scores", "scored more"),
-])
-def test_bad_reports_are_refused_and_change_nothing(organiser, api_for, players, payload,
-                                                   message):
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        ({"results": [{"player": "zed", "score": 1, "rank": 1}]}, "exactly the players"),
+        ({"results": []}, "results"),
+        ("ranks", "competition order"),
+        ("scores", "scored more"),
+    ],
+)
+def test_bad_reports_are_refused_and_change_nothing(organiser, api_for, players, payload, message):
     users = {p.username: p for p in players}
     tid = create(organiser).json()["id"]
     table = pair(organiser, tid)["tables"][0]
     a, b = table["seats"]
     if payload == "ranks":
-        payload = {"results": [{"player": a, "score": 1, "rank": 1},
-                               {"player": b, "score": 0, "rank": 3}]}
+        payload = {
+            "results": [{"player": a, "score": 1, "rank": 1}, {"player": b, "score": 0, "rank": 3}]
+        }
     elif payload == "scores":
-        payload = {"results": [{"player": a, "score": 1, "rank": 1},
-                               {"player": b, "score": 5, "rank": 2}]}
+        payload = {
+            "results": [{"player": a, "score": 1, "rank": 1}, {"player": b, "score": 5, "rank": 2}]
+        }
     before = Event.objects.filter(game_id=table["game"]).count()
-    response = api_for(users[a]).post(f"/api/tournaments/{tid}/tables/{table['id']}/report/",
-                                      payload, format="json")
+    response = api_for(users[a]).post(
+        f"/api/tournaments/{tid}/tables/{table['id']}/report/", payload, format="json"
+    )
     assert response.status_code == 400 and message in response.json()["error"]
     assert Event.objects.filter(game_id=table["game"]).count() == before
 
@@ -176,8 +209,9 @@ def test_only_players_at_the_table_report(organiser, api_for, players):
     table = pair(organiser, tid)["tables"][0]
     outsider = next(p for p in players if p.username not in table["seats"])
     results = [{"player": p, "score": 1, "rank": 1} for p in table["seats"]]
-    response = api_for(outsider).post(f"/api/tournaments/{tid}/tables/{table['id']}/report/",
-                                      {"results": results}, format="json")
+    response = api_for(outsider).post(
+        f"/api/tournaments/{tid}/tables/{table['id']}/report/", {"results": results}, format="json"
+    )
     assert response.status_code == 403
 
 
@@ -188,10 +222,18 @@ def test_drop_late_entry_and_byes(organiser, api_for, players):
     assert len(round1["byes"]) == 1  # five players, tables of two: one sits out
     report_all(api_for, users, tid, round1)
     leaver = round1["tables"][0]["seats"][0]  # played round 1, then drops themself
-    assert api_for(users[leaver]).post(f"/api/tournaments/{tid}/drop/", {"player": leaver},
-                                       format="json").status_code == 201
-    assert organiser.post(f"/api/tournaments/{tid}/enter/", {"player": "fay"},
-                          format="json").status_code == 201
+    assert (
+        api_for(users[leaver])
+        .post(f"/api/tournaments/{tid}/drop/", {"player": leaver}, format="json")
+        .status_code
+        == 201
+    )
+    assert (
+        organiser.post(
+            f"/api/tournaments/{tid}/enter/", {"player": "fay"}, format="json"
+        ).status_code
+        == 201
+    )
     round2 = pair(organiser, tid)
     seated = sorted(p for t in round2["tables"] for p in t["seats"]) + round2["byes"]
     assert leaver not in seated and "fay" in seated and len(seated) == 5
@@ -200,20 +242,30 @@ def test_drop_late_entry_and_byes(organiser, api_for, players):
     assert standings[leaver]["dropped"] is True and standings[leaver]["games"] == 1
     assert standings[round1["byes"][0]]["byes"] == 1
     kinds = list(TournamentEvent.objects.filter(tournament_id=tid).values_list("kind", flat=True))
-    assert kinds == ["TournamentCreated", "RoundPaired", "EntryDropped", "EntryAdded",
-                     "RoundPaired"]
+    assert kinds == [
+        "TournamentCreated",
+        "RoundPaired",
+        "EntryDropped",
+        "EntryAdded",
+        "RoundPaired",
+    ]
 
 
 def test_a_round_is_paired_again_only_before_any_result(organiser, api_for, players):
     users = {p.username: p for p in players}
     tid = create(organiser).json()["id"]
     first = pair(organiser, tid)
-    assert organiser.post(f"/api/tournaments/{tid}/enter/", {"player": "eve"},
-                          format="json").status_code == 201
+    assert (
+        organiser.post(
+            f"/api/tournaments/{tid}/enter/", {"player": "eve"}, format="json"
+        ).status_code
+        == 201
+    )
     repaired = organiser.post(f"/api/tournaments/{tid}/rounds/1/repair/")
     assert repaired.status_code == 201
-    assert sum(len(t["seats"]) for t in repaired.json()["tables"]) + \
-        len(repaired.json()["byes"]) == 5
+    assert (
+        sum(len(t["seats"]) for t in repaired.json()["tables"]) + len(repaired.json()["byes"]) == 5
+    )
     assert all(Game.objects.get(pk=t["game"]).status == "void" for t in first["tables"])
     report_all(api_for, users, tid, repaired.json(), confirm=False)
     refused = organiser.post(f"/api/tournaments/{tid}/rounds/1/repair/")
@@ -224,12 +276,18 @@ def test_csv_exports(organiser, api_for, players):
     users = {p.username: p for p in players}
     tid = create(organiser).json()["id"]
     report_all(api_for, users, tid, pair(organiser, tid))
-    standings = list(csv.reader(io.StringIO(
-        organiser.get(f"/api/tournaments/{tid}/standings.csv").content.decode())))
+    standings = list(
+        csv.reader(
+            io.StringIO(organiser.get(f"/api/tournaments/{tid}/standings.csv").content.decode())
+        )
+    )
     assert standings[0][:4] == ["position", "player", "points", "buchholz"]
     assert len(standings) == 5 and standings[1][2] == "1.0"
-    results = list(csv.DictReader(io.StringIO(
-        organiser.get(f"/api/tournaments/{tid}/results.csv").content.decode())))
+    results = list(
+        csv.DictReader(
+            io.StringIO(organiser.get(f"/api/tournaments/{tid}/results.csv").content.decode())
+        )
+    )
     assert len(results) == 4 and {r["status"] for r in results} == {"finished"}
 
 
@@ -263,11 +321,11 @@ def test_elimination_runs_to_a_champion(organiser, api_for, players):
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_a_twelve_player_swiss_deep_vents_tournament_with_starting_bids_played_by_bots(
-        organiser):
+def test_a_twelve_player_swiss_deep_vents_tournament_with_starting_bids_played_by_bots(organiser):
     bots = [f"bot-random-{i}" for i in range(1, 13)]
-    response = create(organiser, name="Bots' Swiss", game=DV, mode="online", table_size=4,
-                      rounds=3, players=bots)
+    response = create(
+        organiser, name="Bots' Swiss", game=DV, mode="online", table_size=4, rounds=3, players=bots
+    )
     assert response.status_code == 201, response.json()
     tid = response.json()["id"]
     past_tables, repeats = [], 0
@@ -278,8 +336,12 @@ def test_a_twelve_player_swiss_deep_vents_tournament_with_starting_bids_played_b
             game = Game.objects.get(pk=table["game"])
             assert game.status == "finished", "the bots played the game to its end"
             assert game.options == {"starting_bid": True}
-            kinds = [e["action"]["type"] for e in Event.objects.filter(
-                game=game, kind="ActionApplied").values_list("data", flat=True)[:1]]
+            kinds = [
+                e["action"]["type"]
+                for e in Event.objects.filter(game=game, kind="ActionApplied").values_list(
+                    "data", flat=True
+                )[:1]
+            ]
             assert kinds[0] in ("bid", "pass"), "each game opened with the bid"
         tables = [table["seats"] for table in round_["tables"]]
         repeats += pairing.repeats(tables, past_tables)
@@ -303,13 +365,14 @@ def test_a_second_players_report_confirms_or_disputes_it(organiser, api_for, pla
         other = [{"player": a, "score": 1, "rank": 2}, {"player": b, "score": 3, "rank": 1}]
         url = f"/api/tournaments/{tid}/tables/{table['id']}/report/"
         api_for(users[a]).post(url, {"results": claim}, format="json")
-        response = api_for(users[b]).post(url, {"results": claim if same else other},
-                                          format="json")
+        response = api_for(users[b]).post(url, {"results": claim if same else other}, format="json")
         assert response.json()["status"] == ("final" if same else "disputed")
 
 
 def test_a_tournament_joins_a_league_only_by_its_organisers(organiser, api_for, players):
-    assert api_for(players[0]).post("/api/leagues/", {"name": "Vent Club"},
-                                    format="json").status_code == 201
+    assert (
+        api_for(players[0]).post("/api/leagues/", {"name": "Vent Club"}, format="json").status_code
+        == 201
+    )
     response = create(organiser, league="vent-club")
     assert response.status_code == 403 and "organisers" in response.json()["error"]

@@ -24,8 +24,9 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         User = get_user_model()
         admin_password = secrets.token_urlsafe(9)
-        admin, _ = User.objects.get_or_create(username="admin",
-                                              defaults={"email": "admin@example.org"})
+        admin, _ = User.objects.get_or_create(
+            username="admin", defaults={"email": "admin@example.org"}
+        )
         admin.is_staff = admin.is_superuser = True
         admin.set_password(admin_password)
         admin.save()
@@ -53,16 +54,23 @@ class Command(BaseCommand):
 
     def _finished_game(self, members):
         game = services.game_create(
-            slug=DSA, seats=[{"user": "alice"}, {"user": "bob"}, {"user": "carol"}],
-            options={}, created_by=members["alice"])
+            slug=DSA,
+            seats=[{"user": "alice"}, {"user": "bob"}, {"user": "carol"}],
+            options={},
+            created_by=members["alice"],
+        )
         rng = random.Random(7)
         while game.status == "active":
             self._move(game, members, rng)
 
     def _running_game(self, slug, bot, members, *, moves, seed):
         """Alice against a bot, a few of her moves in."""
-        game = services.game_create(slug=slug, seats=[{"user": "alice"}, {"bot": bot}],
-                                    options={}, created_by=members["alice"])
+        game = services.game_create(
+            slug=slug,
+            seats=[{"user": "alice"}, {"bot": bot}],
+            options={},
+            created_by=members["alice"],
+        )
         rng = random.Random(seed)
         for _ in range(moves):
             game.refresh_from_db()
@@ -73,18 +81,36 @@ class Command(BaseCommand):
     def _club(self, members):
         from league import leagues, tournaments
 
-        club = leagues.league_create(name="Hadal Divers Club", created_by=members["alice"],
-                                     description="Thursday nights, deep-sea games only.")
+        club = leagues.league_create(
+            name="Hadal Divers Club",
+            created_by=members["alice"],
+            description="Thursday nights, deep-sea games only.",
+        )
         for name in ("bob", "carol", "dave"):
             leagues.member_add(league=club, player=name, by=members["alice"])
-        leagues.match_record(game="oceans", played_at="2026-11-19", league=club.slug,
-                             recorded_by=members["bob"], notes="first game with The Deep",
-                             results=[{"player": "bob", "score": 91, "rank": 1},
-                                      {"player": "carol", "score": 77, "rank": 2},
-                                      {"player": "Mina", "score": 70, "rank": 3, "guest": True}])
+        leagues.match_record(
+            game="oceans",
+            played_at="2026-11-19",
+            league=club.slug,
+            recorded_by=members["bob"],
+            notes="first game with The Deep",
+            results=[
+                {"player": "bob", "score": 91, "rank": 1},
+                {"player": "carol", "score": 77, "rank": 2},
+                {"player": "Mina", "score": 70, "rank": 3, "guest": True},
+            ],
+        )
         cup = tournaments.tournament_create(
-            name="Winter Vents Cup", game="deep-vents", format="swiss", table_size=2, rounds=3,
-            mode="table", players=list(MEMBERS), created_by=members["alice"], league=club)
+            name="Winter Vents Cup",
+            game="deep-vents",
+            format="swiss",
+            table_size=2,
+            rounds=3,
+            mode="table",
+            players=list(MEMBERS),
+            created_by=members["alice"],
+            league=club,
+        )
         tournaments.round_pair(tournament=cup, by=members["alice"])
 
     @staticmethod
@@ -93,6 +119,11 @@ class Command(BaseCommand):
         seat = game.current_player
         user = game.seats.get(index=seat).user
         actions = services.game_legal_actions(game=game, user=user, seat=seat)
-        services.game_action_append(game=game, seat=seat, expected_version=game.version,
-                                    action=rng.choice(actions), user=user)
+        services.game_action_append(
+            game=game,
+            seat=seat,
+            expected_version=game.version,
+            action=rng.choice(actions),
+            user=user,
+        )
         game.refresh_from_db()

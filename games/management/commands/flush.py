@@ -19,9 +19,14 @@ class Command(flush.Command):
     def handle(self, **options):
         connection = connections[options["database"]]
         # Ask before the transaction starts: lifting the triggers locks the event table.
-        if options["interactive"] and input(
+        if (
+            options["interactive"]
+            and input(
                 f"Flush every table of {connection.settings_dict['NAME']}, the event log "
-                "included? Type 'yes' to continue: ") != "yes":
+                "included? Type 'yes' to continue: "
+            )
+            != "yes"
+        ):
             self.stdout.write("Flush cancelled.")
             return
         # Nothing puts the triggers back on an error: the transaction's rollback does.
@@ -49,8 +54,9 @@ def _dropped(connection, table):
     """SQLite cannot disable a trigger: drop it, then create it again (the flush's own
     post-migrate signal may already have)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT name FROM sqlite_master "
-                       "WHERE type = 'trigger' AND tbl_name = %s", [table])
+        cursor.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = %s", [table]
+        )
         for (name,) in cursor.fetchall():
             cursor.execute(f'DROP TRIGGER "{name}"')
     yield

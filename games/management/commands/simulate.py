@@ -24,12 +24,19 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--game", required=True, help=f"one of: {', '.join(registered())}")
-        parser.add_argument("--bots", required=True,
-                            help="comma-separated levels, e.g. mcts:0.5s,random or mcts:800,greedy")
+        parser.add_argument(
+            "--bots",
+            required=True,
+            help="comma-separated levels, e.g. mcts:0.5s,random or mcts:800,greedy",
+        )
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument("--seed", type=int, default=0)
-        parser.add_argument("--players", type=int, default=None,
-                            help="seats per game (default 2, or the game's minimum if higher)")
+        parser.add_argument(
+            "--players",
+            type=int,
+            default=None,
+            help="seats per game (default 2, or the game's minimum if higher)",
+        )
         parser.add_argument("--json", action="store_true", help="print one JSON object only")
 
     def handle(self, *args, **options):
@@ -43,19 +50,24 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from None
         names = [e.name for e in entrants]
         if len(set(names)) != len(names):
-            raise CommandError("each bot must be named once (give budgets to tell copies apart,"
-                               " e.g. mcts:400,mcts:800)")
+            raise CommandError(
+                "each bot must be named once (give budgets to tell copies apart,"
+                " e.g. mcts:400,mcts:800)"
+            )
         players = options["players"] or max(2, rules.spec.min_players)
         if not rules.spec.min_players <= players <= rules.spec.max_players:
-            raise CommandError(f"{rules.spec.name} takes {rules.spec.min_players} to "
-                               f"{rules.spec.max_players} players")
+            raise CommandError(
+                f"{rules.spec.name} takes {rules.spec.min_players} to "
+                f"{rules.spec.max_players} players"
+            )
         games = options["games"]
         if games < 1:
             raise CommandError("--games must be at least 1")
 
         bar = None if options["json"] else tqdm(total=games, desc=rules.spec.slug, unit="game")
-        match = run_match(rules, entrants, games, options["seed"], players,
-                          progress=bar.update if bar else None)
+        match = run_match(
+            rules, entrants, games, options["seed"], players, progress=bar.update if bar else None
+        )
         if bar:
             bar.close()
 
@@ -63,18 +75,21 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(match.to_json()))
             return
         summary = match.to_json()
-        self.stdout.write(f"{rules.spec.name}: {games} games, {players} players, "
-                          f"seed {options['seed']}")
+        self.stdout.write(
+            f"{rules.spec.name}: {games} games, {players} players, seed {options['seed']}"
+        )
         for name, tally in match.tallies.items():
             low, high = wilson_interval(tally.wins, games)
             row = summary["bots"][name]
             per_move = tally.thinking / tally.decisions if tally.decisions else 0.0
-            self.stdout.write(f"  {name:<16} wins {tally.wins:>4}/{games}  win rate "
-                              f"{row['win_rate']:6.1%} (95% {low:.1%}-{high:.1%})  mean score "
-                              f"{row['mean_score']:6.2f}  {per_move * 1000:8.1f} ms/move")
+            self.stdout.write(
+                f"  {name:<16} wins {tally.wins:>4}/{games}  win rate "
+                f"{row['win_rate']:6.1%} (95% {low:.1%}-{high:.1%})  mean score "
+                f"{row['mean_score']:6.2f}  {per_move * 1000:8.1f} ms/move"
+            )
         low, high = wilson_interval(match.first_seat_wins, games)
-        self.stdout.write(f"  first seat win rate {summary['first_seat_win_rate']:.1%} "
-                          f"(95% {low:.1%}-{high:.1%})")
+        self.stdout.write(
+            f"  first seat win rate {summary['first_seat_win_rate']:.1%} (95% {low:.1%}-{high:.1%})"
+        )
         rate = match.decisions / match.seconds if match.seconds else 0.0
-        self.stdout.write(f"  {match.decisions} moves in {match.seconds:.1f} s: "
-                          f"{rate:.1f} moves/s")
+        self.stdout.write(f"  {match.decisions} moves in {match.seconds:.1f} s: {rate:.1f} moves/s")

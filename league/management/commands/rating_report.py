@@ -24,21 +24,37 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--game", required=True, help="a game slug")
-        parser.add_argument("--json", action="store_true", dest="as_json",
-                            help="print one JSON object")
+        parser.add_argument(
+            "--json", action="store_true", dest="as_json", help="print one JSON object"
+        )
 
     def handle(self, *args, game, as_json=False, **options):
         if game not in registered():
             raise CommandError(f"unknown game {game!r}; known: {', '.join(sorted(registered()))}")
-        tables = [t for t in map(services.table_of, services.finished_games(game))
-                  if not isinstance(t, str)]
-        systems = {"elo": EloLadder(k=services.elo_k()), "openskill": OpenSkillLadder(),
-                   "uniform": UniformGuess()}
+        tables = [
+            t
+            for t in map(services.table_of, services.finished_games(game))
+            if not isinstance(t, str)
+        ]
+        systems = {
+            "elo": EloLadder(k=services.elo_k()),
+            "openskill": OpenSkillLadder(),
+            "uniform": UniformGuess(),
+        }
         scores = {name: prediction_report(tables, ladder) for name, ladder in systems.items()}
         if as_json:
-            self.stdout.write(json.dumps({"game": game, "games": len(tables), **{
-                name: {"accuracy": s.accuracy, "log_loss": s.log_loss}
-                for name, s in scores.items()}}))
+            self.stdout.write(
+                json.dumps(
+                    {
+                        "game": game,
+                        "games": len(tables),
+                        **{
+                            name: {"accuracy": s.accuracy, "log_loss": s.log_loss}
+                            for name, s in scores.items()
+                        },
+                    }
+                )
+            )
             return
         self.stdout.write(f"{game}: {len(tables)} rated games, each predicted before it counts")
         self.stdout.write(f"{'system':<10} {'accuracy':>9} {'log-loss':>9}")

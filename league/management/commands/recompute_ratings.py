@@ -21,8 +21,11 @@ class Command(BaseCommand):
             slugs = [game]
         for slug in slugs:
             total = services.finished_games(slug).count()
-            with tqdm(total=total, desc=slug, unit="game", file=self.stderr._out,
-                      disable=not total) as bar:
+            with tqdm(
+                total=total, desc=slug, unit="game", file=self.stderr._out, disable=not total
+            ) as bar:
                 result = services.ratings_recompute(slug=slug, progress=bar.update)
-            self.stdout.write(f"{slug}: {result.games} games, {result.players} players, "
-                              f"{result.changed} ratings changed")
+            self.stdout.write(
+                f"{slug}: {result.games} games, {result.players} players, "
+                f"{result.changed} ratings changed"
+            )

@@ -26,9 +26,16 @@ def dsa_with_secrets(seed: int = 5, seat: int = 0) -> dsa.State:
     see, and ``seat`` has a real choice to make."""
     rng = random.Random(seed)
     for _ in range(200):
-        found = play_to_decision(dsa.new_game(2), rng, until=lambda s: (
-            s._round >= 2 and s.current_player == seat and len(s.legal_actions()) > 1
-            and any(s._scored[other] for other in range(2) if other != seat)))
+        found = play_to_decision(
+            dsa.new_game(2),
+            rng,
+            until=lambda s: (
+                s._round >= 2
+                and s.current_player == seat
+                and len(s.legal_actions()) > 1
+                and any(s._scored[other] for other in range(2) if other != seat)
+            ),
+        )
         if found is not None:
             return found
     raise AssertionError("no such position found")
@@ -49,8 +56,9 @@ def poisoned(state: dsa.State, seat: int, rng: random.Random) -> dsa.State:
             dealt = iter(unknown)
             for s in range(state.num_players):
                 if s != seat:
-                    copy._scored[s] = [(lv, next(dealt) if lv == level else v)
-                                       for lv, v in copy._scored[s]]
+                    copy._scored[s] = [
+                        (lv, next(dealt) if lv == level else v) for lv, v in copy._scored[s]
+                    ]
             copy._unrevealed[level] = sorted(dealt)
         if copy._scored != state._scored:
             return copy

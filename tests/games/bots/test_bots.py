@@ -19,8 +19,9 @@ def make(level: str):
     return get_bot(level, **SMALL[level])
 
 
-def playthrough(slug: str, level: str, seed: int, players: int = 2,
-                decisions: int | None = None) -> list[dict]:
+def playthrough(
+    slug: str, level: str, seed: int, players: int = 2, decisions: int | None = None
+) -> list[dict]:
     """A game where every seat is a bot of ``level``; each choice is checked to be legal."""
     rules = registered()[slug]
     state = rules.new_game(players)
@@ -103,12 +104,15 @@ class _Finished:
         return [{"score": 0, "rank": r} for r in self.ranks]
 
 
-@pytest.mark.parametrize("ranks, rewards", [
-    ([1, 2], [1.0, 0.0]),
-    ([1, 1], [0.5, 0.5]),
-    ([2, 1, 3], [0.5, 1.0, 0.0]),
-    ([1, 1, 3], [0.75, 0.75, 0.0]),
-    ([1, 2, 2, 2], [1.0, 1 / 3, 1 / 3, 1 / 3]),
-])
+@pytest.mark.parametrize(
+    "ranks, rewards",
+    [
+        ([1, 2], [1.0, 0.0]),
+        ([1, 1], [0.5, 0.5]),
+        ([2, 1, 3], [0.5, 1.0, 0.0]),
+        ([1, 1, 3], [0.75, 0.75, 0.0]),
+        ([1, 2, 2, 2], [1.0, 1 / 3, 1 / 3, 1 / 3]),
+    ],
+)
 def test_rewards_run_from_1_for_first_to_0_for_last_with_ties_shared(ranks, rewards):
     assert rank_rewards(_Finished(ranks)) == pytest.approx(rewards)

@@ -16,8 +16,7 @@ def choices(state, seat=0, tries=10):
 
 
 def test_greedy_takes_a_deep_chip_it_can_bring_home():
-    state = diver_to_act(position=3, held=[], air=24, phase="act",
-                         trail=[1, 1, 4] + [2] * 20)
+    state = diver_to_act(position=3, held=[], air=24, phase="act", trail=[1, 1, 4] + [2] * 20)
     assert choices(state) == {"take"}
 
 
@@ -40,8 +39,10 @@ def test_greedy_pays_for_a_deep_vents_hex_loaded_with_archaea():
     for slot in state._market:
         slot[1] = 0
     state._market[2][1] = 10  # worth 5 points or more once placed, for 2 archaea
-    assert all(GreedyBot().choose(state, 0, random.Random(seed)) == {"type": "take", "slot": 2}
-               for seed in range(5))
+    assert all(
+        GreedyBot().choose(state, 0, random.Random(seed)) == {"type": "take", "slot": 2}
+        for seed in range(5)
+    )
 
 
 class _NoEvaluation:

@@ -26,15 +26,18 @@ def test_the_poisoned_copy_differs_only_in_what_the_seat_cannot_see(seed):
 
 
 @pytest.mark.parametrize("seed", [5, 11, 23])
-@pytest.mark.parametrize("bot", [GreedyBot(), MCTSBot(iterations=150),
-                                 MCTSBot(iterations=100, rollout_depth=None)],
-                         ids=["greedy", "mcts", "mcts-full-rollouts"])
+@pytest.mark.parametrize(
+    "bot",
+    [GreedyBot(), MCTSBot(iterations=150), MCTSBot(iterations=100, rollout_depth=None)],
+    ids=["greedy", "mcts", "mcts-full-rollouts"],
+)
 def test_a_bot_chooses_the_same_with_the_hidden_values_poisoned(bot, seed):
     state = dsa_with_secrets(seed)
     other = poisoned(state, 0, random.Random(seed))
     for rng_seed in range(3):
-        assert (bot.choose(state, 0, random.Random(rng_seed))
-                == bot.choose(other, 0, random.Random(rng_seed)))
+        assert bot.choose(state, 0, random.Random(rng_seed)) == bot.choose(
+            other, 0, random.Random(rng_seed)
+        )
 
 
 class _Peeker(MCTSBot):
@@ -58,6 +61,7 @@ def test_the_poison_test_catches_a_bot_that_peeks():
         state = dsa_with_secrets(seed)
         for poison in range(3):
             other = poisoned(state, 0, random.Random(poison))
-            differs += (bot.choose(state, 0, random.Random(poison))
-                        != bot.choose(other, 0, random.Random(poison)))
+            differs += bot.choose(state, 0, random.Random(poison)) != bot.choose(
+                other, 0, random.Random(poison)
+            )
     assert differs > 0

@@ -19,8 +19,19 @@ def simulate(*args: str) -> str:
 
 
 def test_json_output_has_the_documented_shape():
-    report = json.loads(simulate("--game", "deep-sea-adventure", "--bots", "greedy,random",
-                                 "--games", "6", "--seed", "3", "--json"))
+    report = json.loads(
+        simulate(
+            "--game",
+            "deep-sea-adventure",
+            "--bots",
+            "greedy,random",
+            "--games",
+            "6",
+            "--seed",
+            "3",
+            "--json",
+        )
+    )
     assert set(report) == {"games", "bots", "first_seat_win_rate"}
     assert report["games"] == 6
     assert set(report["bots"]) == {"greedy", "random"}
@@ -33,24 +44,46 @@ def test_json_output_has_the_documented_shape():
 
 
 def test_the_same_seed_gives_the_same_report():
-    args = ("--game", "deep-vents", "--bots", "mcts:5,greedy", "--games", "2", "--seed", "9",
-            "--json")
+    args = (
+        "--game",
+        "deep-vents",
+        "--bots",
+        "mcts:5,greedy",
+        "--games",
+        "2",
+        "--seed",
+        "9",
+        "--json",
+    )
     assert simulate(*args) == simulate(*args)
 
 
 def test_the_text_report_gives_intervals_and_moves_per_second():
-    text = simulate("--game", "deep-sea-adventure", "--bots", "random,greedy", "--games", "4",
-                    "--seed", "1", "--players", "3")
+    text = simulate(
+        "--game",
+        "deep-sea-adventure",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--players",
+        "3",
+    )
     assert "95%" in text and "moves/s" in text and "first seat win rate" in text
 
 
-@pytest.mark.parametrize("args", [
-    ("--game", "chess", "--bots", "random,random"),
-    ("--game", "deep-vents", "--bots", "random,oracle"),
-    ("--game", "deep-vents", "--bots", "greedy:3s,random"),
-    ("--game", "deep-vents", "--bots", "random,random"),
-    ("--game", "deep-vents", "--bots", "random,greedy", "--players", "5"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--game", "chess", "--bots", "random,random"),
+        ("--game", "deep-vents", "--bots", "random,oracle"),
+        ("--game", "deep-vents", "--bots", "greedy:3s,random"),
+        ("--game", "deep-vents", "--bots", "random,random"),
+        ("--game", "deep-vents", "--bots", "random,greedy", "--players", "5"),
+    ],
+)
 def test_bad_arguments_are_refused_with_a_reason(args):
     with pytest.raises(CommandError):
         simulate(*args)

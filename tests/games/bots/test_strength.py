@@ -9,10 +9,13 @@ from games.rules import get_rules
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("slug, budget, games", [
-    ("deep-sea-adventure", 60, 12),
-    ("deep-vents", 40, 6),
-])
+@pytest.mark.parametrize(
+    "slug, budget, games",
+    [
+        ("deep-sea-adventure", 60, 12),
+        ("deep-vents", 40, 6),
+    ],
+)
 def test_mcts_beats_random_in_a_clear_majority(slug, budget, games):
     mcts, random_bot = parse_entrant(f"mcts:{budget}"), parse_entrant("random")
     match = run_match(get_rules(slug), [mcts, random_bot], games=games, seed=2024, players=2)

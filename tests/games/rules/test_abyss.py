@@ -31,10 +31,26 @@ def _card_int(race, value):
     return ab._RACE_INDEX[race] * 5 + value - 1
 
 
-def table(players=2, *, turn=0, court=COURT, face_up=("Parliament",), hands=None, pearls=None,
-          lords=None, locations=None, affiliated=None, tokens=None, key_tokens=None,
-          council=None, discard=None, threat=1, lord_deck=None, location_deck=None,
-          end_seat=None):
+def table(
+    players=2,
+    *,
+    turn=0,
+    court=COURT,
+    face_up=("Parliament",),
+    hands=None,
+    pearls=None,
+    lords=None,
+    locations=None,
+    affiliated=None,
+    tokens=None,
+    key_tokens=None,
+    council=None,
+    discard=None,
+    threat=1,
+    lord_deck=None,
+    location_deck=None,
+    end_seat=None,
+):
     """A game at the start of ``turn``'s turn (its turn-start steps done).
 
     ``hands``, ``affiliated``, ``council`` and ``discard`` map a seat (or, for the piles, a
@@ -69,11 +85,16 @@ def table(players=2, *, turn=0, court=COURT, face_up=("Parliament",), hands=None
                     state._lords[seat].append(entry)
                     taken.add(lord_of[lord_name])
                 entry[1] = loc_of[name]
-    state._lord_deck = ([lord_of[name] for name in lord_deck] if lord_deck is not None
-                        else [i for i in range(len(data.LORDS)) if i not in taken])
-    state._location_deck = ([loc_of[name] for name in location_deck]
-                            if location_deck is not None
-                            else [i for i in range(len(data.LOCATIONS)) if i not in held])
+    state._lord_deck = (
+        [lord_of[name] for name in lord_deck]
+        if lord_deck is not None
+        else [i for i in range(len(data.LORDS)) if i not in taken]
+    )
+    state._location_deck = (
+        [loc_of[name] for name in location_deck]
+        if location_deck is not None
+        else [i for i in range(len(data.LOCATIONS)) if i not in held]
+    )
     for seat, cards in (hands or {}).items():
         for race, value in cards:
             _from_deck(state, race, value)
@@ -163,11 +184,11 @@ def lord_names(state, seat):
 
 
 def all_views(state):
-    return json.dumps([state.view(s) for s in [None, *range(state.num_players)]],
-                      sort_keys=True)
+    return json.dumps([state.view(s) for s in [None, *range(state.num_players)]], sort_keys=True)
 
 
 # -- the cards -------------------------------------------------------------------------------
+
 
 def test_the_exploration_deck_is_71_cards_65_allies_and_6_monsters():
     state = ab.new_game(2)
@@ -202,10 +223,16 @@ def test_the_guilds_follow_the_printed_pattern():
     assert all(lord.keys >= 1 and lord.power is None for lord in by_guild[data.AMBASSADOR])
     assert all(lord.required is None for lord in by_guild[data.AMBASSADOR])
     farmers_ip = [lord.ip for lord in by_guild[data.FARMER] if lord.source == "project"]
-    assert min(farmers_ip) > max(lord.ip for lord in by_guild[data.SOLDIER]
-                                 if lord.name != "Jailor")
-    colours = {data.POLITICIAN: "squid", data.SOLDIER: "crab", data.MERCHANT: "shellfish",
-               data.MAGE: "jellyfish", data.FARMER: "seahorse"}
+    assert min(farmers_ip) > max(
+        lord.ip for lord in by_guild[data.SOLDIER] if lord.name != "Jailor"
+    )
+    colours = {
+        data.POLITICIAN: "squid",
+        data.SOLDIER: "crab",
+        data.MERCHANT: "shellfish",
+        data.MAGE: "jellyfish",
+        data.FARMER: "seahorse",
+    }
     for guild, race in colours.items():
         assert {lord.required for lord in by_guild[guild]} == {race}
 
@@ -217,8 +244,15 @@ def test_the_values_the_rules_give_are_in_the_table():
     slaver = lords["Slaver"]
     assert (slaver.cost, slaver.races, slaver.required, slaver.ip) == (8, 1, "shellfish", 5)
     assert lords["Traitor"].required == "squid"
-    ips = {"Keeper": 6, "Slaver": 5, "Master of Magic": 6, "Elder": 3, "Jailor": 7,
-           "Traitor": 6, "Corruptor": 6}
+    ips = {
+        "Keeper": 6,
+        "Slaver": 5,
+        "Master of Magic": 6,
+        "Elder": 3,
+        "Jailor": 7,
+        "Traitor": 6,
+        "Corruptor": 6,
+    }
     assert {name: lords[name].ip for name in ips} == ips
     assert all(lords[name].source == "rules" for name in ips)
     locations = {loc.name: loc for loc in data.LOCATIONS}
@@ -228,6 +262,7 @@ def test_the_values_the_rules_give_are_in_the_table():
 
 
 # -- setup -----------------------------------------------------------------------------------
+
 
 def test_two_to_four_players():
     assert (ab.spec.min_players, ab.spec.max_players) == (2, 4)
@@ -240,8 +275,9 @@ def test_two_to_four_players():
 def test_setup_draws_the_first_player_six_court_lords_and_one_face_up_location():
     state = ab.new_game(3)
     assert state.current_player == CHANCE
-    assert state.chance_outcomes() == [({"type": "first_player", "seat": s}, 1 / 3)
-                                       for s in range(3)]
+    assert state.chance_outcomes() == [
+        ({"type": "first_player", "seat": s}, 1 / 3) for s in range(3)
+    ]
     state.apply({"type": "first_player", "seat": 2})
     odds = state.chance_outcomes()
     assert len(odds) == 35 and all(p == pytest.approx(1 / 35) for _, p in odds)
@@ -261,6 +297,7 @@ def test_setup_draws_the_first_player_six_court_lords_and_one_face_up_location()
 
 # -- plotting at court -----------------------------------------------------------------------
 
+
 def test_plotting_pays_a_pearl_per_lord_brought_to_an_empty_court_slot():
     state = table(court=("Keeper", "Slaver", "Traitor", "Elder"), pearls={0: 3})
     assert "plot" in types(state)
@@ -273,12 +310,13 @@ def test_plotting_pays_a_pearl_per_lord_brought_to_an_empty_court_slot():
     view = state.view(0)
     assert view["court"][-2:] == ["Jailor", "Hunter"] and len(view["court"]) == 6
     assert view["players"][0]["pearls"] == 1
-    assert "plot" not in types(state)   # no empty slot left
+    assert "plot" not in types(state)  # no empty slot left
 
 
 def test_no_plotting_without_a_pearl_or_with_an_empty_lord_deck():
-    state = table(court=("Keeper",), pearls={0: 0}, hands={0: [("crab", 1)]},
-                  council=[("squid", 2)])
+    state = table(
+        court=("Keeper",), pearls={0: 0}, hands={0: [("crab", 1)]}, council=[("squid", 2)]
+    )
     assert "plot" not in types(state)
     state = table(court=("Keeper",), pearls={0: 4}, lord_deck=(), council=[("squid", 2)])
     assert "plot" not in types(state)
@@ -286,10 +324,10 @@ def test_no_plotting_without_a_pearl_or_with_an_empty_lord_deck():
 
 # -- exploring -------------------------------------------------------------------------------
 
+
 def test_the_rulebook_exploration_example():
     # Four players; the explorer (seat 0) has nothing else to do, so the exploration starts.
-    state = table(4, court=COURT + ("Keeper", "Elder", "Jailor"),
-                  pearls={0: 1, 1: 3, 2: 1, 3: 1})
+    state = table(4, court=COURT + ("Keeper", "Elder", "Jailor"), pearls={0: 1, 1: 3, 2: 1, 3: 1})
     # 1st card: offered to each opponent in turn; nobody buys; the explorer explores on.
     reveal(state, "squid", 1)
     for seat in (1, 2, 3):
@@ -327,39 +365,42 @@ def test_the_rulebook_exploration_example():
     # The end of exploring: Allies left to the Council by race, the Monster discarded.
     view = state.view(None)
     assert view["track"] == []
-    assert view["council"] == {"squid": 1, "shellfish": 1, "crab": 0, "seahorse": 1,
-                               "jellyfish": 0}
+    assert view["council"] == {"squid": 1, "shellfish": 1, "crab": 0, "seahorse": 1, "jellyfish": 0}
     assert view["discard_size"] == 1
-    assert view["threat"] == 2          # nobody fought: the Threat token stays
+    assert view["threat"] == 2  # nobody fought: the Threat token stays
     assert view["turn"] == 1
 
 
 def test_an_opponent_who_cannot_pay_or_has_bought_is_not_asked():
     state = table(3, pearls={0: 0, 1: 0, 2: 5})
     reveal(state, "crab", 3)
-    assert state.current_player == 2      # seat 1 has no pearl
+    assert state.current_player == 2  # seat 1 has no pearl
     play(state, "buy")
     reveal(state, "crab", 4)
-    assert state.current_player == 0      # seat 2 has bought this turn
+    assert state.current_player == 0  # seat 2 has bought this turn
     assert types(state) == ["continue", "take"]
 
 
 def test_prices_rise_by_purchase_whoever_buys():
     state = table(4, pearls={0: 0, 1: 9, 2: 9, 3: 9})
     reveal(state, "crab", 1)
-    play(state, "decline", "buy")                       # seat 2 buys the 1st for 1
+    play(state, "decline", "buy")  # seat 2 buys the 1st for 1
     reveal(state, "crab", 2)
-    assert state.view(None)["decision"] == {"kind": "offer", "seat": 1, "card": card("crab", 2),
-                                            "price": 2}
-    play(state, "decline")                              # seat 2 is not asked again
+    assert state.view(None)["decision"] == {
+        "kind": "offer",
+        "seat": 1,
+        "card": card("crab", 2),
+        "price": 2,
+    }
+    play(state, "decline")  # seat 2 is not asked again
     assert state.current_player == 3
-    play(state, "buy")                                  # seat 3 buys the 2nd for 2
+    play(state, "buy")  # seat 3 buys the 2nd for 2
     reveal(state, "crab", 3)
     assert state.current_player == 1
-    play(state, "buy")                                  # seat 1 buys the 3rd for 3
+    play(state, "buy")  # seat 1 buys the 3rd for 3
     assert [p["pearls"] for p in state.view(None)["players"]] == [6, 6, 8, 7]
     reveal(state, "crab", 4)
-    assert state.current_player == 0                    # everybody has bought
+    assert state.current_player == 0  # everybody has bought
 
 
 def test_taking_an_ally_for_free_ends_the_exploration_and_the_track_goes_to_the_council():
@@ -386,35 +427,43 @@ def test_fighting_a_monster_takes_the_threat_reward_and_resets_the_threat():
     assert state.view(None)["threat"] == 2
     play(state, "fight")
     assert state.view(0)["decision"] == {"kind": "reward", "seat": 0, "space": 2}
-    assert legal(state) == [{"type": "reward", "pearls": 2, "tokens": 0, "keys": 0},
-                            {"type": "reward", "pearls": 1, "tokens": 1, "keys": 0},
-                            {"type": "reward", "pearls": 0, "tokens": 2, "keys": 0}]
+    assert legal(state) == [
+        {"type": "reward", "pearls": 2, "tokens": 0, "keys": 0},
+        {"type": "reward", "pearls": 1, "tokens": 1, "keys": 0},
+        {"type": "reward", "pearls": 0, "tokens": 2, "keys": 0},
+    ]
     play(state, {"type": "reward", "pearls": 1, "tokens": 1, "keys": 0})
     outcomes = dict((o["value"], p) for o, p in state.chance_outcomes())
-    assert outcomes == {2: pytest.approx(9 / 20), 3: pytest.approx(9 / 20),
-                        4: pytest.approx(2 / 20)}
+    assert outcomes == {
+        2: pytest.approx(9 / 20),
+        3: pytest.approx(9 / 20),
+        4: pytest.approx(2 / 20),
+    }
     state.apply({"type": "draw_token", "seat": 0, "value": 4})
     view = state.view(0)
     assert view["threat"] == 1
     assert view["players"][0]["pearls"] == 2
     assert view["players"][0]["monster_token_values"] == [4]
-    assert view["discard_size"] == 2          # both Monsters: fought, and left on the track
+    assert view["discard_size"] == 2  # both Monsters: fought, and left on the track
 
 
-@pytest.mark.parametrize("space,rewards", [
-    (1, [(1, 0, 0), (0, 1, 0)]),
-    (2, [(2, 0, 0), (1, 1, 0), (0, 2, 0)]),
-    (3, [(0, 0, 1)]),
-    (4, [(1, 0, 1), (0, 1, 1)]),
-    (5, [(2, 0, 1), (1, 1, 1), (0, 2, 1)]),
-    (6, [(0, 0, 2)]),
-])
+@pytest.mark.parametrize(
+    "space,rewards",
+    [
+        (1, [(1, 0, 0), (0, 1, 0)]),
+        (2, [(2, 0, 0), (1, 1, 0), (0, 2, 0)]),
+        (3, [(0, 0, 1)]),
+        (4, [(1, 0, 1), (0, 1, 1)]),
+        (5, [(2, 0, 1), (1, 1, 1), (0, 2, 1)]),
+        (6, [(0, 0, 2)]),
+    ],
+)
 def test_the_threat_tracks_rewards_space_by_space(space, rewards):
     state = table(2, pearls={1: 0}, threat=space)
     play(state, "explore")
     reveal(state, "monster")
     play(state, "fight")
-    if len(rewards) == 1:   # a lone reward is taken without a decision
+    if len(rewards) == 1:  # a lone reward is taken without a decision
         pearls, _, keys = rewards[0]
         assert player(state, 0)["key_tokens"] == keys
         assert player(state, 0)["pearls"] == 1 + pearls
@@ -475,7 +524,7 @@ def test_an_empty_exploration_deck_is_refilled_from_the_discard():
     play(state, "explore")
     state._discard = state._deck[:]
     state._deck = [0] * ab._CARDS
-    state._discard[0] = 0         # no squid 1 left anywhere
+    state._discard[0] = 0  # no squid 1 left anywhere
     odds = dict((json.dumps(o["card"], sort_keys=True), p) for o, p in state.chance_outcomes())
     left = sum(state._discard)
     assert odds[json.dumps({"monster": True})] == pytest.approx(6 / left)
@@ -496,18 +545,25 @@ def test_ruling_the_six_monsters_always_come_back_so_exploring_is_always_possibl
                 assert state._deck[ab._MONSTER] + state._discard[ab._MONSTER] == 6
             if state.current_player == CHANCE:
                 outcomes = state.chance_outcomes()
-                state.apply(rng.choices([o for o, _ in outcomes],
-                                        weights=[p for _, p in outcomes])[0])
+                state.apply(
+                    rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
+                )
             else:
                 state.apply(rng.choice(legal(state)))
 
 
 # -- the Council ----------------------------------------------------------------------------
 
+
 def test_requesting_support_takes_a_whole_council_stack_unseen():
     state = table(2, council=[("crab", 1), ("crab", 5), ("squid", 2)])
-    assert state.view(1)["council"] == {"squid": 1, "shellfish": 0, "crab": 2, "seahorse": 0,
-                                        "jellyfish": 0}
+    assert state.view(1)["council"] == {
+        "squid": 1,
+        "shellfish": 0,
+        "crab": 2,
+        "seahorse": 0,
+        "jellyfish": 0,
+    }
     assert {"type": "council", "race": "crab"} in legal(state)
     assert {"type": "council", "race": "seahorse"} not in legal(state)
     play(state, {"type": "council", "race": "crab"})
@@ -525,8 +581,12 @@ RULEBOOK_HAND = [("jellyfish", 3), ("crab", 2), ("shellfish", 5), ("shellfish", 
 def test_rulebook_recruit_master_of_magic_paid_with_jellyfish_3_crab_2_shellfish_5():
     state = table(2, hands={0: RULEBOOK_HAND}, pearls={0: 2})
     assert {"type": "recruit", "lord": "Master of Magic"} in legal(state)
-    play(state, {"type": "recruit", "lord": "Master of Magic"},
-         {"type": "pay", **card("jellyfish", 3)}, {"type": "pay", **card("crab", 2)})
+    play(
+        state,
+        {"type": "recruit", "lord": "Master of Magic"},
+        {"type": "pay", **card("jellyfish", 3)},
+        {"type": "pay", **card("crab", 2)},
+    )
     assert state.view(0)["recruiting"]["paid"] == [card("jellyfish", 3), card("crab", 2)]
     play(state, {"type": "pay", **card("shellfish", 5)})
     # 10 over three races with a Jellyfish: done. The Crab 2, the lowest, is affiliated.
@@ -540,8 +600,7 @@ def test_rulebook_recruit_master_of_magic_paid_with_jellyfish_3_crab_2_shellfish
     assert view["court"] == ["Slaver", "Traitor"]
     assert state.current_player == CHANCE
     draw_lords(state, "Keeper", "Elder", "Jailor", "Hunter")
-    assert state.view(0)["court"] == ["Slaver", "Traitor", "Keeper", "Elder", "Jailor",
-                                      "Hunter"]
+    assert state.view(0)["court"] == ["Slaver", "Traitor", "Keeper", "Elder", "Jailor", "Hunter"]
     assert state.view(0)["turn"] == 1
 
 
@@ -549,14 +608,16 @@ def test_rulebook_recruit_slaver_with_two_shellfish_worth_6_and_2_pearls():
     state = table(2, hands={0: RULEBOOK_HAND}, pearls={0: 2})
     play(state, {"type": "recruit", "lord": "Slaver"})
     # Only Shellfish may pay (one race); pearls only once that race is paid.
-    assert legal(state) == [{"type": "pay", **card("shellfish", 1)},
-                            {"type": "pay", **card("shellfish", 5)}]
+    assert legal(state) == [
+        {"type": "pay", **card("shellfish", 1)},
+        {"type": "pay", **card("shellfish", 5)},
+    ]
     play(state, {"type": "pay", **card("shellfish", 5)})
     # The Shellfish 1 and the 2 missing pearls are the only way on: paid without a decision.
     view = state.view(0)
     assert view["players"][0]["affiliated"] == [card("shellfish", 1)]
     assert hand(state, 0) == [("crab", 2), ("jellyfish", 3)]
-    assert view["players"][0]["pearls"] == 2          # 2 paid, then the Court's 2
+    assert view["players"][0]["pearls"] == 2  # 2 paid, then the Court's 2
     assert lord_names(state, 0) == ["Slaver"]
 
 
@@ -565,8 +626,13 @@ def test_everyone_sees_what_a_recruit_cost_even_the_part_paid_without_a_decision
     assert "last_recruit" not in state.view(1)
     play(state, {"type": "recruit", "lord": "Slaver"}, {"type": "pay", **card("shellfish", 5)})
     # The Shellfish 1 and the pearls were paid by themselves, so no action names them.
-    expected = {"seat": 0, "lord": "Slaver", "pearls": 2, "affiliated": card("shellfish", 1),
-                "paid": [card("shellfish", 1), card("shellfish", 5)]}
+    expected = {
+        "seat": 0,
+        "lord": "Slaver",
+        "pearls": 2,
+        "affiliated": card("shellfish", 1),
+        "paid": [card("shellfish", 1), card("shellfish", 5)],
+    }
     for seat in (None, 0, 1):
         assert state.view(seat)["last_recruit"] == expected
     clone = state.clone()
@@ -584,16 +650,21 @@ def test_rulebook_the_traitor_needs_a_squid():
 
 def test_a_payment_offers_only_allies_from_which_the_recruit_can_be_finished():
     # The Keeper: 8 over exactly two races, one a Seahorse.
-    state = table(2, court=("Keeper", "Elder", "Jailor"),
-                  hands={0: [("seahorse", 2), ("squid", 1), ("crab", 5), ("crab", 1)]},
-                  pearls={0: 0})
+    state = table(
+        2,
+        court=("Keeper", "Elder", "Jailor"),
+        hands={0: [("seahorse", 2), ("squid", 1), ("crab", 5), ("crab", 1)]},
+        pearls={0: 0},
+    )
     play(state, {"type": "recruit", "lord": "Keeper"})
     # The Squid 1 would need the Seahorse as the second race: 3 of 8, no pearls: a dead end.
     assert {"type": "pay", **card("squid", 1)} not in legal(state)
     play(state, {"type": "pay", **card("crab", 1)})
     # Now the races are Crab and Seahorse: only those may follow.
-    assert legal(state) == [{"type": "pay", **card("crab", 5)},
-                            {"type": "pay", **card("seahorse", 2)}]
+    assert legal(state) == [
+        {"type": "pay", **card("crab", 5)},
+        {"type": "pay", **card("seahorse", 2)},
+    ]
     play(state, {"type": "pay", **card("seahorse", 2)})
     # 3 of 8 paid: the Crab 5 is the only way on, paid without a decision.
     assert hand(state, 0) == [("squid", 1)]
@@ -601,44 +672,64 @@ def test_a_payment_offers_only_allies_from_which_the_recruit_can_be_finished():
 
 
 def test_pearls_make_up_missing_points_only_once_every_race_is_paid():
-    state = table(2, court=("Keeper", "Elder", "Jailor"),
-                  hands={0: [("seahorse", 2), ("crab", 1), ("crab", 2)]}, pearls={0: 9})
+    state = table(
+        2,
+        court=("Keeper", "Elder", "Jailor"),
+        hands={0: [("seahorse", 2), ("crab", 1), ("crab", 2)]},
+        pearls={0: 9},
+    )
     play(state, {"type": "recruit", "lord": "Keeper"}, {"type": "pay", **card("crab", 2)})
-    assert "pay_pearls" not in types(state)      # no Seahorse paid yet
+    assert "pay_pearls" not in types(state)  # no Seahorse paid yet
     play(state, {"type": "pay", **card("seahorse", 2)})
     assert {"type": "pay_pearls", "amount": 4} in legal(state)
-    play(state, {"type": "pay_pearls", "amount": 4},
-         {"type": "affiliate", **card("seahorse", 2)})
-    assert player(state, 0)["pearls"] == 5 + 2     # 9 - 4, then the Court's bonus
+    play(state, {"type": "pay_pearls", "amount": 4}, {"type": "affiliate", **card("seahorse", 2)})
+    assert player(state, 0)["pearls"] == 5 + 2  # 9 - 4, then the Court's bonus
     assert hand(state, 0) == [("crab", 1)]
 
 
 def test_with_several_lowest_allies_the_recruiter_chooses_which_to_affiliate():
-    state = table(2, court=("Keeper", "Elder", "Jailor"),
-                  hands={0: [("seahorse", 1), ("crab", 1), ("crab", 5), ("seahorse", 2)]},
-                  pearls={0: 0})
+    state = table(
+        2,
+        court=("Keeper", "Elder", "Jailor"),
+        hands={0: [("seahorse", 1), ("crab", 1), ("crab", 5), ("seahorse", 2)]},
+        pearls={0: 0},
+    )
     play(state, {"type": "recruit", "lord": "Keeper"})
-    play(state, {"type": "pay", **card("seahorse", 1)}, {"type": "pay", **card("crab", 1)},
-         {"type": "pay", **card("crab", 5)})     # 7 of 8: the Seahorse 2 follows by itself
-    assert legal(state) == [{"type": "affiliate", **card("crab", 1)},
-                            {"type": "affiliate", **card("seahorse", 1)}]
+    play(
+        state,
+        {"type": "pay", **card("seahorse", 1)},
+        {"type": "pay", **card("crab", 1)},
+        {"type": "pay", **card("crab", 5)},
+    )  # 7 of 8: the Seahorse 2 follows by itself
+    assert legal(state) == [
+        {"type": "affiliate", **card("crab", 1)},
+        {"type": "affiliate", **card("seahorse", 1)},
+    ]
     play(state, {"type": "affiliate", **card("seahorse", 1)})
     assert player(state, 0)["affiliated"] == [card("seahorse", 1)]
     assert state.view(0)["discard_size"] == 3
 
 
 def test_overpaying_is_allowed_but_gives_no_change():
-    state = table(2, court=("Keeper", "Elder", "Jailor"),
-                  hands={0: [("seahorse", 4), ("crab", 5)]}, pearls={0: 0})
+    state = table(
+        2,
+        court=("Keeper", "Elder", "Jailor"),
+        hands={0: [("seahorse", 4), ("crab", 5)]},
+        pearls={0: 0},
+    )
     recruit(state, "Keeper", ("seahorse", 4), ("crab", 5))
     assert hand(state, 0) == []
-    assert player(state, 0)["pearls"] == 2      # only the Court's bonus: no change for 9 of 8
+    assert player(state, 0)["pearls"] == 2  # only the Court's bonus: no change for 9 of 8
     assert player(state, 0)["affiliated"] == [card("seahorse", 4)]
 
 
 def test_the_court_is_not_refilled_while_three_lords_or_more_remain():
-    state = table(2, court=("Keeper", "Elder", "Jailor", "Hunter"),
-                  hands={0: [("seahorse", 4), ("crab", 5)]}, pearls={0: 0})
+    state = table(
+        2,
+        court=("Keeper", "Elder", "Jailor", "Hunter"),
+        hands={0: [("seahorse", 4), ("crab", 5)]},
+        pearls={0: 0},
+    )
     recruit(state, "Keeper", ("seahorse", 4), ("crab", 5))
     view = state.view(0)
     assert view["court"] == ["Elder", "Jailor", "Hunter"]
@@ -647,39 +738,45 @@ def test_the_court_is_not_refilled_while_three_lords_or_more_remain():
 
 # -- keys and Locations ----------------------------------------------------------------------
 
-ELDER_HAND = [("squid", 3), ("crab", 3), ("seahorse", 1), ("jellyfish", 3)]   # 10, 4 races
+ELDER_HAND = [("squid", 3), ("crab", 3), ("seahorse", 1), ("jellyfish", 3)]  # 10, 4 races
 
 
 def test_three_keys_force_taking_a_location_face_up_or_drawing_one_to_four():
-    state = table(2, court=("Elder", "Keeper", "Jailor", "Hunter"), hands={0: ELDER_HAND},
-                  pearls={0: 0})
+    state = table(
+        2, court=("Elder", "Keeper", "Jailor", "Hunter"), hands={0: ELDER_HAND}, pearls={0: 0}
+    )
     recruit(state, "Elder", *ELDER_HAND)
     # The Elder's three keys are the only ones: spent without a decision.
     assert state.view(0)["decision"]["kind"] == "choose_location"
     assert legal(state) == [{"type": "location", "name": "Parliament"}] + [
-        {"type": "draw_locations", "count": k} for k in (1, 2, 3, 4)]
+        {"type": "draw_locations", "count": k} for k in (1, 2, 3, 4)
+    ]
     play(state, {"type": "location", "name": "Parliament"})
     me = player(state, 0)
     assert me["locations"] == [{"name": "Parliament", "lords": ["Elder"]}]
-    assert me["lords"] == [{"name": "Elder", "guild": "ambassador", "free": False,
-                            "disabled": False}]
+    assert me["lords"] == [
+        {"name": "Elder", "guild": "ambassador", "free": False, "disabled": False}
+    ]
     assert me["keys"] == 0
     assert state.view(0)["locations_available"] == []
 
 
 def test_drawing_locations_keeps_one_and_leaves_the_others_face_up_for_everyone():
-    state = table(2, court=("Elder", "Keeper", "Jailor", "Hunter"), hands={0: ELDER_HAND},
-                  pearls={0: 0})
+    state = table(
+        2, court=("Elder", "Keeper", "Jailor", "Hunter"), hands={0: ELDER_HAND}, pearls={0: 0}
+    )
     recruit(state, "Elder", *ELDER_HAND)
     play(state, {"type": "draw_locations", "count": 3})
     for name in ("Abyss", "Sanctuary", "Citadel"):
-        assert all(p == pytest.approx(1 / len(state._location_deck))
-                   for _, p in state.chance_outcomes())
+        assert all(
+            p == pytest.approx(1 / len(state._location_deck)) for _, p in state.chance_outcomes()
+        )
         state.apply({"type": "draw_location", "name": name})
     assert state.view(1)["locations_drawn"] == ["Abyss", "Sanctuary", "Citadel"]
     # Only those drawn may be kept, not the one face up before.
-    assert legal(state) == [{"type": "location", "name": n}
-                            for n in ("Abyss", "Sanctuary", "Citadel")]
+    assert legal(state) == [
+        {"type": "location", "name": n} for n in ("Abyss", "Sanctuary", "Citadel")
+    ]
     play(state, {"type": "location", "name": "Sanctuary"})
     view = state.view(1)
     assert view["players"][0]["locations"][0]["name"] == "Sanctuary"
@@ -689,28 +786,44 @@ def test_drawing_locations_keeps_one_and_leaves_the_others_face_up_for_everyone(
 
 def test_with_more_than_three_keys_the_player_chooses_which_to_give():
     # Two key tokens and a free Herald (1 key); the Envoy (2 keys) makes 5.
-    state = table(2, court=("Envoy", "Keeper", "Jailor", "Hunter"),
-                  hands={0: [("squid", 3), ("crab", 3), ("seahorse", 2)]}, pearls={0: 0},
-                  lords={0: ["Herald"]}, key_tokens={0: 2})
+    state = table(
+        2,
+        court=("Envoy", "Keeper", "Jailor", "Hunter"),
+        hands={0: [("squid", 3), ("crab", 3), ("seahorse", 2)]},
+        pearls={0: 0},
+        lords={0: ["Herald"]},
+        key_tokens={0: 2},
+    )
     recruit(state, "Envoy", ("squid", 3), ("crab", 3), ("seahorse", 2))
     assert state.view(0)["decision"] == {"kind": "spend_keys", "seat": 0, "keys_due": 3}
-    assert legal(state) == [{"type": "use_lord", "lord": "Herald"},
-                            {"type": "use_lord", "lord": "Envoy"}, {"type": "use_token"}]
-    play(state, {"type": "use_token"}, {"type": "use_lord", "lord": "Envoy"},
-         {"type": "location", "name": "Parliament"})
+    assert legal(state) == [
+        {"type": "use_lord", "lord": "Herald"},
+        {"type": "use_lord", "lord": "Envoy"},
+        {"type": "use_token"},
+    ]
+    play(
+        state,
+        {"type": "use_token"},
+        {"type": "use_lord", "lord": "Envoy"},
+        {"type": "location", "name": "Parliament"},
+    )
     me = player(state, 0)
-    assert me["key_tokens"] == 1 and me["keys"] == 2     # a token and the Herald left
+    assert me["key_tokens"] == 1 and me["keys"] == 2  # a token and the Herald left
     assert me["locations"] == [{"name": "Parliament", "lords": ["Envoy"]}]
 
 
 def test_ruling_a_lord_with_more_keys_than_still_needed_wastes_the_rest():
-    state = table(2, court=("Elder", "Keeper", "Jailor", "Hunter"), hands={0: ELDER_HAND},
-                  pearls={0: 0}, key_tokens={0: 2})
+    state = table(
+        2,
+        court=("Elder", "Keeper", "Jailor", "Hunter"),
+        hands={0: ELDER_HAND},
+        pearls={0: 0},
+        key_tokens={0: 2},
+    )
     recruit(state, "Elder", *ELDER_HAND)
     play(state, {"type": "use_token"})
     assert legal(state) == [{"type": "use_lord", "lord": "Elder"}, {"type": "use_token"}]
-    play(state, {"type": "use_lord", "lord": "Elder"},
-         {"type": "location", "name": "Parliament"})
+    play(state, {"type": "use_lord", "lord": "Elder"}, {"type": "location", "name": "Parliament"})
     # 1 + 3 keys given for a Location: one of the Elder's is lost; one token is left.
     assert player(state, 0)["keys"] == 1
     assert player(state, 0)["locations"] == [{"name": "Parliament", "lords": ["Elder"]}]
@@ -729,8 +842,7 @@ def test_key_tokens_from_a_fight_make_three_keys_and_go_back_to_the_pile():
 
 
 def test_ruling_with_no_location_left_the_keys_stay_and_key_tokens_are_not_limited():
-    state = table(2, pearls={1: 0}, key_tokens={0: 9}, threat=6, face_up=(),
-                  location_deck=())
+    state = table(2, pearls={1: 0}, key_tokens={0: 9}, threat=6, face_up=(), location_deck=())
     play(state, "explore")
     reveal(state, "monster")
     play(state, "fight")
@@ -739,11 +851,15 @@ def test_ruling_with_no_location_left_the_keys_stay_and_key_tokens_are_not_limit
 
 
 def test_ruling_a_location_is_taken_again_while_three_keys_remain():
-    state = table(2, court=("Elder", "Keeper", "Jailor", "Hunter"), hands={0: ELDER_HAND},
-                  pearls={0: 0}, key_tokens={0: 3})
+    state = table(
+        2,
+        court=("Elder", "Keeper", "Jailor", "Hunter"),
+        hands={0: ELDER_HAND},
+        pearls={0: 0},
+        key_tokens={0: 3},
+    )
     recruit(state, "Elder", *ELDER_HAND)
-    play(state, {"type": "use_lord", "lord": "Elder"},
-         {"type": "location", "name": "Parliament"})
+    play(state, {"type": "use_lord", "lord": "Elder"}, {"type": "location", "name": "Parliament"})
     # Three key tokens are left: a second Location, drawn since none is face up.
     assert legal(state) == [{"type": "draw_locations", "count": k} for k in (1, 2, 3, 4)]
     play(state, {"type": "draw_locations", "count": 1})
@@ -759,31 +875,40 @@ SIX_LORDS = ["Keeper", "Gardener", "Grower", "Harvester", "Herdsman", "Trader"]
 
 
 def test_the_seventh_lord_triggers_the_end_and_every_other_seat_plays_one_last_turn():
-    state = table(3, turn=1, court=("Peddler", "Elder", "Envoy", "Consul"),
-                  lords={1: SIX_LORDS}, hands={1: [("shellfish", 3), ("crab", 4)]},
-                  pearls={1: 0, 2: 0, 0: 0})
+    state = table(
+        3,
+        turn=1,
+        court=("Peddler", "Elder", "Envoy", "Consul"),
+        lords={1: SIX_LORDS},
+        hands={1: [("shellfish", 3), ("crab", 4)]},
+        pearls={1: 0, 2: 0, 0: 0},
+    )
     recruit(state, "Peddler", ("shellfish", 3), ("crab", 4))
     assert len(lord_names(state, 1)) == 7
     assert state.view(None)["end_triggered_by"] == 1
-    assert state.view(None)["turn"] == 2          # seat 1 finished its turn
+    assert state.view(None)["turn"] == 2  # seat 1 finished its turn
     reveal(state, "crab", 1)
-    play(state, "decline", "take")                # seat 1 has the Peddler's 2 pearls
-    assert state.view(None)["turn"] == 0          # the last seat's last turn
+    play(state, "decline", "take")  # seat 1 has the Peddler's 2 pearls
+    assert state.view(None)["turn"] == 0  # the last seat's last turn
     reveal(state, "crab", 2)
     play(state, "decline", "take")
     assert state.is_terminal() and state.current_player == TERMINAL
 
 
 def test_a_court_refill_the_lord_deck_cannot_complete_triggers_the_end():
-    state = table(2, court=("Keeper", "Elder", "Jailor"),
-                  hands={0: [("seahorse", 4), ("crab", 5)]}, pearls={0: 0},
-                  lord_deck=("Hunter", "Tamer"))
+    state = table(
+        2,
+        court=("Keeper", "Elder", "Jailor"),
+        hands={0: [("seahorse", 4), ("crab", 5)]},
+        pearls={0: 0},
+        lord_deck=("Hunter", "Tamer"),
+    )
     recruit(state, "Keeper", ("seahorse", 4), ("crab", 5))
     assert state.view(None)["end_triggered_by"] == 0
     draw_lords(state, "Tamer", "Hunter")
     view = state.view(None)
     assert view["court"] == ["Elder", "Jailor", "Tamer", "Hunter"]
-    assert view["players"][0]["pearls"] == 2      # the bonus is paid all the same
+    assert view["players"][0]["pearls"] == 2  # the bonus is paid all the same
     assert view["turn"] == 1
     reveal(state, "crab", 1)
     play(state, "decline", "take")
@@ -791,8 +916,11 @@ def test_a_court_refill_the_lord_deck_cannot_complete_triggers_the_end():
 
 
 def test_the_final_affiliation_keeps_the_lowest_ally_of_each_race_in_hand():
-    state = table(2, hands={0: [("crab", 4), ("crab", 2), ("squid", 4), ("squid", 4)]},
-                  affiliated={0: [("crab", 3)]})
+    state = table(
+        2,
+        hands={0: [("crab", 4), ("crab", 2), ("squid", 4), ("squid", 4)]},
+        affiliated={0: [("crab", 3)]},
+    )
     state._tasks = [("game_over",)]
     state._advance()
     assert state.is_terminal()
@@ -805,13 +933,27 @@ def test_the_final_affiliation_keeps_the_lowest_ally_of_each_race_in_hand():
 
 # -- scoring ---------------------------------------------------------------------------------
 
+
 def test_rulebook_scoring_example_is_91():
-    state = table(2, face_up=(), lords={0: ["Keeper", "Slaver", "Master of Magic", "Elder",
-                                            "Jailor", "Traitor", "Corruptor"]},
-                  locations={0: {"Parliament": ["Elder"], "Sanctuary": [], "Abyss": []}},
-                  affiliated={0: [("jellyfish", 3), ("jellyfish", 1), ("squid", 3),
-                                  ("crab", 2), ("seahorse", 1), ("shellfish", 5)]},
-                  tokens={0: [2, 4]})
+    state = table(
+        2,
+        face_up=(),
+        lords={
+            0: ["Keeper", "Slaver", "Master of Magic", "Elder", "Jailor", "Traitor", "Corruptor"]
+        },
+        locations={0: {"Parliament": ["Elder"], "Sanctuary": [], "Abyss": []}},
+        affiliated={
+            0: [
+                ("jellyfish", 3),
+                ("jellyfish", 1),
+                ("squid", 3),
+                ("crab", 2),
+                ("seahorse", 1),
+                ("shellfish", 5),
+            ]
+        },
+        tokens={0: [2, 4]},
+    )
     state._tasks = [("game_over",)]
     state._advance()
     scores = state.view(None)["scores"][0]
@@ -828,29 +970,44 @@ def _ended(state):
 
 
 def test_a_tie_goes_to_the_most_pearls():
-    state = _ended(table(2, lords={0: ["Keeper"], 1: ["Gardener"]}, pearls={0: 3, 1: 2},
-                         affiliated={1: [("crab", 1)]}))
+    state = _ended(
+        table(
+            2,
+            lords={0: ["Keeper"], 1: ["Gardener"]},
+            pearls={0: 3, 1: 2},
+            affiliated={1: [("crab", 1)]},
+        )
+    )
     assert [r["score"] for r in state.result()] == [6, 8]
-    state = _ended(table(2, lords={0: ["Keeper"], 1: ["Treasurer"]},
-                         pearls={0: 3, 1: 2}))
+    state = _ended(table(2, lords={0: ["Keeper"], 1: ["Treasurer"]}, pearls={0: 3, 1: 2}))
     assert [r["score"] for r in state.result()] == [6, 6]
     assert [r["rank"] for r in state.result()] == [1, 2]
 
 
 def test_then_to_the_highest_valued_lord_and_then_the_rank_is_shared():
     # 10 points each, 2 pearls each: one Lord of 10 beats two of 5 and 5.
-    state = _ended(table(3, lords={0: ["Herdsman"], 1: ["Herald", "Emissary"],
-                                   2: ["Landlord", "Shopkeeper"]},
-                         pearls={0: 2, 1: 2, 2: 2}))
+    state = _ended(
+        table(
+            3,
+            lords={0: ["Herdsman"], 1: ["Herald", "Emissary"], 2: ["Landlord", "Shopkeeper"]},
+            pearls={0: 2, 1: 2, 2: 2},
+        )
+    )
     assert [r["score"] for r in state.result()] == [10, 10, 10]
     assert [r["rank"] for r in state.result()] == [1, 2, 2]
 
 
 # -- hidden information ---------------------------------------------------------------------
 
+
 def test_a_seat_sees_its_own_hand_and_tokens_and_only_counts_of_others():
-    state = table(3, hands={0: [("crab", 3)], 1: [("squid", 1), ("squid", 2)]},
-                  tokens={0: [4], 1: [2, 3]}, council=[("crab", 5)], pearls={0: 0})
+    state = table(
+        3,
+        hands={0: [("crab", 3)], 1: [("squid", 1), ("squid", 2)]},
+        tokens={0: [4], 1: [2, 3]},
+        council=[("crab", 5)],
+        pearls={0: 0},
+    )
     view = state.view(1)
     mine, theirs = view["players"][1], view["players"][0]
     assert mine["hand"] == [card("squid", 1), card("squid", 2)]
@@ -858,8 +1015,7 @@ def test_a_seat_sees_its_own_hand_and_tokens_and_only_counts_of_others():
     assert "hand" not in theirs and "monster_token_values" not in theirs
     assert theirs["hand_size"] == 1 and theirs["monster_tokens"] == 1
     spectator = state.view(None)
-    assert all("hand" not in p and "monster_token_values" not in p
-               for p in spectator["players"])
+    assert all("hand" not in p and "monster_token_values" not in p for p in spectator["players"])
     assert spectator["council"]["crab"] == 1
     text = json.dumps(state.view(2))
     assert '"value": 5' not in text and '"value": 4' not in text
@@ -877,21 +1033,33 @@ def test_a_monster_token_draw_is_private_to_its_owner():
 
 
 def test_resampling_keeps_the_seats_own_view_and_redraws_what_it_cannot_see():
-    state = table(3, hands={0: [("crab", 3), ("crab", 4)], 1: [("squid", 1), ("squid", 2)],
-                            2: [("jellyfish", 5)]},
-                  tokens={0: [4], 1: [2, 3], 2: [3]},
-                  council=[("crab", 5), ("crab", 1), ("seahorse", 2)], pearls={0: 0})
+    state = table(
+        3,
+        hands={
+            0: [("crab", 3), ("crab", 4)],
+            1: [("squid", 1), ("squid", 2)],
+            2: [("jellyfish", 5)],
+        },
+        tokens={0: [4], 1: [2, 3], 2: [3]},
+        council=[("crab", 5), ("crab", 1), ("seahorse", 2)],
+        pearls={0: 0},
+    )
     rng = random.Random(3)
     changed = 0
     for _ in range(30):
         world = state.resample_hidden(0, rng)
         assert world.view(0) == state.view(0)
-        assert sum(world._council[10:15]) == 2                    # two crabs, still crabs
+        assert sum(world._council[10:15]) == 2  # two crabs, still crabs
         assert sum(world._council[15:20]) == 1
         assert sum(map(sum, world._hands)) == 5
         assert sum(world._deck) == sum(state._deck)
-        assert sum(world._deck) + sum(world._discard) + sum(map(sum, world._hands)) + sum(
-            world._council) == 71
+        assert (
+            sum(world._deck)
+            + sum(world._discard)
+            + sum(map(sum, world._hands))
+            + sum(world._council)
+            == 71
+        )
         changed += world.view(1) != state.view(1)
         assert world.evaluate(0) == pytest.approx(state.evaluate(0))
     assert changed > 20
@@ -899,8 +1067,11 @@ def test_resampling_keeps_the_seats_own_view_and_redraws_what_it_cannot_see():
 
 def test_a_resampled_world_lets_a_seat_in_the_middle_of_a_payment_finish_it():
     state = table(2, hands={0: RULEBOOK_HAND}, pearls={0: 2})
-    play(state, {"type": "recruit", "lord": "Master of Magic"},
-         {"type": "pay", **card("jellyfish", 3)})
+    play(
+        state,
+        {"type": "recruit", "lord": "Master of Magic"},
+        {"type": "pay", **card("jellyfish", 3)},
+    )
     rng = random.Random(1)
     for _ in range(20):
         world = state.resample_hidden(1, rng)
@@ -913,6 +1084,7 @@ def test_a_resampled_world_lets_a_seat_in_the_middle_of_a_payment_finish_it():
 
 # -- evaluation (for the bots) ---------------------------------------------------------------
 
+
 def test_evaluate_counts_a_recruit_under_way_so_starting_one_is_no_loss():
     # A greedy look-ahead sees the recruit and one payment, not the Lord placed at the end.
     state = table(2, hands={0: RULEBOOK_HAND}, pearls={0: 2})
@@ -920,7 +1092,7 @@ def test_evaluate_counts_a_recruit_under_way_so_starting_one_is_no_loss():
     play(state, {"type": "recruit", "lord": "Master of Magic"})
     started = state.evaluate(0)
     play(state, {"type": "pay", **card("jellyfish", 3)})
-    assert started == state.evaluate(0) == before + 6     # the Master of Magic's 6 points
+    assert started == state.evaluate(0) == before + 6  # the Master of Magic's 6 points
     assert state.evaluate(1) == pytest.approx(-state.evaluate(0))
 
 
@@ -933,15 +1105,19 @@ def test_evaluate_of_a_finished_game_is_the_margin_over_the_best_other_seat():
 
 # -- illegal actions -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("action,reason", [
-    ({"type": "recruit", "lord": "Nobody"}, "no Lord 'Nobody' at the Court"),
-    ({"type": "recruit", "lord": "Traitor"}, "cannot pay for the Traitor"),
-    ({"type": "council", "race": "crab"}, "no 'crab' stack"),
-    ({"type": "buy"}, "not a choice now"),
-    ({"type": "reveal", "card": card("crab", 1)}, "chance event"),
-    ({"type": "explore", "now": True}, "explore takes no parameters"),
-    ({"type": "recruit"}, "recruit takes lord"),
-])
+
+@pytest.mark.parametrize(
+    "action,reason",
+    [
+        ({"type": "recruit", "lord": "Nobody"}, "no Lord 'Nobody' at the Court"),
+        ({"type": "recruit", "lord": "Traitor"}, "cannot pay for the Traitor"),
+        ({"type": "council", "race": "crab"}, "no 'crab' stack"),
+        ({"type": "buy"}, "not a choice now"),
+        ({"type": "reveal", "card": card("crab", 1)}, "chance event"),
+        ({"type": "explore", "now": True}, "explore takes no parameters"),
+        ({"type": "recruit"}, "recruit takes lord"),
+    ],
+)
 def test_an_illegal_action_is_refused_with_its_reason_and_changes_nothing(action, reason):
     state = table(2, hands={0: RULEBOOK_HAND}, pearls={0: 2}, council=[("squid", 1)])
     before = all_views(state)

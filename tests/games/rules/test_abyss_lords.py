@@ -11,8 +11,19 @@ import pytest
 
 from games.rules import CHANCE, IllegalAction
 from games.rules import abyss_data as data
-from tests.games.rules.test_abyss import (card, draw_lords, hand, legal, lord_names, play,
-                                          player, recruit, reveal, table, types)
+from tests.games.rules.test_abyss import (
+    card,
+    draw_lords,
+    hand,
+    legal,
+    lord_names,
+    play,
+    player,
+    recruit,
+    reveal,
+    table,
+    types,
+)
 
 LORDS = {lord.name: lord for lord in data.LORDS}
 FILLERS = ("Gardener", "Grower", "Harvester", "Herdsman")
@@ -23,7 +34,7 @@ def paying_hand(name):
     in turn from 1 until they reach its cost."""
     lord = LORDS[name]
     first = lord.required or data.SQUID
-    races = [first] + [r for r in data.RACES if r != first][:lord.races - 1]
+    races = [first] + [r for r in data.RACES if r != first][: lord.races - 1]
     cards = [[race, 1] for race in races]
     i = 0
     while sum(value for _, value in cards) < lord.cost:
@@ -68,15 +79,17 @@ def test_every_lord_can_be_paid_by_its_paying_hand():
 
 # -- Politicians -----------------------------------------------------------------------------
 
+
 def test_corruptor_buys_a_second_lord_for_five_pearls():
     state = hire(hiring("Corruptor", pearls={0: 6}), "Corruptor")
-    assert legal(state) == [{"type": "corrupt", "lord": name}
-                            for name in ("Gardener", "Grower", "Harvester")] + [{"type": "skip"}]
+    assert legal(state) == [
+        {"type": "corrupt", "lord": name} for name in ("Gardener", "Grower", "Harvester")
+    ] + [{"type": "skip"}]
     affiliated = player(state, 0)["affiliated"]
     play(state, {"type": "corrupt", "lord": "Grower"})
     me = player(state, 0)
     assert lord_names(state, 0) == ["Corruptor", "Grower"]
-    assert me["affiliated"] == affiliated          # no Allies, nothing affiliated
+    assert me["affiliated"] == affiliated  # no Allies, nothing affiliated
     # 6 - 5; and two Lords left at the Court: its 2 pearls, once for the whole action.
     assert me["pearls"] == 3
     assert state.current_player == CHANCE and len(state.view(0)["court"]) == 2
@@ -88,20 +101,27 @@ def test_corruptor_without_five_pearls_does_nothing():
 
 
 def test_ruling_the_corruptors_lord_is_a_recruit_and_may_be_the_seventh():
-    state = hire(hiring("Corruptor", pearls={0: 5},
-                        lords={0: ["Keeper", "Trader", "Peddler", "Herald",
-                                   "Hunter"]}), "Corruptor")
+    state = hire(
+        hiring(
+            "Corruptor",
+            pearls={0: 5},
+            lords={0: ["Keeper", "Trader", "Peddler", "Herald", "Hunter"]},
+        ),
+        "Corruptor",
+    )
     play(state, {"type": "corrupt", "lord": "Gardener"})
     assert len(lord_names(state, 0)) == 7
     assert state.view(None)["end_triggered_by"] == 0
 
 
 def test_ruling_the_corruptor_pays_five_pearls_whatever_the_treasurer_or_recruiter():
-    state = hire(hiring("Corruptor", 3, pearls={0: 5}, lords={0: ["Treasurer"],
-                                                               1: ["Recruiter"]}), "Corruptor")
+    state = hire(
+        hiring("Corruptor", 3, pearls={0: 5}, lords={0: ["Treasurer"], 1: ["Recruiter"]}),
+        "Corruptor",
+    )
     assert "corrupt" in types(state)
     play(state, {"type": "corrupt", "lord": "Gardener"})
-    assert player(state, 0)["pearls"] == 0 + 2        # 5 paid, then the Court's bonus
+    assert player(state, 0)["pearls"] == 0 + 2  # 5 paid, then the Court's bonus
 
 
 def test_diplomat_lets_any_races_pay_keeping_their_number():
@@ -109,19 +129,26 @@ def test_diplomat_lets_any_races_pay_keeping_their_number():
     cards = [("crab", 5), ("squid", 3)]
     without = table(2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 0})
     assert {"type": "recruit", "lord": "Keeper"} not in legal(without)
-    state = table(2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 0},
-                  lords={0: ["Diplomat"]})
+    state = table(
+        2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 0}, lords={0: ["Diplomat"]}
+    )
     assert {"type": "recruit", "lord": "Keeper"} in legal(state)
     recruit(state, "Keeper", *cards)
     assert "Keeper" in lord_names(state, 0)
-    three_races = table(2, court=court_with("Keeper"), lords={0: ["Diplomat"]},
-                        hands={0: [("crab", 4), ("squid", 2), ("jellyfish", 2)]}, pearls={0: 0})
+    three_races = table(
+        2,
+        court=court_with("Keeper"),
+        lords={0: ["Diplomat"]},
+        hands={0: [("crab", 4), ("squid", 2), ("jellyfish", 2)]},
+        pearls={0: 0},
+    )
     assert {"type": "recruit", "lord": "Keeper"} not in legal(three_races)
 
 
 def test_opportunist_replaces_a_court_lord_once_a_turn_before_the_action():
-    state = table(2, court=("Keeper", "Elder", "Jailor", "Hunter"), lords={0: ["Opportunist"]},
-                  pearls={0: 1})
+    state = table(
+        2, court=("Keeper", "Elder", "Jailor", "Hunter"), lords={0: ["Opportunist"]}, pearls={0: 1}
+    )
     assert {"type": "replace", "lord": "Jailor"} in legal(state)
     play(state, {"type": "replace", "lord": "Jailor"})
     draw_lords(state, "Trader")
@@ -132,23 +159,31 @@ def test_opportunist_replaces_a_court_lord_once_a_turn_before_the_action():
 
 
 def test_treasurer_makes_recruits_two_cheaper():
-    cards = [("seahorse", 4), ("crab", 2)]         # 6 for the Keeper's 8
+    cards = [("seahorse", 4), ("crab", 2)]  # 6 for the Keeper's 8
     without = table(2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 0})
     assert {"type": "recruit", "lord": "Keeper"} not in legal(without)
-    state = table(2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 0},
-                  lords={0: ["Treasurer"]})
+    state = table(
+        2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 0}, lords={0: ["Treasurer"]}
+    )
     recruit(state, "Keeper", *cards)
     assert lord_names(state, 0) == ["Treasurer", "Keeper"]
 
 
 def test_traitor_swaps_another_free_lord_even_an_assassinated_one_for_a_court_lord():
-    state = hiring("Traitor", lords={0: ["Keeper", ("Gardener", "assassinated")]},
-                   court=("Traitor", "Shopkeeper", "Grower", "Harvester"),
-                   locations={0: {"Parliament": ["Elder"]}}, face_up=())
+    state = hiring(
+        "Traitor",
+        lords={0: ["Keeper", ("Gardener", "assassinated")]},
+        court=("Traitor", "Shopkeeper", "Grower", "Harvester"),
+        locations={0: {"Parliament": ["Elder"]}},
+        face_up=(),
+    )
     hire(state, "Traitor")
     # The Elder is under a Location: not free, not a target; nor is the Traitor itself.
-    assert legal(state) == [{"type": "betray", "lord": "Keeper"},
-                            {"type": "betray", "lord": "Gardener"}, {"type": "skip"}]
+    assert legal(state) == [
+        {"type": "betray", "lord": "Keeper"},
+        {"type": "betray", "lord": "Gardener"},
+        {"type": "skip"},
+    ]
     play(state, {"type": "betray", "lord": "Gardener"})
     assert [a["lord"] for a in legal(state)] == ["Shopkeeper", "Grower", "Harvester"]
     play(state, {"type": "take_lord", "lord": "Shopkeeper"})
@@ -167,11 +202,12 @@ def test_schemer_swaps_another_free_lord_for_the_top_of_the_lord_deck():
     assert state.current_player == CHANCE
     state.apply({"type": "draw_lord", "name": "Peddler"})
     assert lord_names(state, 0) == ["Schemer", "Peddler"]
-    assert player(state, 0)["pearls"] == 2            # the Peddler's power, at once
+    assert player(state, 0)["pearls"] == 2  # the Peddler's power, at once
     assert state.view(0)["lords_discarded"] == ["Keeper"]
 
 
 # -- Soldiers --------------------------------------------------------------------------------
+
 
 def test_seeker_makes_each_opponent_give_back_two_pearls():
     state = hire(hiring("Seeker", 3, pearls={1: 5, 2: 1}), "Seeker")
@@ -179,20 +215,28 @@ def test_seeker_makes_each_opponent_give_back_two_pearls():
 
 
 def test_recruiter_makes_opponents_recruits_two_dearer():
-    cards = [("seahorse", 5), ("crab", 3)]         # 8: the Keeper's cost, not 10
-    state = table(2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 0},
-                  lords={1: ["Recruiter"]})
+    cards = [("seahorse", 5), ("crab", 3)]  # 8: the Keeper's cost, not 10
+    state = table(
+        2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 0}, lords={1: ["Recruiter"]}
+    )
     assert {"type": "recruit", "lord": "Keeper"} not in legal(state)
-    state = table(2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 2},
-                  lords={1: ["Recruiter"]})
+    state = table(
+        2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 2}, lords={1: ["Recruiter"]}
+    )
     recruit(state, "Keeper", *cards)
     assert player(state, 0)["pearls"] == 0 and "Keeper" in lord_names(state, 0)
     # The owner's own recruits are not dearer; an assassinated Recruiter does nothing.
-    own = table(2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 0},
-                lords={0: ["Recruiter"]})
+    own = table(
+        2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 0}, lords={0: ["Recruiter"]}
+    )
     assert {"type": "recruit", "lord": "Keeper"} in legal(own)
-    killed = table(2, court=court_with("Keeper"), hands={0: cards}, pearls={0: 0},
-                   lords={1: [("Recruiter", "assassinated")]})
+    killed = table(
+        2,
+        court=court_with("Keeper"),
+        hands={0: cards},
+        pearls={0: 0},
+        lords={1: [("Recruiter", "assassinated")]},
+    )
     assert {"type": "recruit", "lord": "Keeper"} in legal(killed)
 
 
@@ -201,7 +245,7 @@ def test_tamer_gives_opponents_the_reward_of_the_space_below():
     play(state, "explore")
     reveal(state, "monster")
     play(state, "fight")
-    assert state.view(0)["decision"]["space"] == 2      # not the key of space 3
+    assert state.view(0)["decision"]["space"] == 2  # not the key of space 3
     assert len(legal(state)) == 3
 
 
@@ -216,14 +260,29 @@ def test_tamer_on_the_first_space_the_reward_is_that_spaces_own():
     play(own, "explore")
     reveal(own, "monster")
     play(own, "fight")
-    assert player(own, 0)["key_tokens"] == 1           # its owner is not affected
+    assert player(own, 0)["key_tokens"] == 1  # its owner is not affected
 
 
 def test_commander_on_recruit_opponents_discard_down_to_six_by_their_own_choice():
-    eight = [("squid", 1), ("squid", 2), ("crab", 1), ("crab", 2), ("crab", 3),
-             ("seahorse", 1), ("seahorse", 2), ("jellyfish", 1)]
-    seven = [("shellfish", 1), ("shellfish", 2), ("shellfish", 3), ("jellyfish", 2),
-             ("jellyfish", 3), ("seahorse", 3), ("squid", 3)]
+    eight = [
+        ("squid", 1),
+        ("squid", 2),
+        ("crab", 1),
+        ("crab", 2),
+        ("crab", 3),
+        ("seahorse", 1),
+        ("seahorse", 2),
+        ("jellyfish", 1),
+    ]
+    seven = [
+        ("shellfish", 1),
+        ("shellfish", 2),
+        ("shellfish", 3),
+        ("jellyfish", 2),
+        ("jellyfish", 3),
+        ("seahorse", 3),
+        ("squid", 3),
+    ]
     state = hire(hiring("Commander", 3, hands={1: eight, 2: seven}), "Commander")
     assert state.current_player == 1 and types(state) == ["discard"]
     play(state, {"type": "discard", **card("crab", 3)}, {"type": "discard", **card("squid", 2)})
@@ -235,9 +294,10 @@ def test_commander_on_recruit_opponents_discard_down_to_six_by_their_own_choice(
 
 def test_commander_while_free_opponents_discard_down_to_six_at_the_end_of_their_turns():
     six = [("squid", 1), ("squid", 2), ("crab", 1), ("crab", 2), ("crab", 3), ("seahorse", 1)]
-    court = ("Herdsman", "Harvester", "Gardener")      # none affordable: the turn is exploring
-    state = table(2, turn=1, lords={0: ["Commander"]}, hands={1: six}, pearls={0: 0, 1: 0},
-                  court=court)
+    court = ("Herdsman", "Harvester", "Gardener")  # none affordable: the turn is exploring
+    state = table(
+        2, turn=1, lords={0: ["Commander"]}, hands={1: six}, pearls={0: 0, 1: 0}, court=court
+    )
     reveal(state, "jellyfish", 4)
     play(state, "take")
     # Seven in hand at the end of its turn: seat 1 discards one of its choice.
@@ -245,40 +305,54 @@ def test_commander_while_free_opponents_discard_down_to_six_at_the_end_of_their_
     play(state, {"type": "discard", **card("squid", 1)})
     assert player(state, 1)["hand_size"] == 6 and state.view(0)["turn"] == 0
     # Its owner is not limited.
-    mine = table(2, turn=0, lords={0: ["Commander"]}, hands={0: six}, pearls={0: 0, 1: 0},
-                 court=court)
+    mine = table(
+        2, turn=0, lords={0: ["Commander"]}, hands={0: six}, pearls={0: 0, 1: 0}, court=court
+    )
     reveal(mine, "jellyfish", 4)
     play(mine, "take")
     assert player(mine, 0)["hand_size"] == 7 and mine.view(0)["turn"] == 1
 
 
 def test_ruling_a_lord_is_assassinated_only_once():
-    state = hire(hiring("Assassin", lords={1: [("Landlord", "assassinated"), "Herald"]}),
-                 "Assassin")
+    state = hire(
+        hiring("Assassin", lords={1: [("Landlord", "assassinated"), "Herald"]}), "Assassin"
+    )
     # Only the Herald is left to target: no decision.
     assert [lord["disabled"] for lord in player(state, 1)["lords"]] == [True, True]
 
 
 def test_assassin_takes_one_free_lords_power_and_keys_from_each_opponent():
-    state = hiring("Assassin", 3, lords={1: ["Landlord", "Herald"], 2: ["Keeper"]},
-                   locations={2: {"Parliament": ["Elder"]}}, face_up=())
+    state = hiring(
+        "Assassin",
+        3,
+        lords={1: ["Landlord", "Herald"], 2: ["Keeper"]},
+        locations={2: {"Parliament": ["Elder"]}},
+        face_up=(),
+    )
     hire(state, "Assassin")
     # The Assassin's owner picks, opponent by opponent in turn order.
     assert state.current_player == 0
-    assert legal(state) == [{"type": "assassinate", "seat": 1, "lord": "Landlord"},
-                            {"type": "assassinate", "seat": 1, "lord": "Herald"}]
+    assert legal(state) == [
+        {"type": "assassinate", "seat": 1, "lord": "Landlord"},
+        {"type": "assassinate", "seat": 1, "lord": "Herald"},
+    ]
     play(state, {"type": "assassinate", "seat": 1, "lord": "Herald"})
     # Seat 2's only free Lord is the Keeper (the Elder is under a Location): no decision.
     view = state.view(None)
-    assert view["players"][2]["lords"][0] == {"name": "Keeper", "guild": "farmer",
-                                              "free": True, "disabled": True}
-    assert view["players"][1]["keys"] == 0                 # the Herald's key is gone
-    assert view["players"][1]["lords"][1]["free"] is True   # still free, still 5 points
+    assert view["players"][2]["lords"][0] == {
+        "name": "Keeper",
+        "guild": "farmer",
+        "free": True,
+        "disabled": True,
+    }
+    assert view["players"][1]["keys"] == 0  # the Herald's key is gone
+    assert view["players"][1]["lords"][1]["free"] is True  # still free, still 5 points
 
 
 def test_jailor_makes_each_opponent_discard_an_ally_of_its_choice():
-    state = hire(hiring("Jailor", 3, hands={1: [("crab", 1), ("squid", 5)],
-                                            2: [("seahorse", 2)]}), "Jailor")
+    state = hire(
+        hiring("Jailor", 3, hands={1: [("crab", 1), ("squid", 5)], 2: [("seahorse", 2)]}), "Jailor"
+    )
     assert state.current_player == 1
     play(state, {"type": "discard", **card("crab", 1)})
     # Seat 2's lone Ally goes without a decision.
@@ -307,10 +381,12 @@ def test_hunter_picks_the_opponent_when_several_have_tokens():
     assert legal(state) == [{"type": "hunt", "seat": 1}, {"type": "hunt", "seat": 2}]
     play(state, {"type": "hunt", "seat": 2})
     assert state.chance_outcomes() == [
-        ({"type": "steal", "thief": 0, "victim": 2, "value": 2}, 1.0)]
+        ({"type": "steal", "thief": 0, "victim": 2, "value": 2}, 1.0)
+    ]
 
 
 # -- Merchants -------------------------------------------------------------------------------
+
 
 def test_landlord_gives_a_pearl_at_the_start_of_each_of_its_owners_turns():
     full_court = FILLERS + ("Keeper", "Elder")
@@ -318,7 +394,7 @@ def test_landlord_gives_a_pearl_at_the_start_of_each_of_its_owners_turns():
     assert player(state, 0)["pearls"] == 1
     reveal(state, "crab", 1)
     play(state, "take")
-    assert player(state, 1)["pearls"] == 0            # not on the opponent's turn
+    assert player(state, 1)["pearls"] == 0  # not on the opponent's turn
     reveal(state, "crab", 2)
     play(state, "decline", "take")
     assert player(state, 0)["pearls"] == 2
@@ -326,8 +402,14 @@ def test_landlord_gives_a_pearl_at_the_start_of_each_of_its_owners_turns():
 
 def test_a_lord_under_a_location_has_lost_its_power():
     full_court = FILLERS + ("Keeper", "Elder")
-    state = table(2, lords={0: ["Landlord"]}, locations={0: {"Parliament": ["Landlord"]}},
-                  pearls={0: 0, 1: 0}, court=full_court, face_up=())
+    state = table(
+        2,
+        lords={0: ["Landlord"]},
+        locations={0: {"Parliament": ["Landlord"]}},
+        pearls={0: 0, 1: 0},
+        court=full_court,
+        face_up=(),
+    )
     assert player(state, 0)["pearls"] == 0
     assert state.view(0)["decision"] == {"kind": "chance", "event": "reveal"}
 
@@ -339,7 +421,7 @@ def test_ship_master_pays_a_pearl_per_race_sent_to_the_council():
         play(state, "continue")
     reveal(state, "jellyfish", 4)
     play(state, "take")
-    assert player(state, 0)["pearls"] == 2          # crab and squid went to the Council
+    assert player(state, 0)["pearls"] == 2  # crab and squid went to the Council
     assert state.view(0)["council"]["crab"] == 2
 
 
@@ -351,10 +433,11 @@ def test_shopkeeper_peddler_and_trader_pay_pearls_once(name, pearls):
 
 
 def test_slaver_sells_one_ally_a_turn_for_two_pearls_before_the_action():
-    state = table(2, lords={0: ["Slaver"]}, hands={0: [("crab", 3), ("squid", 1)]},
-                  pearls={0: 0})
-    assert legal(state)[:2] == [{"type": "sell", **card("squid", 1)},
-                                {"type": "sell", **card("crab", 3)}]
+    state = table(2, lords={0: ["Slaver"]}, hands={0: [("crab", 3), ("squid", 1)]}, pearls={0: 0})
+    assert legal(state)[:2] == [
+        {"type": "sell", **card("squid", 1)},
+        {"type": "sell", **card("crab", 3)},
+    ]
     play(state, {"type": "sell", **card("crab", 3)})
     assert player(state, 0)["pearls"] == 2 and hand(state, 0) == [("squid", 1)]
     assert state.view(0)["discard_size"] == 1
@@ -363,29 +446,40 @@ def test_slaver_sells_one_ally_a_turn_for_two_pearls_before_the_action():
 
 # -- Mages -----------------------------------------------------------------------------------
 
+
 def test_alchemist_takes_a_second_council_stack():
-    state = table(2, lords={0: ["Alchemist"]}, pearls={0: 0},
-                  council=[("crab", 1), ("squid", 2), ("jellyfish", 5)])
+    state = table(
+        2,
+        lords={0: ["Alchemist"]},
+        pearls={0: 0},
+        council=[("crab", 1), ("squid", 2), ("jellyfish", 5)],
+    )
     play(state, {"type": "council", "race": "crab"})
-    assert legal(state) == [{"type": "council", "race": "squid"},
-                            {"type": "council", "race": "jellyfish"}]
+    assert legal(state) == [
+        {"type": "council", "race": "squid"},
+        {"type": "council", "race": "jellyfish"},
+    ]
     play(state, {"type": "council", "race": "jellyfish"})
     assert hand(state, 0) == [("crab", 1), ("jellyfish", 5)]
     assert state.view(0)["council"]["squid"] == 1
 
 
 def test_apprentice_takes_a_council_stack_into_hand():
-    state = hire(hiring("Apprentice", council=[("crab", 1), ("crab", 4), ("squid", 2)]),
-                 "Apprentice")
-    assert legal(state) == [{"type": "council", "race": "squid"},
-                            {"type": "council", "race": "crab"}]
+    state = hire(
+        hiring("Apprentice", council=[("crab", 1), ("crab", 4), ("squid", 2)]), "Apprentice"
+    )
+    assert legal(state) == [
+        {"type": "council", "race": "squid"},
+        {"type": "council", "race": "crab"},
+    ]
     play(state, {"type": "council", "race": "crab"})
     assert hand(state, 0) == [("crab", 1), ("crab", 4)]
 
 
 def test_illusionist_swaps_a_location_and_its_lords_for_a_face_up_one():
-    state = hiring("Illusionist", locations={0: {"Parliament": ["Elder"]}},
-                   face_up=("Sanctuary", "Abyss"))
+    state = hiring(
+        "Illusionist", locations={0: {"Parliament": ["Elder"]}}, face_up=("Sanctuary", "Abyss")
+    )
     hire(state, "Illusionist")
     assert legal(state) == [{"type": "swap", "location": "Parliament"}, {"type": "skip"}]
     play(state, {"type": "swap", "location": "Parliament"})
@@ -405,7 +499,7 @@ def test_invoker_plays_another_whole_turn():
 
 
 def test_ruling_the_invokers_turn_is_played_even_in_the_last_round():
-    state = hire(hiring("Invoker", end_seat=1), "Invoker")   # seat 0 plays the last turn
+    state = hire(hiring("Invoker", end_seat=1), "Invoker")  # seat 0 plays the last turn
     assert not state.is_terminal() and state.view(0)["turn"] == 0
     reveal(state, "crab", 1)
     play(state, "decline", "take")
@@ -426,28 +520,42 @@ def test_master_of_magic_later_recruits_need_one_race_fewer():
     cards = [("crab", 5), ("squid", 4)]
     without = table(2, court=court_with("Jailor"), hands={0: cards}, pearls={0: 0})
     assert {"type": "recruit", "lord": "Jailor"} not in legal(without)
-    state = table(2, court=court_with("Jailor"), hands={0: cards}, pearls={0: 0},
-                  lords={0: ["Master of Magic"]})
+    state = table(
+        2,
+        court=court_with("Jailor"),
+        hands={0: cards},
+        pearls={0: 0},
+        lords={0: ["Master of Magic"]},
+    )
     recruit(state, "Jailor", *cards)
     assert "Jailor" in lord_names(state, 0)
     # Never fewer than one race: the Hunter (one Crab race) still takes one.
-    one = table(2, court=court_with("Hunter"), hands={0: [("crab", 5), ("crab", 1)]},
-                pearls={0: 0}, lords={0: ["Master of Magic"]})
+    one = table(
+        2,
+        court=court_with("Hunter"),
+        hands={0: [("crab", 5), ("crab", 1)]},
+        pearls={0: 0},
+        lords={0: ["Master of Magic"]},
+    )
     recruit(one, "Hunter", ("crab", 5), ("crab", 1))
     assert "Hunter" in lord_names(one, 0)
 
 
 def test_master_of_magic_does_not_help_its_own_recruit():
     # Rulebook glossary: its cost is paid, and its Ally affiliated, before it enters play.
-    state = table(2, court=court_with("Master of Magic"),
-                  hands={0: [("jellyfish", 5), ("crab", 5)]}, pearls={0: 0})
+    state = table(
+        2,
+        court=court_with("Master of Magic"),
+        hands={0: [("jellyfish", 5), ("crab", 5)]},
+        pearls={0: 0},
+    )
     assert {"type": "recruit", "lord": "Master of Magic"} not in legal(state)
 
 
 # -- Farmers and Ambassadors -----------------------------------------------------------------
 
-@pytest.mark.parametrize("name", [lord.name for lord in data.LORDS
-                                  if lord.guild == data.FARMER])
+
+@pytest.mark.parametrize("name", [lord.name for lord in data.LORDS if lord.guild == data.FARMER])
 def test_farmers_have_no_power_only_points(name):
     state = hire(hiring(name, pearls={0: 3, 1: 4}), name)
     view = state.view(0)
@@ -458,8 +566,9 @@ def test_farmers_have_no_power_only_points(name):
     assert state.view(None)["scores"][0]["lords"] == LORDS[name].ip
 
 
-@pytest.mark.parametrize("name", [lord.name for lord in data.LORDS
-                                  if lord.guild == data.AMBASSADOR])
+@pytest.mark.parametrize(
+    "name", [lord.name for lord in data.LORDS if lord.guild == data.AMBASSADOR]
+)
 def test_ambassadors_bring_keys(name):
     state = hire(hiring(name), name)
     keys = LORDS[name].keys
@@ -478,12 +587,26 @@ def test_ambassadors_bring_keys(name):
 # (Jellyfish 3 and 1, Squid 3, Crab 2, Seahorse 1, Shellfish 5), tokens 2 and 4, 5 pearls and
 # 2 key tokens, controlling only the Location scored.
 LOCATION_POINTS = {
-    "Parliament": 6 + 2 * 2, "Sanctuary": 4 + 3 * 2, "Abyss": 2 * 6,
-    "Ink Caverns": 4 + 3, "Pearl Beds": 4 + 3, "Claw Reef": 4 + 3, "Kelp Stables": 4 + 3,
-    "Barracks": 6 + 2, "Market Hall": 6 + 2, "Arcane Grotto": 6 + 2, "Sargasso Fields": 5 + 2,
-    "Embassy": 6 + 2, "Sunken Gate": 2 + 3 * 2, "Lighthouse": 6 + 2, "Monster Lair": 2 + 2 * 2,
-    "Bone Field": 6 + 2, "Treasure Grotto": 2 + 5, "Oyster Vault": 6 + 5 // 2,
-    "Citadel": 2 + 2, "Watchtower": 5 + 1,
+    "Parliament": 6 + 2 * 2,
+    "Sanctuary": 4 + 3 * 2,
+    "Abyss": 2 * 6,
+    "Ink Caverns": 4 + 3,
+    "Pearl Beds": 4 + 3,
+    "Claw Reef": 4 + 3,
+    "Kelp Stables": 4 + 3,
+    "Barracks": 6 + 2,
+    "Market Hall": 6 + 2,
+    "Arcane Grotto": 6 + 2,
+    "Sargasso Fields": 5 + 2,
+    "Embassy": 6 + 2,
+    "Sunken Gate": 2 + 3 * 2,
+    "Lighthouse": 6 + 2,
+    "Monster Lair": 2 + 2 * 2,
+    "Bone Field": 6 + 2,
+    "Treasure Grotto": 2 + 5,
+    "Oyster Vault": 6 + 5 // 2,
+    "Citadel": 2 + 2,
+    "Watchtower": 5 + 1,
 }
 
 
@@ -493,29 +616,48 @@ def test_every_location_is_scored():
 
 @pytest.mark.parametrize("name", sorted(LOCATION_POINTS))
 def test_location_scoring(name):
-    state = table(2, face_up=(), pearls={0: 5}, key_tokens={0: 2},
-                  lords={0: ["Keeper", "Slaver", "Master of Magic", "Elder", "Jailor",
-                             "Traitor", "Corruptor"]},
-                  locations={0: {name: ["Elder"]}},
-                  affiliated={0: [("jellyfish", 3), ("jellyfish", 1), ("squid", 3),
-                                  ("crab", 2), ("seahorse", 1), ("shellfish", 5)]},
-                  tokens={0: [2, 4]})
+    state = table(
+        2,
+        face_up=(),
+        pearls={0: 5},
+        key_tokens={0: 2},
+        lords={
+            0: ["Keeper", "Slaver", "Master of Magic", "Elder", "Jailor", "Traitor", "Corruptor"]
+        },
+        locations={0: {name: ["Elder"]}},
+        affiliated={
+            0: [
+                ("jellyfish", 3),
+                ("jellyfish", 1),
+                ("squid", 3),
+                ("crab", 2),
+                ("seahorse", 1),
+                ("shellfish", 5),
+            ]
+        },
+        tokens={0: [2, 4]},
+    )
     state._tasks = [("game_over",)]
     state._advance()
     assert state.view(None)["scores"][0]["locations"] == LOCATION_POINTS[name]
 
 
 def test_ruling_an_assassinated_lord_still_counts_for_its_guild():
-    state = table(2, face_up=(), lords={0: [("Traitor", "assassinated"), "Corruptor"]},
-                  locations={0: {"Parliament": []}})
+    state = table(
+        2,
+        face_up=(),
+        lords={0: [("Traitor", "assassinated"), "Corruptor"]},
+        locations={0: {"Parliament": []}},
+    )
     state._tasks = [("game_over",)]
     state._advance()
     assert state.view(None)["scores"][0]["locations"] == 6 + 2 * 2
 
 
 def test_a_lord_under_a_location_is_no_target_and_keeps_its_points():
-    state = hiring("Assassin", lords={1: ["Keeper"]},
-                   locations={1: {"Parliament": ["Keeper"]}}, face_up=())
+    state = hiring(
+        "Assassin", lords={1: ["Keeper"]}, locations={1: {"Parliament": ["Keeper"]}}, face_up=()
+    )
     hire(state, "Assassin")
     assert player(state, 1)["lords"][0]["disabled"] is False
     with pytest.raises(IllegalAction):

@@ -23,17 +23,19 @@ from games.rules import CHANCE, IllegalAction, registered
 from games.rules.base import GameSpec, State
 
 GAMES = int(os.environ.get("HADAL_CONFORMANCE_GAMES", "200"))
-MAX_ACTIONS = 20_000          # a random playthrough longer than this is taken to be stuck
-CHECKPOINT_RATE = 0.04        # share of steps whose state is kept for the deeper checks
-EVERY_STEP_GAMES = 20         # playthroughs whose views are checked after every single action
-RESAMPLED_PLAY = 20           # random actions played on from one resampled state per checkpoint
-ILLEGAL_PER_STATE = 6         # mutated or misplaced actions tried at each checkpoint
-ENOUGH_REDRAWS = 20           # other seats' views seen changed by resampling: hidden data exists
+MAX_ACTIONS = 20_000  # a random playthrough longer than this is taken to be stuck
+CHECKPOINT_RATE = 0.04  # share of steps whose state is kept for the deeper checks
+EVERY_STEP_GAMES = 20  # playthroughs whose views are checked after every single action
+RESAMPLED_PLAY = 20  # random actions played on from one resampled state per checkpoint
+ILLEGAL_PER_STATE = 6  # mutated or misplaced actions tried at each checkpoint
+ENOUGH_REDRAWS = 20  # other seats' views seen changed by resampling: hidden data exists
 
 # Per game, per private chance outcome type: keys its public form must not carry.
-PRIVATE_KEYS = {"deep-sea-adventure": {"reveal": {"value"}},
-                "abyss": {"draw_token": {"value"}, "steal": {"value"}},
-                "ventlife": {"draw": {"tile"}}}
+PRIVATE_KEYS = {
+    "deep-sea-adventure": {"reveal": {"value"}},
+    "abyss": {"draw_token": {"value"}, "steal": {"value"}},
+    "ventlife": {"draw": {"tile"}},
+}
 
 SLUGS = sorted(registered())
 
@@ -45,7 +47,7 @@ class Playthrough:
     options: dict[str, Any]
     actions: list[dict[str, Any]] = field(default_factory=list)
     checkpoints: dict[int, State] = field(default_factory=dict)  # actions applied -> clone
-    views: dict[int, str] = field(default_factory=dict)          # actions applied -> all views
+    views: dict[int, str] = field(default_factory=dict)  # actions applied -> all views
     final: State | None = None
 
 
@@ -70,8 +72,9 @@ def random_options(spec: GameSpec, rng: random.Random) -> dict[str, Any]:
         if option.kind == "bool":
             options[option.name] = rng.random() < 0.5
         elif option.kind == "choice" and option.subset_of and rng.random() < 0.3:
-            options[option.name] = rng.sample(list(option.subset_of),
-                                              option.subset_size or len(option.subset_of))
+            options[option.name] = rng.sample(
+                list(option.subset_of), option.subset_size or len(option.subset_of)
+            )
         elif option.kind == "choice":
             options[option.name] = rng.choice(option.choices)
         elif option.minimum is not None and option.maximum is not None:
@@ -242,8 +245,11 @@ def illegal_candidates(state: State, record: Playthrough, rng: random.Random) ->
             if key == "type":
                 continue
             if isinstance(value, int) and not isinstance(value, bool):
-                candidates += [{**action, key: value + 1000}, {**action, key: float(value)},
-                               {**action, key: str(value)}]
+                candidates += [
+                    {**action, key: value + 1000},
+                    {**action, key: float(value)},
+                    {**action, key: str(value)},
+                ]
                 if value in (0, 1):
                     candidates.append({**action, key: bool(value)})
             elif isinstance(value, list):
@@ -272,10 +278,14 @@ def test_an_illegal_action_raises_and_changes_nothing(rules):
                 assert state.current_player == player
                 assert canonical(state.legal_actions()) == legal_before, repr(action)
             if all_views(state) != record.views[step]:
-                culprits = [action for action in candidates
-                            if changes_views(original, action, record.views[step])]
-                pytest.fail(f"{record.seed} step {step}: refused actions changed the views: "
-                            f"{culprits!r}")
+                culprits = [
+                    action
+                    for action in candidates
+                    if changes_views(original, action, record.views[step])
+                ]
+                pytest.fail(
+                    f"{record.seed} step {step}: refused actions changed the views: {culprits!r}"
+                )
 
 
 def changes_views(state: State, action: Any, views: str) -> bool:
@@ -316,7 +326,8 @@ def test_resampling_hidden_information_keeps_each_seats_own_view(rules):
                 sample_state = state.resample_hidden(seat, rng)
                 assert sample_state is not state
                 assert canonical(sample_state.view(seat)) == views[seat], (
-                    f"{record.seed} step {step}: resampling for seat {seat} changed its view")
+                    f"{record.seed} step {step}: resampling for seat {seat} changed its view"
+                )
                 samples.append(sample_state)
                 if redrawn_for_others >= ENOUGH_REDRAWS and spec.hidden_information:
                     continue  # hidden data has been seen to change; the seat's own view suffices

@@ -81,6 +81,7 @@ def reveal(state, value):
 
 # -- setting out ---------------------------------------------------------------------------------
 
+
 def test_the_trail_starts_with_eight_chips_of_each_level_from_the_shallowest():
     state = get_rules("deep-sea-adventure").new_game(4)
     view = state.view(None)
@@ -90,19 +91,23 @@ def test_the_trail_starts_with_eight_chips_of_each_level_from_the_shallowest():
     assert [d["position"] for d in view["divers"]] == [0, 0, 0, 0]
 
 
-@pytest.mark.parametrize("players, options, message", [
-    (1, {}, "2 to 6 players"),
-    (7, {}, "2 to 6 players"),
-    (3, {"starting_bid": 2}, "unknown option"),
-    ("3", {}, "whole number"),
-    (3, ["nope"], "options must be an object"),
-])
+@pytest.mark.parametrize(
+    "players, options, message",
+    [
+        (1, {}, "2 to 6 players"),
+        (7, {}, "2 to 6 players"),
+        (3, {"starting_bid": 2}, "unknown option"),
+        ("3", {}, "whole number"),
+        (3, ["nope"], "options must be an object"),
+    ],
+)
 def test_new_game_refuses_bad_player_counts_and_unknown_options(players, options, message):
     with pytest.raises(ValueError, match=message):
         dsa.new_game(players, options)
 
 
 # -- moving --------------------------------------------------------------------------------------
+
 
 def test_divers_in_the_way_are_jumped_over_without_being_counted():
     state = dive(divers={0: Diver(2), 1: Diver(3), 2: Diver(5)})
@@ -149,24 +154,26 @@ def test_reaching_the_submarine_exactly_or_with_steps_to_spare_brings_a_diver_ba
 
 
 def test_a_diver_back_takes_no_more_turns_and_uses_no_air():
-    state = dive(air=20, divers={0: Diver(1, held=(1, 1), turned_back=True), 1: Diver(4),
-                                 2: Diver(8)})
-    play(state, (3, 3))                       # seat 0 is back with two chips
+    state = dive(
+        air=20, divers={0: Diver(1, held=(1, 1), turned_back=True), 1: Diver(4), 2: Diver(8)}
+    )
+    play(state, (3, 3))  # seat 0 is back with two chips
     assert state.current_player == 1
-    play(state, "continue", (1, 1), "pass")   # seat 1
-    play(state, "continue", (1, 1), "pass")   # seat 2
-    assert state.current_player == 1          # seat 0 is skipped
-    assert public(state)["air"] == 20         # and its two chips cost no air
+    play(state, "continue", (1, 1), "pass")  # seat 1
+    play(state, "continue", (1, 1), "pass")  # seat 2
+    assert state.current_player == 1  # seat 0 is skipped
+    assert public(state)["air"] == 20  # and its two chips cost no air
 
 
 def test_air_and_movement_are_reduced_by_items_held_a_stack_counting_as_one():
-    state = dive(players=2, air=20,
-                 divers={0: Diver(3, held=(1, (2, 3, 3))), 1: Diver(1)}, to_act=1)
-    play(state, "continue", (1, 1))           # seat 1: 2 -> jumps seat 0 at 3, lands on 4
+    state = dive(
+        players=2, air=20, divers={0: Diver(3, held=(1, (2, 3, 3))), 1: Diver(1)}, to_act=1
+    )
+    play(state, "continue", (1, 1))  # seat 1: 2 -> jumps seat 0 at 3, lands on 4
     assert position(state, 1) == 4
     play(state, "pass")
-    assert public(state)["air"] == 18          # seat 0 holds two items (a chip and a stack)
-    play(state, "continue", (2, 2))           # 4 - 2 items = 2 steps: 4 is taken, 5, 6
+    assert public(state)["air"] == 18  # seat 0 holds two items (a chip and a stack)
+    play(state, "continue", (2, 2))  # 4 - 2 items = 2 steps: 4 is taken, 5, 6
     assert position(state, 0) == 6
 
 
@@ -179,6 +186,7 @@ def test_movement_never_goes_below_zero():
 
 # -- deciding --------------------------------------------------------------------------------------
 
+
 def test_in_the_submarine_a_diver_can_only_continue():
     state = dive()
     assert state.legal_actions() == [{"type": "continue"}]
@@ -189,8 +197,8 @@ def test_in_the_submarine_a_diver_can_only_continue():
 def test_turning_back_is_offered_once_and_then_the_turn_goes_straight_to_the_roll():
     state = dive(players=2, divers={0: Diver(5), 1: Diver(9)})
     assert state.legal_actions() == [{"type": "continue"}, {"type": "turn_back"}]
-    play(state, "turn_back", (1, 1), "take")          # seat 0 back to 3, takes the chip
-    play(state, "continue", (1, 1), "pass")           # seat 1
+    play(state, "turn_back", (1, 1), "take")  # seat 0 back to 3, takes the chip
+    play(state, "continue", (1, 1), "pass")  # seat 1
     view = state.view(0)
     assert view["turn"] == 0 and view["phase"] == "roll" and state.is_chance_node()
     assert public(state)["divers"][0]["turned_back"]
@@ -206,6 +214,7 @@ def test_a_diver_that_has_turned_back_cannot_turn_back_again():
 
 # -- taking and dropping ---------------------------------------------------------------------------
 
+
 def test_taking_a_chip_leaves_a_blank_and_the_chip_is_held():
     state = dive(divers={0: Diver(0)})
     play(state, "continue", (1, 2), "take")
@@ -218,12 +227,15 @@ def test_taking_a_chip_leaves_a_blank_and_the_chip_is_held():
 def test_on_a_blank_a_diver_may_drop_any_held_item_and_it_replaces_the_blank():
     trail = [1, 1, BLANK, 2, 2]
     state = dive(trail=trail, divers={0: Diver(1, held=(4,))})
-    play(state, "continue", (1, 2))   # 3 - 1 item = 2 steps: space 3, a blank
+    play(state, "continue", (1, 2))  # 3 - 1 item = 2 steps: space 3, a blank
     assert state.legal_actions() == [{"type": "drop", "chip": 0}, {"type": "pass"}]
     state = dive(trail=trail, divers={0: Diver(0, held=(4, (1, 2)))})
-    play(state, "continue", (2, 3))   # 5 - 2 items = 3 steps: space 3, a blank
-    assert state.legal_actions() == [{"type": "drop", "chip": 0}, {"type": "drop", "chip": 1},
-                                     {"type": "pass"}]
+    play(state, "continue", (2, 3))  # 5 - 2 items = 3 steps: space 3, a blank
+    assert state.legal_actions() == [
+        {"type": "drop", "chip": 0},
+        {"type": "drop", "chip": 1},
+        {"type": "pass"},
+    ]
     play(state, ("drop", 1))
     view = public(state)
     assert view["trail"][2] == {"stack": 2, "levels": [1, 2]}
@@ -239,17 +251,20 @@ def test_on_a_blank_with_nothing_held_there_is_no_decision():
 
 def test_a_taken_stack_is_one_item_and_scores_all_its_values():
     state = dive(trail=[1, 1, (1, 2, 2)], divers={0: Diver(2)})
-    play(state, "continue", (1, 1), "take")     # 2 steps, but the trail ends at the stack
+    play(state, "continue", (1, 1), "take")  # 2 steps, but the trail ends at the stack
     assert public(state)["divers"][0]["held_levels"] == [[1, 2, 2]]
     assert public(state)["divers"][0]["held"] == 1
-    play(state, "continue", (1, 1), "pass")     # seat 1 to space 2
-    play(state, "continue", (1, 1), "pass")     # seat 2 jumps both, stops at space 1
-    assert public(state)["air"] == AIR - 1      # the stack cost one air
-    play(state, "turn_back", (3, 3))            # 6 - 1 = 5 steps: home
-    play(state, "turn_back", (3, 3), "turn_back", (3, 3))   # seats 1 and 2 home, empty-handed
+    play(state, "continue", (1, 1), "pass")  # seat 1 to space 2
+    play(state, "continue", (1, 1), "pass")  # seat 2 jumps both, stops at space 1
+    assert public(state)["air"] == AIR - 1  # the stack cost one air
+    play(state, "turn_back", (3, 3))  # 6 - 1 = 5 steps: home
+    play(state, "turn_back", (3, 3), "turn_back", (3, 3))  # seats 1 and 2 home, empty-handed
     assert public(state)["phase"] == "reveal"
-    assert public(state)["reveals_pending"] == [{"seat": 0, "level": 1}, {"seat": 0, "level": 2},
-                                                 {"seat": 0, "level": 2}]
+    assert public(state)["reveals_pending"] == [
+        {"seat": 0, "level": 1},
+        {"seat": 0, "level": 2},
+        {"seat": 0, "level": 2},
+    ]
     reveal(state, 3)
     reveal(state, 7)
     reveal(state, 4)
@@ -259,12 +274,13 @@ def test_a_taken_stack_is_one_item_and_scores_all_its_values():
 
 # -- the end of a round ----------------------------------------------------------------------------
 
+
 def test_air_running_out_ends_the_round_only_after_the_turn_is_finished():
     state = dive(players=2, air=2, divers={0: Diver(3, held=(1, 2)), 1: Diver(6)}, to_act=1)
     play(state, "continue", (1, 1), "pass")
     view = public(state)
     assert view["air"] == 0 and view["current_player"] == 0 and view["phase"] == "decide"
-    play(state, "turn_back", (3, 3))            # 6 - 2 = 4 steps: home with two chips
+    play(state, "turn_back", (3, 3))  # 6 - 2 = 4 steps: home with two chips
     view = public(state)
     assert view["divers"][0]["back"]
     assert view["phase"] == "reveal"
@@ -279,25 +295,37 @@ def test_air_below_zero_shows_as_zero():
 
 
 def test_the_round_ends_when_every_diver_is_back():
-    state = dive(divers={0: Diver(1, turned_back=True), 1: Diver(back=True),
-                         2: Diver(back=True)})
+    state = dive(divers={0: Diver(1, turned_back=True), 1: Diver(back=True), 2: Diver(back=True)})
     play(state, (1, 1))
     view = public(state)
     assert view["round"] == 2 and view["air"] == AIR and view["phase"] == "decide"
 
 
-@pytest.mark.parametrize("level, values", [(1, [0, 1, 2, 3]), (2, [4, 5, 6, 7]),
-                                           (3, [8, 9, 10, 11]), (4, [12, 13, 14, 15])])
+@pytest.mark.parametrize(
+    "level, values",
+    [(1, [0, 1, 2, 3]), (2, [4, 5, 6, 7]), (3, [8, 9, 10, 11]), (4, [12, 13, 14, 15])],
+)
 def test_a_chip_is_worth_one_of_the_values_printed_for_its_level(level, values):
-    state = dive(divers={0: Diver(1, held=(level,), turned_back=True), 1: Diver(back=True),
-                         2: Diver(back=True)})
+    state = dive(
+        divers={
+            0: Diver(1, held=(level,), turned_back=True),
+            1: Diver(back=True),
+            2: Diver(back=True),
+        }
+    )
     play(state, (1, 2))
     assert [(o["value"], p) for o, p in state.chance_outcomes()] == [(v, 2 / 8) for v in values]
 
 
 def test_reveal_probabilities_follow_the_values_not_yet_revealed():
-    state = dive(divers={0: Diver(1, held=(1, 1, 4), turned_back=True), 1: Diver(back=True),
-                         2: Diver(back=True)}, scored={1: [(1, 3), (4, 15)]})
+    state = dive(
+        divers={
+            0: Diver(1, held=(1, 1, 4), turned_back=True),
+            1: Diver(back=True),
+            2: Diver(back=True),
+        },
+        scored={1: [(1, 3), (4, 15)]},
+    )
     play(state, (3, 3))
     assert state.is_chance_node()
     assert state.chance_outcomes() == [
@@ -306,12 +334,19 @@ def test_reveal_probabilities_follow_the_values_not_yet_revealed():
         ({"type": "reveal", "seat": 0, "level": 1, "value": 2}, 2 / 7),
         ({"type": "reveal", "seat": 0, "level": 1, "value": 3}, 1 / 7),
     ]
-    reveal(state, 3)                   # the last 3 of level 1
-    assert [(o["value"], p) for o, p in state.chance_outcomes()] == [(0, 2 / 6), (1, 2 / 6),
-                                                                      (2, 2 / 6)]
+    reveal(state, 3)  # the last 3 of level 1
+    assert [(o["value"], p) for o, p in state.chance_outcomes()] == [
+        (0, 2 / 6),
+        (1, 2 / 6),
+        (2, 2 / 6),
+    ]
     reveal(state, 0)
-    assert [(o["value"], p) for o, p in state.chance_outcomes()] == [(12, 2 / 7), (13, 2 / 7),
-                                                                      (14, 2 / 7), (15, 1 / 7)]
+    assert [(o["value"], p) for o, p in state.chance_outcomes()] == [
+        (12, 2 / 7),
+        (13, 2 / 7),
+        (14, 2 / 7),
+        (15, 1 / 7),
+    ]
     reveal(state, 15)
     assert state.view(0)["divers"][0]["scored"] == [3, 0, 15]
     assert public(state)["round"] == 2
@@ -319,28 +354,48 @@ def test_reveal_probabilities_follow_the_values_not_yet_revealed():
 
 def test_drowned_chips_are_shuffled_into_stacks_of_three_and_added_after_the_blanks_go():
     trail = [1, BLANK, 2, BLANK, 3, 4]
-    state = dive(trail=trail, air=0,
-                 divers={0: Diver(1, turned_back=True), 1: Diver(3, held=(1, 2)),
-                         2: Diver(5, held=(3, (4, 4)))})
-    play(state, (1, 1))                          # seat 0 home; air is out: 1 and 2 drown
+    state = dive(
+        trail=trail,
+        air=0,
+        divers={
+            0: Diver(1, turned_back=True),
+            1: Diver(3, held=(1, 2)),
+            2: Diver(5, held=(3, (4, 4))),
+        },
+    )
+    play(state, (1, 1))  # seat 0 home; air is out: 1 and 2 drown
     assert public(state)["phase"] == "stack"
-    assert state.chance_outcomes() == [({"type": "stack_draw", "level": 1}, 1 / 5),
-                                       ({"type": "stack_draw", "level": 2}, 1 / 5),
-                                       ({"type": "stack_draw", "level": 3}, 1 / 5),
-                                       ({"type": "stack_draw", "level": 4}, 2 / 5)]
+    assert state.chance_outcomes() == [
+        ({"type": "stack_draw", "level": 1}, 1 / 5),
+        ({"type": "stack_draw", "level": 2}, 1 / 5),
+        ({"type": "stack_draw", "level": 3}, 1 / 5),
+        ({"type": "stack_draw", "level": 4}, 2 / 5),
+    ]
     for level in (4, 1, 3, 4):
         state.apply({"type": "stack_draw", "level": level})
     # Only a level-2 chip is left: it goes last without a draw, and round 2 begins.
     view = public(state)
     assert view["round"] == 2
-    assert view["trail"] == [{"level": 1}, {"level": 2}, {"level": 3}, {"level": 4},
-                             {"stack": 3, "levels": [4, 1, 3]}, {"stack": 2, "levels": [4, 2]}]
+    assert view["trail"] == [
+        {"level": 1},
+        {"level": 2},
+        {"level": 3},
+        {"level": 4},
+        {"stack": 3, "levels": [4, 1, 3]},
+        {"stack": 2, "levels": [4, 2]},
+    ]
 
 
 def test_three_or_fewer_lost_chips_make_one_stack_without_a_draw():
-    state = dive(trail=[1, BLANK, 2], air=0,
-                 divers={0: Diver(1, turned_back=True), 1: Diver(3, held=(3, 1)),
-                         2: Diver(back=True, held=())})
+    state = dive(
+        trail=[1, BLANK, 2],
+        air=0,
+        divers={
+            0: Diver(1, turned_back=True),
+            1: Diver(3, held=(3, 1)),
+            2: Diver(back=True, held=()),
+        },
+    )
     play(state, (1, 1))
     view = public(state)
     assert view["round"] == 2
@@ -348,19 +403,20 @@ def test_three_or_fewer_lost_chips_make_one_stack_without_a_draw():
 
 
 def test_lost_chips_all_of_one_level_are_stacked_without_a_draw():
-    state = dive(trail=[1, 2, 3], air=0,
-                 divers={0: Diver(1, turned_back=True), 1: Diver(2, held=(2, 2)),
-                         2: Diver(3, held=(2, 2))})
+    state = dive(
+        trail=[1, 2, 3],
+        air=0,
+        divers={0: Diver(1, turned_back=True), 1: Diver(2, held=(2, 2)), 2: Diver(3, held=(2, 2))},
+    )
     play(state, (1, 1))
     view = public(state)
     assert view["round"] == 2
-    assert view["trail"][3:] == [{"stack": 3, "levels": [2, 2, 2]},
-                                 {"stack": 1, "levels": [2]}]
+    assert view["trail"][3:] == [{"stack": 3, "levels": [2, 2, 2]}, {"stack": 1, "levels": [2]}]
 
 
 def test_next_round_starts_with_the_drowned_diver_farthest_from_the_submarine():
     state = dive(air=0, divers={0: Diver(4, turned_back=True), 1: Diver(12), 2: Diver(9)})
-    play(state, (1, 1), "pass")                  # seat 0 stops at 2: all three drown
+    play(state, (1, 1), "pass")  # seat 0 stops at 2: all three drown
     view = public(state)
     assert view["round"] == 2 and view["first_player"] == 1 and view["current_player"] == 1
     assert [d["position"] for d in view["divers"]] == [0, 0, 0]
@@ -368,44 +424,62 @@ def test_next_round_starts_with_the_drowned_diver_farthest_from_the_submarine():
 
 
 def test_if_all_got_back_the_last_one_back_starts_the_next_round():
-    state = dive(players=4, divers={0: Diver(back=True), 1: Diver(2, turned_back=True),
-                                    2: Diver(back=True), 3: Diver(back=True)}, to_act=1)
+    state = dive(
+        players=4,
+        divers={
+            0: Diver(back=True),
+            1: Diver(2, turned_back=True),
+            2: Diver(back=True),
+            3: Diver(back=True),
+        },
+        to_act=1,
+    )
     play(state, (2, 2))
     view = public(state)
     assert view["round"] == 2 and view["first_player"] == 1 and view["current_player"] == 1
 
 
 def test_the_game_ends_after_the_third_round():
-    state = dive(round_no=3, divers={0: Diver(1, turned_back=True), 1: Diver(5, held=(2,)),
-                                     2: Diver(back=True)}, air=0)
+    state = dive(
+        round_no=3,
+        divers={0: Diver(1, turned_back=True), 1: Diver(5, held=(2,)), 2: Diver(back=True)},
+        air=0,
+    )
     play(state, (1, 1))
     assert state.is_terminal() and state.current_player == TERMINAL
     assert public(state)["phase"] == "over" and public(state)["round"] == 3
 
 
 def test_the_game_ends_when_no_chip_is_left_on_the_trail():
-    state = dive(trail=[BLANK, BLANK], divers={0: Diver(1, turned_back=True),
-                                               1: Diver(back=True), 2: Diver(back=True)})
+    state = dive(
+        trail=[BLANK, BLANK],
+        divers={0: Diver(1, turned_back=True), 1: Diver(back=True), 2: Diver(back=True)},
+    )
     play(state, (1, 1))
     assert state.is_terminal()
 
 
 # -- scoring ---------------------------------------------------------------------------------------
 
+
 def _finish_round_three(scored):
-    state = dive(round_no=3, scored=scored,
-                 divers={0: Diver(1, turned_back=True), 1: Diver(back=True),
-                         2: Diver(back=True)})
+    state = dive(
+        round_no=3,
+        scored=scored,
+        divers={0: Diver(1, turned_back=True), 1: Diver(back=True), 2: Diver(back=True)},
+    )
     play(state, (1, 1))
     assert state.is_terminal()
     return state
 
 
 def test_ties_are_broken_by_level_four_chips_and_otherwise_shared():
-    state = _finish_round_three({0: [(4, 12), (1, 3)], 1: [(3, 11), (2, 4)],
-                                 2: [(4, 13), (1, 2)]})
-    assert state.result() == [{"score": 15, "rank": 1}, {"score": 15, "rank": 3},
-                              {"score": 15, "rank": 1}]
+    state = _finish_round_three({0: [(4, 12), (1, 3)], 1: [(3, 11), (2, 4)], 2: [(4, 13), (1, 2)]})
+    assert state.result() == [
+        {"score": 15, "rank": 1},
+        {"score": 15, "rank": 3},
+        {"score": 15, "rank": 1},
+    ]
     view = public(state)
     assert view["scores"] == [15, 15, 15] and view["level4"] == [1, 0, 1]
 
@@ -417,9 +491,16 @@ def test_a_higher_score_beats_more_level_four_chips():
 
 # -- hidden information ----------------------------------------------------------------------------
 
+
 def _at_first_reveal():
-    state = dive(divers={0: Diver(1, held=(4,), turned_back=True), 1: Diver(5, held=(1,)),
-                         2: Diver(back=True)}, air=0)
+    state = dive(
+        divers={
+            0: Diver(1, held=(4,), turned_back=True),
+            1: Diver(5, held=(1,)),
+            2: Diver(back=True),
+        },
+        air=0,
+    )
     play(state, (1, 1))
     assert public(state)["phase"] == "reveal"
     return state
@@ -452,9 +533,10 @@ def test_reveals_are_private_to_their_diver_and_their_public_form_has_no_value()
 
 
 def test_resampling_redraws_what_a_seat_has_not_seen_and_keeps_what_it_has():
-    state = dive(divers={0: Diver(2), 1: Diver(4), 2: Diver(6)},
-                 scored={0: [(1, 0), (1, 3), (4, 15)], 1: [(1, 1), (1, 2), (1, 2)],
-                         2: [(4, 12), (4, 13)]})
+    state = dive(
+        divers={0: Diver(2), 1: Diver(4), 2: Diver(6)},
+        scored={0: [(1, 0), (1, 3), (4, 15)], 1: [(1, 1), (1, 2), (1, 2)], 2: [(4, 12), (4, 13)]},
+    )
     rng = random.Random(7)
     seen_for_others = set()
     for _ in range(50):
@@ -462,8 +544,9 @@ def test_resampling_redraws_what_a_seat_has_not_seen_and_keeps_what_it_has():
         assert redrawn.view(0) == state.view(0)
         assert redrawn._scored[0] == state._scored[0]
         # Seat 0 knows two level-1 values and one level-4 value: the rest stays consistent.
-        level1 = sorted([v for s in (1, 2) for lv, v in redrawn._scored[s] if lv == 1]
-                        + redrawn._unrevealed[1])
+        level1 = sorted(
+            [v for s in (1, 2) for lv, v in redrawn._scored[s] if lv == 1] + redrawn._unrevealed[1]
+        )
         assert level1 == [0, 1, 1, 2, 2, 3]
         level4 = sorted([v for lv, v in redrawn._scored[2] if lv == 4] + redrawn._unrevealed[4])
         assert level4 == [12, 12, 13, 13, 14, 14, 15]
@@ -471,26 +554,50 @@ def test_resampling_redraws_what_a_seat_has_not_seen_and_keeps_what_it_has():
     assert len(seen_for_others) > 1
     spectator = state.resample_hidden(None, rng)
     assert spectator.view(None) == state.view(None)
-    assert state._scored[1] == [(1, 1), (1, 2), (1, 2)]   # the original is untouched
+    assert state._scored[1] == [(1, 1), (1, 2), (1, 2)]  # the original is untouched
 
 
 # -- illegal actions and views ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("setup, moves, action, message", [
-    ({0: Diver(4)}, [], {"type": "take"},
-     "it is the decision at the start of your turn: continue or turn_back"),
-    ({0: Diver(4)}, [], {"type": "roll", "dice": [1, 1]}, "roll is a chance event"),
-    ({0: Diver(4)}, ["continue"], {"type": "pass"}, "chance player's roll is next"),
-    ({0: Diver(4)}, ["continue"], {"type": "roll", "dice": [4, 1]}, "each 1, 2 or 3"),
-    ({0: Diver(1, held=(2, 2))}, ["continue", (2, 3)], {"type": "drop", "chip": 3},
-     r"you hold no chip 3 \(you hold 2\)"),
-    ({0: Diver(1, held=(2, 2))}, ["continue", (2, 3)], {"type": "drop", "chip": "0"},
-     r"you hold no chip '0' \(you hold 2\)"),
-    ({0: Diver(1, held=(2, 2))}, ["continue", (2, 3)], {"type": "continue"},
-     "you have already moved this turn"),
-    ({0: Diver(4)}, ["continue", (1, 2)], {"type": "drop", "chip": 0},
-     "you can drop a chip only on a blank space"),
-])
+
+@pytest.mark.parametrize(
+    "setup, moves, action, message",
+    [
+        (
+            {0: Diver(4)},
+            [],
+            {"type": "take"},
+            "it is the decision at the start of your turn: continue or turn_back",
+        ),
+        ({0: Diver(4)}, [], {"type": "roll", "dice": [1, 1]}, "roll is a chance event"),
+        ({0: Diver(4)}, ["continue"], {"type": "pass"}, "chance player's roll is next"),
+        ({0: Diver(4)}, ["continue"], {"type": "roll", "dice": [4, 1]}, "each 1, 2 or 3"),
+        (
+            {0: Diver(1, held=(2, 2))},
+            ["continue", (2, 3)],
+            {"type": "drop", "chip": 3},
+            r"you hold no chip 3 \(you hold 2\)",
+        ),
+        (
+            {0: Diver(1, held=(2, 2))},
+            ["continue", (2, 3)],
+            {"type": "drop", "chip": "0"},
+            r"you hold no chip '0' \(you hold 2\)",
+        ),
+        (
+            {0: Diver(1, held=(2, 2))},
+            ["continue", (2, 3)],
+            {"type": "continue"},
+            "you have already moved this turn",
+        ),
+        (
+            {0: Diver(4)},
+            ["continue", (1, 2)],
+            {"type": "drop", "chip": 0},
+            "you can drop a chip only on a blank space",
+        ),
+    ],
+)
 def test_an_illegal_action_says_why_and_changes_nothing(setup, moves, action, message):
     state = dive(trail=[1, 1, 1, BLANK, 2, 2, 2, 3], divers=setup)
     play(state, *moves)
@@ -502,7 +609,7 @@ def test_an_illegal_action_says_why_and_changes_nothing(setup, moves, action, me
 
 def test_there_is_no_chip_to_take_on_a_blank():
     state = dive(trail=[1, BLANK, 2], divers={0: Diver(0, held=(3,))})
-    play(state, "continue", (1, 2))            # 3 - 1 = 2 steps: the blank
+    play(state, "continue", (1, 2))  # 3 - 1 = 2 steps: the blank
     before = all_views(state)
     with pytest.raises(IllegalAction, match="there is no chip here to take"):
         state.apply({"type": "take"})
@@ -542,6 +649,7 @@ def test_a_roll_is_one_of_nine_equally_likely_ordered_pairs():
     state = play(dsa.new_game(2), "continue")
     assert state.current_player == CHANCE
     outcomes = state.chance_outcomes()
-    assert sorted(tuple(o["dice"]) for o, _ in outcomes) == [(a, b) for a in (1, 2, 3)
-                                                           for b in (1, 2, 3)]
+    assert sorted(tuple(o["dice"]) for o, _ in outcomes) == [
+        (a, b) for a in (1, 2, 3) for b in (1, 2, 3)
+    ]
     assert all(p == pytest.approx(1 / 9) for _, p in outcomes)

@@ -21,8 +21,14 @@ from games.rules import deep_vents as dv
 
 # The rulebook's market example: "the player chooses the black smoker and must add 1 archaeon
 # from their supply to the undersea volcano and vampire squid".
-ROW = ("Undersea Volcano", "Vampire Squid", "Black Smoker", "Porous Rock", "Yeti Crab",
-       "White Smoker")
+ROW = (
+    "Undersea Volcano",
+    "Vampire Squid",
+    "Black Smoker",
+    "Porous Rock",
+    "Yeti Crab",
+    "White Smoker",
+)
 
 
 @dataclass
@@ -32,11 +38,20 @@ class Hex:
     r: int
     archaea: int = 0
     decimated: bool = False
-    track: int | None = None   # the number the track's marker is on
+    track: int | None = None  # the number the track's marker is on
 
 
-def table(players=2, *, row=ROW, starting_bid=False, ecosystems=None, supply=None, shells=None,
-          shortfall=None, round_no=1):
+def table(
+    players=2,
+    *,
+    row=ROW,
+    starting_bid=False,
+    ecosystems=None,
+    supply=None,
+    shells=None,
+    shortfall=None,
+    round_no=1,
+):
     """A game with ``row`` dealt; ``ecosystems`` maps a seat to its hexes (replacing its lone
     Deep Vent), ``supply``/``shells``/``shortfall`` map seats to counts."""
     state = dv.new_game(players, {"starting_bid": starting_bid})
@@ -70,8 +85,9 @@ def turn(state, seat, at=None):
     state._begin_activation()
     if at is not None:
         board = state._boards[seat]
-        state._cursor = next(i for i, index in enumerate(state._act)
-                             if tuple(board[index][1:3]) == at)
+        state._cursor = next(
+            i for i, index in enumerate(state._act) if tuple(board[index][1:3]) == at
+        )
     return state
 
 
@@ -126,6 +142,7 @@ def grow_on(state):
 
 # -- setting up ------------------------------------------------------------------------------
 
+
 def test_the_row_and_the_stack_top_are_six_draws_from_the_thirty_eight_other_hexes():
     state = dv.new_game(4)
     outcomes = state.chance_outcomes()
@@ -147,30 +164,36 @@ def test_the_row_and_the_stack_top_are_six_draws_from_the_thirty_eight_other_hex
     assert state.current_player == 0 and view["phase"] == "take"
 
 
-@pytest.mark.parametrize("players, supplies", [(2, [10, 11]), (3, [15, 16, 17]),
-                                               (4, [20, 21, 22, 23])])
+@pytest.mark.parametrize(
+    "players, supplies", [(2, [10, 11]), (3, [15, 16, 17]), (4, [20, 21, 22, 23])]
+)
 def test_starting_archaea_follow_turn_order(players, supplies):
     view = table(players).view(None)
     assert [p["supply"] for p in view["players"]] == supplies
     assert view["turn_order"] == list(range(players)) and view["first_player"] == 0
     for p in view["players"]:
-        assert p["hexes"] == [{"name": "Deep Vent", "q": 0, "r": 0, "archaea": 0,
-                               "decimated": False}]
+        assert p["hexes"] == [
+            {"name": "Deep Vent", "q": 0, "r": 0, "archaea": 0, "decimated": False}
+        ]
         assert p["shells"] == 0 and p["shortfall"] == 0 and not p["eliminated"]
 
 
-@pytest.mark.parametrize("players, options, message", [
-    (1, {}, "2 to 4 players"),
-    (5, {}, "2 to 4 players"),
-    (3, {"starting_bid": 1}, "true or false"),
-    (3, {"bid": True}, "unknown option"),
-])
+@pytest.mark.parametrize(
+    "players, options, message",
+    [
+        (1, {}, "2 to 4 players"),
+        (5, {}, "2 to 4 players"),
+        (3, {"starting_bid": 1}, "true or false"),
+        (3, {"bid": True}, "unknown option"),
+    ],
+)
 def test_new_game_refuses_bad_player_counts_and_options(players, options, message):
     with pytest.raises(ValueError, match=message):
         dv.new_game(players, options)
 
 
 # -- step 1: the market ----------------------------------------------------------------------
+
 
 def test_the_rulebooks_market_example_pays_one_archaeon_to_each_skipped_hex():
     state = table()
@@ -179,8 +202,12 @@ def test_the_rulebooks_market_example_pays_one_archaeon_to_each_skipped_hex():
     assert view["held"] == {"name": "Black Smoker", "archaea": 0}
     assert view["players"][0]["supply"] == 8
     assert [(s["name"], s["archaea"]) for s in view["market"]] == [
-        ("Undersea Volcano", 1), ("Vampire Squid", 1), ("Porous Rock", 0), ("Yeti Crab", 0),
-        ("White Smoker", 0)]
+        ("Undersea Volcano", 1),
+        ("Vampire Squid", 1),
+        ("Porous Rock", 0),
+        ("Yeti Crab", 0),
+        ("White Smoker", 0),
+    ]
 
 
 def test_the_row_slides_and_refills_from_the_stack_at_the_end_of_the_turn():
@@ -201,7 +228,7 @@ def test_archaea_lying_on_a_taken_hex_stay_on_it():
     play(state, {"type": "take", "slot": 0})
     assert state.view(None)["held"] == {"name": "Undersea Volcano", "archaea": 3}
     play(state, {"type": "place", "q": 0, "r": 1})
-    assert archaea(state, 0, 0, 1) == 4   # and it grew 1 (it holds fewer than 5)
+    assert archaea(state, 0, 0, 1) == 4  # and it grew 1 (it holds fewer than 5)
 
 
 def test_the_stack_top_is_the_sixth_choice_and_costs_five():
@@ -226,8 +253,9 @@ def test_an_empty_stack_leaves_the_row_short():
 def test_a_slot_you_cannot_pay_for_is_not_offered():
     state = table(supply={0: 2})
     assert state.legal_actions() == [{"type": "take", "slot": k} for k in (0, 1, 2)]
-    with pytest.raises(IllegalAction, match="slot 3 costs 3 archaea, one on each hex skipped; "
-                                            "you have 2"):
+    with pytest.raises(
+        IllegalAction, match="slot 3 costs 3 archaea, one on each hex skipped; you have 2"
+    ):
         state.apply({"type": "take", "slot": 3})
 
 
@@ -243,8 +271,11 @@ def test_a_shortfall_token_forces_the_left_most_hex():
     state = table(supply={0: 9}, shortfall={0: 1})
     # Without 10 archaea to pay the token off, slot 0 is the only choice.
     assert state.legal_actions() == [{"type": "take", "slot": 0}]
-    with pytest.raises(IllegalAction, match="you hold a shortfall token: you must take the "
-                                            r"left-most hex \(slot 0\)"):
+    with pytest.raises(
+        IllegalAction,
+        match="you hold a shortfall token: you must take the "
+        r"left-most hex \(slot 0\)",
+    ):
         state.apply({"type": "take", "slot": 1})
 
 
@@ -259,10 +290,13 @@ def test_paying_the_token_off_first_frees_the_choice():
 
 # -- step 2: placement -----------------------------------------------------------------------
 
+
 def test_a_new_hex_goes_on_a_space_touching_one_of_yours_listed_top_left_first():
     state = play(table(), {"type": "take", "slot": 0})
-    assert state.legal_actions() == [{"type": "place", "q": q, "r": r} for q, r in
-                                     [(0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1)]]
+    assert state.legal_actions() == [
+        {"type": "place", "q": q, "r": r}
+        for q, r in [(0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1)]
+    ]
     before = all_views(state)
     with pytest.raises(IllegalAction, match=r"\(2, 0\) does not touch any of your hexes"):
         state.apply({"type": "place", "q": 2, "r": 0})
@@ -272,8 +306,9 @@ def test_a_new_hex_goes_on_a_space_touching_one_of_yours_listed_top_left_first()
 
 
 def test_a_decimated_hex_counts_for_touching():
-    state = table(ecosystems={0: [Hex("Deep Vent", 0, 0), Hex("White Smoker", 1, 0,
-                                                              decimated=True)]})
+    state = table(
+        ecosystems={0: [Hex("Deep Vent", 0, 0), Hex("White Smoker", 1, 0, decimated=True)]}
+    )
     play(state, {"type": "take", "slot": 0})
     assert {"type": "place", "q": 2, "r": 0} in state.legal_actions()
 
@@ -298,11 +333,12 @@ def test_activation_runs_top_left_to_bottom_right():
 
 
 def test_the_placed_hex_is_activated_in_its_place_in_the_order():
-    state = table(supply={0: 10},
-                  ecosystems={0: [Hex("Deep Vent", 0, 0, 1), Hex("Porous Rock", 1, 0, 1)]})
+    state = table(
+        supply={0: 10}, ecosystems={0: [Hex("Deep Vent", 0, 0, 1), Hex("Porous Rock", 1, 0, 1)]}
+    )
     state._market[3][1] = 2
     take_and_place(state, 3, at=(0, -1))
-    assert active(state) == (0, -1)      # the new Porous Rock, above the Deep Vent
+    assert active(state) == (0, -1)  # the new Porous Rock, above the Deep Vent
     assert state.legal_actions() == [{"type": "grow"}, {"type": "trigger"}]
 
 
@@ -311,8 +347,10 @@ def test_a_hex_that_cannot_trigger_grows_without_a_decision():
     take_and_place(state, 0, at=(0, 1))
     # The empty Deep Vent has nothing to collect: it grew by itself; the Porous Rock decides.
     assert archaea(state, 0, 0, 0) == 2
-    assert active(state) == (1, 0) and state.legal_actions() == [{"type": "grow"},
-                                                                 {"type": "trigger"}]
+    assert active(state) == (1, 0) and state.legal_actions() == [
+        {"type": "grow"},
+        {"type": "trigger"},
+    ]
     play(state, "grow")
     # The Undersea Volcano just placed (below, so last) holds 0: it grew by itself too.
     assert archaea(state, 0, 1, 0) == 2 and archaea(state, 0, 0, 1) == 1
@@ -320,8 +358,9 @@ def test_a_hex_that_cannot_trigger_grows_without_a_decision():
 
 
 def test_a_hex_may_trigger_as_often_as_it_can_pay_and_then_not_grow():
-    state = turn(table(ecosystems={0: [Hex("Porous Rock", 0, 0, 3), Hex("Porous Rock", 1, 0, 1)]}),
-                 0)
+    state = turn(
+        table(ecosystems={0: [Hex("Porous Rock", 0, 0, 3), Hex("Porous Rock", 1, 0, 1)]}), 0
+    )
     play(state, "trigger")
     assert state.legal_actions() == [{"type": "done"}, {"type": "trigger"}]
     with pytest.raises(IllegalAction, match="has triggered this turn: it cannot grow too"):
@@ -333,8 +372,9 @@ def test_a_hex_may_trigger_as_often_as_it_can_pay_and_then_not_grow():
 
 
 def test_done_moves_on_after_a_trigger():
-    state = turn(table(ecosystems={0: [Hex("Porous Rock", 0, 0, 3), Hex("Porous Rock", 1, 0, 1)]}),
-                 0)
+    state = turn(
+        table(ecosystems={0: [Hex("Porous Rock", 0, 0, 3), Hex("Porous Rock", 1, 0, 1)]}), 0
+    )
     play(state, "trigger", "done")
     assert archaea(state, 0, 0, 0) == 2 and active(state) == (1, 0)
     assert player(state, 0)["shells"] == 1
@@ -347,21 +387,32 @@ def test_done_is_not_a_choice_before_a_trigger():
 
 
 def test_a_hex_at_ten_may_still_grow_and_the_excess_is_lost():
-    state = turn(table(ecosystems={0: [Hex("White Smoker", 0, 0, 10), Hex("Deep Vent", 1, 0, 9)]}),
-                 0)
+    state = turn(
+        table(ecosystems={0: [Hex("White Smoker", 0, 0, 10), Hex("Deep Vent", 1, 0, 9)]}), 0
+    )
     play(state, "grow", "grow")
     assert archaea(state, 0, 0, 0) == 10 and archaea(state, 0, 1, 0) == 10
 
 
 def test_decimated_hexes_are_skipped():
-    state = turn(table(ecosystems={0: [Hex("Porous Rock", 0, 0, 1),
-                                       Hex("Porous Rock", 1, 0, 4, decimated=True),
-                                       Hex("Porous Rock", 2, 0, 1)]}), 0)
+    state = turn(
+        table(
+            ecosystems={
+                0: [
+                    Hex("Porous Rock", 0, 0, 1),
+                    Hex("Porous Rock", 1, 0, 4, decimated=True),
+                    Hex("Porous Rock", 2, 0, 1),
+                ]
+            }
+        ),
+        0,
+    )
     play(state, "grow")
     assert active(state) == (2, 0) and archaea(state, 0, 1, 0) == 4
 
 
 # -- attacks and shells --------------------------------------------------------------------
+
 
 def giant_squid_attack(players=2, **kwargs):
     """Seat 0 about to trigger a Giant Squid holding 6 (4 damage to each opponent)."""
@@ -376,12 +427,12 @@ def test_a_basic_attack_costs_each_opponent_archaea_from_the_supply():
 
 
 def test_a_defender_with_a_shell_decides_in_turn_order_and_a_shell_blocks_half_rounded_up():
-    state = play(giant_squid_attack(4, supply={1: 9, 2: 9, 3: 9}, shells={1: 1, 3: 2}),
-                 "trigger")
+    state = play(giant_squid_attack(4, supply={1: 9, 2: 9, 3: 9}, shells={1: 1, 3: 2}), "trigger")
     view = state.view(None)
     assert state.current_player == 1
-    assert view["pending"] == [{"kind": "attack", "seat": s, "damage": 4, "hex": "Giant Squid"}
-                               for s in (1, 2, 3)]
+    assert view["pending"] == [
+        {"kind": "attack", "seat": s, "damage": 4, "hex": "Giant Squid"} for s in (1, 2, 3)
+    ]
     assert state.legal_actions() == [{"type": "shell"}, {"type": "no_shell"}]
     play(state, "shell")
     assert player(state, 1)["supply"] == 7 and player(state, 1)["shells"] == 0
@@ -391,8 +442,10 @@ def test_a_defender_with_a_shell_decides_in_turn_order_and_a_shell_blocks_half_r
     play(state, "no_shell")
     assert player(state, 3)["supply"] == 5 and player(state, 3)["shells"] == 2
     # Seat 0 decides again: the Squid could trigger once more.
-    assert state.current_player == 0 and state.legal_actions() == [{"type": "done"},
-                                                                   {"type": "trigger"}]
+    assert state.current_player == 0 and state.legal_actions() == [
+        {"type": "done"},
+        {"type": "trigger"},
+    ]
 
 
 def test_each_repeated_trigger_is_a_separate_attack_with_its_own_shell():
@@ -403,27 +456,33 @@ def test_each_repeated_trigger_is_a_separate_attack_with_its_own_shell():
 
 def test_no_shell_decision_without_damage():
     # A Giant Oarfish's attack counts the defender's hexes holding 3+: seat 2 has none.
-    state = table(3, ecosystems={0: [Hex("Giant Oarfish", 0, 0, 3)],
-                                 1: [Hex("Deep Vent", 0, 0, 3)]},
-                  shells={1: 1, 2: 1})
+    state = table(
+        3,
+        ecosystems={0: [Hex("Giant Oarfish", 0, 0, 3)], 1: [Hex("Deep Vent", 0, 0, 3)]},
+        shells={1: 1, 2: 1},
+    )
     play(turn(state, 0), "trigger")
-    assert state.view(None)["pending"] == [{"kind": "attack", "seat": 1, "damage": 1,
-                                            "hex": "Giant Oarfish"}]
+    assert state.view(None)["pending"] == [
+        {"kind": "attack", "seat": 1, "damage": 1, "hex": "Giant Oarfish"}
+    ]
     play(state, "no_shell")
     assert player(state, 2)["supply"] == 17 and player(state, 2)["shells"] == 1
     assert state.current_player != 2
 
 
 def test_the_defender_sees_the_pending_attack_and_may_pay_off_a_token_before_deciding():
-    state = play(giant_squid_attack(shells={1: 1}, supply={1: 12}, shortfall={1: 1}),
-                 "trigger")
-    assert state.legal_actions() == [{"type": "shell"}, {"type": "no_shell"},
-                                     {"type": "pay_shortfall"}]
+    state = play(giant_squid_attack(shells={1: 1}, supply={1: 12}, shortfall={1: 1}), "trigger")
+    assert state.legal_actions() == [
+        {"type": "shell"},
+        {"type": "no_shell"},
+        {"type": "pay_shortfall"},
+    ]
     play(state, "pay_shortfall", "shell")
     assert player(state, 1)["supply"] == 0 and player(state, 1)["shortfall"] == 0
 
 
 # -- shortfall ---------------------------------------------------------------------------------
+
 
 def test_damage_beyond_the_supply_takes_a_shortfall_token_and_ten_archaea():
     state = play(giant_squid_attack(supply={1: 3}), "trigger")
@@ -437,22 +496,32 @@ def test_damage_equal_to_the_supply_takes_no_token():
 
 def test_damage_beyond_ten_more_takes_as_many_tokens_as_it_needs():
     # A Colossal Squid against 10 heat (the Deep Vent, a Volcano holding 9) and 0 in supply.
-    state = table(ecosystems={0: [Hex("Colossal Squid", 0, 0, 4)],
-                              1: [Hex("Deep Vent", 0, 0), Hex("Undersea Volcano", 1, 0, 9)]},
-                  supply={1: 0})
+    state = table(
+        ecosystems={
+            0: [Hex("Colossal Squid", 0, 0, 4)],
+            1: [Hex("Deep Vent", 0, 0), Hex("Undersea Volcano", 1, 0, 9)],
+        },
+        supply={1: 0},
+    )
     play(turn(state, 0), {"type": "trigger", "q": 0, "r": 0})
     assert player(state, 1)["supply"] == 0 and player(state, 1)["shortfall"] == 1
-    state = table(ecosystems={0: [Hex("Colossal Squid", 0, 0, 4)],
-                              1: [Hex("Deep Vent", 0, 0), Hex("Undersea Volcano", 1, 0, 9),
-                                  Hex("White Smoker", 2, 0)]},
-                  supply={1: 0})
+    state = table(
+        ecosystems={
+            0: [Hex("Colossal Squid", 0, 0, 4)],
+            1: [
+                Hex("Deep Vent", 0, 0),
+                Hex("Undersea Volcano", 1, 0, 9),
+                Hex("White Smoker", 2, 0),
+            ],
+        },
+        supply={1: 0},
+    )
     play(turn(state, 0), {"type": "trigger", "q": 0, "r": 0})
     assert player(state, 1)["supply"] == 9 and player(state, 1)["shortfall"] == 2
 
 
 def test_paying_off_a_token_is_offered_only_with_ten_archaea():
-    state = table(ecosystems={0: [Hex("Porous Rock", 0, 0, 1)]}, supply={0: 9},
-                  shortfall={0: 1})
+    state = table(ecosystems={0: [Hex("Porous Rock", 0, 0, 1)]}, supply={0: 9}, shortfall={0: 1})
     turn(state, 0)
     assert {"type": "pay_shortfall"} not in state.legal_actions()
     with pytest.raises(IllegalAction, match="costs 10 archaea; you have 9"):
@@ -463,16 +532,22 @@ def test_paying_off_a_token_is_offered_only_with_ten_archaea():
 
 # -- elimination ----------------------------------------------------------------------------
 
+
 def test_ending_your_turn_with_two_tokens_eliminates_you_and_the_ecosystem_collapses():
-    state = table(3, ecosystems={0: [Hex("Deep Vent", 0, 0, 5), Hex("White Smoker", 1, 0, 4)]},
-                  supply={0: 6}, shells={0: 3}, shortfall={0: 2})
+    state = table(
+        3,
+        ecosystems={0: [Hex("Deep Vent", 0, 0, 5), Hex("White Smoker", 1, 0, 4)]},
+        supply={0: 6},
+        shells={0: 3},
+        shortfall={0: 2},
+    )
     play(take_and_place(state), "grow", "grow")
     view = state.view(None)
     me = view["players"][0]
     assert me["eliminated"] and me["shortfall"] == 2
     assert me["supply"] == 0 and me["shells"] == 0
     assert [h["archaea"] for h in me["hexes"]] == [0, 0, 0]
-    assert len(me["hexes"]) == 3                     # the hexes stay
+    assert len(me["hexes"]) == 3  # the hexes stay
     assert view["phase"] == "refill"
     draw(state, "Anglerfish")
     assert state.current_player == 1
@@ -485,8 +560,7 @@ def test_one_token_at_the_end_of_a_turn_is_no_elimination():
 
 
 def test_a_seat_facing_elimination_that_can_pay_decides_at_the_end_of_its_turn():
-    state = table(3, ecosystems={0: [Hex("Deep Vent", 0, 0, 5)]}, supply={0: 21},
-                  shortfall={0: 3})
+    state = table(3, ecosystems={0: [Hex("Deep Vent", 0, 0, 5)]}, supply={0: 21}, shortfall={0: 3})
     play(take_and_place(state), "grow")
     assert state.legal_actions() == [{"type": "end_turn"}, {"type": "pay_shortfall"}]
     play(state, "pay_shortfall")
@@ -498,8 +572,7 @@ def test_a_seat_facing_elimination_that_can_pay_decides_at_the_end_of_its_turn()
 
 
 def test_choosing_to_end_the_turn_with_two_tokens_eliminates():
-    state = table(3, ecosystems={0: [Hex("Deep Vent", 0, 0, 5)]}, supply={0: 10},
-                  shortfall={0: 2})
+    state = table(3, ecosystems={0: [Hex("Deep Vent", 0, 0, 5)]}, supply={0: 10}, shortfall={0: 2})
     play(take_and_place(state), "grow", "end_turn")
     assert player(state, 0)["eliminated"]
 
@@ -528,8 +601,7 @@ def test_an_eliminated_seat_takes_no_turns_and_is_not_attacked():
 
 
 def test_the_game_ends_when_one_seat_is_left():
-    state = table(2, ecosystems={0: [Hex("Deep Vent", 0, 0, 5)]}, supply={0: 3},
-                  shortfall={0: 2})
+    state = table(2, ecosystems={0: [Hex("Deep Vent", 0, 0, 5)]}, supply={0: 3}, shortfall={0: 2})
     play(take_and_place(state), "grow")
     assert state.is_terminal() and state.current_player == TERMINAL
     assert state.view(None)["phase"] == "over"
@@ -538,6 +610,7 @@ def test_the_game_ends_when_one_seat_is_left():
 
 
 # -- the end and scoring ---------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_game_ends_after_eight_rounds_with_nine_hexes_each(players):
@@ -558,18 +631,29 @@ def test_the_last_turn_is_the_eighth_of_the_last_seat_in_turn_order():
 
 
 def test_scoring_counts_supply_half_the_shells_and_half_the_archaea_on_hexes_rounded_up():
-    state = table(2, round_no=8, supply={0: 7, 1: 30}, shells={0: 3, 1: 4},
-                  shortfall={0: 1},
-                  ecosystems={0: [Hex("Porous Rock", 0, 0, 2), Hex("Colossal Squid", 1, 0, 3),
-                                  Hex("Goblin Shark", 0, 1, 2, decimated=True)],
-                              1: [Hex("Deep Vent", 0, 0, 9)]})
+    state = table(
+        2,
+        round_no=8,
+        supply={0: 7, 1: 30},
+        shells={0: 3, 1: 4},
+        shortfall={0: 1},
+        ecosystems={
+            0: [
+                Hex("Porous Rock", 0, 0, 2),
+                Hex("Colossal Squid", 1, 0, 3),
+                Hex("Goblin Shark", 0, 1, 2, decimated=True),
+            ],
+            1: [Hex("Deep Vent", 0, 0, 9)],
+        },
+    )
     take_and_place(to_move(state, 1))
     play(state, "grow")
     # Seat 1's last turn: its Deep Vent grew to 10, the Undersea Volcano it placed to 1.
     assert state.is_terminal()
     assert state.view(None)["scores"] == [
         {"supply": 7, "shells": 2, "hex_archaea": 4, "shortfall": -10, "total": 3},
-        {"supply": 30, "shells": 2, "hex_archaea": 6, "shortfall": 0, "total": 38}]
+        {"supply": 30, "shells": 2, "hex_archaea": 6, "shortfall": 0, "total": 38},
+    ]
     assert state.result() == [{"score": 3, "rank": 2}, {"score": 38, "rank": 1}]
 
 
@@ -599,6 +683,7 @@ def test_at_equal_points_a_seat_still_in_beats_an_eliminated_one():
 
 # -- the starting bid ---------------------------------------------------------------------
 
+
 def bidding(players=3):
     state = table(players, starting_bid=True)
     assert state.current_player == CHANCE
@@ -615,8 +700,13 @@ def test_a_random_seat_opens_the_bid_after_the_row_is_dealt():
 
 
 def test_two_player_bid_the_winner_pays_and_the_other_gains_one():
-    state = play(bidding(2), {"type": "opener", "seat": 0}, {"type": "bid", "amount": 3},
-                 {"type": "bid", "amount": 4}, "pass")
+    state = play(
+        bidding(2),
+        {"type": "opener", "seat": 0},
+        {"type": "bid", "amount": 3},
+        {"type": "bid", "amount": 4},
+        "pass",
+    )
     view = state.view(None)
     assert view["turn_order"] == [1, 0] and view["current_player"] == 1
     assert [p["supply"] for p in view["players"]] == [11, 6]
@@ -639,7 +729,11 @@ def test_raises_go_clockwise_a_pass_is_final_and_the_last_bidder_pays_and_starts
         state.apply({"type": "bid", "amount": 2})
     play(state, {"type": "bid", "amount": 4})
     assert state.current_player == 0 and state.view(None)["bid"] == {
-        "opener": 1, "high": 4, "leader": 2, "passed": []}
+        "opener": 1,
+        "high": 4,
+        "leader": 2,
+        "passed": [],
+    }
     play(state, "pass")
     assert state.current_player == 1
     play(state, {"type": "bid", "amount": 5})
@@ -655,8 +749,14 @@ def test_raises_go_clockwise_a_pass_is_final_and_the_last_bidder_pays_and_starts
 
 
 def test_four_player_bonuses_go_by_turn_order_from_the_winner():
-    state = play(bidding(4), {"type": "opener", "seat": 2}, {"type": "bid", "amount": 0},
-                 "pass", "pass", "pass")
+    state = play(
+        bidding(4),
+        {"type": "opener", "seat": 2},
+        {"type": "bid", "amount": 0},
+        "pass",
+        "pass",
+        "pass",
+    )
     view = state.view(None)
     assert view["turn_order"] == [2, 3, 0, 1]
     assert [p["supply"] for p in view["players"]] == [22, 23, 20, 21]
@@ -671,10 +771,10 @@ def test_a_seat_that_cannot_raise_passes_without_a_decision():
     assert view["phase"] == "place" and view["held"]["name"] == "Undersea Volcano"
 
 
-
 def test_the_game_with_the_bid_ends_after_the_eighth_turn_of_the_seat_before_the_winner():
-    state = play(bidding(3), {"type": "opener", "seat": 1}, {"type": "bid", "amount": 1},
-                 "pass", "pass")
+    state = play(
+        bidding(3), {"type": "opener", "seat": 1}, {"type": "bid", "amount": 1}, "pass", "pass"
+    )
     grow_on(state)
     view = state.view(None)
     assert view["round"] == 8 and all(len(p["hexes"]) == 9 for p in view["players"])
@@ -688,13 +788,17 @@ def test_in_the_bid_variant_ties_go_to_the_winner_first():
 
 # -- views, clones, illegal actions --------------------------------------------------------
 
+
 def test_the_spec():
     spec = dv.spec
     assert (spec.slug, spec.name, spec.min_players, spec.max_players) == (
-        "deep-vents", "Deep Vents", 2, 4)
+        "deep-vents",
+        "Deep Vents",
+        2,
+        4,
+    )
     assert spec.chance and not spec.hidden_information
-    assert [(o.name, o.kind, o.default) for o in spec.options] == [("starting_bid", "bool",
-                                                                    False)]
+    assert [(o.name, o.kind, o.default) for o in spec.options] == [("starting_bid", "bool", False)]
     assert dv.new_game(3).options == {"starting_bid": False}
 
 
@@ -703,8 +807,9 @@ def test_views_are_json_the_same_for_every_seat_and_refuse_unknown_seats():
     views = [state.view(s) for s in (None, 0, 1, 2)]
     assert all(json.loads(json.dumps(v)) == v for v in views)
     assert all(v == views[0] for v in views)
-    assert views[0]["players"][0]["hexes"] == [{"name": "Scaly-Foot Snail", "q": 0, "r": 0,
-                                                "archaea": 4, "decimated": False, "track": 2}]
+    assert views[0]["players"][0]["hexes"] == [
+        {"name": "Scaly-Foot Snail", "q": 0, "r": 0, "archaea": 4, "decimated": False, "track": 2}
+    ]
     for seat in (3, -1, True, "0"):
         with pytest.raises(ValueError):
             state.view(seat)
@@ -718,14 +823,17 @@ def test_a_clone_is_independent():
     assert player(state, 0)["shells"] == 0 and player(clone, 0)["shells"] == 1
 
 
-@pytest.mark.parametrize("action, message", [
-    ({"type": "draw", "hex": "Anglerfish"}, "draw is a chance event"),
-    ({"type": "place", "q": 1, "r": 0}, "seat 0 takes a hex from the row"),
-    ({"type": "take", "slot": 6}, "the row's slots are 0 to 5"),
-    ({"type": "take", "slot": "1"}, "the row's slots are 0 to 5"),
-    ({"type": "shell"}, "is not what is decided now"),
-    ({"type": "pay_shortfall"}, "you hold no shortfall token"),
-])
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        ({"type": "draw", "hex": "Anglerfish"}, "draw is a chance event"),
+        ({"type": "place", "q": 1, "r": 0}, "seat 0 takes a hex from the row"),
+        ({"type": "take", "slot": 6}, "the row's slots are 0 to 5"),
+        ({"type": "take", "slot": "1"}, "the row's slots are 0 to 5"),
+        ({"type": "shell"}, "is not what is decided now"),
+        ({"type": "pay_shortfall"}, "you hold no shortfall token"),
+    ],
+)
 def test_an_illegal_action_says_why_and_changes_nothing(action, message):
     state = table()
     before = all_views(state)

@@ -7,10 +7,22 @@ import pytest
 from games.rules.base import GameSpec, OptionSpec
 
 FISH = ("cod", "eel", "ray", "gar", "hag")
-PICK = OptionSpec(name="fish", kind="choice", default="usual", choices=("usual", "random"),
-                  subset_of=FISH, subset_size=3)
-SPEC = GameSpec(slug="test", name="Test", min_players=2, max_players=4, version=1,
-                options=(PICK, OptionSpec(name="fast", kind="bool", default=False)))
+PICK = OptionSpec(
+    name="fish",
+    kind="choice",
+    default="usual",
+    choices=("usual", "random"),
+    subset_of=FISH,
+    subset_size=3,
+)
+SPEC = GameSpec(
+    slug="test",
+    name="Test",
+    min_players=2,
+    max_players=4,
+    version=1,
+    options=(PICK, OptionSpec(name="fast", kind="bool", default=False)),
+)
 
 
 def test_a_subset_option_still_takes_one_of_its_choices():
@@ -22,15 +34,18 @@ def test_a_subset_option_takes_a_list_of_exactly_n_and_keeps_the_tables_order():
     assert SPEC.validate(3, {"fish": ["ray", "cod", "hag"]})["fish"] == ["cod", "ray", "hag"]
 
 
-@pytest.mark.parametrize("value, message", [
-    (["cod", "eel"], "exactly 3"),
-    (["cod", "eel", "ray", "gar"], "exactly 3"),
-    (["cod", "cod", "eel"], "same item twice"),
-    (["cod", "eel", "shark"], "'shark' is not one of"),
-    (["cod", "eel", 3], "3 is not one of"),
-    ("salmon", "must be one of"),
-    ({"cod": 1}, "must be one of"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        (["cod", "eel"], "exactly 3"),
+        (["cod", "eel", "ray", "gar"], "exactly 3"),
+        (["cod", "cod", "eel"], "same item twice"),
+        (["cod", "eel", "shark"], "'shark' is not one of"),
+        (["cod", "eel", 3], "3 is not one of"),
+        ("salmon", "must be one of"),
+        ({"cod": 1}, "must be one of"),
+    ],
+)
 def test_a_subset_option_refuses_a_bad_list_and_says_why(value, message):
     with pytest.raises(ValueError, match=message):
         SPEC.validate(2, {"fish": value})

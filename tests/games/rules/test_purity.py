@@ -9,8 +9,13 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
-PURE = ["games/rules", "games/bots", "league/ratings.py", "league/pairing.py",
-        "league/standings.py"]
+PURE = [
+    "games/rules",
+    "games/bots",
+    "league/ratings.py",
+    "league/pairing.py",
+    "league/standings.py",
+]
 
 
 def pure_files() -> list[Path]:
@@ -34,8 +39,9 @@ def django_imports(source: str) -> list[tuple[int, str]]:
             names = [node.module]
         else:
             continue
-        found += [(node.lineno, name) for name in names
-                  if name == "django" or name.startswith("django.")]
+        found += [
+            (node.lineno, name) for name in names if name == "django" or name.startswith("django.")
+        ]
     return found
 
 
@@ -44,25 +50,32 @@ def test_the_pure_core_exists():
 
 
 def test_no_pure_module_imports_django():
-    offences = [f"{path.relative_to(ROOT)}:{line} imports {name}"
-                for path in pure_files()
-                for line, name in django_imports(path.read_text(encoding="utf-8"))]
+    offences = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in pure_files()
+        for line, name in django_imports(path.read_text(encoding="utf-8"))
+    ]
     assert offences == []
 
 
 def test_the_check_sees_both_forms_of_import():
-    source = ("import os\nimport django.db as db\nfrom django.conf import settings\n"
-              "from djangorestframework_like import x\nfrom . import django\n"
-              "def f():\n    import django\n")
+    source = (
+        "import os\nimport django.db as db\nfrom django.conf import settings\n"
+        "from djangorestframework_like import x\nfrom . import django\n"
+        "def f():\n    import django\n"
+    )
     assert django_imports(source) == [(2, "django.db"), (3, "django.conf"), (7, "django")]
 
 
 def test_importing_the_rules_loads_no_django():
-    code = ("import games.rules, sys; "
-            "assert not any(m.startswith('django') for m in sys.modules), "
-            "sorted(m for m in sys.modules if m.startswith('django'))")
+    code = (
+        "import games.rules, sys; "
+        "assert not any(m.startswith('django') for m in sys.modules), "
+        "sorted(m for m in sys.modules if m.startswith('django'))"
+    )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr

@@ -19,13 +19,18 @@ import pytest
 
 from games.rules import abyss_data, deep_sea_adventure, deep_vents, deep_vents_data
 from games.rules.base import StateFormatError, state_from_json
-from tests.games.rules.test_conformance import (all_views, canonical, playthroughs,
-                                                random_action, seats)
-from tests.games.rules.test_conformance import rules  # noqa: F401  (the fixture, shared)
+from tests.games.rules.test_conformance import (
+    all_views,
+    canonical,
+    playthroughs,
+    random_action,
+    rules,  # noqa: F401  (the fixture, shared)
+    seats,
+)
 
-PLAYED_OUT_GAMES = 12   # playthroughs whose every kept state is rebuilt and played to the end
-RESAMPLED_GAMES = 25    # playthroughs whose kept states are also resampled, rebuilt, played on
-PLAYED_ON = 8           # random actions played on from a rebuilt resampled state
+PLAYED_OUT_GAMES = 12  # playthroughs whose every kept state is rebuilt and played to the end
+RESAMPLED_GAMES = 25  # playthroughs whose kept states are also resampled, rebuilt, played on
+PLAYED_ON = 8  # random actions played on from a rebuilt resampled state
 
 
 def round_trip(rules, state):
@@ -57,7 +62,8 @@ def test_a_rebuilt_state_plays_on_to_the_same_result(rules):
                 rebuilt.apply(copy.deepcopy(action))
                 if later in record.views:
                     assert all_views(rebuilt) == record.views[later], (
-                        f"{record.seed}: rebuilt at step {step}, differs at step {later}")
+                        f"{record.seed}: rebuilt at step {step}, differs at step {later}"
+                    )
             assert rebuilt.result() == record.final.result(), f"{record.seed} step {step}"
             assert vars(rebuilt) == vars(record.final), f"{record.seed} step {step}"
 
@@ -124,16 +130,19 @@ def test_a_field_of_another_type_is_refused(rules):
             state_from_json(rules, {**data, name: other})
 
 
-@pytest.mark.parametrize("value", [
-    {"__class__": "os.system"},           # no tag names a class
-    {"known": "os.system"},               # nor any object the game did not list
-    {"pickle": "gASVAAAAAAAAAAA="},
-    {"tuple": [], "set": []},             # a tag has one key
-    {"tuple": "abc"},
-    {"dict": [[1, 2, 3]]},                # pairs are pairs
-    {"dict": [[[1], 2]]},                 # a key must be hashable
-    {"set": [[1, 2]]},
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"__class__": "os.system"},  # no tag names a class
+        {"known": "os.system"},  # nor any object the game did not list
+        {"pickle": "gASVAAAAAAAAAAA="},
+        {"tuple": [], "set": []},  # a tag has one key
+        {"tuple": "abc"},
+        {"dict": [[1, 2, 3]]},  # pairs are pairs
+        {"dict": [[[1], 2]]},  # a key must be hashable
+        {"set": [[1, 2]]},
+    ],
+)
 def test_a_value_no_state_holds_is_refused(value):
     rules = deep_sea_adventure
     data = rules.new_game(3).to_json()
@@ -168,17 +177,22 @@ class HoldingState(deep_sea_adventure.State):
     _json_known = {f"lord:{_LORD.name}": _LORD, f"hex:{_HEX.name}": _HEX, "blank": _SENTINEL}
 
 
-holding_rules = types.SimpleNamespace(new_game=lambda num_players, options: HoldingState(
-    num_players, deep_sea_adventure.spec.validate(num_players, options)))
+holding_rules = types.SimpleNamespace(
+    new_game=lambda num_players, options: HoldingState(
+        num_players, deep_sea_adventure.spec.validate(num_players, options)
+    )
+)
 
 
 def test_named_objects_come_back_as_the_same_objects():
     state = holding_rules.new_game(2, {})
     state._trail[:3] = [_LORD, (_HEX, 2), _SENTINEL]
     data = json.loads(json.dumps(state.to_json()))
-    assert data["_trail"][:3] == [{"known": f"lord:{_LORD.name}"},
-                                  {"tuple": [{"known": f"hex:{_HEX.name}"}, 2]},
-                                  {"known": "blank"}]
+    assert data["_trail"][:3] == [
+        {"known": f"lord:{_LORD.name}"},
+        {"tuple": [{"known": f"hex:{_HEX.name}"}, 2]},
+        {"known": "blank"},
+    ]
     rebuilt = state_from_json(holding_rules, data)
     assert rebuilt._trail[0] is _LORD and rebuilt._trail[1][0] is _HEX
     assert rebuilt._trail[2] is _SENTINEL

@@ -36,6 +36,7 @@ PLATEAU = {(0, 0), (-1, 1), (-1, 0), (1, 1), (0, 1), (1, 0)}
 
 # -- building pictures ---------------------------------------------------------------------------
 
+
 def game(players=2, species=FIRST_GAME, hands=None):
     """A game with the species in play and each seat dealt its tile (default "BB"): seat 0 is
     to place its tile on an empty field."""
@@ -127,8 +128,11 @@ def offered(state, kind=None):
 
 
 def spots(state, species):
-    return [(a["q"], a["r"]) for a in state.legal_actions()
-            if a["type"] == "place" and a["species"] == species]
+    return [
+        (a["q"], a["r"])
+        for a in state.legal_actions()
+        if a["type"] == "place" and a["species"] == species
+    ]
 
 
 def tile_spots(state):
@@ -166,6 +170,7 @@ def finish(state):
 
 # -- the game and its options ---------------------------------------------------------------
 
+
 def test_the_game_is_registered_with_its_spec():
     rules = get_rules("ventlife")
     spec = rules.spec
@@ -192,12 +197,15 @@ def test_the_table_creator_may_choose_any_four_species():
     assert state.view(None)["species"] == ["tube-worms", "eelpout", "octopus", "sponges"]
 
 
-@pytest.mark.parametrize("species, message", [
-    (["sponges", "octopus", "eelpout"], "exactly 4"),
-    (["sponges", "octopus", "eelpout", "eelpout"], "the same item twice"),
-    (["sponges", "octopus", "eelpout", "krill"], "'krill' is not one of"),
-    ("all", "must be one of"),
-])
+@pytest.mark.parametrize(
+    "species, message",
+    [
+        (["sponges", "octopus", "eelpout"], "exactly 4"),
+        (["sponges", "octopus", "eelpout", "eelpout"], "the same item twice"),
+        (["sponges", "octopus", "eelpout", "krill"], "'krill' is not one of"),
+        ("all", "must be one of"),
+    ],
+)
 def test_a_bad_choice_of_species_is_refused(species, message):
     with pytest.raises(ValueError, match=message):
         vl.new_game(2, {"species": species})
@@ -214,7 +222,8 @@ def test_random_species_are_one_chance_event_over_every_set_of_four():
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 35 and all(p == pytest.approx(1 / 35) for _, p in outcomes)
     assert {tuple(o["species"]) for o, _ in outcomes} == {
-        c for c in itertools.combinations(data.SPECIES_IDS, 4)}
+        c for c in itertools.combinations(data.SPECIES_IDS, 4)
+    }
     play(state, {"type": "species", "species": ["blind-shrimp", "eelpout", "octopus", "sponges"]})
     view = state.view(None)
     assert view["species"] == ["blind-shrimp", "eelpout", "octopus", "sponges"]
@@ -222,6 +231,7 @@ def test_random_species_are_one_chance_event_over_every_set_of_four():
 
 
 # -- the draft -----------------------------------------------------------------------------
+
 
 def test_the_four_player_draft_picks_one_each_starting_with_the_last_player():
     state = vl.new_game(4, {"species": "draft"})
@@ -234,8 +244,11 @@ def test_the_four_player_draft_picks_one_each_starting_with_the_last_player():
     assert seen == [3, 2, 1, 0]
     view = state.view(None)
     assert view["species"] == ["tube-worms", "eelpout", "octopus", "sponges"]
-    assert view["draft"] == {"mode": "pick", "chosen": ["octopus", "sponges", "tube-worms",
-                                                        "eelpout"], "available": []}
+    assert view["draft"] == {
+        "mode": "pick",
+        "chosen": ["octopus", "sponges", "tube-worms", "eelpout"],
+        "available": [],
+    }
     assert view["phase"] == "deal" and state.current_player == CHANCE
 
 
@@ -246,8 +259,12 @@ def test_the_two_player_draft_goes_round_twice():
         seen.append(state.current_player)
         play(state, {"type": "pick", "species": species})
     assert seen == [1, 0, 1, 0]
-    assert state.view(None)["species"] == ["volcano-snails", "blind-shrimp", "yeti-crabs",
-                                           "octopus"]
+    assert state.view(None)["species"] == [
+        "volcano-snails",
+        "blind-shrimp",
+        "yeti-crabs",
+        "octopus",
+    ]
 
 
 def test_a_picked_species_cannot_be_picked_again():
@@ -260,10 +277,15 @@ def test_a_picked_species_cannot_be_picked_again():
 
 def test_with_three_players_each_leaves_one_species_out():
     state = vl.new_game(3, {"species": "draft"})
-    assert state.legal_actions() == [{"type": "leave_out", "species": sid}
-                                     for sid in data.SPECIES_IDS]
-    refused(state, {"type": "pick", "species": "octopus"}, "pick is not what is decided now: "
-                                                           r"seat 2 leaves a species out")
+    assert state.legal_actions() == [
+        {"type": "leave_out", "species": sid} for sid in data.SPECIES_IDS
+    ]
+    refused(
+        state,
+        {"type": "pick", "species": "octopus"},
+        "pick is not what is decided now: "
+        r"seat 2 leaves a species out",
+    )
     seen = []
     for species in ("octopus", "sponges", "eelpout"):
         seen.append(state.current_player)
@@ -278,14 +300,19 @@ def test_with_three_players_each_leaves_one_species_out():
 
 # -- hidden tiles and the draws ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players, tiles", [(2, 36), (3, 48), (4, 60)])
 def test_the_bag_and_the_first_draw(players, tiles):
     state = vl.new_game(players)
     outcomes = state.chance_outcomes()
     share = tiles // 6
     odds = {o["tile"]: p for o, p in outcomes}
-    assert odds == {"BB": share / tiles, "DD": share / tiles, "MM": share / tiles,
-                    **{k: share / 2 / tiles for k in ("BD", "DB", "BM", "MB", "DM", "MD")}}
+    assert odds == {
+        "BB": share / tiles,
+        "DD": share / tiles,
+        "MM": share / tiles,
+        **{k: share / 2 / tiles for k in ("BD", "DB", "BM", "MB", "DM", "MD")},
+    }
     assert all(o["seat"] == 0 for o, _ in outcomes)
     assert state.view(None)["bag_size"] == tiles
 
@@ -310,8 +337,10 @@ def test_a_draw_is_private_to_the_seat_drawing():
     assert state.public_form(draw) == {"type": "draw", "seat": 0}
     play(state, draw, {"type": "draw", "seat": 1, "tile": "DD"})
     mine, theirs = state.view(0)["players"]
-    assert mine["hand"] == {"kind": "BM", "terrains": ["black-smoker", "basalt-ridge",
-                                                       "microbial-mat"]}
+    assert mine["hand"] == {
+        "kind": "BM",
+        "terrains": ["black-smoker", "basalt-ridge", "microbial-mat"],
+    }
     assert "hand" not in theirs and theirs["holding"] is True
     assert all("hand" not in player for player in state.view(None)["players"])
     assert state.view(1)["players"][1]["hand"]["kind"] == "DD"
@@ -347,23 +376,30 @@ def test_resampling_redraws_only_the_tiles_a_seat_cannot_see():
 
 # -- placing a tile ----------------------------------------------------------------------------
 
+
 def test_the_first_tile_goes_in_the_middle_in_any_rotation():
     state = game()
     assert state.legal_actions() == [place_tile(0, 0, k) for k in range(6)]
-    refused(state, place_tile(3, 1, 0), r"the first tile goes in the middle: its Black Smoker "
-                                        r"on \(0, 0\)")
+    refused(
+        state,
+        place_tile(3, 1, 0),
+        r"the first tile goes in the middle: its Black Smoker "
+        r"on \(0, 0\)",
+    )
 
 
-@pytest.mark.parametrize("rotation, first, second, shape", [
-    (0, (1, 0), (0, 1), "two above"),    # E, SE
-    (1, (0, 1), (-1, 1), "one above"),   # SE, SW
-    (2, (-1, 1), (-1, 0), "two above"),  # SW, W
-    (3, (-1, 0), (0, -1), "one above"),  # W, NW
-    (4, (0, -1), (1, -1), "two above"),  # NW, NE
-    (5, (1, -1), (1, 0), "one above"),   # NE, E
-])
-def test_the_six_rotations_turn_the_tile_clockwise_about_its_smoker(rotation, first, second,
-                                                                     shape):
+@pytest.mark.parametrize(
+    "rotation, first, second, shape",
+    [
+        (0, (1, 0), (0, 1), "two above"),  # E, SE
+        (1, (0, 1), (-1, 1), "one above"),  # SE, SW
+        (2, (-1, 1), (-1, 0), "two above"),  # SW, W
+        (3, (-1, 0), (0, -1), "one above"),  # W, NW
+        (4, (0, -1), (1, -1), "two above"),  # NW, NE
+        (5, (1, -1), (1, 0), "one above"),  # NE, E
+    ],
+)
+def test_the_six_rotations_turn_the_tile_clockwise_about_its_smoker(rotation, first, second, shape):
     state = play(game(hands=["BD", "BB"]), place_tile(0, 0, rotation))
     field = hexes(state)
     assert set(field) == {(0, 0), first, second}
@@ -383,16 +419,20 @@ def test_a_mirror_image_tile_has_its_terrains_the_other_way_round():
 def test_on_the_seafloor_a_tile_must_touch_the_field_along_an_edge():
     state = turn(lay(game(), "BD", 0, 0, 0), 1)
     legal = tile_spots(state)
-    assert (2, 0, 0) in legal           # (2, 0) is next to (1, 0)
-    assert (0, -1, 4) in legal          # (0, -1), (0, -2), (1, -2): (0, -1) next to (0, 0)
+    assert (2, 0, 0) in legal  # (2, 0) is next to (1, 0)
+    assert (0, -1, 4) in legal  # (0, -1), (0, -2), (1, -2): (0, -1) next to (0, 0)
     assert (3, 0, 0) not in legal
     for q, r, k in legal:
         new = vl._tile_hexes(q, r, k)
         assert not any(p in state._top for p in new)
         assert any(x in state._top for p in new for x in vl._around(p))
-    refused(state, place_tile(3, 0, 0), r"a tile on the seafloor must touch the field along a "
-                                        r"full edge; one on \(3, 0\), \(4, 0\), \(3, 1\) "
-                                        "touches nothing")
+    refused(
+        state,
+        place_tile(3, 0, 0),
+        r"a tile on the seafloor must touch the field along a "
+        r"full edge; one on \(3, 0\), \(4, 0\), \(3, 1\) "
+        "touches nothing",
+    )
     refused(state, place_tile(1, -1, 1), r"partly on the field \(no overhangs\)")
 
 
@@ -404,8 +444,12 @@ def test_up_on_a_plateau_the_smoker_sits_on_a_smoker_over_two_tiles_at_one_level
     assert {(q, r) for q, r, _ in ups} <= set(SMALL_FLOOR)
     assert {k for q, r, k in ups if (q, r) == (0, 0)} == {1, 2, 3, 4, 5}
     refused(state, place_tile(0, 0, 0), "must cover at least two different tiles")
-    refused(state, place_tile(1, 0, 2), r"the Black Smoker must sit on a Black Smoker; \(1, 0\) "
-                                        "is basalt-ridge")
+    refused(
+        state,
+        place_tile(1, 0, 2),
+        r"the Black Smoker must sit on a Black Smoker; \(1, 0\) "
+        "is basalt-ridge",
+    )
     # (-1, -1) rotation 3 would hang over (-2, -1) and (-1, -2), where there is no tile.
     refused(state, place_tile(-1, -1, 3), r"no overhangs")
     play(state, place_tile(0, 0, 2))
@@ -417,9 +461,13 @@ def test_up_on_a_plateau_the_smoker_sits_on_a_smoker_over_two_tiles_at_one_level
 def test_the_hexes_under_a_tile_must_be_at_one_level():
     state = turn(lay(small_floor(game()), "BB", 0, 0, 2), 1)
     # From the smoker at (-1, -1): (0, -1) is at level 1, (-1, 0) at level 2.
-    refused(state, place_tile(-1, -1, 0), r"the three hexes under a tile must be at one level "
-                                          r"\(no gaps\); under \(-1, -1\), \(0, -1\), \(-1, 0\) "
-                                          "they are at levels 1, 1, 2")
+    refused(
+        state,
+        place_tile(-1, -1, 0),
+        r"the three hexes under a tile must be at one level "
+        r"\(no gaps\); under \(-1, -1\), \(0, -1\), \(-1, 0\) "
+        "they are at levels 1, 1, 2",
+    )
 
 
 def test_a_third_level_goes_on_a_plateau_of_two_tiles():
@@ -429,18 +477,25 @@ def test_a_third_level_goes_on_a_plateau_of_two_tiles():
     assert [hexes(state)[p]["level"] for p in [(0, 0), (1, 0), (0, 1)]] == [3, 3, 3]
 
 
-AROUND = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))   # E, SE, SW, W, NW, NE
+AROUND = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))  # E, SE, SW, W, NW, NE
 
 
 def allowed_by_the_rules(field, q, r, rotation):
     """The placement rules read straight off a view's field (plan space -> topmost hex)."""
-    spaces = [(q, r), (q + AROUND[rotation][0], r + AROUND[rotation][1]),
-              (q + AROUND[(rotation + 1) % 6][0], r + AROUND[(rotation + 1) % 6][1])]
+    spaces = [
+        (q, r),
+        (q + AROUND[rotation][0], r + AROUND[rotation][1]),
+        (q + AROUND[(rotation + 1) % 6][0], r + AROUND[(rotation + 1) % 6][1]),
+    ]
     below = [field.get(p) for p in spaces]
     if all(h is None for h in below):
         return any((x + dq, y + dr) in field for x, y in spaces for dq, dr in AROUND)
-    return (all(h is not None for h in below) and below[0]["terrain"] == "black-smoker"
-            and len({h["level"] for h in below}) == 1 and len({h["tile"] for h in below}) >= 2)
+    return (
+        all(h is not None for h in below)
+        and below[0]["terrain"] == "black-smoker"
+        and len({h["level"] for h in below}) == 1
+        and len({h["tile"] for h in below}) >= 2
+    )
 
 
 def test_the_tile_placements_offered_are_exactly_those_the_rules_allow():
@@ -455,10 +510,15 @@ def test_the_tile_placements_offered_are_exactly_those_the_rules_allow():
             action = rng.choice(state.legal_actions())
             if state.view(None)["phase"] == "tile" and state.view(None)["field"]:
                 field = hexes(state)
-                near = {(x + dq, y + dr) for x, y in field for dq in range(-2, 3)
-                        for dr in range(-2, 3)}
-                expected = {(q, r, k) for q, r in near for k in range(6)
-                            if allowed_by_the_rules(field, q, r, k)}
+                near = {
+                    (x + dq, y + dr) for x, y in field for dq in range(-2, 3) for dr in range(-2, 3)
+                }
+                expected = {
+                    (q, r, k)
+                    for q, r in near
+                    for k in range(6)
+                    if allowed_by_the_rules(field, q, r, k)
+                }
                 assert tile_spots(state) == expected
                 assert len(offered(state)) == len(expected)
                 checked += 1
@@ -471,6 +531,7 @@ def test_the_tile_placements_offered_are_exactly_those_the_rules_allow():
 
 # -- the turn ------------------------------------------------------------------------------------
 
+
 def test_a_turn_is_tile_then_creatures_then_a_draw_then_the_next_seat():
     state = game(hands=["BD", "MM"])
     view = state.view(None)
@@ -479,11 +540,14 @@ def test_a_turn_is_tile_then_creatures_then_a_draw_then_the_next_seat():
     view = state.view(None)
     assert view["phase"] == "creatures" and view["placing"] == {"species": None, "placed": []}
     # Tube Worms on the smoker, Volcano Snails on the Basalt Ridge, Shrimp off it; no crabs.
-    assert offered(state) == [place("tube-worms", 0, 0), place("volcano-snails", 1, 0),
-                              place("blind-shrimp", 0, 0), place("blind-shrimp", 0, 1)]
+    assert offered(state) == [
+        place("tube-worms", 0, 0),
+        place("volcano-snails", 1, 0),
+        place("blind-shrimp", 0, 0),
+        place("blind-shrimp", 0, 1),
+    ]
     play(state, place("blind-shrimp", 0, 1))
-    assert state.view(None)["placing"] == {"species": "blind-shrimp",
-                                           "placed": [{"q": 0, "r": 1}]}
+    assert state.view(None)["placing"] == {"species": "blind-shrimp", "placed": [{"q": 0, "r": 1}]}
     assert offered(state) == [place("blind-shrimp", 0, 0), {"type": "stop"}]
     play(state, {"type": "stop"})
     assert state.view(None)["phase"] == "draw" and state.is_chance_node()
@@ -501,8 +565,11 @@ def test_you_must_place_if_you_can_so_stop_comes_after_the_first_creature():
 
 def test_one_species_per_turn():
     state = play(game(hands=["BD", "MM"]), place_tile(0, 0, 0), place("blind-shrimp", 0, 1))
-    refused(state, place("tube-worms", 0, 0), "you are placing Blind Vent Shrimp this turn: "
-                                              "one species per turn")
+    refused(
+        state,
+        place("tube-worms", 0, 0),
+        "you are placing Blind Vent Shrimp this turn: one species per turn",
+    )
 
 
 def test_a_turn_with_nothing_to_place_skips_the_creatures():
@@ -530,6 +597,7 @@ def test_the_creature_step_ends_by_itself_when_the_supply_runs_out():
 
 
 # -- the end -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_after_the_last_draw_everyone_plays_out_the_tile_in_hand_for_equal_turns(players):
@@ -588,10 +656,14 @@ def test_then_to_the_highest_tube_worm_score():
 
 
 def test_players_still_tied_share_the_victory():
-    state = over(game(players=3), [[6, 0, 6, 0, 0, 0, 0], [6, 6, 0, 0, 0, 0, 0],
-                                   [4, 0, 4, 0, 0, 0, 0]])
-    assert state.result() == [{"score": 12, "rank": 1}, {"score": 12, "rank": 1},
-                              {"score": 8, "rank": 3}]
+    state = over(
+        game(players=3), [[6, 0, 6, 0, 0, 0, 0], [6, 6, 0, 0, 0, 0, 0], [4, 0, 4, 0, 0, 0, 0]]
+    )
+    assert state.result() == [
+        {"score": 12, "rank": 1},
+        {"score": 12, "rank": 1},
+        {"score": 8, "rank": 3},
+    ]
 
 
 def test_evaluate_is_the_field_scored_now_against_the_best_other_seat():
@@ -603,10 +675,14 @@ def test_evaluate_is_the_field_scored_now_against_the_best_other_seat():
 
 # -- illegal actions -----------------------------------------------------------------------------
 
+
 def test_illegal_actions_say_why_and_change_nothing():
     state = game(hands=["BD", "MM"])
-    refused(state, {"type": "draw", "seat": 0, "tile": "BB"},
-            "draw is a chance event, not a seat's decision")
+    refused(
+        state,
+        {"type": "draw", "seat": 0, "tile": "BB"},
+        "draw is a chance event, not a seat's decision",
+    )
     refused(state, {"type": "stop"}, r"stop is not what is decided now: seat 0 places its tile")
     refused(state, place_tile(0, 0, 6), "rotation is a whole number from 0 to 5")
     refused(state, {"type": "place_tile", "q": 0, "r": 0}, "rotation is a whole number")
@@ -615,8 +691,7 @@ def test_illegal_actions_say_why_and_change_nothing():
     refused(state, place("krill", 0, 0), "'krill' is not a species")
     refused(state, place("octopus", 0, 0), "Deep-Sea Octopus are not in play this game")
     refused(state, place("tube-worms", 5, 5), r"\(5, 5\) has no tile")
-    play(state, {"type": "place", "species": "blind-shrimp", "q": 0, "r": 1},
-         {"type": "stop"})
+    play(state, {"type": "place", "species": "blind-shrimp", "q": 0, "r": 1}, {"type": "stop"})
     refused(state, {"type": "stop"}, "no seat decides now: the chance player's draw is next")
     refused(state, {"type": "draw", "seat": 1, "tile": "BB"}, "the next tile goes to seat 0")
     refused(state, {"type": "draw", "seat": 0, "tile": "XX"}, "no tile 'XX' is left in the bag")
@@ -627,16 +702,35 @@ def test_the_view_is_json_and_lists_what_a_renderer_needs():
     put(state, "yeti-crabs", 1, (1, 0))
     view = state.view(0)
     assert json.loads(json.dumps(view)) == view
-    assert {"phase", "current_player", "turn", "first_player", "species", "field", "last_tile",
-            "players", "bag_size", "tiles_total", "turns_left"} <= set(view)
+    assert {
+        "phase",
+        "current_player",
+        "turn",
+        "first_player",
+        "species",
+        "field",
+        "last_tile",
+        "players",
+        "bag_size",
+        "tiles_total",
+        "turns_left",
+    } <= set(view)
     cell = next(h for h in view["field"] if (h["q"], h["r"]) == (1, 0))
-    assert cell == {"q": 1, "r": 0, "level": 2, "terrain": "basalt-ridge", "tile": 8,
-                    "kind": "BB", "edge": False,
-                    "creatures": [{"species": "yeti-crabs", "owner": 1}]}
+    assert cell == {
+        "q": 1,
+        "r": 0,
+        "level": 2,
+        "terrain": "basalt-ridge",
+        "tile": 8,
+        "kind": "BB",
+        "edge": False,
+        "creatures": [{"species": "yeti-crabs", "owner": 1}],
+    }
     assert next(h for h in view["field"] if (h["q"], h["r"]) == (-1, 0))["edge"] is True
     assert len(view["field"]) == 21 and view["last_tile"] == 8
-    assert [(h["r"], h["q"]) for h in view["field"]] == sorted((h["r"], h["q"])
-                                                               for h in view["field"])
+    assert [(h["r"], h["q"]) for h in view["field"]] == sorted(
+        (h["r"], h["q"]) for h in view["field"]
+    )
 
 
 def test_a_placement_looked_up_quickly_is_exactly_one_of_the_listed_ones():
@@ -662,7 +756,9 @@ def test_a_placement_looked_up_quickly_is_exactly_one_of_the_listed_ones():
                         quick = state._canonical_quick(action)
                         assert (quick == action) == ((q, r, k) in listed), action
                         looked_up += quick is not None
-            assert state._canonical_quick({"type": "place_tile", "q": True, "r": 0,
-                                           "rotation": 0}) is None
+            assert (
+                state._canonical_quick({"type": "place_tile", "q": True, "r": 0, "rotation": 0})
+                is None
+            )
         state.apply(rng.choice(legal))
     assert looked_up > 1000
