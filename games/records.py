@@ -24,7 +24,8 @@ from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
 from games import inputs, store
 from games.catalog import GameType, game_type
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
-from games.services import after_commit, enqueue_rating
+from games.services import announce
+from games.signals import game_finished, result_corrected
 from games.store import NewEvent
 
 User = get_user_model()
@@ -442,11 +443,8 @@ def result_override(*, game: Game, by, results: Any, bid: dict | None = None) ->
         raise RuleViolation("only a table game's result can be overridden")
     clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
     bid = _parse_bid(game, bid)
-    kind = (
-        EventKind.RESULT_CORRECTED
-        if game.status == GameStatus.FINISHED
-        else EventKind.RESULT_OVERRIDDEN
-    )
+    correcting = game.status == GameStatus.FINISHED
+    kind = EventKind.RESULT_CORRECTED if correcting else EventKind.RESULT_OVERRIDDEN
     store.append(
         game,
         game.version,
@@ -456,7 +454,7 @@ def result_override(*, game: Game, by, results: Any, bid: dict | None = None) ->
         ],
         projection={"status": GameStatus.FINISHED, "result": clean},
     )
-    after_commit("rate the game", lambda: enqueue_rating(game.slug))
+    announce(result_corrected if correcting else game_finished, game)
     return result_state(game)
 
 
@@ -502,6 +500,7 @@ def _finish_if_confirmed(game: Game) -> dict[str, Any]:
 def _finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
     """The waiting result becomes the game's result; the ratings follow."""
     result = state["reported"]
+    correcting = game.status == GameStatus.FINISHED
     projection: dict[str, Any] = {"status": GameStatus.FINISHED, "result": result}
     if state["played_at"]:
         projection["finished_at"] = dt.datetime.fromisoformat(state["played_at"])
@@ -515,4 +514,4 @@ def _finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
         ],
         projection=projection,
     )
-    after_commit("rate the game", lambda: enqueue_rating(game.slug))
+    announce(result_corrected if correcting else game_finished, game)

@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from accounts.bots import BOT_PREFIX, bot_level, bot_user
@@ -26,6 +27,7 @@ from games.bots import get_bot
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
+from games.signals import game_finished
 from games.store import AppendResult, NewEvent, VersionConflict
 
 User = get_user_model()
@@ -577,7 +579,7 @@ def _append_and_project(
     store.maybe_snapshot(game, state, previous)
     store.remember_on_commit(game, state)
     if result is not None:
-        after_commit("rate the game", lambda: enqueue_rating(game.slug))
+        announce(game_finished, game)
     else:
         actor = seats[state.current_player]
         version, seat, game_id = game.version, state.current_player, game.pk
@@ -605,11 +607,13 @@ def after_commit(what: str, call: Callable[[], None]) -> None:
     transaction.on_commit(run)
 
 
-def enqueue_rating(slug: str) -> None:
-    """A finished game goes into the ratings through a Celery task (league.tasks)."""
-    from league.tasks import rate_finished_games  # the league app rates games it does not own
-
-    rate_finished_games.delay(slug)
+def announce(signal: Signal, game: Game) -> None:
+    """Send ``signal`` for ``game`` once the transaction commits (games.signals)."""
+    game_id, slug = game.pk, game.slug
+    after_commit(
+        f"announce game {game_id}'s result",
+        lambda: signal.send(sender=Game, game_id=game_id, slug=slug),
+    )
 
 
 def enqueue_timeout(game_id: int, seat: int, version: int, seconds: int) -> None:

@@ -2,7 +2,7 @@
 
 Forms check the shape of what was typed and turn it into the arguments the services take;
 whether a league, tournament, result or record can be made of it is decided by the services
-(``league.leagues``, ``league.tournaments``, ``games.records``), whose ``InvalidInput``
+(``league.services.leagues``, ``league.services.tournaments``, ``games.records``), whose ``InvalidInput``
 messages the views show as form errors.
 """
 
@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games.catalog import game_types
 from league.models import League, Membership, Tournament
-from league.tournaments import STARTING_BID_GAMES
+from league.services.tournaments import STARTING_BID_GAMES
 
 
 def _game_choices() -> list[tuple[str, str]]:

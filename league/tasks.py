@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.db import OperationalError
 
-from league import services
+from league.services import ratings
 
 
 @shared_task(
@@ -16,10 +16,10 @@ from league import services
 )
 def rate_finished_games(slug: str) -> int:
     """Take the finished games of ``slug`` into the ratings, in the order they ended."""
-    return services.ratings_update(slug=slug)
+    return ratings.ratings_update(slug=slug)
 
 
 @shared_task(acks_late=True, soft_time_limit=300, time_limit=360)
 def sweep_unrated_games() -> int:
     """Rate what a lost task left unrated."""
-    return sum(services.ratings_update(slug=slug) for slug in services.slugs_with_unrated_games())
+    return sum(ratings.ratings_update(slug=slug) for slug in ratings.slugs_with_unrated_games())

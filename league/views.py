@@ -2,8 +2,8 @@
 
 Ratings: a leaderboard per game and a player page with rating-history charts. Leagues,
 tournaments and records: pages that read through the selectors and the services' read
-functions and change things only through the services (``league.leagues``,
-``league.tournaments``). A service error is shown on the form that was sent, or at the top
+functions and change things only through the services (``league.services.leagues``,
+``league.services.tournaments``). A service error is shown on the form that was sent, or at the top
 of the page for a button; a refusal (not the viewer's to do) is shown at the top with a 403.
 Success redirects with a message.
 """
@@ -29,7 +29,7 @@ from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceErr
 from games.catalog import game_type
 from games.models import Game, GameStatus
 from games.rules import get_rules, registered
-from league import leagues, selectors, tournaments
+from league import selectors
 from league.forms import (
     DropForm,
     LeagueForm,
@@ -41,6 +41,7 @@ from league.forms import (
     TournamentForm,
 )
 from league.models import League, Tournament
+from league.services import leagues, tournaments
 
 User = get_user_model()
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 180, 28

@@ -22,9 +22,10 @@ from accounts.errors import InvalidInput
 from games.api.serializers import GameOut
 from games.catalog import game_types
 from games.selectors import game_with_seats
-from league import leagues, selectors, tournaments
+from league import selectors
 from league.api import serializers as s
 from league.models import League, Tournament
+from league.services import leagues, tournaments
 
 User = get_user_model()
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 
 from games import services
-from league import leagues, tournaments
+from league.services import leagues, tournaments
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

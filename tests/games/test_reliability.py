@@ -238,6 +238,6 @@ def test_a_record_is_201_when_rating_it_fails_and_the_sweep_rates_it_later(
         response = api.post("/api/matches/", body, format="json")
     assert response.status_code == 201
     assert not RatedGame.objects.exists()
-    assert any("could not rate the game" in r.getMessage() for r in caplog.records)
+    assert any("could not announce game" in r.getMessage() for r in caplog.records)
     league_tasks.sweep_unrated_games()
     assert RatedGame.objects.filter(game_id=response.json()["id"]).exists()

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from league import selectors, tournaments
+from league import selectors
 from league.models import Tournament
+from league.services import tournaments
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
 
 SCREENSHOT = Path("/tmp/hadal-tournament.png")

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import services, tasks
 from games.models import Event, Game
 from league.models import RatedGame, Rating, RatingChange
-from league.services import ratings_update
+from league.services.ratings import ratings_update
 
 pytestmark = pytest.mark.django_db
 

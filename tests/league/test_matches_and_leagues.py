@@ -6,7 +6,7 @@ import pytest
 
 from games.models import Event, Game
 from league.models import RatingChange
-from league.services import ratings_update
+from league.services.ratings import ratings_update
 
 pytestmark = pytest.mark.django_db
 

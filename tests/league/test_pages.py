@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from games import records
 from games.models import Event, Game, GameStatus
-from league import leagues, selectors, tournaments
+from league import selectors
 from league.models import League, Membership, Round, Season, Tournament
-from league.services import ratings_update
+from league.services import leagues, tournaments
+from league.services.ratings import ratings_update
 
 pytestmark = pytest.mark.django_db
 DSA, DV = "deep-sea-adventure", "deep-vents"

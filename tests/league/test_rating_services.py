@@ -15,8 +15,9 @@ from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.models import Game
-from league import services, tasks
+from league import tasks
 from league.models import RatedGame, Rating, RatingChange
+from league.services import ratings as services
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"

@@ -5,8 +5,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from games.rules import registered
-from league import services
 from league.ratings import EloLadder, OpenSkillLadder, prediction_report
+from league.services import ratings
 
 
 class UniformGuess:
@@ -32,12 +32,10 @@ class Command(BaseCommand):
         if game not in registered():
             raise CommandError(f"unknown game {game!r}; known: {', '.join(sorted(registered()))}")
         tables = [
-            t
-            for t in map(services.table_of, services.finished_games(game))
-            if not isinstance(t, str)
+            t for t in map(ratings.table_of, ratings.finished_games(game)) if not isinstance(t, str)
         ]
         systems = {
-            "elo": EloLadder(k=services.elo_k()),
+            "elo": EloLadder(k=ratings.elo_k()),
             "openskill": OpenSkillLadder(),
             "uniform": UniformGuess(),
         }

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from games.rules import registered
-from league import services
+from league.services import ratings
 
 
 class Command(BaseCommand):
@@ -20,11 +20,11 @@ class Command(BaseCommand):
                 raise CommandError(f"unknown game {game!r}; known: {', '.join(slugs)}")
             slugs = [game]
         for slug in slugs:
-            total = services.finished_games(slug).count()
+            total = ratings.finished_games(slug).count()
             with tqdm(
                 total=total, desc=slug, unit="game", file=self.stderr._out, disable=not total
             ) as bar:
-                result = services.ratings_recompute(slug=slug, progress=bar.update)
+                result = ratings.ratings_recompute(slug=slug, progress=bar.update)
             self.stdout.write(
                 f"{slug}: {result.games} games, {result.players} players, "
                 f"{result.changed} ratings changed"

@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand
 from games import services
 from games.models import Game
 from games.rules import registered
+from league.services import leagues, tournaments
 
 DSA = "deep-sea-adventure"
 MEMBERS = ("alice", "bob", "carol", "dave")
@@ -79,8 +80,6 @@ class Command(BaseCommand):
             self._move(game, members, rng)
 
     def _club(self, members):
-        from league import leagues, tournaments
-
         club = leagues.league_create(
             name="Hadal Divers Club",
             created_by=members["alice"],
@@ -92,7 +91,7 @@ class Command(BaseCommand):
             game="oceans",
             played_at="2026-11-19",
             league=club.slug,
-            recorded_by=members["bob"],
+            recorded_by=members["alice"],  # an organiser's record is final at once
             notes="first game with The Deep",
             results=[
                 {"player": "bob", "score": 91, "rank": 1},

@@ -1,0 +1,11 @@
+"""What the games app announces to the apps above it, once the transaction that made it true
+has committed. games knows nothing of ratings or leagues: they subscribe (league.apps).
+
+- ``game_finished(game_id, slug)``: a game ended, played here or recorded from a table.
+- ``result_corrected(game_id, slug)``: a finished game's result changed (a correction).
+"""
+
+from django.dispatch import Signal
+
+game_finished = Signal()
+result_corrected = Signal()
