@@ -3,11 +3,13 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 WORKDIR /app
 
-COPY pyproject.toml README.md ./
+COPY pyproject.toml requirements.lock README.md ./
+RUN pip install --require-hashes -r requirements.lock
 COPY config ./config
+COPY accounts ./accounts
 COPY games ./games
 COPY league ./league
-RUN pip install .
+RUN pip install --no-deps .
 
 COPY manage.py ./
 COPY templates ./templates

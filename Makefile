@@ -4,13 +4,22 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench worker clean
+.PHONY: run test test-fast lint bench worker clean lock
 
-$(STAMP): pyproject.toml
+# The versions pinned in requirements-dev.lock, the project itself on top.
+$(STAMP): pyproject.toml requirements-dev.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# After changing a dependency in pyproject.toml: pin the whole tree again, with hashes.
+lock:
+	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 --generate-hashes --quiet \
+		-o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes \
+		--quiet -o requirements-dev.lock
 
 # Serve http://127.0.0.1:8000 with demo data: SQLite and Celery in eager mode unless
 # DATABASE_URL / REDIS_URL say otherwise.
@@ -19,14 +28,22 @@ run: $(STAMP)
 	$(BIN)/python manage.py demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-# The whole suite. Tests needing PostgreSQL, Redis or a Celery worker skip with a reason
-# unless DATABASE_URL / REDIS_URL / CELERY_WORKER are set (.ci/run sets them).
+# The whole suite, on every core. Tests needing PostgreSQL, Redis or a Celery worker skip with
+# a reason unless DATABASE_URL / REDIS_URL / CELERY_WORKER are set (.ci/run sets them). The
+# worker serves one test database, so the tests that talk to it run after, in one process.
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto -m "not celery_worker"
+	$(BIN)/python -m pytest -m celery_worker
 
 # Everything but the slow and browser tests, for the edit-test loop.
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not slow and not browser" -q
+	$(BIN)/python -m pytest -n auto -m "not slow and not browser and not celery_worker" -q
+
+# Lint, format and types, as CI checks them before the tests.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

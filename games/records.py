@@ -17,6 +17,7 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
 from accounts.bots import BOT_PREFIX
@@ -54,7 +55,7 @@ def parse_results(
             f"{kind.name} takes {kind.min_players} to {kind.max_players} players,"
             f" not {len(results)}"
         )
-    clean = []
+    clean: list[dict[str, Any]] = []
     for i, entry in enumerate(results):
         if (
             not isinstance(entry, dict)
@@ -220,7 +221,7 @@ def result_correct(
 
 
 @transaction.atomic
-def record_confirm(*, game: Game, user, for_everyone: bool = False) -> dict[str, Any]:
+def record_confirm(*, game: Game, user: AbstractUser, for_everyone: bool = False) -> dict[str, Any]:
     """A member named in a club record confirms it as recorded (or corrected). With
     ``for_everyone`` (a league organiser) it is confirmed for every member at once."""
     state = _open_record(game)
@@ -246,7 +247,7 @@ def record_confirm(*, game: Game, user, for_everyone: bool = False) -> dict[str,
 
 
 @transaction.atomic
-def record_dispute(*, game: Game, user, reason: Any = "") -> dict[str, Any]:
+def record_dispute(*, game: Game, user: AbstractUser, reason: str = "") -> dict[str, Any]:
     """A member named in a club record says it is wrong: it waits, unrated, for a correction."""
     state = _open_record(game)
     _require_named(game, user)
@@ -299,7 +300,9 @@ def _seat_names(game: Game) -> list[str]:
 
 
 @transaction.atomic
-def table_game_create(*, slug: str, users: list, created_by, options: dict | None = None) -> Game:
+def table_game_create(
+    *, slug: str, users: list, created_by: AbstractUser, options: dict | None = None
+) -> Game:
     """An open recorded game for a tournament table: seated players will report its result."""
     kind = game_type(slug)
     game = Game.objects.create(
@@ -390,7 +393,9 @@ def result_state(game: Game) -> dict[str, Any]:
 
 
 @transaction.atomic
-def result_report(*, game: Game, user, results: Any, bid: dict | None = None) -> dict[str, Any]:
+def result_report(
+    *, game: Game, user: AbstractUser, results: list[dict[str, Any]], bid: dict | None = None
+) -> dict[str, Any]:
     """A seated player reports the table's result (and, for a starting bid, the winning bid).
     The reporter counts as confirming it and may report again to fix a slip until someone
     confirms; another player's report of the same result confirms it, of another disputes it."""
@@ -414,7 +419,9 @@ def result_report(*, game: Game, user, results: Any, bid: dict | None = None) ->
 
 
 @transaction.atomic
-def result_confirm(*, game: Game, user, results: Any) -> dict[str, Any]:
+def result_confirm(
+    *, game: Game, user: AbstractUser, results: list[dict[str, Any]]
+) -> dict[str, Any]:
     """Another seated player confirms the reported result; a different result disputes it."""
     _check_open_table(game, user)
     state = result_state(game)
@@ -437,7 +444,9 @@ def result_confirm(*, game: Game, user, results: Any) -> dict[str, Any]:
 
 
 @transaction.atomic
-def result_override(*, game: Game, by, results: Any, bid: dict | None = None) -> dict[str, Any]:
+def result_override(
+    *, game: Game, by: AbstractUser, results: list[dict[str, Any]], bid: dict | None = None
+) -> dict[str, Any]:
     """The organiser settles a table's result; on a finished table it is a correction."""
     if game.mode != GameMode.RECORD:
         raise RuleViolation("only a table game's result can be overridden")

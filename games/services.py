@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
@@ -181,8 +182,8 @@ def _seat_user(index: int, seat: Any):
     if not isinstance(seat, dict) or len(seat) != 1 or not ({"user", "bot"} & seat.keys()):
         raise InvalidInput(f'seat {index} must be {{"user": name}} or {{"bot": level}}')
     if "bot" in seat:
-        level = inputs.text(seat["bot"], f"seat {index}: the bot level", 20)
-        return bot_user(level), level
+        chosen = inputs.text(seat["bot"], f"seat {index}: the bot level", 20)
+        return bot_user(chosen), chosen
     name = inputs.text(seat["user"], f"seat {index}: the user", 150)
     level = bot_level(name)
     if level is not None:  # a named bot player, e.g. a tournament entrant
@@ -272,7 +273,9 @@ def _append_decision(
         )
 
 
-def game_resign(*, game: Game, seat: Any, user, idempotency_key: str | None = None) -> AppendResult:
+def game_resign(
+    *, game: Game, seat: int | str, user: AbstractUser, idempotency_key: str | None = None
+) -> AppendResult:
     """A seat resigns. Its turns go to the random bot; if one seat is left it wins by forfeit."""
     seat = _seat_number(game, seat)
     if seat not in seats_of(game, user):
@@ -316,7 +319,7 @@ def everyone_seated(seats: list[Seat]) -> bool:
     return all(s.accepted or s.bot for s in seats)
 
 
-def game_accept(*, game: Game, seat: Any, user) -> AppendResult:
+def game_accept(*, game: Game, seat: int | str, user: AbstractUser) -> AppendResult:
     """The person invited to ``seat`` takes it; once everyone has, the clock starts."""
     seat, seats = _invited_seat(game, seat, user)
     events = [NewEvent(EventKind.SEAT_ACCEPTED, {}, seat=seat, actor_id=user.pk)]
@@ -326,7 +329,7 @@ def game_accept(*, game: Game, seat: Any, user) -> AppendResult:
         return _append_and_project(game, game.version, events, store.load_state(game), seats)
 
 
-def game_decline(*, game: Game, seat: Any, user) -> AppendResult:
+def game_decline(*, game: Game, seat: int | str, user: AbstractUser) -> AppendResult:
     """The person invited to ``seat`` refuses it: the game is called off, nothing is rated."""
     seat, _ = _invited_seat(game, seat, user)
     with transaction.atomic():
@@ -389,7 +392,9 @@ def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | No
 # -- reading --------------------------------------------------------------------------------------
 
 
-def game_view(*, game: Game, user, seat: Any = None, at: Any = None) -> dict[str, Any]:
+def game_view(
+    *, game: Game, user: AbstractUser, seat: int | str | None = None, at: int | str | None = None
+) -> dict[str, Any]:
     """``view(seat)`` at the head or after event ``at``; only the seat's own user may ask."""
     if seat is not None:
         seat = _seat_number(game, seat)
@@ -401,7 +406,7 @@ def game_view(*, game: Game, user, seat: Any = None, at: Any = None) -> dict[str
     return {**state.view(seat), "version": version}
 
 
-def game_legal_actions(*, game: Game, user, seat: Any) -> list[dict[str, Any]]:
+def game_legal_actions(*, game: Game, user: AbstractUser, seat: int | str) -> list[dict[str, Any]]:
     seat = _seat_number(game, seat)
     if seat not in seats_of(game, user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
@@ -414,14 +419,16 @@ def game_legal_actions(*, game: Game, user, seat: Any) -> list[dict[str, Any]]:
     return store.load_state(game).legal_actions()
 
 
-def game_events(*, game: Game, user, after: Any = None) -> list[dict[str, Any]]:
+def game_events(
+    *, game: Game, user: AbstractUser, after: int | str | None = None
+) -> list[dict[str, Any]]:
     """The log after version ``after`` as ``user`` may see it."""
     after = 0 if after is None else _version_number(game, after, allow_zero=True)
     rows = Event.objects.filter(game=game, seq__gt=after).order_by("seq")
     return events_as_seen(game=game, user=user, events=rows)
 
 
-def events_as_seen(*, game: Game, user, events) -> list[dict[str, Any]]:
+def events_as_seen(*, game: Game, user: AbstractUser, events) -> list[dict[str, Any]]:
     """Events as ``user`` may see them: private outcomes redacted for the other seats."""
     seats = seats_of(game, user)
     # Recorded games hold no private data; a played game shows all once over, if its rules say.

@@ -142,7 +142,7 @@ def standings(
                 share[i] += known[seat] / total
         games.append((seats, earned))
 
-    values: dict[str, list[float]] = {"score": score, "share": share, "wins": wins}
+    values: dict[str, Sequence[float]] = {"score": score, "share": share, "wins": wins}
     if "buchholz" in tiebreaks:
         buchholz = [0.0] * count
         for seats, _ in games:

@@ -634,7 +634,7 @@ def _confirm_as_reported(request, tournament: Tournament, table_, out: dict[str,
                 f"the result of table {table_.number} has changed since the page "
                 "was loaded: check it again"
             )
-        reported = (out.get("report") or {}).get("reported")
+        reported = (out.get("report") or {}).get("reported") or []
         state = tournaments.table_confirm(
             tournament=tournament, table=table_, user=request.user, results=reported
         )

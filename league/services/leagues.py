@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.utils.text import slugify
 
@@ -23,7 +25,7 @@ User = get_user_model()
 
 
 @transaction.atomic
-def league_create(*, name: Any, created_by, description: Any = "") -> League:
+def league_create(*, name: str, created_by: AbstractUser, description: str = "") -> League:
     name = inputs.text(name, "name", 100)
     description = inputs.text(description or "", "description", 5000, blank=True)
     slug = slugify(name)[:50]
@@ -37,7 +39,9 @@ def league_create(*, name: Any, created_by, description: Any = "") -> League:
 
 
 @transaction.atomic
-def member_add(*, league: League, player: Any, role: Any = "member", by) -> Membership:
+def member_add(
+    *, league: League, player: str, role: str = "member", by: AbstractUser
+) -> Membership:
     if not is_league_organiser(league, by):
         raise NotYourSeat("only the league's organisers may add members")
     if role not in Membership.Role.values:
@@ -53,7 +57,14 @@ def member_add(*, league: League, player: Any, role: Any = "member", by) -> Memb
 
 
 @transaction.atomic
-def season_add(*, league: League, name: Any, starts_on: Any, ends_on: Any = None, by) -> Season:
+def season_add(
+    *,
+    league: League,
+    name: str,
+    starts_on: dt.date | str,
+    ends_on: dt.date | str | None = None,
+    by: AbstractUser,
+) -> Season:
     if not is_league_organiser(league, by):
         raise NotYourSeat("only the league's organisers may add seasons")
     name = inputs.text(name, "name", 100)
@@ -101,7 +112,9 @@ def match_record(
     return recorded
 
 
-def match_correct(*, game: Game, results: Any, by, reason: Any = "") -> dict[str, Any]:
+def match_correct(
+    *, game: Game, results: list[dict[str, Any]], by: AbstractUser, reason: str = ""
+) -> dict[str, Any]:
     """Correct a club record: its recorder, a league organiser or staff. Only an organiser's
     correction is final at once; the recorder's waits for the members' confirmation."""
     if not may_correct_record(game, by):
@@ -111,10 +124,10 @@ def match_correct(*, game: Game, results: Any, by, reason: Any = "") -> dict[str
     )
 
 
-def match_confirm(*, game: Game, by) -> dict[str, Any]:
+def match_confirm(*, game: Game, by: AbstractUser) -> dict[str, Any]:
     """A named member confirms a club record; a league organiser confirms it for everyone."""
     return records.record_confirm(game=game, user=by, for_everyone=may_settle_record(game, by))
 
 
-def match_dispute(*, game: Game, by, reason: Any = "") -> dict[str, Any]:
+def match_dispute(*, game: Game, by: AbstractUser, reason: str = "") -> dict[str, Any]:
     return records.record_dispute(game=game, user=by, reason=reason)

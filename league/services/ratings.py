@@ -8,7 +8,7 @@ so the numbers always equal a full recompute.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -111,7 +111,7 @@ def _rate(game: Game, ladders: Ladders) -> tuple[RatedGame, list[RatingChange]]:
     ), changes
 
 
-def _rating_rows(slug: str, users: Iterable[int], ladders: Ladders) -> list[Rating]:
+def _rating_rows(slug: str, users: Iterable[Hashable], ladders: Ladders) -> list[Rating]:
     rows = []
     for user in users:
         mu, sigma = ladders.openskill.rating(user)

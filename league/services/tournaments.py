@@ -15,6 +15,7 @@ from collections import Counter
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
 from accounts.bots import bot_level, bot_user
@@ -209,7 +210,7 @@ def _require_organiser(tournament: Tournament, user) -> None:
 # -- pairing --------------------------------------------------------------------------------------
 
 
-def round_pair(*, tournament: Tournament, by) -> Round:
+def round_pair(*, tournament: Tournament, by: AbstractUser) -> Round:
     """Pair the next round: the previous one must be complete. Once every round is played,
     the tournament is marked finished and this says so."""
     round_ = _pair_next(tournament, by)
@@ -365,7 +366,7 @@ def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
 
 
 @transaction.atomic
-def round_repair(*, tournament: Tournament, number: int, by) -> Round:
+def round_repair(*, tournament: Tournament, number: int, by: AbstractUser) -> Round:
     """Pair round ``number`` again (late entries, drops) while none of its tables has a result
     and no online game at it has seen a player's move. The old games are voided, not deleted."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -405,7 +406,7 @@ def round_repair(*, tournament: Tournament, number: int, by) -> Round:
 
 
 @transaction.atomic
-def entry_add(*, tournament: Tournament, player: Any, by) -> Entry:
+def entry_add(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
     """A late entry: plays from the next round paired."""
     _require_organiser(tournament, by)
     if tournament.status == Tournament.Status.FINISHED:
@@ -425,7 +426,7 @@ def entry_add(*, tournament: Tournament, player: Any, by) -> Entry:
 
 
 @transaction.atomic
-def entry_drop(*, tournament: Tournament, player: Any, by) -> Entry:
+def entry_drop(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
     """A drop: no further pairings; the games already played stand. A player may drop
     themself; the organisers may drop anyone."""
     player = inputs.text(player, "player", 150)
@@ -469,7 +470,9 @@ def table_report(
     return records.result_report(game=table.game, user=user, results=results, bid=bid)
 
 
-def table_confirm(*, tournament: Tournament, table: Table, user, results: Any) -> dict[str, Any]:
+def table_confirm(
+    *, tournament: Tournament, table: Table, user: AbstractUser, results: list[dict[str, Any]]
+) -> dict[str, Any]:
     return records.result_confirm(game=table.game, user=user, results=results)
 
 
