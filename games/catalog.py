@@ -1,5 +1,6 @@
 """Every game the service knows. Each can be recorded from a table; those with a rule module
-can also be played in the service. Oceans (with The Deep promo pack 2) is recorded only."""
+can also be played in the service, and their names and player counts come from the module's
+spec. Oceans (with The Deep promo pack 2) has no public full rules, so it is recorded only."""
 
 from __future__ import annotations
 
@@ -17,18 +18,12 @@ class GameType:
     playable: bool  # False: results are recorded, the game is not played in the service
 
 
-# The product's games (DESIGN.md), whether or not their rule module exists yet.
-KNOWN = (
-    GameType("abyss", "Abyss", 2, 4, playable=False),
-    GameType("deep-sea-adventure", "Deep Sea Adventure", 2, 6, playable=False),
-    GameType("deep-vents", "Deep Vents", 2, 4, playable=False),
-    GameType("oceans", "Oceans (with The Deep promo pack 2)", 2, 4, playable=False),
-    GameType("ventlife", "Ventlife", 2, 4, playable=False),
-)
+# The product's games without a rule module (DESIGN.md's table).
+RECORDED_ONLY = (GameType("oceans", "Oceans (with The Deep promo pack 2)", 2, 4, playable=False),)
 
 
 def game_types() -> dict[str, GameType]:
-    types = {t.slug: t for t in KNOWN}
+    types = {t.slug: t for t in RECORDED_ONLY}
     types.update(
         {
             slug: GameType(slug, m.spec.name, m.spec.min_players, m.spec.max_players, True)
@@ -43,3 +38,11 @@ def game_type(slug: str) -> GameType:
         return game_types()[slug]
     except KeyError:
         raise KeyError(f"unknown game {slug!r}; known: {', '.join(game_types())}") from None
+
+
+def game_name(slug: str) -> str:
+    """The game's name for people, or its slug for a game no longer known."""
+    try:
+        return game_type(slug).name
+    except KeyError:
+        return slug

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from accounts.errors import InvalidInput, ServiceError
 from games import records, services
 from games.api.serializers import GameOut
-from games.catalog import game_type
+from games.catalog import game_name
 from games.forms import NewGameForm
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
 from games.store import VersionConflict
@@ -77,7 +77,7 @@ def _row(game: Game, user) -> GameRow:
         your_turn = game.current_player in services.seats_of(game, user)
     return GameRow(
         game=game,
-        name=_game_name(game.slug),
+        name=game_name(game.slug),
         seats=[_seat_name(s) for s in seats],
         turn=turn,
         your_turn=your_turn,
@@ -87,13 +87,6 @@ def _row(game: Game, user) -> GameRow:
 def _seat_name(seat: Seat) -> str:
     name = f"bot ({seat.bot})" if seat.bot else seat.name
     return f"{name}, resigned" if seat.resigned else name
-
-
-def _game_name(slug: str) -> str:
-    try:
-        return game_type(slug).name
-    except KeyError:
-        return slug
 
 
 # -- a new game -----------------------------------------------------------------------------------
@@ -139,7 +132,7 @@ def game_detail(request, pk: int):
     )
     page = {
         "game": GameOut(game).data,
-        "name": _game_name(game.slug),
+        "name": game_name(game.slug),
         "seat": seat,
         "my_seats": mine,
         "view": view,
@@ -220,7 +213,7 @@ def _recorded_game(request, game: Game):
         "games/record_detail.html",
         {
             "game": game,
-            "name": _game_name(game.slug),
+            "name": game_name(game.slug),
             "seats": [(s, _seat_name(s)) for s in game.seats.all()],
             "result": list(zip(game.seats.all(), game.result or [])),
             "state": state,

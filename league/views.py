@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.bots import BOT_PREFIX
 from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
-from games.catalog import game_type
+from games.catalog import game_name
 from games.models import Game, GameStatus
 from games.rules import get_rules, registered
 from league import selectors
@@ -105,13 +105,6 @@ def history_chart(values: list[float]) -> dict:
     }
 
 
-def _game_name(slug: str) -> str:
-    try:
-        return game_type(slug).name
-    except KeyError:
-        return slug
-
-
 def _refusal_status(exc: ServiceError) -> int:
     """A refusal (not the viewer's to do) is 403; anything else is a form error, shown at 200."""
     return 403 if isinstance(exc, NotYourSeat) else 200
@@ -157,7 +150,7 @@ def _league_page(
     organiser = selectors.is_league_organiser(league, request.user)
     members = league.membership_set.select_related("user").order_by("-role", "user__username")
     standings = [
-        {**table, "name": _game_name(table["game"])} for table in selectors.league_standings(league)
+        {**table, "name": game_name(table["game"])} for table in selectors.league_standings(league)
     ]
     games = (
         league.games.exclude(status=GameStatus.VOID)
@@ -175,7 +168,7 @@ def _league_page(
             "seasons": league.seasons.all(),
             "standings": standings,
             "recent_games": [
-                {"game": g, "name": _game_name(g.slug), "result": _result_line(g)} for g in games
+                {"game": g, "name": game_name(g.slug), "result": _result_line(g)} for g in games
             ],
             "tournaments": league.tournaments.order_by("-created_at"),
             "member_form": bound.get("member") or MemberForm(),
@@ -264,7 +257,7 @@ def match_new(request):
             form.add_error(None, str(exc))
             status = _refusal_status(exc)
         else:
-            messages.success(request, f"Recorded {_game_name(game.slug)} #{game.pk}.")
+            messages.success(request, f"Recorded {game_name(game.slug)} #{game.pk}.")
             return redirect("game-detail", pk=game.pk)
     return render(request, "league/match_new.html", {"form": form}, status=status)
 
@@ -302,7 +295,7 @@ def tournament_list(request):
     return render(
         request,
         "league/tournament_list.html",
-        {"tournaments": [{"tournament": t, "name": _game_name(t.slug)} for t in rows]},
+        {"tournaments": [{"tournament": t, "name": game_name(t.slug)} for t in rows]},
     )
 
 
@@ -397,7 +390,7 @@ def _tournament_page(
         "league/tournament_detail.html",
         {
             "tournament": tournament,
-            "name": _game_name(tournament.slug),
+            "name": game_name(tournament.slug),
             "organiser": organiser,
             "organisers": [u.username for u in tournament.organisers.order_by("username")],
             "rounds": rounds,
