@@ -4,6 +4,7 @@
    pieces are clickable: market slots to take, ghost spaces to place on, hexes to name. */
 
 import {html, svg} from "../dom.js";
+import {at, bounds, centre, fitInto, hexPoints, key} from "../hexgrid.js";
 import {clip, ordinal, plural, wrap} from "../text.js";
 
 const WIDTH = 1000;
@@ -16,7 +17,6 @@ const ZOOM = 1.35;       // the scale of an ecosystem's hexes, where the panel i
 const HEAD = 66;         // a panel's header above its hexes
 const PANEL_MIN = [380, 330];   // a panel's height, with one row of panels or two
 const PANEL_MAX = 700;
-const SQRT3 = Math.sqrt(3);
 const CAP = 10;          // archaea a hex can hold
 const ROW_LENGTH = 5;    // the row; the sixth choice is the top of the stack
 const SHORTFALL_LOAN = 10;
@@ -96,10 +96,6 @@ const GUIDE = {
 
 // -- small helpers -------------------------------------------------------------------------
 
-function at(q, r) {
-  return `(${q},${r})`;
-}
-
 function info(name) {
   return HEXES[name] || {traits: [], track: []};
 }
@@ -150,22 +146,6 @@ function tooltip(hex, where) {
   if (hex.track !== undefined) lines.push(`Track at ${hex.track}`);
   if (guide && !hex.decimated) lines.push(`Grow: ${guide[0]}`, `Trigger: ${guide[1]}`);
   return lines.join("\n");
-}
-
-// -- geometry --------------------------------------------------------------------------------
-
-function centre(q, r) {
-  return {x: HEX * SQRT3 * (q + r / 2), y: HEX * 1.5 * r};
-}
-
-function hexPoints(cx, cy, size) {
-  const points = [];
-  for (let k = 0; k < 6; k += 1) {
-    const angle = (Math.PI / 180) * (60 * k - 90);
-    points.push(`${(cx + size * Math.cos(angle)).toFixed(2)},` +
-      `${(cy + size * Math.sin(angle)).toFixed(2)}`);
-  }
-  return points.join(" ");
 }
 
 // -- pieces -----------------------------------------------------------------------------------
@@ -570,18 +550,7 @@ function placesFor(view, seat, ctx) {
 
 /* The extent of a seat's hexes and of the ghost spaces it may place on, in tile units. */
 function extent(view, seat, ctx) {
-  const cells = view.players[seat].hexes.map((h) => centre(h.q, h.r))
-    .concat(placesFor(view, seat, ctx).map((a) => centre(a.q, a.r)));
-  const xs = cells.map((c) => c.x);
-  const ys = cells.map((c) => c.y);
-  const halfW = (HEX * SQRT3) / 2 + 6;
-  const halfH = HEX + 6;
-  const minX = Math.min(...xs) - halfW;
-  const maxX = Math.max(...xs) + halfW;
-  const minY = Math.min(...ys) - halfH;
-  const maxY = Math.max(...ys) + halfH;
-  return {width: maxX - minX, height: maxY - minY, cx: (minX + maxX) / 2,
-    cy: (minY + maxY) / 2};
+  return bounds(view.players[seat].hexes.concat(placesFor(view, seat, ctx)), HEX, 6);
 }
 
 /* The panels in one or two columns; each row of panels as tall as its tallest ecosystem
@@ -682,8 +651,8 @@ function targetActions(ctx) {
   const targets = new Map();
   for (const action of ctx.actions) {
     if (action.type !== "place" && action.q !== undefined) {
-      const key = `${action.q},${action.r}`;
-      if (!targets.has(key)) targets.set(key, action);
+      const k = key(action.q, action.r);
+      if (!targets.has(k)) targets.set(k, action);
     }
   }
   return targets;
@@ -708,14 +677,10 @@ function ecosystem(view, seat, box, space, ctx) {
   // Fit the hexes and the ghost spaces into the area under the header.
   const area = {x: box.x + 8, y: box.y + HEAD, width: box.width - 16,
     height: box.height - HEAD - 8 - (view.scores ? 30 : 0)};
-  const zoom = Math.min(ZOOM, area.width / space.width, area.height / space.height);
-  const mid = {x: area.x + area.width / 2, y: area.y + area.height / 2};
-  const field = svg("g", {class: "dv-eco-field", transform:
-    `translate(${mid.x.toFixed(2)},${mid.y.toFixed(2)}) scale(${zoom.toFixed(4)}) ` +
-    `translate(${(-space.cx).toFixed(2)},${(-space.cy).toFixed(2)})`});
+  const field = svg("g", {class: "dv-eco-field", transform: fitInto(space, area, ZOOM)});
 
   for (const hex of player.hexes) {
-    const c = centre(hex.q, hex.r);
+    const c = centre(hex.q, hex.r, HEX);
     const where = at(hex.q, hex.r);
     const piece = svg("g", {class: "dv-hex", "data-q": hex.q, "data-r": hex.r,
       "data-name": hex.name, "data-archaea": hex.archaea,
@@ -725,7 +690,7 @@ function ecosystem(view, seat, box, space, ctx) {
       piece.classList.add("dv-active");
       piece.append(svg("polygon", {points: hexPoints(0, 0, HEX + 2), class: "dv-active-ring"}));
     }
-    const target = targets.get(`${hex.q},${hex.r}`);
+    const target = targets.get(key(hex.q, hex.r));
     if (target) {
       piece.classList.add("dv-target", `dv-target-${target.type}`);
       piece.append(svg("polygon", {points: hexPoints(0, 0, HEX - 3), class: "dv-target-ring"}));
@@ -734,7 +699,7 @@ function ecosystem(view, seat, box, space, ctx) {
     field.append(piece);
   }
   for (const action of places) {
-    const c = centre(action.q, action.r);
+    const c = centre(action.q, action.r, HEX);
     const ghost = svg("g", {class: "dv-ghost", "data-q": action.q, "data-r": action.r,
       transform: `translate(${c.x.toFixed(2)},${c.y.toFixed(2)})`}, [
       svg("polygon", {points: hexPoints(0, 0, HEX - 3), class: "dv-ghost-body"}),

@@ -9,6 +9,7 @@
    move to. The selection lives here, between redraws of one version of the game. */
 
 import {html, svg as svgElement} from "../dom.js";
+import {DIRECTIONS, at, bounds, centre, corner, fitInto, hexPoints, key} from "../hexgrid.js";
 import {clip, plural} from "../text.js";
 
 const WIDTH = 1000;
@@ -21,19 +22,6 @@ const HEX = 30;            // a hex's circumradius in the units the field is dra
 const MAX_ZOOM = 1.75;
 const FIELD_MIN_H = 400;
 const FIELD_MAX_H = 760;
-const SQRT3 = Math.sqrt(3);
-
-/* The six plan-view neighbours of (q, r) clockwise from east, numbered as the rules module
-   numbers directions (rotation k puts a tile's first terrain in direction k, its second in
-   k + 1), each with the corners (0 = top, clockwise) of the side it shares with the hex. */
-const DIRS = [
-  {dq: 1, dr: 0, a: 1, b: 2},    // E
-  {dq: 0, dr: 1, a: 2, b: 3},    // SE
-  {dq: -1, dr: 1, a: 3, b: 4},   // SW
-  {dq: -1, dr: 0, a: 4, b: 5},   // W
-  {dq: 0, dr: -1, a: 5, b: 0},   // NW
-  {dq: 1, dr: -1, a: 0, b: 1},   // NE
-];
 
 /* The four terrains by the rules module's ids: names, the letter a tile kind uses ("BD" =
    Basalt Ridge then Diffuse Vents, clockwise after the smoker), the picture drawn on the hex
@@ -142,14 +130,6 @@ function svg(tag, attrs, children) {
 
 // -- small helpers -------------------------------------------------------------------------
 
-function at(q, r) {
-  return `(${q},${r})`;
-}
-
-function key(q, r) {
-  return `${q},${r}`;
-}
-
 function terrainOf(id) {
   return TERRAINS[id] ? id : "basalt-ridge";
 }
@@ -172,32 +152,14 @@ function speciesRules(id) {
     `Scoring: ${s.score}.`].join("\n");
 }
 
-// -- geometry --------------------------------------------------------------------------------
-
-function centre(q, r) {
-  return {x: HEX * SQRT3 * (q + r / 2), y: HEX * 1.5 * r};
-}
-
-function corner(cx, cy, size, k) {
-  const angle = (Math.PI / 180) * (60 * k - 90);
-  return [cx + size * Math.cos(angle), cy + size * Math.sin(angle)];
-}
-
-function hexPoints(cx, cy, size) {
-  const points = [];
-  for (let k = 0; k < 6; k += 1) {
-    const [x, y] = corner(cx, cy, size, k);
-    points.push(`${x.toFixed(2)},${y.toFixed(2)}`);
-  }
-  return points.join(" ");
-}
+// -- tiles -------------------------------------------------------------------------------------
 
 /* The three hexes of a tile whose Black Smoker is at (q, r), turned by `rotation` (0 to 5):
    the smoker, its first terrain in direction `rotation`, its second in the next one
    clockwise (games/rules/ventlife.py, "Coordinates"). */
 function tileCells(q, r, rotation) {
-  const first = DIRS[((rotation % 6) + 6) % 6];
-  const second = DIRS[(((rotation + 1) % 6) + 6) % 6];
+  const first = DIRECTIONS[((rotation % 6) + 6) % 6];
+  const second = DIRECTIONS[(((rotation + 1) % 6) + 6) % 6];
   return [
     {q, r},
     {q: q + first.dq, r: r + first.dr},
@@ -390,7 +352,7 @@ function hexTitle(hex, ctx) {
 
 function fieldHex(hex, ctx) {
   const terrain = terrainOf(hex.terrain);
-  const c = centre(hex.q, hex.r);
+  const c = centre(hex.q, hex.r, HEX);
   const creatures = hex.creatures || [];
   const group = svg("g", {class: `vl-hex vl-terrain-${terrain}`, "data-q": hex.q,
     "data-r": hex.r, "data-level": hex.level, "data-terrain": hex.terrain,
@@ -422,8 +384,8 @@ function tileOutline(hexes, byKey, cls) {
   const parts = [];
   const inside = new Set(hexes.map((h) => key(h.q, h.r)));
   for (const hex of hexes) {
-    const c = centre(hex.q, hex.r);
-    for (const dir of DIRS) {
+    const c = centre(hex.q, hex.r, HEX);
+    for (const dir of DIRECTIONS) {
       const k = key(hex.q + dir.dq, hex.r + dir.dr);
       const other = byKey.get(k);
       if (other && other.tile === hex.tile && hex.tile !== undefined) continue;
@@ -443,7 +405,7 @@ function handTile(terrains, x, y, size, cls) {
   const scale = size / HEX;
   const cells = tileCells(0, 0, 0);
   // Centre the triangle on (x, y).
-  const cs = cells.map((cell) => centre(cell.q, cell.r));
+  const cs = cells.map((cell) => centre(cell.q, cell.r, HEX));
   const mx = cs.reduce((sum, c) => sum + c.x, 0) / 3;
   const my = cs.reduce((sum, c) => sum + c.y, 0) / 3;
   cells.forEach((cell, k) => {
@@ -493,32 +455,18 @@ function defs() {
 
 /* The extent, in field units, of the hexes, the positions the tile may go and its previews. */
 function fieldExtent(view, sorted) {
-  const cells = (view.field || []).map((h) => centre(h.q, h.r));
+  const cells = (view.field || []).slice();
   for (const list of sorted.spots.values()) {
-    for (const action of list) {
-      for (const cell of tileCells(action.q, action.r, action.rotation || 0)) {
-        cells.push(centre(cell.q, cell.r));
-      }
-    }
+    for (const action of list) cells.push(...tileCells(action.q, action.r, action.rotation || 0));
   }
-  if (!cells.length) cells.push(centre(0, 0));
-  const xs = cells.map((c) => c.x);
-  const ys = cells.map((c) => c.y);
-  const halfW = (HEX * SQRT3) / 2 + 8;
-  const halfH = HEX + 8;
-  const minX = Math.min(...xs) - halfW;
-  const maxX = Math.max(...xs) + halfW;
-  const minY = Math.min(...ys) - halfH;
-  const maxY = Math.max(...ys) + halfH;
-  return {width: maxX - minX, height: maxY - minY, cx: (minX + maxX) / 2,
-    cy: (minY + maxY) / 2};
+  return bounds(cells, HEX, 8);
 }
 
 function tileSpots(view, sorted, byKey, ctx) {
   const group = svg("g", {class: "vl-spots"});
   for (const [k, list] of sorted.spots) {
     const {q, r} = list[0];
-    const c = centre(q, r);
+    const c = centre(q, r, HEX);
     const below = byKey.get(k);
     const chosen = ui.spot === k;
     const spot = svg("g", {class: `vl-spot ${below ? "vl-spot-up" : "vl-spot-floor"}` +
@@ -551,7 +499,7 @@ function preview(view, action, byKey, ctx) {
     const below = byKey.get(key(cell.q, cell.r));
     const level = below ? below.level + 1 : 1;
     const terrain = terrains[k];
-    const c = centre(cell.q, cell.r);
+    const c = centre(cell.q, cell.r, HEX);
     const piece = svg("g", {class: "vl-preview-hex", "data-q": cell.q, "data-r": cell.r,
       "data-level": level, "data-terrain": terrain || null,
       transform: `translate(${c.x.toFixed(2)},${c.y.toFixed(2)})`,
@@ -573,7 +521,7 @@ function preview(view, action, byKey, ctx) {
 function creatureTargets(view, sorted, species, byKey, ctx) {
   const group = svg("g", {class: "vl-targets"});
   const add = (action, cls, label) => {
-    const c = centre(action.q, action.r);
+    const c = centre(action.q, action.r, HEX);
     const target = svg("g", {class: `vl-target ${cls}`, "data-q": action.q,
       "data-r": action.r, "data-species": action.species === undefined ? null
         : action.species, transform: `translate(${c.x.toFixed(2)},${c.y.toFixed(2)})`}, [
@@ -599,11 +547,11 @@ function creatureTargets(view, sorted, species, byKey, ctx) {
 function covered(view, sorted, ctx) {
   const group = svg("g", {class: "vl-covered-all", "pointer-events": "none"});
   view.pending.forEach((creature, k) => {
-    const c = centre(creature.q, creature.r);
+    const c = centre(creature.q, creature.r, HEX);
     const first = k === 0;
     if (first) {
       for (const action of sorted.moves.values()) {
-        const to = centre(action.q, action.r);
+        const to = centre(action.q, action.r, HEX);
         group.append(svg("line", {x1: c.x.toFixed(2), y1: c.y.toFixed(2), x2: to.x.toFixed(2),
           y2: to.y.toFixed(2), class: "vl-move-line"}));
       }
@@ -623,11 +571,8 @@ function field(view, area, sorted, ctx) {
   const hexes = view.field || [];
   const byKey = new Map(hexes.map((h) => [key(h.q, h.r), h]));
   const space = fieldExtent(view, sorted);
-  const zoom = Math.min(MAX_ZOOM, area.width / space.width, area.height / space.height);
-  const mid = {x: area.x + area.width / 2, y: area.y + area.height / 2};
   const group = svg("g", {class: "vl-field", "data-hexes": hexes.length,
-    transform: `translate(${mid.x.toFixed(2)},${mid.y.toFixed(2)}) scale(${zoom.toFixed(4)}) ` +
-      `translate(${(-space.cx).toFixed(2)},${(-space.cy).toFixed(2)})`});
+    transform: fitInto(space, area, MAX_ZOOM)});
   // Lower hexes first, so that a raised hex's outline sits on top.
   const order = hexes.slice().sort((a, b) => a.level - b.level || a.r - b.r || a.q - b.q);
   for (const hex of order) group.append(fieldHex(hex, ctx));
