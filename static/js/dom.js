@@ -24,3 +24,18 @@ export function html(tag, attrs, children) {
 export function svg(tag, attrs, children) {
   return build((t) => document.createElementNS(SVG_NS, t), tag, attrs, children);
 }
+
+/* Makes a piece of a board work as a button: focusable, named for screen readers, pressed
+   by a click or by Enter or Space. */
+export function asButton(node, label, press) {
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", press);
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      press();
+    }
+  });
+}

@@ -9,7 +9,7 @@
    request, a Location to take, one's own Lord to spend its keys, the deck to explore. An Ally
    offered to the viewer during another seat's exploration gets a prompt with Buy and Decline. */
 
-import {html, svg} from "../dom.js";
+import {asButton, html, svg} from "../dom.js";
 import {capital, clip, ordinal, plural, wrap} from "../text.js";
 
 const WIDTH = 1000;
@@ -279,18 +279,9 @@ function over(view) {
 /* Makes an SVG group act as a button for one legal action. */
 function clickable(group, action, text, ctx) {
   group.classList.add("ab-clickable");
-  group.setAttribute("role", "button");
-  group.setAttribute("tabindex", "0");
-  group.setAttribute("aria-label", text);
   group.setAttribute("data-action", action.type);
   group.append(svg("title", {text}));
-  group.addEventListener("click", () => ctx.act(action));
-  group.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      ctx.act(action);
-    }
-  });
+  asButton(group, text, () => ctx.act(action));
 }
 
 /* The glow around a clickable piece. */

@@ -3,7 +3,7 @@
    every seat's ecosystem of pointy-top hexes below. Where the viewer may act on the board the
    pieces are clickable: market slots to take, ghost spaces to place on, hexes to name. */
 
-import {html, svg} from "../dom.js";
+import {asButton, html, svg} from "../dom.js";
 import {at, bounds, centre, fitInto, hexPoints, key} from "../hexgrid.js";
 import {clip, ordinal, plural, wrap} from "../text.js";
 
@@ -311,16 +311,7 @@ function defs() {
 /* Makes an SVG group act as a button for one legal action. */
 function clickable(group, action, label, ctx) {
   group.classList.add("dv-clickable");
-  group.setAttribute("role", "button");
-  group.setAttribute("tabindex", "0");
-  group.setAttribute("aria-label", label);
-  group.addEventListener("click", () => ctx.act(action));
-  group.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      ctx.act(action);
-    }
-  });
+  asButton(group, label, () => ctx.act(action));
 }
 
 // -- the top band ---------------------------------------------------------------------------

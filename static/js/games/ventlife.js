@@ -8,7 +8,7 @@
    the hexes where a creature of the chosen species may go, the hexes a covered creature may
    move to. The selection lives here, between redraws of one version of the game. */
 
-import {html, svg as svgElement} from "../dom.js";
+import {asButton, html, svg as svgElement} from "../dom.js";
 import {DIRECTIONS, at, bounds, centre, corner, fitInto, hexPoints, key} from "../hexgrid.js";
 import {clip, plural} from "../text.js";
 
@@ -267,17 +267,8 @@ function chooseSpot(k) {
 
 function makeClickable(node, label, onClick) {
   node.classList.add("vl-clickable");
-  node.setAttribute("role", "button");
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("aria-label", label);
   node.append(svg("title", {text: label}));
-  node.addEventListener("click", onClick);
-  node.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      onClick();
-    }
-  });
+  asButton(node, label, onClick);
 }
 
 /* A small picture of the terrain, drawn faintly in the middle of a hex. */
