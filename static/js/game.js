@@ -2,12 +2,13 @@
    the JSON API (session cookie + CSRF token), lets the viewer's seat act or resign, and steps
    back through earlier versions with the replay slider.
 
-   Each game may register a renderer; games without one get the generic renderer, which
-   pretty-prints the view. A renderer is an object with any of:
+   The board is drawn by the game's renderer, the module static/js/games/<slug>.js; a game
+   without one gets games/generic.js. A renderer exports any of:
 
      draw(container, view, ctx)      draw the board into the container element
      seatDetails(view, seat, ctx)    [[label, text], ...] about one seat, for the players panel
-     actionLabel(action, view, ctx)  the label of a legal action's button
+     actionLabel(action, view, ctx)  the label of a legal action's button, or null for the
+                                     generic label
      describe(event, ctx)            a log line for an ActionApplied or ChanceResolved event,
                                      or null for the generic line
      actionControls(actions, view, ctx)
@@ -19,598 +20,515 @@
    (null for a spectator), who(seat) ("seat 1 (alice)"), seatColor(seat), the legal actions
    the viewer may take now (empty while replaying, watching or waiting) and act(action), which
    plays one of them; a board may make its pieces clickable with these. */
-(function () {
-  "use strict";
 
-  const POLL_MS = 2000;
-  const REPLAY_SETTLE_MS = 120;
-  const SVG_NS = "http://www.w3.org/2000/svg";
-  const SEAT_COLORS = ["#ff6f61", "#ffd23f", "#5fd68a", "#c38bff", "#ff9f40", "#f4f4f8"];
+import {html} from "./dom.js";
+import {describeAction, ordinal} from "./text.js";
+import * as generic from "./games/generic.js";
 
-  // -- small DOM helpers ---------------------------------------------------------------------
+const POLL_MS = 2000;
+const REPLAY_SETTLE_MS = 120;
+const SEAT_COLORS = ["#ff6f61", "#ffd23f", "#5fd68a", "#c38bff", "#ff9f40", "#f4f4f8"];
+// A slug names a file: nothing else may reach import().
+const SLUG = /^[a-z0-9-]+$/;
 
-  function build(make, tag, attrs, children) {
-    const node = make(tag);
-    for (const [name, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (name === "text") node.textContent = String(value);
-      else node.setAttribute(name, value === true ? "" : String(value));
-    }
-    for (const child of children || []) {
-      if (child !== null && child !== undefined) node.append(child);
-    }
-    return node;
+function seatColor(seat) {
+  return SEAT_COLORS[seat % SEAT_COLORS.length];
+}
+
+function cookie(name) {
+  for (const part of document.cookie.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return "";
+}
+
+function csrfToken() {
+  const field = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return cookie("csrftoken") || (field ? field.value : "");
+}
+
+// -- renderers ---------------------------------------------------------------------------------
+
+/* The game's renderer, its missing parts filled in by the generic one. `folder` is where the
+   renderers are served (the page gives it: static files may live anywhere). */
+async function loadRenderer(folder, slug) {
+  if (!SLUG.test(slug)) return generic;
+  try {
+    return {...generic, ...(await import(`${folder}${slug}.js`))};
+  } catch (err) {
+    // Most often the game has no renderer file; a broken one is reported here too.
+    console.warn(`no renderer for ${slug} (${err.message}): the generic one draws it`);
+    return generic;
+  }
+}
+
+// -- talking to the API --------------------------------------------------------------------
+
+async function request(method, url, body) {
+  const options = {method, credentials: "same-origin", headers: {Accept: "application/json"}};
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.headers["X-CSRFToken"] = csrfToken();
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (err) {
+    return {ok: false, status: 0, data: {error: "the server cannot be reached"}};
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (err) {
+    data = {error: `the server answered ${response.status}`};
+  }
+  return {ok: response.ok, status: response.status, data};
+}
+
+function withQuery(url, params) {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== null && value !== undefined) query.set(key, value);
+  }
+  const text = query.toString();
+  return text ? `${url}?${text}` : url;
+}
+
+// -- the page ------------------------------------------------------------------------------
+
+class GamePage {
+  constructor(data, renderer) {
+    this.game = data.game;
+    this.seat = data.seat;
+    this.mySeats = data.my_seats;
+    this.view = data.view;
+    this.actions = data.actions;
+    this.events = data.events;
+    this.api = data.api;
+    this.renderer = renderer;
+    this.at = null; // null: following the game; a version number: replaying it
+    this.replayView = null;
+    this.replayTicket = 0;
+    this.replayTimer = null;
+    this.busy = false;
+    this.refreshing = false;
+    this.pending = false;
+    this.timer = null;
+    this.dom = {
+      board: document.getElementById("board"),
+      status: document.getElementById("game-status"),
+      version: document.getElementById("game-version"),
+      turn: document.getElementById("game-turn"),
+      players: document.getElementById("players"),
+      actions: document.getElementById("actions"),
+      message: document.getElementById("message"),
+      log: document.getElementById("log"),
+      result: document.getElementById("result"),
+      resultBody: document.querySelector("#result-table tbody"),
+      resign: document.getElementById("resign"),
+      slider: document.getElementById("replay"),
+      sliderLabel: document.getElementById("replay-label"),
+      liveButton: document.getElementById("replay-live"),
+      seatSelect: document.getElementById("seat-select"),
+    };
+    this.bind();
   }
 
-  function html(tag, attrs, children) {
-    return build((t) => document.createElement(t), tag, attrs, children);
+  // -- what the renderers are told ----------------------------------------------------------
+
+  ctx() {
+    const live = this.at === null && this.game.status === "active" && this.seat !== null;
+    return {
+      game: this.game,
+      seat: this.seat,
+      who: (seat) => this.who(seat),
+      seatColor,
+      actions: live ? this.actions : [],
+      act: (action) => this.act(action),
+    };
   }
 
-  function svg(tag, attrs, children) {
-    return build((t) => document.createElementNS(SVG_NS, t), tag, attrs, children);
+  seatName(seat) {
+    const row = this.game.seats[seat];
+    if (!row) return "?";
+    return row.bot ? `bot ${row.bot}` : row.user;
   }
 
-  // -- text helpers the renderers share (SVG text does not wrap) ------------------------------
-
-  function plural(count, word, many) {
-    return `${count} ${count === 1 ? word : many || `${word}s`}`;
+  who(seat) {
+    return `seat ${seat} (${this.seatName(seat)})`;
   }
 
-  /* Shorten a text to about `width` units, at `perChar` a letter. */
-  function clip(text, width, perChar) {
-    const s = String(text);
-    const limit = Math.max(3, Math.floor(width / perChar));
-    return s.length > limit ? `${s.slice(0, limit - 1)}…` : s;
+  shownView() {
+    return this.at === null ? this.view : this.replayView || this.view;
   }
 
-  /* Words into at most `most` lines of about `width` units; the last one clipped. */
-  function wrap(text, width, perChar, most) {
-    const limit = Math.max(3, Math.floor(width / perChar));
-    const lines = [];
-    let line = "";
-    for (const word of String(text).split(/\s+/)) {
-      const longer = line ? `${line} ${word}` : word;
-      if (longer.length <= limit || !line) {
-        line = longer;
-      } else {
-        lines.push(line);
-        line = word;
-      }
+  // -- wiring ---------------------------------------------------------------------------------
+
+  bind() {
+    const d = this.dom;
+    d.slider.addEventListener("input", () => this.replayTo(Number(d.slider.value)));
+    d.liveButton.addEventListener("click", () => this.backToLive());
+    if (d.resign) d.resign.addEventListener("click", () => this.resign());
+    if (d.seatSelect) {
+      d.seatSelect.addEventListener("change", () => this.switchSeat(Number(d.seatSelect.value)));
     }
-    lines.push(line);
-    const kept = lines.slice(0, most);
-    if (lines.length > most) kept[most - 1] += ` ${lines.slice(most).join(" ")}`;
-    return kept.map((part) => clip(part, width, perChar));
   }
 
-  function seatColor(seat) {
-    return SEAT_COLORS[seat % SEAT_COLORS.length];
+  start() {
+    this.render();
+    this.timer = window.setInterval(() => {
+      if (!document.hidden) this.refresh(false);
+    }, POLL_MS);
   }
 
-  function describeAction(action) {
-    const params = Object.entries(action)
-      .filter(([key]) => key !== "type")
-      .map(([key, value]) => `${key} ${JSON.stringify(value)}`);
-    const name = String(action.type).replace(/_/g, " ");
-    return params.length ? `${name} (${params.join(", ")})` : name;
+  stopPolling() {
+    if (this.timer !== null) window.clearInterval(this.timer);
+    this.timer = null;
   }
 
-  function cookie(name) {
-    for (const part of document.cookie.split(";")) {
-      const [key, ...rest] = part.trim().split("=");
-      if (key === name) return decodeURIComponent(rest.join("="));
-    }
-    return "";
+  // -- drawing --------------------------------------------------------------------------------
+
+  render() {
+    this.renderStatus();
+    this.renderBoard();
+    this.renderPlayers();
+    this.renderActions();
+    this.renderResult();
+    this.renderLog();
+    this.renderReplay();
   }
 
-  function csrfToken() {
-    const field = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return cookie("csrftoken") || (field ? field.value : "");
+  renderStatus() {
+    const g = this.game;
+    const d = this.dom;
+    d.status.textContent = g.status === "active" ? "Active" : "Finished";
+    d.status.className = `status status-${g.status}`;
+    d.version.textContent = g.version;
+    if (g.status !== "active" || g.current_player === null) {
+      d.turn.textContent = "";
+    } else if (this.mySeats.includes(g.current_player)) {
+      d.turn.textContent = `your turn (seat ${g.current_player})`;
+    } else {
+      d.turn.textContent = `to play: ${this.who(g.current_player)}`;
+    }
+    if (d.resign) {
+      d.resign.hidden = g.status !== "active";
+      d.resign.textContent = `Resign seat ${this.seat}`;
+    }
   }
 
-  function ordinal(n) {
-    const tens = n % 100;
-    if (tens >= 11 && tens <= 13) return `${n}th`;
-    return `${n}${{1: "st", 2: "nd", 3: "rd"}[n % 10] || "th"}`;
+  renderBoard() {
+    const view = this.shownView();
+    this.dom.board.dataset.version = view.version;
+    this.dom.board.classList.toggle("replaying", this.at !== null);
+    this.renderer.draw(this.dom.board, view, this.ctx());
   }
 
-  // -- renderers -----------------------------------------------------------------------------
-
-  const generic = {
-    draw(container, view) {
-      container.replaceChildren(
-        html("pre", {class: "view-json", text: JSON.stringify(view, null, 2)}));
-    },
-    seatDetails() {
-      return [];
-    },
-    actionLabel(action) {
-      const label = describeAction(action);
-      return label.charAt(0).toUpperCase() + label.slice(1);
-    },
-    describe() {
-      return null;
-    },
-    actionControls() {
-      return null;
-    },
-  };
-
-  const renderers = {};
-
-  function register(slug, renderer) {
-    renderers[slug] = Object.assign({}, generic, renderer);
-  }
-
-  // -- talking to the API --------------------------------------------------------------------
-
-  async function request(method, url, body) {
-    const options = {method, credentials: "same-origin", headers: {Accept: "application/json"}};
-    if (body !== undefined) {
-      options.headers["Content-Type"] = "application/json";
-      options.headers["X-CSRFToken"] = csrfToken();
-      options.body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(url, options);
-    } catch (err) {
-      return {ok: false, status: 0, data: {error: "the server cannot be reached"}};
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (err) {
-      data = {error: `the server answered ${response.status}`};
-    }
-    return {ok: response.ok, status: response.status, data};
-  }
-
-  function withQuery(url, params) {
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(params)) {
-      if (value !== null && value !== undefined) query.set(key, value);
-    }
-    const text = query.toString();
-    return text ? `${url}?${text}` : url;
-  }
-
-  // -- the page ------------------------------------------------------------------------------
-
-  class GamePage {
-    constructor(data) {
-      this.game = data.game;
-      this.seat = data.seat;
-      this.mySeats = data.my_seats;
-      this.view = data.view;
-      this.actions = data.actions;
-      this.events = data.events;
-      this.api = data.api;
-      this.renderer = renderers[this.game.game] || generic;
-      this.at = null; // null: following the game; a version number: replaying it
-      this.replayView = null;
-      this.replayTicket = 0;
-      this.replayTimer = null;
-      this.busy = false;
-      this.refreshing = false;
-      this.pending = false;
-      this.timer = null;
-      this.dom = {
-        board: document.getElementById("board"),
-        status: document.getElementById("game-status"),
-        version: document.getElementById("game-version"),
-        turn: document.getElementById("game-turn"),
-        players: document.getElementById("players"),
-        actions: document.getElementById("actions"),
-        message: document.getElementById("message"),
-        log: document.getElementById("log"),
-        result: document.getElementById("result"),
-        resultBody: document.querySelector("#result-table tbody"),
-        resign: document.getElementById("resign"),
-        slider: document.getElementById("replay"),
-        sliderLabel: document.getElementById("replay-label"),
-        liveButton: document.getElementById("replay-live"),
-        seatSelect: document.getElementById("seat-select"),
-      };
-      this.bind();
-    }
-
-    // -- what the renderers are told ----------------------------------------------------------
-
-    ctx() {
-      const live = this.at === null && this.game.status === "active" && this.seat !== null;
-      return {
-        game: this.game,
-        seat: this.seat,
-        who: (seat) => this.who(seat),
-        seatColor,
-        actions: live ? this.actions : [],
-        act: (action) => this.act(action),
-      };
-    }
-
-    seatName(seat) {
-      const row = this.game.seats[seat];
-      if (!row) return "?";
-      return row.bot ? `bot ${row.bot}` : row.user;
-    }
-
-    who(seat) {
-      return `seat ${seat} (${this.seatName(seat)})`;
-    }
-
-    shownView() {
-      return this.at === null ? this.view : this.replayView || this.view;
-    }
-
-    // -- wiring ---------------------------------------------------------------------------------
-
-    bind() {
-      const d = this.dom;
-      d.slider.addEventListener("input", () => this.replayTo(Number(d.slider.value)));
-      d.liveButton.addEventListener("click", () => this.backToLive());
-      if (d.resign) d.resign.addEventListener("click", () => this.resign());
-      if (d.seatSelect) {
-        d.seatSelect.addEventListener("change", () => this.switchSeat(Number(d.seatSelect.value)));
-      }
-    }
-
-    start() {
-      this.render();
-      this.timer = window.setInterval(() => {
-        if (!document.hidden) this.refresh(false);
-      }, POLL_MS);
-    }
-
-    stopPolling() {
-      if (this.timer !== null) window.clearInterval(this.timer);
-      this.timer = null;
-    }
-
-    // -- drawing --------------------------------------------------------------------------------
-
-    render() {
-      this.renderStatus();
-      this.renderBoard();
-      this.renderPlayers();
-      this.renderActions();
-      this.renderResult();
-      this.renderLog();
-      this.renderReplay();
-    }
-
-    renderStatus() {
-      const g = this.game;
-      const d = this.dom;
-      d.status.textContent = g.status === "active" ? "Active" : "Finished";
-      d.status.className = `status status-${g.status}`;
-      d.version.textContent = g.version;
-      if (g.status !== "active" || g.current_player === null) {
-        d.turn.textContent = "";
-      } else if (this.mySeats.includes(g.current_player)) {
-        d.turn.textContent = `your turn (seat ${g.current_player})`;
-      } else {
-        d.turn.textContent = `to play: ${this.who(g.current_player)}`;
-      }
-      if (d.resign) {
-        d.resign.hidden = g.status !== "active";
-        d.resign.textContent = `Resign seat ${this.seat}`;
-      }
-    }
-
-    renderBoard() {
-      const view = this.shownView();
-      this.dom.board.dataset.version = view.version;
-      this.dom.board.classList.toggle("replaying", this.at !== null);
-      this.renderer.draw(this.dom.board, view, this.ctx());
-    }
-
-    renderPlayers() {
-      const view = this.shownView();
-      const rows = this.game.seats.map((row, seat) => {
-        const name = [this.seatName(seat)];
-        if (this.mySeats.includes(seat)) name.push(html("span", {class: "you", text: "you"}));
-        if (row.resigned) name.push(html("span", {class: "resigned", text: "resigned"}));
-        const details = this.renderer.seatDetails(view, seat, this.ctx()).map(([label, text]) =>
-          html("div", {class: "detail"}, [
-            html("span", {class: "detail-label", text: label}),
-            html("span", {class: "detail-value", text}),
-          ]));
-        const toPlay = view.current_player === seat;
-        return html("li", {class: toPlay ? "player to-play" : "player", "data-seat": seat}, [
-          html("span", {class: "swatch", style: `background:${seatColor(seat)}`}),
-          html("div", {class: "player-body"}, [
-            html("div", {class: "player-name"}, [
-              html("span", {class: "seat-no", text: `seat ${seat}`}), " ", ...name,
-              toPlay ? html("span", {class: "to-play-mark", text: "to play"}) : null,
-            ]),
-            ...details,
+  renderPlayers() {
+    const view = this.shownView();
+    const rows = this.game.seats.map((row, seat) => {
+      const name = [this.seatName(seat)];
+      if (this.mySeats.includes(seat)) name.push(html("span", {class: "you", text: "you"}));
+      if (row.resigned) name.push(html("span", {class: "resigned", text: "resigned"}));
+      const details = this.renderer.seatDetails(view, seat, this.ctx()).map(([label, text]) =>
+        html("div", {class: "detail"}, [
+          html("span", {class: "detail-label", text: label}),
+          html("span", {class: "detail-value", text}),
+        ]));
+      const toPlay = view.current_player === seat;
+      return html("li", {class: toPlay ? "player to-play" : "player", "data-seat": seat}, [
+        html("span", {class: "swatch", style: `background:${seatColor(seat)}`}),
+        html("div", {class: "player-body"}, [
+          html("div", {class: "player-name"}, [
+            html("span", {class: "seat-no", text: `seat ${seat}`}), " ", ...name,
+            toPlay ? html("span", {class: "to-play-mark", text: "to play"}) : null,
           ]),
-        ]);
+          ...details,
+        ]),
+      ]);
+    });
+    this.dom.players.replaceChildren(html("ul", {class: "player-list"}, rows));
+  }
+
+  renderActions() {
+    const box = this.dom.actions;
+    const g = this.game;
+    const note = (text) => box.replaceChildren(html("p", {class: "muted", text}));
+    if (g.status !== "active") return note("The game is over.");
+    if (this.at !== null) return note(`Replaying version ${this.at}: go back to live to play.`);
+    if (this.seat === null) return note(`Watching. To play: ${this.who(g.current_player)}.`);
+    if (!this.actions.length) {
+      return note(`Waiting for ${this.who(g.current_player)}…`);
+    }
+    const ctx = this.ctx();
+    const custom = this.renderer.actionControls(this.actions, this.view, ctx);
+    const buttons = (custom ? custom.actions : this.actions).map((action) => {
+      const button = html("button", {
+        type: "button", class: "button action",
+        "data-action": action.type,
+        text: this.renderer.actionLabel(action, this.view, ctx) || generic.actionLabel(action),
       });
-      this.dom.players.replaceChildren(html("ul", {class: "player-list"}, rows));
-    }
+      button.addEventListener("click", () => this.act(action));
+      return button;
+    });
+    const parts = [html("p", {class: "your-move", text: `Your move, seat ${this.seat}:`}),
+      ...(custom ? custom.controls : [])];
+    if (buttons.length) parts.push(html("div", {class: "action-buttons"}, buttons));
+    box.replaceChildren(...parts);
+  }
 
-    renderActions() {
-      const box = this.dom.actions;
-      const g = this.game;
-      const note = (text) => box.replaceChildren(html("p", {class: "muted", text}));
-      if (g.status !== "active") return note("The game is over.");
-      if (this.at !== null) return note(`Replaying version ${this.at}: go back to live to play.`);
-      if (this.seat === null) return note(`Watching. To play: ${this.who(g.current_player)}.`);
-      if (!this.actions.length) {
-        return note(`Waiting for ${this.who(g.current_player)}…`);
-      }
-      const ctx = this.ctx();
-      const custom = this.renderer.actionControls(this.actions, this.view, ctx);
-      const buttons = (custom ? custom.actions : this.actions).map((action) => {
-        const button = html("button", {
-          type: "button", class: "button action",
-          "data-action": action.type,
-          text: this.renderer.actionLabel(action, this.view, ctx),
-        });
-        button.addEventListener("click", () => this.act(action));
-        return button;
-      });
-      const parts = [html("p", {class: "your-move", text: `Your move, seat ${this.seat}:`}),
-        ...(custom ? custom.controls : [])];
-      if (buttons.length) parts.push(html("div", {class: "action-buttons"}, buttons));
-      box.replaceChildren(...parts);
-    }
+  renderResult() {
+    const result = this.game.result;
+    this.dom.result.hidden = !result;
+    if (!result) return;
+    const lines = result.map((line, seat) => ({...line, seat}))
+      .sort((a, b) => a.rank - b.rank || a.seat - b.seat);
+    this.dom.resultBody.replaceChildren(...lines.map((line) => html("tr", {}, [
+      html("td", {text: ordinal(line.rank)}),
+      html("td", {text: `${line.player} (seat ${line.seat})`}),
+      html("td", {class: "num", text: line.score === null ? "—" : line.score}),
+    ])));
+  }
 
-    renderResult() {
-      const result = this.game.result;
-      this.dom.result.hidden = !result;
-      if (!result) return;
-      const lines = result.map((line, seat) => ({...line, seat}))
-        .sort((a, b) => a.rank - b.rank || a.seat - b.seat);
-      this.dom.resultBody.replaceChildren(...lines.map((line) => html("tr", {}, [
-        html("td", {text: ordinal(line.rank)}),
-        html("td", {text: `${line.player} (seat ${line.seat})`}),
-        html("td", {class: "num", text: line.score === null ? "—" : line.score}),
-      ])));
-    }
+  renderLog() {
+    const items = this.events.map((event) => {
+      const later = this.at !== null && event.seq > this.at;
+      return html("li", {class: later ? "later" : null, "data-seq": event.seq}, [
+        html("span", {class: "seq", text: event.seq}),
+        html("span", {class: "line", text: this.describe(event)}),
+      ]);
+    });
+    const log = this.dom.log;
+    log.replaceChildren(...items);
+    const shown = this.at === null ? null : log.querySelector(`li[data-seq="${this.at}"]`);
+    // Live, the newest line shows; replaying, the line of the version shown.
+    if (shown) log.scrollTop = shown.offsetTop - log.clientHeight / 2;
+    else log.scrollTop = log.scrollHeight;
+  }
 
-    renderLog() {
-      const items = this.events.map((event) => {
-        const later = this.at !== null && event.seq > this.at;
-        return html("li", {class: later ? "later" : null, "data-seq": event.seq}, [
-          html("span", {class: "seq", text: event.seq}),
-          html("span", {class: "line", text: this.describe(event)}),
-        ]);
-      });
-      const log = this.dom.log;
-      log.replaceChildren(...items);
-      const shown = this.at === null ? null : log.querySelector(`li[data-seq="${this.at}"]`);
-      // Live, the newest line shows; replaying, the line of the version shown.
-      if (shown) log.scrollTop = shown.offsetTop - log.clientHeight / 2;
-      else log.scrollTop = log.scrollHeight;
+  renderReplay() {
+    const d = this.dom;
+    d.slider.max = Math.max(1, this.game.version);
+    if (this.at === null) {
+      d.slider.value = this.game.version;
+      d.sliderLabel.textContent = "live";
+      d.liveButton.hidden = true;
+    } else {
+      d.slider.value = this.at;
+      d.sliderLabel.textContent = `version ${this.at} of ${this.game.version}`;
+      d.liveButton.hidden = false;
     }
+  }
 
-    renderReplay() {
-      const d = this.dom;
-      d.slider.max = Math.max(1, this.game.version);
-      if (this.at === null) {
-        d.slider.value = this.game.version;
-        d.sliderLabel.textContent = "live";
-        d.liveButton.hidden = true;
-      } else {
-        d.slider.value = this.at;
-        d.sliderLabel.textContent = `version ${this.at} of ${this.game.version}`;
-        d.liveButton.hidden = false;
+  describe(event) {
+    const data = event.data || {};
+    switch (event.kind) {
+      case "GameCreated":
+        return "game created: " +
+          (data.seats || []).map((s, seat) => `seat ${seat} ${s.bot ? `bot ${s.bot}` : s.user}`)
+            .join(", ");
+      case "SeatResigned":
+        return `${this.who(event.seat)} resigned`;
+      case "GameFinished":
+        return this.describeFinish(data);
+      default: {
+        const line = this.renderer.describe(event, this.ctx());
+        if (line) return line;
+        const action = data.action ? describeAction(data.action) : event.kind;
+        return event.seat === null ? `chance: ${action}` : `${this.who(event.seat)}: ${action}`;
       }
     }
+  }
 
-    describe(event) {
-      const data = event.data || {};
-      switch (event.kind) {
-        case "GameCreated":
-          return "game created: " +
-            (data.seats || []).map((s, seat) => `seat ${seat} ${s.bot ? `bot ${s.bot}` : s.user}`)
-              .join(", ");
-        case "SeatResigned":
-          return `${this.who(event.seat)} resigned`;
-        case "GameFinished":
-          return this.describeFinish(data);
-        default: {
-          const line = this.renderer.describe(event, this.ctx());
-          if (line) return line;
-          const action = data.action ? describeAction(data.action) : event.kind;
-          return event.seat === null ? `chance: ${action}` : `${this.who(event.seat)}: ${action}`;
-        }
+  describeFinish(data) {
+    const result = data.result || [];
+    if (data.reason === "forfeit") {
+      const winners = result.filter((line) => line.rank === 1).map((line) => line.player);
+      return `game over by forfeit: ${winners.join(", ")} won`;
+    }
+    const order = result.map((line, seat) => ({...line, seat}))
+      .sort((a, b) => a.rank - b.rank || a.seat - b.seat)
+      .map((line) => `${ordinal(line.rank)} ${line.player} (${line.score})`);
+    return `game over: ${order.join(", ")}`;
+  }
+
+  flash(text, kind) {
+    const box = this.dom.message;
+    box.textContent = text;
+    box.className = `flash flash-${kind || "info"}`;
+    box.hidden = !text;
+  }
+
+  // -- acting -----------------------------------------------------------------------------
+
+  async act(action) {
+    if (this.busy) return;
+    this.busy = true;
+    this.setButtonsDisabled(true);
+    const answer = await request("POST", this.api.actions, {
+      seat: this.seat, expected_version: this.game.version, action,
+    });
+    this.busy = false;
+    if (answer.ok) {
+      this.flash("");
+    } else if (answer.status === 409) {
+      this.flash(`Someone moved first (${answer.data.error}); here is the game as it is now.`,
+        "warn");
+    } else {
+      this.flash(answer.data.error || `the server answered ${answer.status}`, "error");
+    }
+    await this.refresh(true);
+    this.setButtonsDisabled(false);
+  }
+
+  async resign() {
+    if (this.busy || this.seat === null) return;
+    if (!window.confirm(`Resign seat ${this.seat}? A bot will play out your turns.`)) return;
+    this.busy = true;
+    const answer = await request("POST", this.api.resign, {seat: this.seat});
+    this.busy = false;
+    if (answer.ok) this.flash(`Seat ${this.seat} resigned.`, "info");
+    else this.flash(answer.data.error || `the server answered ${answer.status}`, "error");
+    await this.refresh(true);
+  }
+
+  setButtonsDisabled(disabled) {
+    for (const control of this.dom.actions.querySelectorAll("button, input, select")) {
+      control.disabled = disabled;
+    }
+    // Boards with clickable pieces grey them out meanwhile.
+    this.dom.board.classList.toggle("busy", disabled);
+  }
+
+  async switchSeat(seat) {
+    if (!this.mySeats.includes(seat) || seat === this.seat) return;
+    this.seat = seat;
+    if (this.dom.seatSelect) this.dom.seatSelect.value = String(seat);
+    const url = new URL(window.location.href);
+    url.searchParams.set("seat", seat);
+    window.history.replaceState(null, "", url);
+    if (this.at !== null) await this.loadReplay(this.at);
+    await this.refresh(true);
+  }
+
+  // -- following the game ---------------------------------------------------------------------
+
+  /* Check the game's head; when it moved (or when forced) fetch the view, the legal actions
+     and the new events. The view is asked for at the head just read, so every panel shows
+     one version. */
+  async refresh(force) {
+    if (this.refreshing) {
+      // One refresh at a time; an action's refresh waits for the poll under way.
+      this.pending = this.pending || force;
+      return;
+    }
+    this.refreshing = true;
+    try {
+      const head = await request("GET", this.api.game);
+      if (!head.ok) return this.lost(head);
+      const moved = head.data.version !== this.game.version;
+      const finishedNow = head.data.status !== this.game.status;
+      if (!moved && !force && !finishedNow) return;
+      const game = head.data;
+      const seat = this.hotSeat(game);
+      // When the game ends the log is public in full: fetch all of it again.
+      const after = finishedNow ? 0 : this.lastSeq();
+      const [state, actions, events] = await Promise.all([
+        request("GET", withQuery(this.api.state, {seat, at: game.version})),
+        seat === null ? Promise.resolve({ok: true, data: []})
+          : request("GET", withQuery(this.api.actions, {seat})),
+        request("GET", withQuery(this.api.events, {after})),
+      ]);
+      for (const answer of [state, actions, events]) {
+        if (!answer.ok) return this.lost(answer);
       }
-    }
-
-    describeFinish(data) {
-      const result = data.result || [];
-      if (data.reason === "forfeit") {
-        const winners = result.filter((line) => line.rank === 1).map((line) => line.player);
-        return `game over by forfeit: ${winners.join(", ")} won`;
-      }
-      const order = result.map((line, seat) => ({...line, seat}))
-        .sort((a, b) => a.rank - b.rank || a.seat - b.seat)
-        .map((line) => `${ordinal(line.rank)} ${line.player} (${line.score})`);
-      return `game over: ${order.join(", ")}`;
-    }
-
-    flash(text, kind) {
-      const box = this.dom.message;
-      box.textContent = text;
-      box.className = `flash flash-${kind || "info"}`;
-      box.hidden = !text;
-    }
-
-    // -- acting -----------------------------------------------------------------------------
-
-    async act(action) {
-      if (this.busy) return;
-      this.busy = true;
-      this.setButtonsDisabled(true);
-      const answer = await request("POST", this.api.actions, {
-        seat: this.seat, expected_version: this.game.version, action,
-      });
-      this.busy = false;
-      if (answer.ok) {
-        this.flash("");
-      } else if (answer.status === 409) {
-        this.flash(`Someone moved first (${answer.data.error}); here is the game as it is now.`,
-          "warn");
-      } else {
-        this.flash(answer.data.error || `the server answered ${answer.status}`, "error");
-      }
-      await this.refresh(true);
-      this.setButtonsDisabled(false);
-    }
-
-    async resign() {
-      if (this.busy || this.seat === null) return;
-      if (!window.confirm(`Resign seat ${this.seat}? A bot will play out your turns.`)) return;
-      this.busy = true;
-      const answer = await request("POST", this.api.resign, {seat: this.seat});
-      this.busy = false;
-      if (answer.ok) this.flash(`Seat ${this.seat} resigned.`, "info");
-      else this.flash(answer.data.error || `the server answered ${answer.status}`, "error");
-      await this.refresh(true);
-    }
-
-    setButtonsDisabled(disabled) {
-      for (const control of this.dom.actions.querySelectorAll("button, input, select")) {
-        control.disabled = disabled;
-      }
-      // Boards with clickable pieces grey them out meanwhile.
-      this.dom.board.classList.toggle("busy", disabled);
-    }
-
-    async switchSeat(seat) {
-      if (!this.mySeats.includes(seat) || seat === this.seat) return;
+      this.game = game;
       this.seat = seat;
-      if (this.dom.seatSelect) this.dom.seatSelect.value = String(seat);
-      const url = new URL(window.location.href);
-      url.searchParams.set("seat", seat);
-      window.history.replaceState(null, "", url);
-      if (this.at !== null) await this.loadReplay(this.at);
+      this.view = state.data;
+      this.actions = actions.data;
+      this.events = after === 0 ? events.data : this.events.concat(
+        events.data.filter((event) => event.seq > this.lastSeq()));
+      this.render();
+      if (game.status !== "active") this.stopPolling();
+    } finally {
+      this.refreshing = false;
+    }
+    if (this.pending) {
+      this.pending = false;
       await this.refresh(true);
     }
+  }
 
-    // -- following the game ---------------------------------------------------------------------
-
-    /* Check the game's head; when it moved (or when forced) fetch the view, the legal actions
-       and the new events. The view is asked for at the head just read, so every panel shows
-       one version. */
-    async refresh(force) {
-      if (this.refreshing) {
-        // One refresh at a time; an action's refresh waits for the poll under way.
-        this.pending = this.pending || force;
-        return;
-      }
-      this.refreshing = true;
-      try {
-        const head = await request("GET", this.api.game);
-        if (!head.ok) return this.lost(head);
-        const moved = head.data.version !== this.game.version;
-        const finishedNow = head.data.status !== this.game.status;
-        if (!moved && !force && !finishedNow) return;
-        const game = head.data;
-        const seat = this.hotSeat(game);
-        // When the game ends the log is public in full: fetch all of it again.
-        const after = finishedNow ? 0 : this.lastSeq();
-        const [state, actions, events] = await Promise.all([
-          request("GET", withQuery(this.api.state, {seat, at: game.version})),
-          seat === null ? Promise.resolve({ok: true, data: []})
-            : request("GET", withQuery(this.api.actions, {seat})),
-          request("GET", withQuery(this.api.events, {after})),
-        ]);
-        for (const answer of [state, actions, events]) {
-          if (!answer.ok) return this.lost(answer);
-        }
-        this.game = game;
-        this.seat = seat;
-        this.view = state.data;
-        this.actions = actions.data;
-        this.events = after === 0 ? events.data : this.events.concat(
-          events.data.filter((event) => event.seq > this.lastSeq()));
-        this.render();
-        if (game.status !== "active") this.stopPolling();
-      } finally {
-        this.refreshing = false;
-      }
-      if (this.pending) {
-        this.pending = false;
-        await this.refresh(true);
-      }
+  /* At a hot-seat table, follow the turn to whichever of the viewer's seats is to play. */
+  hotSeat(game) {
+    const next = game.current_player;
+    if (this.mySeats.length > 1 && this.at === null && game.status === "active" &&
+        this.mySeats.includes(next) && next !== this.seat) {
+      if (this.dom.seatSelect) this.dom.seatSelect.value = String(next);
+      const url = new URL(window.location.href);
+      url.searchParams.set("seat", next);
+      window.history.replaceState(null, "", url);
+      return next;
     }
+    return this.seat;
+  }
 
-    /* At a hot-seat table, follow the turn to whichever of the viewer's seats is to play. */
-    hotSeat(game) {
-      const next = game.current_player;
-      if (this.mySeats.length > 1 && this.at === null && game.status === "active" &&
-          this.mySeats.includes(next) && next !== this.seat) {
-        if (this.dom.seatSelect) this.dom.seatSelect.value = String(next);
-        const url = new URL(window.location.href);
-        url.searchParams.set("seat", next);
-        window.history.replaceState(null, "", url);
-        return next;
-      }
-      return this.seat;
-    }
+  lastSeq() {
+    return this.events.length ? this.events[this.events.length - 1].seq : 0;
+  }
 
-    lastSeq() {
-      return this.events.length ? this.events[this.events.length - 1].seq : 0;
-    }
-
-    lost(answer) {
-      if (answer.status === 401 || answer.status === 403) {
-        this.stopPolling();
-        this.flash("You are no longer signed in: reload the page to follow the game.", "error");
-      } else {
-        this.flash(answer.data.error || `the server answered ${answer.status}`, "error");
-      }
-    }
-
-    // -- replay ---------------------------------------------------------------------------------
-
-    replayTo(version) {
-      window.clearTimeout(this.replayTimer);
-      if (version >= this.game.version) return this.backToLive();
-      this.at = version;
-      this.renderReplay();
-      this.renderActions();
-      this.renderLog();
-      // Dragging the slider passes many versions: fetch the one it rests on.
-      this.replayTimer = window.setTimeout(() => this.loadReplay(version), REPLAY_SETTLE_MS);
-    }
-
-    async loadReplay(version) {
-      const ticket = ++this.replayTicket;
-      const url = withQuery(this.api.state, {seat: this.seat, at: version});
-      const answer = await request("GET", url);
-      // A later slider move has asked for another version meanwhile: let that one draw.
-      if (ticket !== this.replayTicket || this.at !== version) return;
-      if (!answer.ok) return this.lost(answer);
-      this.replayView = answer.data;
-      this.renderBoard();
-      this.renderPlayers();
-    }
-
-    backToLive() {
-      window.clearTimeout(this.replayTimer);
-      this.replayTicket += 1;
-      this.at = null;
-      this.replayView = null;
-      this.render();
+  lost(answer) {
+    if (answer.status === 401 || answer.status === 403) {
+      this.stopPolling();
+      this.flash("You are no longer signed in: reload the page to follow the game.", "error");
+    } else {
+      this.flash(answer.data.error || `the server answered ${answer.status}`, "error");
     }
   }
 
-  function start() {
-    const node = document.getElementById("game-data");
-    if (!node) return;
-    const page = new GamePage(JSON.parse(node.textContent));
-    window.Hadal.page = page;
-    page.start();
+  // -- replay ---------------------------------------------------------------------------------
+
+  replayTo(version) {
+    window.clearTimeout(this.replayTimer);
+    if (version >= this.game.version) return this.backToLive();
+    this.at = version;
+    this.renderReplay();
+    this.renderActions();
+    this.renderLog();
+    // Dragging the slider passes many versions: fetch the one it rests on.
+    this.replayTimer = window.setTimeout(() => this.loadReplay(version), REPLAY_SETTLE_MS);
   }
 
-  window.Hadal = {register, html, svg, seatColor, describeAction, ordinal, plural, clip, wrap,
-    page: null};
-  // Renderer scripts load (deferred) after this one and before DOMContentLoaded.
-  document.addEventListener("DOMContentLoaded", start);
-})();
+  async loadReplay(version) {
+    const ticket = ++this.replayTicket;
+    const url = withQuery(this.api.state, {seat: this.seat, at: version});
+    const answer = await request("GET", url);
+    // A later slider move has asked for another version meanwhile: let that one draw.
+    if (ticket !== this.replayTicket || this.at !== version) return;
+    if (!answer.ok) return this.lost(answer);
+    this.replayView = answer.data;
+    this.renderBoard();
+    this.renderPlayers();
+  }
+
+  backToLive() {
+    window.clearTimeout(this.replayTimer);
+    this.replayTicket += 1;
+    this.at = null;
+    this.replayView = null;
+    this.render();
+  }
+}
+
+async function start() {
+  const node = document.getElementById("game-data");
+  if (!node) return;
+  const {slug, renderers} = document.getElementById("game").dataset;
+  const renderer = await loadRenderer(renderers, slug);
+  new GamePage(JSON.parse(node.textContent), renderer).start();
+}
+
+// A module runs once the document is parsed, so the page's elements are there.
+start();

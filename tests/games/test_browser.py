@@ -32,6 +32,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOT = Path("/tmp/hadal-game.png")
+STATIC = Path(__file__).resolve().parents[2] / "static"
 TIMEOUT_MS = 15_000
 
 pytestmark = pytest.mark.browser
@@ -71,6 +72,16 @@ def sign_up(page, username: str = "marina") -> None:
     page.fill("#id_password2", "a-long-Passphrase-42")
     page.click("button[type=submit]")
     expect(page.locator(".nav-user")).to_have_text(username)
+
+
+def renderer_file(page_html: str) -> Path:
+    """The file game.js imports to draw a game page: data-renderers/<data-slug>.js."""
+    from django.conf import settings
+
+    slug = re.search(r'id="game" data-slug="([a-z0-9-]+)"', page_html).group(1)
+    folder = re.search(r'data-renderers="([^"]+)"', page_html).group(1)
+    assert folder.startswith(settings.STATIC_URL), folder
+    return STATIC / folder.removeprefix(settings.STATIC_URL) / f"{slug}.js"
 
 
 def version_of(page) -> int:

@@ -26,7 +26,11 @@ from games import services, store
 from games.models import Game
 from games.rules import CHANCE
 from games.rules import abyss_data as data
-from tests.games.test_browser import page, sign_up  # noqa: F401  (the browser fixture, shared)
+from tests.games.test_browser import (  # noqa: F401  (the browser fixture, shared)
+    page,
+    renderer_file,
+    sign_up,
+)
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made here (and the
 # live server's thread) are still plain synchronous code.
@@ -156,7 +160,8 @@ def check_board(page, board, view: dict) -> None:
     expect(board.locator(".ab-hand .ab-hand-card")).to_have_count(len(me["hand"]))
     assert hand_on_board(board) == cards(me["hand"])
     assert "hand" not in other
-    assert page.evaluate("() => window.Hadal.page.view.players[1].hand") is None
+    served = page.evaluate("() => JSON.parse(document.getElementById('game-data').textContent)")
+    assert "hand" not in served["view"]["players"][1]
     nemo = board.locator(".ab-seat[data-seat='1']")
     expect(nemo.locator(".ab-ally")).to_have_count(len(other["affiliated"]))
     expect(nemo.locator("[data-stat=hand]")).to_contain_text(
@@ -324,7 +329,7 @@ def test_board_offer_and_recruit(page, monkeypatch):
 
 def renderer_table(name: str) -> dict:
     """One of the renderer's card tables, which it keeps as JSON."""
-    match = re.search(rf"const {name} = (\{{.*?\n  \}});", RENDERER.read_text(), re.S)
+    match = re.search(rf"const {name} = (\{{.*?\n\}});", RENDERER.read_text(), re.S)
     assert match, f"abyss.js has no {name} table"
     return json.loads(match.group(1))
 
@@ -360,7 +365,7 @@ def test_renderer_location_table_matches_the_rules():
 
 def test_renderer_knows_every_power_and_threat_reward():
     text = RENDERER.read_text()
-    powers = re.search(r"const POWERS = \{(.*?)\n  \};", text, re.S).group(1)
+    powers = re.search(r"const POWERS = \{(.*?)\n\};", text, re.S).group(1)
     assert sorted(re.findall(r"^\s+(\w+):", powers, re.M)) == sorted(data.POWERS)
     rewards = re.findall(r"\{keys: (\d), picks: (\d)\}", text)
     assert [(int(k), int(p)) for k, p in rewards] == [
@@ -380,5 +385,5 @@ def test_game_page_loads_the_abyss_renderer(client, alice):
     response = client.get(reverse("game-detail", args=[game.pk]))
     assert response.status_code == 200
     page_html = response.content.decode()
-    assert "js/games/abyss.js" in page_html
-    assert page_html.index("js/game.js") < page_html.index("js/games/abyss.js")
+    assert '<script type="module" src="/static/js/game.js">' in page_html
+    assert renderer_file(page_html) == RENDERER and RENDERER.is_file()

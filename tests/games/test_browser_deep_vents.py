@@ -21,7 +21,11 @@ from django.urls import reverse
 from games import services, store
 from games.models import Game
 from games.rules import deep_vents_data as data
-from tests.games.test_browser import page, sign_up  # noqa: F401  (the browser fixture, shared)
+from tests.games.test_browser import (  # noqa: F401  (the browser fixture, shared)
+    page,
+    renderer_file,
+    sign_up,
+)
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made here (and the
 # live server's thread) are still plain synchronous code.
@@ -227,7 +231,7 @@ def test_bid_take_place_and_activate(page, monkeypatch):
 def renderer_hexes() -> dict:
     """The renderer's table of hexes, which it keeps as JSON."""
     text = RENDERER.read_text()
-    match = re.search(r"const HEXES = (\{.*?\n  \});", text, re.S)
+    match = re.search(r"const HEXES = (\{.*?\n\});", text, re.S)
     assert match, "deep-vents.js has no HEXES table"
     return json.loads(match.group(1))
 
@@ -252,5 +256,5 @@ def test_game_page_loads_the_deep_vents_renderer(client, alice):
     response = client.get(reverse("game-detail", args=[game.pk]))
     assert response.status_code == 200
     page_html = response.content.decode()
-    assert "js/games/deep-vents.js" in page_html
-    assert page_html.index("js/game.js") < page_html.index("js/games/deep-vents.js")
+    assert '<script type="module" src="/static/js/game.js">' in page_html
+    assert renderer_file(page_html) == RENDERER and RENDERER.is_file()

@@ -25,7 +25,11 @@ from django.urls import reverse
 from games import services, store
 from games.models import Event, Game
 from games.rules import ventlife_data as data
-from tests.games.test_browser import page, sign_up  # noqa: F401  (the browser fixture, shared)
+from tests.games.test_browser import (  # noqa: F401  (the browser fixture, shared)
+    page,
+    renderer_file,
+    sign_up,
+)
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made here (and the
 # live server's thread) are still plain synchronous code.
@@ -279,9 +283,9 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
 def renderer_table(name: str) -> dict[str, str]:
     """One of the renderer's tables, id -> the first line of its entry."""
     text = RENDERER.read_text()
-    match = re.search(rf"const {name} = \{{\n(.*?)\n  \}};", text, re.S)
+    match = re.search(rf"const {name} = \{{\n(.*?)\n\}};", text, re.S)
     assert match, f"ventlife.js has no {name} table"
-    return dict(re.findall(r'^    "([a-z-]+)": \{(.*)$', match.group(1), re.M))
+    return dict(re.findall(r'^  "([a-z-]+)": \{(.*)$', match.group(1), re.M))
 
 
 def test_renderer_tables_match_the_rules_data():
@@ -307,5 +311,5 @@ def test_game_page_loads_the_ventlife_renderer(client, alice, bob):
     response = client.get(reverse("game-detail", args=[game.pk]))
     assert response.status_code == 200
     page_html = response.content.decode()
-    assert "js/games/ventlife.js" in page_html
-    assert page_html.index("js/game.js") < page_html.index("js/games/ventlife.js")
+    assert '<script type="module" src="/static/js/game.js">' in page_html
+    assert renderer_file(page_html) == RENDERER and RENDERER.is_file()

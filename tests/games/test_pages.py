@@ -283,7 +283,8 @@ def test_game_page_for_a_seated_user(client, alice, bot_game):
     assert data["api"]["actions"] == f"/api/games/{bot_game.pk}/actions/"
     text = response.content.decode()
     assert 'id="board"' in text and 'id="replay"' in text and "Resign seat 0" in text
-    assert "js/games/deep-sea-adventure.js" in text
+    # game.js imports the renderer data-renderers/<data-slug>.js.
+    assert 'data-slug="deep-sea-adventure" data-renderers="/static/js/games/"' in text
 
 
 def test_game_page_for_a_spectator(client, bob, bot_game):
