@@ -93,6 +93,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Parameters bound by the server, so psycopg prepares a statement run often (a move's
+    # write, a token check) and PostgreSQL plans it once, not at every request.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "server_side_binding", env_bool("DB_SERVER_SIDE_BINDING", True)
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- auth --------------------------------------------------------------------------------------
@@ -129,7 +135,7 @@ if not DEBUG:
 # -- REST API ----------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -63,7 +63,11 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-updated_at"]
-        indexes = [models.Index(fields=["status", "updated_at"])]
+        # The lists' orders: every game by the last move, and each status by the last move.
+        indexes = [
+            models.Index(fields=["status", "updated_at"]),
+            models.Index(fields=["-updated_at"], name="game_recent"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.slug} #{self.pk}"
@@ -123,7 +127,8 @@ class EventQuerySet(models.QuerySet):
 
 
 class Event(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: the unique (game, seq) serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=30, choices=EventKind.choices)
     data = models.JSONField()
@@ -139,11 +144,16 @@ class Event(models.Model):
     objects = EventQuerySet.as_manager()
 
     class Meta:
-        ordering = ["game", "seq"]
+        # By column, not by the game: ordering by a foreign key would sort by Game's ordering,
+        # a join and a sort over the whole log.
+        ordering = ["game_id", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="event_unique_seq"),
+            # Most events have no key: the index holds only those that do.
             models.UniqueConstraint(
-                fields=["game", "idempotency_key"], name="event_unique_idempotency_key"
+                fields=["game", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="event_unique_idempotency_key",
             ),
         ]
 

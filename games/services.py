@@ -11,14 +11,17 @@ import logging
 import random
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, transaction
+from django.db.models import Prefetch
 from django.dispatch import Signal
+from django.http import Http404
 from django.utils import timezone
 
 from accounts.bots import BOT_PREFIX, bot_level, bot_user
@@ -29,7 +32,7 @@ from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
 from games.signals import game_finished
-from games.store import AppendResult, NewEvent, VersionConflict
+from games.store import AppendResult, Head, NewEvent, VersionConflict
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -41,11 +44,30 @@ chance_rng: random.Random = random.SystemRandom()
 # -- seats ----------------------------------------------------------------------------------------
 
 
-def seats_of(game: Game, user) -> set[int]:
+def seats_of(game: Game | Head, user) -> set[int]:
     """The seats ``user`` holds in ``game`` (a person may hold several at a hot-seat table)."""
+    if isinstance(game, Head):
+        return game.seats_of(user)
     if user is None or not user.is_authenticated:
         return set()
     return {s.index for s in game.seats.all() if s.user_id == user.pk and not s.bot}
+
+
+def _head(game: Game | int, version: int | None = None) -> tuple[Head, State]:
+    """The game at ``version`` if this process has it committed (no query at all), else its
+    current head from the database (one query) and its state. 404 for no such game, 422 for
+    a game played on a table (it has results, not moves)."""
+    game_id = game if isinstance(game, int) else game.pk
+    db = DEFAULT_DB_ALIAS if isinstance(game, int) else store.where(game)
+    if version is not None:
+        hit = store.state_cache.get(db, game_id, version)
+        if hit is not None:
+            return hit
+    head = store.load_head(game_id, db)
+    if head is None:
+        raise Http404("no such game")
+    _require_play_mode(head)
+    return head, store.load_state(head)
 
 
 # -- creating a game ------------------------------------------------------------------------------
@@ -113,7 +135,10 @@ def game_create(
         actor_id=getattr(created_by, "pk", None),
     )
     events = [created, *_resolve_chance(state)]
-    _append_and_project(game, 0, events, state, list(game.seats.select_related("user")))
+    seated_game = Game.objects.prefetch_related(
+        Prefetch("seats", Seat.objects.select_related("user"))
+    ).get(pk=game.pk)
+    _append_and_project(store.head_of(seated_game), 0, events, state, game=game)
     return game
 
 
@@ -140,38 +165,34 @@ def parse_time_control(value: Any) -> dict[str, Any]:
 def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | None:
     """A person's clock ran out at ``version``: the random bot moves for them, or they
     forfeit (a resignation). Anything stale, or a clock not yet run out, does nothing."""
-    game = Game.objects.filter(pk=game_id).first()
+    head = store.load_head(game_id)
     if (
-        game is None
-        or game.move_seconds is None
-        or game.status != GameStatus.ACTIVE
-        or game.version != version
-        or game.current_player != seat
-        or timezone.now() < game.updated_at + timedelta(seconds=game.move_seconds)
+        head is None
+        or head.move_seconds is None
+        or head.status != GameStatus.ACTIVE
+        or head.version != version
+        or head.current_player != seat
+        or timezone.now() < head.updated_at + timedelta(seconds=head.move_seconds)
     ):
         return None
-    seats = list(game.seats.select_related("user"))
-    seat_row = seats[seat]
-    if seat_row.bot or seat_row.resigned or not everyone_seated(seats):
+    if head.seats[seat].bot or head.seats[seat].resigned or not head.everyone_seated():
         return None
+    key = server_key("timeout", seat, version)
+    state = store.load_state(head)
     try:
-        if game.on_timeout == "forfeit":
-            return _resign(
-                game,
-                seat,
-                actor_id=None,
-                reason="timeout",
-                idempotency_key=server_key("timeout", seat, version),
-            )
-        state = store.load_state(game)
+        if head.on_timeout == "forfeit":
+            return _resign(head, state, seat, actor_id=None, reason="timeout", idempotency_key=key)[
+                0
+            ]
         action = get_bot("random").choose(state, seat, random.Random(chance_rng.random()))
         return _append_decision(
-            game=game,
+            head=head,
+            state=state,
             seat=seat,
             expected_version=version,
             action=action,
             actor_id=None,
-            idempotency_key=server_key("timeout", seat, version),
+            idempotency_key=key,
             timeout=True,
         )
     except VersionConflict:
@@ -199,186 +220,224 @@ def _seat_user(index: int, seat: Any):
 
 def game_action_append(
     *,
-    game: Game,
-    seat: Any,
-    expected_version: Any,
-    action: Any,
-    user,
+    game: Game | int,
+    seat: int | str,
+    expected_version: int,
+    action: dict[str, Any],
+    user: AbstractUser,
     idempotency_key: str | None = None,
 ) -> AppendResult:
-    """A seated user's action. 403 not their seat, 409 stale version, 422 illegal action."""
-    seat = _seat_number(game, seat)
-    if seat not in seats_of(game, user):
+    """A seated user's action. 403 not their seat, 409 stale version, 422 illegal action.
+
+    The hot path of the service: with the version the client expects committed in this
+    process, it reads nothing from the database; the write checks the version itself."""
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+        raise InvalidInput("expected_version must be a whole number")
+    head, state = _head(game, expected_version)
+    seat = _seat_number(head, seat)
+    if seat not in head.seats_of(user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
-    return _append_decision(
-        game=game,
+    appended, new = _append_decision(
+        head=head,
+        state=state,
         seat=seat,
         expected_version=expected_version,
         action=action,
         actor_id=user.pk,
         idempotency_key=client_key(idempotency_key),
+        with_head=True,
     )
+    _update_row(game, new)
+    return appended
 
 
 def _append_decision(
     *,
-    game: Game,
+    head: Head,
+    state: State,
     seat: int,
-    expected_version: Any,
+    expected_version: int,
     action: Any,
     actor_id: int | None,
     idempotency_key: str | None,
     timeout: bool = False,
-) -> AppendResult:
-    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
-        raise InvalidInput("expected_version must be a whole number")
+    with_head: bool = False,
+):
+    """A decision by ``seat``: checked by the rules, applied, the chance that follows played,
+    all appended. A keyed request that cannot go through is checked against the key's log
+    first: a retry gets its first result, not an error about what happened since."""
     request = (EventKind.ACTION_APPLIED, seat, action)
-    # Optimistic: work from the head as read; store.append re-checks the version under a lock.
-    earlier = _earlier_result(game, idempotency_key, request)
-    if earlier is not None:
-        return earlier
-    _require_play_mode(game)
-    if game.version != expected_version:
-        raise VersionConflict(expected_version, game.version)
-    if game.status != GameStatus.ACTIVE:
-        raise RuleViolation("the game is over")
-    state = store.load_state(game)
-    if state.current_player != seat:
-        raise RuleViolation(f"it is not seat {seat}'s turn; seat {state.current_player} is to act")
     try:
-        action = state.canonical(action)
-    except IllegalAction as exc:
-        raise RuleViolation(str(exc)) from None
-    data = _action_data(state, action)
-    if timeout:
-        data["timeout"] = True  # played by the random bot when the seat's clock ran out
-    state.apply(action)
-    events = [
-        NewEvent(EventKind.ACTION_APPLIED, data, seat=seat, actor_id=actor_id),
-        *_resolve_chance(state),
-    ]
-    seats = list(game.seats.all())
-    with transaction.atomic():
-        if not seats[seat].accepted and not timeout:  # a first move takes the seat
-            seats[seat].accepted = True
-            seats[seat].save(update_fields=["accepted"])
-        return _append_and_project(
-            game,
+        _require_play_mode(head)
+        if head.version != expected_version:
+            raise VersionConflict(expected_version, head.version)
+        if head.status != GameStatus.ACTIVE:
+            raise RuleViolation("the game is over")
+        if state.current_player != seat:
+            raise RuleViolation(
+                f"it is not seat {seat}'s turn; seat {state.current_player} is to act"
+            )
+        try:
+            action = state.canonical(action)
+        except IllegalAction as exc:
+            raise RuleViolation(str(exc)) from None
+        data = _action_data(state, action)
+        if timeout:
+            data["timeout"] = True  # played by the random bot when the seat's clock ran out
+        state.apply(action)
+        events = [
+            NewEvent(EventKind.ACTION_APPLIED, data, seat=seat, actor_id=actor_id),
+            *_resolve_chance(state),
+        ]
+        first_move = not head.seats[seat].accepted and not timeout  # a first move takes the seat
+        appended, new = _append_and_project(
+            head,
             expected_version,
             events,
             state,
-            seats,
             idempotency_key=idempotency_key,
             request=request,
+            seat_changes={seat: {"accepted": True}} if first_move else None,
         )
+    except (VersionConflict, RuleViolation):
+        earlier = _earlier_result(head, idempotency_key, request)
+        if earlier is None:
+            raise
+        earlier.head = head
+        appended, new = earlier, head
+    return (appended, new) if with_head else appended
+
+
+def _update_row(game: Game | int, head: Head) -> None:
+    """A caller holding the Game row sees it at the new head, as after any write."""
+    if isinstance(game, Game) and head.version >= game.version:
+        for name in ("version", "status", "current_player", "result", "finished_at", "updated_at"):
+            setattr(game, name, getattr(head, name))
 
 
 def game_resign(
-    *, game: Game, seat: int | str, user: AbstractUser, idempotency_key: str | None = None
+    *, game: Game | int, seat: int | str, user: AbstractUser, idempotency_key: str | None = None
 ) -> AppendResult:
     """A seat resigns. Its turns go to the random bot; if one seat is left it wins by forfeit."""
-    seat = _seat_number(game, seat)
-    if seat not in seats_of(game, user):
+    head, state = _head(game)
+    seat = _seat_number(head, seat)
+    if seat not in head.seats_of(user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
-    return _resign(
-        game, seat, actor_id=user.pk, reason="resigned", idempotency_key=client_key(idempotency_key)
+    appended, new = _resign(
+        head,
+        state,
+        seat,
+        actor_id=user.pk,
+        reason="resigned",
+        idempotency_key=client_key(idempotency_key),
     )
+    _update_row(game, new)
+    return appended
 
 
 def _resign(
-    game: Game, seat: int, *, actor_id: int | None, reason: str, idempotency_key: str | None
-) -> AppendResult:
+    head: Head,
+    state: State,
+    seat: int,
+    *,
+    actor_id: int | None,
+    reason: str,
+    idempotency_key: str | None,
+) -> tuple[AppendResult, Head]:
     request = (EventKind.SEAT_RESIGNED, seat, None)
-    earlier = _earlier_result(game, idempotency_key, request)
-    if earlier is not None:
-        return earlier
-    _require_play_mode(game)
-    if game.status != GameStatus.ACTIVE:
-        raise RuleViolation("the game is over")
-    seats = list(game.seats.all())
-    if seats[seat].resigned:
-        raise RuleViolation(f"seat {seat} has already resigned")
-    state = store.load_state(game)
-    events = [NewEvent(EventKind.SEAT_RESIGNED, {"reason": reason}, seat=seat, actor_id=actor_id)]
-    with transaction.atomic():  # a concurrent append makes this a conflict, seat row included
-        seats[seat].resigned = True
-        seats[seat].save(update_fields=["resigned"])
+    try:
+        _require_play_mode(head)
+        if head.status != GameStatus.ACTIVE:
+            raise RuleViolation("the game is over")
+        if head.seats[seat].resigned:
+            raise RuleViolation(f"seat {seat} has already resigned")
+        events = [
+            NewEvent(EventKind.SEAT_RESIGNED, {"reason": reason}, seat=seat, actor_id=actor_id)
+        ]
         return _append_and_project(
-            game,
-            game.version,
+            head,
+            head.version,
             events,
             state,
-            seats,
             idempotency_key=idempotency_key,
             request=request,
+            seat_changes={seat: {"resigned": True}},
         )
+    except (VersionConflict, RuleViolation):
+        earlier = _earlier_result(head, idempotency_key, request)
+        if earlier is None:
+            raise
+        return earlier, head
 
 
-def everyone_seated(seats: list[Seat]) -> bool:
+def everyone_seated(seats) -> bool:
     """Every person has taken their seat: only then does a clock run."""
     return all(s.accepted or s.bot for s in seats)
 
 
-def game_accept(*, game: Game, seat: int | str, user: AbstractUser) -> AppendResult:
+def game_accept(*, game: Game | int, seat: int | str, user: AbstractUser) -> AppendResult:
     """The person invited to ``seat`` takes it; once everyone has, the clock starts."""
-    seat, seats = _invited_seat(game, seat, user)
+    head, state, seat = _invited_seat(game, seat, user)
     events = [NewEvent(EventKind.SEAT_ACCEPTED, {}, seat=seat, actor_id=user.pk)]
-    with transaction.atomic():
-        seats[seat].accepted = True
-        seats[seat].save(update_fields=["accepted"])
-        return _append_and_project(game, game.version, events, store.load_state(game), seats)
+    appended, new = _append_and_project(
+        head, head.version, events, state, seat_changes={seat: {"accepted": True}}
+    )
+    _update_row(game, new)
+    return appended
 
 
-def game_decline(*, game: Game, seat: int | str, user: AbstractUser) -> AppendResult:
+def game_decline(*, game: Game | int, seat: int | str, user: AbstractUser) -> AppendResult:
     """The person invited to ``seat`` refuses it: the game is called off, nothing is rated."""
-    seat, _ = _invited_seat(game, seat, user)
-    with transaction.atomic():
-        return store.append(
-            game,
-            game.version,
-            [
-                NewEvent(EventKind.SEAT_DECLINED, {}, seat=seat, actor_id=user.pk),
-                NewEvent(EventKind.GAME_VOIDED, {"reason": "declined"}),
-            ],
-            projection={"status": GameStatus.VOID, "current_player": None},
-        )
+    head, _, seat = _invited_seat(game, seat, user)
+    appended, new = store.write(
+        head,
+        head.version,
+        [
+            NewEvent(EventKind.SEAT_DECLINED, {}, seat=seat, actor_id=user.pk),
+            NewEvent(EventKind.GAME_VOIDED, {"reason": "declined"}),
+        ],
+        projection={"status": GameStatus.VOID, "current_player": None},
+    )
+    _update_row(game, new)
+    return appended
 
 
-def _invited_seat(game: Game, seat: Any, user) -> tuple[int, list[Seat]]:
-    seat = _seat_number(game, seat)
-    if seat not in seats_of(game, user):
+def _invited_seat(game: Game | int, seat: Any, user) -> tuple[Head, State, int]:
+    head, state = _head(game)
+    seat = _seat_number(head, seat)
+    if seat not in head.seats_of(user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
-    _require_play_mode(game)
-    if game.status != GameStatus.ACTIVE:
+    _require_play_mode(head)
+    if head.status != GameStatus.ACTIVE:
         raise Conflict(
-            "the game is over" if game.status == GameStatus.FINISHED else "the game was called off"
+            "the game is over" if head.status == GameStatus.FINISHED else "the game was called off"
         )
-    seats = list(game.seats.all())
-    if seats[seat].accepted:
+    if head.seats[seat].accepted:
         raise Conflict("you have already taken this seat; to leave the game, resign")
-    return seat, seats
+    return head, state, seat
 
 
 def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | None:
     """Play a bot's (or a resigned seat's) move at ``version``; anything stale does nothing."""
-    game = Game.objects.filter(pk=game_id).first()
+    head = store.load_head(game_id)
     if (
-        game is None
-        or game.status != GameStatus.ACTIVE
-        or game.version != version
-        or game.current_player != seat
+        head is None
+        or head.status != GameStatus.ACTIVE
+        or head.version != version
+        or head.current_player != seat
     ):
         return None
-    seat_row = game.seats.get(index=seat)
+    seat_row = head.seats[seat]
     if not (seat_row.bot or seat_row.resigned):
         return None
-    state = store.load_state(game)
+    state = store.load_state(head)
     level = seat_row.bot if seat_row.bot and not seat_row.resigned else "random"
     bot = get_bot(level, **settings.HADAL_BOT_BUDGETS.get(level, {}))
-    action = bot.choose(state, seat, random.Random(chance_rng.random()))
+    action = bot.choose(state.clone(), seat, random.Random(chance_rng.random()))
     try:
         return _append_decision(
-            game=game,
+            head=head,
+            state=state,
             seat=seat,
             expected_version=version,
             action=action,
@@ -436,11 +495,7 @@ def events_as_seen(*, game: Game, user: AbstractUser, events) -> list[dict[str, 
         game.mode == GameMode.RECORD or get_rules(game.slug).spec.reveal_at_end
     )
     events = list(events)
-    names = dict(
-        User.objects.filter(pk__in={e.actor_id for e in events if e.actor_id}).values_list(
-            "pk", "username"
-        )
-    )
+    names = _actor_names(game, {e.actor_id for e in events if e.actor_id})
     return [
         {
             "seq": e.seq,
@@ -452,6 +507,20 @@ def events_as_seen(*, game: Game, user: AbstractUser, events) -> list[dict[str, 
         }
         for e in events
     ]
+
+
+def _actor_names(game: Game | Head, actors: set[int]) -> dict[int, str]:
+    """Usernames of the actors, from the seats where they sit (no query), else the users."""
+    seats = game.seats if isinstance(game, Head) else game.seats.all()
+    names = {
+        s.user_id: s.user.username if isinstance(s, Seat) else s.username
+        for s in seats
+        if s.user_id in actors
+    }
+    missing = actors - set(names)
+    if missing:
+        names.update(User.objects.filter(pk__in=missing).values_list("pk", "username"))
+    return names
 
 
 # -- helpers --------------------------------------------------------------------------------------
@@ -533,33 +602,38 @@ def _resolve_chance(state: State) -> list[NewEvent]:
     return events
 
 
-def _final_result(state: State, seats: list[Seat]) -> list[dict[str, Any]]:
+def _final_result(state: State, seats) -> list[dict[str, Any]]:
     """The rules' result, with resigned seats ranked below everyone who played on."""
     result = state.result()
     keys = [(not s.resigned, -r["rank"]) for s, r in zip(seats, result)]
     return [
-        {"player": s.user.username, "score": r["score"], "rank": rank}
+        {"player": s.username, "score": r["score"], "rank": rank}
         for s, r, rank in zip(seats, result, ranks_from_keys(keys))
     ]
 
 
-def _forfeit_result(seats: list[Seat]) -> list[dict[str, Any]]:
-    return [
-        {"player": s.user.username, "score": None, "rank": 2 if s.resigned else 1} for s in seats
-    ]
+def _forfeit_result(seats) -> list[dict[str, Any]]:
+    return [{"player": s.username, "score": None, "rank": 2 if s.resigned else 1} for s in seats]
 
 
 def _append_and_project(
-    game: Game,
+    head: Head,
     expected_version: int,
     events: list[NewEvent],
     state: State,
-    seats: list[Seat],
     *,
     idempotency_key: str | None = None,
     request: Request | None = None,
-) -> AppendResult:
-    """Append, finishing the game if the rules or resignations end it, and project the head."""
+    seat_changes: dict[int, dict[str, Any]] | None = None,
+    game: Game | None = None,
+) -> tuple[AppendResult, Head]:
+    """Append, finishing the game if the rules or resignations end it, project the head, and
+    queue what follows once it has committed: the next bot's move, the clock, the news that
+    the game is over. ``game``, the row of a game being created, is brought to the new head."""
+    seats = [
+        replace(s, **seat_changes[s.index]) if s.index in (seat_changes or {}) else s
+        for s in head.seats
+    ]
     standing = [s for s in seats if not s.resigned]
     projection: dict[str, Any]
     if state.is_terminal():
@@ -573,31 +647,39 @@ def _append_and_project(
     if result is not None:
         events = [*events, NewEvent(EventKind.GAME_FINISHED, {"result": result, "reason": reason})]
         projection = {"status": GameStatus.FINISHED, "current_player": None, "result": result}
-    else:
+    elif state.current_player != head.current_player:
         projection = {"current_player": state.current_player}
-    previous = game.version
-    appended = store.append(
-        game, expected_version, events, idempotency_key=idempotency_key, projection=projection
+    else:
+        projection = {}
+    appended, new = store.write(
+        head,
+        expected_version,
+        events,
+        idempotency_key=idempotency_key,
+        projection=projection,
+        seat_changes=seat_changes,
     )
     if appended.replayed:
         # A request with the same key committed first: ours was never logged, so neither its
         # state (dice nobody rolled) nor its side effects may go anywhere.
-        return _same_request(appended, request) if request else appended
-    store.maybe_snapshot(game, state, previous)
-    store.remember_on_commit(game, state)
+        return (_same_request(appended, request) if request else appended), head
+    if game is not None:
+        _update_row(game, new)
+    store.maybe_snapshot(new, state, head.version)
+    store.remember_on_commit(new, state)
     if result is not None:
-        announce(game_finished, game)
+        announce(game_finished, new)
     else:
-        actor = seats[state.current_player]
-        version, seat, game_id = game.version, state.current_player, game.pk
+        actor = new.seats[state.current_player]
+        version, seat, game_id = new.version, state.current_player, new.id
         if actor.bot or actor.resigned:
             after_commit("move for the bot", lambda: enqueue_bot_move(game_id, seat, version))
-        elif game.move_seconds is not None and everyone_seated(seats):
-            seconds = game.move_seconds
+        elif new.move_seconds is not None and new.everyone_seated():
+            seconds = new.move_seconds
             after_commit(
                 "start the clock", lambda: enqueue_timeout(game_id, seat, version, seconds)
             )
-    return appended
+    return appended, new
 
 
 def after_commit(what: str, call: Callable[[], None]) -> None:

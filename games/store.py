@@ -1,23 +1,34 @@
-"""The event store: one writer (:func:`append`), replay, snapshots and per-seat redaction.
+"""The event store: one writer (:func:`write`), replay, snapshots, the head cache and per-seat
+redaction.
 
 The store knows streams and versions, not game rules beyond the registry: services decide
 what to append, the store makes the append atomic, ordered and idempotent.
+
+A write is one round trip where the database allows it. The version check is part of the
+write itself: the head's row is updated only ``WHERE version = expected``, and the events are
+inserted only if that update matched, so there is no second read of the head and no lock to
+take first. A unique ``(game, seq)`` and ``(game, idempotency_key)`` catch whatever slips
+between. On PostgreSQL the update, the events and any seat changes are a single statement
+(data-modifying CTEs, atomic in autocommit); on SQLite they are a few statements in one
+IMMEDIATE transaction, which serialises writers.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import datetime
 from types import ModuleType
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
-from games.models import Event, EventKind, Game, GameStatus, Snapshot
+from games.models import Event, EventKind, Game, GameStatus, Seat, Snapshot
 from games.rules import get_rules
 from games.rules.base import State, StateFormatError, state_from_json
 
@@ -41,11 +52,299 @@ class NewEvent:
     actor_id: int | None = None
 
 
+@dataclass(frozen=True)
+class LoggedEvent:
+    """An event as written, with what a reader needs (the same attributes as an Event row)."""
+
+    pk: int
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    seat: int | None
+    actor_id: int | None
+    created_at: datetime
+    batch: int
+    idempotency_key: str | None = None
+
+
 @dataclass
 class AppendResult:
     version: int
-    events: list[Event] = field(default_factory=list)
+    events: list = field(default_factory=list)  # LoggedEvent (new) or Event rows (replayed)
     replayed: bool = False  # True when an idempotency key returned an earlier result
+    head: Head | None = None  # the game after the write (for a replay: as the request found it)
+
+
+# -- the head: a committed version of a game, cheap to keep and to hand out -----------------------
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    index: int
+    user_id: int | None
+    username: str | None
+    bot: str
+    resigned: bool
+    accepted: bool
+    guest: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.username if self.user_id else f"{self.guest} (guest)"
+
+
+@dataclass(frozen=True)
+class Head:
+    """A game's row and seats at one committed version. Immutable: a write makes a new one."""
+
+    db: str
+    id: int
+    slug: str
+    mode: str
+    status: str
+    version: int
+    num_players: int
+    options: dict[str, Any]
+    current_player: int | None
+    result: list[dict[str, Any]] | None
+    move_seconds: int | None
+    on_timeout: str
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+    seats: tuple[SeatInfo, ...]
+
+    @property
+    def pk(self) -> int:
+        return self.id
+
+    def seats_of(self, user) -> set[int]:
+        """The seats ``user`` holds (a person may hold several at a hot-seat table)."""
+        if user is None or not user.is_authenticated:
+            return set()
+        return {s.index for s in self.seats if s.user_id == user.pk and not s.bot}
+
+    def everyone_seated(self) -> bool:
+        return all(s.accepted or s.bot for s in self.seats)
+
+
+def where(game) -> str:
+    """The database alias a game lives in (the default one for a game not yet saved)."""
+    if isinstance(game, Head):
+        return game.db
+    return game._state.db or DEFAULT_DB_ALIAS
+
+
+def head_of(game: Game) -> Head:
+    """The head of a Game row whose seats (with their users) are loaded or loadable."""
+    seats = tuple(
+        SeatInfo(
+            index=s.index,
+            user_id=s.user_id,
+            username=s.user.username if s.user_id else None,
+            bot=s.bot,
+            resigned=s.resigned,
+            accepted=s.accepted,
+            guest=s.guest,
+        )
+        for s in sorted(game.seats.all(), key=lambda s: s.index)
+    )
+    return Head(
+        db=where(game),
+        id=game.pk,
+        slug=game.slug,
+        mode=game.mode,
+        status=game.status,
+        version=game.version,
+        num_players=game.num_players,
+        options=game.options,
+        current_player=game.current_player,
+        result=game.result,
+        move_seconds=game.move_seconds,
+        on_timeout=game.on_timeout,
+        created_at=game.created_at,
+        updated_at=game.updated_at,
+        finished_at=game.finished_at,
+        seats=seats,
+    )
+
+
+def load_head(game_id: int, db: str = DEFAULT_DB_ALIAS) -> Head | None:
+    """The current head from the database, in one query (the game and its seated users)."""
+    seats = list(
+        Seat.objects.using(db)
+        .filter(game_id=game_id)
+        .select_related("game", "user")
+        .order_by("index")
+    )
+    if not seats:
+        return None
+    game = seats[0].game
+    game._prefetched_objects_cache = {"seats": seats}
+    return head_of(game)
+
+
+# -- writing -------------------------------------------------------------------------------------
+
+
+def write(
+    head: Head,
+    expected_version: int,
+    events: list[NewEvent],
+    *,
+    idempotency_key: str | None = None,
+    projection: dict[str, Any] | None = None,
+    seat_changes: dict[int, dict[str, Any]] | None = None,
+) -> tuple[AppendResult, Head]:
+    """Append ``events`` after ``expected_version``, project them on the game's row (the
+    columns in ``projection``, and version, updated_at and, once finished, finished_at) and
+    change seats (``seat_changes``: index -> {field: value}), all atomically.
+
+    Returns the result and the new head. A stale ``expected_version`` raises VersionConflict
+    and writes nothing; an ``idempotency_key`` already used returns that first result
+    (``replayed``) and writes nothing.
+    """
+    if not events:
+        raise ValueError("nothing to append")
+    now = timezone.now()
+    first = expected_version + 1
+    version = expected_version + len(events)
+    columns = {"version": version, "updated_at": now, **(projection or {})}
+    if columns.get("status") == GameStatus.FINISHED and "finished_at" not in columns:
+        columns["finished_at"] = head.finished_at or now
+    seat_changes = seat_changes or {}
+    rows = [
+        (first + i, e.kind, e.data, e.seat, e.actor_id, idempotency_key if i == 0 else None)
+        for i, e in enumerate(events)
+    ]
+    connection = connections[head.db]
+    stamp = connection.ops.adapt_datetimefield_value(now)
+    writer = _WRITERS[connection.vendor]
+    try:
+        # PostgreSQL's single statement is atomic alone; inside a caller's transaction it gets
+        # a savepoint, so that a refused write leaves the caller's transaction usable.
+        if connection.in_atomic_block or connection.vendor == "sqlite":
+            with transaction.atomic(using=head.db):
+                ids = writer(connection, head, expected_version, columns, rows, stamp, seat_changes)
+        else:
+            ids = writer(connection, head, expected_version, columns, rows, stamp, seat_changes)
+    except IntegrityError:
+        ids = None  # a seq or a key already logged: someone got in first, or this is a retry
+    if ids is None:
+        earlier = None if idempotency_key is None else batch_for_key(head, idempotency_key)
+        if earlier is not None:
+            earlier.head = head
+            return earlier, head
+        raise VersionConflict(expected_version, current_version(head))
+    logged = [
+        LoggedEvent(
+            pk=pk,
+            seq=seq,
+            kind=kind,
+            data=data,
+            seat=seat,
+            actor_id=actor,
+            created_at=now,
+            batch=first,
+            idempotency_key=key,
+        )
+        for pk, (seq, kind, data, seat, actor, key) in zip(ids, rows)
+    ]
+    seats = tuple(
+        replace(s, **seat_changes[s.index]) if s.index in seat_changes else s for s in head.seats
+    )
+    new = replace(head, **columns, seats=seats)
+    return AppendResult(version=version, events=logged, head=new), new
+
+
+_JSON_COLUMNS = ("result", "options")
+
+
+def _column_value(connection, name: str, value: Any) -> Any:
+    if name in _JSON_COLUMNS and value is not None:
+        return json.dumps(value)
+    if isinstance(value, datetime):
+        return connection.ops.adapt_datetimefield_value(value)
+    return value
+
+
+def _write_postgresql(connection, head, expected, columns, rows, now, seat_changes):
+    """One statement: the head's row only at the expected version, the events only if it was,
+    the seats with them."""
+    sets = ", ".join(
+        f"{name} = %s" + ("::jsonb" if name in _JSON_COLUMNS else "") for name in columns
+    )
+    params: list[Any] = [_column_value(connection, n, v) for n, v in columns.items()]
+    params += [head.id, expected]
+    ctes = [f"head AS (UPDATE games_game SET {sets} WHERE id = %s AND version = %s RETURNING id)"]
+    values = ", ".join(
+        [
+            "(%s::bigint, %s::integer, %s::varchar, %s::jsonb, %s::smallint,"
+            " %s::integer, %s::timestamptz, %s::integer, %s::varchar)"
+        ]
+        * len(rows)
+    )
+    for seq, kind, data, seat, actor, key in rows:
+        params += [head.id, seq, kind, json.dumps(data), seat, actor, now, rows[0][0], key]
+    ctes.append(
+        "new AS (INSERT INTO games_event (game_id, seq, kind, data, seat, actor_id, created_at,"
+        " batch, idempotency_key) SELECT v.* FROM (VALUES "
+        + values
+        + ") AS v(game_id, seq, kind, data, seat, actor_id, created_at, batch, idempotency_key)"
+        " WHERE EXISTS (SELECT 1 FROM head) RETURNING id, seq)"
+    )
+    for index, change in seat_changes.items():
+        seat_sets = ", ".join(f"{name} = %s" for name in change)
+        ctes.append(
+            f"seat{index} AS (UPDATE games_seat SET {seat_sets} WHERE game_id = %s AND"
+            f' "index" = %s AND EXISTS (SELECT 1 FROM head) RETURNING id)'
+        )
+        params += [*change.values(), head.id, index]
+    sql = "WITH " + ", ".join(ctes) + " SELECT array(SELECT id FROM new ORDER BY seq)"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        ids = cursor.fetchone()[0]
+    return ids or None
+
+
+def _write_sqlite(connection, head, expected, columns, rows, now, seat_changes):
+    """A few statements in the caller's transaction: IMMEDIATE transactions serialise the
+    writers, so the head cannot move between them."""
+    sets = ", ".join(f'"{name}" = %s' for name in columns)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE games_game SET {sets} WHERE id = %s AND version = %s",
+            [_column_value(connection, n, v) for n, v in columns.items()] + [head.id, expected],
+        )
+        if cursor.rowcount != 1:
+            return None
+        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
+        params: list[Any] = []
+        for seq, kind, data, seat, actor, key in rows:
+            params += [head.id, seq, kind, json.dumps(data), seat, actor, now, rows[0][0], key]
+        cursor.execute(
+            "INSERT INTO games_event (game_id, seq, kind, data, seat, actor_id, created_at,"
+            f" batch, idempotency_key) VALUES {values} RETURNING id, seq",
+            params,
+        )
+        ids = [pk for pk, _ in sorted(cursor.fetchall(), key=lambda row: row[1])]
+        for index, change in seat_changes.items():
+            seat_sets = ", ".join(f'"{name}" = %s' for name in change)
+            cursor.execute(
+                f'UPDATE games_seat SET {seat_sets} WHERE game_id = %s AND "index" = %s',
+                [*change.values(), head.id, index],
+            )
+    return ids
+
+
+_WRITERS = {"postgresql": _write_postgresql, "sqlite": _write_sqlite}
+
+
+def current_version(game) -> int:
+    return (
+        Game.objects.using(where(game)).filter(pk=game.pk).values_list("version", flat=True).first()
+        or 0
+    )
 
 
 def append(
@@ -56,76 +355,38 @@ def append(
     idempotency_key: str | None = None,
     projection: dict[str, Any] | None = None,
 ) -> AppendResult:
-    """Append ``events`` after ``expected_version`` and update the Game projection, atomically.
-
-    A repeated ``idempotency_key`` returns the first call's result and writes nothing; a stale
-    ``expected_version`` raises VersionConflict and writes nothing. The events go to the
-    database the game was read from.
-    """
-    if not events:
-        raise ValueError("nothing to append")
-    db = where(game)
-    # One savepoint: a conflict rolls back to it, so a caller may catch it and go on.
-    with transaction.atomic(using=db):
-        head = Game.objects.using(db).select_for_update().get(pk=game.pk)
-        if idempotency_key is not None:
-            earlier = batch_for_key(head, idempotency_key)
-            if earlier is not None:
-                return earlier
-        if head.version != expected_version:
-            raise VersionConflict(expected_version, head.version)
-        first = head.version + 1
-        rows = [
-            Event(
-                game=head,
-                seq=first + i,
-                kind=e.kind,
-                data=e.data,
-                seat=e.seat,
-                actor_id=e.actor_id,
-                batch=first,
-                idempotency_key=idempotency_key if i == 0 else None,
-            )
-            for i, e in enumerate(events)
-        ]
-        try:
-            Event.objects.using(db).bulk_create(rows)
-        except IntegrityError as exc:
-            # A writer that slipped past the lock (or a backend without row locks).
-            raise VersionConflict(expected_version, head.version + 1) from exc
-        head.version = first + len(rows) - 1
-        for name, value in (projection or {}).items():
-            setattr(head, name, value)
-        if head.status == GameStatus.FINISHED and head.finished_at is None:
-            head.finished_at = timezone.now()
-        head.save()
+    """:func:`write` for a Game row, which is updated in place to the new head (for the rare
+    writers that hold one: creation, table results, voiding)."""
+    result, new = write(
+        head_of(game),
+        expected_version,
+        events,
+        idempotency_key=idempotency_key,
+        projection=projection,
+    )
+    if not result.replayed:
         for name in _PROJECTED:
-            setattr(game, name, getattr(head, name))
-        return AppendResult(version=head.version, events=rows)
+            setattr(game, name, getattr(new, name))
+    return result
 
 
 _PROJECTED = ("version", "status", "current_player", "result", "finished_at", "updated_at")
 
 
-def where(game: Game) -> str:
-    """The database alias a game lives in (the default one for a game not yet saved)."""
-    return game._state.db or DEFAULT_DB_ALIAS
-
-
-def batch_for_key(game: Game, key: str) -> AppendResult | None:
+def batch_for_key(game, key: str) -> AppendResult | None:
     """The result of the append that first used ``key``, or None."""
     events = Event.objects.using(where(game))
-    first = events.filter(game=game, idempotency_key=key).first()
+    first = events.filter(game_id=game.pk, idempotency_key=key).first()
     if first is None:
         return None
-    rows = list(events.filter(game=game, batch=first.batch).order_by("seq"))
+    rows = list(events.filter(game_id=game.pk, batch=first.batch).order_by("seq"))
     return AppendResult(version=rows[-1].seq, events=rows, replayed=True)
 
 
 # -- replay --------------------------------------------------------------------------------------
 
 
-def new_state(game: Game) -> State:
+def new_state(game) -> State:
     rules = get_rules(game.slug)
     return rules.new_game(num_players=game.num_players, options=game.options)
 
@@ -136,7 +397,7 @@ def apply_event(state: State, kind: str, data: dict[str, Any]) -> None:
         state.apply(data["action"])
 
 
-def replay(game: Game, events) -> State:
+def replay(game, events) -> State:
     """The state after ``events`` (ordered, starting at seq 1), without snapshots."""
     state = new_state(game)
     for event in events:
@@ -144,65 +405,68 @@ def replay(game: Game, events) -> State:
     return state
 
 
-class StateCache:
-    """Recently committed states by stream, version and rules version, in this process.
+class HeadCache:
+    """Recently committed versions of games in this process: the head and the rule state.
 
-    Safe because a committed version of a stream never changes; entries are only added once
-    the append that made them has committed, and the stream's key includes its creation time,
-    so a primary key reused after a rollback or a flushed database never matches. Callers get
-    clones, never the cached object.
+    Safe because a committed version of a stream never changes: entries are only added once
+    the write that made them has committed, and a version's seats and row are facts of that
+    version (every change to them is an event). An entry made under another version of the
+    game's rules is ignored. Callers get clones of the state, never the cached object; heads
+    are immutable. (Primary keys are never reused, since games are never deleted; after
+    restoring a database, restart the app's processes.)
     """
 
-    def __init__(self, size: int = 512):
+    def __init__(self, size: int = 1024):
         self.size = size
-        self._states: OrderedDict[tuple, State] = OrderedDict()
+        self._entries: OrderedDict[tuple, tuple[Head, State, int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: tuple) -> State | None:
+    def get(self, db: str, game_id: int, version: int) -> tuple[Head, State] | None:
+        key = (db, game_id, version)
         with self._lock:
-            state = self._states.get(key)
-            if state is None:
+            entry = self._entries.get(key)
+            if entry is None:
                 return None
-            self._states.move_to_end(key)
-        return state.clone()
+            self._entries.move_to_end(key)
+        head, state, rules_version = entry
+        if get_rules(head.slug).spec.version != rules_version:
+            return None
+        return head, state.clone()
 
-    def put(self, key: tuple, state: State) -> None:
+    def put(self, head: Head, state: State) -> None:
+        key = (head.db, head.id, head.version)
         with self._lock:
-            self._states[key] = state
-            self._states.move_to_end(key)
-            while len(self._states) > self.size:
-                self._states.popitem(last=False)
+            self._entries[key] = (head, state, get_rules(head.slug).spec.version)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
 
     def clear(self) -> None:
         with self._lock:
-            self._states.clear()
+            self._entries.clear()
 
 
-state_cache = StateCache()
+state_cache = HeadCache()
 
 
-def _cache_key(game: Game, version: int) -> tuple:
-    return (where(game), game.pk, game.created_at, version, get_rules(game.slug).spec.version)
-
-
-def remember_on_commit(game: Game, state: State) -> None:
-    """Cache ``state`` as the game's head once the current transaction commits."""
-    key = _cache_key(game, game.version)
+def remember_on_commit(head: Head, state: State) -> None:
+    """Cache ``head`` and ``state`` once the current transaction commits (at once when there
+    is none)."""
     kept = state.clone()
-    transaction.on_commit(lambda: state_cache.put(key, kept), using=where(game))
+    transaction.on_commit(lambda: state_cache.put(head, kept), using=head.db)
 
 
-def load_state(game: Game, at: int | None = None) -> State:
+def load_state(game, at: int | None = None) -> State:
     """The rule state after event ``at`` (default: the head), from the newest valid snapshot."""
     target = game.version if at is None else at
+    hit = state_cache.get(where(game), game.pk, target)
+    if hit is not None:
+        return hit[1]
     rules = get_rules(game.slug)
-    cached = state_cache.get(_cache_key(game, target))
-    if cached is not None:
-        return cached
     state, start = _from_snapshot(game, rules, target) or (new_state(game), 0)
     for kind, data in (
         Event.objects.using(where(game))
-        .filter(game=game, seq__gt=start, seq__lte=target)
+        .filter(game_id=game.pk, seq__gt=start, seq__lte=target)
         .order_by("seq")
         .values_list("kind", "data")
     ):
@@ -210,7 +474,7 @@ def load_state(game: Game, at: int | None = None) -> State:
     return state
 
 
-def _from_snapshot(game: Game, rules: ModuleType, target: int) -> tuple[State, int] | None:
+def _from_snapshot(game, rules: ModuleType, target: int) -> tuple[State, int] | None:
     """The state of the newest snapshot at or before ``target`` that rebuilds, and its version.
 
     A snapshot that no longer fits the rules' State (written before a refactor, or damaged)
@@ -220,7 +484,7 @@ def _from_snapshot(game: Game, rules: ModuleType, target: int) -> tuple[State, i
     while True:
         snap = (
             Snapshot.objects.using(where(game))
-            .filter(game=game, rules_version=rules.spec.version, version__lt=below)
+            .filter(game_id=game.pk, rules_version=rules.spec.version, version__lt=below)
             .order_by("-version")
             .only("version", "state")
             .first()
@@ -236,13 +500,13 @@ def _from_snapshot(game: Game, rules: ModuleType, target: int) -> tuple[State, i
             below = snap.version
 
 
-def maybe_snapshot(game: Game, state: State, previous_version: int) -> None:
+def maybe_snapshot(game, state: State, previous_version: int) -> None:
     """Write a snapshot when the append crossed a multiple of HADAL_SNAPSHOT_EVERY."""
     every = settings.HADAL_SNAPSHOT_EVERY
     if every <= 0 or game.version // every == previous_version // every:
         return
     Snapshot.objects.using(where(game)).get_or_create(
-        game=game,
+        game_id=game.pk,
         version=game.version,
         rules_version=get_rules(game.slug).spec.version,
         defaults={"state": state.to_json()},
@@ -252,7 +516,7 @@ def maybe_snapshot(game: Game, state: State, previous_version: int) -> None:
 # -- what each reader may see ---------------------------------------------------------------------
 
 
-def visible_data(event: Event, seats: set[int], game_over_public: bool) -> dict[str, Any]:
+def visible_data(event, seats: set[int], game_over_public: bool) -> dict[str, Any]:
     """The event's data as a reader sitting at ``seats`` may see it."""
     data = event.data
     private_to = data.get("private_to")

@@ -17,7 +17,7 @@ STORE_DATABASES = ("store_sqlite", "store_postgres")
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(tmp_path_factory):
+def django_db_modify_db_settings(request, tmp_path_factory):
     import dj_database_url
     from django.conf import settings
 
@@ -47,6 +47,9 @@ def django_db_modify_db_settings(tmp_path_factory):
     from django.db import connections
 
     connections.__dict__.pop("settings", None)  # let Django fill in the new aliases' defaults
+    # pytest-django's own fixture, which this one replaces, gives each xdist worker its own
+    # test databases: do that too, for the new aliases as well.
+    request.getfixturevalue("django_db_modify_db_settings_parallel_suffix")
 
 
 def pytest_runtest_setup(item):

@@ -47,23 +47,16 @@ def move(game, user, action, key=None, seat=0):
 def test_a_request_that_loses_the_race_on_a_key_caches_nothing_of_its_own(
     game, alice, django_capture_on_commit_callbacks
 ):
-    stale = head(game)  # the loser read the head before the winner committed
+    stale = store.load_head(game.pk)  # the loser read the head before the winner committed
     with django_capture_on_commit_callbacks(execute=True):
         won = move(game, alice, {"type": "continue"}, key="k")
     store.state_cache.clear()
-    # The loser's own pre-check ran before the winner's commit, so it saw no key.
-    real, calls = store.batch_for_key, []
-
-    def blind_first_look(*args):
-        calls.append(args)
-        return None if len(calls) == 1 else real(*args)
-
     with (
-        mock.patch.object(store, "batch_for_key", side_effect=blind_first_look),
+        mock.patch.object(store, "load_head", return_value=stale),
         django_capture_on_commit_callbacks(execute=True),
     ):
         lost = services.game_action_append(
-            game=stale,
+            game=game.pk,
             seat=0,
             user=alice,
             action={"type": "continue"},
@@ -72,6 +65,7 @@ def test_a_request_that_loses_the_race_on_a_key_caches_nothing_of_its_own(
         )
     assert lost.replayed and lost.version == won.version
     assert [e.pk for e in lost.events] == [e.pk for e in won.events]
+    assert store.state_cache._entries == {}  # the loser's own state, dice and all, is nowhere
     logged = store.replay(game, Event.objects.filter(game=game, seq__lte=1).order_by("seq"))
     assert store.load_state(head(game), at=1).view(None) == logged.view(None)
     truth = store.replay(game, Event.objects.filter(game=game).order_by("seq"))

@@ -263,5 +263,5 @@ def test_a_rolled_back_append_leaves_nothing_in_the_state_cache(game):
                 game=game, seat=0, expected_version=1, action={"type": "continue"}, user=seat_user
             )
             raise RuntimeError("the request failed after the append")
-    assert store.state_cache.get(store._cache_key(game, 2)) is None
-    assert len(store.state_cache._states) == 0
+    assert store.state_cache.get(store.where(game), game.pk, 2) is None
+    assert len(store.state_cache._entries) == 0
