@@ -25,6 +25,7 @@ from games.store import NewEvent, VersionConflict
 
 DSA = "deep-sea-adventure"
 WRITERS = 8
+APPENDS = 25
 
 
 NO_POSTGRES = not (
@@ -144,6 +145,33 @@ def test_every_racing_writer_at_its_own_version_gets_in_in_turn(db_alias):
         .values_list("seq", flat=True)
     )
     assert seqs == list(range(1, WRITERS + 2))
+
+
+def test_writers_on_streams_of_their_own_never_fail(db_alias):
+    """Many writers at once, none getting in another's way: every append goes in (on SQLite,
+    IMMEDIATE transactions queue them instead of failing with "database is locked")."""
+    streams = [new_stream(db_alias) for _ in range(WRITERS)]
+    failures: list[Exception] = []
+
+    def appends(game):
+        for _ in range(APPENDS):
+            try:
+                # A transaction that reads before it writes, as a service's may: on SQLite a
+                # deferred one cannot take the write lock while another writer holds it.
+                with transaction.atomic(using=db_alias):
+                    current = head(db_alias, game)
+                    store.append(current, current.version, [continue_event()])
+            except Exception as exc:  # noqa: BLE001 - the failure is the finding
+                failures.append(exc)
+        connections[db_alias].close()
+
+    threads = [threading.Thread(target=appends, args=(g,)) for g in streams]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert [head(db_alias, g).version for g in streams] == [1 + APPENDS] * WRITERS
 
 
 def test_writers_racing_with_one_key_write_one_batch(db_alias):

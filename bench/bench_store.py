@@ -1,0 +1,167 @@
+"""Appends per second: Hadal's store against pyeventsourcing's PostgreSQL aggregate recorder,
+on the same server, in one run.
+
+Each writer is a thread with a database connection of its own and a stream of its own, and
+appends ``--events`` events at a time (the size of a typical move: the decision and the chance
+that follows). Hadal's writes go through ``games.store.write`` — the version check, the events
+and the Game row's projection in one statement — as a move does. pyeventsourcing's go through
+``PostgresAggregateRecorder.insert_events``, its INSERT of stored events with a unique
+(originator_id, originator_version) key, nothing else: the least an event store can do.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/hadal .venv/bin/python bench/bench_store.py \\
+        [--seconds 5] [--writers 1,8] [--events 2] [--repeats 3]
+
+Both write into a throwaway database (bench_store_<name>), created and dropped by the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import threading
+import time
+import uuid
+import warnings
+
+import _common
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("CONN_MAX_AGE", "600")
+warnings.filterwarnings("ignore", message="No directory at")
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection, connections  # noqa: E402
+from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
+from eventsourcing.persistence import StoredEvent  # noqa: E402
+from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore  # noqa: E402
+
+from games import store  # noqa: E402
+from games.models import EventKind, Game  # noqa: E402
+from games.rules import get_rules  # noqa: E402
+from games.store import NewEvent  # noqa: E402
+
+SLUG = "deep-sea-adventure"
+STATE = b'{"action": {"type": "roll", "dice": [2, 3]}}'
+
+
+def run_writers(count: int, seconds: float, append) -> int:
+    """Start ``count`` threads calling ``append(writer, i)`` until the time is up; events."""
+    done = [0] * count
+    stop = time.perf_counter() + seconds
+    barrier = threading.Barrier(count)
+
+    def writer(index: int) -> None:
+        barrier.wait()
+        i = 0
+        while time.perf_counter() < stop:
+            done[index] += append(index, i)
+            i += 1
+        connections.close_all()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(done)
+
+
+class Hadal:
+    """Writers on streams of their own: one Game row each, written by store.write."""
+
+    def __init__(self, writers: int, events: int):
+        rules = get_rules(SLUG)
+        self.events = events
+        self.heads = []
+        for _ in range(writers):
+            game = Game.objects.create(slug=SLUG, rules_version=rules.spec.version,
+                                       options={}, num_players=2)
+            self.heads.append(store.head_of(game))
+
+    def append(self, writer: int, i: int) -> int:
+        head = self.heads[writer]
+        batch = [NewEvent(EventKind.ACTION_APPLIED, {"action": {"type": "continue"}}, seat=0)]
+        batch += [NewEvent(EventKind.CHANCE_RESOLVED,
+                           {"action": {"type": "roll", "dice": [2, 3]}})] * (self.events - 1)
+        _, self.heads[writer] = store.write(head, head.version, batch,
+                                            projection={"current_player": i % 2})
+        return self.events
+
+
+class Peer:
+    """pyeventsourcing's recorder, on the same server and database."""
+
+    def __init__(self, writers: int, events: int):
+        settings = connection.settings_dict
+        self.datastore = PostgresDatastore(
+            dbname=settings["NAME"], host=settings["HOST"] or "127.0.0.1",
+            port=settings["PORT"] or 5432, user=settings["USER"],
+            password=settings["PASSWORD"] or "", pool_size=writers)
+        self.recorder = PostgresAggregateRecorder(self.datastore,
+                                                  events_table_name="peer_stored_events")
+        self.recorder.create_table()
+        self.streams = [uuid.uuid4() for _ in range(writers)]
+        self.versions = [0] * writers
+        self.events = events
+
+    def append(self, writer: int, i: int) -> int:
+        first = self.versions[writer] + 1
+        self.recorder.insert_events([
+            StoredEvent(originator_id=self.streams[writer], originator_version=first + k,
+                        topic="hadal.bench:Moved", state=STATE)
+            for k in range(self.events)])
+        self.versions[writer] += self.events
+        return self.events
+
+    def close(self) -> None:
+        self.datastore.close()
+
+
+def measure(kind, writers: int, events: int, seconds: float) -> float:
+    subject = kind(writers, events)
+    try:
+        return run_writers(writers, seconds, subject.append) / seconds
+    finally:
+        if hasattr(subject, "close"):
+            subject.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="per measurement")
+    parser.add_argument("--writers", default="1,8", help="comma-separated writer counts")
+    parser.add_argument("--events", type=int, default=2, help="events per append")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        raise SystemExit("bench_store compares PostgreSQL recorders: set DATABASE_URL=postgres://")
+    connection.settings_dict["TEST"]["NAME"] = f"bench_store_{connection.settings_dict['NAME']}"
+    setup_test_environment(debug=False)
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True,
+                                                  serialize=False)
+    try:
+        version = ".".join(map(str, connection.get_database_version()))
+        _common.header("Appends: Hadal's store vs pyeventsourcing", f"PostgreSQL {version}")
+        print(f"{args.events} events per append, {args.seconds:g} s per measurement, best"
+              f" (median) of {args.repeats}, alternating")
+        for writers in map(int, args.writers.split(",")):
+            ours, theirs = [], []
+            for _ in range(args.repeats):
+                ours.append(measure(Hadal, writers, args.events, args.seconds))
+                theirs.append(measure(Peer, writers, args.events, args.seconds))
+            print(f"{writers} writer(s): Hadal {max(ours):,.0f} ({statistics.median(ours):,.0f})"
+                  f" events/s, pyeventsourcing {max(theirs):,.0f}"
+                  f" ({statistics.median(theirs):,.0f}) events/s;"
+                  f" Hadal / pyeventsourcing {max(ours) / max(theirs):.2f}x"
+                  f" ({statistics.median(ours) / statistics.median(theirs):.2f}x)")
+    finally:
+        connections.close_all()
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        teardown_test_environment()
+
+
+if __name__ == "__main__":
+    main()
