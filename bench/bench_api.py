@@ -44,6 +44,7 @@ import django  # noqa: E402
 
 django.setup()
 
+import peer  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.http import HttpResponseNotAllowed, JsonResponse  # noqa: E402
@@ -56,8 +57,6 @@ from django.test.utils import (  # noqa: E402
 from django.urls import path  # noqa: E402
 from django.views.decorators.csrf import csrf_exempt  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
-from rest_framework.response import Response  # noqa: E402
-from rest_framework.views import APIView  # noqa: E402
 
 import config.urls  # noqa: E402
 from config.celery import app as celery_app  # noqa: E402
@@ -77,31 +76,11 @@ def bare(request):
     return JsonResponse({"ok": True}, status=201)
 
 
-class Peer(APIView):
-    """The least an event-sourced move can do: authenticate, parse, insert one versioned row."""
-
-    def post(self, request):
-        stream, version = Peer.next_version()
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "INSERT INTO bench_event (stream, version, payload) VALUES (%s, %s, %s)",
-                [stream, version, json.dumps(request.data)],
-            )
-        return Response({"version": version}, status=201)
-
-    counter = 0
-
-    @classmethod
-    def next_version(cls) -> tuple[int, int]:
-        cls.counter += 1
-        return 1, cls.counter
-
-
 # This module is the URLconf for the run: the project's URLs plus the two floors.
 urlpatterns = [
     *config.urls.urlpatterns,
     path("bench/bare/", bare),
-    path("bench/peer/", Peer.as_view()),
+    path("bench/peer/", peer.Peer.as_view()),
 ]
 
 
@@ -109,10 +88,7 @@ def create_bench_tables() -> None:
     key = "serial" if connection.vendor == "postgresql" else "integer"
     with connection.cursor() as cursor:
         cursor.execute(f"CREATE TABLE bench_row (id {key} PRIMARY KEY, payload text)")
-        cursor.execute(
-            f"CREATE TABLE bench_event (id {key} PRIMARY KEY, stream integer NOT NULL,"
-            " version integer NOT NULL, payload text, UNIQUE (stream, version))"
-        )
+    peer.create_table()
 
 
 class Table:

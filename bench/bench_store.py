@@ -77,17 +77,20 @@ class Hadal:
         self.events = events
         self.heads = []
         for _ in range(writers):
-            game = Game.objects.create(slug=SLUG, rules_version=rules.spec.version,
-                                       options={}, num_players=2)
+            game = Game.objects.create(
+                slug=SLUG, rules_version=rules.spec.version, options={}, num_players=2
+            )
             self.heads.append(store.head_of(game))
 
     def append(self, writer: int, i: int) -> int:
         head = self.heads[writer]
         batch = [NewEvent(EventKind.ACTION_APPLIED, {"action": {"type": "continue"}}, seat=0)]
-        batch += [NewEvent(EventKind.CHANCE_RESOLVED,
-                           {"action": {"type": "roll", "dice": [2, 3]}})] * (self.events - 1)
-        _, self.heads[writer] = store.write(head, head.version, batch,
-                                            projection={"current_player": i % 2})
+        batch += [
+            NewEvent(EventKind.CHANCE_RESOLVED, {"action": {"type": "roll", "dice": [2, 3]}})
+        ] * (self.events - 1)
+        _, self.heads[writer] = store.write(
+            head, head.version, batch, projection={"current_player": i % 2}
+        )
         return self.events
 
 
@@ -97,11 +100,16 @@ class Peer:
     def __init__(self, writers: int, events: int):
         settings = connection.settings_dict
         self.datastore = PostgresDatastore(
-            dbname=settings["NAME"], host=settings["HOST"] or "127.0.0.1",
-            port=settings["PORT"] or 5432, user=settings["USER"],
-            password=settings["PASSWORD"] or "", pool_size=writers)
-        self.recorder = PostgresAggregateRecorder(self.datastore,
-                                                  events_table_name="peer_stored_events")
+            dbname=settings["NAME"],
+            host=settings["HOST"] or "127.0.0.1",
+            port=settings["PORT"] or 5432,
+            user=settings["USER"],
+            password=settings["PASSWORD"] or "",
+            pool_size=writers,
+        )
+        self.recorder = PostgresAggregateRecorder(
+            self.datastore, events_table_name="peer_stored_events"
+        )
         self.recorder.create_table()
         self.streams = [uuid.uuid4() for _ in range(writers)]
         self.versions = [0] * writers
@@ -109,10 +117,17 @@ class Peer:
 
     def append(self, writer: int, i: int) -> int:
         first = self.versions[writer] + 1
-        self.recorder.insert_events([
-            StoredEvent(originator_id=self.streams[writer], originator_version=first + k,
-                        topic="hadal.bench:Moved", state=STATE)
-            for k in range(self.events)])
+        self.recorder.insert_events(
+            [
+                StoredEvent(
+                    originator_id=self.streams[writer],
+                    originator_version=first + k,
+                    topic="hadal.bench:Moved",
+                    state=STATE,
+                )
+                for k in range(self.events)
+            ]
+        )
         self.versions[writer] += self.events
         return self.events
 
@@ -140,23 +155,26 @@ def main() -> None:
         raise SystemExit("bench_store compares PostgreSQL recorders: set DATABASE_URL=postgres://")
     connection.settings_dict["TEST"]["NAME"] = f"bench_store_{connection.settings_dict['NAME']}"
     setup_test_environment(debug=False)
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True,
-                                                  serialize=False)
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
         version = ".".join(map(str, connection.get_database_version()))
         _common.header("Appends: Hadal's store vs pyeventsourcing", f"PostgreSQL {version}")
-        print(f"{args.events} events per append, {args.seconds:g} s per measurement, best"
-              f" (median) of {args.repeats}, alternating")
+        print(
+            f"{args.events} events per append, {args.seconds:g} s per measurement, best"
+            f" (median) of {args.repeats}, alternating"
+        )
         for writers in map(int, args.writers.split(",")):
             ours, theirs = [], []
             for _ in range(args.repeats):
                 ours.append(measure(Hadal, writers, args.events, args.seconds))
                 theirs.append(measure(Peer, writers, args.events, args.seconds))
-            print(f"{writers} writer(s): Hadal {max(ours):,.0f} ({statistics.median(ours):,.0f})"
-                  f" events/s, pyeventsourcing {max(theirs):,.0f}"
-                  f" ({statistics.median(theirs):,.0f}) events/s;"
-                  f" Hadal / pyeventsourcing {max(ours) / max(theirs):.2f}x"
-                  f" ({statistics.median(ours) / statistics.median(theirs):.2f}x)")
+            print(
+                f"{writers} writer(s): Hadal {max(ours):,.0f} ({statistics.median(ours):,.0f})"
+                f" events/s, pyeventsourcing {max(theirs):,.0f}"
+                f" ({statistics.median(theirs):,.0f}) events/s;"
+                f" Hadal / pyeventsourcing {max(ours) / max(theirs):.2f}x"
+                f" ({statistics.median(ours) / statistics.median(theirs):.2f}x)"
+            )
     finally:
         connections.close_all()
         connection.creation.destroy_test_db(old_name, verbosity=0)
