@@ -7,6 +7,7 @@ queryset refuse it, and so do triggers in the database for whatever goes around 
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class GameStatus(models.TextChoices):
@@ -58,7 +59,11 @@ class Game(models.Model):
     move_seconds = models.PositiveIntegerField(null=True, blank=True)
     on_timeout = models.CharField(max_length=8, default="random")
     created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)  # the last append: the clock starts here
+    moved_at = models.DateTimeField(default=timezone.now)  # the last append: the clock starts here
+    # The last activity to within ACTIVITY_GRAIN (games.store): what the lists sort by. The
+    # store moves it only when it is that old or the status changes, so that most moves change
+    # no indexed column and PostgreSQL updates the row in place (a HOT update).
+    updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -77,7 +82,8 @@ class Seat(models.Model):
     """Who sits at seat ``index``: a user, a bot (bots are users with ``bot`` set), or, at a
     recorded table game, a guest known only by name."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seats")
+    # The unique (game, index) serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -133,8 +139,14 @@ class Event(models.Model):
     kind = models.CharField(max_length=30, choices=EventKind.choices)
     data = models.JSONField()
     seat = models.SmallIntegerField(null=True, blank=True)  # the seat that acted, if any
+    # Not indexed: nothing looks events up by actor, and every index is written on every move.
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
     )
     created_at = models.DateTimeField(auto_now_add=True)
     # The seq of the first event appended with this one: one call, one batch.

@@ -172,7 +172,7 @@ def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | Non
         or head.status != GameStatus.ACTIVE
         or head.version != version
         or head.current_player != seat
-        or timezone.now() < head.updated_at + timedelta(seconds=head.move_seconds)
+        or timezone.now() < head.moved_at + timedelta(seconds=head.move_seconds)
     ):
         return None
     if head.seats[seat].bot or head.seats[seat].resigned or not head.everyone_seated():
@@ -311,7 +311,7 @@ def _append_decision(
 def _update_row(game: Game | int, head: Head) -> None:
     """A caller holding the Game row sees it at the new head, as after any write."""
     if isinstance(game, Game) and head.version >= game.version:
-        for name in ("version", "status", "current_player", "result", "finished_at", "updated_at"):
+        for name in store.PROJECTED:
             setattr(game, name, getattr(head, name))
 
 

@@ -54,14 +54,15 @@ def sweep_stalled_bots() -> int:
     waiting = Game.objects.filter(
         status=GameStatus.ACTIVE, current_player__isnull=False, mode="play"
     )
-    for game in waiting.filter(updated_at__lt=cutoff).iterator():
+    # updated_at (indexed) is never later than moved_at, so it narrows the scan first.
+    for game in waiting.filter(updated_at__lt=cutoff, moved_at__lt=cutoff).iterator():
         seat = Seat.objects.filter(game=game, index=game.current_player).first()
         if seat is not None and (seat.bot or seat.resigned):
             services.enqueue_bot_move(game.pk, game.current_player, game.version)
             handled += 1
     clocks = waiting.filter(move_seconds__isnull=False).exclude(seats__accepted=False)
     for game in clocks.iterator():
-        if now >= game.updated_at + timedelta(seconds=game.move_seconds):
+        if now >= game.moved_at + timedelta(seconds=game.move_seconds):
             if (
                 services.game_timeout(
                     game_id=game.pk, seat=game.current_player, version=game.version

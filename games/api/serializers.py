@@ -69,6 +69,8 @@ class GameOut(serializers.ModelSerializer):
     result = ResultOut(many=True, allow_null=True)
     time_control = serializers.SerializerMethodField()
     record = serializers.SerializerMethodField()
+    # The last append, to the microsecond (the row's own updated_at is the lists' coarse order).
+    updated_at = serializers.DateTimeField(source="moved_at", read_only=True)
 
     class Meta:
         model = Game
@@ -103,7 +105,7 @@ class GameOut(serializers.ModelSerializer):
         deadline = None
         seated = all(s.accepted or s.bot for s in game.seats.all())
         if game.status == "active" and game.current_player is not None and seated:
-            deadline = (game.updated_at + timedelta(seconds=game.move_seconds)).isoformat()
+            deadline = (game.moved_at + timedelta(seconds=game.move_seconds)).isoformat()
         return {
             "move_seconds": game.move_seconds,
             "on_timeout": game.on_timeout,

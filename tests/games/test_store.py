@@ -265,3 +265,46 @@ def test_a_rolled_back_append_leaves_nothing_in_the_state_cache(game):
             raise RuntimeError("the request failed after the append")
     assert store.state_cache.get(store.where(game), game.pk, 2) is None
     assert len(store.state_cache._entries) == 0
+
+
+def test_a_move_stamps_moved_at_and_leaves_the_lists_order_for_a_minute(game):
+    created = Game.objects.get(pk=game.pk)
+    store.append(game, 1, [continue_event()], projection={"current_player": 0})
+    moved = Game.objects.get(pk=game.pk)
+    assert moved.moved_at > created.moved_at  # the clock starts again at every append
+    assert moved.updated_at == created.updated_at  # the lists' order moves at most once a minute
+
+    stale = created.updated_at - store.ACTIVITY_GRAIN
+    Game.objects.filter(pk=game.pk).update(updated_at=stale)
+    store.append(Game.objects.get(pk=game.pk), 2, [continue_event()])
+    assert Game.objects.get(pk=game.pk).updated_at > stale
+
+
+def test_a_status_change_always_moves_the_lists_order(game):
+    before = Game.objects.get(pk=game.pk).updated_at
+    store.append(game, 1, [continue_event()], projection={"status": "finished"})
+    after = Game.objects.get(pk=game.pk)
+    assert after.updated_at > before and after.finished_at == after.updated_at
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_move_updates_the_game_row_in_place(game):
+    """A HOT update: no indexed column changes, so no index entry is written for the row."""
+
+    def hot_updates() -> tuple[int, int]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables"
+                " WHERE relname = 'games_game'"
+            )
+            return cursor.fetchone()
+
+    updates, hot = hot_updates()
+    head = store.load_head(game.pk)
+    for n in range(5):
+        _, head = store.write(
+            head, head.version, [continue_event()], projection={"current_player": n % 2}
+        )
+    after_updates, after_hot = hot_updates()
+    assert after_updates - updates == 5
+    assert after_hot - hot == 5

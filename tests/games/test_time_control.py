@@ -30,7 +30,10 @@ def clocked_game(alice, bob, on_timeout="random"):
 
 def age(game, seconds: int) -> None:
     """Pretend the last append happened ``seconds`` ago."""
-    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=seconds))
+    Game.objects.filter(pk=game.pk).update(
+        moved_at=timezone.now() - timedelta(seconds=seconds),
+        updated_at=timezone.now() - timedelta(seconds=seconds),
+    )
 
 
 def test_the_clock_is_part_of_the_game_and_its_api(api, api_for, alice, bob):
