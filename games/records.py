@@ -19,12 +19,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
+from django.db.models import Prefetch
 
 from accounts.bots import BOT_PREFIX
 from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
 from games import inputs, store
 from games.catalog import GameType, game_type
-from games.models import EventKind, Game, GameMode, GameStatus, Seat
+from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.services import announce
 from games.signals import game_finished, result_corrected
 from games.store import NewEvent
@@ -341,8 +342,56 @@ def result_state(game: Game) -> dict[str, Any]:
     ``status`` is "awaiting report", "awaiting confirmation", "disputed" or "final";
     ``reported`` is the result waiting for confirmation (or the last one), ``final`` the result
     that stands, ``confirmed_by`` who has confirmed ``reported`` (its reporter first),
-    ``waiting_for`` the members named who have not, and ``disputes`` who said otherwise.
+    ``waiting_for`` the members named who have not, ``disputes`` who said otherwise, and
+    ``club_record`` whether it was recorded as a club record (not reported at a tournament table).
     """
+    rows = game.events.order_by("seq").values_list("kind", "data", "actor__username")
+    return _fold(rows, _named_members(game.seats.select_related("user").order_by("index")))
+
+
+def result_states(games: list[Game]) -> dict[int, dict[str, Any]]:
+    """:func:`result_state` of many games in two queries (their events, their seats)."""
+    ids = [g.pk for g in games]
+    rows: dict[int, list[tuple[str, Any, str | None]]] = {pk: [] for pk in ids}
+    for game_id, kind, data, actor in (
+        Event.objects.filter(game_id__in=ids)
+        .order_by("game_id", "seq")
+        .values_list("game_id", "kind", "data", "actor__username")
+    ):
+        rows[game_id].append((kind, data, actor))
+    seats: dict[int, list[Seat]] = {pk: [] for pk in ids}
+    for seat in Seat.objects.filter(game_id__in=ids).select_related("user").order_by("index"):
+        seats[seat.game_id].append(seat)
+    return {pk: _fold(rows[pk], _named_members(seats[pk])) for pk in ids}
+
+
+def records_waiting_for(user: AbstractUser, limit: int = 50) -> list[tuple[Game, dict[str, Any]]]:
+    """The club records naming ``user`` that wait for their confirmation, newest first, with
+    where each stands: in three queries however many games they have played."""
+    if not user.is_authenticated:
+        return []
+    open_records = list(
+        Game.objects.filter(mode=GameMode.RECORD, status=GameStatus.ACTIVE, seats__user=user)
+        .order_by("-created_at")
+        .prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))[:limit]
+    )
+    states = result_states(open_records)
+    return [
+        (game, states[game.pk])
+        for game in open_records
+        if states[game.pk]["club_record"]
+        and states[game.pk]["status"] == "awaiting confirmation"
+        and user.username in states[game.pk]["waiting_for"]
+    ]
+
+
+def _named_members(seats) -> list[str]:
+    return [
+        s.user.username for s in seats if s.user_id and not s.user.username.startswith(BOT_PREFIX)
+    ]
+
+
+def _fold(rows, named: list[str]) -> dict[str, Any]:
     state: dict[str, Any] = {
         "status": "awaiting report",
         "reported": None,
@@ -351,10 +400,9 @@ def result_state(game: Game) -> dict[str, Any]:
         "played_at": None,
         "confirmed_by": [],
         "disputes": [],
+        "club_record": False,
     }
-    for kind, data, actor in game.events.order_by("seq").values_list(
-        "kind", "data", "actor__username"
-    ):
+    for kind, data, actor in rows:
         if kind in (
             EventKind.RESULT_REPORTED,
             EventKind.RESULT_RECORDED,
@@ -368,6 +416,8 @@ def result_state(game: Game) -> dict[str, Any]:
             )
             state["bid"] = data.get("bid", state["bid"])
             state["played_at"] = data.get("played_at", state["played_at"])
+            if kind == EventKind.RESULT_RECORDED:
+                state["club_record"] = True
         elif kind == EventKind.RESULT_CONFIRMED:
             state["confirmed_by"].append(actor)
         elif kind == EventKind.RESULT_DISPUTED:
@@ -379,11 +429,6 @@ def result_state(game: Game) -> dict[str, Any]:
             state.update(reported=data["results"], bid=data.get("bid"))
         elif kind == EventKind.GAME_FINISHED:
             state.update(status="final", final=data["result"], reported=data["result"])
-    named = [
-        s.user.username
-        for s in game.seats.select_related("user").order_by("index")
-        if s.user_id and not s.user.username.startswith(BOT_PREFIX)
-    ]
     state["waiting_for"] = (
         []
         if state["status"] in ("final", "awaiting report")

@@ -3,9 +3,22 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
 
 - ``game_finished(game_id, slug)``: a game ended, played here or recorded from a table.
 - ``result_corrected(game_id, slug)``: a finished game's result changed (a correction).
+
+And one question the pages ask upward, since only the apps above know the answer:
+
+- ``record_correctable(game, user)``: may ``user`` correct this club record? Receivers answer
+  True or False; :func:`may_correct` is True if any of them says so (league answers: whoever
+  recorded it, a league organiser, staff).
 """
 
 from django.dispatch import Signal
 
 game_finished = Signal()
 result_corrected = Signal()
+record_correctable = Signal()
+
+
+def may_correct(game, user) -> bool:
+    if not user.is_authenticated:
+        return False
+    return any(answer for _, answer in record_correctable.send(sender=None, game=game, user=user))

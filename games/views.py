@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.errors import InvalidInput, ServiceError
-from games import records, services
+from games import records, services, signals
 from games.api.serializers import GameOut
 from games.catalog import game_name
 from games.forms import NewGameForm
@@ -219,6 +219,9 @@ def _recorded_game(request, game: Game):
             "state": state,
             "pending": list(zip(game.seats.all(), state["reported"] or [])),
             "may_answer": state["status"] == "awaiting confirmation" and me in state["waiting_for"],
+            "may_correct": state["club_record"]
+            and game.status != GameStatus.VOID
+            and signals.may_correct(game, request.user),
             "events": log,
         },
     )

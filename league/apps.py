@@ -6,15 +6,22 @@ class LeagueConfig(AppConfig):
     verbose_name = "Leagues and ratings"
 
     def ready(self):
-        from games.signals import game_finished, result_corrected
+        from games.signals import game_finished, record_correctable, result_corrected
 
         # games announces results; the ratings here take them in (the beat's sweep of unrated
         # games, league.tasks, is the backstop for an announcement that was lost).
         game_finished.connect(_rate, dispatch_uid="league.rate.finished")
         result_corrected.connect(_rate, dispatch_uid="league.rate.corrected")
+        record_correctable.connect(_may_correct, dispatch_uid="league.may_correct")
 
 
 def _rate(sender, *, slug: str, **kwargs):
     from league.tasks import rate_finished_games
 
     rate_finished_games.delay(slug)
+
+
+def _may_correct(sender, *, game, user, **kwargs) -> bool:
+    from league.selectors import may_correct_record
+
+    return may_correct_record(game, user)

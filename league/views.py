@@ -22,15 +22,18 @@ from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.bots import BOT_PREFIX
 from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
+from games import records
 from games.catalog import game_name
-from games.models import Game, GameStatus
+from games.models import Game, GameMode, GameStatus
 from games.rules import get_rules, registered
 from league import selectors
 from league.forms import (
+    CorrectionForm,
     DropForm,
     LeagueForm,
     MatchForm,
@@ -76,7 +79,11 @@ def player(request, username: str):
     for entry in record["ratings"]:
         entry["name"] = get_rules(entry["game"]).spec.name
         entry["chart"] = history_chart([1500.0] + [h["after"] for h in entry["history"]])
-    return render(request, "league/player.html", {"record": record})
+    waiting = [
+        {"game": game, "name": game_name(game.slug), "state": state}
+        for game, state in (records.records_waiting_for(user) if request.user == user else [])
+    ]
+    return render(request, "league/player.html", {"record": record, "waiting": waiting})
 
 
 def history_chart(values: list[float]) -> dict:
@@ -276,7 +283,47 @@ def match_answer(request, pk: int, answer: str):
             messages.success(request, "Disputed: the result waits for a correction.")
     except ServiceError as exc:
         messages.error(request, str(exc))
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)  # the player page's list of records waiting for them
     return redirect("game-detail", pk=game.pk)
+
+
+@login_required
+def match_correct(request, pk: int):
+    """Whoever recorded a club record, or a league organiser, puts its result right: a new
+    result with a reason, logged beside the old one (an organiser's stands at once)."""
+    game = get_object_or_404(Game, pk=pk, mode=GameMode.RECORD)
+    state = records.result_state(game)
+    if not state["club_record"] or game.status == GameStatus.VOID:
+        raise Http404("only a club record is corrected here")
+    seats = list(game.seats.select_related("user").order_by("index"))
+    players = [s.user.username if s.user_id else s.guest for s in seats]
+    current = state["reported"] or game.result
+    context = {"game": game, "name": game_name(game.slug), "current": current}
+    if not selectors.may_correct_record(game, request.user):
+        context["refused"] = "Only whoever recorded this game or a league organiser may correct it."
+        return render(request, "league/match_correct.html", context, status=403)
+    form = CorrectionForm(request.POST or None, players=players, current=current)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            leagues.match_correct(
+                game=game,
+                results=form.results(),
+                by=request.user,
+                reason=form.cleaned_data["reason"],
+            )
+        except ServiceError as exc:
+            form.add_error(None, str(exc))
+            status = 403 if isinstance(exc, NotYourSeat) else 400
+        else:
+            messages.success(request, "Corrected. The history keeps both results.")
+            return redirect("game-detail", pk=game.pk)
+    elif request.method == "POST":
+        status = 400
+    context["form"] = form
+    return render(request, "league/match_correct.html", context, status=status)
 
 
 # -- tournaments ----------------------------------------------------------------------------------
