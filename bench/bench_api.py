@@ -23,8 +23,10 @@ suite's test_<name> is never touched).
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
+import pstats
 import random
 import shutil
 import statistics
@@ -146,13 +148,18 @@ def timed_post(client: Client, url: str, body: dict) -> float:
 QUERY_SAMPLE = 20
 
 
-def measure(moves: int, warmup: int, seed: int):
-    """Per-request seconds of API moves and bare inserts, games played, queries per request."""
+def measure(moves: int, warmup: int, seed: int, profiler=None):
+    """Per-request seconds of API moves and bare inserts, games played, queries per request.
+    With a ``profiler``, it runs during the measured API moves only."""
     table = Table(random.Random(seed))
     api, floor, peer = [], [], []
     for i in range(warmup + moves):
         client, url, body = table.next_move()
+        if profiler is not None and i >= warmup:
+            profiler.enable()
         api_s = timed_post(client, url, body)
+        if profiler is not None:
+            profiler.disable()
         # The floors get the same client, token header and body shape as the move.
         floor_s = timed_post(client, "/bench/bare/", body)
         peer_s = timed_post(client, "/bench/peer/", body)
@@ -192,6 +199,11 @@ def main() -> None:
         action="store_true",
         help="SQLite test database in a temporary file instead of in memory",
     )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="profile the API moves (cProfile; the ratios then mean little) and print the top",
+    )
     args = parser.parse_args()
 
     # As served with a broker: the request only enqueues what follows (the rating of a finished
@@ -219,7 +231,10 @@ def main() -> None:
         )
         create_bench_tables()
         with override_settings(ROOT_URLCONF=__name__):
-            api, floor, peer, games, queries = measure(args.moves, args.warmup, args.seed)
+            profiler = cProfile.Profile() if args.profile else None
+            api, floor, peer, games, queries = measure(
+                args.moves, args.warmup, args.seed, profiler
+            )
         print(
             f"{args.moves} measured POSTs of each kind after {args.warmup} warm-up;"
             f" {games} games of 2-player {SLUG}"
@@ -240,6 +255,9 @@ def main() -> None:
             f" API move {queries[0]:.1f}, bare insert {queries[1]:.1f},"
             f" DRF peer {queries[2]:.1f}"
         )
+        if profiler is not None:
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         teardown_test_environment()

@@ -126,11 +126,10 @@ class GameActionsApi(APIView):
 
     @extend_schema(request=s.ActionIn, responses={201: s.AppendOut})
     def post(self, request, pk):
-        body = s.ActionIn(data=request.data)
-        body.is_valid(raise_exception=True)
+        body = s.ActionIn.validated(request.data)
         # The service reads the game itself: from this process's cache of committed versions
         # when the client's expected version is there, so a move need not read it at all.
-        appended = services.game_action_append(game=pk, user=request.user, **body.validated_data)
+        appended = services.game_action_append(game=pk, user=request.user, **body)
         return _appended(request, appended)
 
 
