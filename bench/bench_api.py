@@ -232,9 +232,7 @@ def main() -> None:
         create_bench_tables()
         with override_settings(ROOT_URLCONF=__name__):
             profiler = cProfile.Profile() if args.profile else None
-            api, floor, peer, games, queries = measure(
-                args.moves, args.warmup, args.seed, profiler
-            )
+            api, floor, peer, games, queries = measure(args.moves, args.warmup, args.seed, profiler)
         print(
             f"{args.moves} measured POSTs of each kind after {args.warmup} warm-up;"
             f" {games} games of 2-player {SLUG}"

@@ -3,27 +3,31 @@
     .venv/bin/python bench/run_all.py            # `make bench`
     .venv/bin/python bench/run_all.py --quick    # smaller counts, for a smoke run
 
-The API bench runs on the database DATABASE_URL names (SQLite in memory without it).
+The API bench runs on the database DATABASE_URL names (SQLite in memory without it); the
+store and load benches need PostgreSQL (DATABASE_URL=postgres://...) and are skipped without it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-# (script, extra arguments for --quick)
+# (script, extra arguments for --quick, needs PostgreSQL)
 BENCHES = [
-    ("bench_rules.py", ["--games", "100"]),
-    ("bench_replay.py", ["--replays", "50"]),
-    ("bench_snapshots.py", ["--reads", "20", "--candidates", "3"]),
-    ("bench_api.py", ["--moves", "100"]),
-    ("bench_ratings.py", ["--games", "5000", "--repeats", "1"]),
-    ("bench_pairing.py", ["--players", "200", "--repeats", "2"]),
-    ("bench_bots.py", ["--positions", "10", "--iterations", "50", "--repeats", "1"]),
+    ("bench_rules.py", ["--games", "100"], False),
+    ("bench_replay.py", ["--replays", "50"], False),
+    ("bench_snapshots.py", ["--reads", "20", "--candidates", "3"], False),
+    ("bench_api.py", ["--moves", "100"], False),
+    ("bench_ratings.py", ["--games", "5000", "--repeats", "1"], False),
+    ("bench_pairing.py", ["--players", "200", "--repeats", "2"], False),
+    ("bench_bots.py", ["--positions", "10", "--iterations", "50", "--repeats", "1"], False),
+    ("bench_store.py", ["--seconds", "1", "--repeats", "1"], True),
+    ("bench_load.py", ["--seconds", "3", "--clients", "4"], True),
 ]
 
 
@@ -32,7 +36,11 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="smaller counts")
     args = parser.parse_args()
     failed = []
-    for script, quick in BENCHES:
+    postgres = os.environ.get("DATABASE_URL", "").startswith("postgres")
+    for script, quick, needs_postgres in BENCHES:
+        if needs_postgres and not postgres:
+            print(f"\n$ python bench/{script}: skipped, needs DATABASE_URL=postgres://...")
+            continue
         command = [sys.executable, str(HERE / script), *(quick if args.quick else [])]
         print(f"\n$ python bench/{script} {' '.join(command[2:])}".rstrip(), flush=True)
         if subprocess.run(command).returncode != 0:
