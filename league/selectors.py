@@ -3,18 +3,31 @@ all ask ("may this user organise this tournament?"), so the answer is the same e
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from accounts.bots import is_bot
 from accounts.errors import InvalidInput
 from games import records
-from games.models import Game, GameStatus
-from league.models import League, Membership, Rating, RatingChange, Round, Table, Tournament
+from games.catalog import game_name, game_types
+from games.models import Game, GameStatus, Seat
+from league.models import (
+    League,
+    Membership,
+    Rating,
+    RatingChange,
+    Round,
+    Season,
+    Table,
+    Tournament,
+)
 from league.ratings import PROVISIONAL_GAMES
-from league.standings import GameResult, standings
+from league.standings import GameResult, league_standings, standings
 
 User = get_user_model()
 
@@ -77,8 +90,8 @@ def player_record(user, recent: int = 20) -> dict[str, Any]:
     }
 
 
-def league_standings(league) -> list[dict[str, Any]]:
-    """Per game type, the league's members by Elo (members who have a rating for it)."""
+def member_ratings(league) -> list[dict[str, Any]]:
+    """Per game type, the league's members by their Elo across the whole service."""
     members = league.members.all()
     out = []
     for slug in sorted(set(Rating.objects.filter(user__in=members).values_list("slug", flat=True))):
@@ -153,7 +166,7 @@ def league_detail(league: League) -> dict[str, Any]:
             {"id": t.pk, "name": t.name, "game": t.slug, "status": t.status}
             for t in league.tournaments.all()
         ],
-        "standings": league_standings(league),
+        "standings": member_ratings(league),
         "recent_games": list(
             league.games.order_by("-finished_at").prefetch_related("seats__user")[:20]
         ),
@@ -271,3 +284,133 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         ],
         "rounds_played": [round_out(r) for r in live_rounds(tournament)],
     }
+
+
+# -- a league's own standings ---------------------------------------------------------------------
+
+STANDINGS_COLUMNS = ("player", "games", "wins", "points", "average_place", "elo")
+
+
+def league_games(league: League, *, season: Season | None = None) -> QuerySet[Game]:
+    """The league's finished games in the order played: those recorded for it and those of
+    its tournaments. With a season: the league's games played on the season's days, except a
+    tournament's games, which count in their tournament's season (if it has one) whatever
+    their date. Seats come with their players."""
+    games = Game.objects.filter(status=GameStatus.FINISHED, result__isnull=False).filter(
+        Q(pk__in=League.games.through.objects.filter(league=league).values("game_id"))
+        | Q(table__round__tournament__league=league)
+    )
+    if season is not None:
+        days = Q(finished_at__date__gte=season.starts_on)
+        if season.ends_on is not None:
+            days &= Q(finished_at__date__lte=season.ends_on)
+        games = games.filter(
+            Q(table__round__tournament__season=season)
+            | days & Q(table__round__tournament__season__isnull=True)
+        )
+    return games.order_by("finished_at", "pk").prefetch_related(
+        Prefetch("seats", Seat.objects.select_related("user"))
+    )
+
+
+def _result_of(game: Game) -> GameResult:
+    """Members by username; a guest by a key no username can take."""
+    seats = sorted(game.seats.all(), key=lambda seat: seat.index)
+    return GameResult(
+        players=tuple(s.user.username if s.user_id else ("guest", s.guest) for s in seats),
+        ranks=tuple(line["rank"] for line in game.result),
+        scores=tuple(line.get("score") for line in game.result),
+    )
+
+
+def _rows(results: list[GameResult]) -> list[dict[str, Any]]:
+    members = {p for r in results for p in r.players if isinstance(p, str)}
+    return [
+        {
+            "player": line.player,
+            "games": line.games,
+            "wins": line.wins,
+            "points": line.points,
+            "average_place": line.average_place,
+            "elo": line.elo,
+        }
+        for line in league_standings(results, counted=members)
+    ]
+
+
+def league_table(
+    league: League, *, season: Season | None = None, slug: str | None = None
+) -> list[dict[str, Any]]:
+    """The standings over the league's games (of one game type, with ``slug``), in standing
+    order; see league.standings.league_standings for the points, the tie rule and the Elo."""
+    games = league_games(league, season=season)
+    if slug is not None:
+        games = games.filter(slug=slug)
+    return _rows([_result_of(g) for g in games])
+
+
+def league_tables(league: League, *, season: Season | None = None) -> dict[str, Any]:
+    """Overall and per game type, from one read of the games: for the league page."""
+    results: dict[str, list[GameResult]] = {}
+    everything = []
+    for game in league_games(league, season=season):
+        result = _result_of(game)
+        results.setdefault(game.slug, []).append(result)
+        everything.append(result)
+    return {
+        "overall": _rows(everything),
+        "games": [
+            {"game": slug, "name": game_name(slug), "rows": _rows(results[slug])}
+            for slug in sorted(results)
+        ],
+    }
+
+
+def current_season(league: League, seasons: list[Season] | None = None) -> Season | None:
+    """The season today falls in, if any."""
+    today = timezone.localdate()
+    for season in league.seasons.all() if seasons is None else seasons:
+        if season.contains(today):
+            return season
+    return None
+
+
+def season_named(league: League, raw: str | int | None) -> Season | None:
+    """A season of this league from a query parameter (an id); None for none given."""
+    if raw in (None, ""):
+        return None
+    try:
+        number = int(raw)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"season must be the id of one of {league.name}'s seasons") from None
+    season = league.seasons.filter(pk=number).first()
+    if season is None:
+        raise InvalidInput(f"{league.name} has no season {number}")
+    return season
+
+
+def game_named(raw: str | None) -> str | None:
+    if raw in (None, ""):
+        return None
+    if raw not in game_types():
+        raise InvalidInput(f"unknown game {raw!r}; known: {', '.join(game_types())}")
+    return raw
+
+
+def standings_csv(rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["place", *STANDINGS_COLUMNS])
+    for place, row in enumerate(rows, start=1):
+        writer.writerow(
+            [
+                place,
+                row["player"],
+                row["games"],
+                row["wins"],
+                f"{row['points']:g}",
+                f"{row['average_place']:.2f}",
+                f"{row['elo']:.1f}",
+            ]
+        )
+    return out.getvalue()

@@ -13,22 +13,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from accounts.bots import BOT_PREFIX
 from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
-from games.catalog import game_name
+from games.catalog import game_name, game_types
 from games.models import Game, GameStatus
-from games.rules import get_rules, registered
 from league import selectors
 from league.forms import (
     DropForm,
@@ -40,7 +41,7 @@ from league.forms import (
     TableResultForm,
     TournamentForm,
 )
-from league.models import League, Tournament
+from league.models import League, Season, Tournament
 from league.services import leagues, tournaments
 
 User = get_user_model()
@@ -48,11 +49,12 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 180, 28
 
 
 def ratings_index(request):
-    return redirect("leaderboard", slug=sorted(registered())[0])
+    return redirect("leaderboard", slug=next(iter(game_types())))
 
 
 def leaderboard(request, slug: str):
-    if slug not in registered():
+    """The Elo ladder of one game, played here or only recorded (Oceans)."""
+    if slug not in game_types():
         raise Http404("unknown game")
     rows = [
         {
@@ -62,11 +64,11 @@ def leaderboard(request, slug: str):
         }
         for r in selectors.leaderboard(slug)[:200]
     ]
-    games = [(s, m.spec.name) for s, m in sorted(registered().items())]
+    games = [(kind.slug, kind.name) for kind in game_types().values()]
     return render(
         request,
         "league/leaderboard.html",
-        {"slug": slug, "name": get_rules(slug).spec.name, "rows": rows, "games": games},
+        {"slug": slug, "name": game_name(slug), "rows": rows, "games": games},
     )
 
 
@@ -74,7 +76,7 @@ def player(request, username: str):
     user = get_object_or_404(User, username=username, is_active=True)
     record = selectors.player_record(user)
     for entry in record["ratings"]:
-        entry["name"] = get_rules(entry["game"]).spec.name
+        entry["name"] = game_name(entry["game"])
         entry["chart"] = history_chart([1500.0] + [h["after"] for h in entry["history"]])
     return render(request, "league/player.html", {"record": record})
 
@@ -138,6 +140,40 @@ def league_detail(request, slug: str):
     return _league_page(request, get_object_or_404(League, slug=slug))
 
 
+@dataclass
+class StandingsChoice:
+    """Which standings the league page shows: a season (None: every league game) and a game
+    type (None: overall), read from ``?season=`` (an id, or ``all``) and ``?game=``."""
+
+    season: Season | None
+    slug: str | None
+    seasons: list[Season]
+
+    @classmethod
+    def read(cls, request, league: League) -> StandingsChoice:
+        seasons = list(league.seasons.all())
+        raw = request.GET.get("season")
+        try:
+            if raw is None:
+                season = selectors.current_season(league, seasons)
+            elif raw == "all":
+                season = None
+            else:
+                season = selectors.season_named(league, raw)
+            slug = selectors.game_named(request.GET.get("game"))
+        except InvalidInput as exc:
+            raise Http404(str(exc)) from None
+        return cls(season=season, slug=slug, seasons=seasons)
+
+    def query(self, **change) -> str:
+        season = change.get("season", self.season)
+        slug = change.get("slug", self.slug)
+        params = {"season": season.pk if season else "all"}
+        if slug:
+            params["game"] = slug
+        return "?" + urlencode(params)
+
+
 def _league_page(
     request,
     league: League,
@@ -147,11 +183,13 @@ def _league_page(
     status: int = 200,
 ):
     bound = bound or {}
+    choice = StandingsChoice.read(request, league)
+    tables = selectors.league_tables(league, season=choice.season)
+    shown = tables["overall"]
+    if choice.slug is not None:
+        shown = next((t["rows"] for t in tables["games"] if t["game"] == choice.slug), [])
     organiser = selectors.is_league_organiser(league, request.user)
     members = league.membership_set.select_related("user").order_by("-role", "user__username")
-    standings = [
-        {**table, "name": game_name(table["game"])} for table in selectors.league_standings(league)
-    ]
     games = (
         league.games.exclude(status=GameStatus.VOID)
         .order_by("-finished_at", "-pk")
@@ -165,8 +203,23 @@ def _league_page(
             "organiser": organiser,
             "member": selectors.is_league_member(league, request.user),
             "members": members,
-            "seasons": league.seasons.all(),
-            "standings": standings,
+            "seasons": choice.seasons,
+            "choice": choice,
+            "season_links": [
+                {"season": s, "query": choice.query(season=s), "current": s == choice.season}
+                for s in choice.seasons
+            ],
+            "all_time_query": choice.query(season=None),
+            "game_links": [
+                {"slug": None, "name": "All games", "query": choice.query(slug=None)},
+                *(
+                    {"slug": t["game"], "name": t["name"], "query": choice.query(slug=t["game"])}
+                    for t in tables["games"]
+                ),
+            ],
+            "standings": shown,
+            "standings_name": game_name(choice.slug) if choice.slug else "All games",
+            "csv_query": choice.query(),
             "recent_games": [
                 {"game": g, "name": game_name(g.slug), "result": _result_line(g)} for g in games
             ],
@@ -177,6 +230,25 @@ def _league_page(
         },
         status=status,
     )
+
+
+def league_standings_csv(request, slug: str):
+    """The standings the league page shows, as CSV: the same ``?season=`` and ``?game=``."""
+    league = get_object_or_404(League, slug=slug)
+    choice = StandingsChoice.read(request, league)
+    rows = selectors.league_table(league, season=choice.season, slug=choice.slug)
+    name = "-".join(
+        part
+        for part in (
+            league.slug,
+            slugify(choice.season.name) if choice.season else "all",
+            choice.slug,
+        )
+        if part
+    )
+    response = HttpResponse(selectors.standings_csv(rows), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="{name}-standings.csv"'
+    return response
 
 
 def _result_line(game: Game) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
@@ -70,9 +71,13 @@ def season_add(
     name = inputs.text(name, "name", 100)
     starts_on = inputs.calendar_date(starts_on, "starts_on")
     ends_on = None if ends_on is None else inputs.calendar_date(ends_on, "ends_on")
+    # One writer of a league's seasons at a time, so two overlapping ones cannot both pass.
+    League.objects.select_for_update().filter(pk=league.pk).first()
     season = Season(league=league, name=name, starts_on=starts_on, ends_on=ends_on)
-    if season.ends_on and season.ends_on < season.starts_on:
-        raise InvalidInput("a season cannot end before it starts")
+    try:
+        season.clean()
+    except ValidationError as exc:
+        raise InvalidInput("; ".join(exc.messages)) from None
     season.save()
     return season
 
