@@ -14,7 +14,7 @@ from django.utils.text import slugify
 from accounts.errors import InvalidInput, NotYourSeat
 from games import inputs, records
 from games.models import Game
-from league.models import League, Membership, Season
+from league.models import League, Membership, Season, Tournament
 from league.selectors import (
     is_league_member,
     is_league_organiser,
@@ -80,6 +80,21 @@ def season_add(
         raise InvalidInput("; ".join(exc.messages)) from None
     season.save()
     return season
+
+
+@transaction.atomic
+def season_tournament_add(
+    *, season: Season, tournament: Tournament, by: AbstractUser
+) -> Tournament:
+    """Put one of the league's tournaments in one of its seasons: its games then count in that
+    season's standings, whatever their dates."""
+    if not is_league_organiser(season.league, by):
+        raise NotYourSeat("only the league's organisers may arrange its seasons")
+    if tournament.league_id != season.league_id:
+        raise InvalidInput(f"{tournament.name} is not a tournament of {season.league.name}")
+    tournament.season = season
+    tournament.save(update_fields=["season"])
+    return tournament
 
 
 @transaction.atomic
