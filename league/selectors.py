@@ -4,7 +4,9 @@ all ask ("may this user organise this tournament?"), so the answer is the same e
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -414,3 +416,162 @@ def standings_csv(rows: list[dict[str, Any]]) -> str:
             ]
         )
     return out.getvalue()
+
+
+# -- a player's page ------------------------------------------------------------------------------
+
+RESULTS = ("won", "lost")  # the history's result filter: ranked first (a shared first too), or not
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished game as one player played it."""
+
+    game: Game
+    rank: int
+    score: float | None
+    players: int
+    leagues: tuple[tuple[str, str], ...]  # (slug, name) of the leagues it counts for
+
+    @property
+    def won(self) -> bool:
+        return self.rank == min(line["rank"] for line in self.game.result)
+
+
+def games_played(user) -> list[Played]:
+    """Every finished game ``user`` sat at, newest first, with the leagues it counts for: three
+    queries, however many games."""
+    seats = (
+        Seat.objects.filter(user=user, game__status=GameStatus.FINISHED, game__result__isnull=False)
+        .select_related("game")
+        .order_by("-game__finished_at", "-game_id")
+    )
+    mine = Seat.objects.filter(user=user).values("game_id")
+    clubs: dict[int, set[tuple[str, str]]] = {}
+    recorded = League.games.through.objects.filter(game_id__in=mine).values_list(
+        "game_id", "league__slug", "league__name"
+    )
+    held = Table.objects.filter(
+        game_id__in=mine, round__tournament__league__isnull=False
+    ).values_list("game_id", "round__tournament__league__slug", "round__tournament__league__name")
+    for game_id, slug, name in [*recorded, *held]:
+        clubs.setdefault(game_id, set()).add((slug, name))
+    played = []
+    for seat in seats:
+        game = seat.game
+        if seat.index >= len(game.result):
+            continue
+        line = game.result[seat.index]
+        played.append(
+            Played(
+                game=game,
+                rank=line["rank"],
+                score=line.get("score"),
+                players=len(game.result),
+                leagues=tuple(sorted(clubs.get(game.pk, ()))),
+            )
+        )
+    return played
+
+
+def game_summaries(played: list[Played]) -> dict[str, dict[str, Any]]:
+    """Per game type: games, wins, win rate, average score (of the games with a score) and
+    place, and the best result (the best place, then the highest score)."""
+    by_slug: dict[str, list[Played]] = {}
+    for p in played:
+        by_slug.setdefault(p.game.slug, []).append(p)
+    out = {}
+    for slug, games in sorted(by_slug.items()):
+        scores = [p.score for p in games if p.score is not None]
+        wins = sum(p.won for p in games)
+        best = min(games, key=lambda p: (p.rank, -(p.score if p.score is not None else -1e18)))
+        out[slug] = {
+            "game": slug,
+            "name": game_name(slug),
+            "games": len(games),
+            "wins": wins,
+            "win_rate": wins / len(games),
+            "average_score": sum(scores) / len(scores) if scores else None,
+            "average_place": sum(p.rank for p in games) / len(games),
+            "best": best,
+        }
+    return out
+
+
+def rating_histories(user) -> dict[str, list[tuple[dt.date, float, int]]]:
+    """Per game type, (date, rating after, game id) per rated game, oldest first."""
+    out: dict[str, list[tuple[dt.date, float, int]]] = {}
+    changes = RatingChange.objects.filter(user=user).order_by("finished_at", "game_id")
+    for slug, when, after, game_id in changes.values_list(
+        "slug", "finished_at", "after", "game_id"
+    ):
+        out.setdefault(slug, []).append((timezone.localdate(when), after, game_id))
+    return out
+
+
+def player_ratings(user) -> QuerySet[Rating]:
+    return Rating.objects.filter(user=user).order_by("slug")
+
+
+def filter_played(
+    played: list[Played],
+    *,
+    slug: str | None = None,
+    league: str | None = None,
+    result: str | None = None,
+) -> list[Played]:
+    return [
+        p
+        for p in played
+        if (slug is None or p.game.slug == slug)
+        and (league is None or league in {club for club, _ in p.leagues})
+        and (result is None or p.won == (result == "won"))
+    ]
+
+
+def opponents(games: list[Game], user) -> dict[int, list[str]]:
+    """For each game, who else sat there (guests marked), in seat order: one query."""
+    out: dict[int, list[str]] = {g.pk: [] for g in games}
+    seats = Seat.objects.filter(game__in=games).select_related("user").order_by("game_id", "index")
+    for seat in seats:
+        if seat.user_id != user.pk:
+            out[seat.game_id].append(
+                seat.user.username if seat.user_id else f"{seat.guest} (guest)"
+            )
+    return out
+
+
+def head_to_head(user, other, played: list[Played]) -> dict[str, Any]:
+    """Over the finished games both sat at: how often each finished ahead of the other, per
+    game type and in all."""
+    mine = {p.game.pk: p for p in played}
+    theirs = Seat.objects.filter(
+        user=other, game__status=GameStatus.FINISHED, game__seats__user=user
+    ).values_list("game_id", "index")
+    rows: dict[str, dict[str, Any]] = {}
+    total = {"games": 0, "ahead": 0, "behind": 0, "level": 0}
+    for game_id, index in theirs:
+        p = mine.get(game_id)
+        if p is None or index >= len(p.game.result):
+            continue
+        their_rank = p.game.result[index]["rank"]
+        outcome = "ahead" if p.rank < their_rank else "behind" if p.rank > their_rank else "level"
+        row = rows.setdefault(
+            p.game.slug,
+            {
+                "game": p.game.slug,
+                "name": game_name(p.game.slug),
+                "games": 0,
+                "ahead": 0,
+                "behind": 0,
+                "level": 0,
+            },
+        )
+        for counts in (row, total):
+            counts["games"] += 1
+            counts[outcome] += 1
+    return {
+        "opponent": other.username,
+        "total": total,
+        "games": sorted(rows.values(), key=lambda r: r["name"]),
+    }

@@ -19,6 +19,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -31,6 +32,7 @@ from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceErr
 from games.catalog import game_name, game_types
 from games.models import Game, GameStatus
 from league import selectors
+from league.charts import rating_chart
 from league.forms import (
     DropForm,
     LeagueForm,
@@ -42,10 +44,10 @@ from league.forms import (
     TournamentForm,
 )
 from league.models import League, Season, Tournament
+from league.ratings import DEFAULT_RATING
 from league.services import leagues, tournaments
 
 User = get_user_model()
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 180, 28
 
 
 def ratings_index(request):
@@ -72,39 +74,114 @@ def leaderboard(request, slug: str):
     )
 
 
+HISTORY_PAGE = 25  # games per page of a player's history
+
+
 def player(request, username: str):
+    """A player's games: per game type their rating with its chart, their record and best
+    result; their whole history, filtered; head to head against another member (``?vs=``)."""
     user = get_object_or_404(User, username=username, is_active=True)
-    record = selectors.player_record(user)
-    for entry in record["ratings"]:
-        entry["name"] = game_name(entry["game"])
-        entry["chart"] = history_chart([1500.0] + [h["after"] for h in entry["history"]])
-    return render(request, "league/player.html", {"record": record})
+    played = selectors.games_played(user)
+    summaries = selectors.game_summaries(played)
+    histories = selectors.rating_histories(user)
+    ratings = {r.slug: r for r in selectors.player_ratings(user)}
+    cards = []
+    for slug in sorted(set(summaries) | set(ratings), key=game_name):
+        rating = ratings.get(slug)
+        card: dict[str, Any] = {"game": slug, "name": game_name(slug), "rating": rating}
+        card["summary"] = summaries.get(slug)
+        if card["summary"]:
+            card["best"] = _place(card["summary"]["best"])
+        if histories.get(slug):
+            page = _whole_number(request.GET.get(f"chart-{slug}"), 1)
+            chart = rating_chart(histories[slug], DEFAULT_RATING, page)
+            card["chart"] = chart
+            card["earlier"] = (
+                _query(request, **{f"chart-{slug}": chart.page + 1})
+                if chart.page < chart.pages
+                else None
+            )
+            card["later"] = (
+                _query(request, **{f"chart-{slug}": chart.page - 1}) if chart.page > 1 else None
+            )
+        cards.append(card)
 
-
-def history_chart(values: list[float]) -> dict:
-    """Polyline points and axis labels for an SVG chart of a rating over games."""
-    low, high = min(values), max(values)
-    if high - low < 20:  # keep a flat line readable
-        low, high = low - 10, high + 10
-    span_x = CHART_WIDTH - 2 * CHART_PAD
-    span_y = CHART_HEIGHT - 2 * CHART_PAD
-    step = span_x / max(1, len(values) - 1)
-    points = [
-        (CHART_PAD + i * step, CHART_PAD + (high - v) / (high - low) * span_y)
-        for i, v in enumerate(values)
-    ]
-    return {
-        "width": CHART_WIDTH,
-        "height": CHART_HEIGHT,
-        "pad": CHART_PAD,
-        "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
-        "last": points[-1],
-        "high": high,
-        "low": low,
-        "games": len(values) - 1,
-        "right": CHART_WIDTH - CHART_PAD,
-        "bottom": CHART_HEIGHT - CHART_PAD,
+    clubs = sorted({club for p in played for club in p.leagues}, key=lambda c: c[1])
+    chosen = {
+        "game": request.GET.get("game") if request.GET.get("game") in summaries else None,
+        "league": request.GET.get("league")
+        if request.GET.get("league") in {slug for slug, _ in clubs}
+        else None,
+        "result": request.GET.get("result")
+        if request.GET.get("result") in selectors.RESULTS
+        else None,
     }
+    shown = selectors.filter_played(
+        played, slug=chosen["game"], league=chosen["league"], result=chosen["result"]
+    )
+    page = Paginator(shown, HISTORY_PAGE).get_page(request.GET.get("page"))
+    against = selectors.opponents([p.game for p in page], user)
+    history = [
+        {
+            "played": p,
+            "name": game_name(p.game.slug),
+            "place": _place(p),
+            "against": against[p.game.pk],
+        }
+        for p in page
+    ]
+
+    vs, versus, vs_error = request.GET.get("vs", "").strip(), None, ""
+    if vs:
+        other = User.objects.filter(username=vs, is_active=True).first()
+        if other is None:
+            vs_error = f"There is no member called {vs}."
+        elif other == user:
+            vs_error = "Choose someone else to compare with."
+        else:
+            versus = selectors.head_to_head(user, other, played)
+    return render(
+        request,
+        "league/player.html",
+        {
+            "player": user,
+            "is_bot": selectors.is_bot(user),
+            "cards": cards,
+            "history": history,
+            "page": page,
+            "newer": _query(request, page=page.previous_page_number())
+            if page.has_previous()
+            else None,
+            "older": _query(request, page=page.next_page_number()) if page.has_next() else None,
+            "game_choices": [(slug, summaries[slug]["name"]) for slug in summaries],
+            "league_choices": clubs,
+            "chosen": chosen,
+            "filtered": any(chosen.values()),
+            "vs": vs,
+            "versus": versus,
+            "vs_error": vs_error,
+        },
+    )
+
+
+def _place(played: selectors.Played) -> str:
+    """"1st of 4", "2nd= of 3" for a shared place."""
+    rank = played.rank
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    shared = sum(line["rank"] == rank for line in played.game.result) > 1
+    return f"{rank}{suffix}{'=' if shared else ''} of {played.players}"
+
+
+def _whole_number(raw: str | None, default: int) -> int:
+    return int(raw) if raw and raw.isascii() and raw.isdigit() else default
+
+
+def _query(request, **changes) -> str:
+    """This page's query string with some parameters changed."""
+    params = request.GET.copy()
+    for key, value in changes.items():
+        params[key] = str(value)
+    return "?" + params.urlencode()
 
 
 def _refusal_status(exc: ServiceError) -> int:
