@@ -101,7 +101,7 @@ def _date_ticks(points: Sequence[ChartPoint]) -> tuple[tuple[float, dt.date], ..
         picks = [0]
     else:
         picks = sorted({round(i * (len(points) - 1) / (count - 1)) for i in range(count)})
-    ticks = []
+    ticks: list[tuple[float, dt.date]] = []
     for i in picks:
         if not ticks or ticks[-1][1] != points[i].when:
             ticks.append((points[i].x, points[i].when))

@@ -165,7 +165,7 @@ def player(request, username: str):
 
 
 def _place(played: selectors.Played) -> str:
-    """"1st of 4", "2nd= of 3" for a shared place."""
+    """The place in people's words: 1st of 4, or 2nd= of 3 for a shared place."""
     rank = played.rank
     suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
     shared = sum(line["rank"] == rank for line in played.game.result) > 1
