@@ -33,9 +33,14 @@ def club(make_user):
             played_at=f"2026-10-{day:02d}",
             league=league.slug,
             results=[
-                {"player": "ann", "rank": ranks[0], "score": 40 + day},
-                {"player": "benedict-the-diver", "rank": ranks[1], "score": 30 + day},
-                {"player": "Zoe from next door", "rank": ranks[2], "guest": True, "score": 20},
+                {"player": "ann", "rank": ranks[0], "score": 50 - 10 * ranks[0]},
+                {"player": "benedict-the-diver", "rank": ranks[1], "score": 50 - 10 * ranks[1]},
+                {
+                    "player": "Zoe from next door",
+                    "rank": ranks[2],
+                    "guest": True,
+                    "score": 50 - 10 * ranks[2],
+                },
             ],
             recorded_by=org,
         )
