@@ -299,3 +299,28 @@ def test_the_schema_documents_the_standings(client):
     assert set(operation["responses"]) >= {"200", "400", "404"}
     row = schema["components"]["schemas"]["LeagueStandingOut"]
     assert set(row["properties"]) == {"player", "games", "wins", "points", "average_place", "elo"}
+
+
+def test_the_admin_refuses_an_overlapping_season_and_stores_nothing(client, people, club):
+    leagues.season_add(
+        league=club, name="Autumn", starts_on="2026-09-01", ends_on="2026-10-31", by=people["org"]
+    )
+    people["org"].is_staff = people["org"].is_superuser = True
+    people["org"].save()
+    client.force_login(people["org"])
+    assert client.get("/admin/league/season/").status_code == 200
+    for starts, ends, message in [
+        ("2026-10-15", "2026-11-30", "may not overlap"),
+        ("2026-12-31", "2026-12-01", "cannot end before it starts"),
+    ]:
+        response = client.post(
+            "/admin/league/season/add/",
+            {"league": club.pk, "name": "Clash", "starts_on": starts, "ends_on": ends},
+        )
+        assert response.status_code == 200 and message in response.content.decode()
+    assert not Season.objects.filter(name="Clash").exists()
+    response = client.post(
+        "/admin/league/season/add/",
+        {"league": club.pk, "name": "Winter", "starts_on": "2026-11-01", "ends_on": ""},
+    )
+    assert response.status_code == 302 and Season.objects.filter(name="Winter").exists()
