@@ -17,6 +17,11 @@ urlpatterns = [
     ),
     path("leagues/<slug:slug>/members/", views.league_member_add, name="league-member-add"),
     path("leagues/<slug:slug>/seasons/", views.league_season_add, name="league-season-add"),
+    path(
+        "leagues/<slug:slug>/seasons/tournament/",
+        views.league_season_tournament,
+        name="league-season-tournament",
+    ),
     path("matches/new/", views.match_new, name="match-new"),
     path(
         "matches/<int:pk>/confirm/", views.match_answer, {"answer": "confirm"}, name="match-confirm"

@@ -40,6 +40,7 @@ from league.forms import (
     MemberForm,
     PlayerForm,
     SeasonForm,
+    SeasonTournamentForm,
     TableResultForm,
     TournamentForm,
 )
@@ -228,7 +229,7 @@ class StandingsChoice:
 
     @classmethod
     def read(cls, request, league: League) -> StandingsChoice:
-        seasons = list(league.seasons.all())
+        seasons = list(league.seasons.prefetch_related("tournaments"))
         raw = request.GET.get("season")
         try:
             if raw is None:
@@ -303,6 +304,8 @@ def _league_page(
             "tournaments": league.tournaments.order_by("-created_at"),
             "member_form": bound.get("member") or MemberForm(),
             "season_form": bound.get("season") or SeasonForm(),
+            "season_tournament_form": bound.get("season-tournament")
+            or SeasonTournamentForm(league=league),
             "error": error,
         },
         status=status,
@@ -378,6 +381,25 @@ def league_season_add(request, slug: str):
             messages.success(request, f"Season {season.name} added.")
             return redirect("league-detail", slug=league.slug)
     return _league_page(request, league, bound={"season": form})
+
+
+@login_required
+@require_POST
+def league_season_tournament(request, slug: str):
+    league = get_object_or_404(League, slug=slug)
+    form = SeasonTournamentForm(request.POST, league=league)
+    if form.is_valid():
+        try:
+            tournament = leagues.season_tournament_add(by=request.user, **form.cleaned_data)
+        except NotYourSeat as exc:
+            return _league_page(request, league, error=str(exc), status=403)
+        except ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            season = form.cleaned_data["season"]
+            messages.success(request, f"{tournament.name} counts in {season.name}.")
+            return redirect("league-detail", slug=league.slug)
+    return _league_page(request, league, bound={"season-tournament": form})
 
 
 # -- club records ---------------------------------------------------------------------------------

@@ -324,3 +324,28 @@ def test_the_admin_refuses_an_overlapping_season_and_stores_nothing(client, peop
         {"league": club.pk, "name": "Winter", "starts_on": "2026-11-01", "ends_on": ""},
     )
     assert response.status_code == 302 and Season.objects.filter(name="Winter").exists()
+
+
+def test_an_organiser_counts_a_tournament_in_a_season_from_the_page(client, people, club):
+    season = leagues.season_add(
+        league=club, name="Autumn", starts_on="2026-09-01", by=people["org"]
+    )
+    cup = finished_cup(people, club, {"ann": 1, "ben": 2})
+    url = reverse("league-season-tournament", args=[club.slug])
+    client.force_login(people["ann"])
+    assert (
+        'id="season-tournament"'
+        not in client.get(reverse("league-detail", args=[club.slug])).content.decode()
+    )
+    response = client.post(url, {"tournament": cup.pk, "season": season.pk})
+    assert response.status_code == 403
+    client.force_login(people["org"])
+    assert client.post(url, {"tournament": cup.pk, "season": 999}).status_code == 200
+    cup.refresh_from_db()
+    assert cup.season is None
+    response = client.post(url, {"tournament": cup.pk, "season": season.pk})
+    assert response.status_code == 302
+    cup.refresh_from_db()
+    assert cup.season == season
+    page = client.get(reverse("league-detail", args=[club.slug]))
+    assert "Cup" in page.content.decode()
