@@ -52,7 +52,8 @@ def rating_entry(row: Rating) -> dict[str, Any]:
 
 
 def player_record(user, recent: int = 20) -> dict[str, Any]:
-    """A player's ratings per game with their history, and recent games."""
+    """A player's ratings per game with their history, their record per game, and recent
+    games."""
     history: dict[str, list[dict[str, Any]]] = {}
     for change in RatingChange.objects.filter(user=user).order_by("finished_at", "game_id"):
         history.setdefault(change.slug, []).append(
@@ -79,6 +80,10 @@ def player_record(user, recent: int = 20) -> dict[str, Any]:
         "username": user.username,
         "is_bot": is_bot(user),
         "ratings": ratings,
+        "games": [
+            {key: value for key, value in summary.items() if key not in ("name", "best")}
+            for summary in game_summaries(games_played(user)).values()
+        ],
         "recent_games": [
             {
                 "id": g.pk,

@@ -97,8 +97,20 @@ class RecentGameOut(serializers.Serializer):
     result = ResultOut(many=True, allow_null=True)
 
 
+class PlayerGameOut(serializers.Serializer):
+    """A player's record in one game type, rated or not (Oceans included)."""
+
+    game = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="games ranked first, a shared first included")
+    win_rate = serializers.FloatField()
+    average_score = serializers.FloatField(allow_null=True, help_text="over games with a score")
+    average_place = serializers.FloatField()
+
+
 class PlayerDetailOut(PlayerOut):
     ratings = PlayerRatingOut(many=True)
+    games = PlayerGameOut(many=True)
     recent_games = RecentGameOut(many=True)
 
 

@@ -229,3 +229,18 @@ def test_the_pages_read_as_many_queries_for_a_thousand_games_as_for_ten(
         client.force_login(ann)
         counts.append(queries(client, url))
     assert counts[0] == counts[1]
+
+
+def test_the_api_gives_the_record_per_game_oceans_included(api_for, people, anns_games):
+    body = api_for(people["ben"]).get("/api/players/ann/").json()
+    games = {row["game"]: row for row in body["games"]}
+    assert games["oceans"] == {
+        "game": "oceans",
+        "games": 3,
+        "wins": 2,
+        "win_rate": pytest.approx(2 / 3),
+        "average_score": pytest.approx(73 / 3),
+        "average_place": pytest.approx(4 / 3),
+    }
+    assert games[DSA]["average_score"] is None
+    assert {row["game"] for row in body["ratings"]} == {"oceans", DSA}
