@@ -42,6 +42,15 @@ class SeasonInline(admin.TabularInline):
     extra = 0
 
 
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    """Seasons are validated by ``Season.clean``: dates in order, no overlap in a league."""
+
+    list_display = ("name", "league", "starts_on", "ends_on")
+    list_filter = ("league",)
+    search_fields = ("name", "league__name")
+
+
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
     list_display = ("name", "slug", "created_at")

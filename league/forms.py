@@ -14,7 +14,7 @@ from django import forms
 from django.utils import timezone
 
 from games.catalog import game_types
-from league.models import League, Membership, Tournament
+from league.models import League, Membership, Season, Tournament
 from league.services.tournaments import STARTING_BID_GAMES
 
 
@@ -57,6 +57,19 @@ class SeasonForm(forms.Form):
     name = forms.CharField(max_length=100)
     starts_on = forms.DateField(label="Starts on", widget=_date_input())
     ends_on = forms.DateField(label="Ends on", required=False, widget=_date_input())
+
+
+class SeasonTournamentForm(forms.Form):
+    """Count one of the league's tournaments in one of its seasons."""
+
+    tournament = forms.ModelChoiceField(queryset=Tournament.objects.none())
+    season = forms.ModelChoiceField(queryset=Season.objects.none())
+
+    def __init__(self, *args, league: League, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tournament"].queryset = league.tournaments.order_by("-created_at")
+        self.fields["season"].queryset = league.seasons.all()
+        self.fields["season"].label_from_instance = lambda season: season.name
 
 
 # -- tournaments ----------------------------------------------------------------------------------

@@ -5,7 +5,9 @@ from the games alone, with the same numbers. Players are users; bots are users t
 """
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models import Q
 
 from games.models import Game
 
@@ -110,6 +112,10 @@ class Membership(models.Model):
 
 
 class Season(models.Model):
+    """A stretch of a league's calendar, both days included; no end date means it runs until
+    one is set. A league's seasons never overlap, so a day belongs to one season at most. Its
+    games are the league's games played on its days, and those of its tournaments."""
+
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
     name = models.CharField(max_length=100)
     starts_on = models.DateField()
@@ -117,9 +123,37 @@ class Season(models.Model):
 
     class Meta:
         ordering = ["-starts_on"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_on__isnull=True)
+                | models.Q(ends_on__gte=models.F("starts_on")),
+                name="season_ends_after_it_starts",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.league}: {self.name}"
+
+    def contains(self, day) -> bool:
+        return self.starts_on <= day and (self.ends_on is None or day <= self.ends_on)
+
+    def clean(self) -> None:
+        """The dates in order, and no other season of the league on any of these days."""
+        if self.starts_on and self.ends_on and self.ends_on < self.starts_on:
+            raise ValidationError({"ends_on": "a season cannot end before it starts"})
+        if self.starts_on is None or self.league_id is None:
+            return
+        others = Season.objects.filter(league_id=self.league_id).exclude(pk=self.pk)
+        others = others.filter(Q(ends_on__isnull=True) | Q(ends_on__gte=self.starts_on))
+        if self.ends_on is not None:
+            others = others.filter(starts_on__lte=self.ends_on)
+        clash = others.order_by("starts_on").first()
+        if clash is not None:
+            until = clash.ends_on.isoformat() if clash.ends_on else "with no end date"
+            raise ValidationError(
+                f"the season {clash.name!r} ({clash.starts_on.isoformat()} to {until})"
+                " covers some of these days: seasons of a league may not overlap"
+            )
 
 
 # -- tournaments ----------------------------------------------------------------------------------
@@ -170,6 +204,10 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        if self.season_id is not None and self.season.league_id != self.league_id:
+            raise ValidationError({"season": "the season must be one of the tournament's league"})
 
 
 class Entry(models.Model):

@@ -3,18 +3,33 @@ all ask ("may this user organise this tournament?"), so the answer is the same e
 
 from __future__ import annotations
 
+import csv
+import datetime as dt
+import io
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from accounts.bots import is_bot
 from accounts.errors import InvalidInput
 from games import records
-from games.models import Game, GameStatus
-from league.models import League, Membership, Rating, RatingChange, Round, Table, Tournament
+from games.catalog import game_name, game_types
+from games.models import Game, GameStatus, Seat
+from league.models import (
+    League,
+    Membership,
+    Rating,
+    RatingChange,
+    Round,
+    Season,
+    Table,
+    Tournament,
+)
 from league.ratings import PROVISIONAL_GAMES
-from league.standings import GameResult, standings
+from league.standings import GameResult, league_standings, standings
 
 User = get_user_model()
 
@@ -37,7 +52,8 @@ def rating_entry(row: Rating) -> dict[str, Any]:
 
 
 def player_record(user, recent: int = 20) -> dict[str, Any]:
-    """A player's ratings per game with their history, and recent games."""
+    """A player's ratings per game with their history, their record per game, and recent
+    games."""
     history: dict[str, list[dict[str, Any]]] = {}
     for change in RatingChange.objects.filter(user=user).order_by("finished_at", "game_id"):
         history.setdefault(change.slug, []).append(
@@ -64,6 +80,10 @@ def player_record(user, recent: int = 20) -> dict[str, Any]:
         "username": user.username,
         "is_bot": is_bot(user),
         "ratings": ratings,
+        "games": [
+            {key: value for key, value in summary.items() if key not in ("name", "best")}
+            for summary in game_summaries(games_played(user)).values()
+        ],
         "recent_games": [
             {
                 "id": g.pk,
@@ -77,8 +97,8 @@ def player_record(user, recent: int = 20) -> dict[str, Any]:
     }
 
 
-def league_standings(league) -> list[dict[str, Any]]:
-    """Per game type, the league's members by Elo (members who have a rating for it)."""
+def member_ratings(league) -> list[dict[str, Any]]:
+    """Per game type, the league's members by their Elo across the whole service."""
     members = league.members.all()
     out = []
     for slug in sorted(set(Rating.objects.filter(user__in=members).values_list("slug", flat=True))):
@@ -153,7 +173,7 @@ def league_detail(league: League) -> dict[str, Any]:
             {"id": t.pk, "name": t.name, "game": t.slug, "status": t.status}
             for t in league.tournaments.all()
         ],
-        "standings": league_standings(league),
+        "standings": member_ratings(league),
         "recent_games": list(
             league.games.order_by("-finished_at").prefetch_related("seats__user")[:20]
         ),
@@ -270,4 +290,293 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
             for e in tournament.entries.select_related("user")
         ],
         "rounds_played": [round_out(r) for r in live_rounds(tournament)],
+    }
+
+
+# -- a league's own standings ---------------------------------------------------------------------
+
+STANDINGS_COLUMNS = ("player", "games", "wins", "points", "average_place", "elo")
+
+
+def league_games(league: League, *, season: Season | None = None) -> QuerySet[Game]:
+    """The league's finished games in the order played: those recorded for it and those of
+    its tournaments. With a season: the league's games played on the season's days, except a
+    tournament's games, which count in their tournament's season (if it has one) whatever
+    their date. Seats come with their players."""
+    games = Game.objects.filter(status=GameStatus.FINISHED, result__isnull=False).filter(
+        Q(pk__in=League.games.through.objects.filter(league=league).values("game_id"))
+        | Q(table__round__tournament__league=league)
+    )
+    if season is not None:
+        days = Q(finished_at__date__gte=season.starts_on)
+        if season.ends_on is not None:
+            days &= Q(finished_at__date__lte=season.ends_on)
+        games = games.filter(
+            Q(table__round__tournament__season=season)
+            | days & Q(table__round__tournament__season__isnull=True)
+        )
+    return games.order_by("finished_at", "pk").prefetch_related(
+        Prefetch("seats", Seat.objects.select_related("user"))
+    )
+
+
+def _result_of(game: Game) -> GameResult:
+    """Members by username; a guest by a key no username can take."""
+    seats = sorted(game.seats.all(), key=lambda seat: seat.index)
+    return GameResult(
+        players=tuple(s.user.username if s.user_id else ("guest", s.guest) for s in seats),
+        ranks=tuple(line["rank"] for line in game.result),
+        scores=tuple(line.get("score") for line in game.result),
+    )
+
+
+def _rows(results: list[GameResult]) -> list[dict[str, Any]]:
+    members = {p for r in results for p in r.players if isinstance(p, str)}
+    return [
+        {
+            "player": line.player,
+            "games": line.games,
+            "wins": line.wins,
+            "points": line.points,
+            "average_place": line.average_place,
+            "elo": line.elo,
+        }
+        for line in league_standings(results, counted=members)
+    ]
+
+
+def league_table(
+    league: League, *, season: Season | None = None, slug: str | None = None
+) -> list[dict[str, Any]]:
+    """The standings over the league's games (of one game type, with ``slug``), in standing
+    order; see league.standings.league_standings for the points, the tie rule and the Elo."""
+    games = league_games(league, season=season)
+    if slug is not None:
+        games = games.filter(slug=slug)
+    return _rows([_result_of(g) for g in games])
+
+
+def league_tables(league: League, *, season: Season | None = None) -> dict[str, Any]:
+    """Overall and per game type, from one read of the games: for the league page."""
+    results: dict[str, list[GameResult]] = {}
+    everything = []
+    for game in league_games(league, season=season):
+        result = _result_of(game)
+        results.setdefault(game.slug, []).append(result)
+        everything.append(result)
+    return {
+        "overall": _rows(everything),
+        "games": [
+            {"game": slug, "name": game_name(slug), "rows": _rows(results[slug])}
+            for slug in sorted(results)
+        ],
+    }
+
+
+def current_season(league: League, seasons: list[Season] | None = None) -> Season | None:
+    """The season today falls in, if any."""
+    today = timezone.localdate()
+    for season in league.seasons.all() if seasons is None else seasons:
+        if season.contains(today):
+            return season
+    return None
+
+
+def season_named(league: League, raw: str | int | None) -> Season | None:
+    """A season of this league from a query parameter (an id); None for none given."""
+    if raw in (None, ""):
+        return None
+    try:
+        number = int(raw)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"season must be the id of one of {league.name}'s seasons") from None
+    season = league.seasons.filter(pk=number).first()
+    if season is None:
+        raise InvalidInput(f"{league.name} has no season {number}")
+    return season
+
+
+def game_named(raw: str | None) -> str | None:
+    if raw in (None, ""):
+        return None
+    if raw not in game_types():
+        raise InvalidInput(f"unknown game {raw!r}; known: {', '.join(game_types())}")
+    return raw
+
+
+def standings_csv(rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["place", *STANDINGS_COLUMNS])
+    for place, row in enumerate(rows, start=1):
+        writer.writerow(
+            [
+                place,
+                row["player"],
+                row["games"],
+                row["wins"],
+                f"{row['points']:g}",
+                f"{row['average_place']:.2f}",
+                f"{row['elo']:.1f}",
+            ]
+        )
+    return out.getvalue()
+
+
+# -- a player's page ------------------------------------------------------------------------------
+
+RESULTS = ("won", "lost")  # the history's result filter: ranked first (a shared first too), or not
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished game as one player played it."""
+
+    game: Game
+    rank: int
+    score: float | None
+    players: int
+    leagues: tuple[tuple[str, str], ...]  # (slug, name) of the leagues it counts for
+
+    @property
+    def won(self) -> bool:
+        return self.rank == min(line["rank"] for line in self.game.result)
+
+
+def games_played(user) -> list[Played]:
+    """Every finished game ``user`` sat at, newest first, with the leagues it counts for: three
+    queries, however many games."""
+    seats = (
+        Seat.objects.filter(user=user, game__status=GameStatus.FINISHED, game__result__isnull=False)
+        .select_related("game")
+        .order_by("-game__finished_at", "-game_id")
+    )
+    mine = Seat.objects.filter(user=user).values("game_id")
+    clubs: dict[int, set[tuple[str, str]]] = {}
+    recorded = League.games.through.objects.filter(game_id__in=mine).values_list(
+        "game_id", "league__slug", "league__name"
+    )
+    held = Table.objects.filter(
+        game_id__in=mine, round__tournament__league__isnull=False
+    ).values_list("game_id", "round__tournament__league__slug", "round__tournament__league__name")
+    for game_id, slug, name in [*recorded, *held]:
+        clubs.setdefault(game_id, set()).add((slug, name))
+    played = []
+    for seat in seats:
+        game = seat.game
+        if seat.index >= len(game.result):
+            continue
+        line = game.result[seat.index]
+        played.append(
+            Played(
+                game=game,
+                rank=line["rank"],
+                score=line.get("score"),
+                players=len(game.result),
+                leagues=tuple(sorted(clubs.get(game.pk, ()))),
+            )
+        )
+    return played
+
+
+def game_summaries(played: list[Played]) -> dict[str, dict[str, Any]]:
+    """Per game type: games, wins, win rate, average score (of the games with a score) and
+    place, and the best result (the best place, then the highest score)."""
+    by_slug: dict[str, list[Played]] = {}
+    for p in played:
+        by_slug.setdefault(p.game.slug, []).append(p)
+    out = {}
+    for slug, games in sorted(by_slug.items()):
+        scores = [p.score for p in games if p.score is not None]
+        wins = sum(p.won for p in games)
+        best = min(games, key=lambda p: (p.rank, -(p.score if p.score is not None else -1e18)))
+        out[slug] = {
+            "game": slug,
+            "name": game_name(slug),
+            "games": len(games),
+            "wins": wins,
+            "win_rate": wins / len(games),
+            "average_score": sum(scores) / len(scores) if scores else None,
+            "average_place": sum(p.rank for p in games) / len(games),
+            "best": best,
+        }
+    return out
+
+
+def rating_histories(user) -> dict[str, list[tuple[dt.date, float, int]]]:
+    """Per game type, (date, rating after, game id) per rated game, oldest first."""
+    out: dict[str, list[tuple[dt.date, float, int]]] = {}
+    changes = RatingChange.objects.filter(user=user).order_by("finished_at", "game_id")
+    for slug, when, after, game_id in changes.values_list(
+        "slug", "finished_at", "after", "game_id"
+    ):
+        out.setdefault(slug, []).append((timezone.localdate(when), after, game_id))
+    return out
+
+
+def player_ratings(user) -> QuerySet[Rating]:
+    return Rating.objects.filter(user=user).order_by("slug")
+
+
+def filter_played(
+    played: list[Played],
+    *,
+    slug: str | None = None,
+    league: str | None = None,
+    result: str | None = None,
+) -> list[Played]:
+    return [
+        p
+        for p in played
+        if (slug is None or p.game.slug == slug)
+        and (league is None or league in {club for club, _ in p.leagues})
+        and (result is None or p.won == (result == "won"))
+    ]
+
+
+def opponents(games: list[Game], user) -> dict[int, list[str]]:
+    """For each game, who else sat there (guests marked), in seat order: one query."""
+    out: dict[int, list[str]] = {g.pk: [] for g in games}
+    seats = Seat.objects.filter(game__in=games).select_related("user").order_by("game_id", "index")
+    for seat in seats:
+        if seat.user_id != user.pk:
+            out[seat.game_id].append(
+                seat.user.username if seat.user_id else f"{seat.guest} (guest)"
+            )
+    return out
+
+
+def head_to_head(user, other, played: list[Played]) -> dict[str, Any]:
+    """Over the finished games both sat at: how often each finished ahead of the other, per
+    game type and in all."""
+    mine = {p.game.pk: p for p in played}
+    theirs = Seat.objects.filter(
+        user=other, game__status=GameStatus.FINISHED, game__seats__user=user
+    ).values_list("game_id", "index")
+    rows: dict[str, dict[str, Any]] = {}
+    total = {"games": 0, "ahead": 0, "behind": 0, "level": 0}
+    for game_id, index in theirs:
+        p = mine.get(game_id)
+        if p is None or index >= len(p.game.result):
+            continue
+        their_rank = p.game.result[index]["rank"]
+        outcome = "ahead" if p.rank < their_rank else "behind" if p.rank > their_rank else "level"
+        row = rows.setdefault(
+            p.game.slug,
+            {
+                "game": p.game.slug,
+                "name": game_name(p.game.slug),
+                "games": 0,
+                "ahead": 0,
+                "behind": 0,
+                "level": 0,
+            },
+        )
+        for counts in (row, total):
+            counts["games"] += 1
+            counts[outcome] += 1
+    return {
+        "opponent": other.username,
+        "total": total,
+        "games": sorted(rows.values(), key=lambda r: r["name"]),
     }

@@ -1,4 +1,5 @@
-"""Tournament standings, pure Python (no Django): points by placement, then tie-breaks.
+"""Tournament and league standings, pure Python (no Django): points by placement, then
+tie-breaks for a tournament; points, wins, average place and a league's own Elo for a league.
 
 Each game gives its players points by where they placed, from a table per table size (defaults:
 2 players 1/0; 3 players 5/3/1; 4 players 5/3/2/1). Tied players share the points of the places
@@ -26,8 +27,10 @@ players tied on everything keep the order they were given in.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+
+from league.ratings import DEFAULT_K, EloLadder
 
 DEFAULT_PLACEMENT_POINTS: Mapping[int, tuple[float, ...]] = {
     2: (1, 0),
@@ -204,3 +207,95 @@ def _head_to_head(keys: list[list[float]], games) -> list[float]:
             if size[group[i]] > 1 and tied.count(group[i]) > 1:
                 earned_together[i] += earned[seat]
     return earned_together
+
+
+# -- league standings -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeagueStanding:
+    """A player's line in a league's standings over some of its games."""
+
+    player: Hashable
+    games: int
+    wins: int
+    points: float
+    average_place: float
+    elo: float
+
+
+def table_points(size: int, placement: Mapping[int, Sequence[float]]) -> tuple[float, ...]:
+    """The points of each place at a table of ``size``. A table larger than the scale goes (a
+    Deep Sea Adventure crew of five or six) takes the largest scale and gives nothing below its
+    last place; a smaller one takes the smallest scale's first places."""
+    if size in placement:
+        return tuple(placement[size])
+    largest = placement[max(placement)]
+    if size > max(placement):
+        return tuple(largest) + (0.0,) * (size - len(largest))
+    return tuple(placement[min(placement)])[:size]
+
+
+def league_standings(
+    results: Sequence[GameResult],
+    *,
+    counted: Collection | None = None,
+    placement: Mapping[int, Sequence[float]] = DEFAULT_PLACEMENT_POINTS,
+    k: float = DEFAULT_K,
+) -> list[LeagueStanding]:
+    """The standings over ``results``, given in the order they were played.
+
+    Everyone at a table takes their place there, but only the players in ``counted`` (everyone
+    when it is None) are listed and rated: a guest at a club table pushes the members below
+    them down a place, and is otherwise left out. For each listed player:
+
+    - ``points``: placement points on the tournament scale (``placement``: 2 players 1/0,
+      3 players 5/3/1, 4 players 5/3/2/1; see ``table_points`` for other sizes). Tied players
+      share the average of the points of the places they cover, as in a tournament: two tied
+      first of four take (5 + 3) / 2 = 4 each;
+    - ``wins``: games ranked first, a shared first included;
+    - ``average_place``: the mean rank as recorded (1 is first; tied players share the better
+      rank, so two tied first of four are both 1 and the next is 3);
+    - ``elo``: an Elo ladder of these games only, everyone starting at 1500, the games taken
+      in the order given (league.ratings.EloLadder); a game with fewer than two listed players
+      changes no one's Elo.
+
+    Players are listed by points, then wins, then the better average place, then Elo; players
+    equal on all four keep the order they first appear in."""
+    ladder = EloLadder(k=k)
+    lines: dict[Hashable, list[float]] = {}  # player -> [games, wins, points, sum of ranks]
+    for result in results:
+        earned = placement_points(result.ranks, table_points(len(result.players), placement))
+        best = min(result.ranks)
+        rated = []
+        for seat, player in enumerate(result.players):
+            if counted is not None and player not in counted:
+                continue
+            line = lines.setdefault(player, [0, 0, 0.0, 0])
+            line[0] += 1
+            line[1] += result.ranks[seat] == best
+            line[2] += earned[seat]
+            line[3] += result.ranks[seat]
+            rated.append(seat)
+        if len(rated) >= 2:
+            ladder.rate([result.players[s] for s in rated], [result.ranks[s] for s in rated])
+    table = [
+        LeagueStanding(
+            player=player,
+            games=int(games),
+            wins=int(wins),
+            points=points,
+            average_place=ranks / games,
+            elo=ladder.rating(player),
+        )
+        for player, (games, wins, points, ranks) in lines.items()
+    ]
+    table.sort(
+        key=lambda s: (
+            -_rounded(s.points),
+            -s.wins,
+            _rounded(s.average_place),
+            -_rounded(s.elo),
+        )
+    )
+    return table

@@ -10,8 +10,18 @@ urlpatterns = [
     path("players/<str:username>/", views.player, name="player"),
     path("leagues/", views.league_list, name="leagues"),
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
+    path(
+        "leagues/<slug:slug>/standings.csv",
+        views.league_standings_csv,
+        name="league-standings-csv",
+    ),
     path("leagues/<slug:slug>/members/", views.league_member_add, name="league-member-add"),
     path("leagues/<slug:slug>/seasons/", views.league_season_add, name="league-season-add"),
+    path(
+        "leagues/<slug:slug>/seasons/tournament/",
+        views.league_season_tournament,
+        name="league-season-tournament",
+    ),
     path("matches/new/", views.match_new, name="match-new"),
     path("matches/<int:pk>/correct/", views.match_correct, name="match-correct"),
     path(

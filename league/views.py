@@ -13,25 +13,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from accounts.bots import BOT_PREFIX
 from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
 from games import records
-from games.catalog import game_name
+from games.catalog import game_name, game_types
 from games.models import Game, GameMode, GameStatus
-from games.rules import get_rules, registered
 from league import selectors
+from league.charts import rating_chart
 from league.forms import (
     CorrectionForm,
     DropForm,
@@ -40,22 +43,24 @@ from league.forms import (
     MemberForm,
     PlayerForm,
     SeasonForm,
+    SeasonTournamentForm,
     TableResultForm,
     TournamentForm,
 )
-from league.models import League, Tournament
+from league.models import League, Season, Tournament
+from league.ratings import DEFAULT_RATING
 from league.services import leagues, tournaments
 
 User = get_user_model()
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 180, 28
 
 
 def ratings_index(request):
-    return redirect("leaderboard", slug=sorted(registered())[0])
+    return redirect("leaderboard", slug=next(iter(game_types())))
 
 
 def leaderboard(request, slug: str):
-    if slug not in registered():
+    """The Elo ladder of one game, played here or only recorded (Oceans)."""
+    if slug not in game_types():
         raise Http404("unknown game")
     rows = [
         {
@@ -65,51 +70,128 @@ def leaderboard(request, slug: str):
         }
         for r in selectors.leaderboard(slug)[:200]
     ]
-    games = [(s, m.spec.name) for s, m in sorted(registered().items())]
+    games = [(kind.slug, kind.name) for kind in game_types().values()]
     return render(
         request,
         "league/leaderboard.html",
-        {"slug": slug, "name": get_rules(slug).spec.name, "rows": rows, "games": games},
+        {"slug": slug, "name": game_name(slug), "rows": rows, "games": games},
     )
 
 
+HISTORY_PAGE = 25  # games per page of a player's history
+
+
 def player(request, username: str):
+    """A player's games: per game type their rating with its chart, their record and best
+    result; their whole history, filtered; head to head against another member (``?vs=``)."""
     user = get_object_or_404(User, username=username, is_active=True)
-    record = selectors.player_record(user)
-    for entry in record["ratings"]:
-        entry["name"] = get_rules(entry["game"]).spec.name
-        entry["chart"] = history_chart([1500.0] + [h["after"] for h in entry["history"]])
-    waiting = [
-        {"game": game, "name": game_name(game.slug), "state": state}
-        for game, state in (records.records_waiting_for(user) if request.user == user else [])
-    ]
-    return render(request, "league/player.html", {"record": record, "waiting": waiting})
+    played = selectors.games_played(user)
+    summaries = selectors.game_summaries(played)
+    histories = selectors.rating_histories(user)
+    ratings = {r.slug: r for r in selectors.player_ratings(user)}
+    cards = []
+    for slug in sorted(set(summaries) | set(ratings), key=game_name):
+        rating = ratings.get(slug)
+        card: dict[str, Any] = {"game": slug, "name": game_name(slug), "rating": rating}
+        card["summary"] = summaries.get(slug)
+        if card["summary"]:
+            card["best"] = _place(card["summary"]["best"])
+        if histories.get(slug):
+            page = _whole_number(request.GET.get(f"chart-{slug}"), 1)
+            chart = rating_chart(histories[slug], DEFAULT_RATING, page)
+            card["chart"] = chart
+            card["earlier"] = (
+                _query(request, **{f"chart-{slug}": chart.page + 1})
+                if chart.page < chart.pages
+                else None
+            )
+            card["later"] = (
+                _query(request, **{f"chart-{slug}": chart.page - 1}) if chart.page > 1 else None
+            )
+        cards.append(card)
 
-
-def history_chart(values: list[float]) -> dict:
-    """Polyline points and axis labels for an SVG chart of a rating over games."""
-    low, high = min(values), max(values)
-    if high - low < 20:  # keep a flat line readable
-        low, high = low - 10, high + 10
-    span_x = CHART_WIDTH - 2 * CHART_PAD
-    span_y = CHART_HEIGHT - 2 * CHART_PAD
-    step = span_x / max(1, len(values) - 1)
-    points = [
-        (CHART_PAD + i * step, CHART_PAD + (high - v) / (high - low) * span_y)
-        for i, v in enumerate(values)
-    ]
-    return {
-        "width": CHART_WIDTH,
-        "height": CHART_HEIGHT,
-        "pad": CHART_PAD,
-        "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
-        "last": points[-1],
-        "high": high,
-        "low": low,
-        "games": len(values) - 1,
-        "right": CHART_WIDTH - CHART_PAD,
-        "bottom": CHART_HEIGHT - CHART_PAD,
+    clubs = sorted({club for p in played for club in p.leagues}, key=lambda c: c[1])
+    chosen = {
+        "game": request.GET.get("game") if request.GET.get("game") in summaries else None,
+        "league": request.GET.get("league")
+        if request.GET.get("league") in {slug for slug, _ in clubs}
+        else None,
+        "result": request.GET.get("result")
+        if request.GET.get("result") in selectors.RESULTS
+        else None,
     }
+    shown = selectors.filter_played(
+        played, slug=chosen["game"], league=chosen["league"], result=chosen["result"]
+    )
+    page = Paginator(shown, HISTORY_PAGE).get_page(request.GET.get("page"))
+    against = selectors.opponents([p.game for p in page], user)
+    history = [
+        {
+            "played": p,
+            "name": game_name(p.game.slug),
+            "place": _place(p),
+            "against": against[p.game.pk],
+        }
+        for p in page
+    ]
+
+    vs, versus, vs_error = request.GET.get("vs", "").strip(), None, ""
+    if vs:
+        other = User.objects.filter(username=vs, is_active=True).first()
+        if other is None:
+            vs_error = f"There is no member called {vs}."
+        elif other == user:
+            vs_error = "Choose someone else to compare with."
+        else:
+            versus = selectors.head_to_head(user, other, played)
+    return render(
+        request,
+        "league/player.html",
+        {
+            "player": user,
+            "is_bot": selectors.is_bot(user),
+            "cards": cards,
+            "history": history,
+            "page": page,
+            "newer": _query(request, page=page.previous_page_number())
+            if page.has_previous()
+            else None,
+            "older": _query(request, page=page.next_page_number()) if page.has_next() else None,
+            "game_choices": [(slug, summaries[slug]["name"]) for slug in summaries],
+            "league_choices": clubs,
+            "chosen": chosen,
+            "filtered": any(chosen.values()),
+            "vs": vs,
+            "versus": versus,
+            "vs_error": vs_error,
+            "waiting": [
+                {"game": game, "name": game_name(game.slug), "state": state}
+                for game, state in (
+                    records.records_waiting_for(user) if request.user == user else []
+                )
+            ],
+        },
+    )
+
+
+def _place(played: selectors.Played) -> str:
+    """The place in people's words: 1st of 4, or 2nd= of 3 for a shared place."""
+    rank = played.rank
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    shared = sum(line["rank"] == rank for line in played.game.result) > 1
+    return f"{rank}{suffix}{'=' if shared else ''} of {played.players}"
+
+
+def _whole_number(raw: str | None, default: int) -> int:
+    return int(raw) if raw and raw.isascii() and raw.isdigit() else default
+
+
+def _query(request, **changes) -> str:
+    """This page's query string with some parameters changed."""
+    params = request.GET.copy()
+    for key, value in changes.items():
+        params[key] = str(value)
+    return "?" + params.urlencode()
 
 
 def _refusal_status(exc: ServiceError) -> int:
@@ -145,6 +227,40 @@ def league_detail(request, slug: str):
     return _league_page(request, get_object_or_404(League, slug=slug))
 
 
+@dataclass
+class StandingsChoice:
+    """Which standings the league page shows: a season (None: every league game) and a game
+    type (None: overall), read from ``?season=`` (an id, or ``all``) and ``?game=``."""
+
+    season: Season | None
+    slug: str | None
+    seasons: list[Season]
+
+    @classmethod
+    def read(cls, request, league: League) -> StandingsChoice:
+        seasons = list(league.seasons.prefetch_related("tournaments"))
+        raw = request.GET.get("season")
+        try:
+            if raw is None:
+                season = selectors.current_season(league, seasons)
+            elif raw == "all":
+                season = None
+            else:
+                season = selectors.season_named(league, raw)
+            slug = selectors.game_named(request.GET.get("game"))
+        except InvalidInput as exc:
+            raise Http404(str(exc)) from None
+        return cls(season=season, slug=slug, seasons=seasons)
+
+    def query(self, **change) -> str:
+        season = change.get("season", self.season)
+        slug = change.get("slug", self.slug)
+        params = {"season": season.pk if season else "all"}
+        if slug:
+            params["game"] = slug
+        return "?" + urlencode(params)
+
+
 def _league_page(
     request,
     league: League,
@@ -154,11 +270,13 @@ def _league_page(
     status: int = 200,
 ):
     bound = bound or {}
+    choice = StandingsChoice.read(request, league)
+    tables = selectors.league_tables(league, season=choice.season)
+    shown = tables["overall"]
+    if choice.slug is not None:
+        shown = next((t["rows"] for t in tables["games"] if t["game"] == choice.slug), [])
     organiser = selectors.is_league_organiser(league, request.user)
     members = league.membership_set.select_related("user").order_by("-role", "user__username")
-    standings = [
-        {**table, "name": game_name(table["game"])} for table in selectors.league_standings(league)
-    ]
     games = (
         league.games.exclude(status=GameStatus.VOID)
         .order_by("-finished_at", "-pk")
@@ -172,18 +290,54 @@ def _league_page(
             "organiser": organiser,
             "member": selectors.is_league_member(league, request.user),
             "members": members,
-            "seasons": league.seasons.all(),
-            "standings": standings,
+            "seasons": choice.seasons,
+            "choice": choice,
+            "season_links": [
+                {"season": s, "query": choice.query(season=s), "current": s == choice.season}
+                for s in choice.seasons
+            ],
+            "all_time_query": choice.query(season=None),
+            "game_links": [
+                {"slug": None, "name": "All games", "query": choice.query(slug=None)},
+                *(
+                    {"slug": t["game"], "name": t["name"], "query": choice.query(slug=t["game"])}
+                    for t in tables["games"]
+                ),
+            ],
+            "standings": shown,
+            "standings_name": game_name(choice.slug) if choice.slug else "All games",
+            "csv_query": choice.query(),
             "recent_games": [
                 {"game": g, "name": game_name(g.slug), "result": _result_line(g)} for g in games
             ],
             "tournaments": league.tournaments.order_by("-created_at"),
             "member_form": bound.get("member") or MemberForm(),
             "season_form": bound.get("season") or SeasonForm(),
+            "season_tournament_form": bound.get("season-tournament")
+            or SeasonTournamentForm(league=league),
             "error": error,
         },
         status=status,
     )
+
+
+def league_standings_csv(request, slug: str):
+    """The standings the league page shows, as CSV: the same ``?season=`` and ``?game=``."""
+    league = get_object_or_404(League, slug=slug)
+    choice = StandingsChoice.read(request, league)
+    rows = selectors.league_table(league, season=choice.season, slug=choice.slug)
+    name = "-".join(
+        part
+        for part in (
+            league.slug,
+            slugify(choice.season.name) if choice.season else "all",
+            choice.slug,
+        )
+        if part
+    )
+    response = HttpResponse(selectors.standings_csv(rows), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="{name}-standings.csv"'
+    return response
 
 
 def _result_line(game: Game) -> list[dict[str, Any]]:
@@ -236,6 +390,25 @@ def league_season_add(request, slug: str):
             messages.success(request, f"Season {season.name} added.")
             return redirect("league-detail", slug=league.slug)
     return _league_page(request, league, bound={"season": form})
+
+
+@login_required
+@require_POST
+def league_season_tournament(request, slug: str):
+    league = get_object_or_404(League, slug=slug)
+    form = SeasonTournamentForm(request.POST, league=league)
+    if form.is_valid():
+        try:
+            tournament = leagues.season_tournament_add(by=request.user, **form.cleaned_data)
+        except NotYourSeat as exc:
+            return _league_page(request, league, error=str(exc), status=403)
+        except ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            season = form.cleaned_data["season"]
+            messages.success(request, f"{tournament.name} counts in {season.name}.")
+            return redirect("league-detail", slug=league.slug)
+    return _league_page(request, league, bound={"season-tournament": form})
 
 
 # -- club records ---------------------------------------------------------------------------------

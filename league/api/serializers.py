@@ -97,8 +97,20 @@ class RecentGameOut(serializers.Serializer):
     result = ResultOut(many=True, allow_null=True)
 
 
+class PlayerGameOut(serializers.Serializer):
+    """A player's record in one game type, rated or not (Oceans included)."""
+
+    game = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="games ranked first, a shared first included")
+    win_rate = serializers.FloatField()
+    average_score = serializers.FloatField(allow_null=True, help_text="over games with a score")
+    average_place = serializers.FloatField()
+
+
 class PlayerDetailOut(PlayerOut):
     ratings = PlayerRatingOut(many=True)
+    games = PlayerGameOut(many=True)
     recent_games = RecentGameOut(many=True)
 
 
@@ -152,6 +164,33 @@ class SeasonIn(serializers.Serializer):
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
 
 
+class ErrorOut(serializers.Serializer):
+    error = serializers.CharField()
+
+
+class LeagueStandingsIn(serializers.Serializer):
+    """The query of a league's standings; both optional."""
+
+    game = serializers.CharField(
+        required=False, max_length=40, help_text="one game type (a slug); without it, all games"
+    )
+    season = serializers.IntegerField(
+        required=False, min_value=1, help_text="a season's id; without it, every league game"
+    )
+
+
+class LeagueStandingOut(serializers.Serializer):
+    player = serializers.CharField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text="games ranked first, a shared first included")
+    points = serializers.FloatField(
+        help_text="placement points: 2 players 1/0, 3 players 5/3/1, 4 players 5/3/2/1, "
+        "ties sharing the average of the places' points"
+    )
+    average_place = serializers.FloatField()
+    elo = serializers.FloatField(help_text="Elo over these games only, from 1500")
+
+
 class LeagueSummaryOut(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
@@ -178,6 +217,9 @@ class TournamentSummaryOut(serializers.Serializer):
 
 
 class LeagueGameStandingsOut(serializers.Serializer):
+    """The members' Elo across the whole service; the league's own standings are at
+    ``standings/``."""
+
     game = serializers.CharField()
     ratings = LeaderboardEntryOut(many=True)
 

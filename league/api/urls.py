@@ -21,6 +21,11 @@ urlpatterns = [
     path("leagues/", views.LeagueListCreateApi.as_view(), name="api-leagues"),
     path("leagues/<slug:slug>/", views.LeagueDetailApi.as_view(), name="api-league"),
     path(
+        "leagues/<slug:slug>/standings/",
+        views.LeagueStandingsApi.as_view(),
+        name="api-league-standings",
+    ),
+    path(
         "leagues/<slug:slug>/members/", views.LeagueMembersApi.as_view(), name="api-league-members"
     ),
     path(

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -177,6 +178,35 @@ class LeagueDetailApi(APIView):
     @extend_schema(responses=s.LeagueOut)
     def get(self, request, slug):
         return Response(_league_out(_league(slug)))
+
+
+class LeagueStandingsApi(APIView):
+    """The league's own standings: from its games only (those recorded for it and its
+    tournaments'), of one game type (``?game=``) or all, over one season (``?season=``) or
+    every league game; in standing order (points, then wins, then average place, then Elo)."""
+
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        parameters=[s.LeagueStandingsIn],
+        responses={
+            200: s.LeagueStandingOut(many=True),
+            400: OpenApiResponse(s.ErrorOut, description="an unknown game or season"),
+            404: OpenApiResponse(s.ErrorOut, description="no such league"),
+        },
+    )
+    def get(self, request, slug):
+        league = League.objects.filter(slug=slug).first()
+        if league is None:
+            raise NotFound(f"no league {slug!r}")
+        query = s.LeagueStandingsIn(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rows = selectors.league_table(
+            league,
+            season=selectors.season_named(league, query.validated_data.get("season")),
+            slug=selectors.game_named(query.validated_data.get("game")),
+        )
+        return Response(s.LeagueStandingOut(rows, many=True).data)
 
 
 class LeagueMembersApi(APIView):

@@ -7,13 +7,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
 from accounts.errors import InvalidInput, NotYourSeat
 from games import inputs, records
 from games.models import Game
-from league.models import League, Membership, Season
+from league.models import League, Membership, Season, Tournament
 from league.selectors import (
     is_league_member,
     is_league_organiser,
@@ -70,11 +71,30 @@ def season_add(
     name = inputs.text(name, "name", 100)
     starts_on = inputs.calendar_date(starts_on, "starts_on")
     ends_on = None if ends_on is None else inputs.calendar_date(ends_on, "ends_on")
+    # One writer of a league's seasons at a time, so two overlapping ones cannot both pass.
+    League.objects.select_for_update().filter(pk=league.pk).first()
     season = Season(league=league, name=name, starts_on=starts_on, ends_on=ends_on)
-    if season.ends_on and season.ends_on < season.starts_on:
-        raise InvalidInput("a season cannot end before it starts")
+    try:
+        season.clean()
+    except ValidationError as exc:
+        raise InvalidInput("; ".join(exc.messages)) from None
     season.save()
     return season
+
+
+@transaction.atomic
+def season_tournament_add(
+    *, season: Season, tournament: Tournament, by: AbstractUser
+) -> Tournament:
+    """Put one of the league's tournaments in one of its seasons: its games then count in that
+    season's standings, whatever their dates."""
+    if not is_league_organiser(season.league, by):
+        raise NotYourSeat("only the league's organisers may arrange its seasons")
+    if tournament.league_id != season.league_id:
+        raise InvalidInput(f"{tournament.name} is not a tournament of {season.league.name}")
+    tournament.season = season
+    tournament.save(update_fields=["season"])
+    return tournament
 
 
 @transaction.atomic

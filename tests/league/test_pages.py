@@ -132,9 +132,12 @@ def test_the_league_page_shows_members_seasons_standings_games_and_tournaments(
         ("bob", "member"),
     ]
     assert "Winter" in body and "1 Jan 2026" in body
-    standings = page.context["standings"]
-    assert [t["game"] for t in standings] == ["oceans"]
-    assert [r["player"] for r in standings[0]["ratings"]] == ["alice", "bob"]
+    # Winter runs from 1 Jan 2026 with no end: it is the current season, and shown.
+    assert page.context["choice"].season.name == "Winter"
+    assert [(r["player"], r["points"]) for r in page.context["standings"]] == [
+        ("alice", 5),
+        ("bob", 1),
+    ]
     assert "Oceans (with The Deep promo pack 2)" in body
     assert f'href="{reverse("game-detail", args=[game.pk])}"' in body
     assert 'class="badge guest">guest' in body

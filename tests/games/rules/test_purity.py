@@ -15,6 +15,7 @@ PURE = [
     "league/ratings.py",
     "league/pairing.py",
     "league/standings.py",
+    "league/charts.py",
 ]
 
 
