@@ -22,9 +22,9 @@ from django.db import transaction
 
 from accounts.bots import BOT_PREFIX
 from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
-from games import inputs, store
+from games import inputs, oceans, store
 from games.catalog import GameType, game_type
-from games.models import EventKind, Game, GameMode, GameStatus, Seat
+from games.models import EventKind, Game, GameMode, GameStatus, ScoreSheet, Seat
 from games.services import announce
 from games.signals import game_finished, result_corrected
 from games.store import NewEvent
@@ -84,6 +84,18 @@ def parse_results(
             raise InvalidInput(
                 f"ranks must be in competition order (1, 1, 3 or 1, 2, 2): {sorted(ranks)} is not"
             )
+    _check_scores_agree_with_ranks(clean)
+    if seat_names is not None:
+        if sorted(names) != sorted(seat_names):
+            raise InvalidInput(
+                f"the results must name exactly the players at the table: {', '.join(seat_names)}"
+            )
+        by_name = {c["player"]: c for c in clean}
+        clean = [by_name[name] for name in seat_names]
+    return clean
+
+
+def _check_scores_agree_with_ranks(clean: list[dict[str, Any]]) -> None:
     for a in clean:
         for b in clean:
             if (
@@ -95,14 +107,18 @@ def parse_results(
                 raise InvalidInput(
                     f"{a['player']} scored more than {b['player']} but is ranked below"
                 )
-    if seat_names is not None:
-        if sorted(names) != sorted(seat_names):
-            raise InvalidInput(
-                f"the results must name exactly the players at the table: {', '.join(seat_names)}"
-            )
-        by_name = {c["player"]: c for c in clean}
-        clean = [by_name[name] for name in seat_names]
-    return clean
+
+
+def parse_sheet(slug: str, sheet: Any, clean: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The checked score sheet of a result (None for none); the results' missing scores are
+    taken from it."""
+    if sheet is None:
+        return None
+    if slug != oceans.SLUG:
+        raise InvalidInput(f"{game_type(slug).name} has no score sheet: only Oceans has one")
+    checked = oceans.parse_sheet(sheet, clean)
+    _check_scores_agree_with_ranks(clean)
+    return checked
 
 
 def _projected(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -121,11 +137,13 @@ def match_record(
     recorded_by,
     notes: str = "",
     bid: dict | None = None,
+    sheet: dict | None = None,
     confirmed: bool = False,
 ) -> Game:
     """Record a game played on a table. It is final, and rated, once every member it names
     has confirmed it: at once when it names no member but the recorder, or when
-    ``confirmed`` (the recorder is an organiser of the league it is recorded for)."""
+    ``confirmed`` (the recorder is an organiser of the league it is recorded for). An Oceans
+    record may carry its score sheet (games.oceans)."""
     try:
         kind = game_type(slug)
     except KeyError as exc:
@@ -133,6 +151,7 @@ def match_record(
     played_at = inputs.past_moment(played_at, "played_at")
     notes = inputs.text(notes or "", "notes", 2000, blank=True)
     clean = parse_results(kind, results)
+    sheet = parse_sheet(slug, sheet, clean)
     bid = _check_bid(slug, [c["player"] for c in clean], bid)
     seats = [_seat_for(i, r) for i, r in enumerate(clean)]
     result = _projected(clean)
@@ -163,7 +182,13 @@ def match_record(
             ),
             NewEvent(
                 EventKind.RESULT_RECORDED,
-                {"results": result, "played_at": played_at.isoformat(), "notes": notes, "bid": bid},
+                {
+                    "results": result,
+                    "played_at": played_at.isoformat(),
+                    "notes": notes,
+                    "bid": bid,
+                    **({"sheet": sheet} if sheet else {}),
+                },
                 actor_id=recorded_by.pk,
             ),
         ],
@@ -194,24 +219,42 @@ def _seat_json(seat: Seat) -> dict[str, Any]:
 
 @transaction.atomic
 def result_correct(
-    *, game: Game, results: Any, by, reason: str = "", authoritative: bool = False
+    *,
+    game: Game,
+    results: Any,
+    by,
+    reason: str = "",
+    sheet: dict | None = None,
+    authoritative: bool = False,
 ) -> dict[str, Any]:
     """A new result for a club record: an event. An organiser's correction (``authoritative``)
     is final at once and the ratings follow; anyone else's waits, like the first result, for
-    every member named to confirm it, and until then the last confirmed result stands."""
+    every member named to confirm it, and until then the last confirmed result stands.
+
+    The correction carries the score sheet: the one given, or else the record's sheet as it
+    was, which must then still agree with the corrected scores."""
     if game.mode != GameMode.RECORD or game.status == GameStatus.VOID or _is_table(game):
         raise RuleViolation("only a club record can be corrected")
     reason = inputs.text(reason or "", "reason", 500, blank=True)
     clean = parse_results(game_type(game.slug), results, _seat_names(game))
+    if sheet is None and (earlier := result_state(game)["sheet"]) is not None:
+        try:
+            sheet = parse_sheet(game.slug, earlier, clean)
+        except InvalidInput as exc:
+            raise InvalidInput(
+                f"the record's score sheet no longer fits ({exc}): send the corrected sheet"
+                " with the correction"
+            ) from None
+    else:
+        sheet = parse_sheet(game.slug, sheet, clean)
     result = _projected(clean)
+    data: dict[str, Any] = {"results": result, "reason": reason}
+    if sheet:
+        data["sheet"] = sheet
     store.append(
         game,
         game.version,
-        [
-            NewEvent(
-                EventKind.RESULT_CORRECTED, {"results": result, "reason": reason}, actor_id=by.pk
-            )
-        ],
+        [NewEvent(EventKind.RESULT_CORRECTED, data, actor_id=by.pk)],
     )
     state = result_state(game)
     if authoritative:
@@ -348,6 +391,8 @@ def result_state(game: Game) -> dict[str, Any]:
         "reported": None,
         "final": None,
         "bid": None,
+        "sheet": None,
+        "final_sheet": None,
         "played_at": None,
         "confirmed_by": [],
         "disputes": [],
@@ -367,6 +412,7 @@ def result_state(game: Game) -> dict[str, Any]:
                 disputes=[],
             )
             state["bid"] = data.get("bid", state["bid"])
+            state["sheet"] = data.get("sheet")
             state["played_at"] = data.get("played_at", state["played_at"])
         elif kind == EventKind.RESULT_CONFIRMED:
             state["confirmed_by"].append(actor)
@@ -379,6 +425,7 @@ def result_state(game: Game) -> dict[str, Any]:
             state.update(reported=data["results"], bid=data.get("bid"))
         elif kind == EventKind.GAME_FINISHED:
             state.update(status="final", final=data["result"], reported=data["result"])
+            state.update(sheet=data.get("sheet"), final_sheet=data.get("sheet"))
     named = [
         s.user.username
         for s in game.seats.select_related("user").order_by("index")
@@ -513,14 +560,16 @@ def _finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
     projection: dict[str, Any] = {"status": GameStatus.FINISHED, "result": result}
     if state["played_at"]:
         projection["finished_at"] = dt.datetime.fromisoformat(state["played_at"])
+    data = {"result": result, "reason": reason, "bid": state["bid"]}
+    if state["sheet"]:
+        data["sheet"] = state["sheet"]
     store.append(
-        game,
-        game.version,
-        [
-            NewEvent(
-                EventKind.GAME_FINISHED, {"result": result, "reason": reason, "bid": state["bid"]}
-            )
-        ],
-        projection=projection,
+        game, game.version, [NewEvent(EventKind.GAME_FINISHED, data)], projection=projection
     )
+    if state["sheet"]:
+        ScoreSheet.objects.update_or_create(
+            game=game, defaults={"slug": game.slug, "sheet": state["sheet"]}
+        )
+    elif correcting:
+        ScoreSheet.objects.filter(game=game).delete()
     announce(result_corrected if correcting else game_finished, game)
