@@ -26,7 +26,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.bots import BOT_PREFIX
 from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
-from games.catalog import game_name
+from games.catalog import game_name, game_types
 from games.models import Game, GameStatus
 from games.rules import get_rules, registered
 from league import selectors
@@ -238,9 +238,10 @@ def league_season_add(request, slug: str):
 def match_new(request):
     """Record a game played on a table; the game page shows it once recorded."""
     club = League.objects.filter(slug=request.GET.get("league", "")).first()
-    form = MatchForm(
-        request.POST or None, user=request.user, initial={"league": club.pk} if club else None
-    )
+    initial: dict[str, Any] = {"league": club.pk} if club else {}
+    if request.GET.get("game") in game_types():
+        initial["game"] = request.GET["game"]
+    form = MatchForm(request.POST or None, user=request.user, initial=initial or None)
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -252,6 +253,7 @@ def match_new(request):
                 recorded_by=request.user,
                 league=data["league"].slug if data["league"] else None,
                 notes=data["notes"],
+                sheet=form.sheet(),
             )
         except ServiceError as exc:
             form.add_error(None, str(exc))

@@ -196,3 +196,14 @@ class GameTypeOut(serializers.Serializer):
     hidden_information = serializers.BooleanField()
     description = serializers.CharField()
     options = serializers.ListField(child=serializers.DictField())
+
+
+class DeepCardOut(serializers.Serializer):
+    card = serializers.ChoiceField(choices=[c.name for c in CARDS])
+    kind = serializers.ChoiceField(choices=["event", "trait"])
+    migrate = serializers.IntegerField(help_text="its cost, moved from the score pile")
+    resolution = serializers.IntegerField()
+    note = serializers.CharField()
+    games = serializers.IntegerField(help_text="final records in which it was played")
+    wins = serializers.IntegerField(help_text="of those, the games its player won (ranked 1)")
+    win_rate = serializers.FloatField(allow_null=True)
