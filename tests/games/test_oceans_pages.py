@@ -126,7 +126,7 @@ def test_the_oceans_page_counts_games_and_wins_per_card(client, alice, bob):
     assert (cards["Blood Bath"]["games"], cards["Blood Bath"]["wins"]) == (2, 1)
     assert cards["Hibernating"]["games"] == 0
     body = page.content.decode()
-    assert "67% <span class=\"muted\">(2)</span>" in body and "3 final Oceans records" in body
+    assert '67% <span class="muted">(2)</span>' in body and "3 final Oceans records" in body
     api = client.get("/api/oceans/cards/").json()
     assert [row["card"] for row in api][:2] == ["Blood Bath", "Feeding Frenzy"]
     assert api[0]["win_rate"] == 0.5 and api[0]["kind"] == "event" and api[0]["migrate"] == 3
