@@ -61,6 +61,25 @@ class SeasonForm(forms.Form):
     ends_on = forms.DateField(label="Ends on", required=False, widget=_date_input())
 
 
+class PlaysImportForm(forms.Form):
+    """A file of plays to import into a league (league.services.plays)."""
+
+    file = forms.FileField(
+        label="Plays file",
+        help_text="CSV with the columns play, date, game, player, guest, score, rank; or a BG "
+        "Stats export (JSON).",
+    )
+    format = forms.ChoiceField(
+        choices=[("csv", "CSV"), ("bgstats", "BG Stats export")], initial="csv"
+    )
+    dry_run = forms.BooleanField(
+        label="Dry run: check and report, import nothing", required=False, initial=True
+    )
+    skip_refused = forms.BooleanField(
+        label="Skip the refused rows and import the rest", required=False
+    )
+
+
 # -- tournaments ----------------------------------------------------------------------------------
 
 

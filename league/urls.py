@@ -12,6 +12,8 @@ urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
     path("leagues/<slug:slug>/members/", views.league_member_add, name="league-member-add"),
     path("leagues/<slug:slug>/seasons/", views.league_season_add, name="league-season-add"),
+    path("leagues/<slug:slug>/import/", views.league_plays_import, name="league-plays-import"),
+    path("leagues/<slug:slug>/export/", views.league_plays_export, name="league-plays-export"),
     path("matches/new/", views.match_new, name="match-new"),
     path(
         "matches/<int:pk>/confirm/", views.match_answer, {"answer": "confirm"}, name="match-confirm"

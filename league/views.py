@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -36,12 +36,14 @@ from league.forms import (
     MatchForm,
     MemberForm,
     PlayerForm,
+    PlaysImportForm,
     SeasonForm,
     TableResultForm,
     TournamentForm,
 )
 from league.models import League, Tournament
-from league.services import leagues, tournaments
+from league.plays import MAX_BYTES as MAX_PLAYS_FILE
+from league.services import leagues, plays, tournaments
 
 User = get_user_model()
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 640, 180, 28
@@ -173,6 +175,8 @@ def _league_page(
             "tournaments": league.tournaments.order_by("-created_at"),
             "member_form": bound.get("member") or MemberForm(),
             "season_form": bound.get("season") or SeasonForm(),
+            "import_form": bound.get("import") or PlaysImportForm(),
+            "import_report": bound.get("import_report"),
             "error": error,
         },
         status=status,
@@ -229,6 +233,50 @@ def league_season_add(request, slug: str):
             messages.success(request, f"Season {season.name} added.")
             return redirect("league-detail", slug=league.slug)
     return _league_page(request, league, bound={"season": form})
+
+
+@login_required
+@require_POST
+def league_plays_import(request, slug: str):
+    """An organiser imports a file of plays; a dry run, or an import with refused rows, is
+    reported on the league page."""
+    league = get_object_or_404(League, slug=slug)
+    form = PlaysImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            report = plays.plays_import(
+                league=league,
+                content=data["file"].read(MAX_PLAYS_FILE + 1),  # decode refuses more
+                format=data["format"],
+                by=request.user,
+                dry_run=data["dry_run"],
+                skip_refused=data["skip_refused"],
+            )
+        except NotYourSeat as exc:
+            return _league_page(request, league, error=str(exc), status=403)
+        except ServiceError as exc:
+            form.add_error("file", str(exc))
+        else:
+            if report.imported:
+                messages.success(request, "Imported: " + "; ".join(report.lines()))
+                return redirect("league-detail", slug=league.slug)
+            return _league_page(request, league, bound={"import": form, "import_report": report})
+    return _league_page(request, league, bound={"import": form})
+
+
+def league_plays_export(request, slug: str):
+    """The league's plays as a download: ``?format=csv`` (default) or ``bgstats``."""
+    league = get_object_or_404(League, slug=slug)
+    format = request.GET.get("format", "csv")
+    try:
+        text, content_type = plays.plays_export(league=league, format=format)
+    except InvalidInput as exc:
+        raise Http404(str(exc)) from None
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    name = f"{league.slug}-plays.{'json' if format == 'bgstats' else 'csv'}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 # -- club records ---------------------------------------------------------------------------------

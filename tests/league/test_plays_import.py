@@ -252,3 +252,48 @@ def test_the_commands_import_with_a_dry_run_and_export(club, alice, tmp_path):
     with pytest.raises(CommandError, match="2 refused: nothing was imported"):
         call_command("import_plays", str(path), "--league", club.slug, stdout=out, stderr=err)
     assert Game.objects.count() == 2
+
+
+# -- from the league page -------------------------------------------------------------------------
+
+
+def upload(client, club, text=CSV, **fields):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    data = {"format": "csv", "file": SimpleUploadedFile("plays.csv", text.encode()), **fields}
+    return client.post(f"/leagues/{club.slug}/import/", data)
+
+
+def test_an_organiser_dry_runs_then_imports_from_the_league_page(client, club, alice):
+    client.force_login(alice)
+    page = client.get(f"/leagues/{club.slug}/").content.decode()
+    assert 'id="import-plays"' in page and f"/leagues/{club.slug}/export/?format=bgstats" in page
+    dry = upload(client, club, CSV + "p3,2024-03-05,abyss,bobby,no,1,1\n", dry_run="on")
+    body = dry.content.decode()
+    assert dry.status_code == 200 and "would create 2 plays" in body
+    assert "refused row 7: player: no member &#x27;bobby&#x27;" in body
+    assert not Game.objects.exists()
+    done = upload(client, club)
+    assert done.status_code == 302 and Game.objects.count() == 2
+    download = client.get(f"/leagues/{club.slug}/export/", {"format": "csv"})
+    assert download["Content-Disposition"] == 'attachment; filename="harbour-club-plays.csv"'
+    assert download.content.decode().count("\n") == 6
+    bgs = json.loads(client.get(f"/leagues/{club.slug}/export/", {"format": "bgstats"}).content)
+    assert len(bgs["plays"]) == 2 and {g["name"] for g in bgs["games"]} == {
+        "Abyss",
+        "Oceans (with The Deep promo pack 2)",
+    }
+
+
+def test_a_member_who_is_not_an_organiser_cannot_import(client, club, bob):
+    client.force_login(bob)
+    page = client.get(f"/leagues/{club.slug}/").content.decode()
+    assert 'id="import-plays"' not in page
+    response = upload(client, club)
+    assert response.status_code == 403 and not Game.objects.exists()
+
+
+def test_a_file_of_the_wrong_shape_is_a_form_error(client, club, alice):
+    client.force_login(alice)
+    response = upload(client, club, "name,score\nalice,1\n")
+    assert response.status_code == 200 and "the CSV lacks the columns" in response.content.decode()
