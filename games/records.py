@@ -14,6 +14,7 @@ corrected. Nothing is edited: a correction is a new event and moves the projecti
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -128,6 +129,90 @@ def _projected(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 # -- club records ---------------------------------------------------------------------------------
 
 
+@dataclass
+class CheckedRecord:
+    """A club record that has passed every check :func:`match_record` makes, not yet written."""
+
+    slug: str
+    played_at: dt.datetime
+    notes: str
+    results: list[dict[str, Any]]  # clean, in seat order
+    bid: dict | None
+    sheet: dict | None
+    seats: list[Seat]  # unsaved, each member's user found
+
+    def first_events(self, recorded_by) -> list[NewEvent]:
+        """What recording it appends first: the table set, the result recorded."""
+        return [
+            NewEvent(
+                EventKind.GAME_CREATED,
+                {
+                    "game": self.slug,
+                    "mode": GameMode.RECORD,
+                    "num_players": len(self.results),
+                    "seats": [_seat_json(s) for s in self.seats],
+                },
+                actor_id=recorded_by.pk,
+            ),
+            NewEvent(
+                EventKind.RESULT_RECORDED,
+                {
+                    "results": _projected(self.results),
+                    "played_at": self.played_at.isoformat(),
+                    "notes": self.notes,
+                    "bid": self.bid,
+                    **({"sheet": self.sheet} if self.sheet else {}),
+                },
+                actor_id=recorded_by.pk,
+            ),
+        ]
+
+    def new_game(self, recorded_by) -> Game:
+        return Game(
+            slug=self.slug,
+            mode=GameMode.RECORD,
+            rules_version=0,
+            options={},
+            num_players=len(self.results),
+            created_by=recorded_by,
+        )
+
+
+def record_check(
+    *,
+    slug: str,
+    played_at: Any,
+    results: Any,
+    notes: str = "",
+    bid: dict | None = None,
+    sheet: dict | None = None,
+    members: dict[str, AbstractUser] | None = None,
+) -> CheckedRecord:
+    """Every check of a club record, before anything is written; InvalidInput if one fails.
+    ``members``, from :func:`members_named`, saves looking each member up again."""
+    try:
+        kind = game_type(slug)
+    except KeyError as exc:
+        raise InvalidInput(str(exc.args[0])) from None
+    played_at = inputs.past_moment(played_at, "played_at")
+    notes = inputs.text(notes or "", "notes", 2000, blank=True)
+    clean = parse_results(kind, results)
+    sheet = parse_sheet(slug, sheet, clean)
+    bid = _check_bid(slug, [c["player"] for c in clean], bid)
+    if members is None:
+        members = members_named([c["player"] for c in clean if not c["guest"]])
+    seats = [_seat_for(i, r, members) for i, r in enumerate(clean)]
+    return CheckedRecord(slug, played_at, notes, clean, bid, sheet, seats)
+
+
+def members_named(names: list[str]) -> dict[str, AbstractUser]:
+    """The active members (not bots) among ``names``, by username, in one query."""
+    users = User.objects.filter(username__in=set(names), is_active=True).exclude(
+        username__startswith=BOT_PREFIX
+    )
+    return {user.username: user for user in users}
+
+
 @transaction.atomic
 def match_record(
     *,
@@ -144,56 +229,16 @@ def match_record(
     has confirmed it: at once when it names no member but the recorder, or when
     ``confirmed`` (the recorder is an organiser of the league it is recorded for). An Oceans
     record may carry its score sheet (games.oceans)."""
-    try:
-        kind = game_type(slug)
-    except KeyError as exc:
-        raise InvalidInput(str(exc.args[0])) from None
-    played_at = inputs.past_moment(played_at, "played_at")
-    notes = inputs.text(notes or "", "notes", 2000, blank=True)
-    clean = parse_results(kind, results)
-    sheet = parse_sheet(slug, sheet, clean)
-    bid = _check_bid(slug, [c["player"] for c in clean], bid)
-    seats = [_seat_for(i, r) for i, r in enumerate(clean)]
-    result = _projected(clean)
-    game = Game.objects.create(
-        slug=slug,
-        mode=GameMode.RECORD,
-        rules_version=0,
-        options={},
-        num_players=len(clean),
-        created_by=recorded_by,
+    record = record_check(
+        slug=slug, played_at=played_at, results=results, notes=notes, bid=bid, sheet=sheet
     )
-    for seat in seats:
+    game = record.new_game(recorded_by)
+    game.save()
+    for seat in record.seats:
         seat.game = game
-    Seat.objects.bulk_create(seats)
-    store.append(
-        game,
-        0,
-        [
-            NewEvent(
-                EventKind.GAME_CREATED,
-                {
-                    "game": slug,
-                    "mode": GameMode.RECORD,
-                    "num_players": len(clean),
-                    "seats": [_seat_json(s) for s in seats],
-                },
-                actor_id=recorded_by.pk,
-            ),
-            NewEvent(
-                EventKind.RESULT_RECORDED,
-                {
-                    "results": result,
-                    "played_at": played_at.isoformat(),
-                    "notes": notes,
-                    "bid": bid,
-                    **({"sheet": sheet} if sheet else {}),
-                },
-                actor_id=recorded_by.pk,
-            ),
-        ],
-        projection={"current_player": None},
-    )
+    Seat.objects.bulk_create(record.seats)
+    _remember_seats(game, record.seats)
+    store.append(game, 0, record.first_events(recorded_by), projection={"current_player": None})
     if confirmed:
         _finish(game, result_state(game), reason="recorded")
     else:
@@ -201,12 +246,51 @@ def match_record(
     return game
 
 
-def _seat_for(index: int, result: dict[str, Any]) -> Seat:
+@transaction.atomic
+def match_records_confirmed(*, records: list[CheckedRecord], recorded_by) -> list[Game]:
+    """Many records at once, each checked by :func:`record_check` and confirmed (an
+    organiser's import): the same events, projection and announcement as
+    ``match_record(confirmed=True)`` gives each, written in bulk (store.create_streams)."""
+    streams = []
+    for record in records:
+        game = record.new_game(recorded_by)
+        result = _projected(record.results)
+        game.status, game.result = GameStatus.FINISHED, result
+        game.current_player, game.finished_at = None, record.played_at
+        finished = {"result": result, "reason": "recorded", "bid": record.bid}
+        if record.sheet:
+            finished["sheet"] = record.sheet
+        appends = [record.first_events(recorded_by), [NewEvent(EventKind.GAME_FINISHED, finished)]]
+        streams.append((game, record.seats, appends))
+    store.create_streams(streams)
+    ScoreSheet.objects.bulk_create(
+        [
+            ScoreSheet(game=game, slug=game.slug, sheet=record.sheet)
+            for (game, _, _), record in zip(streams, records)
+            if record.sheet
+        ]
+    )
+    games = [game for game, _, _ in streams]
+    for game in games:
+        announce(game_finished, game)
+    return games
+
+
+def _remember_seats(game: Game, seats: list[Seat]) -> None:
+    """The seats just written, as if prefetched: the store's head reads them (and their
+    users) without asking the database again."""
+    cached = Seat.objects.filter(game=game)
+    cached._result_cache = list(seats)
+    cached._prefetch_done = True
+    game._prefetched_objects_cache = {"seats": cached}
+
+
+def _seat_for(index: int, result: dict[str, Any], members: dict[str, AbstractUser]) -> Seat:
     name = result["player"]
     if result["guest"]:
         return Seat(index=index, guest=name)
-    user = User.objects.filter(username=name, is_active=True).first()
-    if user is None or name.startswith(BOT_PREFIX):
+    user = members.get(name)
+    if user is None:
         raise InvalidInput(f'no member {name!r} (mark a guest with "guest": true)')
     return Seat(index=index, user=user)
 

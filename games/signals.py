@@ -3,6 +3,9 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
 
 - ``game_finished(game_id, slug)``: a game ended, played here or recorded from a table.
 - ``result_corrected(game_id, slug)``: a finished game's result changed (a correction).
+
+A bulk writer (games.services.announcements_batched) sends each once per game type for all its
+games: ``game_id`` is the last of them and ``game_ids`` lists them all.
 """
 
 from django.dispatch import Signal

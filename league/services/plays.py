@@ -1,12 +1,14 @@
 """Importing a club's history of plays into a league, and exporting a league's plays.
 
-An imported play is a club record like any other: ``games.records.match_record`` records it,
-with every check a record gets, confirmed at once because only a league organiser may import
-(an organiser's record needs no other confirmation, as from the record form); its ratings
-follow once the import commits, in the order the plays were played (ratings_update
-recomputes when older games arrive). The whole import is one transaction: all or nothing,
-unless refused plays are skipped; a dry run does everything and then rolls it back, so what it
-reports is exactly what an import would do.
+An imported play is a club record like any other: ``games.records.record_check`` makes every
+check a record gets, then ``games.records.match_records_confirmed`` writes the same events and
+projection as ``match_record`` does, a thousand at a time. Records are confirmed at once
+because only a league organiser may import (an organiser's record needs no other
+confirmation, as from the record form); their ratings follow once the import commits, one
+rating pass per game type, in the order the plays were played (ratings_update recomputes when
+older games arrive). Every play is checked before anything is written: all or nothing, unless
+refused plays are skipped; a dry run is the checks alone, so what it reports is exactly what an
+import would do.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from accounts.errors import InvalidInput, NotYourSeat, ServiceError
 from games import records
 from games.catalog import game_name, game_types
 from games.models import GameStatus
+from games.services import announcements_batched
 from league import plays as files
 from league.models import League
 from league.plays import Play, Refusal, Seat
@@ -67,10 +70,6 @@ class ImportReport:
         return out
 
 
-class _Undo(Exception):
-    """Roll the import back (a dry run, or refusals in an all-or-nothing import)."""
-
-
 def plays_import(
     *,
     league: League,
@@ -102,35 +101,39 @@ def plays_import(
     chosen = sorted(parsed.plays, key=lambda play: play.date)  # rated in the order played
     if not chosen and not report.refused:
         raise InvalidInput("the file has no plays")
-    try:
-        with transaction.atomic():
-            for done, play in enumerate(chosen, start=1):
-                try:
-                    game = records.match_record(
-                        slug=play.game,
-                        played_at=play.date,
-                        results=play.results(),
-                        recorded_by=by,
-                        notes=f"imported ({format}): {play.where}",
-                        confirmed=True,
-                    )
-                except ServiceError as exc:
-                    report.refused.append(Refusal(play.where, str(exc)))
-                else:
-                    report.plays.append(play)
-                    report.game_ids.append(game.pk)
-                if progress is not None:
-                    progress(done, len(chosen))
-            if dry_run or (report.refused and not skip_refused):
-                raise _Undo
-            through = League.games.through
-            through.objects.bulk_create(
-                [through(league_id=league.pk, game_id=pk) for pk in report.game_ids],
-                batch_size=BATCH,
+    members = records.members_named(
+        [s.player for play in chosen for s in play.seats if not s.guest]
+    )
+    checked = []
+    for done, play in enumerate(chosen, start=1):
+        try:
+            record = records.record_check(
+                slug=play.game,
+                played_at=play.date,
+                results=play.results(),
+                notes=f"imported ({format}): {play.where}",
+                members=members,
             )
-    except _Undo:
-        report.game_ids = []
+        except ServiceError as exc:
+            report.refused.append(Refusal(play.where, str(exc)))
+        else:
+            checked.append(record)
+            report.plays.append(play)
+        if progress is not None:
+            progress(done, len(chosen))
+    if dry_run or (report.refused and not skip_refused):
         return report
+    with transaction.atomic(), announcements_batched():
+        for start in range(0, len(checked), BATCH):
+            games = records.match_records_confirmed(
+                records=checked[start : start + BATCH], recorded_by=by
+            )
+            report.game_ids += [game.pk for game in games]
+        through = League.games.through
+        through.objects.bulk_create(
+            [through(league_id=league.pk, game_id=pk) for pk in report.game_ids],
+            batch_size=BATCH,
+        )
     report.imported = True
     return report
 
