@@ -165,7 +165,7 @@ def _refuse_unknown_members(parsed: files.Parsed) -> None:
 def _map_to_members(parsed: files.Parsed, league: League, report: ImportReport) -> None:
     """BG Stats names people as it likes: a name that is a league member's username or full
     name (case aside) is that member; anyone else is a guest."""
-    members = {}
+    members: dict[str, str] = {}
     for user in league.members.filter(is_active=True):
         for name in (user.username, user.get_full_name()):
             if name.strip():
