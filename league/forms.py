@@ -275,11 +275,23 @@ class MatchForm(forms.Form):
         self.max_rows = max(kind.max_players for kind in game_types().values())
         for i in range(self.max_rows):
             self.fields[f"player_{i}"] = forms.CharField(
-                label=f"Player {i + 1}", required=False, max_length=150
+                label=f"Player {i + 1}",
+                required=False,
+                max_length=150,
+                widget=forms.TextInput(attrs={"placeholder": "Player"}),
             )
             self.fields[f"guest_{i}"] = forms.BooleanField(label="Guest", required=False)
-            self.fields[f"score_{i}"] = forms.IntegerField(label="Score", required=False)
-            self.fields[f"rank_{i}"] = forms.IntegerField(label="Rank", required=False, min_value=1)
+            self.fields[f"score_{i}"] = forms.IntegerField(
+                label="Score",
+                required=False,
+                widget=forms.NumberInput(attrs={"placeholder": "Score"}),
+            )
+            self.fields[f"rank_{i}"] = forms.IntegerField(
+                label="Rank",
+                required=False,
+                min_value=1,
+                widget=forms.NumberInput(attrs={"placeholder": "Rank"}),
+            )
             self.fields[f"pile_{i}"] = forms.IntegerField(
                 label="Score pile", required=False, min_value=0
             )
