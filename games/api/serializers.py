@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from games import records
 from games.models import Game
-from games.rules.oceans_data import CARDS
+from games.rules.oceans_data import CARD_NAMES
 
 
 class SeatOut(serializers.Serializer):
@@ -51,7 +51,7 @@ class PlayerSheetOut(serializers.Serializer):
     other = serializers.IntegerField(help_text="any other final points on the sheet")
     total = serializers.IntegerField(help_text="score_pile + bonus + other: the player's score")
     deep_cards = serializers.ListField(
-        child=serializers.ChoiceField(choices=[c.name for c in CARDS]),
+        child=serializers.ChoiceField(choices=CARD_NAMES),
         help_text="the Deep cards the player played (The Deep promo pack 2)",
     )
 
@@ -199,7 +199,7 @@ class GameTypeOut(serializers.Serializer):
 
 
 class DeepCardOut(serializers.Serializer):
-    card = serializers.ChoiceField(choices=[c.name for c in CARDS])
+    card = serializers.ChoiceField(choices=CARD_NAMES)
     kind = serializers.ChoiceField(choices=["event", "trait"])
     migrate = serializers.IntegerField(help_text="its cost, moved from the score pile")
     resolution = serializers.IntegerField()

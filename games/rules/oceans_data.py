@@ -39,6 +39,8 @@ CARDS: tuple[DeepCard, ...] = (
     DeepCard("Proliferation", EVENT, 1, 110, note="1 to 10 population from the score pile"),
 )
 
+CARD_NAMES: tuple[str, ...] = tuple(card.name for card in CARDS)
+
 # Names are matched without regard to case or surrounding spaces ("go fish" is Go Fish).
 BY_KEY: dict[str, DeepCard] = {card.name.casefold(): card for card in CARDS}
 

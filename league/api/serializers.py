@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.serializers import GameOut, RecordOut, ResultOut
-from games.rules.oceans_data import CARDS
+from games.rules.oceans_data import CARD_NAMES
 
 NAME = {"max_length": 150}
 
@@ -74,7 +74,7 @@ class PlayerSheetIn(serializers.Serializer):
         " a result without a score takes it",
     )
     deep_cards = serializers.ListField(
-        child=serializers.ChoiceField(choices=[c.name for c in CARDS]),
+        child=serializers.ChoiceField(choices=CARD_NAMES),
         max_length=12,
         default=list,
         help_text="the Deep cards the player played; each card of the pack once a game",
