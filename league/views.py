@@ -259,7 +259,7 @@ def league_plays_import(request, slug: str):
             form.add_error("file", str(exc))
         else:
             if report.imported:
-                messages.success(request, "Imported: " + "; ".join(report.lines()))
+                messages.success(request, "Imported: " + "; ".join(report.lines(refusals=10)))
                 return redirect("league-detail", slug=league.slug)
             return _league_page(request, league, bound={"import": form, "import_report": report})
     return _league_page(request, league, bound={"import": form})

@@ -46,8 +46,9 @@ class ImportReport:
     imported: bool = False  # committed: not a dry run, and nothing refused or skipped
     game_ids: list[int] = field(default_factory=list)
 
-    def lines(self) -> list[str]:
-        """What happened, for people: the plays per game, the players, every refusal."""
+    def lines(self, refusals: int | None = None) -> list[str]:
+        """What happened, for people: the plays per game, the players, every refusal (or the
+        first ``refusals`` of them)."""
         verb = "created" if self.imported else "would create"
         per_game = Counter(play.game for play in self.plays)
         out = [
@@ -64,7 +65,10 @@ class ImportReport:
             )
         if self.guests:
             out.append("guests: " + ", ".join(sorted(self.guests)))
-        out += [f"refused {refusal}" for refusal in self.refused]
+        shown = self.refused if refusals is None else self.refused[:refusals]
+        out += [f"refused {refusal}" for refusal in shown]
+        if len(shown) < len(self.refused):
+            out.append(f"… and {len(self.refused) - len(shown)} more refused")
         if self.refused and not self.imported and not self.dry_run:
             out.append("nothing was imported (skip the refused rows to import the rest)")
         return out
@@ -83,7 +87,7 @@ def plays_import(
     """Import the plays of a CSV or BG Stats file (league.plays) into ``league``, recorded by
     ``by`` (an organiser). Refused rows are all reported; with any, nothing is imported unless
     ``skip_refused``. A file of the wrong shape raises InvalidInput. ``progress(done, total)``
-    is called after each play."""
+    is called as the plays are checked, then written."""
     if not is_league_organiser(league, by):
         raise NotYourSeat("only the league's organisers may import plays")
     if format not in files.FORMATS:
@@ -120,15 +124,18 @@ def plays_import(
             checked.append(record)
             report.plays.append(play)
         if progress is not None:
-            progress(done, len(chosen))
+            progress(done, len(chosen) if dry_run else 2 * len(chosen))
     if dry_run or (report.refused and not skip_refused):
         return report
+    steps = len(chosen) + len(checked)  # each play checked, then each written
     with transaction.atomic(), announcements_batched():
         for start in range(0, len(checked), BATCH):
             games = records.match_records_confirmed(
                 records=checked[start : start + BATCH], recorded_by=by
             )
             report.game_ids += [game.pk for game in games]
+            if progress is not None:
+                progress(len(chosen) + len(report.game_ids), steps)
         through = League.games.through
         through.objects.bulk_create(
             [through(league_id=league.pk, game_id=pk) for pk in report.game_ids],

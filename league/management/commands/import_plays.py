@@ -46,9 +46,8 @@ class Command(BaseCommand):
         with tqdm(desc="plays", unit="play", file=self.stderr._out) as bar:
 
             def progress(done: int, total: int) -> None:
-                if bar.total != total:
-                    bar.reset(total=total)
-                bar.update(1)
+                bar.total, bar.n = total, done  # the total shrinks if plays are refused
+                bar.refresh()
 
             try:
                 report = plays_import(
