@@ -4,7 +4,10 @@ A recorded game is a stream like any other, in record mode: no rule module repla
 events are the results as they were recorded, reported, confirmed, disputed, overridden or
 corrected. Nothing is edited: a correction is a new event and moves the projection.
 
-- ``match_record``: a club record, finished at once (GameCreated, ResultRecorded, GameFinished).
+- ``match_record``: a club record, finished at once (GameCreated, ResultRecorded, GameFinished);
+  an Oceans record may carry its score sheet (games.oceans), which corrections carry on.
+- ``record_check`` / ``match_records_confirmed``: the same, split for a bulk writer (an
+  import): every check first, then thousands of confirmed records written at once.
 - ``table_game_create`` / ``result_report`` / ``result_confirm`` / ``result_override``: a
   tournament table whose seated players report and confirm; a conflict is disputed and left to
   the organiser, who overrides.
