@@ -166,6 +166,8 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema.add_error_responses",
     ],
+    # One enum for the Deep cards, wherever a card is named (a sheet in, a sheet out, stats).
+    "ENUM_NAME_OVERRIDES": {"DeepCardEnum": "games.rules.oceans_data.CARD_NAMES"},
 }
 
 # -- cache -----------------------------------------------------------------------------------

@@ -197,3 +197,18 @@ class Snapshot(models.Model):
                 fields=["game", "version", "rules_version"], name="snapshot_unique_version"
             )
         ]
+
+
+class ScoreSheet(models.Model):
+    """The score sheet of a recorded game's final result (an Oceans sheet: games.oceans), a
+    projection of its events kept in the same transaction as the result it belongs to, so
+    that statistics over sheets read one table."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="score_sheet"
+    )
+    slug = models.CharField(max_length=40)
+    sheet = models.JSONField()
+
+    class Meta:
+        indexes = [models.Index(fields=["slug"])]

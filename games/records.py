@@ -4,7 +4,10 @@ A recorded game is a stream like any other, in record mode: no rule module repla
 events are the results as they were recorded, reported, confirmed, disputed, overridden or
 corrected. Nothing is edited: a correction is a new event and moves the projection.
 
-- ``match_record``: a club record, finished at once (GameCreated, ResultRecorded, GameFinished).
+- ``match_record``: a club record, finished at once (GameCreated, ResultRecorded, GameFinished);
+  an Oceans record may carry its score sheet (games.oceans), which corrections carry on.
+- ``record_check`` / ``match_records_confirmed``: the same, split for a bulk writer (an
+  import): every check first, then thousands of confirmed records written at once.
 - ``table_game_create`` / ``result_report`` / ``result_confirm`` / ``result_override``: a
   tournament table whose seated players report and confirm; a conflict is disputed and left to
   the organiser, who overrides.
@@ -14,6 +17,7 @@ corrected. Nothing is edited: a correction is a new event and moves the projecti
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -23,9 +27,9 @@ from django.db.models import Prefetch
 
 from accounts.bots import BOT_PREFIX
 from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
-from games import inputs, store
+from games import inputs, oceans, store
 from games.catalog import GameType, game_type
-from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
+from games.models import Event, EventKind, Game, GameMode, GameStatus, ScoreSheet, Seat
 from games.services import announce
 from games.signals import game_finished, result_corrected
 from games.store import NewEvent
@@ -85,6 +89,18 @@ def parse_results(
             raise InvalidInput(
                 f"ranks must be in competition order (1, 1, 3 or 1, 2, 2): {sorted(ranks)} is not"
             )
+    _check_scores_agree_with_ranks(clean)
+    if seat_names is not None:
+        if sorted(names) != sorted(seat_names):
+            raise InvalidInput(
+                f"the results must name exactly the players at the table: {', '.join(seat_names)}"
+            )
+        by_name = {c["player"]: c for c in clean}
+        clean = [by_name[name] for name in seat_names]
+    return clean
+
+
+def _check_scores_agree_with_ranks(clean: list[dict[str, Any]]) -> None:
     for a in clean:
         for b in clean:
             if (
@@ -96,14 +112,18 @@ def parse_results(
                 raise InvalidInput(
                     f"{a['player']} scored more than {b['player']} but is ranked below"
                 )
-    if seat_names is not None:
-        if sorted(names) != sorted(seat_names):
-            raise InvalidInput(
-                f"the results must name exactly the players at the table: {', '.join(seat_names)}"
-            )
-        by_name = {c["player"]: c for c in clean}
-        clean = [by_name[name] for name in seat_names]
-    return clean
+
+
+def parse_sheet(slug: str, sheet: Any, clean: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The checked score sheet of a result (None for none); the results' missing scores are
+    taken from it."""
+    if sheet is None:
+        return None
+    if slug != oceans.SLUG:
+        raise InvalidInput(f"{game_type(slug).name} has no score sheet: only Oceans has one")
+    checked = oceans.parse_sheet(sheet, clean)
+    _check_scores_agree_with_ranks(clean)
+    return checked
 
 
 def _projected(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -111,6 +131,90 @@ def _projected(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 # -- club records ---------------------------------------------------------------------------------
+
+
+@dataclass
+class CheckedRecord:
+    """A club record that has passed every check :func:`match_record` makes, not yet written."""
+
+    slug: str
+    played_at: dt.datetime
+    notes: str
+    results: list[dict[str, Any]]  # clean, in seat order
+    bid: dict | None
+    sheet: dict | None
+    seats: list[Seat]  # unsaved, each member's user found
+
+    def first_events(self, recorded_by) -> list[NewEvent]:
+        """What recording it appends first: the table set, the result recorded."""
+        return [
+            NewEvent(
+                EventKind.GAME_CREATED,
+                {
+                    "game": self.slug,
+                    "mode": GameMode.RECORD,
+                    "num_players": len(self.results),
+                    "seats": [_seat_json(s) for s in self.seats],
+                },
+                actor_id=recorded_by.pk,
+            ),
+            NewEvent(
+                EventKind.RESULT_RECORDED,
+                {
+                    "results": _projected(self.results),
+                    "played_at": self.played_at.isoformat(),
+                    "notes": self.notes,
+                    "bid": self.bid,
+                    **({"sheet": self.sheet} if self.sheet else {}),
+                },
+                actor_id=recorded_by.pk,
+            ),
+        ]
+
+    def new_game(self, recorded_by) -> Game:
+        return Game(
+            slug=self.slug,
+            mode=GameMode.RECORD,
+            rules_version=0,
+            options={},
+            num_players=len(self.results),
+            created_by=recorded_by,
+        )
+
+
+def record_check(
+    *,
+    slug: str,
+    played_at: Any,
+    results: Any,
+    notes: str = "",
+    bid: dict | None = None,
+    sheet: dict | None = None,
+    members: dict[str, AbstractUser] | None = None,
+) -> CheckedRecord:
+    """Every check of a club record, before anything is written; InvalidInput if one fails.
+    ``members``, from :func:`members_named`, saves looking each member up again."""
+    try:
+        kind = game_type(slug)
+    except KeyError as exc:
+        raise InvalidInput(str(exc.args[0])) from None
+    played_at = inputs.past_moment(played_at, "played_at")
+    notes = inputs.text(notes or "", "notes", 2000, blank=True)
+    clean = parse_results(kind, results)
+    sheet = parse_sheet(slug, sheet, clean)
+    bid = _check_bid(slug, [c["player"] for c in clean], bid)
+    if members is None:
+        members = members_named([c["player"] for c in clean if not c["guest"]])
+    seats = [_seat_for(i, r, members) for i, r in enumerate(clean)]
+    return CheckedRecord(slug, played_at, notes, clean, bid, sheet, seats)
+
+
+def members_named(names: list[str]) -> dict[str, AbstractUser]:
+    """The active members (not bots) among ``names``, by username, in one query."""
+    users = User.objects.filter(username__in=set(names), is_active=True).exclude(
+        username__startswith=BOT_PREFIX
+    )
+    return {user.username: user for user in users}
 
 
 @transaction.atomic
@@ -122,54 +226,23 @@ def match_record(
     recorded_by,
     notes: str = "",
     bid: dict | None = None,
+    sheet: dict | None = None,
     confirmed: bool = False,
 ) -> Game:
     """Record a game played on a table. It is final, and rated, once every member it names
     has confirmed it: at once when it names no member but the recorder, or when
-    ``confirmed`` (the recorder is an organiser of the league it is recorded for)."""
-    try:
-        kind = game_type(slug)
-    except KeyError as exc:
-        raise InvalidInput(str(exc.args[0])) from None
-    played_at = inputs.past_moment(played_at, "played_at")
-    notes = inputs.text(notes or "", "notes", 2000, blank=True)
-    clean = parse_results(kind, results)
-    bid = _check_bid(slug, [c["player"] for c in clean], bid)
-    seats = [_seat_for(i, r) for i, r in enumerate(clean)]
-    result = _projected(clean)
-    game = Game.objects.create(
-        slug=slug,
-        mode=GameMode.RECORD,
-        rules_version=0,
-        options={},
-        num_players=len(clean),
-        created_by=recorded_by,
+    ``confirmed`` (the recorder is an organiser of the league it is recorded for). An Oceans
+    record may carry its score sheet (games.oceans)."""
+    record = record_check(
+        slug=slug, played_at=played_at, results=results, notes=notes, bid=bid, sheet=sheet
     )
-    for seat in seats:
+    game = record.new_game(recorded_by)
+    game.save()
+    for seat in record.seats:
         seat.game = game
-    Seat.objects.bulk_create(seats)
-    store.append(
-        game,
-        0,
-        [
-            NewEvent(
-                EventKind.GAME_CREATED,
-                {
-                    "game": slug,
-                    "mode": GameMode.RECORD,
-                    "num_players": len(clean),
-                    "seats": [_seat_json(s) for s in seats],
-                },
-                actor_id=recorded_by.pk,
-            ),
-            NewEvent(
-                EventKind.RESULT_RECORDED,
-                {"results": result, "played_at": played_at.isoformat(), "notes": notes, "bid": bid},
-                actor_id=recorded_by.pk,
-            ),
-        ],
-        projection={"current_player": None},
-    )
+    Seat.objects.bulk_create(record.seats)
+    _remember_seats(game, record.seats)
+    store.append(game, 0, record.first_events(recorded_by), projection={"current_player": None})
     if confirmed:
         _finish(game, result_state(game), reason="recorded")
     else:
@@ -177,12 +250,51 @@ def match_record(
     return game
 
 
-def _seat_for(index: int, result: dict[str, Any]) -> Seat:
+@transaction.atomic
+def match_records_confirmed(*, records: list[CheckedRecord], recorded_by) -> list[Game]:
+    """Many records at once, each checked by :func:`record_check` and confirmed (an
+    organiser's import): the same events, projection and announcement as
+    ``match_record(confirmed=True)`` gives each, written in bulk (store.create_streams)."""
+    streams = []
+    for record in records:
+        game = record.new_game(recorded_by)
+        result = _projected(record.results)
+        game.status, game.result = GameStatus.FINISHED, result
+        game.current_player, game.finished_at = None, record.played_at
+        finished = {"result": result, "reason": "recorded", "bid": record.bid}
+        if record.sheet:
+            finished["sheet"] = record.sheet
+        appends = [record.first_events(recorded_by), [NewEvent(EventKind.GAME_FINISHED, finished)]]
+        streams.append((game, record.seats, appends))
+    store.create_streams(streams)
+    ScoreSheet.objects.bulk_create(
+        [
+            ScoreSheet(game=game, slug=game.slug, sheet=record.sheet)
+            for (game, _, _), record in zip(streams, records)
+            if record.sheet
+        ]
+    )
+    games = [game for game, _, _ in streams]
+    for game in games:
+        announce(game_finished, game)
+    return games
+
+
+def _remember_seats(game: Game, seats: list[Seat]) -> None:
+    """The seats just written, as if prefetched: the store's head reads them (and their
+    users) without asking the database again."""
+    cached = Seat.objects.filter(game=game)
+    cached._result_cache = list(seats)
+    cached._prefetch_done = True
+    game._prefetched_objects_cache = {"seats": cached}
+
+
+def _seat_for(index: int, result: dict[str, Any], members: dict[str, AbstractUser]) -> Seat:
     name = result["player"]
     if result["guest"]:
         return Seat(index=index, guest=name)
-    user = User.objects.filter(username=name, is_active=True).first()
-    if user is None or name.startswith(BOT_PREFIX):
+    user = members.get(name)
+    if user is None:
         raise InvalidInput(f'no member {name!r} (mark a guest with "guest": true)')
     return Seat(index=index, user=user)
 
@@ -195,24 +307,42 @@ def _seat_json(seat: Seat) -> dict[str, Any]:
 
 @transaction.atomic
 def result_correct(
-    *, game: Game, results: Any, by, reason: str = "", authoritative: bool = False
+    *,
+    game: Game,
+    results: Any,
+    by,
+    reason: str = "",
+    sheet: dict | None = None,
+    authoritative: bool = False,
 ) -> dict[str, Any]:
     """A new result for a club record: an event. An organiser's correction (``authoritative``)
     is final at once and the ratings follow; anyone else's waits, like the first result, for
-    every member named to confirm it, and until then the last confirmed result stands."""
+    every member named to confirm it, and until then the last confirmed result stands.
+
+    The correction carries the score sheet: the one given, or else the record's sheet as it
+    was, which must then still agree with the corrected scores."""
     if game.mode != GameMode.RECORD or game.status == GameStatus.VOID or _is_table(game):
         raise RuleViolation("only a club record can be corrected")
     reason = inputs.text(reason or "", "reason", 500, blank=True)
     clean = parse_results(game_type(game.slug), results, _seat_names(game))
+    if sheet is None and (earlier := result_state(game)["sheet"]) is not None:
+        try:
+            sheet = parse_sheet(game.slug, earlier, clean)
+        except InvalidInput as exc:
+            raise InvalidInput(
+                f"the record's score sheet no longer fits ({exc}): send the corrected sheet"
+                " with the correction"
+            ) from None
+    else:
+        sheet = parse_sheet(game.slug, sheet, clean)
     result = _projected(clean)
+    data: dict[str, Any] = {"results": result, "reason": reason}
+    if sheet:
+        data["sheet"] = sheet
     store.append(
         game,
         game.version,
-        [
-            NewEvent(
-                EventKind.RESULT_CORRECTED, {"results": result, "reason": reason}, actor_id=by.pk
-            )
-        ],
+        [NewEvent(EventKind.RESULT_CORRECTED, data, actor_id=by.pk)],
     )
     state = result_state(game)
     if authoritative:
@@ -397,6 +527,8 @@ def _fold(rows, named: list[str]) -> dict[str, Any]:
         "reported": None,
         "final": None,
         "bid": None,
+        "sheet": None,
+        "final_sheet": None,
         "played_at": None,
         "confirmed_by": [],
         "disputes": [],
@@ -415,6 +547,7 @@ def _fold(rows, named: list[str]) -> dict[str, Any]:
                 disputes=[],
             )
             state["bid"] = data.get("bid", state["bid"])
+            state["sheet"] = data.get("sheet")
             state["played_at"] = data.get("played_at", state["played_at"])
             if kind == EventKind.RESULT_RECORDED:
                 state["club_record"] = True
@@ -429,6 +562,7 @@ def _fold(rows, named: list[str]) -> dict[str, Any]:
             state.update(reported=data["results"], bid=data.get("bid"))
         elif kind == EventKind.GAME_FINISHED:
             state.update(status="final", final=data["result"], reported=data["result"])
+            state.update(sheet=data.get("sheet"), final_sheet=data.get("sheet"))
     state["waiting_for"] = (
         []
         if state["status"] in ("final", "awaiting report")
@@ -558,14 +692,16 @@ def _finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
     projection: dict[str, Any] = {"status": GameStatus.FINISHED, "result": result}
     if state["played_at"]:
         projection["finished_at"] = dt.datetime.fromisoformat(state["played_at"])
+    data = {"result": result, "reason": reason, "bid": state["bid"]}
+    if state["sheet"]:
+        data["sheet"] = state["sheet"]
     store.append(
-        game,
-        game.version,
-        [
-            NewEvent(
-                EventKind.GAME_FINISHED, {"result": result, "reason": reason, "bid": state["bid"]}
-            )
-        ],
-        projection=projection,
+        game, game.version, [NewEvent(EventKind.GAME_FINISHED, data)], projection=projection
     )
+    if state["sheet"]:
+        ScoreSheet.objects.update_or_create(
+            game=game, defaults={"slug": game.slug, "sheet": state["sheet"]}
+        )
+    elif correcting:
+        ScoreSheet.objects.filter(game=game).delete()
     announce(result_corrected if correcting else game_finished, game)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -697,12 +698,44 @@ def after_commit(what: str, call: Callable[[], None]) -> None:
 
 
 def announce(signal: Signal, game: Game) -> None:
-    """Send ``signal`` for ``game`` once the transaction commits (games.signals)."""
+    """Send ``signal`` for ``game`` once the transaction commits (games.signals); inside
+    :func:`announcements_batched`, once for the whole batch."""
     game_id, slug = game.pk, game.slug
+    batch = getattr(_announcing, "batch", None)
+    if batch is not None:
+        # Kept only if this game's own transaction (a savepoint, say) commits.
+        transaction.on_commit(lambda: batch.setdefault((signal, slug), []).append(game_id))
+        return
     after_commit(
         f"announce game {game_id}'s result",
         lambda: signal.send(sender=Game, game_id=game_id, slug=slug),
     )
+
+
+_announcing = threading.local()
+
+
+@contextmanager
+def announcements_batched() -> Iterator[None]:
+    """For a bulk writer (an import of thousands of records): once committed, each signal is
+    sent once per game type rather than once per game, ``game_id`` the last game and
+    ``game_ids`` all of them, so that a receiver acting per game type (the ratings) runs once.
+    Use it inside the writer's transaction."""
+    if getattr(_announcing, "batch", None) is not None:
+        yield
+        return
+    batch: dict[tuple[Signal, str], list[int]] = {}
+    _announcing.batch = batch
+    try:
+        yield
+    finally:
+        _announcing.batch = None
+
+    def send() -> None:
+        for (signal, slug), ids in batch.items():
+            signal.send(sender=Game, game_id=ids[-1], slug=slug, game_ids=ids)
+
+    after_commit("announce a batch of results", send)
 
 
 def enqueue_timeout(game_id: int, seat: int, version: int, seconds: int) -> None:

@@ -9,6 +9,9 @@ And one question the pages ask upward, since only the apps above know the answer
 - ``record_correctable(game, user)``: may ``user`` correct this club record? Receivers answer
   True or False; :func:`may_correct` is True if any of them says so (league answers: whoever
   recorded it, a league organiser, staff).
+
+A bulk writer (games.services.announcements_batched) sends each once per game type for all its
+games: ``game_id`` is the last of them and ``game_ids`` lists them all.
 """
 
 from django.dispatch import Signal

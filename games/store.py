@@ -391,6 +391,42 @@ PROJECTED = (
 )
 
 
+def create_streams(streams: list[tuple[Game, list[Seat], list[list[NewEvent]]]]) -> None:
+    """Write many new streams at once, for a bulk writer (an import): each game (unsaved, its
+    projection set by the caller) with its seats and its events, given as the appends that
+    would have written them one after another. Sequence numbers run from 1 without gaps, each
+    append its own batch, and the version is the last; nothing is written for an existing
+    game. Three statements per thousand streams instead of several per stream."""
+    if any(game.pk is not None for game, _, _ in streams):
+        raise ValueError("create_streams writes new games only")
+    for game, _, appends in streams:
+        game.version = sum(len(batch) for batch in appends)
+    Game.objects.bulk_create([game for game, _, _ in streams])
+    seats, events = [], []
+    for game, game_seats, appends in streams:
+        for seat in game_seats:
+            seat.game = game
+            seats.append(seat)
+        seq = 0
+        for batch in appends:
+            first = seq + 1
+            for event in batch:
+                seq += 1
+                events.append(
+                    Event(
+                        game=game,
+                        seq=seq,
+                        kind=event.kind,
+                        data=event.data,
+                        seat=event.seat,
+                        actor_id=event.actor_id,
+                        batch=first,
+                    )
+                )
+    Seat.objects.bulk_create(seats)
+    Event.objects.bulk_create(events)
+
+
 def batch_for_key(game, key: str) -> AppendResult | None:
     """The result of the append that first used ``key``, or None."""
     events = Event.objects.using(where(game))

@@ -7,6 +7,7 @@ from games import views
 urlpatterns = [
     path("", views.game_list, name="game-list"),
     path("games/new/", views.game_new, name="game-new"),
+    path("oceans/", views.oceans_page, name="oceans"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
     path(
         "games/<int:pk>/accept/", views.game_seat_answer, {"answer": "accept"}, name="game-accept"

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.errors import InvalidInput, ServiceError
-from games import records, services, signals
+from games import records, selectors, services, signals
 from games.api.serializers import GameOut
 from games.catalog import game_name
 from games.forms import NewGameForm
@@ -234,3 +234,21 @@ def _chosen_seat(asked: str | None, mine: list[int], to_play: int | None) -> int
     if to_play in mine:
         return to_play
     return mine[0] if mine else None
+
+
+# -- Oceans ---------------------------------------------------------------------------------------
+
+
+def oceans_page(request):
+    """Oceans, recorded not played: what a record checks, and the promo pack's Deep cards with
+    how often each was played and won with."""
+    cards = selectors.oceans_card_statistics()
+    return render(
+        request,
+        "games/oceans.html",
+        {
+            "name": game_name("oceans"),
+            "cards": cards,
+            "records": Game.objects.filter(slug="oceans", status=GameStatus.FINISHED).count(),
+        },
+    )

@@ -14,6 +14,8 @@ from django import forms
 from django.utils import timezone
 
 from games.catalog import game_types
+from games.oceans import SLUG as OCEANS
+from games.rules.oceans_data import CARDS
 from league.models import League, Membership, Season, Tournament
 from league.services.tournaments import STARTING_BID_GAMES
 
@@ -70,6 +72,25 @@ class SeasonTournamentForm(forms.Form):
         self.fields["tournament"].queryset = league.tournaments.order_by("-created_at")
         self.fields["season"].queryset = league.seasons.all()
         self.fields["season"].label_from_instance = lambda season: season.name
+
+
+class PlaysImportForm(forms.Form):
+    """A file of plays to import into a league (league.services.plays)."""
+
+    file = forms.FileField(
+        label="Plays file",
+        help_text="CSV with the columns play, date, game, player, guest, score, rank; or a BG "
+        "Stats export (JSON).",
+    )
+    format = forms.ChoiceField(
+        choices=[("csv", "CSV"), ("bgstats", "BG Stats export")], initial="csv"
+    )
+    dry_run = forms.BooleanField(
+        label="Dry run: check and report, import nothing", required=False, initial=True
+    )
+    skip_refused = forms.BooleanField(
+        label="Skip the refused rows and import the rest", required=False
+    )
 
 
 # -- tournaments ----------------------------------------------------------------------------------
@@ -227,7 +248,11 @@ class TableResultForm(forms.Form):
 
 class MatchForm(forms.Form):
     """A game played on a table: one row per player (a member's username or a guest's name),
-    with a score and a rank. Rows left empty are ignored; the service checks the count."""
+    with a score and a rank. Rows left empty are ignored; the service checks the count.
+
+    For Oceans, the score sheet too: per row the score pile, bonus token, other points and the
+    Deep cards played, and for the game the scenarios and the Reef variant. The row's score is
+    the sheet's total (left empty, the sum); the service checks the sheet (games.oceans)."""
 
     game = forms.ChoiceField(choices=lambda: [(k.slug, k.name) for k in game_types().values()])
     played_at = forms.DateField(
@@ -242,6 +267,20 @@ class MatchForm(forms.Form):
         empty_label="No league",
         help_text="A league you belong to: the game counts there.",
     )
+    reef = forms.BooleanField(label="The Reef variant was played", required=False)
+    scenarios = forms.CharField(
+        label="Scenario cards used",
+        required=False,
+        max_length=1200,
+        help_text="One per line, or separated by commas.",
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    edition = forms.CharField(
+        label="Rulebook edition",
+        required=False,
+        max_length=100,
+        help_text="Whose end-of-game rules you followed (free text).",
+    )
 
     def __init__(self, *args: Any, user, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -249,11 +288,36 @@ class MatchForm(forms.Form):
         self.max_rows = max(kind.max_players for kind in game_types().values())
         for i in range(self.max_rows):
             self.fields[f"player_{i}"] = forms.CharField(
-                label=f"Player {i + 1}", required=False, max_length=150
+                label=f"Player {i + 1}",
+                required=False,
+                max_length=150,
+                widget=forms.TextInput(attrs={"placeholder": "Player"}),
             )
             self.fields[f"guest_{i}"] = forms.BooleanField(label="Guest", required=False)
-            self.fields[f"score_{i}"] = forms.IntegerField(label="Score", required=False)
-            self.fields[f"rank_{i}"] = forms.IntegerField(label="Rank", required=False, min_value=1)
+            self.fields[f"score_{i}"] = forms.IntegerField(
+                label="Score",
+                required=False,
+                widget=forms.NumberInput(attrs={"placeholder": "Score"}),
+            )
+            self.fields[f"rank_{i}"] = forms.IntegerField(
+                label="Rank",
+                required=False,
+                min_value=1,
+                widget=forms.NumberInput(attrs={"placeholder": "Rank"}),
+            )
+            self.fields[f"pile_{i}"] = forms.IntegerField(
+                label="Score pile", required=False, min_value=0
+            )
+            self.fields[f"bonus_{i}"] = forms.IntegerField(
+                label="Bonus token", required=False, min_value=0
+            )
+            self.fields[f"other_{i}"] = forms.IntegerField(label="Other points", required=False)
+            self.fields[f"cards_{i}"] = forms.MultipleChoiceField(
+                label="Deep cards played",
+                required=False,
+                choices=[(c.name, c.name) for c in CARDS],
+                widget=forms.CheckboxSelectMultiple,
+            )
 
     def clean(self):
         data = super().clean()
@@ -289,6 +353,60 @@ class MatchForm(forms.Form):
             for i in range(self.max_rows)
             if data[f"player_{i}"].strip()
         ]
+
+    def sheet_rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "index": i,
+                "pile": self[f"pile_{i}"],
+                "bonus": self[f"bonus_{i}"],
+                "other": self[f"other_{i}"],
+                "cards": self[f"cards_{i}"],
+                "errors": [
+                    error
+                    for part in ("pile", "bonus", "other", "cards")
+                    for error in self[f"{part}_{i}"].errors
+                ],
+            }
+            for i in range(self.max_rows)
+        ]
+
+    def sheet(self) -> dict[str, Any] | None:
+        """The Oceans score sheet as typed, or None when none of it was filled in."""
+        data = self.cleaned_data
+        if data["game"] != OCEANS:
+            return None
+        named = [i for i in range(self.max_rows) if data[f"player_{i}"].strip()]
+        parts = ("pile", "bonus", "other")
+        used = data["reef"] or data["scenarios"].strip() or data["edition"].strip()
+        if (
+            not used
+            and not any(data[f"{part}_{i}"] is not None for part in parts for i in named)
+            and not any(data[f"cards_{i}"] for i in named)
+        ):
+            return None
+        players = []
+        for i in named:
+            row: dict[str, Any] = {
+                "player": data[f"player_{i}"].strip(),
+                "score_pile": data[f"pile_{i}"],
+                "bonus": data[f"bonus_{i}"] or 0,
+                "other": data[f"other_{i}"] or 0,
+                "deep_cards": data[f"cards_{i}"],
+            }
+            if data[f"score_{i}"] is not None:
+                row["total"] = data[f"score_{i}"]
+            players.append(row)
+        return {
+            "edition": data["edition"].strip(),
+            "reef": data["reef"],
+            "scenarios": [
+                line.strip()
+                for line in data["scenarios"].replace(",", "\n").splitlines()
+                if line.strip()
+            ],
+            "players": players,
+        }
 
     def player_ranges(self) -> dict[str, dict[str, int]]:
         """Per game, its player range, for the page's script to show only the rows it needs."""

@@ -22,6 +22,8 @@ urlpatterns = [
         views.league_season_tournament,
         name="league-season-tournament",
     ),
+    path("leagues/<slug:slug>/import/", views.league_plays_import, name="league-plays-import"),
+    path("leagues/<slug:slug>/export/", views.league_plays_export, name="league-plays-export"),
     path("matches/new/", views.match_new, name="match-new"),
     path("matches/<int:pk>/correct/", views.match_correct, name="match-correct"),
     path(

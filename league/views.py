@@ -42,14 +42,16 @@ from league.forms import (
     MatchForm,
     MemberForm,
     PlayerForm,
+    PlaysImportForm,
     SeasonForm,
     SeasonTournamentForm,
     TableResultForm,
     TournamentForm,
 )
 from league.models import League, Season, Tournament
+from league.plays import MAX_BYTES as MAX_PLAYS_FILE
 from league.ratings import DEFAULT_RATING
-from league.services import leagues, tournaments
+from league.services import leagues, plays, tournaments
 
 User = get_user_model()
 
@@ -315,6 +317,8 @@ def _league_page(
             "season_form": bound.get("season") or SeasonForm(),
             "season_tournament_form": bound.get("season-tournament")
             or SeasonTournamentForm(league=league),
+            "import_form": bound.get("import") or PlaysImportForm(),
+            "import_report": bound.get("import_report"),
             "error": error,
         },
         status=status,
@@ -411,6 +415,50 @@ def league_season_tournament(request, slug: str):
     return _league_page(request, league, bound={"season-tournament": form})
 
 
+@login_required
+@require_POST
+def league_plays_import(request, slug: str):
+    """An organiser imports a file of plays; a dry run, or an import with refused rows, is
+    reported on the league page."""
+    league = get_object_or_404(League, slug=slug)
+    form = PlaysImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            report = plays.plays_import(
+                league=league,
+                content=data["file"].read(MAX_PLAYS_FILE + 1),  # decode refuses more
+                format=data["format"],
+                by=request.user,
+                dry_run=data["dry_run"],
+                skip_refused=data["skip_refused"],
+            )
+        except NotYourSeat as exc:
+            return _league_page(request, league, error=str(exc), status=403)
+        except ServiceError as exc:
+            form.add_error("file", str(exc))
+        else:
+            if report.imported:
+                messages.success(request, "Imported: " + "; ".join(report.lines(refusals=10)))
+                return redirect("league-detail", slug=league.slug)
+            return _league_page(request, league, bound={"import": form, "import_report": report})
+    return _league_page(request, league, bound={"import": form})
+
+
+def league_plays_export(request, slug: str):
+    """The league's plays as a download: ``?format=csv`` (default) or ``bgstats``."""
+    league = get_object_or_404(League, slug=slug)
+    format = request.GET.get("format", "csv")
+    try:
+        text, content_type = plays.plays_export(league=league, format=format)
+    except InvalidInput as exc:
+        raise Http404(str(exc)) from None
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    name = f"{league.slug}-plays.{'json' if format == 'bgstats' else 'csv'}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
 # -- club records ---------------------------------------------------------------------------------
 
 
@@ -418,9 +466,10 @@ def league_season_tournament(request, slug: str):
 def match_new(request):
     """Record a game played on a table; the game page shows it once recorded."""
     club = League.objects.filter(slug=request.GET.get("league", "")).first()
-    form = MatchForm(
-        request.POST or None, user=request.user, initial={"league": club.pk} if club else None
-    )
+    initial: dict[str, Any] = {"league": club.pk} if club else {}
+    if request.GET.get("game") in game_types():
+        initial["game"] = request.GET["game"]
+    form = MatchForm(request.POST or None, user=request.user, initial=initial or None)
     status = 200
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -432,6 +481,7 @@ def match_new(request):
                 recorded_by=request.user,
                 league=data["league"].slug if data["league"] else None,
                 notes=data["notes"],
+                sheet=form.sheet(),
             )
         except ServiceError as exc:
             form.add_error(None, str(exc))

@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from games import records
 from games.models import Game
+from games.rules.oceans_data import CARD_NAMES
 
 
 class SeatOut(serializers.Serializer):
@@ -43,6 +44,31 @@ class DisputeOut(serializers.Serializer):
     results = ResultOut(many=True, allow_null=True)
 
 
+class PlayerSheetOut(serializers.Serializer):
+    player = serializers.CharField()
+    score_pile = serializers.IntegerField(help_text="the population in the score pile")
+    bonus = serializers.IntegerField(help_text="the end-of-game bonus token")
+    other = serializers.IntegerField(help_text="any other final points on the sheet")
+    total = serializers.IntegerField(help_text="score_pile + bonus + other: the player's score")
+    deep_cards = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARD_NAMES),
+        help_text="the Deep cards the player played (The Deep promo pack 2)",
+    )
+
+
+class SheetOut(serializers.Serializer):
+    """An Oceans score sheet (games.oceans)."""
+
+    edition = serializers.CharField(
+        allow_blank=True, help_text="the base rulebook's edition followed"
+    )
+    reef = serializers.BooleanField(help_text="the Reef variant was played")
+    scenarios = serializers.ListField(
+        child=serializers.CharField(), help_text="the scenario cards used"
+    )
+    players = PlayerSheetOut(many=True)
+
+
 class RecordOut(serializers.Serializer):
     """Where a table game's result stands: reported, confirmed by whom, disputed, final."""
 
@@ -61,6 +87,10 @@ class RecordOut(serializers.Serializer):
     )
     disputes = DisputeOut(many=True)
     bid = serializers.DictField(allow_null=True)
+    sheet = SheetOut(
+        allow_null=True, help_text="Oceans: the score sheet of the reported result, or null"
+    )
+    final_sheet = SheetOut(allow_null=True, help_text="Oceans: the sheet of the final result")
 
 
 class GameOut(serializers.ModelSerializer):
@@ -200,3 +230,14 @@ class GameTypeOut(serializers.Serializer):
     hidden_information = serializers.BooleanField()
     description = serializers.CharField()
     options = serializers.ListField(child=serializers.DictField())
+
+
+class DeepCardOut(serializers.Serializer):
+    card = serializers.ChoiceField(choices=CARD_NAMES)
+    kind = serializers.ChoiceField(choices=["event", "trait"])
+    migrate = serializers.IntegerField(help_text="its cost, moved from the score pile")
+    resolution = serializers.IntegerField()
+    note = serializers.CharField()
+    games = serializers.IntegerField(help_text="final records in which it was played")
+    wins = serializers.IntegerField(help_text="of those, the games its player won (ranked 1)")
+    win_rate = serializers.FloatField(allow_null=True)

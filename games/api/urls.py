@@ -6,6 +6,7 @@ urlpatterns = [
     path("games/types/", views.GameTypesApi.as_view(), name="api-game-types"),
     path("games/", views.GameListCreateApi.as_view(), name="api-games"),
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="api-game"),
+    path("oceans/cards/", views.OceansCardsApi.as_view(), name="api-oceans-cards"),
     path("games/<int:pk>/state/", views.GameStateApi.as_view(), name="api-game-state"),
     path("games/<int:pk>/actions/", views.GameActionsApi.as_view(), name="api-game-actions"),
     path("games/<int:pk>/events/", views.GameEventsApi.as_view(), name="api-game-events"),

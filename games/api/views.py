@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.errors import InvalidInput
-from games import services
+from games import selectors, services
 from games.api import serializers as s
 from games.models import Game, Seat
 from games.rules import registered
@@ -188,3 +188,14 @@ def _appended(request, appended) -> Response:
         status=status.HTTP_201_CREATED,
         headers=headers,
     )
+
+
+class OceansCardsApi(APIView):
+    """The Deep cards of The Deep promo pack 2 with their statistics over final Oceans
+    records: games played in, and the win rate of the player who played them."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=s.DeepCardOut(many=True))
+    def get(self, request):
+        return Response(s.DeepCardOut(selectors.oceans_card_statistics(), many=True).data)

@@ -14,6 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.serializers import GameOut, RecordOut, ResultOut
+from games.rules.oceans_data import CARD_NAMES
 
 NAME = {"max_length": 150}
 
@@ -49,6 +50,69 @@ class ResultIn(serializers.Serializer):
 class BidIn(serializers.Serializer):
     player = serializers.CharField(**NAME)
     amount = serializers.IntegerField(min_value=0, max_value=1000)
+
+
+class PlayerSheetIn(serializers.Serializer):
+    player = serializers.CharField(**NAME, help_text="as named in the results")
+    score_pile = serializers.IntegerField(
+        min_value=0, max_value=10_000, help_text="the population in the score pile"
+    )
+    bonus = serializers.IntegerField(
+        min_value=0, max_value=10_000, default=0, help_text="the end-of-game bonus token"
+    )
+    other = serializers.IntegerField(
+        min_value=-10_000,
+        max_value=10_000,
+        default=0,
+        help_text="any other final points the sheet has",
+    )
+    total = serializers.IntegerField(
+        min_value=-10_000,
+        max_value=10_000,
+        required=False,
+        help_text="must be score_pile + bonus + other, and the player's score if one is given;"
+        " a result without a score takes it",
+    )
+    deep_cards = serializers.ListField(
+        child=serializers.ChoiceField(choices=CARD_NAMES),
+        max_length=12,
+        default=list,
+        help_text="the Deep cards the player played; each card of the pack once a game",
+    )
+
+
+class SheetIn(serializers.Serializer):
+    """An Oceans score sheet: per player its parts and total, the scenarios, the Reef."""
+
+    edition = serializers.CharField(
+        max_length=100,
+        allow_blank=True,
+        default="",
+        help_text="the base rulebook's edition whose end-of-game rules were followed",
+    )
+    reef = serializers.BooleanField(default=False, help_text="the Reef variant was played")
+    scenarios = serializers.ListField(
+        child=serializers.CharField(max_length=100),
+        max_length=12,
+        default=list,
+        help_text="the scenario cards used",
+    )
+    players = PlayerSheetIn(many=True, min_length=2, max_length=4)
+
+
+@extend_schema_field(SheetIn)
+class SheetField(serializers.JSONField):
+    """An Oceans score sheet, checked by the service (games.oceans), whose errors name the
+    player and the field."""
+
+
+def sheet_field():
+    return SheetField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Oceans only: the score sheet (omit it for a result without one)",
+    )
 
 
 def results_field(**kwargs):
@@ -126,11 +190,19 @@ class MatchIn(serializers.Serializer):
     league = serializers.CharField(required=False, max_length=50)
     notes = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
     bid = BidIn(required=False, allow_null=True, default=None)
+    sheet = sheet_field()
 
 
 class CorrectionIn(serializers.Serializer):
     results = results_field()
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+    sheet = SheetField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Oceans only: the corrected score sheet; without it the record's sheet"
+        " stands, and must agree with the corrected scores",
+    )
 
 
 class AnswerIn(serializers.Serializer):

@@ -107,6 +107,7 @@ def match_record(
     league: Any = None,
     notes: Any = "",
     bid: Any = None,
+    sheet: Any = None,
 ) -> Game:
     """A club record of a game played on a table, in a league if one is named. It waits for
     the members it names to confirm it, unless a league organiser (or staff) recorded it."""
@@ -124,6 +125,7 @@ def match_record(
         recorded_by=recorded_by,
         notes=notes,
         bid=bid,
+        sheet=sheet,
         confirmed=recorded_by.is_staff
         or (club is not None and is_league_organiser(club, recorded_by)),
     )
@@ -133,14 +135,24 @@ def match_record(
 
 
 def match_correct(
-    *, game: Game, results: list[dict[str, Any]], by: AbstractUser, reason: str = ""
+    *,
+    game: Game,
+    results: list[dict[str, Any]],
+    by: AbstractUser,
+    reason: str = "",
+    sheet: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Correct a club record: its recorder, a league organiser or staff. Only an organiser's
     correction is final at once; the recorder's waits for the members' confirmation."""
     if not may_correct_record(game, by):
         raise NotYourSeat("only whoever recorded the game or an organiser may correct it")
     return records.result_correct(
-        game=game, results=results, by=by, reason=reason, authoritative=may_settle_record(game, by)
+        game=game,
+        results=results,
+        by=by,
+        reason=reason,
+        sheet=sheet,
+        authoritative=may_settle_record(game, by),
     )
 
 

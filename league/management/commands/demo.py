@@ -19,6 +19,39 @@ DSA = "deep-sea-adventure"
 MEMBERS = ("alice", "bob", "carol", "dave")
 
 
+# The club's Oceans game, as its score sheet had it (games.oceans).
+OCEANS_SHEET = {
+    "edition": "first printing",
+    "reef": False,
+    "scenarios": ["Cruel Sea"],
+    "players": [
+        {
+            "player": "bob",
+            "score_pile": 80,
+            "bonus": 6,
+            "other": 5,
+            "total": 91,
+            "deep_cards": ["Feeding Frenzy", "Proliferation"],
+        },
+        {
+            "player": "carol",
+            "score_pile": 70,
+            "bonus": 4,
+            "other": 3,
+            "total": 77,
+            "deep_cards": ["Go Fish"],
+        },
+        {
+            "player": "Mina",
+            "score_pile": 65,
+            "bonus": 5,
+            "total": 70,
+            "deep_cards": ["Hibernating"],
+        },
+    ],
+}
+
+
 class Command(BaseCommand):
     help = "Create demo users and games (idempotent); prints the passwords."
 
@@ -98,6 +131,7 @@ class Command(BaseCommand):
                 {"player": "carol", "score": 77, "rank": 2},
                 {"player": "Mina", "score": 70, "rank": 3, "guest": True},
             ],
+            sheet=OCEANS_SHEET,
         )
         cup = tournaments.tournament_create(
             name="Winter Vents Cup",

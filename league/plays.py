@@ -1,0 +1,382 @@
+"""Plays in and out of a league: reading a CSV or a BG Stats export into plays, and writing a
+league's plays as either. No database here: league.services.plays imports and exports.
+
+CSV: one row per player per play, the columns ``play`` (an id grouping the rows of one play),
+``date`` (ISO), ``game`` (a Hadal slug), ``player`` (a member's username or a guest's name),
+``guest`` (yes/no), ``score`` (may be empty) and ``rank``; other columns are ignored.
+
+BG Stats: the app's JSON export, tables that refer to each other by id: ``games`` (``id``,
+``name``, ``highestWins``), ``players`` (``id``, ``name``), ``locations`` and ``plays``, each
+with ``playDate`` ("YYYY-MM-DD HH:MM:SS"), ``gameRefId`` and ``playerScores`` (``playerRefId``,
+``score`` as text, ``winner``, ``seatOrder``, ``rank``, 0 when not set). Its games are mapped to
+Hadal's by name, its players to members by name (league.services.plays), everyone else a guest.
+
+A file of the wrong shape (missing columns, not a BG Stats export) raises InvalidInput naming
+what is missing; a bad value refuses its row (:class:`Refusal`), naming the row and the field.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import math
+import re
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from accounts.errors import InvalidInput
+from games import inputs
+from games.catalog import GameType
+
+CSV_COLUMNS = ("play", "date", "game", "player", "guest", "score", "rank")
+BGSTATS_TABLES = ("games", "players", "locations", "plays")
+FORMATS = ("csv", "bgstats")
+YES, NO = {"yes", "y", "true", "1"}, {"no", "n", "false", "0", ""}
+MAX_BYTES = 20 * 1024 * 1024
+BGSTATS_DATE = "%Y-%m-%d %H:%M:%S"
+# Names for the same export, so that a play keeps its uuid from one export to the next.
+_PLAY_IDS = uuid.UUID("6f1d3c52-55b8-4d1e-9d7c-2c0e8f4b7a10")
+
+
+@dataclass
+class Seat:
+    """One player's line of a play as the file has it."""
+
+    where: str  # "row 3", "play 2, player 1"
+    player: str
+    guest: bool
+    score: int | float | None
+    rank: int | None  # None: BG Stats gave none; ranks come from winners and scores
+
+
+@dataclass
+class Play:
+    key: str  # the play's id in the file
+    where: str  # "play 7 (rows 2-4)"
+    date: dt.datetime
+    game: str  # a Hadal slug
+    seats: list[Seat] = field(default_factory=list)
+
+    def results(self) -> list[dict[str, Any]]:
+        return [
+            {"player": s.player, "guest": s.guest, "score": s.score, "rank": s.rank}
+            for s in self.seats
+        ]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+@dataclass
+class Parsed:
+    plays: list[Play]
+    refused: list[Refusal]
+    # BG Stats: the file's player names, mapped later to members or guests
+    names: list[str] = field(default_factory=list)
+
+
+def decode(raw: bytes, name: str = "the file") -> str:
+    if len(raw) > MAX_BYTES:
+        raise InvalidInput(f"{name} is larger than {MAX_BYTES // (1024 * 1024)} MB")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{name} is not UTF-8 text") from None
+
+
+# -- reading --------------------------------------------------------------------------------------
+
+
+def read_csv(text: str, games: dict[str, GameType]) -> Parsed:
+    """Plays from the CSV, grouped by ``play`` in the order first seen."""
+    reader = csv.DictReader(io.StringIO(text))
+    header = [(h or "").strip().lower() for h in reader.fieldnames or []]
+    missing = [c for c in CSV_COLUMNS if c not in header]
+    if missing:
+        raise InvalidInput(
+            f"the CSV lacks the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+            f" (it needs {', '.join(CSV_COLUMNS)})"
+        )
+    reader.fieldnames = header
+    plays: dict[str, Play] = {}
+    refused: list[Refusal] = []
+    bad: set[str] = set()
+    lines: dict[str, list[int]] = {}
+    for number, row in enumerate(reader, start=2):  # row 1 is the header
+        where = f"row {number}"
+        key = (row.get("play") or "").strip()
+        try:
+            if not key:
+                raise InvalidInput("play: give the play's id")
+            date = inputs.past_moment(row.get("date") or "", "date")
+            game = _slug(row.get("game") or "", games)
+            seat = Seat(
+                where=where,
+                player=inputs.text(row.get("player") or "", "player", 150),
+                guest=_yes_no(row.get("guest"), "guest"),
+                score=_score(row.get("score"), "score"),
+                rank=inputs.whole_number((row.get("rank") or "").strip(), "rank", 1, 100),
+            )
+        except InvalidInput as exc:
+            refused.append(Refusal(where, str(exc)))
+            bad.add(key)
+            continue
+        lines.setdefault(key, []).append(number)
+        play = plays.get(key)
+        if play is None:
+            plays[key] = Play(key=key, where="", date=date, game=game, seats=[seat])
+            continue
+        first = f"row {lines[key][0]}"
+        if date != play.date:
+            refused.append(Refusal(where, f"date: not the date of play {key} ({first})"))
+            bad.add(key)
+        elif game != play.game:
+            refused.append(Refusal(where, f"game: not the game of play {key} ({first})"))
+            bad.add(key)
+        else:
+            play.seats.append(seat)
+    for key, play in plays.items():
+        numbers = lines[key]
+        rows = f"row {numbers[0]}" if len(numbers) == 1 else f"rows {numbers[0]}-{numbers[-1]}"
+        play.where = f"play {key} ({rows})"
+    for key in bad & set(plays):
+        refused.append(Refusal(plays[key].where, "refused with its rows above"))
+    return Parsed([p for k, p in plays.items() if k not in bad], refused)
+
+
+def read_bgstats(text: str, games: dict[str, GameType]) -> Parsed:
+    """Plays from a BG Stats export; each play's players by their BG Stats names (guests for
+    now: league.services.plays maps the names to members)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise InvalidInput("the file is not JSON: a BG Stats export is a JSON file") from None
+    if not isinstance(data, dict):
+        raise InvalidInput("not a BG Stats export: it should be an object of tables")
+    missing = [t for t in BGSTATS_TABLES if not isinstance(data.get(t), list)]
+    if missing:
+        raise InvalidInput(
+            f"not a BG Stats export: it has no {', '.join(missing)} table"
+            f"{'s' if len(missing) > 1 else ''} (it needs {', '.join(BGSTATS_TABLES)})"
+        )
+    titles, highest = {}, {}
+    for i, game in enumerate(data["games"]):
+        if not isinstance(game, dict) or "id" not in game:
+            raise InvalidInput(f"not a BG Stats export: games[{i}] has no id")
+        titles[game["id"]] = str(game.get("name") or "")
+        highest[game["id"]] = game.get("highestWins", True) is not False
+    names = {}
+    for i, player in enumerate(data["players"]):
+        if not isinstance(player, dict) or "id" not in player:
+            raise InvalidInput(f"not a BG Stats export: players[{i}] has no id")
+        names[player["id"]] = str(player.get("name") or "").strip()
+    plays, refused = [], []
+    for i, raw in enumerate(data["plays"], start=1):
+        where = f"play {i}"
+        try:
+            plays.append(_bgstats_play(raw, i, titles, highest, names, games))
+        except InvalidInput as exc:
+            refused.append(Refusal(where, str(exc)))
+    return Parsed(plays, refused, names=sorted(set(names.values()) - {""}))
+
+
+def _bgstats_play(raw, index: int, titles, highest, names, games) -> Play:
+    where = f"play {index}"
+    if not isinstance(raw, dict):
+        raise InvalidInput("not an object")
+    if raw.get("ignored") is True:
+        raise InvalidInput("ignored: the play is marked ignored in BG Stats")
+    date = inputs.past_moment(raw.get("playDate") or "", "playDate")
+    if raw.get("gameRefId") not in titles:
+        raise InvalidInput(f"gameRefId: no game {raw.get('gameRefId')!r} in the games table")
+    title = titles[raw["gameRefId"]]
+    slug = _game_by_name(title, games)
+    if slug is None:
+        raise InvalidInput(f"gameRefId: {title!r} is not a game Hadal knows")
+    scores = raw.get("playerScores")
+    if not isinstance(scores, list) or not scores:
+        raise InvalidInput("playerScores: the play lists no players")
+    seats, winners, orders = [], [], []
+    for j, line in enumerate(scores, start=1):
+        at = f"player {j}"
+        if not isinstance(line, dict) or line.get("playerRefId") not in names:
+            ref = line.get("playerRefId") if isinstance(line, dict) else None
+            raise InvalidInput(f"{at}: playerRefId: no player {ref!r} in the players table")
+        name = names[line["playerRefId"]]
+        if not name:
+            raise InvalidInput(f"{at}: the player has no name")
+        rank = line.get("rank") or 0
+        if isinstance(rank, bool) or not isinstance(rank, int) or not 0 <= rank <= 100:
+            raise InvalidInput(f"{at}: rank must be a whole number from 0 (none) to 100")
+        seats.append(
+            Seat(
+                f"{where}, {at}",
+                name,
+                True,
+                _score(line.get("score"), f"{at}: score"),
+                rank or None,
+            )
+        )
+        winners.append(line.get("winner") is True)
+        order = line.get("seatOrder")
+        orders.append(order if isinstance(order, int) and not isinstance(order, bool) else 0)
+    if any(s.rank is None for s in seats):
+        _rank_from_winners_and_scores(seats, winners, highest[raw["gameRefId"]])
+    if len(set(orders)) == len(orders) and all(o > 0 for o in orders):
+        seats = [s for _, s in sorted(zip(orders, seats), key=lambda pair: pair[0])]
+    key = str(raw.get("uuid") or index)
+    return Play(key=key, where=f"{where} ({key})", date=date, game=slug, seats=seats)
+
+
+def _rank_from_winners_and_scores(seats: list[Seat], winners: list[bool], highest: bool) -> None:
+    """BG Stats ranks are optional: a winner ranks above everyone else, then the better score;
+    tied players share a rank (1, 1, 3)."""
+    scored = all(s.score is not None for s in seats)
+    if not any(winners) and not scored:
+        raise InvalidInput("playerScores: no rank, no winner and no scores: who won?")
+
+    def key(i: int) -> tuple:
+        score = seats[i].score if scored else 0
+        return (not winners[i], -(score or 0) if highest else (score or 0))
+
+    keys = [key(i) for i in range(len(seats))]
+    for i, seat in enumerate(seats):
+        seat.rank = 1 + sum(1 for other in keys if other < keys[i])
+
+
+def _slug(value: str, games: dict[str, GameType]) -> str:
+    slug = value.strip()
+    if slug not in games:
+        raise InvalidInput(f"game: unknown game {slug!r} (known: {', '.join(games)})")
+    return slug
+
+
+def _plain(name: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", name.casefold())
+
+
+def _game_by_name(title: str, games: dict[str, GameType]) -> str | None:
+    """A Hadal slug for a game's name: its slug, its name, or its name without what is in
+    brackets ("Oceans" is Oceans (with The Deep promo pack 2)), case and punctuation aside."""
+    wanted = _plain(title)
+    for kind in games.values():
+        short = re.sub(r"\(.*?\)", "", kind.name)
+        if wanted and wanted in (_plain(kind.slug), _plain(kind.name), _plain(short)):
+            return kind.slug
+    return None
+
+
+def _yes_no(value: Any, name: str) -> bool:
+    text = (value or "").strip().casefold()
+    if text in YES:
+        return True
+    if text in NO:
+        return False
+    raise InvalidInput(f"{name} must be yes or no, not {value!r}")
+
+
+def _score(value: Any, name: str) -> int | float | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            raise InvalidInput(f"{name} must be a number or empty, not {value!r}") from None
+        if not math.isfinite(number):
+            raise InvalidInput(f"{name} must be a finite number")
+        value = int(number) if number.is_integer() else number
+    return inputs.score(value, name)
+
+
+# -- writing --------------------------------------------------------------------------------------
+
+
+def write_csv(plays: list[Play]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for play in plays:
+        for seat in play.seats:
+            writer.writerow(
+                [
+                    play.key,
+                    play.date.isoformat(),
+                    play.game,
+                    seat.player,
+                    "yes" if seat.guest else "no",
+                    "" if seat.score is None else seat.score,
+                    seat.rank,
+                ]
+            )
+    return out.getvalue()
+
+
+def write_bgstats(plays: list[Play], games: dict[str, GameType], location: str) -> str:
+    """A BG Stats-shaped export: games by name, players by name (a member by username),
+    one location (the league), every play with its scores, winners and ranks."""
+    game_ids = {slug: i for i, slug in enumerate(sorted({p.game for p in plays}), start=1)}
+    player_ids: dict[str, int] = {}
+    for play in plays:
+        for seat in play.seats:
+            player_ids.setdefault(seat.player, len(player_ids) + 1)
+    export = {
+        "about": "Exported from Hadal: one location (the league), its games and plays",
+        "games": [
+            {
+                "id": i,
+                "uuid": _uuid("game", slug),
+                "name": games[slug].name if slug in games else slug,
+                "bggId": 0,
+                "highestWins": True,
+                "noPoints": False,
+                "cooperative": False,
+                "usesTeams": False,
+            }
+            for slug, i in game_ids.items()
+        ],
+        "players": [
+            {"id": i, "uuid": _uuid("player", name), "name": name, "isAnonymous": False}
+            for name, i in player_ids.items()
+        ],
+        "locations": [{"id": 1, "uuid": _uuid("location", location), "name": location}],
+        "plays": [
+            {
+                "uuid": _uuid("play", play.key),
+                "playDate": play.date.astimezone(dt.UTC).strftime(BGSTATS_DATE),
+                "gameRefId": game_ids[play.game],
+                "locationRefId": 1,
+                "ignored": False,
+                "manualWinner": False,
+                "usesTeams": False,
+                "playerScores": [
+                    {
+                        "playerRefId": player_ids[seat.player],
+                        "score": "" if seat.score is None else str(seat.score),
+                        "winner": seat.rank == 1,
+                        "seatOrder": index,
+                        "rank": seat.rank,
+                        "startPlayer": False,
+                        "newPlayer": False,
+                    }
+                    for index, seat in enumerate(play.seats, start=1)
+                ],
+            }
+            for play in plays
+        ],
+        "userInfo": {},
+    }
+    return json.dumps(export, indent=1)
+
+
+def _uuid(kind: str, name: str) -> str:
+    return str(uuid.uuid5(_PLAY_IDS, f"{kind}:{name}")).upper()

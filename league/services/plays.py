@@ -1,0 +1,233 @@
+"""Importing a club's history of plays into a league, and exporting a league's plays.
+
+An imported play is a club record like any other: ``games.records.record_check`` makes every
+check a record gets, then ``games.records.match_records_confirmed`` writes the same events and
+projection as ``match_record`` does, a thousand at a time. Records are confirmed at once
+because only a league organiser may import (an organiser's record needs no other
+confirmation, as from the record form); their ratings follow once the import commits, one
+rating pass per game type, in the order the plays were played (ratings_update recomputes when
+older games arrive). Every play is checked before anything is written: all or nothing, unless
+refused plays are skipped; a dry run is the checks alone, so what it reports is exactly what an
+import would do.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
+from django.db import transaction
+
+from accounts.bots import BOT_PREFIX
+from accounts.errors import InvalidInput, NotYourSeat, ServiceError
+from games import records
+from games.catalog import game_name, game_types
+from games.models import GameStatus
+from games.services import announcements_batched
+from league import plays as files
+from league.models import League
+from league.plays import Play, Refusal, Seat
+from league.selectors import is_league_organiser
+
+User = get_user_model()
+BATCH = 1000
+
+
+@dataclass
+class ImportReport:
+    plays: list[Play] = field(default_factory=list)  # created (or, in a dry run, would be)
+    refused: list[Refusal] = field(default_factory=list)
+    members: dict[str, str] = field(default_factory=dict)  # a BG Stats name -> the member
+    guests: list[str] = field(default_factory=list)
+    dry_run: bool = False
+    imported: bool = False  # committed: not a dry run, and nothing refused or skipped
+    game_ids: list[int] = field(default_factory=list)
+
+    def lines(self, refusals: int | None = None) -> list[str]:
+        """What happened, for people: the plays per game, the players, every refusal (or the
+        first ``refusals`` of them)."""
+        verb = "created" if self.imported else "would create"
+        per_game = Counter(play.game for play in self.plays)
+        out = [
+            f"{verb} {len(self.plays)} play{'s' if len(self.plays) != 1 else ''}"
+            + (
+                ": " + ", ".join(f"{n} {game_name(slug)}" for slug, n in sorted(per_game.items()))
+                if per_game
+                else ""
+            )
+        ]
+        if self.members:
+            out.append(
+                "members: " + ", ".join(f"{k} as {v}" for k, v in sorted(self.members.items()))
+            )
+        if self.guests:
+            out.append("guests: " + ", ".join(sorted(self.guests)))
+        shown = self.refused if refusals is None else self.refused[:refusals]
+        out += [f"refused {refusal}" for refusal in shown]
+        if len(shown) < len(self.refused):
+            out.append(f"… and {len(self.refused) - len(shown)} more refused")
+        if self.refused and not self.imported and not self.dry_run:
+            out.append("nothing was imported (skip the refused rows to import the rest)")
+        return out
+
+
+def plays_import(
+    *,
+    league: League,
+    content: bytes | str,
+    format: str,
+    by: AbstractUser,
+    dry_run: bool = False,
+    skip_refused: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> ImportReport:
+    """Import the plays of a CSV or BG Stats file (league.plays) into ``league``, recorded by
+    ``by`` (an organiser). Refused rows are all reported; with any, nothing is imported unless
+    ``skip_refused``. A file of the wrong shape raises InvalidInput. ``progress(done, total)``
+    is called as the plays are checked, then written."""
+    if not is_league_organiser(league, by):
+        raise NotYourSeat("only the league's organisers may import plays")
+    if format not in files.FORMATS:
+        raise InvalidInput(f"format must be one of {', '.join(files.FORMATS)}")
+    text = files.decode(content) if isinstance(content, bytes) else content
+    kinds = game_types()
+    report = ImportReport(dry_run=dry_run)
+    if format == "csv":
+        parsed = files.read_csv(text, kinds)
+        _refuse_unknown_members(parsed)
+    else:
+        parsed = files.read_bgstats(text, kinds)
+        _map_to_members(parsed, league, report)
+    report.refused = parsed.refused
+    chosen = sorted(parsed.plays, key=lambda play: play.date)  # rated in the order played
+    if not chosen and not report.refused:
+        raise InvalidInput("the file has no plays")
+    members = records.members_named(
+        [s.player for play in chosen for s in play.seats if not s.guest]
+    )
+    checked = []
+    for done, play in enumerate(chosen, start=1):
+        try:
+            record = records.record_check(
+                slug=play.game,
+                played_at=play.date,
+                results=play.results(),
+                notes=f"imported ({format}): {play.where}",
+                members=members,
+            )
+        except ServiceError as exc:
+            report.refused.append(Refusal(play.where, str(exc)))
+        else:
+            checked.append(record)
+            report.plays.append(play)
+        if progress is not None:
+            progress(done, len(chosen) if dry_run else 2 * len(chosen))
+    if dry_run or (report.refused and not skip_refused):
+        return report
+    steps = len(chosen) + len(checked)  # each play checked, then each written
+    with transaction.atomic(), announcements_batched():
+        for start in range(0, len(checked), BATCH):
+            games = records.match_records_confirmed(
+                records=checked[start : start + BATCH], recorded_by=by
+            )
+            report.game_ids += [game.pk for game in games]
+            if progress is not None:
+                progress(len(chosen) + len(report.game_ids), steps)
+        through = League.games.through
+        through.objects.bulk_create(
+            [through(league_id=league.pk, game_id=pk) for pk in report.game_ids],
+            batch_size=BATCH,
+        )
+    report.imported = True
+    return report
+
+
+def _refuse_unknown_members(parsed: files.Parsed) -> None:
+    """A CSV names members by username: refuse the plays naming someone who is not one."""
+    wanted = {s.player for play in parsed.plays for s in play.seats if not s.guest}
+    known = set(
+        User.objects.filter(username__in=wanted, is_active=True)
+        .exclude(username__startswith=BOT_PREFIX)
+        .values_list("username", flat=True)
+    )
+    kept = []
+    for play in parsed.plays:
+        unknown = [s for s in play.seats if not s.guest and s.player not in known]
+        for seat in unknown:
+            parsed.refused.append(
+                Refusal(
+                    seat.where, f"player: no member {seat.player!r} (write guest=yes for a guest)"
+                )
+            )
+        if unknown:
+            parsed.refused.append(Refusal(play.where, "refused with its rows above"))
+        else:
+            kept.append(play)
+    parsed.plays = kept
+
+
+def _map_to_members(parsed: files.Parsed, league: League, report: ImportReport) -> None:
+    """BG Stats names people as it likes: a name that is a league member's username or full
+    name (case aside) is that member; anyone else is a guest."""
+    members: dict[str, str] = {}
+    for user in league.members.filter(is_active=True):
+        for name in (user.username, user.get_full_name()):
+            if name.strip():
+                members.setdefault(name.strip().casefold(), user.username)
+    for play in parsed.plays:
+        for seat in play.seats:
+            username = members.get(seat.player.casefold())
+            if username is not None:
+                report.members[seat.player] = username
+                seat.player, seat.guest = username, False
+            else:
+                seat.player = seat.player[: records.GUEST_NAME_MAX]
+    report.guests = sorted({s.player for play in parsed.plays for s in play.seats if s.guest})
+
+
+# -- export ---------------------------------------------------------------------------------------
+
+
+def league_plays(league: League) -> list[Play]:
+    """The league's finished games as plays, in the order they were played."""
+    games = (
+        league.games.filter(status=GameStatus.FINISHED, result__isnull=False)
+        .order_by("finished_at", "pk")
+        .prefetch_related("seats__user")
+    )
+    plays = []
+    for game in games:
+        seats = sorted(game.seats.all(), key=lambda s: s.index)
+        plays.append(
+            Play(
+                key=str(game.pk),
+                where=f"game {game.pk}",
+                date=game.finished_at,
+                game=game.slug,
+                seats=[
+                    Seat(
+                        where="",
+                        player=line["player"],
+                        guest=bool(seat.guest or seat.bot),
+                        score=line["score"],
+                        rank=line["rank"],
+                    )
+                    for seat, line in zip(seats, game.result)
+                ],
+            )
+        )
+    return plays
+
+
+def plays_export(*, league: League, format: str) -> tuple[str, str]:
+    """The league's plays as a file: its text and its content type."""
+    if format == "csv":
+        return files.write_csv(league_plays(league)), "text/csv"
+    if format == "bgstats":
+        return files.write_bgstats(league_plays(league), game_types(), league.name), (
+            "application/json"
+        )
+    raise InvalidInput(f"format must be one of {', '.join(files.FORMATS)}")

@@ -1,0 +1,299 @@
+"""Importing a club's history (CSV, BG Stats) into a league and exporting it again: records like
+any other, rated in the order played, all or nothing unless the refused rows are skipped."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from accounts.errors import InvalidInput, NotYourSeat
+from games.models import Event, Game
+from league.models import RatingChange
+from league.services import leagues
+from league.services.plays import league_plays, plays_export, plays_import
+
+pytestmark = pytest.mark.django_db
+
+HEADER = "play,date,game,player,guest,score,rank\n"
+CSV = HEADER + (
+    "p2,2024-03-02,oceans,bob,no,30,1\n"
+    "p2,2024-03-02,oceans,alice,no,20,2\n"
+    "p1,2024-03-01,abyss,alice,no,80,1\n"
+    "p1,2024-03-01,abyss,bob,no,75,2\n"
+    "p1,2024-03-01,abyss,Zoe,yes,,3\n"
+)
+
+
+@pytest.fixture
+def club(alice, bob):
+    league = leagues.league_create(name="Harbour club", created_by=alice)
+    leagues.member_add(league=league, player="bob", by=alice)
+    return league
+
+
+def imported(club, alice, text=CSV, **options):
+    return plays_import(league=club, content=text, format="csv", by=alice, **options)
+
+
+def test_a_csv_import_records_each_play_final_and_in_the_league(club, alice):
+    report = imported(club, alice)
+    assert report.imported and not report.refused
+    games = list(Game.objects.order_by("finished_at"))
+    assert [g.slug for g in games] == ["abyss", "oceans"]  # created in the order played
+    assert [g.status for g in games] == ["finished", "finished"]
+    assert games[0].result == [
+        {"player": "alice", "score": 80, "rank": 1},
+        {"player": "bob", "score": 75, "rank": 2},
+        {"player": "Zoe", "score": None, "rank": 3},
+    ]
+    assert games[0].finished_at.isoformat() == "2024-03-01T12:00:00+00:00"
+    assert set(club.games.all()) == set(games)
+    recorded = Event.objects.get(game=games[0], kind="ResultRecorded").data
+    assert recorded["notes"] == "imported (csv): play p1 (rows 4-6)"
+    assert report.lines()[0] == "created 2 plays: 1 Abyss, 1 Oceans (with The Deep promo pack 2)"
+
+
+def test_imported_plays_are_rated_in_the_order_they_were_played(
+    club, alice, django_capture_on_commit_callbacks
+):
+    # A game played later and rated already: the imported, older plays go before it.
+    with django_capture_on_commit_callbacks(execute=True):
+        leagues.match_record(
+            game="abyss",
+            played_at="2025-01-01",
+            results=[{"player": "bob", "rank": 1}, {"player": "alice", "rank": 2}],
+            recorded_by=alice,
+            league=club.slug,
+        )
+    assert RatingChange.objects.filter(slug="abyss").count() == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        imported(club, alice)
+    order = list(
+        RatingChange.objects.filter(slug="abyss", user__username="alice").values_list(
+            "finished_at__year", "rank"
+        )
+    )
+    assert order == [(2024, 1), (2025, 2)]
+
+
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        ("p3,2024-03-05,abyss,bobby,no,1,1", "row 7: player: no member 'bobby'"),
+        ("p3,2999-01-01,abyss,bob,no,1,1", "row 7: date is in the future"),
+        ("p3,1850-01-01,abyss,bob,no,1,1", "row 7: date is before 1900"),
+        ("p3,yesterday,abyss,bob,no,1,1", "row 7: date must be a date"),
+        ("p3,2024-03-05,catan,bob,no,1,1", "row 7: game: unknown game 'catan'"),
+        ("p3,2024-03-05,abyss,bob,maybe,1,1", "row 7: guest must be yes or no"),
+        ("p3,2024-03-05,abyss,bob,no,lots,1", "row 7: score must be a number or empty"),
+        ("p3,2024-03-05,abyss,bob,no,1,first", "row 7: rank must be a whole number"),
+        ("p1,2024-03-05,abyss,carol,yes,1,4", "row 7: date: not the date of play p1 (row 4)"),
+    ],
+)
+def test_a_bad_row_is_named_with_its_field_and_nothing_is_imported(club, alice, row, message):
+    report = imported(club, alice, CSV + row + "\n")
+    assert not report.imported
+    assert message in [str(r) for r in report.refused][0]
+    assert not Game.objects.exists()
+
+
+def test_a_play_the_record_service_refuses_names_the_play(club, alice):
+    text = HEADER + "p9,2024-03-05,abyss,alice,no,10,1\np9,2024-03-05,abyss,bob,no,20,2\n"
+    report = imported(club, alice, CSV + text[len(HEADER) :])
+    assert [str(r) for r in report.refused] == [
+        "play p9 (rows 7-8): bob scored more than alice but is ranked below"
+    ]
+    assert not Game.objects.exists()
+
+
+def test_skipping_the_refused_rows_imports_the_rest(club, alice):
+    report = imported(club, alice, CSV + "p3,2024-03-05,abyss,bobby,no,1,1\n", skip_refused=True)
+    assert report.imported and len(report.plays) == 2 and Game.objects.count() == 2
+    assert [r.where for r in report.refused] == ["row 7", "play p3 (row 7)"]
+
+
+def test_a_dry_run_reports_everything_and_creates_nothing(club, alice):
+    report = imported(club, alice, CSV + "p3,2024-03-05,abyss,bobby,no,1,1\n", dry_run=True)
+    assert not report.imported and len(report.plays) == 2
+    assert report.lines()[0].startswith("would create 2 plays")
+    assert "refused row 7: player: no member 'bobby' (write guest=yes for a guest)" in (
+        report.lines()
+    )
+    assert not Game.objects.exists() and not Event.objects.exists()
+
+
+def test_a_csv_with_missing_columns_is_refused_whole(club, alice):
+    with pytest.raises(InvalidInput) as refused:
+        imported(club, alice, "play,date,player,rank\n1,2024-01-01,alice,1\n")
+    assert str(refused.value) == (
+        "the CSV lacks the columns game, guest, score (it needs play, date, game, player,"
+        " guest, score, rank)"
+    )
+
+
+def test_only_an_organiser_imports(club, bob):
+    with pytest.raises(NotYourSeat):
+        plays_import(league=club, content=CSV, format="csv", by=bob)
+
+
+# -- BG Stats -------------------------------------------------------------------------------------
+
+
+def bgstats(**overrides):
+    export = {
+        "games": [
+            {"id": 1, "name": "Oceans", "highestWins": True},
+            {"id": 2, "name": "Catan", "highestWins": True},
+        ],
+        "players": [
+            {"id": 1, "name": "Alice"},
+            {"id": 2, "name": "bob"},
+            {"id": 3, "name": "Zoe"},
+        ],
+        "locations": [{"id": 1, "name": "Harbour"}],
+        "plays": [
+            {
+                "uuid": "A1",
+                "playDate": "2024-05-01 19:30:00",
+                "gameRefId": 1,
+                "playerScores": [
+                    {"playerRefId": 1, "score": "41", "winner": True, "seatOrder": 2, "rank": 0},
+                    {"playerRefId": 2, "score": "37", "winner": False, "seatOrder": 1, "rank": 0},
+                    {"playerRefId": 3, "score": "", "winner": False, "seatOrder": 3, "rank": 0},
+                ],
+            },
+            {
+                "uuid": "A2",
+                "playDate": "2024-05-02 19:30:00",
+                "gameRefId": 2,
+                "playerScores": [{"playerRefId": 1, "score": "9", "winner": True, "rank": 1}],
+            },
+        ],
+    }
+    export.update(overrides)
+    return json.dumps(export)
+
+
+def test_a_bgstats_export_maps_players_to_members_or_guests_and_games_by_name(club, alice):
+    report = plays_import(
+        league=club, content=bgstats(), format="bgstats", by=alice, skip_refused=True
+    )
+    assert report.members == {"Alice": "alice", "bob": "bob"} and report.guests == ["Zoe"]
+    assert [str(r) for r in report.refused] == [
+        "play 2: gameRefId: 'Catan' is not a game Hadal knows"
+    ]
+    game = Game.objects.get()
+    assert game.slug == "oceans" and game.finished_at.isoformat() == "2024-05-01T19:30:00+00:00"
+    # Seats in BG Stats' seat order; the winner first, then by score (no ranks were given).
+    assert game.result == [
+        {"player": "bob", "score": 37, "rank": 2},
+        {"player": "alice", "score": 41, "rank": 1},
+        {"player": "Zoe", "score": None, "rank": 2},
+    ]
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("[1, 2]", "not a BG Stats export: it should be an object of tables"),
+        (
+            '{"games": [], "plays": []}',
+            "not a BG Stats export: it has no players, locations tables",
+        ),
+        ("play,date\n", "the file is not JSON: a BG Stats export is a JSON file"),
+    ],
+)
+def test_a_file_of_another_shape_is_refused_whole(club, alice, content, message):
+    with pytest.raises(InvalidInput) as refused:
+        plays_import(league=club, content=content, format="bgstats", by=alice)
+    assert str(refused.value).startswith(message)
+
+
+# -- export and round trip ------------------------------------------------------------------------
+
+
+def shape(plays):
+    return [
+        (p.date, p.game, [(s.player, s.guest, s.score, s.rank) for s in p.seats]) for p in plays
+    ]
+
+
+@pytest.mark.parametrize("format", ["csv", "bgstats"])
+def test_export_then_import_gives_the_same_plays(club, alice, format):
+    imported(club, alice)
+    text, _ = plays_export(league=club, format=format)
+    other = leagues.league_create(name="Second club", created_by=alice)
+    leagues.member_add(league=other, player="bob", by=alice)
+    report = plays_import(league=other, content=text, format=format, by=alice)
+    assert report.imported, report.lines()
+    assert shape(league_plays(other)) == shape(league_plays(club))
+    assert len(league_plays(other)) == 2
+
+
+def test_the_commands_import_with_a_dry_run_and_export(club, alice, tmp_path):
+    path = tmp_path / "plays.csv"
+    path.write_text(CSV)
+    out, err = StringIO(), StringIO()
+    call_command(
+        "import_plays", str(path), "--league", club.slug, "--dry-run", stdout=out, stderr=err
+    )
+    assert out.getvalue().startswith("would create 2 plays") and not Game.objects.exists()
+    assert "2/2" in err.getvalue()  # the progress bar
+    call_command("import_plays", str(path), "--league", club.slug, stdout=StringIO(), stderr=err)
+    assert Game.objects.count() == 2
+    exported = StringIO()
+    call_command("export_plays", "--league", club.slug, stdout=exported)
+    assert exported.getvalue().splitlines()[0] == HEADER.strip()
+    assert len(exported.getvalue().splitlines()) == 6
+    path.write_text(CSV + "p3,2024-03-05,abyss,bobby,no,1,1\n")
+    with pytest.raises(CommandError, match="2 refused: nothing was imported"):
+        call_command("import_plays", str(path), "--league", club.slug, stdout=out, stderr=err)
+    assert Game.objects.count() == 2
+
+
+# -- from the league page -------------------------------------------------------------------------
+
+
+def upload(client, club, text=CSV, **fields):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    data = {"format": "csv", "file": SimpleUploadedFile("plays.csv", text.encode()), **fields}
+    return client.post(f"/leagues/{club.slug}/import/", data)
+
+
+def test_an_organiser_dry_runs_then_imports_from_the_league_page(client, club, alice):
+    client.force_login(alice)
+    page = client.get(f"/leagues/{club.slug}/").content.decode()
+    assert 'id="import-plays"' in page and f"/leagues/{club.slug}/export/?format=bgstats" in page
+    dry = upload(client, club, CSV + "p3,2024-03-05,abyss,bobby,no,1,1\n", dry_run="on")
+    body = dry.content.decode()
+    assert dry.status_code == 200 and "would create 2 plays" in body
+    assert "refused row 7: player: no member &#x27;bobby&#x27;" in body
+    assert not Game.objects.exists()
+    done = upload(client, club)
+    assert done.status_code == 302 and Game.objects.count() == 2
+    download = client.get(f"/leagues/{club.slug}/export/", {"format": "csv"})
+    assert download["Content-Disposition"] == 'attachment; filename="harbour-club-plays.csv"'
+    assert download.content.decode().count("\n") == 6
+    bgs = json.loads(client.get(f"/leagues/{club.slug}/export/", {"format": "bgstats"}).content)
+    assert len(bgs["plays"]) == 2 and {g["name"] for g in bgs["games"]} == {
+        "Abyss",
+        "Oceans (with The Deep promo pack 2)",
+    }
+
+
+def test_a_member_who_is_not_an_organiser_cannot_import(client, club, bob):
+    client.force_login(bob)
+    page = client.get(f"/leagues/{club.slug}/").content.decode()
+    assert 'id="import-plays"' not in page
+    response = upload(client, club)
+    assert response.status_code == 403 and not Game.objects.exists()
+
+
+def test_a_file_of_the_wrong_shape_is_a_form_error(client, club, alice):
+    client.force_login(alice)
+    response = upload(client, club, "name,score\nalice,1\n")
+    assert response.status_code == 200 and "the CSV lacks the columns" in response.content.decode()
