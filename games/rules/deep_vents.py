@@ -31,10 +31,10 @@ done, a defender without shells takes the damage.
 
 Coordinates
 -----------
-Axial, pointy-top: every ecosystem has its Deep Vent at (0, 0); the neighbours of (q, r) are
-(q+1, r), (q-1, r), (q, r-1), (q+1, r-1), (q-1, r+1) and (q, r+1). Row r grows downward and a
-hex's horizontal position is q + r/2, so "top-left to bottom-right" is rows by r ascending,
-then left to right, which within a row is by q.
+Axial, pointy-top (:mod:`games.rules.hexgrid`): every ecosystem has its Deep Vent at (0, 0);
+the neighbours of (q, r) are (q+1, r), (q-1, r), (q, r-1), (q+1, r-1), (q-1, r+1) and
+(q, r+1). Row r grows downward and a hex's horizontal position is q + r/2, so "top-left to
+bottom-right" is rows by r ascending, then left to right, which within a row is by q.
 
 Rulings
 -------
@@ -107,7 +107,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from games.rules import base
+from games.rules import base, hexgrid
 from games.rules import deep_vents_data as data
 from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, OptionSpec, register
 
@@ -135,7 +135,6 @@ _CHOICES = data.ROW_LENGTH + 1
 
 # A hex on the table: [kind, q, r, archaea, decimated, track position].
 _K, _Q, _R, _A, _D, _T = range(6)
-_OFFSETS = ((1, 0), (-1, 0), (0, -1), (1, -1), (-1, 1), (0, 1))
 
 _CHANCE_PHASES = ("deal", "opener", "refill")
 _PHASE_ACTIONS = {
@@ -540,8 +539,8 @@ class State(base.State):
 
     def _place_options(self) -> list[Action]:
         where = self._where[self._current]
-        free = {(q + dq, r + dr) for q, r in where for dq, dr in _OFFSETS} - where.keys()
-        return [{"type": "place", "q": q, "r": r} for q, r in sorted(free, key=_reading_key)]
+        free = {p for pos in where for p in hexgrid.neighbours(pos)} - where.keys()
+        return [{"type": "place", "q": q, "r": r} for q, r in sorted(free, key=hexgrid.reading_key)]
 
     def _place(self, q: int, r: int) -> None:
         kind, archaea = self._held
@@ -553,7 +552,7 @@ class State(base.State):
 
     def _begin_activation(self) -> None:
         board = self._boards[self._current]
-        self._act = sorted(range(len(board)), key=lambda i: _reading_key(board[i][1:3]))
+        self._act = sorted(range(len(board)), key=lambda i: hexgrid.reading_key(board[i][1:3]))
         self._cursor = 0
         self._fired = 0
         self._phase = "activate"
@@ -626,7 +625,7 @@ class State(base.State):
             if sources:
                 return [
                     {"type": "grow", "q": n[_Q], "r": n[_R]}
-                    for n in sorted(sources, key=lambda n: _reading_key(n[1:3]))
+                    for n in sorted(sources, key=lambda n: hexgrid.reading_key(n[1:3]))
                 ]
         return [{"type": "grow"}]
 
@@ -679,7 +678,7 @@ class State(base.State):
                 return []
             return [
                 {"type": "trigger", "q": n[_Q], "r": n[_R]}
-                for n in sorted(sources, key=lambda n: _reading_key(n[1:3]))
+                for n in sorted(sources, key=lambda n: hexgrid.reading_key(n[1:3]))
             ]
         cost = self._cost(seat, h, first)
         if h[_A] < cost or not self._has_effect(seat, h, steps, h[_A] - cost):
@@ -826,7 +825,7 @@ class State(base.State):
 
     def _decimation_candidates(self, seat: int, what: str) -> list[list]:
         hexes = [h for h in self._boards[seat] if not h[_D] and (what == "any" or _SQUID[h[_K]])]
-        return sorted(hexes, key=lambda h: _reading_key(h[1:3]))
+        return sorted(hexes, key=lambda h: hexgrid.reading_key(h[1:3]))
 
     def _decimate(self, seat: int, h: list) -> None:
         self._supply[seat] += (h[_A] + 1) // 2  # "keep half, rounded up"
@@ -843,10 +842,9 @@ class State(base.State):
     def _adjacent(self, seat: int, h: list) -> list[list]:
         where = self._where[seat]
         board = self._boards[seat]
-        q, r = h[_Q], h[_R]
         out = []
-        for dq, dr in _OFFSETS:
-            i = where.get((q + dq, r + dr))
+        for pos in hexgrid.neighbours((h[_Q], h[_R])):
+            i = where.get(pos)
             if i is not None:
                 out.append(board[i])
         return out
@@ -962,7 +960,7 @@ class State(base.State):
         where = self._where[self._current]
         if (q, r) in where:
             return f"({q}, {r}) already holds one of your hexes"
-        if not any((q + dq, r + dr) in where for dq, dr in _OFFSETS):
+        if not hexgrid.touches((q, r), where):
             return f"({q}, {r}) does not touch any of your hexes"
         return 'place takes only "q" and "r"'
 
@@ -1002,11 +1000,6 @@ class State(base.State):
                 f"{_TRIGGER[h[_K]][0][1]} or more: name that hex by q and r"
             )
         return "trigger takes no parameters here"
-
-
-def _reading_key(position) -> tuple[int, int]:
-    """Top-left to bottom-right: rows by r, then left to right (x = q + r/2, so by q)."""
-    return (position[1], position[0])
 
 
 def _trait(h: list, trait: int) -> int:
