@@ -37,8 +37,8 @@ def test_greedy_pays_for_a_deep_vents_hex_loaded_with_archaea():
     while state.is_chance_node():
         state.apply(sample_outcome(state.chance_outcomes(), chance))
     for slot in state._market:
-        slot[1] = 0
-    state._market[2][1] = 10  # worth 5 points or more once placed, for 2 archaea
+        slot["archaea"] = 0
+    state._market[2]["archaea"] = 10  # worth 5 points or more once placed, for 2 archaea
     assert all(
         GreedyBot().choose(state, 0, random.Random(seed)) == {"type": "take", "slot": 2}
         for seed in range(5)
