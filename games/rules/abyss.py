@@ -161,12 +161,6 @@ _SEEKER_TOLL = 2
 _COST_SHIFT = 2  # Treasurer, Recruiter
 _MERCHANT_PEARLS = {"shopkeeper": 1, "peddler": 2, "trader": 3}
 _RESAMPLE_TRIES = 20
-# evaluate(): what a pearl, a key and an Ally in hand (up to a hand's useful size) are worth in
-# points, roughly: a Lord of ~6 points takes ~3 Allies; a Location of ~8 takes 3 keys.
-_PEARL_WORTH = 0.5
-_KEY_WORTH = 1.5
-_ALLY_WORTH = 1.0
-_USEFUL_HAND = 10
 
 # Tasks wait on a stack, the next on top: a chance event, a seat's decision (the task's second
 # item is the deciding seat) or a step carried out without a decision.
@@ -502,51 +496,6 @@ class State(base.State):
                     best += _VALUE[c]
                     break
         return best
-
-    # -- evaluation (for the bots) -------------------------------------------------------------
-
-    def evaluate(self, seat: int) -> float:
-        """How well ``seat`` is doing: its projected points minus the best other seat's.
-
-        A projection counts what scores now (Locations, Lords, the best affiliated Ally per
-        race), Monster tokens (its own at their values, others' at the mean of the tokens
-        ``seat`` has not seen), and part of what may still turn into points: pearls, keys and
-        Allies in hand (by count: ``seat`` sees no other hand). A recruit under way counts its
-        Lord already and its paid Allies as still in hand, so that starting one (a step of
-        several) is worth what finishing it will be. Only what ``seat`` sees goes in, so every
-        ``resample_hidden(seat)`` of a state has the same value.
-        """
-        self._check_seat(seat)
-        if seat is None:
-            raise ValueError("evaluate needs a seat")
-        if self._over:
-            scores = self._scores()
-            return scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
-        unseen = [
-            data.MONSTER_TOKENS[v] - self._tokens[seat][i] for i, v in enumerate(_TOKEN_VALUES)
-        ]
-        mean = (
-            sum(v * unseen[i] for i, v in enumerate(_TOKEN_VALUES)) / sum(unseen)
-            if sum(unseen)
-            else 0.0
-        )
-        recruiting = self._turn if self._payment is not None else None
-        projected = []
-        for s in range(self.num_players):
-            parts = self._score_parts(s)
-            value = float(parts["total"] - parts["monsters"])
-            value += parts["monsters"] if s == seat else mean * sum(self._tokens[s])
-            allies = sum(self._hands[s])
-            if s == recruiting:
-                value += _L_IP[self._payment[0]]
-                allies += len(self._payment[4])
-            value += (
-                _PEARL_WORTH * self._pearls[s]
-                + _KEY_WORTH * self._keys(s)
-                + _ALLY_WORTH * min(allies, _USEFUL_HAND)
-            )
-            projected.append(value)
-        return projected[seat] - max(v for s, v in enumerate(projected) if s != seat)
 
     # -- hidden information -------------------------------------------------------------------
 

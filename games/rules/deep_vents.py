@@ -385,32 +385,6 @@ class State(base.State):
             for s in range(self.num_players)
         ]
 
-    def evaluate(self, seat: int) -> float:
-        """How well ``seat`` is doing: its projected score minus the best other projection.
-
-        A projection counts the points it has now, archaea on hexes that collect at full value
-        (a trigger can bank them), and half an archaeon per face-up hex per round to come.
-        """
-        mine = self._projection(seat)
-        others = [
-            self._projection(s) for s in range(self.num_players) if s != seat and not self._out[s]
-        ]
-        return mine - max(others) if others else mine
-
-    def _projection(self, seat: int) -> float:
-        value = (
-            self._supply[seat] + self._shells[seat] / 2 + data.SHORTFALL_POINTS * self._tokens[seat]
-        )
-        if self._out[seat]:
-            return value
-        rounds_left = data.ROUNDS - self._round if self._phase != "over" else 0
-        for h in self._ecosystems[seat]:
-            banks = not h["decimated"] and any(step[0] == "collect" for step in _TRIGGER[h["kind"]])
-            value += h["archaea"] if banks else h["archaea"] / 2
-            if not h["decimated"]:
-                value += rounds_left / 2
-        return value
-
     def clone(self) -> State:
         other = State.__new__(State)
         other.num_players = self.num_players

@@ -406,15 +406,6 @@ class State(base.State):
         # "Tiebreaks: highest single-species score, then highest Tube Worm score."
         return [(sum(points), max(points), points[_WORMS]) for points in self._score_table()]
 
-    def evaluate(self, seat: int) -> float:
-        """The field scored now: ``seat``'s total minus the best other seat's. The field is
-        public, so every state ``resample_hidden(seat)`` could give has the same value."""
-        self._check_seat(seat)
-        if seat is None:
-            raise ValueError("evaluate needs a seat")
-        totals = [sum(points) for points in self._score_table()]
-        return totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
-
     def clone(self) -> State:
         other = State.__new__(State)
         other.num_players = self.num_players

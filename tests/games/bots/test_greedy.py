@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games.bots import GreedyBot
-from games.bots.greedy import evaluation
+from games.bots.evaluation import evaluate
 from games.bots.rewards import sample_outcome
 from games.rules import get_rules
 from tests.games.bots.helpers import diver_to_act
@@ -46,7 +46,7 @@ def test_greedy_pays_for_a_deep_vents_hex_loaded_with_archaea():
 
 
 class _NoEvaluation:
-    """A finished or unfinished game without ``evaluate``: the generic fallback applies."""
+    """A finished or unfinished game without an evaluator: the default applies."""
 
     def __init__(self, ranks=None):
         self.ranks = ranks
@@ -59,7 +59,7 @@ class _NoEvaluation:
 
 
 def test_the_fallback_values_a_win_1_a_loss_minus_1_and_the_unknown_0():
-    assert evaluation(_NoEvaluation([1, 2]), 0) == 1.0
-    assert evaluation(_NoEvaluation([1, 2]), 1) == -1.0
-    assert evaluation(_NoEvaluation([1, 1]), 1) == 0.0
-    assert evaluation(_NoEvaluation(), 0) == 0.0
+    assert evaluate(_NoEvaluation([1, 2]), 0) == 1.0
+    assert evaluate(_NoEvaluation([1, 2]), 1) == -1.0
+    assert evaluate(_NoEvaluation([1, 1]), 1) == 0.0
+    assert evaluate(_NoEvaluation(), 0) == 0.0

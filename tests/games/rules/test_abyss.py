@@ -1061,7 +1061,6 @@ def test_resampling_keeps_the_seats_own_view_and_redraws_what_it_cannot_see():
             == 71
         )
         changed += world.view(1) != state.view(1)
-        assert world.evaluate(0) == pytest.approx(state.evaluate(0))
     assert changed > 20
 
 
@@ -1080,27 +1079,6 @@ def test_a_resampled_world_lets_a_seat_in_the_middle_of_a_payment_finish_it():
         while world.current_player == 0 and world._tasks[-1][0] in ("pay", "affiliate"):
             world.apply(rng.choice(world.legal_actions()))
         assert "Master of Magic" in lord_names(world, 0)
-
-
-# -- evaluation (for the bots) ---------------------------------------------------------------
-
-
-def test_evaluate_counts_a_recruit_under_way_so_starting_one_is_no_loss():
-    # A greedy look-ahead sees the recruit and one payment, not the Lord placed at the end.
-    state = table(2, hands={0: RULEBOOK_HAND}, pearls={0: 2})
-    before = state.evaluate(0)
-    play(state, {"type": "recruit", "lord": "Master of Magic"})
-    started = state.evaluate(0)
-    play(state, {"type": "pay", **card("jellyfish", 3)})
-    assert started == state.evaluate(0) == before + 6  # the Master of Magic's 6 points
-    assert state.evaluate(1) == pytest.approx(-state.evaluate(0))
-
-
-def test_evaluate_of_a_finished_game_is_the_margin_over_the_best_other_seat():
-    state = _ended(table(3, lords={0: ["Keeper"], 1: ["Herdsman"], 2: ["Hunter"]}))
-    assert [state.evaluate(s) for s in range(3)] == [6 - 10, 10 - 6, 3 - 10]
-    with pytest.raises(ValueError):
-        state.evaluate(None)
 
 
 # -- illegal actions -------------------------------------------------------------------------

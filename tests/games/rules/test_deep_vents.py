@@ -859,13 +859,6 @@ def test_seat_actions_are_refused_at_a_chance_node():
         state.apply({"type": "draw", "hex": "Deep Vent"})
 
 
-def test_evaluate_prefers_the_seat_ahead():
-    state = table(2, supply={0: 20, 1: 10})
-    assert state.evaluate(0) > 0 > state.evaluate(1)
-    state._tokens[0] = 2
-    assert state.evaluate(0) < 0
-
-
 def test_a_random_four_player_game_is_fast():
     rng = random.Random(3)
     state = dv.new_game(4, {"starting_bid": True})

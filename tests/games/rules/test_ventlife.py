@@ -666,13 +666,6 @@ def test_players_still_tied_share_the_victory():
     ]
 
 
-def test_evaluate_is_the_field_scored_now_against_the_best_other_seat():
-    state = turn(small_floor(game(players=3)), 0, "creatures")
-    put(state, "tube-worms", 0, (0, 0), (1, 1))
-    put(state, "tube-worms", 1, (-1, -1))
-    assert state.evaluate(0) == 1 and state.evaluate(1) == -1 and state.evaluate(2) == -2
-
-
 # -- illegal actions -----------------------------------------------------------------------------
 
 
