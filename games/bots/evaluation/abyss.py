@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from games.bots.evaluation.registry import evaluator
 from games.rules import abyss
-from games.rules import abyss_data as data
+from games.rules.abyss import data
 
 # What a pearl, a key and an Ally in hand (up to a hand's useful size) are worth in points,
 # roughly: a Lord of ~6 points takes ~3 Allies; a Location of ~8 takes 3 keys.
