@@ -323,7 +323,7 @@ class State(base.State):
         if self._held is not None:
             out["held"] = {"name": _NAMES[self._held["kind"]], "archaea": self._held["archaea"]}
         if phase in ("activate", "respond") and self._cursor < len(self._act):
-            h = self._ecosystems[self._current][self._act[self._cursor]]
+            h = self._ecosystems[self._turn_seat][self._act[self._cursor]]
             out["active_hex"] = {
                 "name": _NAMES[h["kind"]],
                 "q": h["q"],
@@ -415,6 +415,12 @@ class State(base.State):
         other._bid_passed = self._bid_passed[:]
         return other
 
+    @property
+    def _turn_seat(self) -> int:
+        """The seat whose turn it is: asked only once the turns have begun."""
+        assert self._current is not None, "no turn has begun"
+        return self._current
+
     # -- moving on through forced steps --------------------------------------------------------
 
     def _advance(self) -> None:
@@ -426,7 +432,7 @@ class State(base.State):
                     if self._settle_queue():
                         return
                     continue
-                seat = self._current
+                seat = self._turn_seat
                 if self._cursor >= len(self._act):
                     self._phase = "end_turn"
                     continue
@@ -440,7 +446,7 @@ class State(base.State):
                     return
                 self._activate(options[0])
             elif phase == "end_turn":
-                seat = self._current
+                seat = self._turn_seat
                 if (
                     self._tokens[seat] >= data.ELIMINATING_SHORTFALLS
                     and self._supply[seat] >= data.SHORTFALL_LOAN
@@ -450,7 +456,7 @@ class State(base.State):
                 self._finish_turn()
             elif phase == "take":
                 options = self._take_options()
-                if len(options) > 1 or self._can_pay(self._current):
+                if len(options) > 1 or self._can_pay(self._turn_seat):
                     return
                 self._take(options[0]["slot"])
             elif phase == "place":
@@ -501,9 +507,10 @@ class State(base.State):
             if not self._bid_passed[seat] and seat != self._bid_leader:
                 self._decider = seat
                 return
-        winner = self._bid_leader
+        winner, high = self._bid_leader, self._bid_high
+        assert winner is not None and high is not None, "the opener always bids"
         self._order = [(winner + i) % n for i in range(n)]
-        self._supply[winner] -= self._bid_high
+        self._supply[winner] -= high
         for position, s in enumerate(self._order):
             self._supply[s] += position  # "Player 2 gains 1 extra. Player 3 gains 2 extra..."
         self._start_turn(winner)
@@ -515,41 +522,42 @@ class State(base.State):
         self._phase = "take"
 
     def _take_options(self) -> list[Action]:
-        seat = self._current
+        seat = self._turn_seat
         if self._tokens[seat]:
             return [{"type": "take", "slot": 0}]
         affordable = min(len(self._market) - 1, self._supply[seat])
         return [{"type": "take", "slot": k} for k in range(affordable + 1)]
 
     def _take(self, slot: int) -> None:
-        self._supply[self._current] -= slot
+        self._supply[self._turn_seat] -= slot
         for skipped in self._market[:slot]:
             skipped["archaea"] = min(_CAP, skipped["archaea"] + 1)
         self._held = self._market.pop(slot)
         self._phase = "place"
 
     def _place_options(self) -> list[Action]:
-        where = self._where[self._current]
+        where = self._where[self._turn_seat]
         free = {p for pos in where for p in hexgrid.neighbours(pos)} - where.keys()
         return [{"type": "place", "q": q, "r": r} for q, r in sorted(free, key=hexgrid.reading_key)]
 
     def _place(self, q: int, r: int) -> None:
         held = self._held
-        board = self._ecosystems[self._current]
-        self._where[self._current][(q, r)] = len(board)
+        assert held is not None, "a hex is placed only after one is taken"
+        board = self._ecosystems[self._turn_seat]
+        self._where[self._turn_seat][(q, r)] = len(board)
         board.append(_placed(held["kind"], q, r, held["archaea"]))
         self._held = None
         self._begin_activation()
 
     def _begin_activation(self) -> None:
-        board = self._ecosystems[self._current]
+        board = self._ecosystems[self._turn_seat]
         self._act = sorted(range(len(board)), key=lambda i: hexgrid.reading_key(_space(board[i])))
         self._cursor = 0
         self._fired = 0
         self._phase = "activate"
 
     def _finish_turn(self) -> None:
-        seat = self._current
+        seat = self._turn_seat
         if self._tokens[seat] >= data.ELIMINATING_SHORTFALLS:
             self._eliminate(seat)
         if sum(not out for out in self._out) <= 1:
@@ -587,7 +595,7 @@ class State(base.State):
     # -- step 3: grow or trigger -----------------------------------------------------------------
 
     def _activation_options(self) -> list[Action]:
-        seat = self._current
+        seat = self._turn_seat
         h = self._ecosystems[seat][self._act[self._cursor]]
         triggers = self._trigger_options(seat, h)
         if self._fired:
@@ -598,7 +606,7 @@ class State(base.State):
         return self._grow_options(seat, h) + triggers
 
     def _activate(self, action: Action) -> None:
-        seat = self._current
+        seat = self._turn_seat
         h = self._ecosystems[seat][self._act[self._cursor]]
         kind = action["type"]
         if kind == "trigger":
@@ -884,8 +892,7 @@ class State(base.State):
                     f"you have {self._supply[seat]}"
                 )
             return "pay_shortfall takes no parameters"
-        expected = _PHASE_ACTIONS[phase]
-        if kind not in expected:
+        if kind not in _PHASE_ACTIONS[phase]:
             return f"{kind} is not what is decided now: {self._what_now()}"
         if phase == "bid":
             return self._why_bid_illegal(action)
@@ -957,7 +964,7 @@ class State(base.State):
         q, r = action.get("q"), action.get("r")
         if type(q) is not int or type(r) is not int:
             return "place names a space by whole numbers q and r"
-        where = self._where[self._current]
+        where = self._where[self._turn_seat]
         if (q, r) in where:
             return f"({q}, {r}) already holds one of your hexes"
         if not hexgrid.touches((q, r), where):
@@ -965,7 +972,7 @@ class State(base.State):
         return 'place takes only "q" and "r"'
 
     def _why_activation_illegal(self, action: Action) -> str:
-        seat = self._current
+        seat = self._turn_seat
         h = self._ecosystems[seat][self._act[self._cursor]]
         name = _NAMES[h["kind"]]
         kind = action["type"]
