@@ -317,7 +317,7 @@ class State(base.State):
         if not others:
             return clone
         pool = [k for k, count in enumerate(self._bag) for _ in range(count)]
-        pool += [self._hand[s] for s in others]
+        pool += [kind for s in others if (kind := self._hand[s]) is not None]
         rng.shuffle(pool)
         for s in others:
             clone._hand[s] = pool.pop()
@@ -438,6 +438,12 @@ class State(base.State):
         ):
             raise ValueError(f"seat must be None or 0 to {self.num_players - 1}, not {seat!r}")
 
+    @property
+    def _turn_seat(self) -> int:
+        """The seat whose turn it is: asked only once the turns have begun."""
+        assert self._current is not None, "no turn has begun"
+        return self._current
+
     # -- moving on through forced steps --------------------------------------------------------
 
     def _options(self) -> list[Action]:
@@ -483,7 +489,7 @@ class State(base.State):
                 if not options:
                     self._end_turn()
                     continue
-                self._decider = self._current
+                self._decider = self._turn_seat
                 self._legal = options
                 return
             else:
@@ -546,12 +552,12 @@ class State(base.State):
         self._placed = []
         if any(self._bag):
             self._phase = "draw"
-            self._drawer = self._current
+            self._drawer = self._turn_seat
         else:
             self._next_turn()
 
     def _next_turn(self) -> None:
-        seat = (self._current + 1) % self.num_players
+        seat = (self._turn_seat + 1) % self.num_players
         if self._hand[seat] is None:
             # Every hand is empty: all seats have had the same number of turns.
             self._phase = "over"
@@ -639,9 +645,10 @@ class State(base.State):
         return covered
 
     def _place_tile(self, q: int, r: int, rotation: int) -> None:
-        seat = self._current
+        seat = self._turn_seat
         n = self.num_players
         kind = self._hand[seat]
+        assert kind is not None, "a tile is placed from a hand holding one"
         self._hand[seat] = None
         self._new_tile = _tile_hexes(q, r, rotation)
         pending = []
@@ -703,7 +710,7 @@ class State(base.State):
     # -- step 3: creatures -----------------------------------------------------------------------
 
     def _creature_options(self) -> list[Action]:
-        seat = self._current
+        seat = self._turn_seat
         supply = self._supply[seat]
         chosen = self._chosen
         out = []
@@ -762,7 +769,7 @@ class State(base.State):
         return spots
 
     def _place(self, species: int, pos: tuple[int, int]) -> None:
-        seat = self._current
+        seat = self._turn_seat
         self._chosen = species
         self._placed.append(pos)
         self._supply[seat][species] -= 1
@@ -870,19 +877,21 @@ class State(base.State):
             if action.get("seat") != self._drawer:
                 return f"the next tile goes to seat {self._drawer}"
             tile = action.get("tile")
-            if _index(_KIND, tile) is None or not self._bag[_KIND[tile]]:
+            kind_drawn = _index(_KIND, tile)
+            if kind_drawn is None or not self._bag[kind_drawn]:
                 return f"no tile {tile!r} is left in the bag"
             return 'a draw is {"type": "draw", "seat": s, "tile": kind} and nothing more'
         if kind in _CHANCE_ACTIONS:
             return f"{kind} is a chance event, not a seat's decision"
-        expected = (self._draft_kind(),) if phase == "draft" else _PHASE_ACTIONS[phase]
-        if kind not in expected:
+        allowed = (self._draft_kind(),) if phase == "draft" else _PHASE_ACTIONS[phase]
+        if kind not in allowed:
             return f"{kind} is not what is decided now: {self._what_now()}"
         if kind in ("pick", "leave_out"):
             sid = action.get("species")
-            if _index(_SPECIES, sid) is None:
+            species = _index(_SPECIES, sid)
+            if species is None:
                 return f"{sid!r} is not a species; the ids are {', '.join(_IDS)}"
-            if _SPECIES[sid] in self._draft:
+            if species in self._draft:
                 return f"{sid} has already been {'picked' if kind == 'pick' else 'left out'}"
             return f'{kind} takes only "species"'
         if kind == "place_tile":
@@ -925,30 +934,30 @@ class State(base.State):
                 return "the first tile goes in the middle: its Black Smoker on (0, 0)"
             return "place_tile takes only q, r and rotation"
         hexes = _tile_hexes(q, r, k)
-        below = [top.get(p) for p in hexes]
+        under = [h for h in (top.get(p) for p in hexes) if h is not None]
         shown = ", ".join(f"({x}, {y})" for x, y in hexes)
-        if all(h is None for h in below):
+        if not under:
             if not any(x in top for p in hexes for x in hexgrid.neighbours(p)):
                 return (
                     f"a tile on the seafloor must touch the field along a full edge; one on "
                     f"{shown} touches nothing"
                 )
-        elif any(h is None for h in below):
+        elif len(under) < len(hexes):
             return (
                 f"a tile lies flat on the seafloor or wholly on top of tiles; {shown} is "
                 "partly on the field (no overhangs)"
             )
-        elif below[0][1] != _SMOKER:
+        elif under[0][1] != _SMOKER:
             return (
                 f"up on a plateau the Black Smoker must sit on a Black Smoker; ({q}, {r}) is "
-                f"{data.TERRAINS[below[0][1]]}"
+                f"{data.TERRAINS[under[0][1]]}"
             )
-        elif len({h[0] for h in below}) > 1:
+        elif len({h[0] for h in under}) > 1:
             return (
                 f"the three hexes under a tile must be at one level (no gaps); under {shown} "
-                f"they are at levels {', '.join(str(h[0]) for h in below)}"
+                f"they are at levels {', '.join(str(h[0]) for h in under)}"
             )
-        elif len({h[2] for h in below}) < 2:
+        elif len({h[2] for h in under}) < 2:
             return "a tile up on a plateau must cover at least two different tiles"
         return "place_tile takes only q, r and rotation"
 
@@ -964,7 +973,7 @@ class State(base.State):
             return (
                 f"you are placing {_NAMES[self._chosen]} this turn: one species per turn, then stop"
             )
-        seat = self._current
+        seat = self._turn_seat
         if not self._supply[seat][species]:
             return f"you have no {name} left in your supply"
         q, r = action.get("q"), action.get("r")
