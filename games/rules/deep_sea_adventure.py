@@ -121,7 +121,7 @@ class State(base.State):
         self._held: list[list[Any]] = [[] for _ in range(n)]  # items: level or stack tuple
         self._scored: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (level, value)
         # Values not yet revealed, indexed by level (index 0 unused): a multiset per level.
-        self._unrevealed = [[]] + [list(_CHIP_VALUES[level]) for level in _LEVELS]
+        self._unrevealed: list[list[int]] = [[]] + [list(_CHIP_VALUES[level]) for level in _LEVELS]
         self._trail: list[Any] = [level for level in _LEVELS for _ in _CHIP_VALUES[level]]
         self._last_back: int | None = None
         self._next_first = 0
@@ -447,6 +447,7 @@ class State(base.State):
         if drowned:
             self._next_first = max(drowned, key=lambda s: (self._positions[s], -s))
         else:
+            assert self._last_back is not None, "every diver got back, so one was last"
             self._next_first = self._last_back
         self._drawn = []
         self._lost = []

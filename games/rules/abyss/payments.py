@@ -44,7 +44,7 @@ class Payments(Table):
     @choices("pay")
     def _pay_options(self, top: tuple) -> list[Action]:
         seat = top[1]
-        _, races, required, value, paid = self._payment
+        _, races, required, value, paid = self._paying
         hand = self._hands[seat]
         mask = _races_of(paid)
         paid_sum = sum(VALUE[c] for c in paid)
@@ -74,7 +74,7 @@ class Payments(Table):
             return
         c = card_of(action)
         self._hands[seat][c] -= 1
-        _, races, required, value, paid = self._payment
+        _, races, required, value, paid = self._paying
         paid.append(c)
         if (
             _races_met(_races_of(paid), races, required)
@@ -86,7 +86,7 @@ class Payments(Table):
     def _recruited(self, top: tuple) -> None:
         self._tasks.pop()
         seat, lord = top[1], top[2]
-        paid = self._payment[4]
+        paid = self._paying[4]
         lowest = min(VALUE[c] for c in paid)
         self._push(("place_lord", seat, lord))
         candidates = sorted({c for c in paid if VALUE[c] == lowest})
@@ -97,7 +97,7 @@ class Payments(Table):
 
     @choices("affiliate")
     def _affiliate_options(self, top: tuple) -> list[Action]:
-        paid = self._payment[4]
+        paid = self._paying[4]
         lowest = min(VALUE[c] for c in paid)
         return [
             {"type": "affiliate", **card_view(c)}
@@ -111,8 +111,8 @@ class Payments(Table):
 
     def _affiliate(self, seat: int, c: int) -> None:
         # "All Allies paid go to the discard except the one of lowest value: it is affiliated."
-        paid = self._payment[4]
-        self._last_recruit = (seat, self._payment[0], tuple(sorted(paid)), self._pearls_paid, c)
+        paid = self._paying[4]
+        self._last_recruit = (seat, self._paying[0], tuple(sorted(paid)), self._pearls_paid, c)
         paid.remove(c)
         self._affiliated[seat][c] += 1
         for card in paid:

@@ -158,6 +158,12 @@ class Table(base.State):
         n = self.num_players
         return [(seat + i) % n for i in range(1, n)]
 
+    @property
+    def _paying(self) -> list[Any]:
+        """The payment under way, asked for only while a recruit is being paid for."""
+        assert self._payment is not None, "no recruit is being paid for"
+        return self._payment
+
     def _recruit_terms(self, seat: int) -> tuple[bool, bool, int]:
         """What ``seat``'s and its opponents' free Lords change in its recruits: one race
         fewer (Master of Magic), any races (Diplomat), and the shift of the value (Treasurer

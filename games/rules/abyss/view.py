@@ -166,6 +166,7 @@ class Views(Table):
         location = LOCATIONS[loc]
         item = location.item
         if item == "race":
+            assert location.subject is not None, "a race Location names its race"
             r = RACE_INDEX[location.subject]
             count = sum(self._affiliated[s][r * 5 : r * 5 + 5])
         elif item == "guild":
@@ -240,7 +241,7 @@ class Views(Table):
             if kind == "pay":
                 return (
                     f"paying the {RACES[RACE[c]]} {VALUE[c]} would leave the "
-                    f"{L_NAME[self._payment[0]]} impossible to pay for"
+                    f"{L_NAME[self._paying[0]]} impossible to pay for"
                 )
         if kind == "pay_pearls":
             return f"the pearls due are {self._options[-1]['amount']}"
