@@ -22,14 +22,7 @@ from games.rules.abyss.tables import (
     card_of,
     card_view,
 )
-from games.rules.abyss.tasks import (
-    CHANCE_TASKS,
-    RESOLVERS,
-    STEPS,
-    choices,
-    resolves,
-    step,
-)
+from games.rules.abyss.tasks import CHANCE_TASKS, RESOLVERS, STEPS, choices, resolves, step
 from games.rules.base import Action
 
 _SLAVER_PRICE = 2

@@ -7,14 +7,7 @@ import random
 
 from games.rules import base
 from games.rules.abyss.table import Table
-from games.rules.abyss.tables import (
-    ALLIES,
-    CARDS,
-    MONSTER,
-    RACE,
-    RACES,
-    TOKEN_VALUES,
-)
+from games.rules.abyss.tables import ALLIES, CARDS, MONSTER, RACE, RACES, TOKEN_VALUES
 from games.rules.abyss.tasks import CHANCE_TASKS
 from games.rules.base import Action
 

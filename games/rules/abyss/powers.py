@@ -19,11 +19,7 @@ from games.rules.abyss.tables import (
     card_of,
     card_view,
 )
-from games.rules.abyss.tasks import (
-    choices,
-    resolves,
-    step,
-)
+from games.rules.abyss.tasks import choices, resolves, step
 from games.rules.base import Action
 
 _CORRUPTOR_PRICE = 5

@@ -23,11 +23,7 @@ from games.rules.abyss.tables import (
     card_view,
     cards_view,
 )
-from games.rules.abyss.tasks import (
-    CHANCE_TASKS,
-    CHANCE_TYPES,
-    SEAT_TYPES,
-)
+from games.rules.abyss.tasks import CHANCE_TASKS, CHANCE_TYPES, SEAT_TYPES
 from games.rules.base import Action
 
 
