@@ -514,7 +514,7 @@ def _actor_names(game: Game | Head, actors: set[int]) -> dict[int, str]:
     """Usernames of the actors, from the seats where they sit (no query), else the users."""
     seats = game.seats if isinstance(game, Head) else game.seats.all()
     names = {
-        s.user_id: s.user.username if isinstance(s, Seat) else s.username
+        s.user_id: s.user.username if isinstance(s, Seat) else s.name
         for s in seats
         if s.user_id in actors
     }
@@ -527,7 +527,7 @@ def _actor_names(game: Game | Head, actors: set[int]) -> dict[int, str]:
 # -- helpers --------------------------------------------------------------------------------------
 
 
-def _require_play_mode(game: Game) -> None:
+def _require_play_mode(game: Game | Head) -> None:
     if game.mode != GameMode.PLAY:
         raise RuleViolation("this game was played on a table: it has results, not moves")
 
@@ -552,7 +552,7 @@ def server_key(what: str, seat: int, version: int) -> str:
 
 
 def _earlier_result(
-    game: Game, idempotency_key: str | None, request: Request
+    game: Game | Head, idempotency_key: str | None, request: Request
 ) -> AppendResult | None:
     """A key seen before short-cuts to its first result: a retry must get that result, not a
     conflict with the version the game has moved on to."""
@@ -574,7 +574,7 @@ def _same_request(earlier: AppendResult, request: Request) -> AppendResult:
     return earlier
 
 
-def _seat_number(game: Game, seat: Any) -> int:
+def _seat_number(game: Game | Head, seat: Any) -> int:
     return inputs.whole_number(seat, "seat", 0, game.num_players - 1)
 
 
@@ -631,10 +631,8 @@ def _append_and_project(
     """Append, finishing the game if the rules or resignations end it, project the head, and
     queue what follows once it has committed: the next bot's move, the clock, the news that
     the game is over. ``game``, the row of a game being created, is brought to the new head."""
-    seats = [
-        replace(s, **seat_changes[s.index]) if s.index in (seat_changes or {}) else s
-        for s in head.seats
-    ]
+    changes = seat_changes or {}
+    seats = [replace(s, **changes[s.index]) if s.index in changes else s for s in head.seats]
     standing = [s for s in seats if not s.resigned]
     projection: dict[str, Any]
     if state.is_terminal():
@@ -697,7 +695,7 @@ def after_commit(what: str, call: Callable[[], None]) -> None:
     transaction.on_commit(run)
 
 
-def announce(signal: Signal, game: Game) -> None:
+def announce(signal: Signal, game: Game | Head) -> None:
     """Send ``signal`` for ``game`` once the transaction commits (games.signals); inside
     :func:`announcements_batched`, once for the whole batch."""
     game_id, slug = game.pk, game.slug

@@ -90,7 +90,9 @@ class SeatInfo:
 
     @property
     def name(self) -> str:
-        return self.username if self.user_id else f"{self.guest} (guest)"
+        if self.username is not None:  # set exactly when a user holds the seat (head_of)
+            return self.username
+        return f"{self.guest} (guest)"
 
 
 @dataclass(frozen=True)

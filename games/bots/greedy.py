@@ -9,11 +9,11 @@ A move the rules split into steps (Deep Vents: take a hex, then place it) is loo
 where the same seat decides again straight after, with no chance or other seat between, the
 value is that of its best next step, for up to ``steps`` steps in all.
 
-The value is ``state.evaluate(seat)`` where the game's State defines it. Without one, the
-generic fallback knows only finished games: a win is worth 1, last place -1, places between
-linear (ties shared); every unfinished position is worth 0. So on such a game greedy takes a
-move that wins at once, avoids one that loses at once, and otherwise chooses at random (the
-random tie-break among equal values stands in for a tiny random term).
+The value is the game's evaluator (:mod:`games.bots.evaluation`). Without one, the default
+knows only finished games: a win is worth 1, last place -1, places between linear (ties
+shared); every unfinished position is worth 0. So on such a game greedy takes a move that wins
+at once, avoids one that loses at once, and otherwise chooses at random (the random tie-break
+among equal values stands in for a tiny random term).
 
 Hidden information: the look-ahead runs on ``state.resample_hidden(seat, rng)``, a copy in
 which whatever the seat cannot see is redrawn, never on the true state's secrets.
@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import random
 
-from games.bots.rewards import choices, rank_rewards, sample_outcome
+from games.bots.evaluation import evaluate
+from games.bots.rewards import choices, sample_outcome
 from games.rules.base import Action, State
 
 _TIE = 1e-9  # values closer than this are equal: float noise must not decide between moves
@@ -67,7 +68,7 @@ class GreedyBot:
         if steps > 0 and state.current_player == seat:
             return self._best(state, state.legal_actions(), seat, steps, rng)[1]
         if not state.is_chance_node():
-            return evaluation(state, seat)
+            return evaluate(state, seat)
         outcomes = state.chance_outcomes()
         if len(outcomes) <= self.chance_outcomes:
             weighted = outcomes
@@ -78,15 +79,5 @@ class GreedyBot:
         for outcome, probability in weighted:
             after = state.clone()
             after.apply(outcome)
-            total += probability * evaluation(after, seat)
+            total += probability * evaluate(after, seat)
         return total
-
-
-def evaluation(state: State, seat: int) -> float:
-    """``state.evaluate(seat)`` where the game provides it; else the fallback described above."""
-    evaluate = getattr(state, "evaluate", None)
-    if evaluate is not None:
-        return evaluate(seat)
-    if state.is_terminal():
-        return 2 * rank_rewards(state)[seat] - 1
-    return 0.0

@@ -13,8 +13,8 @@ seat, whose nodes are what that seat has seen happen. Each iteration
    tell those apart;
 3. expands one untried action, then rolls out: random decisions and chance drawn by its
    probabilities, to the end or for ``rollout_depth`` decisions at most and on to the next
-   decision, where the game's evaluation (``state.evaluate`` for each seat through a
-   logistic) stands in for the result. The default depth is 0: where the game has an
+   decision, where the game's evaluator (:mod:`games.bots.evaluation`, for each seat through
+   a logistic) stands in for the result. The default depth is 0: where the game has an
    evaluation, the leaf is valued once the chance right after it is drawn. Random play
    misjudges these games (a random diver turns back at random), and in Deep Sea Adventure
    against the greedy bot rollouts of 4 or 20 random actions did worse than none at the same
@@ -32,6 +32,7 @@ import math
 import random
 import time
 
+from games.bots.evaluation import evaluator_for
 from games.bots.rewards import action_key, choices, rank_rewards, sample_outcome
 from games.rules.base import Action, State
 
@@ -159,8 +160,8 @@ class MCTSBot:
         return best[0] if len(best) == 1 else rng.choice(best)
 
     def _rollout(self, world: State, rng: random.Random) -> list[float]:
-        evaluate = getattr(world, "evaluate", None)
-        limit = self.rollout_depth if evaluate is not None else None
+        judge = evaluator_for(world)
+        limit = self.rollout_depth if judge is not None else None
         decisions = 0
         while not world.is_terminal():
             # Chance is always played out first: a dice roll about to happen is not judged
@@ -168,9 +169,9 @@ class MCTSBot:
             if world.is_chance_node():
                 world.apply(sample_outcome(world.chance_outcomes(), rng))
                 continue
-            if limit is not None and decisions >= limit:
+            if judge is not None and limit is not None and decisions >= limit:
                 scale = self.evaluation_scale
-                return [_logistic(world.evaluate(s) / scale) for s in range(world.num_players)]
+                return [_logistic(judge(world, s) / scale) for s in range(world.num_players)]
             world.apply(rng.choice(world.legal_actions()))
             decisions += 1
         return rank_rewards(world)

@@ -56,7 +56,6 @@ Rulings
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 from typing import Any
@@ -78,11 +77,6 @@ ROUNDS = 3
 _DIE_FACES = (1, 2, 3)
 _ROLL_PROBABILITY = 1 / len(_DIE_FACES) ** 2
 _STACK_SIZE = 3
-# Expected spaces moved on a roll, by items held: two dice of 1-3 less the items, at least 0.
-_EXPECTED_STEP = tuple(
-    sum(max(0, a + b - items) for a in _DIE_FACES for b in _DIE_FACES) / len(_DIE_FACES) ** 2
-    for items in range(7)
-)
 _BLANK = None  # a trail space is a level (int), a stack (tuple of levels) or _BLANK
 
 _SEAT_ACTIONS = ("continue", "turn_back", "take", "drop", "pass")
@@ -127,7 +121,7 @@ class State(base.State):
         self._held: list[list[Any]] = [[] for _ in range(n)]  # items: level or stack tuple
         self._scored: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (level, value)
         # Values not yet revealed, indexed by level (index 0 unused): a multiset per level.
-        self._unrevealed = [[]] + [list(_CHIP_VALUES[level]) for level in _LEVELS]
+        self._unrevealed: list[list[int]] = [[]] + [list(_CHIP_VALUES[level]) for level in _LEVELS]
         self._trail: list[Any] = [level for level in _LEVELS for _ in _CHIP_VALUES[level]]
         self._last_back: int | None = None
         self._next_first = 0
@@ -301,100 +295,6 @@ class State(base.State):
     def _top_level_chips(self) -> list[int]:
         return [sum(1 for level, _ in scored if level == _TOP_LEVEL) for scored in self._scored]
 
-    # -- evaluation (for the bots) -------------------------------------------------------------
-
-    def evaluate(self, seat: int) -> float:
-        """How well ``seat`` is doing: its projected score minus the best other seat's.
-
-        Only what ``seat`` may see goes in, so the value is the same for every state that
-        ``resample_hidden(seat)`` could produce:
-
-        - its own scored chips at their values; another seat's scored chips (and chips waiting
-          to be revealed) at the mean of the values of their level that ``seat`` has not seen;
-        - while the round is on, each held chip (every chip of a stack) at that same mean,
-          times the chance of the holder getting back (1 once back, else :meth:`_chance_back`);
-        - a diver still going down also has the option of the next item deeper
-          (:meth:`_option_to_dive`), so turning back is not free;
-        - a diver that has turned back holding nothing (on its way or back) has wasted its
-          dive: one point less, so a bot does not turn round empty-handed for no reason.
-
-        Chips held when the round has ended are in the reveals pending or lost, never both.
-        """
-        self._check_seat(seat)
-        if seat is None:
-            raise ValueError("evaluate needs a seat")
-        means = self._unseen_means(seat)
-        projected = [self._projection(s, seat, means) for s in range(self.num_players)]
-        mine = projected[seat]
-        return mine - max(p for s, p in enumerate(projected) if s != seat)
-
-    def _unseen_means(self, seat: int) -> list[float]:
-        """Per level, the mean value of its chips whose value ``seat`` has not seen."""
-        means = [0.0]
-        for level in _LEVELS:
-            unseen = list(_CHIP_VALUES[level])
-            for chip_level, value in self._scored[seat]:
-                if chip_level == level:
-                    unseen.remove(value)
-            means.append(sum(unseen) / len(unseen) if unseen else 0.0)
-        return means
-
-    def _projection(self, s: int, seat: int, means: list[float]) -> float:
-        if s == seat:
-            value = float(sum(v for _, v in self._scored[s]))
-        else:
-            value = sum(means[level] for level, _ in self._scored[s])
-        value += sum(means[level] for who, level in self._reveals if who == s)
-        if self._phase in ("decide", "roll", "act"):
-            held_value = sum(means[level] for item in self._held[s] for level in _levels_of(item))
-            if self._back[s]:
-                value += held_value
-            elif self._held[s] or not self._turned_back[s]:
-                safe = self._chance_back(s, self._positions[s], len(self._held[s]))
-                value += held_value * safe
-                if not self._turned_back[s]:
-                    value += self._option_to_dive(s, held_value, safe, means)
-            if self._turned_back[s] and not self._held[s]:
-                value -= 1.0
-        return value
-
-    def _option_to_dive(self, s: int, held_value: float, safe: float, means: list[float]) -> float:
-        """What a diver still going down gains by taking the next item deeper, if anything.
-
-        Taking it adds its expected value but one more item to carry from farther down: the
-        gain is the haul's value with it, at the lower chance of getting back, less its value
-        without. Never negative: the diver may always pass or turn back instead.
-        """
-        position = self._positions[s]
-        for space in range(position + 1, len(self._trail) + 1):
-            item = self._trail[space - 1]
-            if item is not _BLANK:
-                chance = self._chance_back(s, space, len(self._held[s]) + 1)
-                more = sum(means[level] for level in _levels_of(item))
-                return max(0.0, (held_value + more) * chance - held_value * safe)
-        return 0.0
-
-    def _chance_back(self, s: int, position: int, items: int) -> float:
-        """A rough chance that diver ``s`` gets back from ``position`` holding ``items``.
-
-        It needs its distance over its expected step (two dice less its items, at least 0) as
-        if it turned back now; the air lasts ``air`` over the items all divers in the water
-        hold, in rounds of turns. The margin goes through a logistic whose width grows with
-        the turns needed, because the dice spread more over more turns.
-        """
-        if self._air <= 0:
-            return 0.0
-        step = _EXPECTED_STEP[min(items, len(_EXPECTED_STEP) - 1)]
-        if step <= 0:
-            return 0.0
-        turns_needed = position / step
-        in_water = items + sum(
-            len(self._held[d]) for d in range(self.num_players) if d != s and not self._back[d]
-        )
-        turns_of_air = self._air / max(1, in_water)
-        width = 0.5 + 0.3 * math.sqrt(turns_needed)
-        return 1.0 / (1.0 + math.exp(-(turns_of_air - turns_needed) / width))
-
     # -- hidden information -------------------------------------------------------------------
 
     def resample_hidden(self, seat: int | None, rng: random.Random) -> State:
@@ -547,6 +447,7 @@ class State(base.State):
         if drowned:
             self._next_first = max(drowned, key=lambda s: (self._positions[s], -s))
         else:
+            assert self._last_back is not None, "every diver got back, so one was last"
             self._next_first = self._last_back
         self._drawn = []
         self._lost = []

@@ -31,10 +31,10 @@ done, a defender without shells takes the damage.
 
 Coordinates
 -----------
-Axial, pointy-top: every ecosystem has its Deep Vent at (0, 0); the neighbours of (q, r) are
-(q+1, r), (q-1, r), (q, r-1), (q+1, r-1), (q-1, r+1) and (q, r+1). Row r grows downward and a
-hex's horizontal position is q + r/2, so "top-left to bottom-right" is rows by r ascending,
-then left to right, which within a row is by q.
+Axial, pointy-top (:mod:`games.rules.hexgrid`): every ecosystem has its Deep Vent at (0, 0);
+the neighbours of (q, r) are (q+1, r), (q-1, r), (q, r-1), (q+1, r-1), (q-1, r+1) and
+(q, r+1). Row r grows downward and a hex's horizontal position is q + r/2, so "top-left to
+bottom-right" is rows by r ascending, then left to right, which within a row is by q.
 
 Rulings
 -------
@@ -105,9 +105,9 @@ Rulings
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, TypedDict
 
-from games.rules import base
+from games.rules import base, hexgrid
 from games.rules import deep_vents_data as data
 from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, OptionSpec, register
 
@@ -133,9 +133,25 @@ _STACK = [0 if k == _STARTER else h.copies for k, h in enumerate(data.HEXES)]
 _CAP = data.HEX_CAP
 _CHOICES = data.ROW_LENGTH + 1
 
-# A hex on the table: [kind, q, r, archaea, decimated, track position].
-_K, _Q, _R, _A, _D, _T = range(6)
-_OFFSETS = ((1, 0), (-1, 0), (0, -1), (1, -1), (-1, 1), (0, 1))
+
+class PlacedHex(TypedDict):
+    """A hex in an ecosystem. ``kind`` indexes the hex table; ``track`` is the position on the
+    hex's track, where it has one."""
+
+    kind: int
+    q: int
+    r: int
+    archaea: int
+    decimated: bool
+    track: int
+
+
+class RowHex(TypedDict):
+    """A hex in the row, or held between taking and placing it."""
+
+    kind: int
+    archaea: int
+
 
 _CHANCE_PHASES = ("deal", "opener", "refill")
 _PHASE_ACTIONS = {
@@ -194,11 +210,11 @@ class State(base.State):
         self._shells = [0] * n
         self._tokens = [0] * n
         self._out = [False] * n
-        self._boards = [[[_STARTER, 0, 0, 0, False, 0]] for _ in range(n)]
+        self._ecosystems: list[list[PlacedHex]] = [[_placed(_STARTER, 0, 0, 0)] for _ in range(n)]
         self._where: list[dict[tuple[int, int], int]] = [{(0, 0): 0} for _ in range(n)]
-        self._market: list[list[int]] = []  # [kind, archaea], left to right
+        self._market: list[RowHex] = []  # left to right
         self._stack = list(_STACK)  # copies of each kind left in the stack
-        self._held: list[int] | None = None  # [kind, archaea] between take and place
+        self._held: RowHex | None = None  # between take and place
         self._act: list[int] = []  # the active seat's hexes in activation order
         self._cursor = 0
         self._fired = 0  # triggers of the active hex so far
@@ -299,19 +315,19 @@ class State(base.State):
             "turn_order": list(self._order),
             "players": [self._player_view(s) for s in range(n)],
             "market": [
-                {"slot": i, "name": _NAMES[k], "archaea": a, "cost": i}
-                for i, (k, a) in enumerate(self._market)
+                {"slot": i, "name": _NAMES[h["kind"]], "archaea": h["archaea"], "cost": i}
+                for i, h in enumerate(self._market)
             ],
             "stack": sum(self._stack),
         }
         if self._held is not None:
-            out["held"] = {"name": _NAMES[self._held[0]], "archaea": self._held[1]}
+            out["held"] = {"name": _NAMES[self._held["kind"]], "archaea": self._held["archaea"]}
         if phase in ("activate", "respond") and self._cursor < len(self._act):
-            h = self._boards[self._current][self._act[self._cursor]]
+            h = self._ecosystems[self._turn_seat][self._act[self._cursor]]
             out["active_hex"] = {
-                "name": _NAMES[h[_K]],
-                "q": h[_Q],
-                "r": h[_R],
+                "name": _NAMES[h["kind"]],
+                "q": h["q"],
+                "r": h["r"],
                 "triggers": self._fired,
             }
         if self._queue:
@@ -329,16 +345,16 @@ class State(base.State):
 
     def _player_view(self, seat: int) -> dict[str, Any]:
         hexes = []
-        for h in self._boards[seat]:
+        for h in self._ecosystems[seat]:
             entry = {
-                "name": _NAMES[h[_K]],
-                "q": h[_Q],
-                "r": h[_R],
-                "archaea": h[_A],
-                "decimated": h[_D],
+                "name": _NAMES[h["kind"]],
+                "q": h["q"],
+                "r": h["r"],
+                "archaea": h["archaea"],
+                "decimated": h["decimated"],
             }
-            if _TRACK[h[_K]]:
-                entry["track"] = _TRACK[h[_K]][h[_T]]
+            if _TRACK[h["kind"]]:
+                entry["track"] = _TRACK[h["kind"]][h["track"]]
             hexes.append(entry)
         return {
             "supply": self._supply[seat],
@@ -349,7 +365,7 @@ class State(base.State):
         }
 
     def _score_parts(self, seat: int) -> dict[str, int]:
-        on_hexes = sum(h[_A] for h in self._boards[seat])
+        on_hexes = sum(h["archaea"] for h in self._ecosystems[seat])
         parts = {
             "supply": self._supply[seat],
             "shells": (self._shells[seat] + 1) // 2,
@@ -369,32 +385,6 @@ class State(base.State):
             for s in range(self.num_players)
         ]
 
-    def evaluate(self, seat: int) -> float:
-        """How well ``seat`` is doing: its projected score minus the best other projection.
-
-        A projection counts the points it has now, archaea on hexes that collect at full value
-        (a trigger can bank them), and half an archaeon per face-up hex per round to come.
-        """
-        mine = self._projection(seat)
-        others = [
-            self._projection(s) for s in range(self.num_players) if s != seat and not self._out[s]
-        ]
-        return mine - max(others) if others else mine
-
-    def _projection(self, seat: int) -> float:
-        value = (
-            self._supply[seat] + self._shells[seat] / 2 + data.SHORTFALL_POINTS * self._tokens[seat]
-        )
-        if self._out[seat]:
-            return value
-        rounds_left = data.ROUNDS - self._round if self._phase != "over" else 0
-        for h in self._boards[seat]:
-            banks = not h[_D] and any(step[0] == "collect" for step in _TRIGGER[h[_K]])
-            value += h[_A] if banks else h[_A] / 2
-            if not h[_D]:
-                value += rounds_left / 2
-        return value
-
     def clone(self) -> State:
         other = State.__new__(State)
         other.num_players = self.num_players
@@ -409,11 +399,11 @@ class State(base.State):
         other._shells = self._shells[:]
         other._tokens = self._tokens[:]
         other._out = self._out[:]
-        other._boards = [[h[:] for h in board] for board in self._boards]
+        other._ecosystems = [[h.copy() for h in board] for board in self._ecosystems]
         other._where = [dict(where) for where in self._where]
-        other._market = [slot[:] for slot in self._market]
+        other._market = [h.copy() for h in self._market]
         other._stack = self._stack[:]
-        other._held = self._held[:] if self._held is not None else None
+        other._held = self._held.copy() if self._held is not None else None
         other._act = self._act[:]
         other._cursor = self._cursor
         other._fired = self._fired
@@ -424,6 +414,12 @@ class State(base.State):
         other._bid_leader = self._bid_leader
         other._bid_passed = self._bid_passed[:]
         return other
+
+    @property
+    def _turn_seat(self) -> int:
+        """The seat whose turn it is: asked only once the turns have begun."""
+        assert self._current is not None, "no turn has begun"
+        return self._current
 
     # -- moving on through forced steps --------------------------------------------------------
 
@@ -436,11 +432,11 @@ class State(base.State):
                     if self._settle_queue():
                         return
                     continue
-                seat = self._current
+                seat = self._turn_seat
                 if self._cursor >= len(self._act):
                     self._phase = "end_turn"
                     continue
-                if self._boards[seat][self._act[self._cursor]][_D]:
+                if self._ecosystems[seat][self._act[self._cursor]]["decimated"]:
                     self._cursor += 1
                     self._fired = 0
                     continue
@@ -450,7 +446,7 @@ class State(base.State):
                     return
                 self._activate(options[0])
             elif phase == "end_turn":
-                seat = self._current
+                seat = self._turn_seat
                 if (
                     self._tokens[seat] >= data.ELIMINATING_SHORTFALLS
                     and self._supply[seat] >= data.SHORTFALL_LOAN
@@ -460,7 +456,7 @@ class State(base.State):
                 self._finish_turn()
             elif phase == "take":
                 options = self._take_options()
-                if len(options) > 1 or self._can_pay(self._current):
+                if len(options) > 1 or self._can_pay(self._turn_seat):
                     return
                 self._take(options[0]["slot"])
             elif phase == "place":
@@ -485,7 +481,7 @@ class State(base.State):
 
     def _draw(self, kind: int) -> None:
         self._stack[kind] -= 1
-        self._market.append([kind, 0])
+        self._market.append({"kind": kind, "archaea": 0})
         if self._phase == "refill":
             self._start_turn(self._next)
         elif len(self._market) == _CHOICES:
@@ -511,9 +507,10 @@ class State(base.State):
             if not self._bid_passed[seat] and seat != self._bid_leader:
                 self._decider = seat
                 return
-        winner = self._bid_leader
+        winner, high = self._bid_leader, self._bid_high
+        assert winner is not None and high is not None, "the opener always bids"
         self._order = [(winner + i) % n for i in range(n)]
-        self._supply[winner] -= self._bid_high
+        self._supply[winner] -= high
         for position, s in enumerate(self._order):
             self._supply[s] += position  # "Player 2 gains 1 extra. Player 3 gains 2 extra..."
         self._start_turn(winner)
@@ -525,41 +522,42 @@ class State(base.State):
         self._phase = "take"
 
     def _take_options(self) -> list[Action]:
-        seat = self._current
+        seat = self._turn_seat
         if self._tokens[seat]:
             return [{"type": "take", "slot": 0}]
         affordable = min(len(self._market) - 1, self._supply[seat])
         return [{"type": "take", "slot": k} for k in range(affordable + 1)]
 
     def _take(self, slot: int) -> None:
-        self._supply[self._current] -= slot
+        self._supply[self._turn_seat] -= slot
         for skipped in self._market[:slot]:
-            skipped[1] = min(_CAP, skipped[1] + 1)
+            skipped["archaea"] = min(_CAP, skipped["archaea"] + 1)
         self._held = self._market.pop(slot)
         self._phase = "place"
 
     def _place_options(self) -> list[Action]:
-        where = self._where[self._current]
-        free = {(q + dq, r + dr) for q, r in where for dq, dr in _OFFSETS} - where.keys()
-        return [{"type": "place", "q": q, "r": r} for q, r in sorted(free, key=_reading_key)]
+        where = self._where[self._turn_seat]
+        free = {p for pos in where for p in hexgrid.neighbours(pos)} - where.keys()
+        return [{"type": "place", "q": q, "r": r} for q, r in sorted(free, key=hexgrid.reading_key)]
 
     def _place(self, q: int, r: int) -> None:
-        kind, archaea = self._held
-        board = self._boards[self._current]
-        self._where[self._current][(q, r)] = len(board)
-        board.append([kind, q, r, archaea, False, 0])
+        held = self._held
+        assert held is not None, "a hex is placed only after one is taken"
+        board = self._ecosystems[self._turn_seat]
+        self._where[self._turn_seat][(q, r)] = len(board)
+        board.append(_placed(held["kind"], q, r, held["archaea"]))
         self._held = None
         self._begin_activation()
 
     def _begin_activation(self) -> None:
-        board = self._boards[self._current]
-        self._act = sorted(range(len(board)), key=lambda i: _reading_key(board[i][1:3]))
+        board = self._ecosystems[self._turn_seat]
+        self._act = sorted(range(len(board)), key=lambda i: hexgrid.reading_key(_space(board[i])))
         self._cursor = 0
         self._fired = 0
         self._phase = "activate"
 
     def _finish_turn(self) -> None:
-        seat = self._current
+        seat = self._turn_seat
         if self._tokens[seat] >= data.ELIMINATING_SHORTFALLS:
             self._eliminate(seat)
         if sum(not out for out in self._out) <= 1:
@@ -591,25 +589,25 @@ class State(base.State):
         self._out[seat] = True
         self._supply[seat] = 0
         self._shells[seat] = 0
-        for h in self._boards[seat]:
-            h[_A] = 0
+        for h in self._ecosystems[seat]:
+            h["archaea"] = 0
 
     # -- step 3: grow or trigger -----------------------------------------------------------------
 
     def _activation_options(self) -> list[Action]:
-        seat = self._current
-        h = self._boards[seat][self._act[self._cursor]]
+        seat = self._turn_seat
+        h = self._ecosystems[seat][self._act[self._cursor]]
         triggers = self._trigger_options(seat, h)
         if self._fired:
             return [{"type": "done"}] + triggers
-        first = _TRIGGER[h[_K]][0] if _TRIGGER[h[_K]] else None
+        first = _TRIGGER[h["kind"]][0] if _TRIGGER[h["kind"]] else None
         if first is not None and first[0] == "erupt" and triggers:
             return triggers  # "you must choose to trigger instead of grow"
         return self._grow_options(seat, h) + triggers
 
     def _activate(self, action: Action) -> None:
-        seat = self._current
-        h = self._boards[seat][self._act[self._cursor]]
+        seat = self._turn_seat
+        h = self._ecosystems[seat][self._act[self._cursor]]
         kind = action["type"]
         if kind == "trigger":
             self._trigger(seat, h, action)
@@ -620,80 +618,80 @@ class State(base.State):
         self._cursor += 1
         self._fired = 0
 
-    def _grow_options(self, seat: int, h: list) -> list[Action]:
-        if _GROW[h[_K]][0] == "swallow_adjacent":
-            sources = [n for n in self._adjacent(seat, h) if n[_A]]
+    def _grow_options(self, seat: int, h: PlacedHex) -> list[Action]:
+        if _GROW[h["kind"]][0] == "swallow_adjacent":
+            sources = [n for n in self._adjacent(seat, h) if n["archaea"]]
             if sources:
                 return [
-                    {"type": "grow", "q": n[_Q], "r": n[_R]}
-                    for n in sorted(sources, key=lambda n: _reading_key(n[1:3]))
+                    {"type": "grow", "q": n["q"], "r": n["r"]}
+                    for n in sorted(sources, key=lambda n: hexgrid.reading_key(_space(n)))
                 ]
         return [{"type": "grow"}]
 
-    def _grow(self, seat: int, h: list, action: Action) -> None:
-        grow = _GROW[h[_K]]
+    def _grow(self, seat: int, h: PlacedHex, action: Action) -> None:
+        grow = _GROW[h["kind"]]
         how = grow[0]
         if how == "add":
             gain = grow[1]
         elif how == "adjacent_traits":
-            wanted = _GROW_TRAITS[h[_K]]
+            wanted = _GROW_TRAITS[h["kind"]]
             gain = sum(_trait(n, t) for n in self._adjacent(seat, h) for t in wanted)
         elif how == "adjacent_holding":
-            gain = sum(1 for n in self._adjacent(seat, h) if n[_A] >= grow[1])
+            gain = sum(1 for n in self._adjacent(seat, h) if n["archaea"] >= grow[1])
         elif how == "drain_adjacent":
             trait = _TRAIT_INDEX[grow[1]]
             gain = 0
             for n in self._adjacent(seat, h):
-                if n[_A] and _trait(n, trait):
-                    n[_A] -= 1
+                if n["archaea"] and _trait(n, trait):
+                    n["archaea"] -= 1
                     gain += 1
         elif how == "opponent_hexes_holding_players":
             gain = sum(
                 1
                 for o in self._opponents(seat)
-                for n in self._boards[o]
-                if n[_A] >= self.num_players
+                for n in self._ecosystems[o]
+                if n["archaea"] >= self.num_players
             )
         elif how == "swallow_adjacent":
             gain = 0
             if "q" in action:
-                source = self._boards[seat][self._where[seat][(action["q"], action["r"])]]
-                gain, source[_A] = source[_A], 0
+                source = self._ecosystems[seat][self._where[seat][(action["q"], action["r"])]]
+                gain, source["archaea"] = source["archaea"], 0
         elif how == "track":
-            gain = _TRACK[h[_K]][h[_T]]
+            gain = _TRACK[h["kind"]][h["track"]]
         else:  # "none"
             gain = 0
-        h[_A] = min(_CAP, h[_A] + gain)
+        h["archaea"] = min(_CAP, h["archaea"] + gain)
 
-    def _trigger_options(self, seat: int, h: list) -> list[Action]:
-        steps = _TRIGGER[h[_K]]
+    def _trigger_options(self, seat: int, h: PlacedHex) -> list[Action]:
+        steps = _TRIGGER[h["kind"]]
         if not steps:
             return []
         first = steps[0]
         how = first[0]
         if how == "erupt":
-            return [{"type": "trigger"}] if h[_A] >= first[1] else []
+            return [{"type": "trigger"}] if h["archaea"] >= first[1] else []
         if how == "spend_all_from":
-            sources = [n for n in [h, *self._adjacent(seat, h)] if n[_A] >= first[1]]
+            sources = [n for n in [h, *self._adjacent(seat, h)] if n["archaea"] >= first[1]]
             if not sources or not self._has_effect(seat, h, steps, 0):
                 return []
             return [
-                {"type": "trigger", "q": n[_Q], "r": n[_R]}
-                for n in sorted(sources, key=lambda n: _reading_key(n[1:3]))
+                {"type": "trigger", "q": n["q"], "r": n["r"]}
+                for n in sorted(sources, key=lambda n: hexgrid.reading_key(_space(n)))
             ]
         cost = self._cost(seat, h, first)
-        if h[_A] < cost or not self._has_effect(seat, h, steps, h[_A] - cost):
+        if h["archaea"] < cost or not self._has_effect(seat, h, steps, h["archaea"] - cost):
             return []
         return [{"type": "trigger"}]
 
-    def _cost(self, seat: int, h: list, step: tuple) -> int:
+    def _cost(self, seat: int, h: PlacedHex, step: tuple) -> int:
         if step[0] == "spend":
             return step[1]
         if step[0] == "spend_per_adjacent":
             return len(self._adjacent(seat, h))
         return 0
 
-    def _has_effect(self, seat: int, h: list, steps: tuple, left: int) -> bool:
+    def _has_effect(self, seat: int, h: PlacedHex, steps: tuple, left: int) -> bool:
         """Whether a trigger leaving ``left`` archaea on the hex would change anything itself."""
         for step in steps:
             how = step[0]
@@ -701,39 +699,42 @@ class State(base.State):
                 return True
             if how == "collect" and left > 0:
                 return True
-            if how == "spread" and any(n[_A] < _CAP for n in self._adjacent(seat, h)):
+            if how == "spread" and any(n["archaea"] < _CAP for n in self._adjacent(seat, h)):
                 return True
             if how == "strip_shell" and any(self._shells[o] for o in self._opponents(seat)):
                 return True
             if how == "attack" and any(self._damage_of(step, o) for o in self._opponents(seat)):
                 return True
             if how == "squid_hunt" and any(
-                self._has_squid(o) or _total(self._boards[o], _PRED) for o in self._opponents(seat)
+                self._has_squid(o) or _total(self._ecosystems[o], _PRED)
+                for o in self._opponents(seat)
             ):
                 return True
         return False
 
-    def _trigger(self, seat: int, h: list, action: Action) -> None:
-        name = _NAMES[h[_K]]
+    def _trigger(self, seat: int, h: PlacedHex, action: Action) -> None:
+        name = _NAMES[h["kind"]]
         opponents = self._opponents(seat)
-        for step in _TRIGGER[h[_K]]:
+        for step in _TRIGGER[h["kind"]]:
             how = step[0]
             if how in ("spend", "spend_per_adjacent"):
-                h[_A] -= self._cost(seat, h, step)
+                h["archaea"] -= self._cost(seat, h, step)
             elif how == "spend_all_from":
-                self._boards[seat][self._where[seat][(action["q"], action["r"])]][_A] = 0
+                self._ecosystems[seat][self._where[seat][(action["q"], action["r"])]]["archaea"] = 0
             elif how == "collect":
-                self._supply[seat] += h[_A]
-                h[_A] = 0
+                self._supply[seat] += h["archaea"]
+                h["archaea"] = 0
             elif how == "spread":
                 for n in self._adjacent(seat, h):
-                    n[_A] = min(_CAP, n[_A] + 1)
+                    n["archaea"] = min(_CAP, n["archaea"] + 1)
             elif how == "shell":
-                self._shells[seat] += _TRACK[h[_K]][h[_T]] if step[1] == "track" else step[1]
+                self._shells[seat] += (
+                    _TRACK[h["kind"]][h["track"]] if step[1] == "track" else step[1]
+                )
             elif how == "gain":
                 self._supply[seat] += step[1]
             elif how == "advance":
-                h[_T] = min(h[_T] + 1, len(_TRACK[h[_K]]) - 1)
+                h["track"] = min(h["track"] + 1, len(_TRACK[h["kind"]]) - 1)
             elif how == "strip_shell":
                 for o in opponents:
                     if self._shells[o]:
@@ -748,7 +749,7 @@ class State(base.State):
                     if self._has_squid(o):
                         self._queue.append(["decimate", o, "squid", name])
                     else:
-                        damage = step[1] * _total(self._boards[o], _PRED)
+                        damage = step[1] * _total(self._ecosystems[o], _PRED)
                         if damage:
                             self._queue.append(["attack", o, damage, name])
             else:  # erupt: "Decimate this hex. All opponents decimate one hex of their choice."
@@ -756,9 +757,9 @@ class State(base.State):
                 for o in opponents:
                     self._queue.append(["decimate", o, "any", name])
         for n in self._adjacent(seat, h):
-            passive = _PASSIVE[n[_K]]
-            if passive and passive[0] == "adjacent_triggered" and not n[_D]:
-                n[_A] = min(_CAP, n[_A] + passive[1])
+            passive = _PASSIVE[n["kind"]]
+            if passive and passive[0] == "adjacent_triggered" and not n["decimated"]:
+                n["archaea"] = min(_CAP, n["archaea"] + passive[1])
 
     # -- attacks and decimation -------------------------------------------------------------
 
@@ -766,13 +767,13 @@ class State(base.State):
         mode = step[1]
         if mode == "flat":
             return step[2]
-        board = self._boards[defender]
+        board = self._ecosystems[defender]
         if mode == "trait":
             return _total(board, _TRAIT_INDEX[step[2]])
-        return sum(1 for h in board if h[_A] >= step[2])  # "hexes_holding"
+        return sum(1 for h in board if h["archaea"] >= step[2])  # "hexes_holding"
 
     def _has_squid(self, seat: int) -> bool:
-        return any(_SQUID[h[_K]] and not h[_D] for h in self._boards[seat])
+        return any(_SQUID[h["kind"]] and not h["decimated"] for h in self._ecosystems[seat])
 
     def _settle_queue(self) -> bool:
         """Resolve pending effects that need no decision; True when one needs a decision."""
@@ -802,14 +803,16 @@ class State(base.State):
         if kind == "attack":
             return [{"type": "shell"}, {"type": "no_shell"}]
         return [
-            {"type": "decimate", "q": h[_Q], "r": h[_R]}
+            {"type": "decimate", "q": h["q"], "r": h["r"]}
             for h in self._decimation_candidates(seat, value)
         ]
 
     def _respond(self, action: Action) -> None:
         kind, seat, value, _ = self._queue.pop(0)
         if action["type"] == "decimate":
-            self._decimate(seat, self._boards[seat][self._where[seat][(action["q"], action["r"])]])
+            self._decimate(
+                seat, self._ecosystems[seat][self._where[seat][(action["q"], action["r"])]]
+            )
         elif action["type"] == "shell":
             self._shells[seat] -= 1
             self._take_damage(seat, value // 2)  # the shell blocks half, rounded up
@@ -824,29 +827,32 @@ class State(base.State):
             self._supply[seat] += data.SHORTFALL_LOAN
         self._supply[seat] -= damage
 
-    def _decimation_candidates(self, seat: int, what: str) -> list[list]:
-        hexes = [h for h in self._boards[seat] if not h[_D] and (what == "any" or _SQUID[h[_K]])]
-        return sorted(hexes, key=lambda h: _reading_key(h[1:3]))
+    def _decimation_candidates(self, seat: int, what: str) -> list[PlacedHex]:
+        hexes = [
+            h
+            for h in self._ecosystems[seat]
+            if not h["decimated"] and (what == "any" or _SQUID[h["kind"]])
+        ]
+        return sorted(hexes, key=lambda h: hexgrid.reading_key(_space(h)))
 
-    def _decimate(self, seat: int, h: list) -> None:
-        self._supply[seat] += (h[_A] + 1) // 2  # "keep half, rounded up"
-        h[_A] = 0
-        h[_D] = True
+    def _decimate(self, seat: int, h: PlacedHex) -> None:
+        self._supply[seat] += (h["archaea"] + 1) // 2  # "keep half, rounded up"
+        h["archaea"] = 0
+        h["decimated"] = True
         for o in self._opponents(seat):
-            for n in self._boards[o]:
-                passive = _PASSIVE[n[_K]]
-                if passive and passive[0] == "opponent_decimates" and not n[_D]:
-                    n[_A] = min(_CAP, n[_A] + passive[1])
+            for n in self._ecosystems[o]:
+                passive = _PASSIVE[n["kind"]]
+                if passive and passive[0] == "opponent_decimates" and not n["decimated"]:
+                    n["archaea"] = min(_CAP, n["archaea"] + passive[1])
 
     # -- the ecosystem -------------------------------------------------------------------------
 
-    def _adjacent(self, seat: int, h: list) -> list[list]:
+    def _adjacent(self, seat: int, h: PlacedHex) -> list[PlacedHex]:
         where = self._where[seat]
-        board = self._boards[seat]
-        q, r = h[_Q], h[_R]
+        board = self._ecosystems[seat]
         out = []
-        for dq, dr in _OFFSETS:
-            i = where.get((q + dq, r + dr))
+        for pos in hexgrid.neighbours((h["q"], h["r"])):
+            i = where.get(pos)
             if i is not None:
                 out.append(board[i])
         return out
@@ -886,8 +892,7 @@ class State(base.State):
                     f"you have {self._supply[seat]}"
                 )
             return "pay_shortfall takes no parameters"
-        expected = _PHASE_ACTIONS[phase]
-        if kind not in expected:
+        if kind not in _PHASE_ACTIONS[phase]:
             return f"{kind} is not what is decided now: {self._what_now()}"
         if phase == "bid":
             return self._why_bid_illegal(action)
@@ -959,30 +964,30 @@ class State(base.State):
         q, r = action.get("q"), action.get("r")
         if type(q) is not int or type(r) is not int:
             return "place names a space by whole numbers q and r"
-        where = self._where[self._current]
+        where = self._where[self._turn_seat]
         if (q, r) in where:
             return f"({q}, {r}) already holds one of your hexes"
-        if not any((q + dq, r + dr) in where for dq, dr in _OFFSETS):
+        if not hexgrid.touches((q, r), where):
             return f"({q}, {r}) does not touch any of your hexes"
         return 'place takes only "q" and "r"'
 
     def _why_activation_illegal(self, action: Action) -> str:
-        seat = self._current
-        h = self._boards[seat][self._act[self._cursor]]
-        name = _NAMES[h[_K]]
+        seat = self._turn_seat
+        h = self._ecosystems[seat][self._act[self._cursor]]
+        name = _NAMES[h["kind"]]
         kind = action["type"]
         if kind == "done":
             return f"grow or trigger the {name} first"
         if kind == "grow":
             if self._fired:
                 return f"the {name} has triggered this turn: it cannot grow too"
-            if _TRIGGER[h[_K]] and _TRIGGER[h[_K]][0][0] == "erupt":
+            if _TRIGGER[h["kind"]] and _TRIGGER[h["kind"]][0][0] == "erupt":
                 return f"the {name} holds 5 or more archaea: it must trigger"
-            if _GROW[h[_K]][0] == "swallow_adjacent":
+            if _GROW[h["kind"]][0] == "swallow_adjacent":
                 return f"the {name} swallows an adjacent hex holding archaea: name it by q and r"
             return "grow takes no parameters here"
         if not self._trigger_options(seat, h):
-            steps = _TRIGGER[h[_K]]
+            steps = _TRIGGER[h["kind"]]
             if not steps:
                 return f"the {name} cannot be triggered"
             if steps[0][0] == "erupt":
@@ -993,29 +998,33 @@ class State(base.State):
                     f"{steps[0][1]} or more archaea"
                 )
             cost = self._cost(seat, h, steps[0])
-            if h[_A] < cost:
-                return f"the {name} needs {cost} archaea to trigger; it holds {h[_A]}"
+            if h["archaea"] < cost:
+                return f"the {name} needs {cost} archaea to trigger; it holds {h['archaea']}"
             return f"triggering the {name} now would have no effect, so it must grow"
-        if _TRIGGER[h[_K]][0][0] == "spend_all_from":
+        if _TRIGGER[h["kind"]][0][0] == "spend_all_from":
             return (
                 f"the {name} spends the archaea of itself or an adjacent hex holding "
-                f"{_TRIGGER[h[_K]][0][1]} or more: name that hex by q and r"
+                f"{_TRIGGER[h['kind']][0][1]} or more: name that hex by q and r"
             )
         return "trigger takes no parameters here"
 
 
-def _reading_key(position) -> tuple[int, int]:
-    """Top-left to bottom-right: rows by r, then left to right (x = q + r/2, so by q)."""
-    return (position[1], position[0])
+def _placed(kind: int, q: int, r: int, archaea: int) -> PlacedHex:
+    """A hex just laid face up at (q, r), its track (if any) at the start."""
+    return {"kind": kind, "q": q, "r": r, "archaea": archaea, "decimated": False, "track": 0}
 
 
-def _trait(h: list, trait: int) -> int:
+def _space(h: PlacedHex) -> hexgrid.Hex:
+    return (h["q"], h["r"])
+
+
+def _trait(h: PlacedHex, trait: int) -> int:
     """How many symbols of ``trait`` a hex on the table shows."""
-    if h[_D]:
+    if h["decimated"]:
         return _BACK[trait]
-    if trait == _HEAT and _HOT[h[_K]]:
-        return h[_A]
-    return _FRONT[h[_K]][trait]
+    if trait == _HEAT and _HOT[h["kind"]]:
+        return h["archaea"]
+    return _FRONT[h["kind"]][trait]
 
 
 def _total(board: list, trait: int) -> int:

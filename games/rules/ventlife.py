@@ -39,7 +39,7 @@ Black Smoker clockwise around the tile (B = Basalt Ridge, D = Diffuse Vents, M =
 
 Coordinates
 -----------
-Axial, pointy-top, as in Deep Vents: the neighbours of (q, r) are (q+1, r), (q-1, r),
+Axial, pointy-top, as in Deep Vents (:mod:`games.rules.hexgrid`): the neighbours of (q, r) are (q+1, r), (q-1, r),
 (q, r-1), (q+1, r-1), (q-1, r+1) and (q, r+1); row r grows downward and a hex's horizontal
 position is q + r/2. Clockwise from east the six directions are E (1, 0), SE (0, 1),
 SW (-1, 1), W (-1, 0), NW (0, -1), NE (1, -1), numbered 0 to 5.
@@ -126,7 +126,7 @@ import random
 import sys
 from typing import Any
 
-from games.rules import base
+from games.rules import base, hexgrid
 from games.rules import ventlife_data as data
 from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, OptionSpec, register
 
@@ -155,11 +155,11 @@ _KIND_TERRAINS = [
 _SEAFLOOR = data.SEAFLOOR
 _MAX_SNAILS = data.MAX_SNAILS_PER_TURN
 
-# Clockwise from east: E, SE, SW, W, NW, NE. Rotation k: first terrain at direction k, second
-# at direction k+1.
-_DIRS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
-_ROTATIONS = 6
-_TRIANGLE = tuple((_DIRS[k], _DIRS[(k + 1) % 6]) for k in range(_ROTATIONS))
+# Rotation k: first terrain at direction k (clockwise from east), second at direction k+1.
+_ROTATIONS = len(hexgrid.DIRECTIONS)
+_TRIANGLE = tuple(
+    (hexgrid.DIRECTIONS[k], hexgrid.DIRECTIONS[(k + 1) % _ROTATIONS]) for k in range(_ROTATIONS)
+)
 # Offsets from a hex to the smoker of each placement covering it, with the rotation: as the
 # smoker itself, as the first terrain, as the second.
 _CONTAINING = (
@@ -168,10 +168,6 @@ _CONTAINING = (
     + [(-b[0], -b[1], k) for k, (_, b) in enumerate(_TRIANGLE)]
 )
 _RANDOM_SETS = [list(c) for c in itertools.combinations(range(len(_IDS)), data.IN_PLAY)]
-
-# Plan-view neighbours by position, filled as positions come up. Fields grow around the
-# middle (a field of 60 tiles spans at most 180 spaces), so this stays small.
-_AROUND: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
 
 _CHANCE_PHASES = ("species", "deal", "draw")
 _SEAT_ACTIONS = ("pick", "leave_out", "place_tile", "move", "place", "stop")
@@ -321,7 +317,7 @@ class State(base.State):
         if not others:
             return clone
         pool = [k for k, count in enumerate(self._bag) for _ in range(count)]
-        pool += [self._hand[s] for s in others]
+        pool += [kind for s in others if (kind := self._hand[s]) is not None]
         rng.shuffle(pool)
         for s in others:
             clone._hand[s] = pool.pop()
@@ -339,7 +335,7 @@ class State(base.State):
         life = self._life
         tiles = self._tiles
         field = []
-        for q, r in sorted(top, key=_reading_key):
+        for q, r in sorted(top, key=hexgrid.reading_key):
             level, terrain, tile = top[(q, r)]
             field.append(
                 {
@@ -349,7 +345,7 @@ class State(base.State):
                     "terrain": data.TERRAINS[terrain],
                     "tile": tile,
                     "kind": _KINDS[tiles[tile]],
-                    "edge": any(p not in top for p in _around((q, r))),
+                    "edge": any(p not in top for p in hexgrid.neighbours((q, r))),
                     "creatures": [
                         {"species": _IDS[sp], "owner": owner} for sp, owner in life.get((q, r), ())
                     ],
@@ -410,15 +406,6 @@ class State(base.State):
         # "Tiebreaks: highest single-species score, then highest Tube Worm score."
         return [(sum(points), max(points), points[_WORMS]) for points in self._score_table()]
 
-    def evaluate(self, seat: int) -> float:
-        """The field scored now: ``seat``'s total minus the best other seat's. The field is
-        public, so every state ``resample_hidden(seat)`` could give has the same value."""
-        self._check_seat(seat)
-        if seat is None:
-            raise ValueError("evaluate needs a seat")
-        totals = [sum(points) for points in self._score_table()]
-        return totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
-
     def clone(self) -> State:
         other = State.__new__(State)
         other.num_players = self.num_players
@@ -450,6 +437,12 @@ class State(base.State):
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players
         ):
             raise ValueError(f"seat must be None or 0 to {self.num_players - 1}, not {seat!r}")
+
+    @property
+    def _turn_seat(self) -> int:
+        """The seat whose turn it is: asked only once the turns have begun."""
+        assert self._current is not None, "no turn has begun"
+        return self._current
 
     # -- moving on through forced steps --------------------------------------------------------
 
@@ -496,7 +489,7 @@ class State(base.State):
                 if not options:
                     self._end_turn()
                     continue
-                self._decider = self._current
+                self._decider = self._turn_seat
                 self._legal = options
                 return
             else:
@@ -559,12 +552,12 @@ class State(base.State):
         self._placed = []
         if any(self._bag):
             self._phase = "draw"
-            self._drawer = self._current
+            self._drawer = self._turn_seat
         else:
             self._next_turn()
 
     def _next_turn(self) -> None:
-        seat = (self._current + 1) % self.num_players
+        seat = (self._turn_seat + 1) % self.num_players
         if self._hand[seat] is None:
             # Every hand is empty: all seats have had the same number of turns.
             self._phase = "over"
@@ -640,7 +633,7 @@ class State(base.State):
                 spots.add((sr, sq, k))
             else:
                 spots.discard((sr, sq, k))
-        free = {p for pos in hexes for p in _around(pos) if p not in top}
+        free = {p for pos in hexes for p in hexgrid.neighbours(pos) if p not in top}
         for sr, sq, k in {(y + dr, x + dq, k) for x, y in free for dq, dr, k in _CONTAINING}:
             (aq, ar), (bq, br) = _TRIANGLE[k]
             if (
@@ -652,9 +645,10 @@ class State(base.State):
         return covered
 
     def _place_tile(self, q: int, r: int, rotation: int) -> None:
-        seat = self._current
+        seat = self._turn_seat
         n = self.num_players
         kind = self._hand[seat]
+        assert kind is not None, "a tile is placed from a hand holding one"
         self._hand[seat] = None
         self._new_tile = _tile_hexes(q, r, rotation)
         pending = []
@@ -687,7 +681,7 @@ class State(base.State):
         spots = []
         if species == _OCTOPUS:
             q, r = pos
-            for dq, dr in _DIRS:
+            for dq, dr in hexgrid.DIRECTIONS:
                 x, y = q, r
                 while (x + dq, y + dr) in top:
                     x += dq
@@ -696,7 +690,7 @@ class State(base.State):
                 if end not in tile and end not in life:
                     spots.append(end)
         else:
-            for p in _around(pos):
+            for p in hexgrid.neighbours(pos):
                 h = top.get(p)
                 if h is None or p in life or p in tile:
                     continue
@@ -710,13 +704,13 @@ class State(base.State):
                     ok = h[0] == level
                 if ok:
                     spots.append(p)
-        spots.sort(key=_reading_key)
+        spots.sort(key=hexgrid.reading_key)
         return spots
 
     # -- step 3: creatures -----------------------------------------------------------------------
 
     def _creature_options(self) -> list[Action]:
-        seat = self._current
+        seat = self._turn_seat
         supply = self._supply[seat]
         chosen = self._chosen
         out = []
@@ -739,7 +733,11 @@ class State(base.State):
         if species == _SNAILS:
             if len(placed) >= _MAX_SNAILS:
                 return []
-            candidates = {p for pos in placed for p in _around(pos) if p in top} if placed else top
+            candidates = (
+                {p for pos in placed for p in hexgrid.neighbours(pos) if p in top}
+                if placed
+                else top
+            )
             spots = [p for p in candidates if p not in life and top[p][1] == _BASALT]
         elif species == _WORMS:
             spots = [p for p, h in top.items() if h[1] == _SMOKER and p not in life]
@@ -755,19 +753,23 @@ class State(base.State):
                 for p, h in top.items()
                 if h[1] != _SMOKER
                 and p not in life
-                and (h[0] == _SEAFLOOR or any(mine in life.get(x, ()) for x in _around(p)))
+                and (
+                    h[0] == _SEAFLOOR or any(mine in life.get(x, ()) for x in hexgrid.neighbours(p))
+                )
             ]
         elif species == _CRABS:
             spots = [p for p, h in top.items() if h[0] > _SEAFLOOR and p not in life]
         elif species == _OCTOPUS:
-            spots = [p for p in top if p not in life and any(x not in top for x in _around(p))]
+            spots = [
+                p for p in top if p not in life and any(x not in top for x in hexgrid.neighbours(p))
+            ]
         else:  # Vent Sponges
             spots = [p for p in top if p not in life]
-        spots.sort(key=_reading_key)
+        spots.sort(key=hexgrid.reading_key)
         return spots
 
     def _place(self, species: int, pos: tuple[int, int]) -> None:
-        seat = self._current
+        seat = self._turn_seat
         self._chosen = species
         self._placed.append(pos)
         self._supply[seat][species] -= 1
@@ -785,7 +787,7 @@ class State(base.State):
         crabs: dict[tuple[int, int], int] = {}
         for pos, here in life.items():
             level = top[pos][0]
-            around = _around(pos)
+            around = hexgrid.neighbours(pos)
             for species, owner in here:
                 if species == _WORMS:
                     points[owner][_WORMS] += level
@@ -832,7 +834,7 @@ class State(base.State):
             frontier = [start]
             while frontier:
                 pos = frontier.pop()
-                for p in _around(pos):
+                for p in hexgrid.neighbours(pos):
                     if p not in plateau and p in top and top[p][0] == level:
                         plateau.add(p)
                         frontier.append(p)
@@ -875,19 +877,21 @@ class State(base.State):
             if action.get("seat") != self._drawer:
                 return f"the next tile goes to seat {self._drawer}"
             tile = action.get("tile")
-            if _index(_KIND, tile) is None or not self._bag[_KIND[tile]]:
+            kind_drawn = _index(_KIND, tile)
+            if kind_drawn is None or not self._bag[kind_drawn]:
                 return f"no tile {tile!r} is left in the bag"
             return 'a draw is {"type": "draw", "seat": s, "tile": kind} and nothing more'
         if kind in _CHANCE_ACTIONS:
             return f"{kind} is a chance event, not a seat's decision"
-        expected = (self._draft_kind(),) if phase == "draft" else _PHASE_ACTIONS[phase]
-        if kind not in expected:
+        allowed = (self._draft_kind(),) if phase == "draft" else _PHASE_ACTIONS[phase]
+        if kind not in allowed:
             return f"{kind} is not what is decided now: {self._what_now()}"
         if kind in ("pick", "leave_out"):
             sid = action.get("species")
-            if _index(_SPECIES, sid) is None:
+            species = _index(_SPECIES, sid)
+            if species is None:
                 return f"{sid!r} is not a species; the ids are {', '.join(_IDS)}"
-            if _SPECIES[sid] in self._draft:
+            if species in self._draft:
                 return f"{sid} has already been {'picked' if kind == 'pick' else 'left out'}"
             return f'{kind} takes only "species"'
         if kind == "place_tile":
@@ -930,30 +934,30 @@ class State(base.State):
                 return "the first tile goes in the middle: its Black Smoker on (0, 0)"
             return "place_tile takes only q, r and rotation"
         hexes = _tile_hexes(q, r, k)
-        below = [top.get(p) for p in hexes]
+        under = [h for h in (top.get(p) for p in hexes) if h is not None]
         shown = ", ".join(f"({x}, {y})" for x, y in hexes)
-        if all(h is None for h in below):
-            if not any(x in top for p in hexes for x in _around(p)):
+        if not under:
+            if not any(x in top for p in hexes for x in hexgrid.neighbours(p)):
                 return (
                     f"a tile on the seafloor must touch the field along a full edge; one on "
                     f"{shown} touches nothing"
                 )
-        elif any(h is None for h in below):
+        elif len(under) < len(hexes):
             return (
                 f"a tile lies flat on the seafloor or wholly on top of tiles; {shown} is "
                 "partly on the field (no overhangs)"
             )
-        elif below[0][1] != _SMOKER:
+        elif under[0][1] != _SMOKER:
             return (
                 f"up on a plateau the Black Smoker must sit on a Black Smoker; ({q}, {r}) is "
-                f"{data.TERRAINS[below[0][1]]}"
+                f"{data.TERRAINS[under[0][1]]}"
             )
-        elif len({h[0] for h in below}) > 1:
+        elif len({h[0] for h in under}) > 1:
             return (
                 f"the three hexes under a tile must be at one level (no gaps); under {shown} "
-                f"they are at levels {', '.join(str(h[0]) for h in below)}"
+                f"they are at levels {', '.join(str(h[0]) for h in under)}"
             )
-        elif len({h[2] for h in below}) < 2:
+        elif len({h[2] for h in under}) < 2:
             return "a tile up on a plateau must cover at least two different tiles"
         return "place_tile takes only q, r and rotation"
 
@@ -969,7 +973,7 @@ class State(base.State):
             return (
                 f"you are placing {_NAMES[self._chosen]} this turn: one species per turn, then stop"
             )
-        seat = self._current
+        seat = self._turn_seat
         if not self._supply[seat][species]:
             return f"you have no {name} left in your supply"
         q, r = action.get("q"), action.get("r")
@@ -1009,14 +1013,6 @@ class State(base.State):
         return "place takes only species, q and r"
 
 
-def _around(pos: tuple[int, int]) -> tuple[tuple[int, int], ...]:
-    found = _AROUND.get(pos)
-    if found is None:
-        q, r = pos
-        found = _AROUND[pos] = tuple((q + dq, r + dr) for dq, dr in _DIRS)
-    return found
-
-
 def _index(table: dict[str, int], name: Any) -> int | None:
     """``table[name]`` for a name that is a string in the table, else None."""
     return table.get(name) if isinstance(name, str) else None
@@ -1028,11 +1024,6 @@ def _tile_hexes(q: int, r: int, rotation: int) -> tuple[tuple[int, int], ...]:
     return ((q, r), (q + aq, r + ar), (q + bq, r + br))
 
 
-def _reading_key(pos: tuple[int, int]) -> tuple[int, int]:
-    """Top-left to bottom-right: rows by r, then left to right (x = q + r/2, so by q)."""
-    return (pos[1], pos[0])
-
-
 def _group_sizes(spaces: set[tuple[int, int]]) -> list[int]:
     """The sizes of the groups of ``spaces`` connected in plan view."""
     left = set(spaces)
@@ -1041,7 +1032,7 @@ def _group_sizes(spaces: set[tuple[int, int]]) -> list[int]:
         frontier = [left.pop()]
         size = 1
         while frontier:
-            for p in _around(frontier.pop()):
+            for p in hexgrid.neighbours(frontier.pop()):
                 if p in left:
                     left.remove(p)
                     frontier.append(p)

@@ -10,6 +10,12 @@ Rulings
 - Seat 0 moves first; on a turn a diver takes 1 or 2 pearls (never more than are left).
 - Whoever takes the last pearl wins: a score of 1, the other diver 0. (The pearls each took
   are in the view, but a score must never rank a diver below one who scored less.)
+
+Bots
+----
+No evaluator (games/bots/evaluation/ has none for it): the greedy bot values only a finished
+game (a win 1, a loss -1), so it takes the last pearls when it can and otherwise picks at
+random, and MCTS plays its rollouts to the end.
 """
 
 from __future__ import annotations

@@ -6,9 +6,12 @@ tests/games/test_browser_generic.py.)"""
 from __future__ import annotations
 
 import inspect
+import random
 
 import pytest
 
+from games.bots import get_bot
+from games.bots.evaluation import evaluator_for
 from games.catalog import game_types
 from games.rules import get_rules
 from games.rules.base import _REGISTRY, register
@@ -37,6 +40,20 @@ def test_the_suite_has_checks_to_run():
 @pytest.mark.parametrize("check", CHECKS, ids=lambda check: check.__name__)
 def test_a_new_game_passes_the_conformance_suite(pearl_race_registered, check):
     check(pearl_race_registered)
+
+
+@pytest.mark.parametrize("level", ["greedy", "mcts"])
+def test_the_bots_play_a_new_game_without_an_evaluator_and_take_a_win_in_reach(
+    pearl_race_registered, level
+):
+    state = pearl_race_registered.new_game(2)
+    assert evaluator_for(state) is None
+    state.apply({"type": "fill", "pearls": 6})
+    state.apply({"type": "take", "pearls": 2})
+    state.apply({"type": "take", "pearls": 2})  # two left: seat 0 takes both and wins
+    bot = get_bot(level)
+    for seed in range(5):
+        assert bot.choose(state, 0, random.Random(seed)) == {"type": "take", "pearls": 2}
 
 
 @pytest.mark.django_db

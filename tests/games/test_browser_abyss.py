@@ -25,7 +25,7 @@ from django.urls import reverse
 from games import services, store
 from games.models import Game
 from games.rules import CHANCE
-from games.rules import abyss_data as data
+from games.rules.abyss import data
 from tests.games.test_browser import (  # noqa: F401  (the browser fixture, shared)
     page,
     renderer_file,

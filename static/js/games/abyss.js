@@ -34,7 +34,7 @@ const GUILDS = {
   ambassador: {label: "Ambassador", color: "#9aa7b2", ink: "#1c1606"},
 };
 
-/* The 35 Lords, as games/rules/abyss_data.py has them (the view names a Lord, no more):
+/* The 35 Lords, as games/rules/abyss/data.py has them (the view names a Lord, no more):
    name: [guild, cost in value, races to pay with, required race (null: any), Influence
    Points, keys, power, timing]. Kept as JSON so a test can compare it with the rules. */
 const LORDS = {
@@ -99,7 +99,7 @@ const LOCATIONS = {
   "Watchtower": [5, 1, "locations", null, 1]
 };
 
-// What each power does, in short, for the cards; the rules' wording is in abyss_data.py.
+// What each power does, in short, for the cards; the rules' wording: games/rules/abyss/data.py.
 const POWERS = {
   corruptor: "recruit one more Lord for 5 pearls",
   diplomat: "pay with any races",
@@ -131,7 +131,7 @@ const TIMINGS = {
   "once": "ONCE", "while free": "WHILE FREE", "once and while free": "ONCE + WHILE FREE",
 };
 
-/* The Threat track's rewards by space (abyss_data.THREAT_REWARDS): keys, and picks of a pearl
+/* The Threat track's rewards by space (abyss/data.py, THREAT_REWARDS): keys, and picks of a pearl
    or a Monster token each. */
 const THREAT_REWARDS = [
   {keys: 0, picks: 1}, {keys: 0, picks: 2}, {keys: 1, picks: 0},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games.bots import GreedyBot
-from games.bots.greedy import evaluation
+from games.bots.evaluation import evaluate
 from games.bots.rewards import sample_outcome
 from games.rules import get_rules
 from tests.games.bots.helpers import diver_to_act
@@ -37,8 +37,8 @@ def test_greedy_pays_for_a_deep_vents_hex_loaded_with_archaea():
     while state.is_chance_node():
         state.apply(sample_outcome(state.chance_outcomes(), chance))
     for slot in state._market:
-        slot[1] = 0
-    state._market[2][1] = 10  # worth 5 points or more once placed, for 2 archaea
+        slot["archaea"] = 0
+    state._market[2]["archaea"] = 10  # worth 5 points or more once placed, for 2 archaea
     assert all(
         GreedyBot().choose(state, 0, random.Random(seed)) == {"type": "take", "slot": 2}
         for seed in range(5)
@@ -46,7 +46,7 @@ def test_greedy_pays_for_a_deep_vents_hex_loaded_with_archaea():
 
 
 class _NoEvaluation:
-    """A finished or unfinished game without ``evaluate``: the generic fallback applies."""
+    """A finished or unfinished game without an evaluator: the default applies."""
 
     def __init__(self, ranks=None):
         self.ranks = ranks
@@ -59,7 +59,7 @@ class _NoEvaluation:
 
 
 def test_the_fallback_values_a_win_1_a_loss_minus_1_and_the_unknown_0():
-    assert evaluation(_NoEvaluation([1, 2]), 0) == 1.0
-    assert evaluation(_NoEvaluation([1, 2]), 1) == -1.0
-    assert evaluation(_NoEvaluation([1, 1]), 1) == 0.0
-    assert evaluation(_NoEvaluation(), 0) == 0.0
+    assert evaluate(_NoEvaluation([1, 2]), 0) == 1.0
+    assert evaluate(_NoEvaluation([1, 2]), 1) == -1.0
+    assert evaluate(_NoEvaluation([1, 1]), 1) == 0.0
+    assert evaluate(_NoEvaluation(), 0) == 0.0

@@ -17,7 +17,7 @@ import pytest
 
 from games.rules import CHANCE, TERMINAL, IllegalAction
 from games.rules import abyss as ab
-from games.rules import abyss_data as data
+from games.rules.abyss import data, tables, tasks
 
 # The rulebook's recruiting picture: three Lords at the Court.
 COURT = ("Master of Magic", "Slaver", "Traitor")
@@ -28,7 +28,7 @@ def card(race, value):
 
 
 def _card_int(race, value):
-    return ab._RACE_INDEX[race] * 5 + value - 1
+    return tables.RACE_INDEX[race] * 5 + value - 1
 
 
 def table(
@@ -61,17 +61,17 @@ def table(
     state = ab.new_game(players)
     state._first = state._turn = turn
     state._tasks = []
-    lord_of = ab._LORD_INDEX
+    lord_of = tables.LORD_INDEX
     state._court = [lord_of[name] for name in court]
     taken = set(state._court)
     for seat, names in (lords or {}).items():
         entries = []
         for item in names:
             name, *flags = (item,) if isinstance(item, str) else item
-            entries.append([lord_of[name], ab._FREE, int("assassinated" in flags)])
+            entries.append([lord_of[name], tables.FREE, int("assassinated" in flags)])
             taken.add(lord_of[name])
         state._lords[seat] = entries
-    loc_of = ab._LOCATION_INDEX
+    loc_of = tables.LOCATION_INDEX
     state._face_up = [loc_of[name] for name in face_up]
     held = set(state._face_up)
     for seat, owned in (locations or {}).items():
@@ -81,7 +81,7 @@ def table(
             for lord_name in under:
                 entry = next((e for e in state._lords[seat] if e[0] == lord_of[lord_name]), None)
                 if entry is None:
-                    entry = [lord_of[lord_name], ab._FREE, 0]
+                    entry = [lord_of[lord_name], tables.FREE, 0]
                     state._lords[seat].append(entry)
                     taken.add(lord_of[lord_name])
                 entry[1] = loc_of[name]
@@ -111,7 +111,7 @@ def table(
         state._discard[_card_int(race, value)] += 1
     for seat, values in (tokens or {}).items():
         for value in values:
-            i = ab._TOKEN_VALUES.index(value)
+            i = tables.TOKEN_VALUES.index(value)
             state._token_pool[i] -= 1
             state._tokens[seat][i] += 1
     for seat, value in (pearls or {}).items():
@@ -192,11 +192,11 @@ def all_views(state):
 
 def test_the_exploration_deck_is_71_cards_65_allies_and_6_monsters():
     state = ab.new_game(2)
-    assert sum(state._deck) == 71 and state._deck[ab._MONSTER] == 6
+    assert sum(state._deck) == 71 and state._deck[tables.MONSTER] == 6
     for r in range(5):
         assert [state._deck[r * 5 + v - 1] for v in range(1, 6)] == [4, 3, 3, 2, 1]
     assert sum(state._token_pool) == 20
-    assert dict(zip(ab._TOKEN_VALUES, state._token_pool)) == {2: 9, 3: 9, 4: 2}
+    assert dict(zip(tables.TOKEN_VALUES, state._token_pool)) == {2: 9, 3: 9, 4: 2}
 
 
 def test_the_table_has_35_lords_and_20_locations_with_unique_names_and_known_sources():
@@ -523,7 +523,7 @@ def test_an_empty_exploration_deck_is_refilled_from_the_discard():
     state = table(2, pearls={1: 0})
     play(state, "explore")
     state._discard = state._deck[:]
-    state._deck = [0] * ab._CARDS
+    state._deck = [0] * tables.CARDS
     state._discard[0] = 0  # no squid 1 left anywhere
     odds = dict((json.dumps(o["card"], sort_keys=True), p) for o, p in state.chance_outcomes())
     left = sum(state._discard)
@@ -542,7 +542,7 @@ def test_ruling_the_six_monsters_always_come_back_so_exploring_is_always_possibl
             top = state._tasks[-1]
             if top[0] == "start":
                 assert {"type": "explore"} in legal(state)
-                assert state._deck[ab._MONSTER] + state._discard[ab._MONSTER] == 6
+                assert state._deck[tables.MONSTER] + state._discard[tables.MONSTER] == 6
             if state.current_player == CHANCE:
                 outcomes = state.chance_outcomes()
                 state.apply(
@@ -1061,7 +1061,6 @@ def test_resampling_keeps_the_seats_own_view_and_redraws_what_it_cannot_see():
             == 71
         )
         changed += world.view(1) != state.view(1)
-        assert world.evaluate(0) == pytest.approx(state.evaluate(0))
     assert changed > 20
 
 
@@ -1080,27 +1079,6 @@ def test_a_resampled_world_lets_a_seat_in_the_middle_of_a_payment_finish_it():
         while world.current_player == 0 and world._tasks[-1][0] in ("pay", "affiliate"):
             world.apply(rng.choice(world.legal_actions()))
         assert "Master of Magic" in lord_names(world, 0)
-
-
-# -- evaluation (for the bots) ---------------------------------------------------------------
-
-
-def test_evaluate_counts_a_recruit_under_way_so_starting_one_is_no_loss():
-    # A greedy look-ahead sees the recruit and one payment, not the Lord placed at the end.
-    state = table(2, hands={0: RULEBOOK_HAND}, pearls={0: 2})
-    before = state.evaluate(0)
-    play(state, {"type": "recruit", "lord": "Master of Magic"})
-    started = state.evaluate(0)
-    play(state, {"type": "pay", **card("jellyfish", 3)})
-    assert started == state.evaluate(0) == before + 6  # the Master of Magic's 6 points
-    assert state.evaluate(1) == pytest.approx(-state.evaluate(0))
-
-
-def test_evaluate_of_a_finished_game_is_the_margin_over_the_best_other_seat():
-    state = _ended(table(3, lords={0: ["Keeper"], 1: ["Herdsman"], 2: ["Hunter"]}))
-    assert [state.evaluate(s) for s in range(3)] == [6 - 10, 10 - 6, 3 - 10]
-    with pytest.raises(ValueError):
-        state.evaluate(None)
 
 
 # -- illegal actions -------------------------------------------------------------------------
@@ -1147,3 +1125,18 @@ def test_a_chance_node_refuses_decisions_and_impossible_outcomes():
     state._deck[_card_int("crab", 5)] = 0
     with pytest.raises(IllegalAction, match="not a possible reveal"):
         state.apply({"type": "reveal", "card": card("crab", 5)})
+
+
+# -- the task registry ---------------------------------------------------------------------
+
+
+def test_every_task_is_served_a_decision_by_its_choices_and_what_resolves_them():
+    decisions, chance = set(tasks.CHOICES), set(tasks.CHANCE_TASKS)
+    assert set(tasks.RESOLVERS) == decisions | chance
+    assert not decisions & chance
+    assert not set(tasks.STEPS) & set(tasks.RESOLVERS)
+
+
+def test_a_task_served_twice_is_refused():
+    with pytest.raises(ValueError, match="'pay' is served twice"):
+        tasks.resolves("pay")(lambda state, top, action: None)

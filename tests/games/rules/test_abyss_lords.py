@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from games.rules import CHANCE, IllegalAction
-from games.rules import abyss_data as data
+from games.rules.abyss import data
 from tests.games.rules.test_abyss import (
     card,
     draw_lords,

@@ -17,7 +17,8 @@ import types
 
 import pytest
 
-from games.rules import abyss_data, deep_sea_adventure, deep_vents, deep_vents_data
+from games.rules import deep_sea_adventure, deep_vents, deep_vents_data
+from games.rules.abyss import data as abyss_data
 from games.rules.base import StateFormatError, state_from_json
 from tests.games.rules.test_conformance import (
     all_views,

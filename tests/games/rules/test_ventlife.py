@@ -24,7 +24,7 @@ import random
 
 import pytest
 
-from games.rules import CHANCE, TERMINAL, IllegalAction, get_rules
+from games.rules import CHANCE, TERMINAL, IllegalAction, get_rules, hexgrid
 from games.rules import ventlife as vl
 from games.rules import ventlife_data as data
 
@@ -425,7 +425,7 @@ def test_on_the_seafloor_a_tile_must_touch_the_field_along_an_edge():
     for q, r, k in legal:
         new = vl._tile_hexes(q, r, k)
         assert not any(p in state._top for p in new)
-        assert any(x in state._top for p in new for x in vl._around(p))
+        assert any(x in state._top for p in new for x in hexgrid.neighbours(p))
     refused(
         state,
         place_tile(3, 0, 0),
@@ -664,13 +664,6 @@ def test_players_still_tied_share_the_victory():
         {"score": 12, "rank": 1},
         {"score": 8, "rank": 3},
     ]
-
-
-def test_evaluate_is_the_field_scored_now_against_the_best_other_seat():
-    state = turn(small_floor(game(players=3)), 0, "creatures")
-    put(state, "tube-worms", 0, (0, 0), (1, 1))
-    put(state, "tube-worms", 1, (-1, -1))
-    assert state.evaluate(0) == 1 and state.evaluate(1) == -1 and state.evaluate(2) == -2
 
 
 # -- illegal actions -----------------------------------------------------------------------------

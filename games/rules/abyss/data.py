@@ -11,7 +11,7 @@ Location carries where it comes from:
   source (for instance the Master of Magic's cost of 10 over 3 races with a Jellyfish, and its
   6 Influence Points, are in the rules' examples; only its keys are the project's).
 
-Correct a card here and nowhere else. Powers are ids that abyss.py dispatches on; the texts
+Correct a card here and nowhere else. Powers are ids the rule package dispatches on; the texts
 are the project's own wording.
 """
 
@@ -81,7 +81,7 @@ class Lord:
     required: str | None  # the race that must be among them (the large bubble)
     ip: int  # Influence Points at the end
     keys: int
-    power: str | None  # an id abyss.py dispatches on; None for no power
+    power: str | None  # an id the rules dispatch on (powers.py); None for no power
     timing: str | None  # ONCE, WHILE_FREE, BOTH or None
     text: str
     source: str

@@ -1,0 +1,299 @@
+"""Paying in Abyss: recruiting a Lord with Allies (and pearls for the missing points),
+affiliating, placing the Lord and closing up the Court; spending keys on a Location.
+
+A payment offers only Allies that leave the recruit completable (:func:`finishable`), so every
+payment can be finished.
+"""
+
+from __future__ import annotations
+
+from games.rules.abyss import data
+from games.rules.abyss.table import Table
+from games.rules.abyss.tables import (
+    ALLIES,
+    COMMITTED,
+    FREE,
+    L_COST,
+    L_KEYS,
+    L_NAME,
+    L_RACES,
+    L_REQUIRED,
+    LOCATION_INDEX,
+    LOCATIONS,
+    LORD_INDEX,
+    POPCOUNT,
+    RACE,
+    RACES,
+    VALUE,
+    card_of,
+    card_view,
+)
+from games.rules.abyss.tasks import choices, resolves, step
+from games.rules.base import Action
+
+
+class Payments(Table):
+    """Recruiting and Locations."""
+
+    # -- recruiting --------------------------------------------------------------------------------
+
+    @choices("pay")
+    def _pay_options(self, top: tuple) -> list[Action]:
+        seat = top[1]
+        _, races, required, value, paid = self._paying
+        hand = self._hands[seat]
+        mask = _races_of(paid)
+        paid_sum = sum(VALUE[c] for c in paid)
+        sums = race_sums(hand)
+        short = value - self._pearls[seat]
+        options: list[Action] = []
+        for c in range(ALLIES):
+            if hand[c]:
+                r = RACE[c]
+                sums[r] -= VALUE[c]
+                if finishable(mask | 1 << r, paid_sum + VALUE[c], sums, races, required, short):
+                    options.append({"type": "pay", **card_view(c)})
+                sums[r] += VALUE[c]
+        missing = value - paid_sum
+        if _races_met(mask, races, required) and 0 < missing <= self._pearls[seat]:
+            # "You may spend a pearl for each missing point, after one Ally of each race."
+            options.append({"type": "pay_pearls", "amount": missing})
+        return options
+
+    @resolves("pay")
+    def _pay(self, top: tuple, action: Action) -> None:
+        seat = top[1]
+        if action["type"] == "pay_pearls":
+            self._pearls[seat] -= action["amount"]
+            self._pearls_paid = action["amount"]
+            self._tasks.pop()
+            return
+        c = card_of(action)
+        self._hands[seat][c] -= 1
+        _, races, required, value, paid = self._paying
+        paid.append(c)
+        if (
+            _races_met(_races_of(paid), races, required)
+            and sum(VALUE[card] for card in paid) >= value
+        ):
+            self._tasks.pop()
+
+    @step("recruited")
+    def _recruited(self, top: tuple) -> None:
+        self._tasks.pop()
+        seat, lord = top[1], top[2]
+        paid = self._paying[4]
+        lowest = min(VALUE[c] for c in paid)
+        self._push(("place_lord", seat, lord))
+        candidates = sorted({c for c in paid if VALUE[c] == lowest})
+        if len(candidates) > 1:
+            self._push(("affiliate", seat))
+        else:
+            self._affiliate(seat, candidates[0])
+
+    @choices("affiliate")
+    def _affiliate_options(self, top: tuple) -> list[Action]:
+        paid = self._paying[4]
+        lowest = min(VALUE[c] for c in paid)
+        return [
+            {"type": "affiliate", **card_view(c)}
+            for c in sorted({c for c in paid if VALUE[c] == lowest})
+        ]
+
+    @resolves("affiliate")
+    def _affiliate_choice(self, top: tuple, action: Action) -> None:
+        self._tasks.pop()
+        self._affiliate(top[1], card_of(action))
+
+    def _affiliate(self, seat: int, c: int) -> None:
+        # "All Allies paid go to the discard except the one of lowest value: it is affiliated."
+        paid = self._paying[4]
+        self._last_recruit = (seat, self._paying[0], tuple(sorted(paid)), self._pearls_paid, c)
+        paid.remove(c)
+        self._affiliated[seat][c] += 1
+        for card in paid:
+            self._discard[card] += 1
+        self._payment = None
+
+    @step("place_lord")
+    def _place_lord(self, top: tuple) -> None:
+        self._tasks.pop()
+        seat, lord = top[1], top[2]
+        self._court.remove(lord)
+        self._court_left = True
+        self._lords[seat].append([lord, FREE, 0])
+        if len(self._lords[seat]) >= data.LORDS_TO_END:
+            self._trigger_end()
+        # The power acts first (on top), then the Court is closed up and maybe refilled.
+        self._push(("court_check",), ("power", seat, lord))
+
+    @step("court_check")
+    def _court_check(self, top: tuple) -> None:
+        self._tasks.pop()
+        if not self._court_left:
+            return
+        self._court_left = False
+        court = self._court
+        if len(court) > data.COURT_REFILL_AT:
+            return
+        self._pearls[self._turn] += data.COURT_REFILL_PEARLS
+        empty = data.COURT_SLOTS - len(court)
+        if len(self._lord_deck) < empty:
+            self._trigger_end()
+        self._push(*[("court_draw",)] * min(empty, len(self._lord_deck)))
+
+    @resolves("court_draw")
+    def _court_draw(self, top: tuple, action: Action) -> None:
+        self._tasks.pop()
+        lord = LORD_INDEX[action["name"]]
+        self._lord_deck.remove(lord)
+        self._court.append(lord)
+
+    def _trigger_end(self) -> None:
+        if self._end_seat is None:
+            self._end_seat = self._turn
+
+    # -- keys and Locations ------------------------------------------------------------------------
+
+    @step("keys_check")
+    def _keys_check(self, top: tuple) -> None:
+        seat = self._turn
+        if self._keys(seat) >= data.KEYS_FOR_LOCATION and (self._face_up or self._location_deck):
+            self._keys_due = data.KEYS_FOR_LOCATION
+            self._push(("spend_keys", seat))  # this check stays below: 3 keys again, again
+            return
+        self._tasks.pop()
+
+    @choices("spend_keys")
+    def _spend_keys_options(self, top: tuple) -> list[Action]:
+        seat = top[1]
+        options: list[Action] = [
+            {"type": "use_lord", "lord": L_NAME[lord]}
+            for lord, where, disabled in self._lords[seat]
+            if where == FREE and not disabled and L_KEYS[lord]
+        ]
+        if self._key_tokens[seat]:
+            options.append({"type": "use_token"})
+        return options
+
+    @resolves("spend_keys")
+    def _spend_keys(self, top: tuple, action: Action) -> None:
+        seat = top[1]
+        if action["type"] == "use_token":
+            self._key_tokens[seat] -= 1
+            self._keys_due -= 1
+        else:
+            lord = LORD_INDEX[action["lord"]]
+            entry = next(e for e in self._lords[seat] if e[0] == lord)
+            entry[1] = COMMITTED
+            self._keys_due -= L_KEYS[lord]
+        if self._keys_due <= 0:
+            self._tasks.pop()
+            self._push(("choose_location", seat))
+
+    @choices("choose_location")
+    def _choose_location_options(self, top: tuple) -> list[Action]:
+        options: list[Action] = [
+            {"type": "location", "name": LOCATIONS[loc].name} for loc in self._face_up
+        ]
+        most = min(data.MAX_LOCATION_DRAW, len(self._location_deck))
+        options += [{"type": "draw_locations", "count": k} for k in range(1, most + 1)]
+        return options
+
+    @resolves("choose_location")
+    def _choose_location(self, top: tuple, action: Action) -> None:
+        self._tasks.pop()
+        seat = top[1]
+        if action["type"] == "location":
+            loc = LOCATION_INDEX[action["name"]]
+            self._face_up.remove(loc)
+            self._control(seat, loc)
+            return
+        self._push(("keep_location", seat), *[("location_draw",)] * action["count"])
+
+    @resolves("setup_location", "location_draw")
+    def _location_drawn(self, top: tuple, action: Action) -> None:
+        self._tasks.pop()
+        loc = LOCATION_INDEX[action["name"]]
+        self._location_deck.remove(loc)
+        if top[0] == "setup_location":
+            self._face_up.append(loc)
+        else:
+            self._drawn.append(loc)
+
+    @choices("keep_location")
+    def _keep_location_options(self, top: tuple) -> list[Action]:
+        return [{"type": "location", "name": LOCATIONS[loc].name} for loc in self._drawn]
+
+    @resolves("keep_location")
+    def _keep_location(self, top: tuple, action: Action) -> None:
+        self._tasks.pop()
+        loc = LOCATION_INDEX[action["name"]]
+        self._drawn.remove(loc)
+        # "Place the others face up beside the board: they are available from now on."
+        self._face_up.extend(self._drawn)
+        self._drawn = []
+        self._control(top[1], loc)
+
+    def _control(self, seat: int, loc: int) -> None:
+        self._locations[seat].append(loc)
+        for entry in self._lords[seat]:
+            if entry[1] == COMMITTED:
+                entry[1] = loc
+
+
+def requirement(lord: int, terms: tuple[bool, bool, int]) -> tuple[int, int, int]:
+    """(races, required race or -1, value) to pay for ``lord`` under ``terms``."""
+    fewer, any_races, shift = terms
+    races = max(1, L_RACES[lord] - 1) if fewer else L_RACES[lord]
+    return races, -1 if any_races else L_REQUIRED[lord], L_COST[lord] + shift
+
+
+def _races_of(cards: list[int]) -> int:
+    """The races among ``cards`` as a bit mask."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << RACE[c]
+    return mask
+
+
+def _races_met(mask: int, races: int, required: int) -> bool:
+    """Whether races ``mask`` are exactly ``races`` of them, ``required`` (if any) among them."""
+    return POPCOUNT[mask] == races and (required < 0 or bool(mask >> required & 1))
+
+
+def finishable(
+    mask: int, paid_sum: int, sums: list[int], races: int, required: int, short: int
+) -> bool:
+    """Whether a payment of races ``mask`` worth ``paid_sum`` can be completed from a hand whose
+    values total ``sums`` per race, with ``short`` = the value needed less the seat's pearls."""
+    forced = mask
+    if required >= 0 and not mask >> required & 1:
+        if not sums[required]:
+            return False
+        forced |= 1 << required
+    fixed = POPCOUNT[forced]
+    if fixed > races:
+        return False
+    total = paid_sum
+    extras = []
+    for r in range(len(RACES)):
+        if forced >> r & 1:
+            total += sums[r]
+        elif sums[r]:
+            extras.append(sums[r])
+    missing = races - fixed
+    if len(extras) < missing:
+        return False
+    if missing:
+        extras.sort(reverse=True)
+        total += sum(extras[:missing])
+    return total >= short
+
+
+def race_sums(hand: list[int]) -> list[int]:
+    sums = [0] * len(RACES)
+    for c in range(ALLIES):
+        if hand[c]:
+            sums[RACE[c]] += hand[c] * VALUE[c]
+    return sums

@@ -1,0 +1,62 @@
+"""Abyss's data tables indexed as the state holds them, and the cards as ints.
+
+An Exploration card is an int: race * 5 + value - 1 for an Ally (0..24), 25 for a Monster. A
+Lord or a Location is its index in :mod:`games.rules.abyss.data`'s table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.rules.abyss import data
+
+RACES = data.RACES
+RACE_INDEX = {race: i for i, race in enumerate(RACES)}
+ALLIES = 25
+MONSTER = 25
+CARDS = 26
+RACE = tuple(c // 5 for c in range(ALLIES))
+VALUE = tuple(c % 5 + 1 for c in range(ALLIES))
+FULL_DECK = tuple([data.ALLY_COPIES[v] for _ in RACES for v in range(1, 6)] + [data.MONSTERS])
+TOKEN_VALUES = tuple(sorted(data.MONSTER_TOKENS))
+POPCOUNT = tuple(bin(mask).count("1") for mask in range(32))
+
+LORDS = data.LORDS
+LORD_INDEX = {lord.name: i for i, lord in enumerate(LORDS)}
+L_NAME = tuple(lord.name for lord in LORDS)
+L_GUILD = tuple(lord.guild for lord in LORDS)
+L_COST = tuple(lord.cost for lord in LORDS)
+L_RACES = tuple(lord.races for lord in LORDS)
+L_REQUIRED = tuple(-1 if lord.required is None else RACE_INDEX[lord.required] for lord in LORDS)
+L_IP = tuple(lord.ip for lord in LORDS)
+L_KEYS = tuple(lord.keys for lord in LORDS)
+L_POWER = tuple(lord.power for lord in LORDS)
+LOCATIONS = data.LOCATIONS
+LOCATION_INDEX = {location.name: i for i, location in enumerate(LOCATIONS)}
+
+# A Lord in front of a seat: [lord, where, assassinated]; where is a Location index, FREE, or
+# COMMITTED while its keys are being spent and the Location is not yet chosen.
+FREE = -1
+COMMITTED = -2
+
+HAND_LIMIT = 6  # Commander
+
+
+def card_view(c: int) -> dict[str, Any]:
+    if c == MONSTER:
+        return {"monster": True}
+    return {"race": RACES[RACE[c]], "value": VALUE[c]}
+
+
+CARD_VIEWS = tuple(card_view(c) for c in range(CARDS))
+
+
+def cards_view(counts: list[int]) -> list[dict[str, Any]]:
+    return [card_view(c) for c in range(ALLIES) for _ in range(counts[c])]
+
+
+def card_of(card: dict[str, Any]) -> int:
+    """The card a legal action or outcome names (by race and value, or a Monster)."""
+    if "monster" in card:
+        return MONSTER
+    return RACE_INDEX[card["race"]] * 5 + card["value"] - 1
