@@ -24,7 +24,7 @@ from accounts.bots import BOT_PREFIX
 from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
 from games import inputs, store
 from games.catalog import GameType, game_type
-from games.models import EventKind, Game, GameMode, GameStatus, Seat
+from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.services import announce
 from games.signals import game_finished, result_corrected
 from games.store import NewEvent
@@ -343,6 +343,45 @@ def result_state(game: Game) -> dict[str, Any]:
     that stands, ``confirmed_by`` who has confirmed ``reported`` (its reporter first),
     ``waiting_for`` the members named who have not, and ``disputes`` who said otherwise.
     """
+    return result_states([game.pk])[game.pk]
+
+
+def result_states(game_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """``result_state`` of many table games in two queries, whatever their number: a
+    tournament page shows every table's."""
+    events: dict[int, list[tuple[str, Any, str | None]]] = {pk: [] for pk in game_ids}
+    rows = (
+        Event.objects.filter(game_id__in=game_ids, kind__in=RESULT_KINDS)
+        .order_by("game_id", "seq")
+        .values_list("game_id", "kind", "data", "actor__username")
+    )
+    for game_id, kind, data, actor in rows:
+        events[game_id].append((kind, data, actor))
+    named: dict[int, list[str]] = {pk: [] for pk in game_ids}
+    seats = (
+        Seat.objects.filter(game_id__in=game_ids, user__isnull=False)
+        .order_by("game_id", "index")
+        .values_list("game_id", "user__username")
+    )
+    for game_id, username in seats:
+        if not username.startswith(BOT_PREFIX):
+            named[game_id].append(username)
+    return {pk: _folded(events[pk], named[pk]) for pk in game_ids}
+
+
+# The events a table game's result is folded from (a recorded game has no others but its first).
+RESULT_KINDS = (
+    EventKind.RESULT_RECORDED,
+    EventKind.RESULT_REPORTED,
+    EventKind.RESULT_CONFIRMED,
+    EventKind.RESULT_DISPUTED,
+    EventKind.RESULT_OVERRIDDEN,
+    EventKind.RESULT_CORRECTED,
+    EventKind.GAME_FINISHED,
+)
+
+
+def _folded(events: list[tuple[str, Any, str | None]], named: list[str]) -> dict[str, Any]:
     state: dict[str, Any] = {
         "status": "awaiting report",
         "reported": None,
@@ -352,9 +391,7 @@ def result_state(game: Game) -> dict[str, Any]:
         "confirmed_by": [],
         "disputes": [],
     }
-    for kind, data, actor in game.events.order_by("seq").values_list(
-        "kind", "data", "actor__username"
-    ):
+    for kind, data, actor in events:
         if kind in (
             EventKind.RESULT_REPORTED,
             EventKind.RESULT_RECORDED,
@@ -379,11 +416,6 @@ def result_state(game: Game) -> dict[str, Any]:
             state.update(reported=data["results"], bid=data.get("bid"))
         elif kind == EventKind.GAME_FINISHED:
             state.update(status="final", final=data["result"], reported=data["result"])
-    named = [
-        s.user.username
-        for s in game.seats.select_related("user").order_by("index")
-        if s.user_id and not s.user.username.startswith(BOT_PREFIX)
-    ]
     state["waiting_for"] = (
         []
         if state["status"] in ("final", "awaiting report")

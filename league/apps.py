@@ -14,7 +14,7 @@ class LeagueConfig(AppConfig):
         result_corrected.connect(_rate, dispatch_uid="league.rate.corrected")
 
 
-def _rate(sender, *, slug: str, **kwargs):
+def _rate(sender, *, slug: str, game_id: int | None = None, **kwargs):
     from league.tasks import rate_finished_games
 
-    rate_finished_games.delay(slug)
+    rate_finished_games.delay(slug, game_id)

@@ -182,27 +182,35 @@ def seat_names(game: Game) -> list[str]:
 
 
 def table_out(table: Table) -> dict[str, Any]:
-    game = table.game
-    out = {
-        "id": table.pk,
-        "number": table.number,
-        "seats": seat_names(game),
-        "game": game.pk,
-        "status": game.status,
-        "result": game.result,
-    }
-    if game.mode == "record":
-        out["report"] = records.result_state(game)
+    return tables_out([table])[0]
+
+
+def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
+    """Tables with their seats, results and, in table mode, where each report stands: the
+    reports of every table in one fold (``records.result_states``), not one query per table."""
+    reports = records.result_states([t.game_id for t in tables if t.game.mode == "record"])
+    out = []
+    for table in tables:
+        game = table.game
+        row = {
+            "id": table.pk,
+            "number": table.number,
+            "seats": seat_names(game),
+            "game": game.pk,
+            "status": game.status,
+            "result": game.result,
+        }
+        if game.pk in reports:
+            row["report"] = reports[game.pk]
+        out.append(row)
     return out
 
 
 def round_out(round_: Round) -> dict[str, Any]:
+    tables = round_.tables.select_related("game").prefetch_related("game__seats__user")
     return {
         "number": round_.number,
-        "tables": [
-            table_out(t)
-            for t in round_.tables.select_related("game").prefetch_related("game__seats__user")
-        ],
+        "tables": tables_out(list(tables)),
         "byes": [e.user.username for e in round_.byes.select_related("user")],
     }
 
