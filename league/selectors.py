@@ -11,7 +11,7 @@ from django.db.models import Count, QuerySet
 from accounts.bots import is_bot
 from accounts.errors import InvalidInput
 from games import records
-from games.models import Game, GameStatus
+from games.models import Game, GameStatus, Seat
 from league.models import League, Membership, Rating, RatingChange, Round, Table, Tournament
 from league.ratings import PROVISIONAL_GAMES
 from league.standings import GameResult, standings
@@ -59,7 +59,8 @@ def player_record(user, recent: int = 20) -> dict[str, Any]:
                 "history": history.get(row.slug, []),
             }
         )
-    games = Game.objects.filter(seats__user=user).distinct().order_by("-updated_at")[:recent]
+    seated = Seat.objects.filter(user=user).values("game")
+    games = Game.objects.filter(pk__in=seated).order_by("-updated_at", "-id")[:recent]
     return {
         "username": user.username,
         "is_bot": is_bot(user),
