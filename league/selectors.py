@@ -50,7 +50,7 @@ def player_record(user, recent: int = 20) -> dict[str, Any]:
             }
         )
     ratings = []
-    for row in Rating.objects.filter(user=user).order_by("slug"):
+    for row in Rating.objects.filter(user=user).select_related("user").order_by("slug"):
         ratings.append(
             {
                 **rating_entry(row),

@@ -74,7 +74,7 @@ def player(request, username: str):
     user = get_object_or_404(User, username=username, is_active=True)
     record = selectors.player_record(user)
     for entry in record["ratings"]:
-        entry["name"] = get_rules(entry["game"]).spec.name
+        entry["name"] = game_name(entry["game"])
         entry["chart"] = history_chart([1500.0] + [h["after"] for h in entry["history"]])
     return render(request, "league/player.html", {"record": record})
 
