@@ -258,8 +258,11 @@ def rated(games: list[Game]) -> None:
 
 @pytest.mark.parametrize("url", ["/players/alice/", "/api/players/alice/"])
 def test_a_player_page(member, alice, url):
+    """Rated in two game types, one of them recorded from tables only (no rule module)."""
+
     def grow(count):
         rated(new_games(count, player=alice, status=GameStatus.FINISHED))
+        rated(new_games(count, player=alice, status=GameStatus.FINISHED, slug="oceans"))
         new_games(count, player=alice)
 
     assert_flat(query_counts(member, url, grow))
