@@ -45,6 +45,7 @@ from django.utils import timezone  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
 from games import services  # noqa: E402
+from games.admin import LAST_EVENTS  # noqa: E402
 from games.models import Game, GameStatus, Seat  # noqa: E402
 from league.models import League, Membership  # noqa: E402
 from league.services import leagues, tournaments  # noqa: E402
@@ -427,7 +428,8 @@ def pages(built: dict) -> list[tuple[str, str, str, list[str]]]:
             [
                 f"SELECT g.*, {SEATS} FROM games_game g WHERE g.id = 1",
                 "SELECT e.*, u.username FROM games_event e LEFT JOIN auth_user u"
-                " ON u.id = e.actor_id WHERE e.game_id = 1 ORDER BY e.seq DESC LIMIT 50",
+                " ON u.id = e.actor_id WHERE e.game_id = 1 ORDER BY e.seq DESC"
+                f" LIMIT {LAST_EVENTS}",
             ],
         ),
     ]
