@@ -22,6 +22,7 @@ import datetime as dt
 import json
 import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -465,10 +466,31 @@ def page_call(client: Client, path: str):
     return run
 
 
-def queries_of(call) -> int:
+def queries_of(call) -> tuple[int, str]:
+    """The queries a request makes, and how PostgreSQL reads its listing: the plan's first
+    scan of the first query that pages through games or events (LIMIT), as planned here."""
     with CaptureQueriesContext(connection) as captured:
         call()
-    return len(captured)
+    listing = next(
+        (
+            q["sql"]
+            for q in captured.captured_queries
+            if q["sql"].startswith("SELECT")
+            and "LIMIT" in q["sql"]
+            and re.search(r'FROM "games_(game|event)"', q["sql"])
+            and "COUNT(" not in q["sql"]
+            and " = 1 LIMIT" not in q["sql"].replace("LIMIT 21", "= 1 LIMIT")
+        ),
+        None,
+    )
+    if listing is None:
+        return len(captured), ""
+    with connection.cursor() as cursor:
+        cursor.execute("EXPLAIN " + listing)
+        plan = [row[0] for row in cursor.fetchall()]
+    scan = next((line.strip() for line in plan if "Scan" in line), "")
+    scan = re.sub(r"\s+\(cost=.*", "", scan.replace("->", "")).strip()
+    return len(captured), ("sort + " if any("Sort" in line for line in plan) else "") + scan
 
 
 def a_game_just_finished() -> Game:
@@ -564,14 +586,15 @@ def main() -> None:
     clients = {"player": Client(), "staff": Client()}
     clients["player"].force_login(me)
     clients["staff"].force_login(User.objects.get(username="root"))
-    print(f"{'page':<34} {'ms':>8} {'queries':>8} {'floor ms':>9} {'ratio':>7}")
+    print(f"{'page':<34} {'ms':>8} {'queries':>8} {'floor ms':>9} {'ratio':>7}  listing read by")
     for name, who, path, floor in pages(built):
         call = page_call(clients[who], path)
         seconds = timed(call, args.repeats)
         floor_s = timed(floor_call(floor, me.pk), args.repeats)
+        count, scan = queries_of(call)
         print(
-            f"{name:<34} {seconds * 1000:8.2f} {queries_of(call):8d}"
-            f" {floor_s * 1000:9.2f} {seconds / floor_s:6.1f}x"
+            f"{name:<34} {seconds * 1000:8.2f} {count:8d}"
+            f" {floor_s * 1000:9.2f} {seconds / floor_s:6.1f}x  {scan}"
         )
     for name, seconds, count, floor_s in rating_rows(args.repeats):
         print(
