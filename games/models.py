@@ -67,11 +67,23 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["-updated_at"]
-        # The lists' orders: every game by the last move, and each status by the last move.
+        # The last move first; the id breaks ties, so that a page of a list follows the last.
+        ordering = ["-updated_at", "-id"]
+        # Each list's order under each of its filters (an index read backwards serves it):
+        # every game, by status, by game, by both; and the finished games of a game in the
+        # order they ended, from the last one rated (league's ratings).
         indexes = [
-            models.Index(fields=["status", "updated_at"]),
-            models.Index(fields=["-updated_at"], name="game_recent"),
+            models.Index(fields=["updated_at", "id"], name="game_recent"),
+            models.Index(fields=["status", "updated_at", "id"], name="game_status_recent"),
+            models.Index(fields=["slug", "updated_at", "id"], name="game_slug_recent"),
+            models.Index(
+                fields=["slug", "status", "updated_at", "id"], name="game_slug_status_recent"
+            ),
+            models.Index(
+                fields=["slug", "finished_at", "id"],
+                condition=models.Q(status="finished"),
+                name="game_slug_finished",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -475,24 +475,30 @@ def result_state(game: Game) -> dict[str, Any]:
     ``waiting_for`` the members named who have not, ``disputes`` who said otherwise, and
     ``club_record`` whether it was recorded as a club record (not reported at a tournament table).
     """
-    rows = game.events.order_by("seq").values_list("kind", "data", "actor__username")
-    return _fold(rows, _named_members(game.seats.select_related("user").order_by("index")))
+    return result_states([game.pk])[game.pk]
 
 
-def result_states(games: list[Game]) -> dict[int, dict[str, Any]]:
-    """:func:`result_state` of many games in two queries (their events, their seats)."""
-    ids = [g.pk for g in games]
-    rows: dict[int, list[tuple[str, Any, str | None]]] = {pk: [] for pk in ids}
-    for game_id, kind, data, actor in (
-        Event.objects.filter(game_id__in=ids)
+def result_states(game_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """``result_state`` of many table games in two queries, whatever their number: a
+    tournament page shows every table's."""
+    events: dict[int, list[tuple[str, Any, str | None]]] = {pk: [] for pk in game_ids}
+    rows = (
+        Event.objects.filter(game_id__in=game_ids, kind__in=RESULT_KINDS)
         .order_by("game_id", "seq")
         .values_list("game_id", "kind", "data", "actor__username")
-    ):
-        rows[game_id].append((kind, data, actor))
-    seats: dict[int, list[Seat]] = {pk: [] for pk in ids}
-    for seat in Seat.objects.filter(game_id__in=ids).select_related("user").order_by("index"):
-        seats[seat.game_id].append(seat)
-    return {pk: _fold(rows[pk], _named_members(seats[pk])) for pk in ids}
+    )
+    for game_id, kind, data, actor in rows:
+        events[game_id].append((kind, data, actor))
+    named: dict[int, list[str]] = {pk: [] for pk in game_ids}
+    seats = (
+        Seat.objects.filter(game_id__in=game_ids, user__isnull=False)
+        .order_by("game_id", "index")
+        .values_list("game_id", "user__username")
+    )
+    for game_id, username in seats:
+        if not username.startswith(BOT_PREFIX):
+            named[game_id].append(username)
+    return {pk: _folded(events[pk], named[pk]) for pk in game_ids}
 
 
 def records_waiting_for(user: AbstractUser, limit: int = 50) -> list[tuple[Game, dict[str, Any]]]:
@@ -505,7 +511,7 @@ def records_waiting_for(user: AbstractUser, limit: int = 50) -> list[tuple[Game,
         .order_by("-created_at")
         .prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))[:limit]
     )
-    states = result_states(open_records)
+    states = result_states([g.pk for g in open_records])
     return [
         (game, states[game.pk])
         for game in open_records
@@ -515,13 +521,19 @@ def records_waiting_for(user: AbstractUser, limit: int = 50) -> list[tuple[Game,
     ]
 
 
-def _named_members(seats) -> list[str]:
-    return [
-        s.user.username for s in seats if s.user_id and not s.user.username.startswith(BOT_PREFIX)
-    ]
+# The events a table game's result is folded from (a recorded game has no others but its first).
+RESULT_KINDS = (
+    EventKind.RESULT_RECORDED,
+    EventKind.RESULT_REPORTED,
+    EventKind.RESULT_CONFIRMED,
+    EventKind.RESULT_DISPUTED,
+    EventKind.RESULT_OVERRIDDEN,
+    EventKind.RESULT_CORRECTED,
+    EventKind.GAME_FINISHED,
+)
 
 
-def _fold(rows, named: list[str]) -> dict[str, Any]:
+def _folded(events: list[tuple[str, Any, str | None]], named: list[str]) -> dict[str, Any]:
     state: dict[str, Any] = {
         "status": "awaiting report",
         "reported": None,
@@ -534,7 +546,7 @@ def _fold(rows, named: list[str]) -> dict[str, Any]:
         "disputes": [],
         "club_record": False,
     }
-    for kind, data, actor in rows:
+    for kind, data, actor in events:
         if kind in (
             EventKind.RESULT_REPORTED,
             EventKind.RESULT_RECORDED,

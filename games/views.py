@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Case, IntegerField, Prefetch, QuerySet, Value, When
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -43,29 +43,32 @@ class GameRow:
 def game_list(request):
     user = request.user
     mine: list[Game] = []
-    others = _games()
+    others = Game.objects.all()
     if user.is_authenticated:
         seated = Seat.objects.filter(user=user).values("game")
-        mine = list(_games().filter(pk__in=seated)[:MY_GAMES])
+        mine = _active_first(Game.objects.filter(pk__in=seated), MY_GAMES)
         others = others.exclude(pk__in=seated)
     return render(
         request,
         "games/game_list.html",
         {
             "my_games": [_row(game, user) for game in mine],
-            "other_games": [_row(game, user) for game in others[:RECENT_GAMES]],
+            "other_games": [_row(game, user) for game in _active_first(others, RECENT_GAMES)],
         },
     )
 
 
-def _games() -> QuerySet[Game]:
-    """Games with their seats, active ones first, then the most recently moved."""
-    active_first = Case(
-        When(status=GameStatus.ACTIVE, then=Value(0)), default=Value(1), output_field=IntegerField()
-    )
-    return Game.objects.prefetch_related(
-        Prefetch("seats", Seat.objects.select_related("user"))
-    ).order_by(active_first, "-updated_at")
+def _active_first(games: QuerySet[Game], limit: int) -> list[Game]:
+    """Up to ``limit`` games with their seats, active ones first, then the most recently moved.
+
+    Two reads along the index on (status, updated_at) and on updated_at, each stopping at
+    ``limit``, rather than ranking every game to keep the first few."""
+    newest = games.order_by("-updated_at", "-id")
+    active = list(newest.filter(status=GameStatus.ACTIVE)[:limit])
+    rest = list(newest.exclude(status=GameStatus.ACTIVE)[:limit])
+    shown = (active + rest)[:limit]
+    prefetch_related_objects(shown, Prefetch("seats", Seat.objects.select_related("user")))
+    return shown
 
 
 def _row(game: Game, user) -> GameRow:

@@ -15,10 +15,13 @@ class LeagueConfig(AppConfig):
         record_correctable.connect(_may_correct, dispatch_uid="league.may_correct")
 
 
-def _rate(sender, *, slug: str, **kwargs):
+def _rate(sender, *, slug: str, game_id: int | None = None, game_ids=None, **kwargs):
     from league.tasks import rate_finished_games
 
-    rate_finished_games.delay(slug)
+    # One game: only it is checked (O(1) in the games rated). A batch (an import of plays,
+    # which may all lie before games already rated): every game is, as the sweep does.
+    one = game_id if not game_ids or len(game_ids) == 1 else None
+    rate_finished_games.delay(slug, one)
 
 
 def _may_correct(sender, *, game, user, **kwargs) -> bool:

@@ -66,7 +66,7 @@ def player_record(user, recent: int = 20) -> dict[str, Any]:
             }
         )
     ratings = []
-    for row in Rating.objects.filter(user=user).order_by("slug"):
+    for row in Rating.objects.filter(user=user).select_related("user").order_by("slug"):
         ratings.append(
             {
                 **rating_entry(row),
@@ -75,7 +75,8 @@ def player_record(user, recent: int = 20) -> dict[str, Any]:
                 "history": history.get(row.slug, []),
             }
         )
-    games = Game.objects.filter(seats__user=user).distinct().order_by("-updated_at")[:recent]
+    seated = Seat.objects.filter(user=user).values("game")
+    games = Game.objects.filter(pk__in=seated).order_by("-updated_at", "-id")[:recent]
     return {
         "username": user.username,
         "is_bot": is_bot(user),
@@ -202,27 +203,35 @@ def seat_names(game: Game) -> list[str]:
 
 
 def table_out(table: Table) -> dict[str, Any]:
-    game = table.game
-    out = {
-        "id": table.pk,
-        "number": table.number,
-        "seats": seat_names(game),
-        "game": game.pk,
-        "status": game.status,
-        "result": game.result,
-    }
-    if game.mode == "record":
-        out["report"] = records.result_state(game)
+    return tables_out([table])[0]
+
+
+def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
+    """Tables with their seats, results and, in table mode, where each report stands: the
+    reports of every table in one fold (``records.result_states``), not one query per table."""
+    reports = records.result_states([t.game_id for t in tables if t.game.mode == "record"])
+    out = []
+    for table in tables:
+        game = table.game
+        row = {
+            "id": table.pk,
+            "number": table.number,
+            "seats": seat_names(game),
+            "game": game.pk,
+            "status": game.status,
+            "result": game.result,
+        }
+        if game.pk in reports:
+            row["report"] = reports[game.pk]
+        out.append(row)
     return out
 
 
 def round_out(round_: Round) -> dict[str, Any]:
+    tables = round_.tables.select_related("game").prefetch_related("game__seats__user")
     return {
         "number": round_.number,
-        "tables": [
-            table_out(t)
-            for t in round_.tables.select_related("game").prefetch_related("game__seats__user")
-        ],
+        "tables": tables_out(list(tables)),
         "byes": [e.user.username for e in round_.byes.select_related("user")],
     }
 

@@ -14,9 +14,10 @@ from league.services import ratings
     soft_time_limit=300,
     time_limit=360,
 )
-def rate_finished_games(slug: str) -> int:
-    """Take the finished games of ``slug`` into the ratings, in the order they ended."""
-    return ratings.ratings_update(slug=slug)
+def rate_finished_games(slug: str, game_id: int | None = None) -> int:
+    """Take the finished games of ``slug`` into the ratings, in the order they ended;
+    ``game_id`` is the game whose end or correction asked for it."""
+    return ratings.ratings_update(slug=slug, game_id=game_id)
 
 
 @shared_task(acks_late=True, soft_time_limit=300, time_limit=360)

@@ -57,7 +57,8 @@ class GameListCreateApi(generics.ListAPIView):
         params = self.request.query_params
         games = Game.objects.all()
         if params.get("scope", "mine") != "all":
-            games = games.filter(seats__user=self.request.user).distinct()
+            # A semi-join, not a join and DISTINCT: the order stays the index's.
+            games = games.filter(pk__in=Seat.objects.filter(user=self.request.user).values("game"))
         if params.get("status"):
             games = games.filter(status=params["status"])
         if params.get("game"):

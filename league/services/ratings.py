@@ -1,7 +1,8 @@
 """Rating services: take finished games into the ratings in the order they ended.
 
 ``ratings_update`` is what the Celery task runs when a game ends: it rates every finished game
-of that game type not yet rated, in order. A duplicate task finds nothing to do; a late one (a
+of that game type not yet rated, in order, in time that does not grow with the games rated
+before (``RatedGame`` is the ledger of rated games, and the last of them the watermark). A duplicate task finds nothing to do; a late one (a
 game that ended before games already rated) makes it recompute that game type from the start,
 so the numbers always equal a full recompute.
 """
@@ -129,25 +130,39 @@ def _rating_rows(slug: str, users: Iterable[Hashable], ladders: Ladders) -> list
 
 
 @transaction.atomic
-def ratings_update(*, slug: str) -> int:
+def ratings_update(*, slug: str, game_id: int | None = None) -> int:
     """Rate the finished games of ``slug`` not yet rated (recomputing where order or a
-    correction demands); returns how many games were taken in."""
+    correction demands); returns how many games were taken in.
+
+    Given the game that just finished or was corrected (``game_id``), the cost does not grow
+    with the games rated before it: only that game is checked, and the unrated games are those
+    after the last one rated, read from an index. Without it (the sweep), every game is."""
     _lock(slug)
-    unrated = list(finished_games(slug).filter(rated__isnull=True))
-    corrected = RatedGame.objects.filter(slug=slug).exclude(version=F("game__version")).exists()
-    if not unrated and not corrected:
+    last = _last_rated(slug)
+    if game_id is None:
+        unrated = list(finished_games(slug).filter(rated__isnull=True))
+        corrected = RatedGame.objects.filter(slug=slug).exclude(version=F("game__version")).exists()
+        late = bool(unrated) and last is not None and (unrated[0].finished_at, unrated[0].pk) < last
+    else:
+        unrated = list(_finished_after(slug, last))
+        asked = Game.objects.filter(pk=game_id, slug=slug).select_related("rated").first()
+        ledger = getattr(asked, "rated", None)
+        corrected = asked is not None and ledger is not None and ledger.version != asked.version
+        late = (
+            asked is not None
+            and ledger is None
+            and asked.status == GameStatus.FINISHED
+            and last is not None
+            and (asked.finished_at, asked.pk) < last
+        )
+    if not unrated and not corrected and not late:
         return 0
-    last = (
-        RatedGame.objects.filter(slug=slug)
-        .order_by("-finished_at", "-game_id")
-        .values_list("finished_at", "game_id")
-        .first()
-    )
-    if corrected or (last is not None and (unrated[0].finished_at, unrated[0].pk) < last):
+    if corrected or late:
         # A corrected result, or a game that ended before games already rated: the order
         # matters, so start over.
         recomputed = ratings_recompute(slug=slug)
-        return len(unrated) or recomputed.games
+        taken = len(unrated) + (1 if late and game_id is not None else 0)  # the late one too
+        return taken or recomputed.games
     ladders = Ladders.fresh()
     touched = {seat.user_id for game in unrated for seat in game.seats.all()}
     for row in Rating.objects.filter(slug=slug, user_id__in=touched):
@@ -204,6 +219,28 @@ def ratings_recompute(
     )
     changed += len(set(before) - users)
     return RecomputeResult(games=games, players=len(users), changed=changed)
+
+
+def _last_rated(slug: str):
+    """Where the ratings of ``slug`` stand: the (finished_at, game id) of the last game rated.
+    Games are rated in that order, so every finished game after it is unrated."""
+    return (
+        RatedGame.objects.filter(slug=slug)
+        .order_by("-finished_at", "-game_id")
+        .values_list("finished_at", "game_id")
+        .first()
+    )
+
+
+def _finished_after(slug: str, last):
+    games = finished_games(slug)
+    if last is None:
+        return games
+    finished_at, game_id = last
+    # One range of the index on (slug, finished_at), less the ties already rated.
+    return games.filter(finished_at__gte=finished_at).exclude(
+        finished_at=finished_at, pk__lte=game_id
+    )
 
 
 def slugs_with_unrated_games() -> list[str]:

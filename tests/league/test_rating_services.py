@@ -86,6 +86,33 @@ def test_a_late_game_makes_the_ratings_equal_a_full_recompute(alice, bob, make_u
     assert {third.pk, second.pk} < set(RatedGame.objects.values_list("game_id", flat=True))
 
 
+def test_rating_the_game_that_ended_takes_in_a_late_one_as_a_full_recompute(alice, bob, make_user):
+    """The task names the game that ended: it is checked alone, and a late one still starts
+    the ratings over, so they equal a full recompute."""
+    carol = make_user("carol")
+    second = forfeit(bob, carol)
+    assert services.ratings_update(slug=DSA, game_id=second.pk) == 1
+    third = forfeit(carol, alice)
+    assert services.ratings_update(slug=DSA, game_id=third.pk) == 1
+    late = forfeit(alice, bob)
+    Game.objects.filter(pk=late.pk).update(finished_at=second.finished_at - timedelta(seconds=1))
+    assert services.ratings_update(slug=DSA, game_id=late.pk) == 1
+    incremental = ratings()
+    assert RatingChange.objects.filter(user=alice).order_by("finished_at")[0].game_id == late.pk
+    services.ratings_recompute(slug=DSA)
+    assert ratings() == incremental
+    assert services.ratings_update(slug=DSA, game_id=late.pk) == 0
+
+
+def test_rating_a_corrected_game_recomputes(alice, bob):
+    first, second = forfeit(alice, bob), forfeit(alice, bob)
+    services.ratings_update(slug=DSA, game_id=second.pk)
+    # A correction moves the game's version past the one it was rated at.
+    Game.objects.filter(pk=first.pk).update(version=first.version + 1)
+    assert services.ratings_update(slug=DSA, game_id=first.pk) == 2
+    assert RatedGame.objects.get(game=first).version == first.version + 1
+
+
 def test_recompute_reproduces_the_incremental_numbers_exactly(make_user):
     players = [make_user(name) for name in ("ann", "ben", "cat", "dan")]
     for i in range(12):
