@@ -79,6 +79,35 @@ def test_imported_plays_are_rated_in_the_order_they_were_played(
     assert order == [(2024, 1), (2025, 2)]
 
 
+def test_a_batch_around_a_rated_game_is_rated_whole_and_in_order(
+    club, alice, django_capture_on_commit_callbacks
+):
+    # One play before the game already rated and one after: the batch's announcement names
+    # the later one, yet both are rated at once, in the order played.
+    with django_capture_on_commit_callbacks(execute=True):
+        leagues.match_record(
+            game="abyss",
+            played_at="2025-01-01",
+            results=[{"player": "bob", "rank": 1}, {"player": "alice", "rank": 2}],
+            recorded_by=alice,
+            league=club.slug,
+        )
+    text = HEADER + (
+        "p1,2024-03-01,abyss,alice,no,80,1\n"
+        "p1,2024-03-01,abyss,bob,no,75,2\n"
+        "p2,2026-01-01,abyss,alice,no,60,2\n"
+        "p2,2026-01-01,abyss,bob,no,70,1\n"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        imported(club, alice, text=text)
+    order = list(
+        RatingChange.objects.filter(slug="abyss", user__username="alice")
+        .order_by("finished_at")
+        .values_list("finished_at__year", "rank")
+    )
+    assert order == [(2024, 1), (2025, 2), (2026, 2)]
+
+
 @pytest.mark.parametrize(
     "row, message",
     [
