@@ -183,22 +183,23 @@ def elimination_round(
     finishing order (best first; the caller has resolved ties). A player who had a bye is passed
     as a table of one and so goes through.
 
-    The top ``advance`` of each table go through. They are seeded by finishing place (every
+    The top ``advance`` of each table go through, but a table always eliminates someone: at a
+    table that fell back to fewer seats than ``advance + 1``, all but its last go through (at
+    tables of 3 with 2 going through, the winner of a table of 2). They are seeded by finishing place (every
     winner, then every runner-up, ...; within a place in the order of the tables, or shuffled
     with ``rng``) and dealt to the new tables in snake order, so winners of different tables meet
     only once there are fewer tables than winners; players who just shared a table are then kept
     apart where swapping two players of the same finishing place does it. Byes, if
     ``table_sizes`` leaves any, go to the top seeds. When every advancer fits one table, that is
     the final; returns None once the champion is known: the last round was a single table (the
-    final) or only one player goes through.
-
-    The event shrinks only if tables lose players: with ``advance`` equal to ``table_size - 1``
-    a round of only smaller tables sends everyone through."""
+    final) or only one player goes through. Every round so leaves fewer players than the one
+    before, and an event ends in at most as many rounds as it has players
+    (``elimination_field`` says how many without drops)."""
     if not 1 <= advance < table_size:
         raise ValueError(f"between 1 and {table_size - 1} players advance, not {advance}")
     places: list[list] = []
     for table in ranked_tables:
-        for place, player in enumerate(table[:advance]):
+        for place, player in enumerate(table[: _going_through(len(table), advance)]):
             if place == len(places):
                 places.append([])
             places[place].append(player)
@@ -225,7 +226,53 @@ def elimination_round(
     )
 
 
+def elimination_first_round(
+    seeds: Sequence, table_size: int, *, first_seats: Mapping = {}
+) -> Pairing:
+    """Round 1 of an elimination event from the players in seed order (best first): byes, if
+    ``table_sizes`` leaves any, go to the top seeds and the others are dealt to the tables in
+    snake order (seed 1 to table 1, 2 to table 2, ..., then back), so the top seeds start at
+    different tables. A field that fits one table plays the final at once."""
+    seeds = list(seeds)
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("a player appears twice")
+    if len(seeds) <= table_size:
+        return Pairing(tables=[seat_order(seeds, first_seats)] if len(seeds) > 1 else [], byes=[])
+    sizes, bye_count = table_sizes(len(seeds), table_size)
+    return Pairing(
+        tables=[seat_order(table, first_seats) for table in _snake(seeds[bye_count:], sizes)],
+        byes=seeds[:bye_count],
+    )
+
+
+def elimination_field(players: int, table_size: int, advance: int) -> list[int]:
+    """How many players start each round of an elimination event of ``players`` in which nobody
+    drops out, from round 1 to the final. ValueError (saying why) for settings under which a
+    round would eliminate nobody: so far only a field too small to fill one table."""
+    smallest = table_size - 1 if table_size > MIN_TABLE else MIN_TABLE
+    if players < smallest:
+        raise ValueError(
+            f"{players} players cannot fill a table: tables of {table_size} seat at least"
+            f" {smallest}"
+        )
+    if not 1 <= advance < table_size:
+        raise ValueError(f"between 1 and {table_size - 1} players advance, not {advance}")
+    field = [players]
+    while field[-1] > table_size:
+        sizes, byes = table_sizes(field[-1], table_size)
+        going_through = byes + sum(_going_through(size, advance) for size in sizes)
+        assert going_through < field[-1]  # every table eliminates someone
+        field.append(going_through)
+    return field
+
+
 # -- helpers ----------------------------------------------------------------------------------
+
+
+def _going_through(size: int, advance: int) -> int:
+    """How many of a table of ``size`` go through: the top ``advance``, but never everyone at a
+    table that fell back to a smaller size (a bye, a table of one, always goes through)."""
+    return min(advance, max(size - 1, 1))
 
 
 def _standing_order(players: Sequence, points: Mapping, rng: random.Random | None) -> list:

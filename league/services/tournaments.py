@@ -85,6 +85,7 @@ def tournament_create(
     users = _players(players)
     if len(users) < 2:
         raise InvalidInput("a tournament needs at least two players")
+    _check_field(format, len(users), table_size, advance)
     placement = _placement(placement_points)
     order = _tiebreaks(tiebreaks)
     if inputs.score(bye_points, "bye_points") is None or bye_points < 0:
@@ -123,6 +124,18 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidInput(f"{name} must be a whole number from {low} to {high}")
     return value
+
+
+def _check_field(format: str, players: int, table_size: int, advance: int) -> None:
+    """Refuse a field no round could seat, and an elimination event some round of which would
+    eliminate nobody (league.pairing.elimination_field says which)."""
+    try:
+        if format == Tournament.Format.ELIMINATION:
+            pairing.elimination_field(players, table_size, advance)
+        elif not pairing.table_sizes(players, table_size)[0]:
+            raise ValueError(f"{players} players cannot fill a table of {table_size}")
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
 
 
 def _game_options(slug: str, mode: str, options: Any) -> dict[str, Any]:
@@ -299,8 +312,8 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
             tables=[pairing.seat_order(t, first_seats) for t in tables if len(t) >= 2], byes=byes
         )
     if not done:
-        return pairing.swiss_round(
-            players, {}, [], tournament.table_size, first_seats=first_seats, rng=rng
+        return pairing.elimination_first_round(
+            players, tournament.table_size, first_seats=first_seats
         )
     ranked = [
         _finishing_order(t)

@@ -417,6 +417,10 @@ def test_the_starting_bid_is_on_for_deep_vents_unless_unticked(client, org, play
         ({"game": "oceans", "mode": "online"}, "recorded from tables only"),
         ({"table_size": "5"}, "table_size must be a whole number from 2 to 4"),
         ({"name": "   "}, "This field is required"),
+        (
+            {"format": "elimination", "table_size": "4", "players": "ann\nben"},
+            "2 players cannot fill a table: tables of 4 seat at least 3",
+        ),
     ],
 )
 def test_a_tournament_the_service_refuses_is_a_form_error(client, org, players, overrides, message):

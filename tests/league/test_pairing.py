@@ -14,6 +14,8 @@ import pytest
 import league.pairing as pairing_module
 from league.pairing import (
     Pairing,
+    elimination_field,
+    elimination_first_round,
     elimination_round,
     repeats,
     round_robin,
@@ -468,3 +470,58 @@ def test_swiss_swaps_away_what_the_search_has_no_budget_for(monkeypatch):
     assert repeats(pairing.tables, past) == 0
     chunks = [players[i : i + 4] for i in range(0, 400, 4)]
     assert pairing.tables[:-4] == chunks[:-4]  # the swaps stay near the bottom
+
+
+def play_elimination(count: int, table_size: int, advance: int, rng: random.Random) -> int:
+    """An elimination event from seeds p0, p1, ... with random finishing orders and now and then
+    a player dropping out between rounds; returns the rounds played. Every round must leave
+    fewer players than it started with."""
+    field = [f"p{i}" for i in range(count)]
+    pairing = elimination_first_round(field, table_size)
+    rounds = 0
+    while pairing is not None:
+        rounds += 1
+        assert rounds <= count, "a round eliminated nobody"
+        ranked = [rng.sample(table, len(table)) for table in pairing.tables]
+        ranked += [[player] for player in pairing.byes]
+        if rng.random() < 0.2 and sum(map(len, ranked)) > 2:
+            victim = rng.choice([p for table in ranked for p in table])
+            ranked = [[p for p in table if p != victim] for table in ranked]
+        starting = sum(map(len, pairing.tables)) + len(pairing.byes)
+        pairing = elimination_round([t for t in ranked if t], advance, table_size)
+        if pairing is not None:
+            assert sum(map(len, pairing.tables)) + len(pairing.byes) < starting
+            assert pairing.tables, "every round seats at least one table"
+    return rounds
+
+
+def test_every_elimination_event_ends_with_one_champion():
+    """Property: for every field of 3 to 40 (and 2 at tables of 2 or 3), every table size and
+    every number going through, an event ends; without drops its length is what
+    ``elimination_field`` says."""
+    rng = random.Random(16)
+    for table_size in (2, 3, 4):
+        for advance in range(1, table_size):
+            for count in range(max(2, table_size - 1), 41):
+                field = elimination_field(count, table_size, advance)
+                assert field[0] == count and all(b < a for a, b in zip(field, field[1:]))
+                assert len(field) <= count
+                for _ in range(3):
+                    play_elimination(count, table_size, advance, rng)
+
+
+@pytest.mark.parametrize(
+    "count, table_size, advance", [(9, 3, 2), (4, 3, 2), (8, 3, 2), (6, 4, 3), (10, 4, 3)]
+)
+def test_short_tables_always_eliminate_someone(count, table_size, advance):
+    # The reported stalls: a round of short tables only, where table_size - 1 go through.
+    rng = random.Random(count)
+    assert play_elimination(count, table_size, advance, rng) <= count
+    two_short = elimination_round([["a", "b"], ["c", "d"]], 2, 3)
+    assert sorted(two_short.tables[0]) == ["a", "c"]  # the winners of the tables of 2 meet
+
+
+def test_an_elimination_field_that_cannot_seat_a_table_is_refused():
+    with pytest.raises(ValueError, match="at least 3"):
+        elimination_field(2, 4, 1)
+    assert elimination_field(9, 3, 2) == [9, 6, 4, 2]

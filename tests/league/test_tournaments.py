@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from games.models import Event, Game
 from league import pairing
-from league.models import Rating, TournamentEvent
+from league.models import Rating, Tournament, TournamentEvent
 
 pytestmark = pytest.mark.django_db
 DSA, DV = "deep-sea-adventure", "deep-vents"
@@ -102,11 +102,17 @@ def test_creating_a_tournament_and_its_defaults(organiser, players):
         ({"placement_points": {"2": [1]}}, "placement_points"),
         ({"rounds": 0}, "rounds"),
         ({"mode": "online", "options": {"turbo": True}}, "unknown option"),
+        (
+            {"format": "elimination", "table_size": 4, "players": ["ann", "ben"]},
+            "2 players cannot fill a table: tables of 4 seat at least 3",
+        ),
+        ({"table_size": 4, "players": ["ann", "ben"]}, "2 players cannot fill a table of 4"),
     ],
 )
 def test_bad_tournaments_are_refused_with_a_reason(organiser, players, overrides, message):
     response = create(organiser, **overrides)
     assert response.status_code == 400 and message in response.json()["error"]
+    assert not Tournament.objects.exists()
 
 
 def test_pairing_needs_an_organiser_and_a_complete_round(organiser, api_for, players):
@@ -314,6 +320,23 @@ def test_elimination_runs_to_a_champion(organiser, api_for, players):
     final = pair(organiser, tid)
     assert len(final["tables"]) == 1
     assert set(final["tables"][0]["seats"]) == {t["seats"][0] for t in round1["tables"]}
+    report_all(api_for, users, tid, final)
+    assert organiser.post(f"/api/tournaments/{tid}/rounds/").status_code == 422
+    assert organiser.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
+
+
+def test_an_elimination_of_short_tables_only_still_ends(organiser, api_for, players):
+    # 4 players at tables of 3, 2 going through: two tables of 2, whose winners play the final
+    # (once both players of a table of 2 went through, and the same 4 met for ever).
+    users = {p.username: p for p in players}
+    tid = create(organiser, format="elimination", table_size=3, advance=2).json()["id"]
+    round1 = pair(organiser, tid)
+    assert sorted(len(t["seats"]) for t in round1["tables"]) == [2, 2]
+    report_all(api_for, users, tid, round1)
+    final = pair(organiser, tid)
+    assert [sorted(t["seats"]) for t in final["tables"]] == [
+        sorted(t["seats"][0] for t in round1["tables"])
+    ]
     report_all(api_for, users, tid, final)
     assert organiser.post(f"/api/tournaments/{tid}/rounds/").status_code == 422
     assert organiser.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
