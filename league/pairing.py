@@ -127,6 +127,31 @@ def swiss_round(
     )
 
 
+def swiss_first_round(seeds: Sequence, table_size: int, *, first_seats: Mapping = {}) -> Pairing:
+    """Round 1 of a Swiss event from the players in seed order (best first). Byes, if
+    ``table_sizes`` leaves any, go to the lowest seeds. With T tables the seeds are cut into
+    bands of T and each table takes one player from every band, in order: table 1 has seeds 1,
+    T + 1, 2T + 1, ...; at tables of 2 that is the top half against the bottom half (1 against
+    n/2 + 1), as in the Dutch system. Full tables come first, so the last band leaves the short
+    ones out."""
+    seeds = list(seeds)
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("a player appears twice")
+    sizes, bye_count = table_sizes(len(seeds), table_size)
+    seated = seeds[: len(seeds) - bye_count]
+    tables: list[list] = [[] for _ in sizes]
+    dealt = 0
+    while dealt < len(seated):
+        for t, size in enumerate(sizes):
+            if dealt < len(seated) and len(tables[t]) < size:
+                tables[t].append(seated[dealt])
+                dealt += 1
+    return Pairing(
+        tables=[seat_order(table, first_seats) for table in tables],
+        byes=seeds[len(seated) :],
+    )
+
+
 def round_robin(
     players: Sequence,
     table_size: int,

@@ -235,6 +235,14 @@ class TournamentIn(serializers.Serializer):
         help_text="elimination: the top k of each table go through",
     )
     time_control = TimeControlIn(required=False, allow_null=True, default=None)
+    seeding = serializers.ChoiceField(
+        choices=["entry", "rating", "random"],
+        default="entry",
+        help_text="how round 1 is seeded: the order of players (entry), Elo in the game, highest"
+        " first (rating), or a draw (random). Swiss round 1 pits seed k against seed k + T"
+        " (T tables: top half against bottom half at tables of 2); elimination deals the seeds"
+        " to the tables in snake order, so the top seeds start apart",
+    )
 
 
 class PlayerNameIn(serializers.Serializer):
@@ -264,7 +272,7 @@ class RoundOut(serializers.Serializer):
 
 class EntryOut(serializers.Serializer):
     player = serializers.CharField()
-    seed = serializers.IntegerField()
+    seed = serializers.IntegerField(help_text="1 is the top seed, by the tournament's seeding")
     dropped = serializers.BooleanField()
 
 
@@ -289,6 +297,7 @@ class TournamentOut(serializers.Serializer):
     )
     tiebreaks = serializers.ListField(child=serializers.CharField())
     advance = serializers.IntegerField()
+    seeding = serializers.ChoiceField(choices=["entry", "rating", "random"])
     league = serializers.CharField(allow_null=True)
     time_control = TimeControlOut(allow_null=True)
     organisers = serializers.ListField(child=serializers.CharField())

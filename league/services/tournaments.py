@@ -27,7 +27,8 @@ from games.models import EventKind, Game, GameStatus
 from games.rules import get_rules
 from games.store import NewEvent
 from league import pairing
-from league.models import Entry, Round, Table, Tournament, TournamentEvent
+from league.models import Entry, Rating, Round, Table, Tournament, TournamentEvent
+from league.ratings import DEFAULT_RATING
 from league.selectors import (
     is_league_organiser,
     is_tournament_organiser,
@@ -63,8 +64,12 @@ def tournament_create(
     tiebreaks: Any = None,
     advance: Any = 1,
     time_control: Any = None,
+    seeding: Any = Tournament.Seeding.ENTRY,
 ) -> Tournament:
-    """A tournament with its entries, seeded in the order given."""
+    """A tournament with its entries. ``seeding`` orders the seeds, which pair round 1: the
+    order given (``entry``), Elo in the game, highest first, with the unrated at the default
+    rating and ties in the order given (``rating``), or a draw (``random``). The entry order,
+    the seeding and the seeds are logged."""
     name = inputs.text(name, "name", 100)
     try:
         kind = game_type(game)
@@ -82,6 +87,8 @@ def tournament_create(
     rounds = _whole(rounds, "rounds", 1, 50)
     advance = _whole(advance, "advance", 1, table_size - 1) if format == "elimination" else 1
     options = _game_options(kind.slug, mode, options)
+    if seeding not in Tournament.Seeding.values:
+        raise InvalidInput(f"seeding must be one of {', '.join(Tournament.Seeding.values)}")
     users = _players(players)
     if len(users) < 2:
         raise InvalidInput("a tournament needs at least two players")
@@ -108,16 +115,40 @@ def tournament_create(
         tiebreaks=order,
         bye_points=bye_points,
         advance=advance,
+        seeding=seeding,
         league=league,
         time_control=time_control,
         created_by=created_by,
     )
     tournament.organisers.add(created_by)
+    seeded = _seed(users, seeding, kind.slug)
     Entry.objects.bulk_create(
-        [Entry(tournament=tournament, user=u, seed=i + 1) for i, u in enumerate(users)]
+        [Entry(tournament=tournament, user=u, seed=i + 1) for i, u in enumerate(seeded)]
     )
-    _log(tournament, "TournamentCreated", created_by, {"players": [u.username for u in users]})
+    _log(
+        tournament,
+        "TournamentCreated",
+        created_by,
+        {
+            "players": [u.username for u in users],
+            "seeding": seeding,
+            "seeds": [u.username for u in seeded],
+        },
+    )
     return tournament
+
+
+def _seed(users: list, seeding: str, slug: str) -> list:
+    if seeding == Tournament.Seeding.RANDOM:
+        drawn = list(users)
+        random.SystemRandom().shuffle(drawn)
+        return drawn
+    if seeding == Tournament.Seeding.RATING:
+        elo = dict(
+            Rating.objects.filter(slug=slug, user__in=users).values_list("user_id", "rating")
+        )
+        return sorted(users, key=lambda u: -elo.get(u.pk, DEFAULT_RATING))  # stable on ties
+    return list(users)
 
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
@@ -281,6 +312,8 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
     past = [seat_names(t.game) for t in tables_of(tournament)]
     first_seats = Counter(seats[0] for seats in past)
     rng = random.Random(f"{tournament.pk}:{number}")
+    if tournament.format == Tournament.Format.SWISS and not done:
+        return pairing.swiss_first_round(players, tournament.table_size, first_seats=first_seats)
     if tournament.format == Tournament.Format.SWISS:
         points = {row["player"]: row["points"] for row in tournament_standings(tournament)}
         byes_had = Counter(e.user.username for r in done for e in r.byes.select_related("user"))

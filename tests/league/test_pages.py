@@ -824,3 +824,13 @@ def test_the_page_refreshes_itself_only_while_running(client, org, open_):
     assert "setInterval" not in text(detail(client, open_))
     tournaments.round_pair(tournament=open_, by=org)
     assert "setInterval" in text(detail(client, open_))
+
+
+def test_the_form_seeds_by_rating(client, org, players):
+    response = as_user(client, org).post(
+        reverse("tournament-new"), tournament_post(seeding="rating")
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get().seeding == "rating"
+    form = client.get(reverse("tournament-new")).context["form"]
+    assert form["seeding"].value() == "entry"

@@ -20,6 +20,7 @@ from league.pairing import (
     repeats,
     round_robin,
     seat_order,
+    swiss_first_round,
     swiss_round,
     table_sizes,
 )
@@ -525,3 +526,30 @@ def test_an_elimination_field_that_cannot_seat_a_table_is_refused():
     with pytest.raises(ValueError, match="at least 3"):
         elimination_field(2, 4, 1)
     assert elimination_field(9, 3, 2) == [9, 6, 4, 2]
+
+
+# -- seeding round 1 --------------------------------------------------------------------------
+
+
+def test_swiss_round_one_pits_the_top_half_against_the_bottom_half():
+    seeds = [f"s{i}" for i in range(1, 10)]
+    pairing = swiss_first_round(seeds, 2)
+    assert pairing.tables == [["s1", "s5"], ["s2", "s6"], ["s3", "s7"], ["s4", "s8"]]
+    assert pairing.byes == ["s9"]  # the lowest seed sits out
+
+
+def test_swiss_round_one_at_tables_of_three_takes_one_seed_from_each_band():
+    seeds = list(range(1, 8))  # 7 players: a table of 3 and two of 2
+    assert swiss_first_round(seeds, 3).tables == [[1, 4, 7], [2, 5], [3, 6]]
+    twelve = swiss_first_round(list(range(1, 13)), 4).tables
+    assert twelve == [[1, 4, 7, 10], [2, 5, 8, 11], [3, 6, 9, 12]]
+
+
+def test_elimination_round_one_snakes_the_seeds():
+    seeds = list(range(1, 9))
+    assert elimination_first_round(seeds, 4).tables == [[1, 4, 5, 8], [2, 3, 6, 7]]
+    assert elimination_first_round(seeds, 2).tables == [[1, 8], [2, 7], [3, 6], [4, 5]]
+    nine = elimination_first_round(list(range(1, 10)), 3).tables
+    assert [table[0] for table in nine] == [1, 2, 3]  # the top seeds at different tables
+    five = elimination_first_round(list(range(1, 6)), 4)
+    assert five.byes == [1] and five.tables == [[2, 3, 4, 5]]

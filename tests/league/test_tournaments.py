@@ -87,9 +87,68 @@ def test_creating_a_tournament_and_its_defaults(organiser, players):
     assert body["organisers"] == ["org"]
 
 
+def round_one_tables(client, **overrides) -> list[list[str]]:
+    tid = create(client, **overrides).json()["id"]
+    return [table["seats"] for table in pair(client, tid)["tables"]]
+
+
+def test_swiss_round_one_follows_the_entry_order_by_default(organiser, players):
+    # seeds 1-4 at two tables of 2: 1 against 3 and 2 against 4, the top half against the bottom
+    assert sorted(map(sorted, round_one_tables(organiser))) == [["ann", "cat"], ["ben", "dan"]]
+    six = round_one_tables(organiser, table_size=3, players=[p.username for p in players])
+    assert sorted(map(sorted, six)) == [["ann", "cat", "eve"], ["ben", "dan", "fay"]]
+
+
+def test_seeding_by_rating_orders_the_seeds_and_round_one(organiser, players):
+    elo = {"ann": 1400, "ben": 1700, "cat": 1600}  # dan is unrated: 1500
+    for user in players:
+        if user.username in elo:
+            Rating.objects.create(
+                user=user, slug=DSA, rating=elo[user.username], openskill_mu=25, openskill_sigma=8
+            )
+    response = create(organiser, seeding="rating")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["seeding"] == "rating"
+    assert [p["player"] for p in body["players"]] == ["ben", "cat", "dan", "ann"]
+    tables = [table["seats"] for table in pair(organiser, body["id"])["tables"]]
+    assert sorted(map(sorted, tables)) == [["ann", "cat"], ["ben", "dan"]]
+    created = TournamentEvent.objects.get(kind="TournamentCreated")
+    assert created.data["players"] == ["ann", "ben", "cat", "dan"]
+    assert created.data["seeds"] == ["ben", "cat", "dan", "ann"]
+
+
+def test_seeding_at_random_draws_the_seeds(organiser, players):
+    names = [p.username for p in players]
+    draws = set()
+    for _ in range(6):
+        body = create(organiser, seeding="random", players=names).json()
+        seeds = [p["player"] for p in body["players"]]
+        assert sorted(seeds) == sorted(names) and body["seeding"] == "random"
+        draws.add(tuple(seeds))
+    assert len(draws) > 1  # 6 draws of 720 orders: all the same once in 10^14
+
+
+def test_elimination_round_one_snakes_the_seeds(organiser, players):
+    names = [p.username for p in players]
+    tables = round_one_tables(organiser, format="elimination", table_size=3, players=names)
+    # seeds 1-6 at two tables of 3, dealt 1, 2, 2, 1, 1, 2: the top two seeds apart
+    assert sorted(map(sorted, tables)) == [["ann", "dan", "eve"], ["ben", "cat", "fay"]]
+
+
+def test_seeding_is_in_the_schema(client):
+    schema = client.get("/api/schema/?format=json").json()
+    schemas = schema["components"]["schemas"]
+    seeding = schemas["TournamentIn"]["properties"]["seeding"]
+    assert seeding["default"] == "entry" and "snake" in seeding["description"]
+    assert schemas["SeedingEnum"]["enum"] == ["entry", "rating", "random"]
+    assert "seeding" in schemas["TournamentOut"]["properties"]
+
+
 @pytest.mark.parametrize(
     "overrides, message",
     [
+        ({"seeding": "alphabetical"}, "seeding"),
         ({"game": "chess"}, "unknown game"),
         ({"table_size": 5}, "table_size"),
         ({"table_size": 7, "game": DV}, "table_size"),
