@@ -37,7 +37,7 @@ from league.selectors import (
     tables_of,
     tournament_standings,
 )
-from league.standings import DEFAULT_PLACEMENT_POINTS, TIEBREAKS
+from league.standings import DEFAULT_PLACEMENT_POINTS, TIEBREAKS, fallback_placement
 
 User = get_user_model()
 STARTING_BID_GAMES = records.BID_GAMES
@@ -93,7 +93,7 @@ def tournament_create(
     if len(users) < 2:
         raise InvalidInput("a tournament needs at least two players")
     _check_field(format, len(users), table_size, advance)
-    placement = _placement(placement_points)
+    placement = _placement(placement_points, table_size)
     order = _tiebreaks(tiebreaks)
     if inputs.score(bye_points, "bye_points") is None or bye_points < 0:
         raise InvalidInput("bye_points must be a number from 0")
@@ -205,10 +205,12 @@ def _player(name: Any):
     return user
 
 
-def _placement(points: Any) -> dict[str, list[float]]:
+def _placement(points: Any, table_size: int) -> dict[str, list[float]]:
+    """Points by place per table size: the defaults, then what the organiser gave; a smaller
+    size the organiser did not give scores on the full table's scale (``fallback_placement``)."""
     table = {str(size): list(values) for size, values in DEFAULT_PLACEMENT_POINTS.items()}
     if points is None:
-        return table
+        points = {}
     if not isinstance(points, dict):
         raise InvalidInput('placement_points must be {"2": [1, 0], "3": [5, 3, 1], ...}')
     for size, values in points.items():
@@ -220,7 +222,12 @@ def _placement(points: Any) -> dict[str, list[float]]:
         ):
             raise InvalidInput(f"placement_points[{size!r}] must list {size} numbers")
         table[str(size)] = values
-    return table
+    scaled = fallback_placement(
+        {int(size): values for size, values in table.items()},
+        table_size,
+        given=[int(size) for size in points],
+    )
+    return {str(size): values for size, values in scaled.items()}
 
 
 def _finite(value: Any) -> bool:

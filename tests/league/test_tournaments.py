@@ -87,6 +87,18 @@ def test_creating_a_tournament_and_its_defaults(organiser, players):
     assert body["organisers"] == ["org"]
 
 
+def test_short_tables_score_on_the_full_tables_scale(organiser, players):
+    body = create(organiser, table_size=3).json()
+    assert body["placement_points"] == {"2": [5, 1], "3": [5, 3, 1], "4": [5, 3, 2, 1]}
+    body = create(organiser, table_size=4).json()
+    assert body["placement_points"] == {"2": [5, 1], "3": [5, 2.5, 1], "4": [5, 3, 2, 1]}
+    body = create(organiser, table_size=4, placement_points={"4": [10, 6, 4, 2]}).json()
+    assert body["placement_points"]["3"] == [10, 5, 2] and body["placement_points"]["2"] == [10, 2]
+    chosen = create(organiser, table_size=3, placement_points={"2": [2, 0]}).json()
+    assert chosen["placement_points"]["2"] == [2, 0]  # an organiser's choice stands
+    assert create(organiser).json()["placement_points"]["2"] == [1, 0]
+
+
 def round_one_tables(client, **overrides) -> list[list[str]]:
     tid = create(client, **overrides).json()["id"]
     return [table["seats"] for table in pair(client, tid)["tables"]]
