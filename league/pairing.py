@@ -27,6 +27,7 @@ ties among equals (who is shuffled is said per function).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
@@ -39,6 +40,14 @@ MAX_TABLE = 4
 # ten players finish well inside it (so their answer is exact); a large round with a forced
 # repeat stops after about a tenth of a second and falls back to swaps.
 _SEARCH_BUDGET = 150_000
+
+# A Swiss round with at most this many ways to seat its players is searched exhaustively for
+# the least cost (every round of up to 12 players at tables of 2 to 4); larger ones are improved
+# by swaps, at most _SWAP_PASSES times over, each table against the next _SWAP_WINDOW.
+_EXACT_SEATINGS = 20_000
+_SWAP_PASSES = 6
+_SWAP_WINDOW = 4
+_TOLERANCE = 1e-9  # score differences are sums of floats
 
 
 def table_sizes(players: int, table_size: int) -> tuple[list[int], int]:
@@ -120,7 +129,12 @@ def swiss_round(
     by_bye_need = sorted(order, key=lambda p: (byes_had.get(p, 0), -rank[p]))
     sitting_out = set(by_bye_need[:bye_count])
     seated = [player for player in order if player not in sitting_out]
-    tables = _seat_with_fewest_repeats(seated, sizes, past_tables)
+    short_had: dict[Hashable, int] = {}
+    for table in past_tables:
+        if len(table) < table_size:
+            for player in table:
+                short_had[player] = short_had.get(player, 0) + 1
+    tables = _seat_swiss(seated, sizes, past_tables, points, short_had, table_size)
     return Pairing(
         tables=[seat_order(table, first_seats) for table in tables],
         byes=[player for player in order if player in sitting_out],
@@ -340,6 +354,187 @@ def _seat_with_fewest_repeats(
     tables = _TableSearch(met, weight, sizes).run()
     _swap_away_repeats(tables, met, None)
     return [[seated[i] for i in sorted(table)] for table in tables]
+
+
+def _seat_swiss(
+    seated: Sequence,
+    sizes: Sequence[int],
+    past_tables: Sequence[Sequence],
+    points: Mapping,
+    short_had: Mapping,
+    table_size: int,
+) -> list[list]:
+    """``seated`` (in standing order) at tables of ``sizes``, by the Swiss order of costs: fewest
+    repeats, then short tables to those who sat at them least, then the least score difference
+    (see ``_Costs``). Exact where the ways to seat them are few, else searched and then
+    improved by swaps."""
+    index = {player: i for i, player in enumerate(seated)}
+    met, weight = _met_costs(len(seated), index, past_tables)
+    costs = _Costs(
+        met,
+        [float(points.get(player, 0)) for player in seated],
+        [short_had.get(player, 0) for player in seated],
+        table_size,
+    )
+    tables = _TableSearch(met, weight, sizes).run()
+    _swap_away_repeats(tables, met, None)
+    _improve_by_swaps(tables, costs)
+    if _seatings(sizes) <= _EXACT_SEATINGS:
+        tables = _exact_seating(costs, sizes, tables)
+    tables = sorted((sorted(table) for table in tables), key=lambda table: table[0])
+    return [[seated[i] for i in table] for table in tables]
+
+
+class _Costs:
+    """What a Swiss table costs, compared in this order: the repeat cost of its pairs (see
+    ``_met_costs``); at a table short of ``table_size``, how often its players sat at short
+    tables before (so the short tables go to those who sat at them least); and the score
+    difference, the sum over its pairs of the difference in points. Players are indices."""
+
+    def __init__(self, met: list[dict[int, int]], points: list[float], short: list[int], full):
+        self.met = met
+        self.points = points
+        self.short = short
+        self.full = full
+
+    def table(self, table: Sequence[int]) -> tuple[int, int, float]:
+        met, points = self.met, self.points
+        repeat = 0
+        difference = 0.0
+        for k, a in enumerate(table):
+            known = met[a]
+            for b in table[k + 1 :]:
+                repeat += known.get(b, 0)
+                difference += abs(points[a] - points[b])
+        short = sum(self.short[a] for a in table) if len(table) < self.full else 0
+        return repeat, short, difference
+
+    def swap(
+        self, a: int, home: Sequence[int], b: int, away: Sequence[int]
+    ) -> tuple[int, int, float]:
+        """The change in cost if ``a`` of ``home`` and ``b`` of ``away`` change tables."""
+        met_a, met_b, points = self.met[a], self.met[b], self.points
+        point_a, point_b = points[a], points[b]
+        repeat = 0
+        difference = 0.0
+        for x in home:
+            if x != a:
+                repeat += met_b.get(x, 0) - met_a.get(x, 0)
+                difference += abs(point_b - points[x]) - abs(point_a - points[x])
+        for y in away:
+            if y != b:
+                repeat += met_a.get(y, 0) - met_b.get(y, 0)
+                difference += abs(point_a - points[y]) - abs(point_b - points[y])
+        short = 0
+        if len(home) < self.full:
+            short += self.short[b] - self.short[a]
+        if len(away) < self.full:
+            short += self.short[a] - self.short[b]
+        return repeat, short, difference
+
+
+def _seatings(sizes: Sequence[int]) -> int:
+    """How many ways there are to seat sum(sizes) players at tables of ``sizes``."""
+    if sum(sizes) > 16:  # more than _EXACT_SEATINGS at any table size
+        return _EXACT_SEATINGS + 1
+    ways = math.factorial(sum(sizes))
+    for size in sizes:
+        ways //= math.factorial(size)
+    for size in set(sizes):
+        ways //= math.factorial(sizes.count(size))
+    return ways
+
+
+def _exact_seating(costs: _Costs, sizes: Sequence[int], found: list[list[int]]) -> list[list[int]]:
+    """The seating of least cost, by depth-first search with the cost so far as the bound, the
+    seating ``found`` so far the one to beat. A table is headed by the highest-standing player
+    not yet seated, and the companions are tried in standing order, so among better seatings of
+    equal cost the first found, the nearest to the standings, is kept."""
+    n = len(costs.points)
+    free = [True] * n
+    remaining = {size: sizes.count(size) for size in set(sizes)}
+    choices = sorted(remaining, reverse=True)
+    tables: list[list[int]] = []
+    total = [costs.table(table) for table in found]
+    best: list = [
+        (sum(c[0] for c in total), sum(c[1] for c in total), sum(c[2] for c in total)),
+        found,
+    ]
+
+    def seat(repeat: int, short: int, difference: float) -> None:
+        head = next((i for i in range(n) if free[i]), None)
+        if head is None:
+            best[0] = (repeat, short, difference)
+            best[1] = [list(table) for table in tables]
+            return
+        free[head] = False
+        others = [i for i in range(head + 1, n) if free[i]]
+        for size in choices:
+            if not remaining[size]:
+                continue
+            remaining[size] -= 1
+            for mates in itertools.combinations(others, size - 1):
+                table = (head, *mates)
+                r, s, d = costs.table(table)
+                cost = (repeat + r, short + s, difference + d)
+                if _not_better(cost, best[0]):
+                    continue
+                for mate in mates:
+                    free[mate] = False
+                tables.append(list(table))
+                seat(*cost)
+                tables.pop()
+                for mate in mates:
+                    free[mate] = True
+            remaining[size] += 1
+        free[head] = True
+
+    seat(0, 0, 0.0)
+    return best[1]
+
+
+def _not_better(cost: tuple[int, int, float], than: tuple[int, int, float]) -> bool:
+    """Whether ``cost`` fails to beat ``than``: score differences within a rounding error tie."""
+    if cost[:2] != than[:2]:
+        return cost[:2] > than[:2]
+    return cost[2] >= than[2] - _TOLERANCE
+
+
+def _improve_by_swaps(tables: list[list[int]], costs: _Costs) -> None:
+    """While swapping two players between two tables lowers the cost (in ``_Costs``' order, so
+    never at the price of a repeat), swap. Tables are tried against the next few in standing
+    order, where score groups meet; a short table against every table, so the short seats can
+    go to whoever sat at short tables least wherever they stand."""
+    for _ in range(_SWAP_PASSES):
+        improved = False
+        tables.sort(key=min)
+        for i, home in enumerate(tables):
+            short = len(home) < costs.full
+            partners = range(len(tables)) if short else range(i + 1, i + 1 + _SWAP_WINDOW)
+            for j in partners:
+                if j == i or j >= len(tables):
+                    continue
+                away = tables[j]
+                if _best_exchange(home, away, costs):
+                    improved = True
+        if not improved:
+            return
+
+
+def _best_exchange(home: list[int], away: list[int], costs: _Costs) -> bool:
+    """Make the best cost-lowering swap between two tables, if there is one."""
+    best: tuple[int, int, float] = (0, 0, -_TOLERANCE)
+    chosen = None
+    for a in home:
+        for b in away:
+            change = costs.swap(a, home, b, away)
+            if change < best and not _not_better(change, best):
+                best, chosen = change, (a, b)
+    if chosen is None:
+        return False
+    a, b = chosen
+    home[home.index(a)], away[away.index(b)] = b, a
+    return True
 
 
 class _TableSearch:
