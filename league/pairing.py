@@ -376,13 +376,50 @@ def _seat_swiss(
         [short_had.get(player, 0) for player in seated],
         table_size,
     )
-    tables = _TableSearch(met, weight, sizes).run()
-    _swap_away_repeats(tables, met, None)
-    _improve_by_swaps(tables, costs)
+    best: list[list[int]] | None = None
+    for start in _starts(costs, weight, sizes):
+        _swap_away_repeats(start, met, None)
+        _improve_by_swaps(start, costs)
+        if best is None or not _not_better(costs.total(start), costs.total(best)):
+            best = start
+    assert best is not None
+    tables = best
     if _seatings(sizes) <= _EXACT_SEATINGS:
         tables = _exact_seating(costs, sizes, tables)
     tables = sorted((sorted(table) for table in tables), key=lambda table: table[0])
     return [[seated[i] for i in table] for table in tables]
+
+
+def _starts(costs: _Costs, weight: int, sizes: Sequence[int]) -> Iterator[list[list[int]]]:
+    """Seatings to improve by swaps, each a different local optimum: the repeat search's; the
+    standings cut into tables (the score groups); and, with short tables among full ones, the
+    short tables seated first from those who sat at them least (the lowest-standing first)."""
+    met, n = costs.met, len(costs.points)
+    yield _TableSearch(met, weight, sizes).run()
+    chunks, at = [], 0
+    for size in sorted(sizes, reverse=True):
+        chunks.append(list(range(at, at + size)))
+        at += size
+    yield chunks
+    short_sizes = [size for size in sizes if size < costs.full]
+    if not short_sizes or len(short_sizes) == len(sizes):
+        return
+    waiting = sorted(range(n), key=lambda i: (costs.short[i], -i))
+    tables = []
+    for size in short_sizes:
+        table = [waiting.pop(0)]
+        while len(table) < size:
+            fresh = next((i for i in waiting if not met[i].keys() & set(table)), waiting[0])
+            waiting.remove(fresh)
+            table.append(fresh)
+        tables.append(table)
+    rest = sorted(waiting)
+    local = {player: k for k, player in enumerate(rest)}
+    rest_met = [{local[o]: c for o, c in met[i].items() if o in local} for i in rest]
+    full_sizes = [size for size in sizes if size == costs.full]
+    for table in _TableSearch(rest_met, weight, full_sizes).run():
+        tables.append([rest[k] for k in table])
+    yield tables
 
 
 class _Costs:
@@ -408,6 +445,14 @@ class _Costs:
                 difference += abs(points[a] - points[b])
         short = sum(self.short[a] for a in table) if len(table) < self.full else 0
         return repeat, short, difference
+
+    def total(self, tables: Sequence[Sequence[int]]) -> tuple[int, int, float]:
+        parts = [self.table(table) for table in tables]
+        return (
+            sum(part[0] for part in parts),
+            sum(part[1] for part in parts),
+            sum(part[2] for part in parts),
+        )
 
     def swap(
         self, a: int, home: Sequence[int], b: int, away: Sequence[int]
@@ -455,11 +500,7 @@ def _exact_seating(costs: _Costs, sizes: Sequence[int], found: list[list[int]]) 
     remaining = {size: sizes.count(size) for size in set(sizes)}
     choices = sorted(remaining, reverse=True)
     tables: list[list[int]] = []
-    total = [costs.table(table) for table in found]
-    best: list = [
-        (sum(c[0] for c in total), sum(c[1] for c in total), sum(c[2] for c in total)),
-        found,
-    ]
+    best: list = [costs.total(found), found]
 
     def seat(repeat: int, short: int, difference: float) -> None:
         head = next((i for i in range(n) if free[i]), None)
