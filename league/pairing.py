@@ -10,15 +10,25 @@ already shared a table in an earlier round, counted once per pair. Among rounds 
 repeated pairs, the one whose pairs met fewest times before is preferred, so a pair meets a third
 time only where a second meeting for someone else cannot be had instead.
 
-Both formats use one search. Players are indexed in standing order and tables are filled one
-seat at a time from the top: each new table takes the highest unseated player, each further seat
-the next one who adds the least repeat cost, highest standing first. The first complete round
-found that way is the greedy one. The search then backtracks (branch and bound on the cost) until
-it proves the minimum or spends its budget of candidate checks; small rounds are searched to the
-end, so their cost is the true minimum. Among rounds of least cost the first found is kept, which
-is the one closest to the score groups. Any repeat left on a large round that ran out of budget
-is traded away by swapping two players between tables, nearest tables first. Elimination rounds
-use the swaps alone (see ``elimination_round``).
+A Swiss round then puts the short tables (those that fell back to fewer seats) to the players
+who sat at short tables least, and last keeps tables as close to score groups as it can: it
+minimises the score difference, the sum over each table's pairs of the two players' difference
+in points. The three are compared in that order, so neither the rotation nor the score groups
+ever cost a repeat (``_Costs``). A round with at most 20,000 ways to seat its players (every round
+of up to 12) is searched exhaustively for that least cost; a larger one starts from three
+seatings (the repeat search below, the standings cut into tables, and the short tables filled
+first), improves each by swapping two players between tables while that lowers the cost, and
+keeps the cheapest.
+
+Both formats use one repeat search. Players are indexed in standing order and tables are
+filled one seat at a time from the top: each new table takes the highest unseated player, each
+further seat the next one who adds the least repeat cost, highest standing first. The first
+complete round found that way is the greedy one. The search then backtracks (branch and bound on
+the cost) until it proves the minimum or spends its budget of candidate checks; small rounds are
+searched to the end, so their cost is the true minimum. Among rounds of least cost the first
+found is kept. Any repeat left on a large round that ran out of budget is traded away by
+swapping two players between tables, nearest tables first. Round robins stop there; elimination
+rounds use the swaps alone (see ``elimination_round``).
 
 Players are any hashable ids; ``first_seats`` and ``byes_had`` map a player to a count (missing
 means 0). Results are deterministic given the inputs; an optional seeded ``random.Random`` breaks
@@ -120,9 +130,12 @@ def swiss_round(
     Standing is points, higher first. The byes ``table_sizes`` asks for go to the lowest-standing
     players among those who have had the fewest byes, so nobody gets a second bye before everyone
     has had one. The others are seated to minimise repeats against ``past_tables`` first (then
-    how often the repeated pairs met) and to keep tables as close to score groups as possible
-    second (see the module docstring). Tables come top table first, each in ``seat_order``; byes
-    come in standing order. A 1,000-player round takes tens of milliseconds (bench_pairing.py)."""
+    how often the repeated pairs met); then to give the seats at short tables to those who sat
+    at short tables in ``past_tables`` least; then to keep tables as close to score groups as
+    possible (the least score difference; see the module docstring). Tables come top table
+    first, each in ``seat_order``; byes come in standing order. A 1,000-player round takes a few
+    tenths of a second (bench_pairing.py). Round 1, with no points yet, is
+    ``swiss_first_round``'s."""
     order = _standing_order(players, points, rng)
     sizes, bye_count = table_sizes(len(order), table_size)
     rank = {player: i for i, player in enumerate(order)}
