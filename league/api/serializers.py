@@ -219,7 +219,10 @@ class TournamentIn(serializers.Serializer):
         required=False,
         allow_null=True,
         default=None,
-        help_text='points by place per table size, e.g. {"3": [5, 3, 1]}',
+        help_text='points by place per table size, e.g. {"3": [5, 3, 1]}. A size below'
+        " table_size that is not given scores on the full table's scale by relative place:"
+        " place i of n takes the full table's points at i(N-1)/(n-1), interpolated (at tables of"
+        " 3 a table of 2 scores 5/1; at tables of 4 a table of 3 scores 5/2.5/1)",
     )
     tiebreaks = serializers.ListField(
         child=serializers.CharField(max_length=20),
@@ -293,7 +296,8 @@ class TournamentOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=["open", "running", "finished"])
     bye_points = serializers.FloatField()
     placement_points = serializers.DictField(
-        child=serializers.ListField(child=serializers.FloatField())
+        child=serializers.ListField(child=serializers.FloatField()),
+        help_text="points by place per table size, the short tables' on the full table's scale",
     )
     tiebreaks = serializers.ListField(child=serializers.CharField())
     advance = serializers.IntegerField()
