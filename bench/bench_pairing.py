@@ -5,7 +5,7 @@ Synthetic, seeded events: every player has a hidden strength (normal, sd 10 poin
 score); a game score is 50 + strength + normal noise (sd 10), rounded, and a table is ranked by
 score (equal scores tie, standard ranks 1, 1, 3). Points by placement are the defaults.
   (a) Pairing: the rounds before are paired by league.pairing.swiss_round and played out; the
-      next round is then paired from the same state, repeated, at tables of 4 and of 2.
+      next round is then paired from the same state, repeated, at tables of 4, 3 and 2.
       Floor: sorting the players by points, the one step no Swiss pairing can skip.
   (b) Standings: the whole event (paired the same way, tables of 4) through
       league.standings.standings with every tie-break. Floor: adding up each player's
@@ -207,7 +207,7 @@ def main() -> None:
         f"{'tables of':<10} {'ms best':>8} {'median':>8} {'repeats':>8} {'byes':>5}"
         f" {'sort ms':>8} {'ratio':>7}"
     )
-    for table_size in (4, 2):
+    for table_size in (4, 3, 2):
         event = Event(args.players, table_size, args.seed)
         for _ in range(args.before):
             event.play_round()
