@@ -81,7 +81,8 @@ class TournamentForm(forms.Form):
     advance = forms.IntegerField(
         label="Advance per table",
         initial=1,
-        help_text="Elimination: how many of each table go through.",
+        help_text="Elimination: how many of each table go through; a table short of seats"
+        " always sends its last player home.",
     )
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6, "placeholder": "alice\nbob\nbot-random-1"}),

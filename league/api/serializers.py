@@ -235,7 +235,9 @@ class TournamentIn(serializers.Serializer):
         min_value=1,
         max_value=3,
         default=1,
-        help_text="elimination: the top k of each table go through",
+        help_text="elimination: the top k of each table go through, but never everyone at a"
+        " table that fell back to fewer seats (there all but the last), so every round"
+        " eliminates someone",
     )
     time_control = TimeControlIn(required=False, allow_null=True, default=None)
     seeding = serializers.ChoiceField(
