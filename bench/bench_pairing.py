@@ -5,26 +5,39 @@ Synthetic, seeded events: every player has a hidden strength (normal, sd 10 poin
 score); a game score is 50 + strength + normal noise (sd 10), rounded, and a table is ranked by
 score (equal scores tie, standard ranks 1, 1, 3). Points by placement are the defaults.
   (a) Pairing: the rounds before are paired by league.pairing.swiss_round and played out; the
-      next round is then paired from the same state, repeated, at tables of 4 and of 2.
+      next round is then paired from the same state, repeated, at tables of 4, 3 and 2.
       Floor: sorting the players by points, the one step no Swiss pairing can skip.
   (b) Standings: the whole event (paired the same way, tables of 4) through
       league.standings.standings with every tie-break. Floor: adding up each player's
       placement points and sorting by them, the least any standings table does.
+  (c) Pairing quality on small events (rounds 2 to 6 of --small-events events per size): the
+      score difference at the tables (the sum over each table's pairs of the difference in
+      points) against the least possible with as few repeats (and at tables of 3 and 4 the same
+      short-table rotation): a min-cost perfect matching by dynamic programming at tables of 2
+      (12 to 16 players), a brute force over every seating at tables of 3 and 4 (6 to 10
+      players). Each size as swiss_round runs it (exhaustive up to 12 players, swaps above),
+      and with the swaps only, as every round of more than 12 players is seated (forced here by
+      setting its exhaustive limit to 0). The gap is total difference / optimal total - 1.
 Times are ms per call, best / median of the repeats; ratios are of the best times.
 
     .venv/bin/python bench/bench_pairing.py [--players 1000] [--before 4] [--rounds 9]
-                                            [--repeats 5] [--seed 5]
+                                            [--repeats 5] [--seed 5] [--small-events 4]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import itertools
+import math
 import random
 import statistics
 import time
+from collections import Counter
 
 import _common
 
+import league.pairing as pairing_module
 from league.pairing import repeats, swiss_round
 from league.standings import DEFAULT_PLACEMENT_POINTS, GameResult, placement_points, standings
 
@@ -101,6 +114,72 @@ def points_floor(results: list[GameResult], players: list[int]) -> list[int]:
     return sorted(players, key=totals.__getitem__, reverse=True)
 
 
+def _round_cost(tables, event: Event) -> tuple:
+    """(repeated pairs, times they met, short-table history, score difference) of a round."""
+    met = Counter(
+        frozenset(pair) for table in event.past for pair in itertools.combinations(table, 2)
+    )
+    short = Counter(p for table in event.past if len(table) < event.table_size for p in table)
+    cost = [0, 0, 0, 0.0]
+    for table in tables:
+        for a, b in itertools.combinations(table, 2):
+            cost[0] += met[frozenset((a, b))] > 0
+            cost[1] += met[frozenset((a, b))]
+            cost[3] += abs(event.points[a] - event.points[b])
+        if len(table) < event.table_size:
+            cost[2] += sum(short[p] for p in table)
+    return tuple(cost)
+
+
+def _optimum(seated: list[int], sizes: list[int], event: Event) -> tuple:
+    """The least ``_round_cost`` over every seating of ``seated`` at tables of ``sizes``: the
+    first player still standing takes each possible table, memoised on who is left."""
+
+    @functools.cache
+    def best(left: frozenset, sizes_left: tuple) -> tuple:
+        if not left:
+            return (0, 0, 0, 0.0)
+        first = min(left)
+        rest = sorted(left - {first})
+        found: tuple = (math.inf,) * 4
+        for size in set(sizes_left):
+            others = list(sizes_left)
+            others.remove(size)
+            for mates in itertools.combinations(rest, size - 1):
+                here = _round_cost([(first, *mates)], event)
+                below = best(left - {first, *mates}, tuple(sorted(others)))
+                found = min(found, tuple(a + b for a, b in zip(here, below)))
+        return found
+
+    return best(frozenset(seated), tuple(sorted(sizes)))
+
+
+def quality(table_size: int, counts: range, events: int, exact: bool) -> tuple[float, int, int]:
+    """(gap, rounds with more repeats or worse rotation than the optimum, rounds compared)."""
+    limit = pairing_module._EXACT_SEATINGS
+    pairing_module._EXACT_SEATINGS = limit if exact else 0
+    ours = optimal = 0.0
+    worse = compared = 0
+    try:
+        for count in counts:
+            for seed in range(events):
+                event = Event(count, table_size, seed)
+                event.play_round()
+                for _ in range(5):
+                    pairing = event.pair()
+                    seated = [p for table in pairing.tables for p in table]
+                    mine = _round_cost(pairing.tables, event)
+                    best = _optimum(seated, [len(t) for t in pairing.tables], event)
+                    worse += mine[:3] != best[:3]
+                    ours += mine[3]
+                    optimal += best[3]
+                    compared += 1
+                    event.play_round()
+    finally:
+        pairing_module._EXACT_SEATINGS = limit
+    return ours / optimal - 1, worse, compared
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -112,6 +191,9 @@ def main() -> None:
     )
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument(
+        "--small-events", type=int, default=4, help="events per size in (c) (default 4)"
+    )
     args = parser.parse_args()
 
     _common.header("Tournaments: Swiss pairing and standings, no Django")
@@ -125,7 +207,7 @@ def main() -> None:
         f"{'tables of':<10} {'ms best':>8} {'median':>8} {'repeats':>8} {'byes':>5}"
         f" {'sort ms':>8} {'ratio':>7}"
     )
-    for table_size in (4, 2):
+    for table_size in (4, 3, 2):
         event = Event(args.players, table_size, args.seed)
         for _ in range(args.before):
             event.play_round()
@@ -166,6 +248,17 @@ def main() -> None:
         f"{totals} different point totals among {len(table):,} players; {still} neighbouring"
         f" pairs still tied after every tie-break"
     )
+
+    print("(c) score difference against the optimum with repeats equal, rounds 2-6:")
+    print(f"{'tables of':<10} {'players':>8} {'path':>12} {'gap':>7} {'worse repeats':>14}")
+    for table_size, counts in ((2, range(12, 17)), (3, range(6, 11)), (4, range(6, 11))):
+        for exact in (True, False):
+            gap, worse, compared = quality(table_size, counts, args.small_events, exact)
+            print(
+                f"{table_size:<10} {f'{counts.start}-{counts.stop - 1}':>8}"
+                f" {'as run' if exact else 'swaps only':>12} {gap:>6.1%}"
+                f" {f'{worse} of {compared}':>14}"
+            )
 
 
 if __name__ == "__main__":

@@ -115,11 +115,24 @@ class TournamentForm(forms.Form):
     advance = forms.IntegerField(
         label="Advance per table",
         initial=1,
-        help_text="Elimination: how many of each table go through.",
+        help_text="Elimination: how many of each table go through; a table short of seats"
+        " always sends its last player home.",
     )
     players = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6, "placeholder": "alice\nbob\nbot-random-1"}),
-        help_text="One username per line, in seed order. Bots are bot-random, bot-random-1, …",
+        help_text="One username per line. Bots are bot-random, bot-random-1, …",
+    )
+    seeding = forms.ChoiceField(
+        label="Seeds",
+        required=False,
+        initial=Tournament.Seeding.ENTRY,
+        choices=[
+            (Tournament.Seeding.ENTRY, "in the order entered above"),
+            (Tournament.Seeding.RATING, "by rating in the game, highest first"),
+            (Tournament.Seeding.RANDOM, "drawn at random"),
+        ],
+        help_text="Round 1 follows the seeds: Swiss pits the top half against the bottom half;"
+        " elimination snakes them, so the top seeds start at different tables.",
     )
     bye_points = forms.FloatField(label="Points for a bye", initial=0)
     starting_bid = forms.BooleanField(
@@ -156,6 +169,9 @@ class TournamentForm(forms.Form):
     @property
     def bid_games(self) -> list[str]:
         return sorted(STARTING_BID_GAMES)
+
+    def clean_seeding(self) -> str:
+        return self.cleaned_data["seeding"] or Tournament.Seeding.ENTRY
 
     def players_list(self) -> list[str]:
         return [line.strip() for line in self.cleaned_data["players"].splitlines() if line.strip()]

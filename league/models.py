@@ -169,6 +169,11 @@ class Tournament(models.Model):
         ONLINE = "online"  # games played in the service; they report themselves
         TABLE = "table"  # played on physical tables; seated players report results
 
+    class Seeding(models.TextChoices):
+        ENTRY = "entry"  # the order the players were entered in
+        RATING = "rating"  # Elo in the tournament's game when it was created, highest first
+        RANDOM = "random"  # drawn when it was created
+
     class Status(models.TextChoices):
         OPEN = "open"
         RUNNING = "running"
@@ -185,6 +190,7 @@ class Tournament(models.Model):
     tiebreaks = models.JSONField()  # names, in order
     bye_points = models.FloatField(default=0)
     advance = models.PositiveSmallIntegerField(default=1)  # elimination: the top k per table
+    seeding = models.CharField(max_length=6, choices=Seeding.choices, default=Seeding.ENTRY)
     time_control = models.JSONField(null=True, blank=True)  # for online tables; see games
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     league = models.ForeignKey(

@@ -10,15 +10,25 @@ already shared a table in an earlier round, counted once per pair. Among rounds 
 repeated pairs, the one whose pairs met fewest times before is preferred, so a pair meets a third
 time only where a second meeting for someone else cannot be had instead.
 
-Both formats use one search. Players are indexed in standing order and tables are filled one
-seat at a time from the top: each new table takes the highest unseated player, each further seat
-the next one who adds the least repeat cost, highest standing first. The first complete round
-found that way is the greedy one. The search then backtracks (branch and bound on the cost) until
-it proves the minimum or spends its budget of candidate checks; small rounds are searched to the
-end, so their cost is the true minimum. Among rounds of least cost the first found is kept, which
-is the one closest to the score groups. Any repeat left on a large round that ran out of budget
-is traded away by swapping two players between tables, nearest tables first. Elimination rounds
-use the swaps alone (see ``elimination_round``).
+A Swiss round then puts the short tables (those that fell back to fewer seats) to the players
+who sat at short tables least, and last keeps tables as close to score groups as it can: it
+minimises the score difference, the sum over each table's pairs of the two players' difference
+in points. The three are compared in that order, so neither the rotation nor the score groups
+ever cost a repeat (``_Costs``). A round with at most 20,000 ways to seat its players (every round
+of up to 12) is searched exhaustively for that least cost; a larger one starts from three
+seatings (the repeat search below, the standings cut into tables, and the short tables filled
+first), improves each by swapping two players between tables while that lowers the cost, and
+keeps the cheapest.
+
+Both formats use one repeat search. Players are indexed in standing order and tables are
+filled one seat at a time from the top: each new table takes the highest unseated player, each
+further seat the next one who adds the least repeat cost, highest standing first. The first
+complete round found that way is the greedy one. The search then backtracks (branch and bound on
+the cost) until it proves the minimum or spends its budget of candidate checks; small rounds are
+searched to the end, so their cost is the true minimum. Among rounds of least cost the first
+found is kept. Any repeat left on a large round that ran out of budget is traded away by
+swapping two players between tables, nearest tables first. Round robins stop there; elimination
+rounds use the swaps alone (see ``elimination_round``).
 
 Players are any hashable ids; ``first_seats`` and ``byes_had`` map a player to a count (missing
 means 0). Results are deterministic given the inputs; an optional seeded ``random.Random`` breaks
@@ -27,6 +37,7 @@ ties among equals (who is shuffled is said per function).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
@@ -39,6 +50,14 @@ MAX_TABLE = 4
 # ten players finish well inside it (so their answer is exact); a large round with a forced
 # repeat stops after about a tenth of a second and falls back to swaps.
 _SEARCH_BUDGET = 150_000
+
+# A Swiss round with at most this many ways to seat its players is searched exhaustively for
+# the least cost (every round of up to 12 players at tables of 2 to 4); larger ones are improved
+# by swaps, at most _SWAP_PASSES times over, each table against the next _SWAP_WINDOW.
+_EXACT_SEATINGS = 20_000
+_SWAP_PASSES = 6
+_SWAP_WINDOW = 4
+_TOLERANCE = 1e-9  # score differences are sums of floats
 
 
 def table_sizes(players: int, table_size: int) -> tuple[list[int], int]:
@@ -111,19 +130,52 @@ def swiss_round(
     Standing is points, higher first. The byes ``table_sizes`` asks for go to the lowest-standing
     players among those who have had the fewest byes, so nobody gets a second bye before everyone
     has had one. The others are seated to minimise repeats against ``past_tables`` first (then
-    how often the repeated pairs met) and to keep tables as close to score groups as possible
-    second (see the module docstring). Tables come top table first, each in ``seat_order``; byes
-    come in standing order. A 1,000-player round takes tens of milliseconds (bench_pairing.py)."""
+    how often the repeated pairs met); then to give the seats at short tables to those who sat
+    at short tables in ``past_tables`` least; then to keep tables as close to score groups as
+    possible (the least score difference; see the module docstring). Tables come top table
+    first, each in ``seat_order``; byes come in standing order. A 1,000-player round takes a few
+    tenths of a second (bench_pairing.py). Round 1, with no points yet, is
+    ``swiss_first_round``'s."""
     order = _standing_order(players, points, rng)
     sizes, bye_count = table_sizes(len(order), table_size)
     rank = {player: i for i, player in enumerate(order)}
     by_bye_need = sorted(order, key=lambda p: (byes_had.get(p, 0), -rank[p]))
     sitting_out = set(by_bye_need[:bye_count])
     seated = [player for player in order if player not in sitting_out]
-    tables = _seat_with_fewest_repeats(seated, sizes, past_tables)
+    short_had: dict[Hashable, int] = {}
+    for table in past_tables:
+        if len(table) < table_size:
+            for player in table:
+                short_had[player] = short_had.get(player, 0) + 1
+    tables = _seat_swiss(seated, sizes, past_tables, points, short_had, table_size)
     return Pairing(
         tables=[seat_order(table, first_seats) for table in tables],
         byes=[player for player in order if player in sitting_out],
+    )
+
+
+def swiss_first_round(seeds: Sequence, table_size: int, *, first_seats: Mapping = {}) -> Pairing:
+    """Round 1 of a Swiss event from the players in seed order (best first). Byes, if
+    ``table_sizes`` leaves any, go to the lowest seeds. With T tables the seeds are cut into
+    bands of T and each table takes one player from every band, in order: table 1 has seeds 1,
+    T + 1, 2T + 1, ...; at tables of 2 that is the top half against the bottom half (1 against
+    n/2 + 1), as in the Dutch system. Full tables come first, so the last band leaves the short
+    ones out."""
+    seeds = list(seeds)
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("a player appears twice")
+    sizes, bye_count = table_sizes(len(seeds), table_size)
+    seated = seeds[: len(seeds) - bye_count]
+    tables: list[list] = [[] for _ in sizes]
+    dealt = 0
+    while dealt < len(seated):
+        for t, size in enumerate(sizes):
+            if dealt < len(seated) and len(tables[t]) < size:
+                tables[t].append(seated[dealt])
+                dealt += 1
+    return Pairing(
+        tables=[seat_order(table, first_seats) for table in tables],
+        byes=seeds[len(seated) :],
     )
 
 
@@ -183,22 +235,23 @@ def elimination_round(
     finishing order (best first; the caller has resolved ties). A player who had a bye is passed
     as a table of one and so goes through.
 
-    The top ``advance`` of each table go through. They are seeded by finishing place (every
+    The top ``advance`` of each table go through, but a table always eliminates someone: at a
+    table that fell back to fewer seats than ``advance + 1``, all but its last go through (at
+    tables of 3 with 2 going through, the winner of a table of 2). They are seeded by finishing place (every
     winner, then every runner-up, ...; within a place in the order of the tables, or shuffled
     with ``rng``) and dealt to the new tables in snake order, so winners of different tables meet
     only once there are fewer tables than winners; players who just shared a table are then kept
     apart where swapping two players of the same finishing place does it. Byes, if
     ``table_sizes`` leaves any, go to the top seeds. When every advancer fits one table, that is
     the final; returns None once the champion is known: the last round was a single table (the
-    final) or only one player goes through.
-
-    The event shrinks only if tables lose players: with ``advance`` equal to ``table_size - 1``
-    a round of only smaller tables sends everyone through."""
+    final) or only one player goes through. Every round so leaves fewer players than the one
+    before, and an event ends in at most as many rounds as it has players
+    (``elimination_field`` says how many without drops)."""
     if not 1 <= advance < table_size:
         raise ValueError(f"between 1 and {table_size - 1} players advance, not {advance}")
     places: list[list] = []
     for table in ranked_tables:
-        for place, player in enumerate(table[:advance]):
+        for place, player in enumerate(table[: _going_through(len(table), advance)]):
             if place == len(places):
                 places.append([])
             places[place].append(player)
@@ -225,7 +278,53 @@ def elimination_round(
     )
 
 
+def elimination_first_round(
+    seeds: Sequence, table_size: int, *, first_seats: Mapping = {}
+) -> Pairing:
+    """Round 1 of an elimination event from the players in seed order (best first): byes, if
+    ``table_sizes`` leaves any, go to the top seeds and the others are dealt to the tables in
+    snake order (seed 1 to table 1, 2 to table 2, ..., then back), so the top seeds start at
+    different tables. A field that fits one table plays the final at once."""
+    seeds = list(seeds)
+    if len(set(seeds)) != len(seeds):
+        raise ValueError("a player appears twice")
+    if len(seeds) <= table_size:
+        return Pairing(tables=[seat_order(seeds, first_seats)] if len(seeds) > 1 else [], byes=[])
+    sizes, bye_count = table_sizes(len(seeds), table_size)
+    return Pairing(
+        tables=[seat_order(table, first_seats) for table in _snake(seeds[bye_count:], sizes)],
+        byes=seeds[:bye_count],
+    )
+
+
+def elimination_field(players: int, table_size: int, advance: int) -> list[int]:
+    """How many players start each round of an elimination event of ``players`` in which nobody
+    drops out, from round 1 to the final. ValueError (saying why) for settings under which a
+    round would eliminate nobody: so far only a field too small to fill one table."""
+    smallest = table_size - 1 if table_size > MIN_TABLE else MIN_TABLE
+    if players < smallest:
+        raise ValueError(
+            f"{players} players cannot fill a table: tables of {table_size} seat at least"
+            f" {smallest}"
+        )
+    if not 1 <= advance < table_size:
+        raise ValueError(f"between 1 and {table_size - 1} players advance, not {advance}")
+    field = [players]
+    while field[-1] > table_size:
+        sizes, byes = table_sizes(field[-1], table_size)
+        going_through = byes + sum(_going_through(size, advance) for size in sizes)
+        assert going_through < field[-1]  # every table eliminates someone
+        field.append(going_through)
+    return field
+
+
 # -- helpers ----------------------------------------------------------------------------------
+
+
+def _going_through(size: int, advance: int) -> int:
+    """How many of a table of ``size`` go through: the top ``advance``, but never everyone at a
+    table that fell back to a smaller size (a bye, a table of one, always goes through)."""
+    return min(advance, max(size - 1, 1))
 
 
 def _standing_order(players: Sequence, points: Mapping, rng: random.Random | None) -> list:
@@ -268,6 +367,228 @@ def _seat_with_fewest_repeats(
     tables = _TableSearch(met, weight, sizes).run()
     _swap_away_repeats(tables, met, None)
     return [[seated[i] for i in sorted(table)] for table in tables]
+
+
+def _seat_swiss(
+    seated: Sequence,
+    sizes: Sequence[int],
+    past_tables: Sequence[Sequence],
+    points: Mapping,
+    short_had: Mapping,
+    table_size: int,
+) -> list[list]:
+    """``seated`` (in standing order) at tables of ``sizes``, by the Swiss order of costs: fewest
+    repeats, then short tables to those who sat at them least, then the least score difference
+    (see ``_Costs``). Exact where the ways to seat them are few, else searched and then
+    improved by swaps."""
+    index = {player: i for i, player in enumerate(seated)}
+    met, weight = _met_costs(len(seated), index, past_tables)
+    costs = _Costs(
+        met,
+        [float(points.get(player, 0)) for player in seated],
+        [short_had.get(player, 0) for player in seated],
+        table_size,
+    )
+    best: list[list[int]] | None = None
+    for start in _starts(costs, weight, sizes):
+        _swap_away_repeats(start, met, None)
+        _improve_by_swaps(start, costs)
+        if best is None or not _not_better(costs.total(start), costs.total(best)):
+            best = start
+    assert best is not None
+    tables = best
+    if _seatings(sizes) <= _EXACT_SEATINGS:
+        tables = _exact_seating(costs, sizes, tables)
+    tables = sorted((sorted(table) for table in tables), key=lambda table: table[0])
+    return [[seated[i] for i in table] for table in tables]
+
+
+def _starts(costs: _Costs, weight: int, sizes: Sequence[int]) -> Iterator[list[list[int]]]:
+    """Seatings to improve by swaps, each a different local optimum: the repeat search's; the
+    standings cut into tables (the score groups); and, with short tables among full ones, the
+    short tables seated first from those who sat at them least (the lowest-standing first)."""
+    met, n = costs.met, len(costs.points)
+    yield _TableSearch(met, weight, sizes).run()
+    chunks, at = [], 0
+    for size in sorted(sizes, reverse=True):
+        chunks.append(list(range(at, at + size)))
+        at += size
+    yield chunks
+    short_sizes = [size for size in sizes if size < costs.full]
+    if not short_sizes or len(short_sizes) == len(sizes):
+        return
+    waiting = sorted(range(n), key=lambda i: (costs.short[i], -i))
+    tables = []
+    for size in short_sizes:
+        table = [waiting.pop(0)]
+        while len(table) < size:
+            fresh = next((i for i in waiting if not met[i].keys() & set(table)), waiting[0])
+            waiting.remove(fresh)
+            table.append(fresh)
+        tables.append(table)
+    rest = sorted(waiting)
+    local = {player: k for k, player in enumerate(rest)}
+    rest_met = [{local[o]: c for o, c in met[i].items() if o in local} for i in rest]
+    full_sizes = [size for size in sizes if size == costs.full]
+    for table in _TableSearch(rest_met, weight, full_sizes).run():
+        tables.append([rest[k] for k in table])
+    yield tables
+
+
+class _Costs:
+    """What a Swiss table costs, compared in this order: the repeat cost of its pairs (see
+    ``_met_costs``); at a table short of ``table_size``, how often its players sat at short
+    tables before (so the short tables go to those who sat at them least); and the score
+    difference, the sum over its pairs of the difference in points. Players are indices."""
+
+    def __init__(self, met: list[dict[int, int]], points: list[float], short: list[int], full):
+        self.met = met
+        self.points = points
+        self.short = short
+        self.full = full
+
+    def table(self, table: Sequence[int]) -> tuple[int, int, float]:
+        met, points = self.met, self.points
+        repeat = 0
+        difference = 0.0
+        for k, a in enumerate(table):
+            known = met[a]
+            for b in table[k + 1 :]:
+                repeat += known.get(b, 0)
+                difference += abs(points[a] - points[b])
+        short = sum(self.short[a] for a in table) if len(table) < self.full else 0
+        return repeat, short, difference
+
+    def total(self, tables: Sequence[Sequence[int]]) -> tuple[int, int, float]:
+        parts = [self.table(table) for table in tables]
+        return (
+            sum(part[0] for part in parts),
+            sum(part[1] for part in parts),
+            sum(part[2] for part in parts),
+        )
+
+    def swap(
+        self, a: int, home: Sequence[int], b: int, away: Sequence[int]
+    ) -> tuple[int, int, float]:
+        """The change in cost if ``a`` of ``home`` and ``b`` of ``away`` change tables."""
+        met_a, met_b, points = self.met[a], self.met[b], self.points
+        point_a, point_b = points[a], points[b]
+        repeat = 0
+        difference = 0.0
+        for x in home:
+            if x != a:
+                repeat += met_b.get(x, 0) - met_a.get(x, 0)
+                difference += abs(point_b - points[x]) - abs(point_a - points[x])
+        for y in away:
+            if y != b:
+                repeat += met_a.get(y, 0) - met_b.get(y, 0)
+                difference += abs(point_a - points[y]) - abs(point_b - points[y])
+        short = 0
+        if len(home) < self.full:
+            short += self.short[b] - self.short[a]
+        if len(away) < self.full:
+            short += self.short[a] - self.short[b]
+        return repeat, short, difference
+
+
+def _seatings(sizes: Sequence[int]) -> int:
+    """How many ways there are to seat sum(sizes) players at tables of ``sizes``."""
+    if sum(sizes) > 16:  # more than _EXACT_SEATINGS at any table size
+        return _EXACT_SEATINGS + 1
+    ways = math.factorial(sum(sizes))
+    for size in sizes:
+        ways //= math.factorial(size)
+    for size in set(sizes):
+        ways //= math.factorial(sizes.count(size))
+    return ways
+
+
+def _exact_seating(costs: _Costs, sizes: Sequence[int], found: list[list[int]]) -> list[list[int]]:
+    """The seating of least cost, by depth-first search with the cost so far as the bound, the
+    seating ``found`` so far the one to beat. A table is headed by the highest-standing player
+    not yet seated, and the companions are tried in standing order, so among better seatings of
+    equal cost the first found, the nearest to the standings, is kept."""
+    n = len(costs.points)
+    free = [True] * n
+    remaining = {size: sizes.count(size) for size in set(sizes)}
+    choices = sorted(remaining, reverse=True)
+    tables: list[list[int]] = []
+    best: list = [costs.total(found), found]
+
+    def seat(repeat: int, short: int, difference: float) -> None:
+        head = next((i for i in range(n) if free[i]), None)
+        if head is None:
+            best[0] = (repeat, short, difference)
+            best[1] = [list(table) for table in tables]
+            return
+        free[head] = False
+        others = [i for i in range(head + 1, n) if free[i]]
+        for size in choices:
+            if not remaining[size]:
+                continue
+            remaining[size] -= 1
+            for mates in itertools.combinations(others, size - 1):
+                table = (head, *mates)
+                r, s, d = costs.table(table)
+                cost = (repeat + r, short + s, difference + d)
+                if _not_better(cost, best[0]):
+                    continue
+                for mate in mates:
+                    free[mate] = False
+                tables.append(list(table))
+                seat(*cost)
+                tables.pop()
+                for mate in mates:
+                    free[mate] = True
+            remaining[size] += 1
+        free[head] = True
+
+    seat(0, 0, 0.0)
+    return best[1]
+
+
+def _not_better(cost: tuple[int, int, float], than: tuple[int, int, float]) -> bool:
+    """Whether ``cost`` fails to beat ``than``: score differences within a rounding error tie."""
+    if cost[:2] != than[:2]:
+        return cost[:2] > than[:2]
+    return cost[2] >= than[2] - _TOLERANCE
+
+
+def _improve_by_swaps(tables: list[list[int]], costs: _Costs) -> None:
+    """While swapping two players between two tables lowers the cost (in ``_Costs``' order, so
+    never at the price of a repeat), swap. Tables are tried against the next few in standing
+    order, where score groups meet; a short table against every table, so the short seats can
+    go to whoever sat at short tables least wherever they stand."""
+    for _ in range(_SWAP_PASSES):
+        improved = False
+        tables.sort(key=min)
+        for i, home in enumerate(tables):
+            short = len(home) < costs.full
+            partners = range(len(tables)) if short else range(i + 1, i + 1 + _SWAP_WINDOW)
+            for j in partners:
+                if j == i or j >= len(tables):
+                    continue
+                away = tables[j]
+                if _best_exchange(home, away, costs):
+                    improved = True
+        if not improved:
+            return
+
+
+def _best_exchange(home: list[int], away: list[int], costs: _Costs) -> bool:
+    """Make the best cost-lowering swap between two tables, if there is one."""
+    best: tuple[int, int, float] = (0, 0, -_TOLERANCE)
+    chosen = None
+    for a in home:
+        for b in away:
+            change = costs.swap(a, home, b, away)
+            if change < best and not _not_better(change, best):
+                best, chosen = change, (a, b)
+    if chosen is None:
+        return False
+    a, b = chosen
+    home[home.index(a)], away[away.index(b)] = b, a
+    return True
 
 
 class _TableSearch:

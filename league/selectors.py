@@ -291,6 +291,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "placement_points": tournament.placement_points,
         "tiebreaks": tournament.tiebreaks,
         "advance": tournament.advance,
+        "seeding": tournament.seeding,
         "league": tournament.league.slug if tournament.league else None,
         "time_control": tournament.time_control,
         "organisers": [u.username for u in tournament.organisers.all()],

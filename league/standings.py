@@ -6,6 +6,14 @@ Each game gives its players points by where they placed, from a table per table 
 they cover: two tied for first at a table of four take (5 + 3) / 2 = 4 each and the next player,
 ranked 3, takes 2. A bye is worth ``bye_points``.
 
+In a tournament, a table that falls back to fewer seats scores on the full table's scale
+(``fallback_placement``): a player's points are those of the same relative place at the full
+table, place i of n (counting from 0) sitting at i * (N - 1) / (n - 1) of the full table's N
+places and taking the points there, interpolated between two places. So the winner of a short
+table always gets the full table's first-place points and its last the full table's last: at
+tables of 3 (5/3/1) a table of 2 scores 5/1; at tables of 4 (5/3/2/1) a table of 3 scores
+5/2.5/1 and a table of 2 scores 5/1.
+
 Players on equal points are then told apart by the tie-breaks, in the configured order, higher
 better for each:
 
@@ -63,6 +71,38 @@ def placement_points(ranks: Sequence[int], table_points: Sequence[float]) -> lis
             points[seat] = shared
         place = end
     return points
+
+
+def scaled_points(full: Sequence[float], size: int) -> list[float]:
+    """The points of each place at a table of ``size`` on the scale of a full table whose places
+    score ``full``: place i (from 0) takes the full table's points at position
+    i * (len(full) - 1) / (size - 1), interpolated between the two places around it."""
+    if not 2 <= size <= len(full):
+        raise ValueError(f"a table of {size} cannot score on the scale of a table of {len(full)}")
+    last = len(full) - 1
+    points = []
+    for place in range(size):
+        position = place * last / (size - 1)
+        below = min(int(position), last - 1)
+        fraction = position - below
+        value = full[below] * (1 - fraction) + full[below + 1] * fraction
+        value = round(value, _DIGITS)
+        points.append(int(value) if value.is_integer() else value)
+    return points
+
+
+def fallback_placement(
+    placement: Mapping[int, Sequence[float]], table_size: int, given: Sequence[int] = ()
+) -> dict[int, list[float]]:
+    """``placement`` with every size below ``table_size`` scored on the full table's scale
+    (``scaled_points``), except the sizes in ``given``, which an organiser chose."""
+    full = placement[table_size]
+    return {
+        size: (
+            scaled_points(full, size) if size < table_size and size not in given else list(points)
+        )
+        for size, points in placement.items()
+    }
 
 
 @dataclass(frozen=True)

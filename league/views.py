@@ -589,6 +589,7 @@ def tournament_new(request):
                 league=data["league"],
                 bye_points=data["bye_points"],
                 advance=data["advance"],
+                seeding=data["seeding"],
                 time_control=form.time_control(),
             )
         except ServiceError as exc:

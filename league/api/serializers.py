@@ -333,7 +333,10 @@ class TournamentIn(serializers.Serializer):
         required=False,
         allow_null=True,
         default=None,
-        help_text='points by place per table size, e.g. {"3": [5, 3, 1]}',
+        help_text='points by place per table size, e.g. {"3": [5, 3, 1]}. A size below'
+        " table_size that is not given scores on the full table's scale by relative place:"
+        " place i of n takes the full table's points at i(N-1)/(n-1), interpolated (at tables of"
+        " 3 a table of 2 scores 5/1; at tables of 4 a table of 3 scores 5/2.5/1)",
     )
     tiebreaks = serializers.ListField(
         child=serializers.CharField(max_length=20),
@@ -346,9 +349,19 @@ class TournamentIn(serializers.Serializer):
         min_value=1,
         max_value=3,
         default=1,
-        help_text="elimination: the top k of each table go through",
+        help_text="elimination: the top k of each table go through, but never everyone at a"
+        " table that fell back to fewer seats (there all but the last), so every round"
+        " eliminates someone",
     )
     time_control = TimeControlIn(required=False, allow_null=True, default=None)
+    seeding = serializers.ChoiceField(
+        choices=["entry", "rating", "random"],
+        default="entry",
+        help_text="how round 1 is seeded: the order of players (entry), Elo in the game, highest"
+        " first (rating), or a draw (random). Swiss round 1 pits seed k against seed k + T"
+        " (T tables: top half against bottom half at tables of 2); elimination deals the seeds"
+        " to the tables in snake order, so the top seeds start apart",
+    )
 
 
 class PlayerNameIn(serializers.Serializer):
@@ -378,7 +391,7 @@ class RoundOut(serializers.Serializer):
 
 class EntryOut(serializers.Serializer):
     player = serializers.CharField()
-    seed = serializers.IntegerField()
+    seed = serializers.IntegerField(help_text="1 is the top seed, by the tournament's seeding")
     dropped = serializers.BooleanField()
 
 
@@ -399,10 +412,12 @@ class TournamentOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=["open", "running", "finished"])
     bye_points = serializers.FloatField()
     placement_points = serializers.DictField(
-        child=serializers.ListField(child=serializers.FloatField())
+        child=serializers.ListField(child=serializers.FloatField()),
+        help_text="points by place per table size, the short tables' on the full table's scale",
     )
     tiebreaks = serializers.ListField(child=serializers.CharField())
     advance = serializers.IntegerField()
+    seeding = serializers.ChoiceField(choices=["entry", "rating", "random"])
     league = serializers.CharField(allow_null=True)
     time_control = TimeControlOut(allow_null=True)
     organisers = serializers.ListField(child=serializers.CharField())

@@ -27,7 +27,8 @@ from games.models import EventKind, Game, GameStatus
 from games.rules import get_rules
 from games.store import NewEvent
 from league import pairing
-from league.models import Entry, Round, Table, Tournament, TournamentEvent
+from league.models import Entry, Rating, Round, Table, Tournament, TournamentEvent
+from league.ratings import DEFAULT_RATING
 from league.selectors import (
     is_league_organiser,
     is_tournament_organiser,
@@ -36,7 +37,7 @@ from league.selectors import (
     tables_of,
     tournament_standings,
 )
-from league.standings import DEFAULT_PLACEMENT_POINTS, TIEBREAKS
+from league.standings import DEFAULT_PLACEMENT_POINTS, TIEBREAKS, fallback_placement
 
 User = get_user_model()
 STARTING_BID_GAMES = records.BID_GAMES
@@ -63,8 +64,12 @@ def tournament_create(
     tiebreaks: Any = None,
     advance: Any = 1,
     time_control: Any = None,
+    seeding: Any = Tournament.Seeding.ENTRY,
 ) -> Tournament:
-    """A tournament with its entries, seeded in the order given."""
+    """A tournament with its entries. ``seeding`` orders the seeds, which pair round 1: the
+    order given (``entry``), Elo in the game, highest first, with the unrated at the default
+    rating and ties in the order given (``rating``), or a draw (``random``). The entry order,
+    the seeding and the seeds are logged."""
     name = inputs.text(name, "name", 100)
     try:
         kind = game_type(game)
@@ -82,10 +87,13 @@ def tournament_create(
     rounds = _whole(rounds, "rounds", 1, 50)
     advance = _whole(advance, "advance", 1, table_size - 1) if format == "elimination" else 1
     options = _game_options(kind.slug, mode, options)
+    if seeding not in Tournament.Seeding.values:
+        raise InvalidInput(f"seeding must be one of {', '.join(Tournament.Seeding.values)}")
     users = _players(players)
     if len(users) < 2:
         raise InvalidInput("a tournament needs at least two players")
-    placement = _placement(placement_points)
+    _check_field(format, len(users), table_size, advance)
+    placement = _placement(placement_points, table_size)
     order = _tiebreaks(tiebreaks)
     if inputs.score(bye_points, "bye_points") is None or bye_points < 0:
         raise InvalidInput("bye_points must be a number from 0")
@@ -107,22 +115,58 @@ def tournament_create(
         tiebreaks=order,
         bye_points=bye_points,
         advance=advance,
+        seeding=seeding,
         league=league,
         time_control=time_control,
         created_by=created_by,
     )
     tournament.organisers.add(created_by)
+    seeded = _seed(users, seeding, kind.slug)
     Entry.objects.bulk_create(
-        [Entry(tournament=tournament, user=u, seed=i + 1) for i, u in enumerate(users)]
+        [Entry(tournament=tournament, user=u, seed=i + 1) for i, u in enumerate(seeded)]
     )
-    _log(tournament, "TournamentCreated", created_by, {"players": [u.username for u in users]})
+    _log(
+        tournament,
+        "TournamentCreated",
+        created_by,
+        {
+            "players": [u.username for u in users],
+            "seeding": seeding,
+            "seeds": [u.username for u in seeded],
+        },
+    )
     return tournament
+
+
+def _seed(users: list, seeding: str, slug: str) -> list:
+    if seeding == Tournament.Seeding.RANDOM:
+        drawn = list(users)
+        random.SystemRandom().shuffle(drawn)
+        return drawn
+    if seeding == Tournament.Seeding.RATING:
+        elo = dict(
+            Rating.objects.filter(slug=slug, user__in=users).values_list("user_id", "rating")
+        )
+        return sorted(users, key=lambda u: -elo.get(u.pk, DEFAULT_RATING))  # stable on ties
+    return list(users)
 
 
 def _whole(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidInput(f"{name} must be a whole number from {low} to {high}")
     return value
+
+
+def _check_field(format: str, players: int, table_size: int, advance: int) -> None:
+    """Refuse a field no round could seat, and an elimination event some round of which would
+    eliminate nobody (league.pairing.elimination_field says which)."""
+    try:
+        if format == Tournament.Format.ELIMINATION:
+            pairing.elimination_field(players, table_size, advance)
+        elif not pairing.table_sizes(players, table_size)[0]:
+            raise ValueError(f"{players} players cannot fill a table of {table_size}")
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
 
 
 def _game_options(slug: str, mode: str, options: Any) -> dict[str, Any]:
@@ -161,10 +205,12 @@ def _player(name: Any):
     return user
 
 
-def _placement(points: Any) -> dict[str, list[float]]:
+def _placement(points: Any, table_size: int) -> dict[str, list[float]]:
+    """Points by place per table size: the defaults, then what the organiser gave; a smaller
+    size the organiser did not give scores on the full table's scale (``fallback_placement``)."""
     table = {str(size): list(values) for size, values in DEFAULT_PLACEMENT_POINTS.items()}
     if points is None:
-        return table
+        points = {}
     if not isinstance(points, dict):
         raise InvalidInput('placement_points must be {"2": [1, 0], "3": [5, 3, 1], ...}')
     for size, values in points.items():
@@ -176,7 +222,12 @@ def _placement(points: Any) -> dict[str, list[float]]:
         ):
             raise InvalidInput(f"placement_points[{size!r}] must list {size} numbers")
         table[str(size)] = values
-    return table
+    scaled = fallback_placement(
+        {int(size): values for size, values in table.items()},
+        table_size,
+        given=[int(size) for size in points],
+    )
+    return {str(size): values for size, values in scaled.items()}
 
 
 def _finite(value: Any) -> bool:
@@ -268,6 +319,8 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
     past = [seat_names(t.game) for t in tables_of(tournament)]
     first_seats = Counter(seats[0] for seats in past)
     rng = random.Random(f"{tournament.pk}:{number}")
+    if tournament.format == Tournament.Format.SWISS and not done:
+        return pairing.swiss_first_round(players, tournament.table_size, first_seats=first_seats)
     if tournament.format == Tournament.Format.SWISS:
         points = {row["player"]: row["points"] for row in tournament_standings(tournament)}
         byes_had = Counter(e.user.username for r in done for e in r.byes.select_related("user"))
@@ -299,8 +352,8 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
             tables=[pairing.seat_order(t, first_seats) for t in tables if len(t) >= 2], byes=byes
         )
     if not done:
-        return pairing.swiss_round(
-            players, {}, [], tournament.table_size, first_seats=first_seats, rng=rng
+        return pairing.elimination_first_round(
+            players, tournament.table_size, first_seats=first_seats
         )
     ranked = [
         _finishing_order(t)

@@ -420,6 +420,10 @@ def test_the_starting_bid_is_on_for_deep_vents_unless_unticked(client, org, play
         ({"game": "oceans", "mode": "online"}, "recorded from tables only"),
         ({"table_size": "5"}, "table_size must be a whole number from 2 to 4"),
         ({"name": "   "}, "This field is required"),
+        (
+            {"format": "elimination", "table_size": "4", "players": "ann\nben"},
+            "2 players cannot fill a table: tables of 4 seat at least 3",
+        ),
     ],
 )
 def test_a_tournament_the_service_refuses_is_a_form_error(client, org, players, overrides, message):
@@ -823,3 +827,13 @@ def test_the_page_refreshes_itself_only_while_running(client, org, open_):
     assert "setInterval" not in text(detail(client, open_))
     tournaments.round_pair(tournament=open_, by=org)
     assert "setInterval" in text(detail(client, open_))
+
+
+def test_the_form_seeds_by_rating(client, org, players):
+    response = as_user(client, org).post(
+        reverse("tournament-new"), tournament_post(seeding="rating")
+    )
+    assert response.status_code == 302
+    assert Tournament.objects.get().seeding == "rating"
+    form = client.get(reverse("tournament-new")).context["form"]
+    assert form["seeding"].value() == "entry"

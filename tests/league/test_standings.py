@@ -10,7 +10,9 @@ from league.standings import (
     TIEBREAKS,
     GameResult,
     Standing,
+    fallback_placement,
     placement_points,
+    scaled_points,
     standings,
 )
 
@@ -280,3 +282,32 @@ def test_bad_input_raises():
         GameResult(players=("a", "b"), ranks=(1,), scores=(None, None))
     with pytest.raises(ValueError):
         GameResult(players=("a", "a"), ranks=(1, 2), scores=(None, None))
+
+
+# -- short tables on the full table's scale ---------------------------------------------------
+
+
+def test_a_short_table_scores_by_relative_place_on_the_full_scale():
+    assert scaled_points([5, 3, 1], 2) == [5, 1]
+    assert scaled_points([5, 3, 2, 1], 3) == [5, 2.5, 1]
+    assert scaled_points([5, 3, 2, 1], 2) == [5, 1]
+    assert scaled_points([5, 3, 2, 1], 4) == [5, 3, 2, 1]
+    with pytest.raises(ValueError):
+        scaled_points([5, 3, 1], 4)
+
+
+def test_seven_players_at_tables_of_three_score_alike():
+    # One table of 3 and two of 2: every winner gets 5, every last 1 (once 5 and 1, 1 and 0).
+    placement = fallback_placement(DEFAULT_PLACEMENT_POINTS, 3)
+    assert placement == {2: [5, 1], 3: [5, 3, 1], 4: [5, 3, 2, 1]}
+    table = standings(
+        list("abcdefg"),
+        [game("abc", [1, 2, 3]), game("de", [1, 2]), game("fg", [1, 2])],
+        placement=placement,
+    )
+    assert [(entry.player, entry.points) for entry in table if entry.wins] == [
+        ("a", 5),
+        ("d", 5),
+        ("f", 5),
+    ]
+    assert fallback_placement(DEFAULT_PLACEMENT_POINTS, 3, given=[2])[2] == [1, 0]

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from games.models import Event, Game
 from league import pairing
-from league.models import Rating, TournamentEvent
+from league.models import Rating, Tournament, TournamentEvent
 
 pytestmark = pytest.mark.django_db
 DSA, DV = "deep-sea-adventure", "deep-vents"
@@ -87,9 +87,80 @@ def test_creating_a_tournament_and_its_defaults(organiser, players):
     assert body["organisers"] == ["org"]
 
 
+def test_short_tables_score_on_the_full_tables_scale(organiser, players):
+    body = create(organiser, table_size=3).json()
+    assert body["placement_points"] == {"2": [5, 1], "3": [5, 3, 1], "4": [5, 3, 2, 1]}
+    body = create(organiser, table_size=4).json()
+    assert body["placement_points"] == {"2": [5, 1], "3": [5, 2.5, 1], "4": [5, 3, 2, 1]}
+    body = create(organiser, table_size=4, placement_points={"4": [10, 6, 4, 2]}).json()
+    assert body["placement_points"]["3"] == [10, 5, 2] and body["placement_points"]["2"] == [10, 2]
+    chosen = create(organiser, table_size=3, placement_points={"2": [2, 0]}).json()
+    assert chosen["placement_points"]["2"] == [2, 0]  # an organiser's choice stands
+    assert create(organiser).json()["placement_points"]["2"] == [1, 0]
+
+
+def round_one_tables(client, **overrides) -> list[list[str]]:
+    tid = create(client, **overrides).json()["id"]
+    return [table["seats"] for table in pair(client, tid)["tables"]]
+
+
+def test_swiss_round_one_follows_the_entry_order_by_default(organiser, players):
+    # seeds 1-4 at two tables of 2: 1 against 3 and 2 against 4, the top half against the bottom
+    assert sorted(map(sorted, round_one_tables(organiser))) == [["ann", "cat"], ["ben", "dan"]]
+    six = round_one_tables(organiser, table_size=3, players=[p.username for p in players])
+    assert sorted(map(sorted, six)) == [["ann", "cat", "eve"], ["ben", "dan", "fay"]]
+
+
+def test_seeding_by_rating_orders_the_seeds_and_round_one(organiser, players):
+    elo = {"ann": 1400, "ben": 1700, "cat": 1600}  # dan is unrated: 1500
+    for user in players:
+        if user.username in elo:
+            Rating.objects.create(
+                user=user, slug=DSA, rating=elo[user.username], openskill_mu=25, openskill_sigma=8
+            )
+    response = create(organiser, seeding="rating")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["seeding"] == "rating"
+    assert [p["player"] for p in body["players"]] == ["ben", "cat", "dan", "ann"]
+    tables = [table["seats"] for table in pair(organiser, body["id"])["tables"]]
+    assert sorted(map(sorted, tables)) == [["ann", "cat"], ["ben", "dan"]]
+    created = TournamentEvent.objects.get(kind="TournamentCreated")
+    assert created.data["players"] == ["ann", "ben", "cat", "dan"]
+    assert created.data["seeds"] == ["ben", "cat", "dan", "ann"]
+
+
+def test_seeding_at_random_draws_the_seeds(organiser, players):
+    names = [p.username for p in players]
+    draws = set()
+    for _ in range(6):
+        body = create(organiser, seeding="random", players=names).json()
+        seeds = [p["player"] for p in body["players"]]
+        assert sorted(seeds) == sorted(names) and body["seeding"] == "random"
+        draws.add(tuple(seeds))
+    assert len(draws) > 1  # 6 draws of 720 orders: all the same once in 10^14
+
+
+def test_elimination_round_one_snakes_the_seeds(organiser, players):
+    names = [p.username for p in players]
+    tables = round_one_tables(organiser, format="elimination", table_size=3, players=names)
+    # seeds 1-6 at two tables of 3, dealt 1, 2, 2, 1, 1, 2: the top two seeds apart
+    assert sorted(map(sorted, tables)) == [["ann", "dan", "eve"], ["ben", "cat", "fay"]]
+
+
+def test_seeding_is_in_the_schema(client):
+    schema = client.get("/api/schema/?format=json").json()
+    schemas = schema["components"]["schemas"]
+    seeding = schemas["TournamentIn"]["properties"]["seeding"]
+    assert seeding["default"] == "entry" and "snake" in seeding["description"]
+    assert schemas["SeedingEnum"]["enum"] == ["entry", "rating", "random"]
+    assert "seeding" in schemas["TournamentOut"]["properties"]
+
+
 @pytest.mark.parametrize(
     "overrides, message",
     [
+        ({"seeding": "alphabetical"}, "seeding"),
         ({"game": "chess"}, "unknown game"),
         ({"table_size": 5}, "table_size"),
         ({"table_size": 7, "game": DV}, "table_size"),
@@ -102,11 +173,17 @@ def test_creating_a_tournament_and_its_defaults(organiser, players):
         ({"placement_points": {"2": [1]}}, "placement_points"),
         ({"rounds": 0}, "rounds"),
         ({"mode": "online", "options": {"turbo": True}}, "unknown option"),
+        (
+            {"format": "elimination", "table_size": 4, "players": ["ann", "ben"]},
+            "2 players cannot fill a table: tables of 4 seat at least 3",
+        ),
+        ({"table_size": 4, "players": ["ann", "ben"]}, "2 players cannot fill a table of 4"),
     ],
 )
 def test_bad_tournaments_are_refused_with_a_reason(organiser, players, overrides, message):
     response = create(organiser, **overrides)
     assert response.status_code == 400 and message in response.json()["error"]
+    assert not Tournament.objects.exists()
 
 
 def test_pairing_needs_an_organiser_and_a_complete_round(organiser, api_for, players):
@@ -314,6 +391,23 @@ def test_elimination_runs_to_a_champion(organiser, api_for, players):
     final = pair(organiser, tid)
     assert len(final["tables"]) == 1
     assert set(final["tables"][0]["seats"]) == {t["seats"][0] for t in round1["tables"]}
+    report_all(api_for, users, tid, final)
+    assert organiser.post(f"/api/tournaments/{tid}/rounds/").status_code == 422
+    assert organiser.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
+
+
+def test_an_elimination_of_short_tables_only_still_ends(organiser, api_for, players):
+    # 4 players at tables of 3, 2 going through: two tables of 2, whose winners play the final
+    # (once both players of a table of 2 went through, and the same 4 met for ever).
+    users = {p.username: p for p in players}
+    tid = create(organiser, format="elimination", table_size=3, advance=2).json()["id"]
+    round1 = pair(organiser, tid)
+    assert sorted(len(t["seats"]) for t in round1["tables"]) == [2, 2]
+    report_all(api_for, users, tid, round1)
+    final = pair(organiser, tid)
+    assert [sorted(t["seats"]) for t in final["tables"]] == [
+        sorted(t["seats"][0] for t in round1["tables"])
+    ]
     report_all(api_for, users, tid, final)
     assert organiser.post(f"/api/tournaments/{tid}/rounds/").status_code == 422
     assert organiser.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
