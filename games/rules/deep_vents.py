@@ -94,8 +94,11 @@ Rulings
 - The game ends after the eighth round: when the last seat still in the game in turn order has
   played its eighth turn.
 - Score: supply + shells / 2 rounded up + all archaea on the seat's hexes / 2 rounded up - 10
-  per shortfall token. Ties go to the seat still in the game, then to the one earliest in turn
-  order from the first player; so no two seats share a rank.
+  per shortfall token. A seat still in the game always ranks above an eliminated one, whatever
+  the scores (a collapsed ecosystem has lost; in a 2-player game the survivor wins). Seats
+  still in rank by score, ties to the one earliest in turn order from the first player;
+  eliminated seats rank among themselves by the order they were eliminated, the later the
+  better. So no two seats share a rank.
 - Starting bid: after the row is laid out a random opener bids 0 to its archaea (it may not
   pass); clockwise, each other seat raises by at least 1 up to its archaea or passes, a pass
   being final, and a seat that cannot raise passes without a decision. The last bidder pays
@@ -170,7 +173,7 @@ spec = GameSpec(
     name="Deep Vents",
     min_players=2,
     max_players=4,
-    version=1,
+    version=2,  # 2: a seat still in the game ranks above every eliminated one
     options=(
         OptionSpec(
             "starting_bid",
@@ -210,6 +213,7 @@ class State(base.State):
         self._shells = [0] * n
         self._tokens = [0] * n
         self._out = [False] * n
+        self._eliminated: list[int] = []  # seats in the order their ecosystems collapsed
         self._ecosystems: list[list[PlacedHex]] = [[_placed(_STARTER, 0, 0, 0)] for _ in range(n)]
         self._where: list[dict[tuple[int, int], int]] = [{(0, 0): 0} for _ in range(n)]
         self._market: list[RowHex] = []  # left to right
@@ -379,9 +383,13 @@ class State(base.State):
         return [self._score_parts(s)["total"] for s in range(self.num_players)]
 
     def _rank_keys(self) -> list[Any]:
+        # Every seat still in the game above every eliminated one, by score, ties to the
+        # earliest in turn order; the eliminated by when they fell, the later the better.
         order = self._order
         return [
-            (self._score_parts(s)["total"], not self._out[s], -order.index(s))
+            (0, self._eliminated.index(s), 0)
+            if self._out[s]
+            else (1, self._score_parts(s)["total"], -order.index(s))
             for s in range(self.num_players)
         ]
 
@@ -399,6 +407,7 @@ class State(base.State):
         other._shells = self._shells[:]
         other._tokens = self._tokens[:]
         other._out = self._out[:]
+        other._eliminated = self._eliminated[:]
         other._ecosystems = [[h.copy() for h in board] for board in self._ecosystems]
         other._where = [dict(where) for where in self._where]
         other._market = [h.copy() for h in self._market]
@@ -587,6 +596,7 @@ class State(base.State):
     def _eliminate(self, seat: int) -> None:
         """'Your ecosystem collapses': everything but the tokens goes back to the supply."""
         self._out[seat] = True
+        self._eliminated.append(seat)
         self._supply[seat] = 0
         self._shells[seat] = 0
         for h in self._ecosystems[seat]:

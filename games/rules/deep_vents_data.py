@@ -1,8 +1,11 @@
 """Deep Vents: the twenty hexes as one table, apart from the logic that reads it.
 
 The rulebook's icons did not survive into text, so the passive traits are the project's table
-(../shared/rules/deep-vents-data.md), chosen to agree with every example the rulebook gives in
-words. Correct a hex here and nowhere else.
+(deep-vents-data.md in the shared rules), chosen to fit the rulebook's Grow Examples and its
+Trigger Examples 1-5 and 7. It cannot also fit Trigger Example 6: there the Lanternfish's
+neighbours are exactly the Goblin Shark, White Smoker and Scaly-Foot Snail, which no table
+can make agree with the layout of the Grow Examples, so that one example is not reproduced.
+Correct a hex here and nowhere else.
 
 Each row says, in the rulebook's order, what a hex is:
 

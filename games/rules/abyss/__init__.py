@@ -35,7 +35,8 @@ Locations by name):
   explorer: ``take`` / ``continue`` on an Ally nobody bought, ``fight`` / ``continue`` on a
   Monster; the reward of the Threat space: ``reward`` pearls tokens keys;
 - recruiting: ``pay`` race value (one Ally at a time), ``pay_pearls`` amount (the points still
-  missing, once every race is paid), ``affiliate`` race value (among several lowest);
+  missing, once every race is paid), ``affiliate`` race value (among several lowest, or any
+  Ally paid with a Master of Magic);
 - keys: ``use_lord`` lord / ``use_token`` until 3 keys are spent; then ``location`` name (face
   up) or ``draw_locations`` count (1-4), then ``location`` name among those drawn;
 - powers: ``discard`` race value (the Jailor's or Commander's victim, its own choice),
@@ -68,8 +69,7 @@ Rulings
   are left in the pool is not offered (each space has a choice without tokens or with keys).
 - Tamer (the Greek glossary's "Trainer"): an opponent of its owner who fights takes the
   reward of the space below the token; on the first space it takes that space's reward.
-- A recruit's cost: the exact number of different races (Master of Magic: one fewer, at least
-  one), the required race (Diplomat: none), the value (Treasurer: 2 less; an opponent's free
+- A recruit's cost: the exact number of different races, the required race (Diplomat: none), the value (Treasurer: 2 less; an opponent's free
   Recruiter: 2 more). Only Allies that still leave the recruit completable are offered, so
   every payment can be finished. The payment ends as soon as it is complete; pearls are
   offered only once every race is paid, and pay exactly the missing points.
@@ -104,6 +104,12 @@ Rulings
   the first, taken whenever one is left), Commander (at the end of each opponent's turn that
   opponent discards down to 6), Recruiter, Treasurer, Diplomat, Master of Magic, Tamer, Slaver,
   Opportunist.
+- Master of Magic: while free, its owner affiliates the paid Ally of their choice on each later
+  recruit, not only the weakest. The printed wording is not in our sources; the Greek glossary
+  says only that the Lord comes into play after its own recruit's weakest Ally has been
+  affiliated, so that its power acts from the next recruit on. That explanation is needed
+  only if the power is about which Ally is affiliated — a power about the races a recruit
+  needs would be settled before any affiliation — so this is the reading a judge would take.
 - Invoker: its owner plays another whole turn after this one, even in the last round.
 - The end: the 7th Lord (recruited or bought by the Corruptor) or a Court refill the deck
   cannot complete triggers it; that turn is finished, then every other seat plays one more
@@ -142,7 +148,7 @@ spec = GameSpec(
     name="Abyss",
     min_players=2,
     max_players=4,
-    version=1,
+    version=2,  # 2: the Master of Magic chooses the affiliated Ally (no longer a race fewer)
     options=(),
     chance=True,
     hidden_information=True,

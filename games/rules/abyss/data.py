@@ -130,7 +130,8 @@ POWERS = {
     "the Lords under it move under the new one.",
     "invoker": "Play another whole turn after this one.",
     "oracle": "Discard the stack of one Council race.",
-    "master_of_magic": "Your later recruits need one race fewer (never fewer than one).",
+    "master_of_magic": "On your later recruits, affiliate the paid Ally of your choice, not only"
+    " the weakest.",
 }
 
 LORDS: tuple[Lord, ...] = (

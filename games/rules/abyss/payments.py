@@ -82,23 +82,27 @@ class Payments(Table):
     def _recruited(self, top: tuple) -> None:
         self._tasks.pop()
         seat, lord = top[1], top[2]
-        paid = self._paying[4]
-        lowest = min(VALUE[c] for c in paid)
+        # The Lord is placed after the affiliation: a Master of Magic being recruited does not
+        # choose its own recruit's Ally (the Greek glossary).
         self._push(("place_lord", seat, lord))
-        candidates = sorted({c for c in paid if VALUE[c] == lowest})
+        candidates = self._affiliable(seat)
         if len(candidates) > 1:
             self._push(("affiliate", seat))
         else:
             self._affiliate(seat, candidates[0])
 
+    def _affiliable(self, seat: int) -> list[int]:
+        """The paid Allies ``seat`` may affiliate: the lowest, or, with a free Master of Magic,
+        any of them."""
+        paid = self._paying[4]
+        if self._has(seat, "master_of_magic"):
+            return sorted(set(paid))
+        lowest = min(VALUE[c] for c in paid)
+        return sorted({c for c in paid if VALUE[c] == lowest})
+
     @choices("affiliate")
     def _affiliate_options(self, top: tuple) -> list[Action]:
-        paid = self._paying[4]
-        lowest = min(VALUE[c] for c in paid)
-        return [
-            {"type": "affiliate", **card_view(c)}
-            for c in sorted({c for c in paid if VALUE[c] == lowest})
-        ]
+        return [{"type": "affiliate", **card_view(c)} for c in self._affiliable(top[1])]
 
     @resolves("affiliate")
     def _affiliate_choice(self, top: tuple, action: Action) -> None:
@@ -106,7 +110,8 @@ class Payments(Table):
         self._affiliate(top[1], card_of(action))
 
     def _affiliate(self, seat: int, c: int) -> None:
-        # "All Allies paid go to the discard except the one of lowest value: it is affiliated."
+        # "All Allies paid go to the discard except the one of lowest value: it is affiliated"
+        # (with a Master of Magic, the one chosen).
         paid = self._paying[4]
         self._last_recruit = (seat, self._paying[0], tuple(sorted(paid)), self._pearls_paid, c)
         paid.remove(c)
@@ -242,11 +247,10 @@ class Payments(Table):
                 entry[1] = loc
 
 
-def requirement(lord: int, terms: tuple[bool, bool, int]) -> tuple[int, int, int]:
+def requirement(lord: int, terms: tuple[bool, int]) -> tuple[int, int, int]:
     """(races, required race or -1, value) to pay for ``lord`` under ``terms``."""
-    fewer, any_races, shift = terms
-    races = max(1, L_RACES[lord] - 1) if fewer else L_RACES[lord]
-    return races, -1 if any_races else L_REQUIRED[lord], L_COST[lord] + shift
+    any_races, shift = terms
+    return L_RACES[lord], -1 if any_races else L_REQUIRED[lord], L_COST[lord] + shift
 
 
 def _races_of(cards: list[int]) -> int:

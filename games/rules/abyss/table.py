@@ -164,16 +164,16 @@ class Table(base.State):
         assert self._payment is not None, "no recruit is being paid for"
         return self._payment
 
-    def _recruit_terms(self, seat: int) -> tuple[bool, bool, int]:
-        """What ``seat``'s and its opponents' free Lords change in its recruits: one race
-        fewer (Master of Magic), any races (Diplomat), and the shift of the value (Treasurer
-        -2, an opponent's Recruiter +2)."""
+    def _recruit_terms(self, seat: int) -> tuple[bool, int]:
+        """What ``seat``'s and its opponents' free Lords change in the cost of its recruits:
+        any races (Diplomat), and the shift of the value (Treasurer -2, an opponent's Recruiter
+        +2)."""
         shift = 0
         if self._has(seat, "treasurer"):
             shift -= _COST_SHIFT
         if self._opponent_has(seat, "recruiter"):
             shift += _COST_SHIFT
-        return self._has(seat, "master_of_magic"), self._has(seat, "diplomat"), shift
+        return self._has(seat, "diplomat"), shift
 
     def _take_stack(self, seat: int, r: int) -> None:
         hand = self._hands[seat]

@@ -515,11 +515,43 @@ def test_oracle_discards_a_council_stack():
     assert view["players"][0]["hand_size"] == 0
 
 
-def test_master_of_magic_later_recruits_need_one_race_fewer():
-    # The Jailor: 9 over three races, a Crab among them. Two races do, with the Master.
+JAILOR_PAID = [("crab", 5), ("squid", 2), ("shellfish", 2)]  # 9 over three races, a Crab
+
+
+def affiliation_after_jailor(lords, *choice):
+    state = table(
+        2, court=court_with("Jailor"), hands={0: JAILOR_PAID}, pearls={0: 0}, lords={0: lords}
+    )
+    recruit(state, "Jailor", *JAILOR_PAID)
+    offered = [a for a in legal(state) if a["type"] == "affiliate"]
+    for action in choice:
+        play(state, action)
+    return state, offered
+
+
+def test_master_of_magic_lets_later_recruits_affiliate_the_ally_of_your_choice():
+    state, offered = affiliation_after_jailor(
+        ["Master of Magic"], {"type": "affiliate", **card("crab", 5)}
+    )
+    assert sorted((a["race"], a["value"]) for a in offered) == [
+        ("crab", 5),
+        ("shellfish", 2),
+        ("squid", 2),
+    ]
+    assert player(state, 0)["affiliated"] == [card("crab", 5)]
+    assert "Jailor" in lord_names(state, 0)
+
+
+def test_without_the_master_only_the_weakest_allies_are_offered():
+    state, offered = affiliation_after_jailor([], {"type": "affiliate", **card("squid", 2)})
+    assert sorted(a["race"] for a in offered) == ["shellfish", "squid"]
+    assert {a["value"] for a in offered} == {2}
+    assert player(state, 0)["affiliated"] == [card("squid", 2)]
+
+
+def test_master_of_magic_changes_no_recruits_races():
+    # The Jailor still needs three races with the Master free.
     cards = [("crab", 5), ("squid", 4)]
-    without = table(2, court=court_with("Jailor"), hands={0: cards}, pearls={0: 0})
-    assert {"type": "recruit", "lord": "Jailor"} not in legal(without)
     state = table(
         2,
         court=court_with("Jailor"),
@@ -527,29 +559,34 @@ def test_master_of_magic_later_recruits_need_one_race_fewer():
         pearls={0: 0},
         lords={0: ["Master of Magic"]},
     )
-    recruit(state, "Jailor", *cards)
-    assert "Jailor" in lord_names(state, 0)
-    # Never fewer than one race: the Hunter (one Crab race) still takes one.
-    one = table(
-        2,
-        court=court_with("Hunter"),
-        hands={0: [("crab", 5), ("crab", 1)]},
-        pearls={0: 0},
-        lords={0: ["Master of Magic"]},
-    )
-    recruit(one, "Hunter", ("crab", 5), ("crab", 1))
-    assert "Hunter" in lord_names(one, 0)
+    assert {"type": "recruit", "lord": "Jailor"} not in legal(state)
 
 
-def test_master_of_magic_does_not_help_its_own_recruit():
-    # Rulebook glossary: its cost is paid, and its Ally affiliated, before it enters play.
+def test_master_of_magic_does_not_choose_its_own_recruits_ally():
+    # Greek glossary: its cost is paid and the weakest Ally affiliated before it comes into play.
     state = table(
         2,
         court=court_with("Master of Magic"),
-        hands={0: [("jellyfish", 5), ("crab", 5)]},
+        hands={0: [("jellyfish", 3), ("crab", 2), ("shellfish", 5)]},
         pearls={0: 0},
     )
-    assert {"type": "recruit", "lord": "Master of Magic"} not in legal(state)
+    recruit(state, "Master of Magic", ("jellyfish", 3), ("crab", 2), ("shellfish", 5))
+    assert "affiliate" not in types(state)
+    assert player(state, 0)["affiliated"] == [card("crab", 2)]
+    assert "Master of Magic" in lord_names(state, 0)
+
+
+def test_an_assassinated_master_of_magic_chooses_nothing():
+    state = table(
+        2,
+        court=court_with("Jailor"),
+        hands={0: JAILOR_PAID},
+        pearls={0: 0},
+        lords={0: ["Master of Magic"]},
+    )
+    state._lords[0][0][2] = True  # hit by an opponent's Assassin
+    recruit(state, "Jailor", *JAILOR_PAID)
+    assert {a["value"] for a in legal(state) if a["type"] == "affiliate"} == {2}
 
 
 # -- Farmers and Ambassadors -----------------------------------------------------------------

@@ -594,6 +594,7 @@ def test_tokens_taken_on_other_turns_count_only_at_the_end_of_your_own():
 def eliminated_seat_one(players=3):
     state = table(players)
     state._out[1] = True
+    state._eliminated.append(1)
     state._tokens[1] = 2
     state._supply[1] = 0
     return state
@@ -682,12 +683,42 @@ def test_a_tie_goes_to_the_tied_seat_earliest_in_turn_order():
     assert [r["rank"] for r in finished(4, [20, 25, 20, 25], first=3).result()] == [3, 2, 4, 1]
 
 
+def eliminate(state, *seats):
+    """Seats eliminated in this order, as at the end of their turns."""
+    for seat in seats:
+        state._tokens[seat] = max(state._tokens[seat], 2)
+        state._eliminate(seat)
+    return state
+
+
 def test_at_equal_points_a_seat_still_in_beats_an_eliminated_one():
     # Seat 1 took its two tokens after its last turn; seat 0 was eliminated with two.
-    state = finished(3, [0, 0, 5], first=0)
-    state._tokens[0] = state._tokens[1] = 2
-    state._out[0] = True
+    state = eliminate(finished(3, [0, 0, 5], first=0), 0)
+    state._tokens[1] = 2
     assert [r["rank"] for r in state.result()] == [3, 2, 1]
+
+
+def test_a_seat_still_in_ranks_above_an_eliminated_one_whatever_the_scores():
+    # Seat 2 is still in but took three tokens on others' turns: -30 against the eliminated
+    # seat 0's -20. Having survived, it still ranks above it.
+    state = eliminate(finished(3, [0, 12, 0], first=0), 0)
+    state._tokens[2] = 3
+    result = state.result()
+    assert [r["score"] for r in result] == [-20, 12, -30]
+    assert [r["rank"] for r in result] == [3, 1, 2]
+
+
+def test_in_a_two_player_game_the_survivor_wins_even_on_fewer_points():
+    state = eliminate(finished(2, [0, 0], first=0), 1)
+    state._tokens[0] = 3  # -30 for the survivor, -20 for the eliminated seat
+    assert [r["rank"] for r in state.result()] == [1, 2]
+
+
+def test_eliminated_seats_rank_by_when_they_fell_the_later_the_better():
+    # Seat 3 fell first (despite its points), then seat 0, then seat 1; seat 2 is left.
+    state = finished(4, [30, 0, 5, 40], first=0)
+    eliminate(state, 3, 0, 1)
+    assert [r["rank"] for r in state.result()] == [3, 2, 1, 4]
 
 
 # -- the starting bid ---------------------------------------------------------------------
