@@ -26,6 +26,7 @@ BENCHES = [
     ("bench_ratings.py", ["--games", "5000", "--repeats", "1"], False),
     ("bench_pairing.py", ["--players", "200", "--repeats", "2"], False),
     ("bench_bots.py", ["--positions", "10", "--iterations", "50", "--repeats", "1"], False),
+    ("bench_import.py", ["--plays", "500"], False),
     ("bench_store.py", ["--seconds", "1", "--repeats", "1"], True),
     ("bench_load.py", ["--seconds", "3", "--clients", "4"], True),
 ]
