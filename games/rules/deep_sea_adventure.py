@@ -2,9 +2,11 @@
 
 Kind of game: 2 to 6 players taking turns clockwise; chance (two three-sided dice each turn,
 the values of treasure chips when they are revealed, and the shuffle of lost chips into
-stacks); hidden information (a treasure chip's value is unknown until the end of the round in
-which its holder gets back to the submarine, and then only its holder sees it until the game
-ends). Every other fact (positions, air, chip levels, which diver holds what) is public.
+stacks); no information hidden from one seat and shown to another: a treasure chip's value is
+unknown to everyone until the end of the round in which its holder gets back to the submarine,
+and from then on it lies face up for all to see ("turn all your collected treasure face up ...
+keeping them face up"). Everything else (positions, air, chip levels, who holds what) is
+public too.
 
 A turn is several decision points: reduce air by the items held, then ``continue`` or
 ``turn_back``, then a chance ``roll``, then ``take``, ``drop`` or ``pass`` on the space reached.
@@ -51,12 +53,13 @@ Rulings
   could ever leave the submarine, so the game is over.
 - Score: the sum of the values scored. Ties are broken by the number of level-4 chips scored;
   divers still tied share the rank.
-- A seat sees the values of its own scored chips only; all values are shown when the game ends.
+- Scored chips are face up: every seat and every spectator sees their values as soon as they are
+  revealed. Only chips not yet brought back are unknown, to everyone alike. (An earlier
+  specification kept a revealed value private to its holder; the rulebook wins.)
 """
 
 from __future__ import annotations
 
-import random
 import sys
 from typing import Any
 
@@ -90,7 +93,7 @@ spec = GameSpec(
     version=1,
     options=(),
     chance=True,
-    hidden_information=True,
+    hidden_information=False,
     description=(
         "Divers share one tank of air: dive for treasure, turn back in time, and keep "
         "only what you bring home. Three rounds; the highest haul wins."
@@ -262,7 +265,7 @@ class State(base.State):
                     "held": len(self._held[s]),
                     "held_levels": [_levels_of(item) for item in self._held[s]],
                     "back": self._back[s],
-                    "scored": [v for _, v in scored] if over or s == seat else None,
+                    "scored": [v for _, v in scored],  # face up once revealed
                     "scored_chips": len(scored),
                 }
             )
@@ -294,43 +297,6 @@ class State(base.State):
 
     def _top_level_chips(self) -> list[int]:
         return [sum(1 for level, _ in scored if level == _TOP_LEVEL) for scored in self._scored]
-
-    # -- hidden information -------------------------------------------------------------------
-
-    def resample_hidden(self, seat: int | None, rng: random.Random) -> State:
-        """Redraw the values ``seat`` has not seen: other seats' scored chips and the pools."""
-        self._check_seat(seat)
-        clone = self.clone()
-        if self._phase == "over":
-            return clone
-        for level in _LEVELS:
-            unknown = list(_CHIP_VALUES[level])
-            if seat is not None:
-                for chip_level, value in self._scored[seat]:
-                    if chip_level == level:
-                        unknown.remove(value)
-            rng.shuffle(unknown)
-            dealt = 0
-            for s in range(self.num_players):
-                if s == seat:
-                    continue
-                scored = clone._scored[s]
-                for i, (chip_level, _) in enumerate(scored):
-                    if chip_level == level:
-                        scored[i] = (level, unknown[dealt])
-                        dealt += 1
-            clone._unrevealed[level] = sorted(unknown[dealt:])
-        return clone
-
-    def private_to(self, action: Action) -> frozenset[int] | None:
-        if action.get("type") == "reveal":
-            return frozenset({action["seat"]})
-        return None
-
-    def public_form(self, action: Action) -> Action:
-        if action.get("type") == "reveal":
-            return {k: v for k, v in action.items() if k != "value"}
-        return action
 
     def clone(self) -> State:
         other = State.__new__(State)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -54,7 +56,7 @@ def test_token_auth_round_trip(alice):
 def test_anonymous_spectators_may_watch_but_not_act(game_id):
     anonymous = APIClient()
     assert anonymous.get(f"/api/games/{game_id}/").status_code == 200
-    assert anonymous.get(f"/api/games/{game_id}/state/").json()["divers"][0]["scored"] is None
+    assert anonymous.get(f"/api/games/{game_id}/state/").json()["divers"][0]["scored"] == []
     assert anonymous.get(f"/api/games/{game_id}/events/").status_code == 200
     assert anonymous.get(f"/api/games/{game_id}/state/?seat=0").status_code == 403
     for path, body in (
@@ -75,7 +77,9 @@ def test_game_types_lists_deep_sea_adventure_with_its_spec():
     assert response.status_code == 200
     spec = {t["slug"]: t for t in response.json()}[DSA]
     assert (spec["min_players"], spec["max_players"]) == (2, 6)
-    assert spec["hidden_information"] is True
+    # Scored chips lie face up and unrevealed ones are unknown to all: nothing is hidden.
+    assert spec["hidden_information"] is False
+    assert {t["slug"]: t for t in response.json()}["abyss"]["hidden_information"] is True
 
 
 def test_create_returns_the_game_in_the_contract_shape(api, game_id):
@@ -134,7 +138,7 @@ def test_state_is_only_for_the_seat_holder_and_spectators_get_the_public_view(
     other = api.get(f"/api/games/{game_id}/state/?seat=1")
     assert other.status_code == 403 and "seat 1" in other.json()["error"]
     spectator = api.get(f"/api/games/{game_id}/state/").json()
-    assert spectator["divers"][0]["scored"] is None
+    assert spectator["divers"][0]["scored"] == []
     assert api.get(f"/api/games/{game_id}/state/?seat=9").status_code == 400
     assert api.get(f"/api/games/{game_id}/state/?seat=x").status_code == 400
 
@@ -244,7 +248,7 @@ def play_to_the_end(clients: dict[int, APIClient], game_id: int, limit: int = 30
     raise AssertionError("the game did not finish")
 
 
-def test_a_whole_game_through_the_api_with_hidden_values_redacted_until_the_end(
+def test_a_whole_game_through_the_api_with_every_revealed_value_in_the_log(
     api, api_for, bob, game_id
 ):
     game = play_to_the_end({0: api, 1: api_for(bob)}, game_id)
@@ -266,7 +270,7 @@ def test_a_whole_game_through_the_api_with_hidden_values_redacted_until_the_end(
     )
 
 
-def test_the_events_endpoint_redacts_other_seats_reveals_while_the_game_runs(
+def test_reveals_are_public_to_every_seat_and_spectator_while_the_game_runs(
     api, api_for, bob, game_id
 ):
     clients = {0: api, 1: api_for(bob)}
@@ -282,23 +286,56 @@ def test_the_events_endpoint_redacts_other_seats_reveals_while_the_game_runs(
     assert api.get(f"/api/games/{game_id}/").json()["status"] == "active"
     reveal = Event.objects.filter(game_id=game_id, data__action__type="reveal").first()
     assert reveal is not None
-    owner = reveal.data["action"]["seat"]
-    owner_log = clients[owner].get(f"/api/games/{game_id}/events/").json()
-    other_log = clients[1 - owner].get(f"/api/games/{game_id}/events/").json()
-    spectator_log = (
-        api_for(bob.__class__.objects.create_user("carol"))
-        .get(f"/api/games/{game_id}/events/")
-        .json()
+    value = reveal.data["action"]["value"]
+    spectator = APIClient()
+    for client in (*clients.values(), spectator):
+        logged = {e["seq"]: e for e in client.get(f"/api/games/{game_id}/events/").json()}
+        assert logged[reveal.seq]["data"]["action"]["value"] == value
+        owner = reveal.data["action"]["seat"]
+        scored = client.get(f"/api/games/{game_id}/state/").json()["divers"][owner]["scored"]
+        assert value in scored
+
+
+def test_the_events_endpoint_redacts_what_a_seat_may_not_see_while_the_game_runs(
+    api_for, alice, bob
+):
+    # Abyss: a Monster token drawn (or stolen) is seen by its owner only until the game ends.
+    clients = {0: api_for(alice), 1: api_for(bob)}
+    created = clients[0].post(
+        "/api/games/",
+        {"game": "abyss", "seats": [{"user": "alice"}, {"user": "bob"}]},
+        format="json",
     )
-    seen = {e["seq"]: e for e in owner_log}
-    assert "value" in seen[reveal.seq]["data"]["action"]
-    for log in (other_log, spectator_log):
-        hidden = {e["seq"]: e for e in log}[reveal.seq]["data"]
-        assert "value" not in hidden["action"] and "private_to" not in hidden
-        assert "public" not in hidden
-    after = clients[owner].get(f"/api/games/{game_id}/events/?after={reveal.seq - 1}").json()
-    assert after[0]["seq"] == reveal.seq
-    assert api.get(f"/api/games/{game_id}/events/?after=-1").status_code == 400
+    game_id = created.json()["id"]
+    rng = random.Random(3)
+
+    def private_event():
+        for event in Event.objects.filter(game_id=game_id, kind="ChanceResolved"):
+            if event.data.get("private_to"):
+                return event
+        return None
+
+    for _ in range(4000):
+        game = clients[0].get(f"/api/games/{game_id}/").json()
+        if private_event() is not None or game["status"] != "active":
+            break
+        seat = game["current_player"]
+        actions = clients[seat].get(f"/api/games/{game_id}/actions/?seat={seat}").json()
+        fights = [a for a in actions if a["type"] in ("fight", "explore")]
+        choice = rng.choice(fights) if fights and rng.random() < 0.8 else rng.choice(actions)
+        post_action(clients[seat], game_id, seat, choice, version=game["version"])
+    event = private_event()
+    assert event is not None, "random play should draw a Monster token"
+    assert clients[0].get(f"/api/games/{game_id}/").json()["status"] == "active"
+    (owner,) = event.data["private_to"]
+    full = event.data["action"]
+    seen = {e["seq"]: e for e in clients[owner].get(f"/api/games/{game_id}/events/").json()}
+    assert seen[event.seq]["data"]["action"] == full
+    for client in (clients[1 - owner], APIClient()):
+        logged = {e["seq"]: e for e in client.get(f"/api/games/{game_id}/events/").json()}
+        redacted = logged[event.seq]["data"]
+        assert redacted["action"] == event.data["public"] != full
+        assert "private_to" not in redacted and "public" not in redacted
 
 
 def test_state_at_an_earlier_version_replays_to_that_point(api, game_id):

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
 
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import services, store
 from games.models import Game, GameStatus
 
 pytestmark = pytest.mark.django_db
@@ -342,34 +343,53 @@ def test_game_page_for_an_unknown_game_is_404(client, alice):
     assert sign_in(client, alice).get(reverse("game-detail", args=[9999])).status_code == 404
 
 
-def test_game_page_shows_my_revealed_values_only_to_me(client, alice, bob, finished_round):
+def test_game_page_shows_revealed_values_face_up_to_everyone(client, alice, bob, finished_round):
     game = finished_round
-    response = sign_in(client, alice).get(reverse("game-detail", args=[game.pk]))
-    assert '"value": 3' in response.content.decode()
-    mine = page_data(response)
-    assert mine["view"]["divers"][0]["scored"] == [3]
-    reveals = [
-        e["data"]["action"]
-        for e in mine["events"]
-        if e["data"].get("action", {}).get("type") == "reveal"
-    ]
-    assert reveals == [{"type": "reveal", "seat": 0, "level": 1, "value": 3}]
+    for viewer, seat in ((alice, 0), (bob, 1), (None, None)):
+        client.logout()
+        if viewer is not None:
+            sign_in(client, viewer)
+        data = page_data(client.get(reverse("game-detail", args=[game.pk])))
+        assert data["seat"] == seat
+        assert data["view"]["divers"][0]["scored"] == [3]
+        reveals = [
+            e["data"]["action"]
+            for e in data["events"]
+            if e["data"].get("action", {}).get("type") == "reveal"
+        ]
+        assert reveals == [{"type": "reveal", "seat": 0, "level": 1, "value": 3}]
 
-    client.logout()
-    response = sign_in(client, bob).get(reverse("game-detail", args=[game.pk]))
-    theirs = page_data(response)
-    assert theirs["seat"] == 1
-    assert theirs["view"]["divers"][0]["scored"] is None
-    assert theirs["view"]["divers"][0]["scored_chips"] == 1
-    reveals = [
-        e["data"]["action"]
-        for e in theirs["events"]
-        if e["data"].get("action", {}).get("type") == "reveal"
-    ]
-    assert reveals == [{"type": "reveal", "seat": 0, "level": 1}]
-    # Nothing else in the page carries the value either.
-    text = response.content.decode()
-    assert '"value": 3' not in text and '"scored": [3]' not in text
+
+def test_game_page_source_carries_no_other_seats_hand(client, alice, bob):
+    """Hidden information never reaches the page: in Abyss, the other seat's hand."""
+    game = services.game_create(
+        slug="abyss",
+        seats=[{"user": "alice"}, {"user": "bob"}],
+        options={},
+        created_by=alice,
+    )
+    users, rng = {0: alice, 1: bob}, random.Random(2)
+    for _ in range(300):  # random play until bob holds Allies
+        head = store.load_head(game.pk)
+        state = store.load_state(head)
+        if state.view(1)["players"][1]["hand"] and state.current_player >= 0:
+            break
+        seat = state.current_player
+        services.game_action_append(
+            game=game.pk,
+            seat=seat,
+            expected_version=head.version,
+            action=rng.choice(state.legal_actions()),
+            user=users[seat],
+        )
+    theirs = state.view(1)["players"][1]["hand"]
+    assert theirs, "bob holds Allies"
+    response = sign_in(client, alice).get(reverse("game-detail", args=[game.pk]))
+    data = page_data(response)
+    assert data["view"]["players"][1].get("hand") in (None, [])
+    assert data["view"] == {**state.view(0), "version": head.version}
+    if theirs != data["view"]["players"][0]["hand"]:
+        assert json.dumps(theirs) not in response.content.decode()
 
 
 def test_game_page_shows_the_result_once_finished(client, alice, bob):

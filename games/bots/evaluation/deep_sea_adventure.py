@@ -1,7 +1,7 @@
 """Deep Sea Adventure: a seat's projected score against the best other seat's.
 
-Only what the seat may see goes in (its own chips' values, the levels of everyone else's), so
-the value is the same for every state ``resample_hidden(seat)`` could produce.
+Everything in it is public: scored chips lie face up, so every seat's score is known, and a
+chip not yet revealed is valued at the mean of the values of its level still unrevealed.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ _EXPECTED_STEP = tuple(
 def evaluate(state: dsa.State, seat: int) -> float:
     """How well ``seat`` is doing: its projected score minus the best other seat's.
 
-    - its own scored chips at their values; another seat's scored chips (and chips waiting
-      to be revealed) at the mean of the values of their level that ``seat`` has not seen;
+    - every seat's scored chips at their values (face up); chips waiting to be revealed at the
+      mean of the values of their level still unrevealed;
     - while the round is on, each held chip (every chip of a stack) at that same mean,
       times the chance of the holder getting back (1 once back, else :func:`_chance_back`);
     - a diver still going down also has the option of the next item deeper
@@ -34,29 +34,24 @@ def evaluate(state: dsa.State, seat: int) -> float:
 
     Chips held when the round has ended are in the reveals pending or lost, never both.
     """
-    means = _unseen_means(state, seat)
-    projected = [_projection(state, s, seat, means) for s in range(state.num_players)]
+    means = _unrevealed_means(state)
+    projected = [_projection(state, s, means) for s in range(state.num_players)]
     mine = projected[seat]
     return mine - max(p for s, p in enumerate(projected) if s != seat)
 
 
-def _unseen_means(state: dsa.State, seat: int) -> list[float]:
-    """Per level, the mean value of its chips whose value ``seat`` has not seen."""
+def _unrevealed_means(state: dsa.State) -> list[float]:
+    """Per level, the mean value of its chips not yet revealed (what a chip drawn next is worth
+    on average)."""
     means = [0.0]
     for level in dsa._LEVELS:
-        unseen = list(dsa._CHIP_VALUES[level])
-        for chip_level, value in state._scored[seat]:
-            if chip_level == level:
-                unseen.remove(value)
-        means.append(sum(unseen) / len(unseen) if unseen else 0.0)
+        pool = state._unrevealed[level]
+        means.append(sum(pool) / len(pool) if pool else 0.0)
     return means
 
 
-def _projection(state: dsa.State, s: int, seat: int, means: list[float]) -> float:
-    if s == seat:
-        value = float(sum(v for _, v in state._scored[s]))
-    else:
-        value = sum(means[level] for level, _ in state._scored[s])
+def _projection(state: dsa.State, s: int, means: list[float]) -> float:
+    value = float(sum(v for _, v in state._scored[s]))
     value += sum(means[level] for who, level in state._reveals if who == s)
     if state._phase in ("decide", "roll", "act"):
         held = state._held[s]

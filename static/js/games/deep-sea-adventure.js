@@ -372,7 +372,6 @@ function heldText(diver) {
 }
 
 function scoredText(diver) {
-  if (!Array.isArray(diver.scored)) return `${plural(diver.scored_chips, "chip")}, values hidden`;
   if (!diver.scored.length) return "nothing yet";
   const total = diver.scored.reduce((a, b) => a + b, 0);
   return `${diver.scored.join(" + ")} = ${total}`;

@@ -1,10 +1,11 @@
-"""Shared helpers for the bot tests: seeded playthroughs and a DSA state with hidden values."""
+"""Shared helpers for the bot tests: seeded playthroughs and an Abyss state with hidden cards."""
 
 from __future__ import annotations
 
 import random
 
 from games.bots.rewards import sample_outcome
+from games.rules import abyss
 from games.rules import deep_sea_adventure as dsa
 
 
@@ -21,19 +22,19 @@ def play_to_decision(state, rng: random.Random, *, until):
     return None
 
 
-def dsa_with_secrets(seed: int = 5, seat: int = 0) -> dsa.State:
-    """A 2-player DSA in round 2 or 3 where the other seat has scored chips ``seat`` cannot
-    see, and ``seat`` has a real choice to make."""
+def abyss_with_secrets(seed: int = 5, seat: int = 0) -> abyss.State:
+    """A 2-player Abyss a few turns in where the other seat holds Allies ``seat`` cannot see,
+    and ``seat`` has a real choice to make."""
     rng = random.Random(seed)
     for _ in range(200):
         found = play_to_decision(
-            dsa.new_game(2),
+            abyss.new_game(2),
             rng,
             until=lambda s: (
-                s._round >= 2
-                and s.current_player == seat
+                s.current_player == seat
                 and len(s.legal_actions()) > 1
-                and any(s._scored[other] for other in range(2) if other != seat)
+                and sum(s._hands[1 - seat]) >= 2
+                and rng.random() < 0.3
             ),
         )
         if found is not None:
@@ -41,28 +42,14 @@ def dsa_with_secrets(seed: int = 5, seat: int = 0) -> dsa.State:
     raise AssertionError("no such position found")
 
 
-def poisoned(state: dsa.State, seat: int, rng: random.Random) -> dsa.State:
-    """A copy whose values hidden from ``seat`` (other seats' scored chips and the unrevealed
-    pools) are dealt again at random, with the same chips per level, until another seat's
-    scored values really differ from the true ones."""
+def poisoned(state: abyss.State, seat: int, rng: random.Random) -> abyss.State:
+    """A copy whose cards hidden from ``seat`` (the other hands, the deck, the discard, the
+    Council's values) are dealt again, until the other seat's hand really differs."""
     for _ in range(100):
-        copy = state.clone()
-        for level in (1, 2, 3, 4):
-            unknown = list(state._unrevealed[level])
-            for s in range(state.num_players):
-                if s != seat:
-                    unknown += [v for lv, v in state._scored[s] if lv == level]
-            rng.shuffle(unknown)
-            dealt = iter(unknown)
-            for s in range(state.num_players):
-                if s != seat:
-                    copy._scored[s] = [
-                        (lv, next(dealt) if lv == level else v) for lv, v in copy._scored[s]
-                    ]
-            copy._unrevealed[level] = sorted(dealt)
-        if copy._scored != state._scored:
+        copy = state.resample_hidden(seat, rng)
+        if copy._hands != state._hands:
             return copy
-    raise AssertionError("no other dealing of the hidden values found")
+    raise AssertionError("no other dealing of the hidden cards found")
 
 
 def diver_to_act(*, position, held, air, trail=None, phase="decide"):

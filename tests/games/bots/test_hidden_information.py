@@ -1,8 +1,8 @@
-"""The bots never read what their seat cannot see: poisoning the hidden values changes nothing.
+"""The bots never read what their seat cannot see: poisoning the hidden cards changes nothing.
 
-On Deep Sea Adventure the other seat's scored chips and the values not yet revealed are hidden
-from the bot's seat. A copy with those values dealt differently looks the same from the seat;
-with the same generator seed a bot must choose the same action on both.
+In Abyss the other seat's hand, the deck, the discard and the Council's values are hidden from
+the bot's seat. A copy with those cards dealt differently looks the same from the seat; with
+the same generator seed a bot must choose the same action on both.
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ import random
 import pytest
 
 from games.bots import GreedyBot, MCTSBot
-from tests.games.bots.helpers import dsa_with_secrets, poisoned
+from tests.games.bots.helpers import abyss_with_secrets, poisoned
 
 
 @pytest.mark.parametrize("seed", [5, 11, 23])
 def test_the_poisoned_copy_differs_only_in_what_the_seat_cannot_see(seed):
-    state = dsa_with_secrets(seed)
+    state = abyss_with_secrets(seed)
     other = poisoned(state, 0, random.Random(seed))
     assert json.dumps(other.view(0)) == json.dumps(state.view(0))
-    assert other._scored[1] != state._scored[1]
+    assert other._hands[1] != state._hands[1]
     assert json.dumps(other.view(1)) != json.dumps(state.view(1))
 
 
@@ -32,7 +32,7 @@ def test_the_poisoned_copy_differs_only_in_what_the_seat_cannot_see(seed):
     ids=["greedy", "mcts", "mcts-full-rollouts"],
 )
 def test_a_bot_chooses_the_same_with_the_hidden_values_poisoned(bot, seed):
-    state = dsa_with_secrets(seed)
+    state = abyss_with_secrets(seed)
     other = poisoned(state, 0, random.Random(seed))
     for rng_seed in range(3):
         assert bot.choose(state, 0, random.Random(rng_seed)) == bot.choose(
@@ -58,7 +58,7 @@ def test_the_poison_test_catches_a_bot_that_peeks():
     bot = _Peeker(iterations=100, rollout_depth=None)
     differs = 0
     for seed in (5, 11, 23):
-        state = dsa_with_secrets(seed)
+        state = abyss_with_secrets(seed)
         for poison in range(3):
             other = poisoned(state, 0, random.Random(poison))
             differs += bot.choose(state, 0, random.Random(poison)) != bot.choose(

@@ -32,7 +32,6 @@ ENOUGH_REDRAWS = 20  # other seats' views seen changed by resampling: hidden dat
 
 # Per game, per private chance outcome type: keys its public form must not carry.
 PRIVATE_KEYS = {
-    "deep-sea-adventure": {"reveal": {"value"}},
     "abyss": {"draw_token": {"value"}, "steal": {"value"}},
     "ventlife": {"draw": {"tile"}},
 }
