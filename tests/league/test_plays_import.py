@@ -56,11 +56,9 @@ def test_a_csv_import_records_each_play_final_and_in_the_league(club, alice):
     assert report.lines()[0] == "created 2 plays: 1 Abyss, 1 Oceans (with The Deep promo pack 2)"
 
 
-def test_imported_plays_are_rated_in_the_order_they_were_played(
-    club, alice, django_capture_on_commit_callbacks
-):
-    # A game played later and rated already: the imported, older plays go before it.
-    with django_capture_on_commit_callbacks(execute=True):
+def rated_in_2025(club, alice, on_commit):
+    """An Abyss game of the league played on 2025-01-01 (bob first), rated already."""
+    with on_commit(execute=True):
         leagues.match_record(
             game="abyss",
             played_at="2025-01-01",
@@ -68,6 +66,13 @@ def test_imported_plays_are_rated_in_the_order_they_were_played(
             recorded_by=alice,
             league=club.slug,
         )
+
+
+def test_imported_plays_are_rated_in_the_order_they_were_played(
+    club, alice, django_capture_on_commit_callbacks
+):
+    # A game played later and rated already: the imported, older plays go before it.
+    rated_in_2025(club, alice, django_capture_on_commit_callbacks)
     assert RatingChange.objects.filter(slug="abyss").count() == 2
     with django_capture_on_commit_callbacks(execute=True):
         imported(club, alice)
@@ -84,14 +89,7 @@ def test_a_batch_around_a_rated_game_is_rated_whole_and_in_order(
 ):
     # One play before the game already rated and one after: the batch's announcement names
     # the later one, yet both are rated at once, in the order played.
-    with django_capture_on_commit_callbacks(execute=True):
-        leagues.match_record(
-            game="abyss",
-            played_at="2025-01-01",
-            results=[{"player": "bob", "rank": 1}, {"player": "alice", "rank": 2}],
-            recorded_by=alice,
-            league=club.slug,
-        )
+    rated_in_2025(club, alice, django_capture_on_commit_callbacks)
     text = HEADER + (
         "p1,2024-03-01,abyss,alice,no,80,1\n"
         "p1,2024-03-01,abyss,bob,no,75,2\n"
