@@ -201,9 +201,9 @@ def write(
     seat_changes: dict[int, dict[str, Any]] | None = None,
 ) -> tuple[AppendResult, Head]:
     """Append ``events`` after ``expected_version``, project them on the game's row (the
-    columns in ``projection``, and version, moved_at, updated_at when ACTIVITY_GRAIN old and,
-    once finished, finished_at) and
-    change seats (``seat_changes``: index -> {field: value}), all atomically.
+    columns in ``projection``; version and moved_at; updated_at once it is ACTIVITY_GRAIN old
+    or the status changes; finished_at once finished) and change seats (``seat_changes``:
+    index -> {field: value}), all atomically.
 
     Returns the result and the new head. A stale ``expected_version`` raises VersionConflict
     and writes nothing; an ``idempotency_key`` already used returns that first result
