@@ -2,9 +2,10 @@
 
 ``ratings_update`` is what the Celery task runs when a game ends: it rates every finished game
 of that game type not yet rated, in order, in time that does not grow with the games rated
-before (``RatedGame`` is the ledger of rated games, and the last of them the watermark). A duplicate task finds nothing to do; a late one (a
-game that ended before games already rated) makes it recompute that game type from the start,
-so the numbers always equal a full recompute.
+before (``RatedGame`` is the ledger of rated games, and the last of them the watermark). A
+duplicate task finds nothing to do; a late one (a game that ended before games already rated)
+makes it recompute that game type from the start, so the numbers always equal a full
+recompute.
 """
 
 from __future__ import annotations
