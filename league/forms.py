@@ -2,8 +2,8 @@
 
 Forms check the shape of what was typed and turn it into the arguments the services take;
 whether a league, tournament, result or record can be made of it is decided by the services
-(``league.services.leagues``, ``league.services.tournaments``, ``games.records``), whose ``InvalidInput``
-messages the views show as form errors.
+(``league.services.leagues``, ``league.services.tournaments``, ``games.records``), whose
+``InvalidInput`` messages the views show as form errors.
 """
 
 from __future__ import annotations

@@ -69,8 +69,8 @@ Rulings
   are left in the pool is not offered (each space has a choice without tokens or with keys).
 - Tamer (the Greek glossary's "Trainer"): an opponent of its owner who fights takes the
   reward of the space below the token; on the first space it takes that space's reward.
-- A recruit's cost: the exact number of different races, the required race (Diplomat: none), the value (Treasurer: 2 less; an opponent's free
-  Recruiter: 2 more). Only Allies that still leave the recruit completable are offered, so
+- A recruit's cost: the exact number of different races, the required race (Diplomat: none),
+  the value (Treasurer: 2 less; an opponent's free Recruiter: 2 more). Only Allies that still leave the recruit completable are offered, so
   every payment can be finished. The payment ends as soon as it is complete; pearls are
   offered only once every race is paid, and pay exactly the missing points.
 - The Lord is placed and its once-power acts before the Court is closed up; then, if a Lord
