@@ -238,8 +238,8 @@ def elimination_round(
     The top ``advance`` of each table go through, but a table always eliminates someone: at a
     table that fell back to fewer seats than ``advance + 1``, all but its last go through (at
     tables of 3 with 2 going through, the winner of a table of 2). They are seeded by finishing
-    place (every winner, then every runner-up, ...; within a place in the order of the tables, or shuffled
-    with ``rng``) and dealt to the new tables in snake order, so winners of different tables meet
+    place (every winner, then every runner-up, ...; within a place in the order of the tables,
+    or shuffled with ``rng``) and dealt to the new tables in snake order, so winners of different tables meet
     only once there are fewer tables than winners; players who just shared a table are then kept
     apart where swapping two players of the same finishing place does it. Byes, if
     ``table_sizes`` leaves any, go to the top seeds. When every advancer fits one table, that is
