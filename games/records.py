@@ -30,12 +30,15 @@ from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
 from games import inputs, oceans, store
 from games.catalog import GameType, game_type
 from games.models import Event, EventKind, Game, GameMode, GameStatus, ScoreSheet, Seat
+from games.rules import deep_vents_data
 from games.services import announce
 from games.signals import game_finished, result_corrected
 from games.store import NewEvent
 
 User = get_user_model()
 BID_GAMES = {"deep-vents"}  # games with a starting-bid variant
+# A confirmation that says nothing of the bid confirms the bid reported with the result.
+UNSTATED: Any = object()
 GUEST_NAME_MAX = 60  # Seat.guest
 
 
@@ -611,9 +614,10 @@ def result_report(
 
 @transaction.atomic
 def result_confirm(
-    *, game: Game, user: AbstractUser, results: list[dict[str, Any]]
+    *, game: Game, user: AbstractUser, results: list[dict[str, Any]], bid: Any = UNSTATED
 ) -> dict[str, Any]:
-    """Another seated player confirms the reported result; a different result disputes it."""
+    """Another seated player confirms the reported result; a different result disputes it, and
+    so does a different winning bid, when the confirmer states one."""
     _check_open_table(game, user)
     state = result_state(game)
     if state["reported"] is None:
@@ -623,11 +627,16 @@ def result_confirm(
     if user.username in state["confirmed_by"]:
         raise RuleViolation("you have already confirmed this result")
     clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
-    if clean != state["reported"]:
+    stated = bid is not UNSTATED
+    bid = _parse_bid(game, bid) if stated else state["bid"]
+    if clean != state["reported"] or bid != state["bid"]:
+        disputed: dict[str, Any] = {"results": clean}
+        if stated:
+            disputed["bid"] = bid
         store.append(
             game,
             game.version,
-            [NewEvent(EventKind.RESULT_DISPUTED, {"results": clean}, actor_id=user.pk)],
+            [NewEvent(EventKind.RESULT_DISPUTED, disputed, actor_id=user.pk)],
         )
         return result_state(game)
     store.append(game, game.version, [NewEvent(EventKind.RESULT_CONFIRMED, {}, actor_id=user.pk)])
@@ -685,6 +694,13 @@ def _check_bid(slug: str, names: list[str], bid: Any) -> dict | None:
         or bid["amount"] < 0
     ):
         raise InvalidInput(f'bid must be {{"player": one of {", ".join(names)}, "amount": n >= 0}}')
+    most = deep_vents_data.STARTING_ARCHAEA.get(len(names))
+    if most is not None and bid["amount"] > most:
+        # "Bid 0 up to your archaea": everyone starts a bidding game with this many.
+        raise InvalidInput(
+            f"bid amount must be at most {most}, the archaea each of {len(names)} players"
+            " starts with"
+        )
     return {"player": bid["player"], "amount": bid["amount"]}
 
 

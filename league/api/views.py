@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 
 from accounts.bots import is_bot
 from accounts.errors import InvalidInput
+from games import records
 from games.api.serializers import GameOut
 from games.catalog import game_types
 from games.selectors import game_with_seats
@@ -329,7 +330,12 @@ class TableResultApi(APIView):
             )
         elif self.action == "confirm":
             state = tournaments.table_confirm(
-                tournament=tournament, table=table_, user=request.user, results=results
+                tournament=tournament,
+                table=table_,
+                user=request.user,
+                results=results,
+                # A confirmation that names no bid confirms the one reported with the result.
+                bid=bid if "bid" in request.data else records.UNSTATED,
             )
         else:
             state = tournaments.table_override(

@@ -524,9 +524,17 @@ def table_report(
 
 
 def table_confirm(
-    *, tournament: Tournament, table: Table, user: AbstractUser, results: list[dict[str, Any]]
+    *,
+    tournament: Tournament,
+    table: Table,
+    user: AbstractUser,
+    results: list[dict[str, Any]],
+    bid: Any = records.UNSTATED,
 ) -> dict[str, Any]:
-    return records.result_confirm(game=table.game, user=user, results=results)
+    """A seated player confirms the report; stating another winning bid disputes it."""
+    if bid is not records.UNSTATED:
+        _check_bid(tournament, bid)
+    return records.result_confirm(game=table.game, user=user, results=results, bid=bid)
 
 
 def table_override(
@@ -570,10 +578,21 @@ def standings_csv(tournament: Tournament) -> str:
 def results_csv(tournament: Tournament) -> str:
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["round", "table", "game", "seat", "player", "rank", "score", "status"])
-    for table in tables_of(tournament):
+    writer.writerow(
+        ["round", "table", "game", "seat", "player", "rank", "score", "status", "winning bid"]
+    )
+    tables = list(tables_of(tournament))
+    # The bid reported (or settled) at each table played on a table; on its winner's row.
+    bids = {
+        pk: state["bid"]
+        for pk, state in records.result_states(
+            [t.game_id for t in tables if t.game.mode == "record"]
+        ).items()
+    }
+    for table in tables:
         names = seat_names(table.game)
         result = table.game.result or [{"rank": "", "score": ""}] * len(names)
+        bid = bids.get(table.game_id) or {}
         for seat, (name, entry) in enumerate(zip(names, result)):
             writer.writerow(
                 [
@@ -585,9 +604,10 @@ def results_csv(tournament: Tournament) -> str:
                     entry["rank"],
                     entry["score"],
                     table.game.status,
+                    bid["amount"] if bid.get("player") == name else "",
                 ]
             )
     for round_ in live_rounds(tournament):
         for entry in round_.byes.select_related("user"):
-            writer.writerow([round_.number, "", "", "", entry.user.username, "", "", "bye"])
+            writer.writerow([round_.number, "", "", "", entry.user.username, "", "", "bye", ""])
     return out.getvalue()

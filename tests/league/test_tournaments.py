@@ -470,3 +470,76 @@ def test_a_tournament_joins_a_league_only_by_its_organisers(organiser, api_for, 
     )
     response = create(organiser, league="vent-club")
     assert response.status_code == 403 and "organisers" in response.json()["error"]
+
+
+# -- the starting bid at a table ------------------------------------------------------------
+
+
+def bid_table(organiser, api_for, players):
+    """A Deep Vents Swiss on tables with the starting bid: round 1's first table."""
+    tid = create(organiser, game="deep-vents", options={"starting_bid": True}).json()["id"]
+    table = pair(organiser, tid)["tables"][0]
+    users = {p.username: p for p in players}
+    a, b = table["seats"]
+    url = f"/api/tournaments/{tid}/tables/{table['id']}"
+    results = [{"player": a, "score": 30, "rank": 1}, {"player": b, "score": 20, "rank": 2}]
+    return tid, url, results, api_for(users[a]), api_for(users[b]), a, b
+
+
+def test_a_bid_beyond_the_archaea_the_rules_give_is_refused(organiser, api_for, players):
+    # Two players start with 10 archaea each, and bid from those.
+    tid, url, results, first, _, a, _ = bid_table(organiser, api_for, players)
+    too_much = first.post(
+        f"{url}/report/", {"results": results, "bid": {"player": a, "amount": 11}}, format="json"
+    )
+    assert too_much.status_code == 400 and "at most 10" in too_much.json()["error"]
+    assert Event.objects.filter(kind="ResultReported").count() == 0
+    fine = first.post(
+        f"{url}/report/", {"results": results, "bid": {"player": a, "amount": 10}}, format="json"
+    )
+    assert fine.status_code == 201 and fine.json()["bid"] == {"player": a, "amount": 10}
+
+
+def test_confirming_covers_the_bid(organiser, api_for, players):
+    tid, url, results, first, second, a, b = bid_table(organiser, api_for, players)
+    first.post(
+        f"{url}/report/", {"results": results, "bid": {"player": a, "amount": 4}}, format="json"
+    )
+    other_bid = second.post(
+        f"{url}/confirm/", {"results": results, "bid": {"player": b, "amount": 4}}, format="json"
+    )
+    assert other_bid.status_code == 201 and other_bid.json()["status"] == "disputed"
+    assert other_bid.json()["disputes"][0]["by"] == b
+
+
+def test_a_confirmation_naming_the_same_bid_or_none_confirms_it(organiser, api_for, players):
+    tid, url, results, first, second, a, _ = bid_table(organiser, api_for, players)
+    bid = {"player": a, "amount": 4}
+    first.post(f"{url}/report/", {"results": results, "bid": bid}, format="json")
+    same = second.post(f"{url}/confirm/", {"results": results, "bid": bid}, format="json")
+    assert same.json()["status"] == "final" and same.json()["bid"] == bid
+
+
+def test_the_organisers_bid_stands_and_results_csv_carries_it(organiser, api_for, players):
+    tid, url, results, first, second, a, b = bid_table(organiser, api_for, players)
+    first.post(
+        f"{url}/report/", {"results": results, "bid": {"player": a, "amount": 4}}, format="json"
+    )
+    second.post(
+        f"{url}/confirm/", {"results": results, "bid": {"player": b, "amount": 6}}, format="json"
+    )
+    settled = organiser.post(
+        f"{url}/override/", {"results": results, "bid": {"player": b, "amount": 6}}, format="json"
+    )
+    assert settled.status_code == 201
+    assert settled.json()["status"] == "final" and settled.json()["bid"] == {
+        "player": b,
+        "amount": 6,
+    }
+    rows = list(
+        csv.DictReader(
+            io.StringIO(organiser.get(f"/api/tournaments/{tid}/results.csv").content.decode())
+        )
+    )
+    by_player = {r["player"]: r["winning bid"] for r in rows}
+    assert by_player[b] == "6" and by_player[a] == ""
