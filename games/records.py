@@ -23,7 +23,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
-from django.db.models import Prefetch
 
 from accounts.bots import BOT_PREFIX
 from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
@@ -327,7 +326,7 @@ def result_correct(
     if game.mode != GameMode.RECORD or game.status == GameStatus.VOID or _is_table(game):
         raise RuleViolation("only a club record can be corrected")
     reason = inputs.text(reason or "", "reason", 500, blank=True)
-    clean = parse_results(game_type(game.slug), results, _seat_names(game))
+    clean = parse_results(game_type(game.slug), results, seat_names(game))
     if sheet is None and (earlier := result_state(game)["sheet"]) is not None:
         try:
             sheet = parse_sheet(game.slug, earlier, clean)
@@ -423,7 +422,7 @@ def _is_table(game: Game) -> bool:
     return not game.events.filter(kind=EventKind.RESULT_RECORDED).exists()
 
 
-def _seat_names(game: Game) -> list[str]:
+def seat_names(game: Game) -> list[str]:
     return [
         s.user.username if s.user_id else s.guest
         for s in game.seats.select_related("user").order_by("index")
@@ -510,9 +509,9 @@ def records_waiting_for(user: AbstractUser, limit: int = 50) -> list[tuple[Game,
     if not user.is_authenticated:
         return []
     open_records = list(
-        Game.objects.filter(mode=GameMode.RECORD, status=GameStatus.ACTIVE, seats__user=user)
-        .order_by("-created_at")
-        .prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))[:limit]
+        Game.objects.filter(
+            mode=GameMode.RECORD, status=GameStatus.ACTIVE, seats__user=user
+        ).order_by("-created_at")[:limit]
     )
     states = result_states([g.pk for g in open_records])
     return [
@@ -602,7 +601,7 @@ def result_report(
         return result_confirm(game=game, user=user, results=results)
     if len(state["confirmed_by"]) > 1:
         raise RuleViolation("a confirmed result cannot be reported again; confirm or dispute it")
-    clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
+    clean = _projected(parse_results(game_type(game.slug), results, seat_names(game)))
     bid = _parse_bid(game, bid)
     store.append(
         game,
@@ -626,7 +625,7 @@ def result_confirm(
         raise RuleViolation("the result is disputed: the organiser decides it now")
     if user.username in state["confirmed_by"]:
         raise RuleViolation("you have already confirmed this result")
-    clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
+    clean = _projected(parse_results(game_type(game.slug), results, seat_names(game)))
     stated = bid is not UNSTATED
     bid = _parse_bid(game, bid) if stated else state["bid"]
     if clean != state["reported"] or bid != state["bid"]:
@@ -650,7 +649,7 @@ def result_override(
     """The organiser settles a table's result; on a finished table it is a correction."""
     if game.mode != GameMode.RECORD:
         raise RuleViolation("only a table game's result can be overridden")
-    clean = _projected(parse_results(game_type(game.slug), results, _seat_names(game)))
+    clean = _projected(parse_results(game_type(game.slug), results, seat_names(game)))
     bid = _parse_bid(game, bid)
     correcting = game.status == GameStatus.FINISHED
     kind = EventKind.RESULT_CORRECTED if correcting else EventKind.RESULT_OVERRIDDEN
@@ -677,7 +676,7 @@ def _check_open_table(game: Game, user) -> None:
 
 
 def _parse_bid(game: Game, bid: Any) -> dict | None:
-    return _check_bid(game.slug, _seat_names(game), bid)
+    return _check_bid(game.slug, seat_names(game), bid)
 
 
 def _check_bid(slug: str, names: list[str], bid: Any) -> dict | None:

@@ -429,8 +429,8 @@ class MatchForm(forms.Form):
         return {k.slug: {"min": k.min_players, "max": k.max_players} for k in game_types().values()}
 
 
-class CorrectionForm(forms.Form):
-    """A new result for a club record: the same players, each with a score and a rank, and why
+class CorrectionForm(TableResultForm):
+    """A new result for a club record: the same players, each with a rank and a score, and why
     it changes. It opens on the result as it stands."""
 
     reason = forms.CharField(
@@ -439,26 +439,6 @@ class CorrectionForm(forms.Form):
     )
 
     def __init__(self, *args: Any, players: list[str], current: list[dict] | None, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.players = players
-        now = {entry["player"]: entry for entry in current or []}
-        for i, name in enumerate(players):
-            entry = now.get(name, {})
-            self.fields[f"score_{i}"] = forms.IntegerField(
-                label=f"{name}: score", required=False, initial=entry.get("score")
-            )
-            self.fields[f"rank_{i}"] = forms.IntegerField(
-                label=f"{name}: rank", min_value=1, initial=entry.get("rank")
-            )
-
-    def rows(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
-        return [
-            (name, self[f"score_{i}"], self[f"rank_{i}"]) for i, name in enumerate(self.players)
-        ]
-
-    def results(self) -> list[dict[str, Any]]:
-        data = self.cleaned_data
-        return [
-            {"player": name, "score": data[f"score_{i}"], "rank": data[f"rank_{i}"]}
-            for i, name in enumerate(self.players)
-        ]
+        super().__init__(
+            *args, seats=players, bid=False, initial=self.initial_from(current), **kwargs
+        )

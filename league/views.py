@@ -520,8 +520,7 @@ def match_correct(request, pk: int):
     state = records.result_state(game)
     if not state["club_record"] or game.status == GameStatus.VOID:
         raise Http404("only a club record is corrected here")
-    seats = list(game.seats.select_related("user").order_by("index"))
-    players = [s.user.username if s.user_id else s.guest for s in seats]
+    players = records.seat_names(game)  # members and guests, in seat order
     current = state["reported"] or game.result
     context = {"game": game, "name": game_name(game.slug), "current": current}
     if not selectors.may_correct_record(game, request.user):
