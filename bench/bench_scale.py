@@ -138,6 +138,7 @@ def build(events: int, players: int, rng: random.Random) -> dict:
                 seats[0],
                 "random",
                 created,
+                updated,  # moved_at: the last append
                 updated,
                 updated if status == "finished" else None,
             )
@@ -148,7 +149,7 @@ def build(events: int, players: int, rng: random.Random) -> dict:
     copy(
         "games_game",
         "id slug mode rules_version options num_players status version current_player result"
-        " created_by_id on_timeout created_at updated_at finished_at".split(),
+        " created_by_id on_timeout created_at moved_at updated_at finished_at".split(),
         game_rows,
     )
     copy(
