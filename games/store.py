@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
+from games import logchain
 from games.models import Event, EventKind, Game, GameStatus, Seat, Snapshot
 from games.rules import get_rules
 from games.rules.base import State, StateFormatError, state_from_json
@@ -65,6 +66,7 @@ class LoggedEvent:
     created_at: datetime
     batch: int
     idempotency_key: str | None = None
+    hash: str = ""
 
 
 @dataclass
@@ -116,6 +118,7 @@ class Head:
     updated_at: datetime
     finished_at: datetime | None
     seats: tuple[SeatInfo, ...]
+    fingerprint: str = ""  # the hash of the last event (logchain)
 
     @property
     def pk(self) -> int:
@@ -170,6 +173,7 @@ def head_of(game: Game) -> Head:
         updated_at=game.updated_at,
         finished_at=game.finished_at,
         seats=seats,
+        fingerprint=game.fingerprint,
     )
 
 
@@ -220,9 +224,14 @@ def write(
     if columns.get("status") == GameStatus.FINISHED and "finished_at" not in columns:
         columns["finished_at"] = head.finished_at or now
     seat_changes = seat_changes or {}
+    time = logchain.time_text(now)
+    hashes = logchain.chain(
+        head.fingerprint, [(first + i, e.kind, e.data, e.seat, time) for i, e in enumerate(events)]
+    )
+    columns["fingerprint"] = hashes[-1]
     rows = [
-        (first + i, e.kind, e.data, e.seat, e.actor_id, idempotency_key if i == 0 else None)
-        for i, e in enumerate(events)
+        (first + i, e.kind, e.data, e.seat, e.actor_id, idempotency_key if i == 0 else None, h)
+        for i, (e, h) in enumerate(zip(events, hashes))
     ]
     connection = connections[head.db]
     stamp = connection.ops.adapt_datetimefield_value(now)
@@ -254,8 +263,9 @@ def write(
             created_at=now,
             batch=first,
             idempotency_key=key,
+            hash=digest,
         )
-        for pk, (seq, kind, data, seat, actor, key) in zip(ids, rows)
+        for pk, (seq, kind, data, seat, actor, key, digest) in zip(ids, rows)
     ]
     seats = tuple(
         replace(s, **seat_changes[s.index]) if s.index in seat_changes else s for s in head.seats
@@ -292,18 +302,18 @@ def _write_postgresql(connection, head, expected, columns, rows, now, seat_chang
     values = ", ".join(
         [
             "(%s::bigint, %s::integer, %s::varchar, %s::jsonb, %s::smallint,"
-            " %s::integer, %s::timestamptz, %s::integer, %s::varchar)"
+            " %s::integer, %s::timestamptz, %s::integer, %s::varchar, %s::varchar)"
         ]
         * len(rows)
     )
-    for seq, kind, data, seat, actor, key in rows:
-        params += [head.id, seq, kind, json.dumps(data), seat, actor, now, rows[0][0], key]
+    for seq, kind, data, seat, actor, key, digest in rows:
+        params += [head.id, seq, kind, json.dumps(data), seat, actor, now, rows[0][0], key, digest]
     ctes.append(
         "new AS (INSERT INTO games_event (game_id, seq, kind, data, seat, actor_id, created_at,"
-        " batch, idempotency_key) SELECT v.* FROM (VALUES "
+        " batch, idempotency_key, hash) SELECT v.* FROM (VALUES "
         + values
-        + ") AS v(game_id, seq, kind, data, seat, actor_id, created_at, batch, idempotency_key)"
-        " WHERE EXISTS (SELECT 1 FROM head) RETURNING id, seq)"
+        + ") AS v(game_id, seq, kind, data, seat, actor_id, created_at, batch, idempotency_key,"
+        " hash) WHERE EXISTS (SELECT 1 FROM head) RETURNING id, seq)"
     )
     for index, change in seat_changes.items():
         seat_sets = ", ".join(f"{name} = %s" for name in change)
@@ -330,13 +340,24 @@ def _write_sqlite(connection, head, expected, columns, rows, now, seat_changes):
         )
         if cursor.rowcount != 1:
             return None
-        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
+        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
         params: list[Any] = []
-        for seq, kind, data, seat, actor, key in rows:
-            params += [head.id, seq, kind, json.dumps(data), seat, actor, now, rows[0][0], key]
+        for seq, kind, data, seat, actor, key, digest in rows:
+            params += [
+                head.id,
+                seq,
+                kind,
+                json.dumps(data),
+                seat,
+                actor,
+                now,
+                rows[0][0],
+                key,
+                digest,
+            ]
         cursor.execute(
             "INSERT INTO games_event (game_id, seq, kind, data, seat, actor_id, created_at,"
-            f" batch, idempotency_key) VALUES {values} RETURNING id, seq",
+            f" batch, idempotency_key, hash) VALUES {values} RETURNING id, seq",
             params,
         )
         ids = [pk for pk, _ in sorted(cursor.fetchall(), key=lambda row: row[1])]
@@ -390,6 +411,7 @@ PROJECTED = (
     "finished_at",
     "moved_at",
     "updated_at",
+    "fingerprint",
 )
 
 
@@ -403,17 +425,19 @@ def create_streams(streams: list[tuple[Game, list[Seat], list[list[NewEvent]]]])
         raise ValueError("create_streams writes new games only")
     for game, _, appends in streams:
         game.version = sum(len(batch) for batch in appends)
-    Game.objects.bulk_create([game for game, _, _ in streams])
-    seats, events = [], []
-    for game, game_seats, appends in streams:
-        for seat in game_seats:
-            seat.game = game
-            seats.append(seat)
+    now = timezone.now()
+    time = logchain.time_text(now)
+    events = []
+    for game, _, appends in streams:
+        previous = logchain.GENESIS
         seq = 0
         for batch in appends:
             first = seq + 1
             for event in batch:
                 seq += 1
+                previous = logchain.event_hash(
+                    previous, seq, event.kind, event.data, event.seat, time
+                )
                 events.append(
                     Event(
                         game=game,
@@ -422,9 +446,18 @@ def create_streams(streams: list[tuple[Game, list[Seat], list[list[NewEvent]]]])
                         data=event.data,
                         seat=event.seat,
                         actor_id=event.actor_id,
+                        created_at=now,
                         batch=first,
+                        hash=previous,
                     )
                 )
+        game.fingerprint = previous
+    Game.objects.bulk_create([game for game, _, _ in streams])
+    seats = []
+    for game, game_seats, _ in streams:
+        for seat in game_seats:
+            seat.game = game
+            seats.append(seat)
     Seat.objects.bulk_create(seats)
     Event.objects.bulk_create(events)
 
