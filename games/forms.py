@@ -40,16 +40,16 @@ class NewGameForm(forms.Form):
             initial="deep-sea-adventure" if "deep-sea-adventure" in slugs else slugs[0],
         )
         self.fields["players"] = forms.IntegerField(
-            label="Seats", min_value=1, max_value=self.max_seats, initial=2
+            label="Players", min_value=1, max_value=self.max_seats, initial=2
         )
         who = [(PERSON, "A player")] + [(level, f"Bot: {level}") for level in BOTS]
         default_bot = "random" if "random" in BOTS else next(iter(BOTS))
         for i in range(self.max_seats):
             self.fields[f"seat_{i}_who"] = forms.ChoiceField(
-                label=f"Seat {i}", choices=who, initial=PERSON if i == 0 else default_bot
+                label=f"Player {i + 1}", choices=who, initial=PERSON if i == 0 else default_bot
             )
             self.fields[f"seat_{i}_user"] = forms.CharField(
-                label=f"Seat {i} username",
+                label=f"Player {i + 1} username",
                 required=False,
                 max_length=150,
                 initial=user.username if i == 0 else "",

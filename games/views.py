@@ -76,7 +76,9 @@ def _row(game: Game, user) -> GameRow:
     turn, your_turn = "", False
     if game.status == GameStatus.ACTIVE and game.current_player is not None:
         seat = seats[game.current_player]
-        turn = f"seat {seat.index} · {_seat_name(seat)}"
+        turn = _seat_name(seat)
+        if sum(1 for s in seats if _seat_name(s) == turn) > 1:  # one person, several seats
+            turn = f"{turn} (player {seat.index + 1})"
         your_turn = game.current_player in services.seats_of(game, user)
     return GameRow(
         game=game,
@@ -88,7 +90,7 @@ def _row(game: Game, user) -> GameRow:
 
 
 def _seat_name(seat: Seat) -> str:
-    name = f"bot ({seat.bot})" if seat.bot else seat.name
+    name = f"{seat.bot.capitalize()} bot" if seat.bot else seat.name
     return f"{name}, resigned" if seat.resigned else name
 
 

@@ -31,6 +31,10 @@ const SEAT_COLORS = ["#ff6f61", "#ffd23f", "#5fd68a", "#c38bff", "#ff9f40", "#f4
 // A slug names a file: nothing else may reach import().
 const SLUG = /^[a-z0-9-]+$/;
 
+function capitalise(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function seatColor(seat) {
   return SEAT_COLORS[seat % SEAT_COLORS.length];
 }
@@ -153,11 +157,15 @@ class GamePage {
   seatName(seat) {
     const row = this.game.seats[seat];
     if (!row) return "?";
-    return row.bot ? `bot ${row.bot}` : row.user;
+    return row.bot ? `${capitalise(row.bot)} bot` : row.user;
   }
 
+  /* A seat in people's words: the player's name, with their place at the table only when
+     one person holds several seats (a hot-seat game). */
   who(seat) {
-    return `seat ${seat} (${this.seatName(seat)})`;
+    const name = this.seatName(seat);
+    const same = this.game.seats.filter((row, i) => this.seatName(i) === name).length;
+    return same > 1 ? `${name} (player ${seat + 1})` : name;
   }
 
   shownView() {
@@ -209,13 +217,14 @@ class GamePage {
     if (g.status !== "active" || g.current_player === null) {
       d.turn.textContent = "";
     } else if (this.mySeats.includes(g.current_player)) {
-      d.turn.textContent = `your turn (seat ${g.current_player})`;
+      d.turn.textContent = this.mySeats.length > 1 ? `your turn, as ${this.who(g.current_player)}`
+        : "your turn";
     } else {
       d.turn.textContent = `to play: ${this.who(g.current_player)}`;
     }
     if (d.resign) {
       d.resign.hidden = g.status !== "active";
-      d.resign.textContent = `Resign seat ${this.seat}`;
+      d.resign.textContent = this.mySeats.length > 1 ? `Resign as ${this.who(this.seat)}` : "Resign";
     }
   }
 
@@ -242,7 +251,7 @@ class GamePage {
         html("span", {class: "swatch", style: `background:${seatColor(seat)}`}),
         html("div", {class: "player-body"}, [
           html("div", {class: "player-name"}, [
-            html("span", {class: "seat-no", text: `seat ${seat}`}), " ", ...name,
+            html("span", {class: "seat-no", text: `${seat + 1}.`}), " ", ...name,
             toPlay ? html("span", {class: "to-play-mark", text: "to play"}) : null,
           ]),
           ...details,
@@ -257,7 +266,7 @@ class GamePage {
     const g = this.game;
     const note = (text) => box.replaceChildren(html("p", {class: "muted", text}));
     if (g.status !== "active") return note("The game is over.");
-    if (this.at !== null) return note(`Replaying version ${this.at}: go back to live to play.`);
+    if (this.at !== null) return note("You are looking back at an earlier moment: go back to live to play.");
     if (this.seat === null) return note(`Watching. To play: ${this.who(g.current_player)}.`);
     if (!this.actions.length) {
       return note(`Waiting for ${this.who(g.current_player)}…`);
@@ -273,7 +282,8 @@ class GamePage {
       button.addEventListener("click", () => this.act(action));
       return button;
     });
-    const parts = [html("p", {class: "your-move", text: `Your move, seat ${this.seat}:`}),
+    const parts = [html("p", {class: "your-move", text: this.mySeats.length > 1
+      ? `Your move, as ${this.who(this.seat)}:` : "Your move:"}),
       ...(custom ? custom.controls : [])];
     if (buttons.length) parts.push(html("div", {class: "action-buttons"}, buttons));
     box.replaceChildren(...parts);
@@ -287,7 +297,7 @@ class GamePage {
       .sort((a, b) => a.rank - b.rank || a.seat - b.seat);
     this.dom.resultBody.replaceChildren(...lines.map((line) => html("tr", {}, [
       html("td", {text: ordinal(line.rank)}),
-      html("td", {text: `${line.player} (seat ${line.seat})`}),
+      html("td", {text: this.who(line.seat)}),
       html("td", {class: "num", text: line.score === null ? "—" : line.score}),
     ])));
   }
@@ -317,7 +327,7 @@ class GamePage {
       d.liveButton.hidden = true;
     } else {
       d.slider.value = this.at;
-      d.sliderLabel.textContent = `version ${this.at} of ${this.game.version}`;
+      d.sliderLabel.textContent = `step ${this.at} of ${this.game.version}`;
       d.liveButton.hidden = false;
     }
   }
@@ -326,9 +336,7 @@ class GamePage {
     const data = event.data || {};
     switch (event.kind) {
       case "GameCreated":
-        return "game created: " +
-          (data.seats || []).map((s, seat) => `seat ${seat} ${s.bot ? `bot ${s.bot}` : s.user}`)
-            .join(", ");
+        return "the table is set: " + this.game.seats.map((row, seat) => this.who(seat)).join(", ");
       case "SeatResigned":
         return `${this.who(event.seat)} resigned`;
       case "GameFinished":
@@ -336,9 +344,21 @@ class GamePage {
       default: {
         const line = this.renderer.describe(event, this.ctx());
         if (line) return line;
-        const action = data.action ? describeAction(data.action) : event.kind;
+        if (!data.action) return this.describeSeatEvent(event);
+        const action = describeAction(data.action);
         return event.seat === null ? `chance: ${action}` : `${this.who(event.seat)}: ${action}`;
       }
+    }
+  }
+
+  /* Events about the table rather than the game: who took or left a seat. */
+  describeSeatEvent(event) {
+    const who = event.seat === null ? "someone" : this.who(event.seat);
+    switch (event.kind) {
+      case "SeatAccepted": return `${who} took their seat`;
+      case "SeatDeclined": return `${who} declined, so the game is called off`;
+      case "GameVoided": return "the game was called off";
+      default: return event.seat === null ? "the table changed" : `${who} changed seats`;
     }
   }
 
@@ -374,8 +394,7 @@ class GamePage {
     if (answer.ok) {
       this.flash("");
     } else if (answer.status === 409) {
-      this.flash(`Someone moved first (${answer.data.error}); here is the game as it is now.`,
-        "warn");
+      this.flash("Someone moved first; here is the game now.", "warn");
     } else {
       this.flash(answer.data.error || `the server answered ${answer.status}`, "error");
     }
@@ -385,11 +404,11 @@ class GamePage {
 
   async resign() {
     if (this.busy || this.seat === null) return;
-    if (!window.confirm(`Resign seat ${this.seat}? A bot will play out your turns.`)) return;
+    if (!window.confirm("Resign? A bot will play out your turns.")) return;
     this.busy = true;
     const answer = await request("POST", this.api.resign, {seat: this.seat});
     this.busy = false;
-    if (answer.ok) this.flash(`Seat ${this.seat} resigned.`, "info");
+    if (answer.ok) this.flash(`${this.who(this.seat)} resigned.`, "info");
     else this.flash(answer.data.error || `the server answered ${answer.status}`, "error");
     await this.refresh(true);
   }

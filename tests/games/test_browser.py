@@ -123,13 +123,13 @@ def test_sign_up_play_replay_and_resign(page):
     page.click("button:has-text('Continue diving')")
     expect(page.locator("#log li")).to_have_count(3)
     expect(page.locator("#game-version")).not_to_have_text(str(start))
-    expect(page.locator("#log")).to_contain_text("seat 0 (marina) continued diving")
+    expect(page.locator("#log")).to_contain_text("marina continued diving")
     expect(page.locator("#log")).to_contain_text("rolled")
     expect(board.locator(".dsa-diver-on-trail[data-seat='0']")).to_have_count(1)
 
     # Take the chip; the bot then plays its turn inside the same request.
     page.locator("button[data-action=take]").click()
-    expect(page.locator("#log")).to_contain_text("seat 1 (bot random)")
+    expect(page.locator("#log")).to_contain_text("Random bot")
     expect(page.locator("button:has-text('Continue diving')")).to_be_visible()
     moved = version_of(page)
     assert moved > start + 2
@@ -139,10 +139,10 @@ def test_sign_up_play_replay_and_resign(page):
     page.locator("#replay").evaluate(
         "(slider) => { slider.value = '1'; slider.dispatchEvent(new Event('input')); }"
     )
-    expect(page.locator("#replay-label")).to_have_text(f"version 1 of {moved}")
+    expect(page.locator("#replay-label")).to_have_text(f"step 1 of {moved}")
     expect(page.locator("#board svg")).to_have_attribute("data-version", "1")
     expect(page.locator("#board .dsa-diver-on-trail")).to_have_count(0)
-    expect(page.locator("#actions")).to_contain_text("Replaying version 1")
+    expect(page.locator("#actions")).to_contain_text("looking back at an earlier moment")
     page.click("#replay-live")
     expect(page.locator("#board svg")).to_have_attribute("data-version", str(moved))
     expect(page.locator("#board .dsa-diver-on-trail[data-seat='0']")).to_have_count(1)
@@ -151,8 +151,8 @@ def test_sign_up_play_replay_and_resign(page):
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#resign")
     expect(page.locator("#result")).to_be_visible()
-    expect(page.locator("#result-table tbody tr").first).to_contain_text("bot-random")
+    expect(page.locator("#result-table tbody tr").first).to_contain_text("Random bot")
     expect(page.locator("#game-status")).to_have_text("Finished")
-    expect(page.locator("#log")).to_contain_text("seat 0 (marina) resigned")
+    expect(page.locator("#log")).to_contain_text("marina resigned")
     expect(page.locator("#actions")).to_contain_text("The game is over")
     assert Game.objects.get().status == GameStatus.FINISHED

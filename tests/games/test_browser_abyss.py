@@ -215,8 +215,8 @@ def test_board_offer_and_recruit(page, monkeypatch):
     board = page.locator("#board svg.ab-board")
     expect(board).to_be_visible()
     check_board(page, board, seat_view(game, 0))
-    expect(board.locator(".ab-phase")).to_contain_text("seat 1 (nemo): plot at court")
-    expect(page.locator("#actions")).to_contain_text("Waiting for seat 1 (nemo)")
+    expect(board.locator(".ab-phase")).to_contain_text("nemo: plot at court")
+    expect(page.locator("#actions")).to_contain_text("Waiting for nemo")
     expect(board.locator(".ab-clickable")).to_have_count(0)
 
     # nemo explores on until an Ally revealed is offered to marina; the page polls and asks.
@@ -237,7 +237,7 @@ def test_board_offer_and_recruit(page, monkeypatch):
         f"pearl{'' if price == 1 else 's'}?"
     )
     expect(page.locator(".ab-offer .ab-offer-question")).to_have_text(question)
-    expect(page.locator(".ab-offer")).to_contain_text("seat 1 (nemo) is exploring")
+    expect(page.locator(".ab-offer")).to_contain_text("nemo is exploring")
     expect(board.locator(".ab-offer-banner")).to_contain_text(question)
     expect(board.locator(".ab-offered")).to_have_attribute(
         "data-card", f"{card['race']} {card['value']}"
@@ -250,7 +250,7 @@ def test_board_offer_and_recruit(page, monkeypatch):
 
     acted(page, lambda: page.click(".ab-offer button[data-action=buy]"))
     expect(page.locator("#log")).to_contain_text(
-        f"seat 0 (marina) bought the {RACE[card['race']]} {card['value']} for {price} pearl"
+        f"marina bought the {RACE[card['race']]} {card['value']} for {price} pearl"
     )
     expect(page.locator(".ab-offer")).to_have_count(0)
     after = seat_view(game, 0)
@@ -276,7 +276,7 @@ def test_board_offer_and_recruit(page, monkeypatch):
             re.compile(r"^Recruit the ")
         )
         acted(page, lord.click)
-        expect(page.locator("#log")).to_contain_text(f"seat 0 (marina) recruits the {name}")
+        expect(page.locator("#log")).to_contain_text(f"marina recruits the {name}")
         for _ in range(12):
             state = store.load_state(head(game))
             if state.current_player != 0 or decision(state) not in ("pay", "affiliate"):
@@ -287,7 +287,7 @@ def test_board_offer_and_recruit(page, monkeypatch):
                 acted(page, payable.first.click)
             else:  # the missing points in pearls
                 acted(page, page.locator("#actions button").first.click)
-        expect(page.locator("#log")).to_contain_text("seat 0 (marina) paid the ")
+        expect(page.locator("#log")).to_contain_text("marina paid the ")
         assert name in [lord["name"] for lord in seat_view(game, 0)["players"][0]["lords"]]
         expect(
             board.locator(f".ab-seat[data-seat='0'] .ab-seat-lord[data-name='{name}']")
@@ -306,7 +306,7 @@ def test_board_offer_and_recruit(page, monkeypatch):
         count = view["council"][race]
         acted(page, board.locator(f".ab-council-stack.ab-clickable[data-race='{race}']").click)
         expect(page.locator("#log")).to_contain_text(
-            f"seat 0 (marina) took the Council's {RACE[race]} stack"
+            f"marina took the Council's {RACE[race]} stack"
         )
         expect(board.locator(".ab-hand .ab-hand-card")).to_have_count(
             len(view["players"][0]["hand"]) + count

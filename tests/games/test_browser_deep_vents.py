@@ -67,7 +67,7 @@ def take_by_click(page, board, view, preferred: int) -> str:
         re.compile(rf"^Take slot {slot} \((free|costs {slot})\): {re.escape(name)}$")
     )
     acted(page, lambda: page.click(f".dv-market-hex.dv-takeable[data-slot='{slot}']"))
-    expect(page.locator("#log")).to_contain_text(f"seat 0 (marina) took {name} from slot {slot}")
+    expect(page.locator("#log")).to_contain_text(f"marina took {name} from slot {slot}")
     expect(board.locator(".dv-held")).to_have_attribute("data-name", name)
     return name
 
@@ -80,7 +80,7 @@ def place_by_click(page, board, name: str, q: int, r: int) -> None:
     )
     ghost = board.locator(f".dv-eco[data-seat='0'] .dv-ghost[data-q='{q}'][data-r='{r}']")
     acted(page, ghost.click)
-    expect(page.locator("#log")).to_contain_text(f"seat 0 (marina) placed {name} at ({q},{r})")
+    expect(page.locator("#log")).to_contain_text(f"marina placed {name} at ({q},{r})")
     expect(board.locator(".dv-eco[data-seat='0'] .dv-ghost")).to_have_count(0)
     placed = board.locator(f".dv-eco[data-seat='0'] .dv-hex[data-q='{q}'][data-r='{r}']")
     expect(placed).to_have_attribute("data-name", name)
@@ -185,7 +185,7 @@ def test_bid_take_place_and_activate(page, monkeypatch):
     expect(board.locator(".dv-eco[data-seat='1'] .dv-ghost")).to_have_count(0)
     place_by_click(page, board, name, 1, 0)
     activate_until_our_turn(page, board)
-    expect(page.locator("#log")).to_contain_text("seat 1 (bot random) placed")
+    expect(page.locator("#log")).to_contain_text("Random bot placed")
     expect(board.locator(".dv-eco[data-seat='0'] .dv-hex")).to_have_count(2)
 
     # Our second turn: the Deep Vent now holds archaea, so it asks to grow or trigger.
@@ -194,7 +194,7 @@ def test_bid_take_place_and_activate(page, monkeypatch):
     place_by_click(page, board, name, 0, 1)
     decisions = activate_until_our_turn(page, board, prefer="Trigger the Deep Vent")
     assert "Trigger the Deep Vent" in decisions
-    expect(page.locator("#log")).to_contain_text("seat 0 (marina) triggered")
+    expect(page.locator("#log")).to_contain_text("marina triggered")
 
     # Each ecosystem shows as many hexes as the server holds; the market has six choices again.
     view = server_view()

@@ -445,7 +445,8 @@ function bidPanel(view, ctx) {
       svg("rect", {x: cx, y: cy, width: chipWidth, height: 44, rx: 8, class: "dv-bid-chip-box"}),
       svg("circle", {cx: cx + 14, cy: cy + 15, r: 6, fill: ctx.seatColor(seat),
         stroke: "#051321", "stroke-width": 1.5}),
-      svg("text", {x: cx + 25, y: cy + 19, class: "dv-bid-seat", text: `seat ${seat}`}),
+      svg("text", {x: cx + 25, y: cy + 19, class: "dv-bid-seat",
+        text: clip(ctx.who(seat), chipWidth - 30, 6.5)}),
       svg("text", {x: cx + 10, y: cy + 36, class: "dv-bid-state", text: state}),
     ]));
   }

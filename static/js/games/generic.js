@@ -7,9 +7,9 @@ import {html} from "../dom.js";
 import {capital, describeAction} from "../text.js";
 
 export function draw(container, view, ctx) {
-  const whose = ctx.seat === null ? "What a spectator sees" : `What seat ${ctx.seat} sees`;
+  const whose = ctx.seat === null ? "What a spectator sees" : `What ${ctx.who(ctx.seat)} sees`;
   container.replaceChildren(html("div", {class: "generic-view"}, [
-    html("p", {class: "generic-caption", text: `${whose}, version ${view.version}`}),
+    html("p", {class: "generic-caption", text: whose}),
     shown(view),
     html("details", {class: "generic-json"}, [
       html("summary", {text: "The view as JSON"}),

@@ -706,7 +706,7 @@ function scoreTable(view, x, y, width, ctx) {
       [
         svg("circle", {cx: x + 6, cy: cy - 4, r: 5.5, fill: ctx.seatColor(row.seat)}),
         svg("text", {x: x + 18, y: cy, class: "vl-score-total",
-          text: `seat ${row.seat}: ${row.total}`}),
+          text: `${clip(ctx.who(row.seat), 60, 5.8)}: ${row.total}`}),
         svg("text", {x: x + 98, y: cy, class: "vl-score-parts",
           text: clip(parts.join(" · "), width - 98, 5.8)}),
       ]));

@@ -1,0 +1,137 @@
+"""Every page on a phone (390×844) in headless Chromium, with the demo's data: nothing scrolls
+sideways, the header folds behind a Menu button, boards fit the width and zoom, controls are
+big enough to tap, and no page shows the developer's words (seat numbers, versions, event
+kinds).
+
+Uses the Playwright harness of tests/games/test_browser.py (its ``page`` fixture skips without
+Chromium or playwright)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.management import call_command
+
+from games.models import Game, GameMode, GameStatus
+from league.models import Tournament
+from tests.games.test_browser import page  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.browser
+PHONE = {"width": 390, "height": 844}
+# What people should never read on a page: "seat 0", "version 88", "expected version", a
+# slug with a number, an event kind.
+DEVELOPER_WORDS = re.compile(
+    r"\bseat \d|\bversion \d|expected version|\b[a-z]+-[a-z-]+ #\d|"
+    r"\b(GameCreated|ActionApplied|ChanceResolved|ResultRecorded|ResultReported|Seat[A-Z]\w+)\b"
+)
+TAP_PX = 40
+
+
+@pytest.fixture
+def demo(transactional_db):
+    call_command("demo", verbosity=0)
+    return {
+        "play": {
+            g.slug: g.pk for g in Game.objects.filter(mode=GameMode.PLAY, status=GameStatus.ACTIVE)
+        },
+        "record": Game.objects.filter(mode=GameMode.RECORD).values_list("pk", flat=True).first(),
+        "finished": Game.objects.filter(mode=GameMode.PLAY, status=GameStatus.FINISHED)
+        .values_list("pk", flat=True)
+        .first(),
+        "tournament": Tournament.objects.values_list("pk", flat=True).first(),
+    }
+
+
+def sign_in(page, username="alice", password="alice-demo"):  # noqa: F811
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/")
+
+
+def check_phone_page(page, path):  # noqa: F811
+    page.goto(path)
+    page.wait_for_load_state("networkidle")
+    widths = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], f"{path} scrolls sideways: {widths}"
+    small = page.evaluate(
+        """(px) => Array.from(document.querySelectorAll(
+              'main button, main .button, main select, main input[type=submit]'))
+            .filter((e) => { const r = e.getBoundingClientRect();
+                             return r.width > 0 && r.height < px; })
+            .map((e) => e.outerHTML.slice(0, 80))""",
+        TAP_PX,
+    )
+    assert small == [], f"{path}: controls too small to tap: {small}"
+    text = page.inner_text("body")
+    found = [m.group(0) for m in DEVELOPER_WORDS.finditer(text)]
+    assert not found, f"{path} shows developer words: {found}"
+
+
+def test_every_page_fits_a_phone_and_speaks_peoples_words(page, demo):  # noqa: F811
+    page.set_viewport_size(PHONE)
+    sign_in(page)
+    paths = [
+        "/",
+        "/games/new/",
+        *(f"/games/{pk}/" for pk in demo["play"].values()),
+        f"/games/{demo['finished']}/",
+        f"/games/{demo['record']}/",
+        "/ratings/",
+        "/ratings/deep-vents/",
+        "/oceans/",
+        "/players/alice/",
+        "/leagues/",
+        "/tournaments/",
+        f"/tournaments/{demo['tournament']}/",
+        "/tournaments/new/",
+        "/matches/new/",
+    ]
+    for path in paths:
+        check_phone_page(page, path)
+
+
+def test_every_board_fits_the_width_and_zooms(page, demo):  # noqa: F811
+    from playwright.sync_api import expect
+
+    page.set_viewport_size(PHONE)
+    sign_in(page)
+    assert set(demo["play"]) >= {"deep-sea-adventure", "deep-vents", "abyss", "ventlife"}
+    for slug, pk in demo["play"].items():
+        page.goto(f"/games/{pk}/")
+        board = page.locator("#board svg").first
+        expect(board).to_be_visible()
+        box = board.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (slug, box)
+        page.click("#board-zoom")
+        expect(page.locator("#board-zoom")).to_have_text("Zoom out")
+        zoomed = board.bounding_box()
+        assert zoomed["width"] > 1.8 * box["width"], (slug, zoomed)
+        widths = page.evaluate(
+            "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+        )
+        assert widths[0] <= widths[1], f"zoomed {slug} widens the page: {widths}"
+
+
+def test_the_header_folds_behind_a_menu_on_a_phone_and_not_on_a_desktop(page, demo):  # noqa: F811
+    from playwright.sync_api import expect
+
+    page.set_viewport_size(PHONE)
+    page.goto("/")
+    tournaments = page.locator(".nav-links a", has_text="Tournaments")
+    expect(tournaments).to_be_hidden()
+    page.click(".nav-toggle")
+    expect(page.locator(".nav-toggle")).to_have_attribute("aria-expanded", "true")
+    expect(tournaments).to_be_visible()
+    assert tournaments.bounding_box()["height"] >= TAP_PX
+    tournaments.click()
+    page.wait_for_url("**/tournaments/")
+
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto("/")
+    expect(page.locator(".nav-toggle")).to_be_hidden()
+    expect(page.locator(".nav-links a", has_text="Tournaments")).to_be_visible()
