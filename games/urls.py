@@ -7,6 +7,7 @@ from games import views
 urlpatterns = [
     path("", views.game_list, name="game-list"),
     path("games/new/", views.game_new, name="game-new"),
+    path("games/how-to-play/<slug:slug>/", views.how_to_play, name="how-to-play"),
     path("oceans/", views.oceans_page, name="oceans"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
     path(

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_POST
 from accounts.errors import InvalidInput, ServiceError
 from games import export, logchain, records, selectors, services, signals
 from games.api.serializers import GameOut
-from games.catalog import game_name
+from games.catalog import game_name, game_types
 from games.forms import NewGameForm
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
 from games.store import VersionConflict
@@ -92,6 +93,25 @@ def _row(game: Game, user) -> GameRow:
 def _seat_name(seat: Seat) -> str:
     name = f"{seat.bot.capitalize()} bot" if seat.bot else seat.name
     return f"{name}, resigned" if seat.resigned else name
+
+
+# -- how to play ----------------------------------------------------------------------------------
+
+
+# The games with a guide in templates/games/how_to_play/.
+GUIDES = ("abyss", "deep-sea-adventure", "deep-vents", "oceans", "ventlife")
+
+
+def how_to_play(request, slug: str):
+    """A game's rules in short, in our words, with the project's rulings."""
+    kind = game_types().get(slug)
+    if kind is None or slug not in GUIDES:
+        raise Http404("no such game")
+    return render(
+        request,
+        "games/how_to_play.html",
+        {"name": kind.name, "guide": f"games/how_to_play/{slug}.html", "playable": kind.playable},
+    )
 
 
 # -- a new game -----------------------------------------------------------------------------------
@@ -168,6 +188,7 @@ def game_detail(request, pk: int):
             "page": page,
             "turn": _row(game, request.user).turn,
             "fingerprint": _fingerprint(game),
+            "has_guide": game.slug in GUIDES,
         },
     )
 

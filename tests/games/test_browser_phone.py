@@ -14,6 +14,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Game, GameMode, GameStatus
+from games.views import GUIDES
 from league.models import Tournament
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
 
@@ -90,6 +91,7 @@ def test_every_page_fits_a_phone_and_speaks_peoples_words(page, demo):  # noqa: 
         f"/tournaments/{demo['tournament']}/",
         "/tournaments/new/",
         "/matches/new/",
+        *(f"/games/how-to-play/{slug}/" for slug in GUIDES),
     ]
     for path in paths:
         check_phone_page(page, path)
@@ -135,3 +137,20 @@ def test_the_header_folds_behind_a_menu_on_a_phone_and_not_on_a_desktop(page, de
     page.goto("/")
     expect(page.locator(".nav-toggle")).to_be_hidden()
     expect(page.locator(".nav-links a", has_text="Tournaments")).to_be_visible()
+
+
+def test_a_tap_on_the_deep_sea_adventure_board_explains_what_is_there(page, demo):  # noqa: F811
+    from playwright.sync_api import expect
+
+    page.set_viewport_size(PHONE)
+    sign_in(page)
+    page.goto(f"/games/{demo['play']['deep-sea-adventure']}/")
+    help_line = page.locator("#board-help")
+    expect(help_line).to_be_hidden()
+    page.locator(".dsa-space[data-space='1']").click()
+    expect(help_line).to_contain_text("Space 1:")
+    page.locator(".dsa-air").click()
+    expect(help_line).to_contain_text("Air left")
+    page.click("text=How to play Deep Sea Adventure")
+    expect(page.locator("h1")).to_have_text("How to play Deep Sea Adventure")
+    check_phone_page(page, page.url)

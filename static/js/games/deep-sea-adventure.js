@@ -100,9 +100,25 @@ function chip(cx, cy, level, size, extraClass) {
   ]);
 }
 
+// What a chip of each level can be worth (the rulebook's values, four chips of each).
+const WORTH = {1: "0 to 3", 2: "4 to 7", 3: "8 to 11", 4: "12 to 15"};
+
+function spaceHelp(index, content) {
+  const where = `Space ${index + 1}: `;
+  if (content.blank) return `${where}empty; its chip was taken (divers still stop here)`;
+  if (content.stack) {
+    const levels = (content.levels || []).join(", ");
+    return `${where}a stack of ${content.stack} lost chips (levels ${levels}); ` +
+      "taken together, they count as one item";
+  }
+  return `${where}a level ${content.level} ruin chip, worth ${WORTH[content.level]} points ` +
+    "once brought back to the submarine";
+}
+
 function space(index, content) {
   const {x, y} = spaceCentre(index);
   const group = svg("g", {class: "dsa-space", "data-space": index + 1});
+  group.append(svg("title", {text: spaceHelp(index, content)}));
   if (content.blank) {
     group.classList.add("dsa-blank");
     group.append(svg("circle", {
@@ -127,18 +143,30 @@ function space(index, content) {
   return group;
 }
 
-function diverMarker(seat, color, x, y, current) {
+function diverMarker(seat, color, x, y, current, help) {
   return svg("g", {class: current ? "dsa-diver dsa-current" : "dsa-diver", "data-seat": seat}, [
+    help ? svg("title", {text: help}) : null,
     current ? svg("circle", {cx: x, cy: y, r: 21, class: "dsa-current-ring"}) : null,
     svg("circle", {cx: x, cy: y, r: 15, fill: color, stroke: "#051321", "stroke-width": 2.5}),
     svg("circle", {cx: x - 5, cy: y - 5, r: 4, fill: "rgba(255,255,255,0.55)"}),
-    svg("text", {x, y: y + 5, class: "dsa-diver-no", text: seat}),
+    svg("text", {x, y: y + 5, class: "dsa-diver-no", text: seat + 1}),
   ]);
 }
 
 /* A diver on the trail: a marker above its space, its held chips beside it and, once it has
    turned back, an arrow pointing back along the trail toward the submarine. */
-function diverOnTrail(seat, diver, color, current) {
+function diverHelp(diver, name) {
+  const items = (diver.held_levels || []).length;
+  const carrying = items ? `carrying ${plural(items, "item", "items")}` : "carrying nothing";
+  if (diver.position === 0) {
+    return diver.back ? `${name}: back in the submarine, safe with what they brought`
+      : `${name}: in the submarine, ready to dive`;
+  }
+  const heading = diver.turned_back ? "heading back up" : "still diving";
+  return `${name}: on space ${diver.position}, ${heading}, ${carrying}`;
+}
+
+function diverOnTrail(seat, diver, color, current, name) {
   const index = diver.position - 1;
   const here = spaceCentre(index);
   const x = here.x;
@@ -147,7 +175,7 @@ function diverOnTrail(seat, diver, color, current) {
     "data-position": diver.position});
   group.append(svg("line", {x1: x, y1: y + 14, x2: x, y2: here.y - CHIP_R + 6,
     stroke: color, "stroke-width": 3, "stroke-linecap": "round"}));
-  group.append(diverMarker(seat, color, x, y, current));
+  group.append(diverMarker(seat, color, x, y, current, diverHelp(diver, name)));
   if (diver.turned_back) {
     const previous = index > 0 ? spaceCentre(index - 1) : {x: SUB.x, y: SUB.y};
     const angle = Math.atan2(previous.y - here.y, previous.x - here.x);
@@ -206,7 +234,8 @@ function submarine(view, ctx) {
     group.append(svg("circle", {cx, cy, r: 16, fill: "#123a57", stroke: "#7a5a14",
       "stroke-width": 4}));
     if (diver.position === 0) {
-      const marker = diverMarker(seat, ctx.seatColor(seat), cx, cy, view.current_player === seat);
+      const marker = diverMarker(seat, ctx.seatColor(seat), cx, cy, view.current_player === seat,
+        diverHelp(diver, ctx.who(seat)));
       marker.setAttribute("data-position", 0);
       group.append(marker);
       if (diver.back) {
@@ -225,6 +254,9 @@ function airTrack(air) {
   const y0 = 22;
   const cell = 22.5;
   const group = svg("g", {class: "dsa-air", "data-air": air}, [
+    svg("title", {text: `Air left: ${air}. At the start of each turn the air drops by the ` +
+      "number of items the diver carries; when it runs out the round ends, and divers still " +
+      "outside drown and drop what they carry."}),
     svg("text", {x: x0 - 12, y: y0 + 18, class: "dsa-air-label", text: "AIR"}),
   ]);
   for (let value = MAX_AIR; value >= 0; value -= 1) {
@@ -249,6 +281,8 @@ function die(x, y, value) {
     3: [[-1, -1], [0, 0], [1, 1]],
   };
   return svg("g", {class: "dsa-die"}, [
+    svg("title", {text: `A die showing ${value}. Two dice of 1 to 3 are rolled; the diver ` +
+      "moves their total minus the number of items carried, jumping over other divers."}),
     svg("rect", {x: x - 17, y: y - 17, width: 34, height: 34, rx: 7, fill: "#f7f9fb",
       stroke: "#0b2238", "stroke-width": 2}),
     ...(spots[value] || []).map(([dx, dy]) =>
@@ -357,7 +391,8 @@ export function draw(container, view, ctx) {
   ]);
   view.divers.forEach((diver, seat) => {
     if (diver.position > 0) {
-      board.append(diverOnTrail(seat, diver, ctx.seatColor(seat), view.current_player === seat));
+      board.append(diverOnTrail(seat, diver, ctx.seatColor(seat), view.current_player === seat,
+        ctx.who(seat)));
     }
   });
   container.replaceChildren(board);
