@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.errors import InvalidInput, ServiceError
+from accounts.errors import InvalidInput, NotYourSeat, ServiceError
 from games import export, logchain, records, selectors, services, signals
 from games.api.serializers import GameOut
 from games.catalog import game_name, game_types
@@ -209,7 +209,11 @@ def game_seat_answer(request, pk: int, answer: str):
     act = services.game_accept if answer == "accept" else services.game_decline
     try:
         act(game=game, seat=request.POST.get("seat"), user=request.user)
-    except (ServiceError, VersionConflict) as exc:
+    except VersionConflict:
+        messages.error(request, "Someone moved first; here is the game now.")
+    except NotYourSeat:
+        messages.error(request, "That seat is not yours to answer for.")
+    except ServiceError as exc:
         messages.error(request, str(exc))
     else:
         messages.success(
