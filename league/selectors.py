@@ -17,7 +17,7 @@ from accounts.bots import is_bot
 from accounts.errors import InvalidInput
 from games import records
 from games.catalog import game_name, game_types
-from games.models import Game, GameStatus, Seat
+from games.models import Event, EventKind, Game, GameStatus, Seat
 from league.models import (
     League,
     Membership,
@@ -210,6 +210,7 @@ def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
     """Tables with their seats, results and, in table mode, where each report stands: the
     reports of every table in one fold (``records.result_states``), not one query per table."""
     reports = records.result_states([t.game_id for t in tables if t.game.mode == "record"])
+    bids = online_bids([t.game for t in tables if t.game.mode != "record"])
     out = []
     for table in tables:
         game = table.game
@@ -223,7 +224,47 @@ def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
         }
         if game.pk in reports:
             row["report"] = reports[game.pk]
+            row["bid"] = reports[game.pk]["bid"]
+        elif game.pk in bids:
+            row["bid"] = bids[game.pk]
         out.append(row)
+    return out
+
+
+def online_bids(games: list[Game]) -> dict[int, dict[str, Any]]:
+    """The starting bid at each game played here with the starting-bid variant, once someone
+    has bid: ``{"player", "amount", "settled"}``, the highest bid so far and its bidder;
+    settled once a move other than a bid or a pass is made, or the game is over. Two
+    queries for any number of games."""
+    bidding = {g.pk: g for g in games if g.options.get("starting_bid")}
+    if not bidding:
+        return {}
+    last: dict[int, tuple[int, int, int]] = {}  # game -> (seq, seat, amount) of the last bid
+    for game_id, seq, seat, data in (
+        Event.objects.filter(
+            game_id__in=bidding, kind=EventKind.ACTION_APPLIED, data__action__type="bid"
+        )
+        .order_by("game_id", "seq")
+        .values_list("game_id", "seq", "seat", "data")
+    ):
+        last[game_id] = (seq, seat, data["action"]["amount"])
+    # Bidding opens a game (before it only the deal, which is chance), so any other move
+    # means the bid is over.
+    moved_on = set(
+        Event.objects.filter(game_id__in=last, kind=EventKind.ACTION_APPLIED)
+        .exclude(data__action__type__in=["bid", "pass"])
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    out = {}
+    for game_id, (_, seat, amount) in last.items():
+        game = bidding[game_id]
+        names = seat_names(game)
+        out[game_id] = {
+            "player": names[seat] if seat is not None and seat < len(names) else None,
+            "amount": amount,
+            "settled": game_id in moved_on or game.status != GameStatus.ACTIVE,
+        }
     return out
 
 

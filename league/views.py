@@ -697,6 +697,7 @@ def _table_panel(
         columns=[],
         rows=[],
         seated=me in seats,
+        bid=out.get("bid"),
     )
     lines: list[list[dict]] = []
     if out["status"] == GameStatus.FINISHED:
@@ -710,7 +711,6 @@ def _table_panel(
         for i, name in enumerate(seats)
     ]
     if state:
-        panel.bid = state["bid"]
         panel.confirmed_by = state["confirmed_by"]
         if state["status"] == "awaiting confirmation":
             panel.waiting_for = [

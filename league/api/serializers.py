@@ -373,6 +373,14 @@ class TableResultIn(serializers.Serializer):
     bid = BidIn(required=False, allow_null=True, default=None)
 
 
+class TableBidOut(serializers.Serializer):
+    player = serializers.CharField(allow_null=True)
+    amount = serializers.IntegerField()
+    settled = serializers.BooleanField(
+        required=False, help_text="online: false while the players are still bidding"
+    )
+
+
 class TableOut(serializers.Serializer):
     id = serializers.IntegerField()
     number = serializers.IntegerField()
@@ -381,6 +389,12 @@ class TableOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=["active", "finished", "void"])
     result = ResultOut(many=True, allow_null=True)
     report = RecordOut(required=False, help_text="table mode: where the reported result stands")
+    bid = TableBidOut(
+        required=False,
+        allow_null=True,
+        help_text="the starting bid (Deep Vents' variant): reported at a table in table mode,"
+        " the highest so far (settled once play starts) at a game played here",
+    )
 
 
 class RoundOut(serializers.Serializer):

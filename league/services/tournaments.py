@@ -33,6 +33,7 @@ from league.selectors import (
     is_league_organiser,
     is_tournament_organiser,
     live_rounds,
+    online_bids,
     seat_names,
     tables_of,
     tournament_standings,
@@ -582,13 +583,19 @@ def results_csv(tournament: Tournament) -> str:
         ["round", "table", "game", "seat", "player", "rank", "score", "status", "winning bid"]
     )
     tables = list(tables_of(tournament))
-    # The bid reported (or settled) at each table played on a table; on its winner's row.
+    # The bid reported (or settled) at each table played on a table, on its winner's row ...
     bids = {
         pk: state["bid"]
         for pk, state in records.result_states(
             [t.game_id for t in tables if t.game.mode == "record"]
         ).items()
     }
+    # ... and at each table played here, the bid its game settled.
+    bids.update(
+        (pk, bid)
+        for pk, bid in online_bids([t.game for t in tables if t.game.mode != "record"]).items()
+        if bid["settled"]
+    )
     for table in tables:
         names = seat_names(table.game)
         result = table.game.result or [{"rank": "", "score": ""}] * len(names)
