@@ -272,26 +272,35 @@ def round_out(round_: Round) -> dict[str, Any]:
     tables = round_.tables.select_related("game").prefetch_related("game__seats__user")
     return {
         "number": round_.number,
+        "stage": round_.stage,
+        "started_at": round_.started_at,
+        "minutes": round_.minutes,
         "tables": tables_out(list(tables)),
         "byes": [e.user.username for e in round_.byes.select_related("user")],
     }
 
 
+def in_field(entry) -> bool:
+    """An entrant who took part: not waiting for a place, not withdrawn before round 1."""
+    return not entry.waitlisted and entry.dropped_after_round != 0
+
+
 def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
-    """Standing order with points and tie-breaks (in the tournament's configured order)."""
-    entries = list(tournament.entries.select_related("user"))
+    """Standing order with points and tie-breaks (in the tournament's configured order), over
+    the rounds before any top cut, of the players who took part."""
+    entries = [e for e in tournament.entries.select_related("user") if in_field(e)]
     results = [
         GameResult(
             players=tuple(seat_names(t.game)),
             ranks=tuple(r["rank"] for r in t.game.result),
             scores=tuple(r["score"] for r in t.game.result),
         )
-        for t in tables_of(tournament)
+        for t in tables_of(tournament).filter(round__stage="main")
         if t.game.status == GameStatus.FINISHED
     ]
     byes = [
         e.user.username
-        for r in live_rounds(tournament)
+        for r in live_rounds(tournament).filter(stage="main")
         for e in r.byes.all().select_related("user")
     ]
     rows = standings(
@@ -301,6 +310,7 @@ def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
         bye_points=tournament.bye_points,
         placement={int(k): v for k, v in tournament.placement_points.items()},
         tiebreaks=tournament.tiebreaks,
+        share_floor=1 / (tournament.table_size + 1),
     )
     dropped = {e.user.username for e in entries if e.dropped}
     return [
@@ -337,11 +347,33 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "time_control": tournament.time_control,
         "organisers": [u.username for u in tournament.organisers.all()],
         "players": [
-            {"player": e.user.username, "seed": e.seed, "dropped": e.dropped}
+            {
+                "player": e.user.username,
+                "seed": e.seed,
+                "dropped": e.dropped,
+                "waitlisted": e.waitlisted,
+                "checked_in": e.checked_in,
+            }
             for e in tournament.entries.select_related("user")
         ],
         "rounds_played": [round_out(r) for r in live_rounds(tournament)],
+        "entry_mode": tournament.entry_mode,
+        "cap": tournament.cap,
+        "check_in": tournament.check_in,
+        "top_cut": tournament.top_cut,
+        "avoid_club_rounds": tournament.avoid_club_rounds,
+        "round_minutes": tournament.round_minutes,
+        "season": tournament.season.name if tournament.season else None,
+        "champion": tournament_champion(tournament),
     }
+
+
+def tournament_champion(tournament: Tournament) -> str | None:
+    """The champion the tournament's end named (its log), or None while it runs."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return None
+    end = tournament.log.filter(kind="TournamentFinished").order_by("-pk").first()
+    return end.data.get("champion") if end else None
 
 
 # -- a league's own standings ---------------------------------------------------------------------

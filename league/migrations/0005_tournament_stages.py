@@ -4,65 +4,68 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0004_tournament_seeding'),
+        ("league", "0004_tournament_seeding"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='entry',
-            name='checked_in',
+            model_name="entry",
+            name="checked_in",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='entry',
-            name='waitlisted',
+            model_name="entry",
+            name="waitlisted",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='round',
-            name='minutes',
+            model_name="round",
+            name="minutes",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='round',
-            name='stage',
-            field=models.CharField(default='main', max_length=4),
+            model_name="round",
+            name="stage",
+            field=models.CharField(default="main", max_length=4),
         ),
         migrations.AddField(
-            model_name='round',
-            name='started_at',
+            model_name="round",
+            name="started_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='avoid_club_rounds',
+            model_name="tournament",
+            name="avoid_club_rounds",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='cap',
+            model_name="tournament",
+            name="cap",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='check_in',
+            model_name="tournament",
+            name="check_in",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='entry_mode',
-            field=models.CharField(choices=[('organiser', 'Organiser'), ('open', 'Open')], default='organiser', max_length=10),
+            model_name="tournament",
+            name="entry_mode",
+            field=models.CharField(
+                choices=[("organiser", "Organiser"), ("open", "Open")],
+                default="organiser",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='round_minutes',
+            model_name="tournament",
+            name="round_minutes",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='top_cut',
+            model_name="tournament",
+            name="top_cut",
             field=models.PositiveSmallIntegerField(default=0),
         ),
     ]

@@ -358,8 +358,13 @@ def test_csv_exports(organiser, api_for, players):
             io.StringIO(organiser.get(f"/api/tournaments/{tid}/standings.csv").content.decode())
         )
     )
-    assert standings[0][:4] == ["position", "player", "points", "buchholz"]
-    assert len(standings) == 5 and standings[1][2] == "1.0"
+    assert standings[0] == [
+        "position", "player", "points", "buchholz", "score", "share", "wins", "head_to_head",
+        "games", "byes", "dropped",
+    ]  # fmt: skip
+    assert len(set(standings[0])) == len(standings[0]), "no column twice (wins was)"
+    assert len(standings) == 5 and standings[1][2] == "1"
+    assert standings[1][5] == "0.53", "the share 10/19 to two decimals"
     results = list(
         csv.DictReader(
             io.StringIO(organiser.get(f"/api/tournaments/{tid}/results.csv").content.decode())
