@@ -911,7 +911,17 @@ def table_report(
     *, tournament: Tournament, table: Table, user, results: Any, bid: Any = None
 ) -> dict[str, Any]:
     _check_bid(tournament, bid)
-    return records.result_report(game=table.game, user=user, results=results, bid=bid)
+    return _ended(
+        table, records.result_report(game=table.game, user=user, results=results, bid=bid)
+    )
+
+
+def _ended(table: Table, state: dict[str, Any]) -> dict[str, Any]:
+    """A table's result final: the tournament ends if that was its last (the game's end is
+    announced too, after the commit; this ends it at once, in the same request)."""
+    if state["status"] == "final":
+        tournaments_end_if_over(game_ids=[table.game_id])
+    return state
 
 
 def table_confirm(
@@ -925,7 +935,9 @@ def table_confirm(
     """A seated player confirms the report; stating another winning bid disputes it."""
     if bid is not records.UNSTATED:
         _check_bid(tournament, bid)
-    return records.result_confirm(game=table.game, user=user, results=results, bid=bid)
+    return _ended(
+        table, records.result_confirm(game=table.game, user=user, results=results, bid=bid)
+    )
 
 
 def table_override(
@@ -933,7 +945,7 @@ def table_override(
 ) -> dict[str, Any]:
     _require_organiser(tournament, by)
     _check_bid(tournament, bid)
-    return records.result_override(game=table.game, by=by, results=results, bid=bid)
+    return _ended(table, records.result_override(game=table.game, by=by, results=results, bid=bid))
 
 
 def _check_bid(tournament: Tournament, bid: Any) -> None:
