@@ -602,6 +602,13 @@ def tournament_new(request):
                 advance=data["advance"],
                 seeding=data["seeding"],
                 time_control=form.time_control(),
+                entry_mode=data["entry_mode"],
+                cap=data["cap"],
+                check_in=data["check_in"],
+                top_cut=data["top_cut"] or 0,
+                avoid_club_rounds=data["avoid_club_rounds"] or 0,
+                round_minutes=data["round_minutes"],
+                season=data["season"],
             )
         except ServiceError as exc:
             form.add_error(None, str(exc))
@@ -865,6 +872,15 @@ def tournament_drop(request, pk: int):
     the confirmation (``confirmed``) drops."""
     tournament = get_object_or_404(Tournament, pk=pk)
     player = (request.POST if request.method == "POST" else request.GET).get("player", "")
+    if player != request.user.username and not selectors.is_tournament_organiser(
+        tournament, request.user
+    ):
+        return _tournament_page(
+            request,
+            tournament,
+            error="only the tournament's organisers may drop another player",
+            status=403,
+        )
     if request.method != "POST" or request.POST.get("confirmed") != "yes":
         return render(
             request,
