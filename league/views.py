@@ -902,7 +902,7 @@ def tournament_drop(request, pk: int):
     return _attempt(request, tournament, drop)
 
 
-def _simple_post(call: Callable[[Tournament, Any], str], *, anchor: str = ""):
+def _simple_post(call: Callable[..., str], *, anchor: str = ""):
     """A view for a button that calls one service with the tournament and the request."""
 
     @login_required
