@@ -890,6 +890,9 @@ def tournament_drop(request, pk: int):
                 "player": player,
                 "self": player == request.user.username,
                 "started": tournament.round_set.exists(),
+                "waiting": tournament.entries.filter(
+                    user__username=player, waitlisted=True
+                ).exists(),
             },
         )
 

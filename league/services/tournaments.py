@@ -24,7 +24,7 @@ from accounts.errors import InvalidInput, NotYourSeat, RuleViolation
 from games import inputs, records, store
 from games import services as game_services
 from games.catalog import game_type
-from games.models import EventKind, Game, GameStatus
+from games.models import Event, EventKind, Game, GameStatus
 from games.rules import get_rules
 from games.store import NewEvent
 from league import pairing
@@ -636,19 +636,17 @@ def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
 def why_not_repairable(round_: Round) -> str | None:
     """Why round ``round_`` can no longer be paired again (a table has started or has a
     result), or None if it can."""
-    for table in round_.tables.select_related("game"):
-        game = table.game
-        if (
-            game.status != GameStatus.ACTIVE
-            or game.events.filter(
-                kind__in=[EventKind.ACTION_APPLIED, EventKind.RESULT_REPORTED]
-            ).exists()
-        ):
-            return (
-                f"table {table.number} has started or has a result: "
-                "this round can no longer be paired again"
-            )
-    return None
+    tables = round_.tables.order_by("number")
+    started = tables.exclude(game__status=GameStatus.ACTIVE) | tables.filter(
+        game__in=Event.objects.filter(
+            game__table__round=round_,
+            kind__in=[EventKind.ACTION_APPLIED, EventKind.RESULT_REPORTED],
+        ).values("game_id")
+    )
+    first = started.order_by("number").values_list("number", flat=True).first()
+    if first is None:
+        return None
+    return f"table {first} has started or has a result: this round can no longer be paired again"
 
 
 @transaction.atomic

@@ -293,3 +293,57 @@ def test_a_rounds_clock_starts_once_and_is_logged(org):
     again = org.post(f"/api/tournaments/{tid}/rounds/1/start/", {}, format="json")
     assert again.status_code == 422 and "already running" in again.content.decode()
     assert kinds(tid)[-1] == "RoundStarted"
+
+
+def test_a_top_cut_larger_than_the_field_at_round_one_changes_nothing(org, api_for, users):
+    tid = create(org, players=[], entry_mode="open", top_cut=4).json()["id"]
+    for name in ("ann", "ben", "cat"):
+        api_for(users[name]).post(f"/api/tournaments/{tid}/register/")
+    before = kinds(tid)
+    response = org.post(f"/api/tournaments/{tid}/rounds/")
+    assert response.status_code == 400
+    assert "a top cut of 4 is larger than the field of 3" in response.content.decode()
+    assert kinds(tid) == before and org.get(f"/api/tournaments/{tid}/").json()["status"] == "open"
+
+
+def test_the_form_puts_a_tournament_in_a_season_of_its_league(client, users):
+    import datetime as dt
+
+    league = League.objects.create(name="Club", slug="club")
+    other = League.objects.create(name="Other", slug="other")
+    for each in (league, other):
+        Membership.objects.create(league=each, user=users["org"], role="organiser")
+    season = Season.objects.create(league=league, name="Spring", starts_on=dt.date(2020, 1, 1))
+    elsewhere = Season.objects.create(league=other, name="Winter", starts_on=dt.date(2020, 1, 1))
+    client.force_login(users["org"])
+    post = {
+        "name": "Club Swiss",
+        "game": DSA,
+        "format": "swiss",
+        "mode": "table",
+        "table_size": "2",
+        "rounds": "2",
+        "advance": "1",
+        "players": "ann\nben\ncat\ndan",
+        "bye_points": "0",
+        "on_timeout": "random",
+        "league": str(league.pk),
+        "season": str(elsewhere.pk),
+    }
+    wrong = client.post("/tournaments/new/", post)
+    assert (
+        wrong.status_code == 200 and "Choose a season of the tournament" in wrong.content.decode()
+    )
+    response = client.post("/tournaments/new/", {**post, "season": str(season.pk)})
+    assert response.status_code == 302
+    body = APIClient().get(f"/api/tournaments/{response.url.split('/')[-2]}/").json()
+    assert body["league"] == "club" and body["season"] == "Spring"
+
+
+def test_each_tie_break_is_explained_in_one_line_on_the_standings(org, client):
+    tiebreaks = ["median_buchholz", "opponents_share", "buchholz"]
+    tid = create(org, tiebreaks=tiebreaks, table_size=3, players=list(NAMES[:3])).json()["id"]
+    html = client.get(f"/tournaments/{tid}/").content.decode()
+    assert "Ties are broken by median buchholz, then opponents&#x27; share, then buchholz" in html
+    assert "Buchholz without your best and worst game" in html
+    assert "counting anyone below 1/4 as 1/4" in html  # tables of 3: the floor is 1/4
