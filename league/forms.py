@@ -18,6 +18,7 @@ from games.oceans import SLUG as OCEANS
 from games.rules.oceans_data import CARDS
 from league.models import League, Membership, Season, Tournament
 from league.services.tournaments import STARTING_BID_GAMES
+from league.standings import DEFAULT_TIEBREAKS
 
 
 def _game_choices() -> list[tuple[str, str]]:
@@ -158,6 +159,22 @@ class TournamentForm(forms.Form):
         help_text="Rounds in which players who share a league are not paired together where"
         " it can be helped.",
     )
+    tiebreaks = forms.MultipleChoiceField(
+        label="Tie-breaks",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        initial=list(DEFAULT_TIEBREAKS),
+        choices=[
+            ("buchholz", "Buchholz: the opponents' points"),
+            ("median_buchholz", "Median Buchholz: without the best and worst game"),
+            ("opponents_share", "Opponents' share: how well the opponents did, with a floor"),
+            ("score", "Score: the game scores"),
+            ("share", "Share: each score as a part of its table's"),
+            ("wins", "Wins"),
+            ("head_to_head", "Head to head among the tied players"),
+        ],
+        help_text="Applied in the order listed; none ticked means the usual ones.",
+    )
     round_minutes = forms.IntegerField(
         label="Minutes per round",
         required=False,
@@ -230,6 +247,11 @@ class TournamentForm(forms.Form):
     @property
     def bid_games(self) -> list[str]:
         return sorted(STARTING_BID_GAMES)
+
+    def clean_tiebreaks(self) -> list[str] | None:
+        chosen = set(self.cleaned_data["tiebreaks"])
+        order = [name for name, _ in self.fields["tiebreaks"].choices if name in chosen]
+        return order or None
 
     def clean_entry_mode(self) -> str:
         return self.cleaned_data["entry_mode"] or Tournament.EntryMode.ORGANISER

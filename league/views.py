@@ -609,6 +609,7 @@ def tournament_new(request):
                 avoid_club_rounds=data["avoid_club_rounds"] or 0,
                 round_minutes=data["round_minutes"],
                 season=data["season"],
+                tiebreaks=data["tiebreaks"],
             )
         except ServiceError as exc:
             form.add_error(None, str(exc))

@@ -347,3 +347,29 @@ def test_each_tie_break_is_explained_in_one_line_on_the_standings(org, client):
     assert "Ties are broken by median buchholz, then opponents&#x27; share, then buchholz" in html
     assert "Buchholz without your best and worst game" in html
     assert "counting anyone below 1/4 as 1/4" in html  # tables of 3: the floor is 1/4
+
+
+def test_the_form_chooses_the_tie_breaks_in_the_order_listed(client, users):
+    client.force_login(users["org"])
+    post = {
+        "name": "Picked",
+        "game": DSA,
+        "format": "swiss",
+        "mode": "table",
+        "table_size": "2",
+        "rounds": "2",
+        "advance": "1",
+        "players": "ann\nben",
+        "bye_points": "0",
+        "on_timeout": "random",
+        "tiebreaks": ["wins", "opponents_share", "median_buchholz"],
+    }
+    response = client.post("/tournaments/new/", post)
+    assert response.status_code == 302
+    body = APIClient().get(f"/api/tournaments/{response.url.split('/')[-2]}/").json()
+    assert body["tiebreaks"] == ["median_buchholz", "opponents_share", "wins"]
+    bad = client.post("/tournaments/new/", {**post, "tiebreaks": ["luck"]})
+    assert (
+        bad.status_code == 200
+        and "luck is not one of the available choices" in bad.content.decode()
+    )
