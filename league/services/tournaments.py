@@ -412,7 +412,8 @@ def _over(tournament: Tournament, done: list[Round]) -> bool:
         if number <= tournament.rounds:
             return False
         if not any(r.stage == "cut" for r in done):
-            return not tournament.top_cut
+            # drops may leave too few for a cut: the Swiss standings then decide
+            return not tournament.top_cut or len(_cut_seeds(tournament)) < 2
     return _next_pairing(tournament, number, done) is None
 
 

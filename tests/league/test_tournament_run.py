@@ -373,3 +373,18 @@ def test_the_form_chooses_the_tie_breaks_in_the_order_listed(client, users):
         bad.status_code == 200
         and "luck is not one of the available choices" in bad.content.decode()
     )
+
+
+def test_a_top_cut_left_with_one_player_by_drops_ends_on_the_swiss_standings(org, api_for, users):
+    tid = create(org, rounds=1, top_cut=2).json()["id"]
+    play_round(api_for, users, tid, pair(org, tid))
+    winners = [
+        row["player"] for row in APIClient().get(f"/api/tournaments/{tid}/standings/").json()
+    ]
+    org.post(f"/api/tournaments/{tid}/drop/", {"player": winners[1]}, format="json")
+    for name in winners[2:]:
+        org.post(f"/api/tournaments/{tid}/drop/", {"player": name}, format="json")
+    assert org.post(f"/api/tournaments/{tid}/rounds/").status_code == 422  # over, not paired
+    body = org.get(f"/api/tournaments/{tid}/").json()
+    assert body["status"] == "finished" and body["champion"] == winners[0]
+    assert len(body["rounds_played"]) == 1
