@@ -234,7 +234,7 @@ def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
 def online_bids(games: list[Game]) -> dict[int, dict[str, Any]]:
     """The starting bid at each game played here with the starting-bid variant, once someone
     has bid: ``{"player", "amount", "settled"}``, the highest bid so far and its bidder;
-    settled once a move other than a bid or a pass is made, or the game is over. Two
+    settled once a move other than a bid or a pass is made, or the game is over. At most two
     queries for any number of games."""
     bidding = {g.pk: g for g in games if g.options.get("starting_bid")}
     if not bidding:
@@ -249,9 +249,10 @@ def online_bids(games: list[Game]) -> dict[int, dict[str, Any]]:
     ):
         last[game_id] = (seq, seat, data["action"]["amount"])
     # Bidding opens a game (before it only the deal, which is chance), so any other move
-    # means the bid is over.
+    # means the bid is over; a game that is over is past it anyway.
+    active = [pk for pk in last if bidding[pk].status == GameStatus.ACTIVE]
     moved_on = set(
-        Event.objects.filter(game_id__in=last, kind=EventKind.ACTION_APPLIED)
+        Event.objects.filter(game_id__in=active, kind=EventKind.ACTION_APPLIED)
         .exclude(data__action__type__in=["bid", "pass"])
         .values_list("game_id", flat=True)
         .distinct()
