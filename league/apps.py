@@ -13,6 +13,7 @@ class LeagueConfig(AppConfig):
         game_finished.connect(_rate, dispatch_uid="league.rate.finished")
         result_corrected.connect(_rate, dispatch_uid="league.rate.corrected")
         record_correctable.connect(_may_correct, dispatch_uid="league.may_correct")
+        game_finished.connect(_end_tournaments, dispatch_uid="league.tournament.end")
 
 
 def _rate(sender, *, slug: str, game_id: int | None = None, game_ids=None, **kwargs):
@@ -28,3 +29,10 @@ def _may_correct(sender, *, game, user, **kwargs) -> bool:
     from league.selectors import may_correct_record
 
     return may_correct_record(game, user)
+
+
+def _end_tournaments(sender, *, game_id: int | None = None, game_ids=None, **kwargs):
+    from league.services.tournaments import tournaments_end_if_over
+
+    # A tournament whose last table this was ends by itself.
+    tournaments_end_if_over(game_ids=list(game_ids or [game_id]))

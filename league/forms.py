@@ -18,6 +18,7 @@ from games.oceans import SLUG as OCEANS
 from games.rules.oceans_data import CARDS
 from league.models import League, Membership, Season, Tournament
 from league.services.tournaments import STARTING_BID_GAMES
+from league.standings import DEFAULT_TIEBREAKS
 
 
 def _game_choices() -> list[tuple[str, str]]:
@@ -119,8 +120,65 @@ class TournamentForm(forms.Form):
         " always sends its last player home.",
     )
     players = forms.CharField(
+        required=False,
         widget=forms.Textarea(attrs={"rows": 6, "placeholder": "alice\nbob\nbot-random-1"}),
-        help_text="One username per line. Bots are bot-random, bot-random-1, …",
+        help_text="One username per line. Bots are bot-random, bot-random-1, … With open entry"
+        " you may leave it empty.",
+    )
+    entry_mode = forms.ChoiceField(
+        label="Entry",
+        required=False,
+        initial=Tournament.EntryMode.ORGANISER,
+        choices=[
+            (Tournament.EntryMode.ORGANISER, "the organisers enter the players"),
+            (Tournament.EntryMode.OPEN, "players enter themselves until round 1"),
+        ],
+    )
+    cap = forms.IntegerField(
+        label="Most players",
+        required=False,
+        min_value=2,
+        help_text="Leave empty for no limit; later entries wait in line for a place.",
+    )
+    check_in = forms.BooleanField(
+        label="Players check in before round 1",
+        required=False,
+        help_text="Whoever has not checked in when round 1 is paired is dropped.",
+    )
+    top_cut = forms.IntegerField(
+        label="Top cut",
+        required=False,
+        min_value=0,
+        help_text="Swiss: after the rounds, this many of the top play elimination to a"
+        " champion. Leave empty for none.",
+    )
+    avoid_club_rounds = forms.IntegerField(
+        label="Keep club mates apart for",
+        required=False,
+        min_value=0,
+        help_text="Rounds in which players who share a league are not paired together where"
+        " it can be helped.",
+    )
+    tiebreaks = forms.MultipleChoiceField(
+        label="Tie-breaks",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        initial=list(DEFAULT_TIEBREAKS),
+        choices=[
+            ("buchholz", "Buchholz: the opponents' points"),
+            ("median_buchholz", "Median Buchholz: without the best and worst game"),
+            ("opponents_share", "Opponents' share: how well the opponents did, with a floor"),
+            ("score", "Score: the game scores"),
+            ("share", "Share: each score as a part of its table's"),
+            ("wins", "Wins"),
+            ("head_to_head", "Head to head among the tied players"),
+        ],
+        help_text="Applied in the order listed; none ticked means the usual ones.",
+    )
+    round_minutes = forms.IntegerField(
+        label="Minutes per round",
+        required=False,
+        help_text="On tables: the round's clock, started from the tournament page.",
     )
     seeding = forms.ChoiceField(
         label="Seeds",
@@ -155,10 +213,30 @@ class TournamentForm(forms.Form):
         empty_label="No league",
         help_text="Leagues you organise.",
     )
+    season = forms.ModelChoiceField(
+        queryset=Season.objects.none(),
+        required=False,
+        empty_label="No season",
+        help_text="Its games count in this season of the league's standings.",
+    )
 
     def __init__(self, *args: Any, user, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["league"].queryset = leagues_of(user, Membership.Role.ORGANISER)
+        organised = leagues_of(user, Membership.Role.ORGANISER)
+        self.fields["league"].queryset = organised
+        self.fields["season"].queryset = Season.objects.filter(league__in=organised).select_related(
+            "league"
+        )
+        self.fields["season"].label_from_instance = lambda season: (
+            f"{season.league.name}: {season.name}"
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        season, league = data.get("season"), data.get("league")
+        if season is not None and (league is None or season.league_id != league.pk):
+            self.add_error("season", "Choose a season of the tournament's league.")
+        return data
 
     def time_control(self) -> dict[str, Any] | None:
         seconds = self.cleaned_data["move_seconds"]
@@ -169,6 +247,14 @@ class TournamentForm(forms.Form):
     @property
     def bid_games(self) -> list[str]:
         return sorted(STARTING_BID_GAMES)
+
+    def clean_tiebreaks(self) -> list[str] | None:
+        chosen = set(self.cleaned_data["tiebreaks"])
+        order = [name for name, _ in self.fields["tiebreaks"].choices if name in chosen]
+        return order or None
+
+    def clean_entry_mode(self) -> str:
+        return self.cleaned_data["entry_mode"] or Tournament.EntryMode.ORGANISER
 
     def clean_seeding(self) -> str:
         return self.cleaned_data["seeding"] or Tournament.Seeding.ENTRY

@@ -179,6 +179,10 @@ class Tournament(models.Model):
         RUNNING = "running"
         FINISHED = "finished"
 
+    class EntryMode(models.TextChoices):
+        ORGANISER = "organiser"  # the organisers enter the players
+        OPEN = "open"  # players enter themselves until round 1, up to the cap, then wait
+
     name = models.CharField(max_length=100)
     slug = models.CharField(max_length=40)  # the game
     format = models.CharField(max_length=12, choices=Format.choices)
@@ -193,6 +197,14 @@ class Tournament(models.Model):
     seeding = models.CharField(max_length=6, choices=Seeding.choices, default=Seeding.ENTRY)
     time_control = models.JSONField(null=True, blank=True)  # for online tables; see games
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    entry_mode = models.CharField(
+        max_length=10, choices=EntryMode.choices, default=EntryMode.ORGANISER
+    )
+    cap = models.PositiveSmallIntegerField(null=True, blank=True)  # most players; then a waitlist
+    check_in = models.BooleanField(default=False)  # round 1 drops who has not checked in
+    top_cut = models.PositiveSmallIntegerField(default=0)  # Swiss: the top N into elimination
+    avoid_club_rounds = models.PositiveSmallIntegerField(default=0)  # keep clubs apart so long
+    round_minutes = models.PositiveSmallIntegerField(null=True, blank=True)  # table mode
     league = models.ForeignKey(
         League, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )
@@ -224,6 +236,8 @@ class Entry(models.Model):
     seed = models.PositiveIntegerField()
     entered_after_round = models.PositiveSmallIntegerField(default=0)  # late entry
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    waitlisted = models.BooleanField(default=False)  # open entry beyond the cap
+    checked_in = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["seed"]
@@ -239,6 +253,9 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     attempt = models.PositiveSmallIntegerField(default=1)  # re-pairing makes a new attempt
     void = models.BooleanField(default=False)  # replaced by a re-pairing
+    stage = models.CharField(max_length=4, default="main")  # "cut": a Swiss event's top cut
+    started_at = models.DateTimeField(null=True, blank=True)  # the round's clock, table mode
+    minutes = models.PositiveSmallIntegerField(null=True, blank=True)
     byes = models.ManyToManyField(Entry, blank=True, related_name="byes")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -259,7 +276,8 @@ class Table(models.Model):
 
 
 class TournamentEvent(models.Model):
-    """The organiser's log: entries, drops, pairings and re-pairings. Append-only."""
+    """The tournament's log: entries, waitlist moves, check-ins, drops and re-entries,
+    pairings and re-pairings, round clocks, stage changes and the end. Append-only."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
     kind = models.CharField(max_length=30)

@@ -90,13 +90,48 @@ class Pairing:
 
 
 def seat_order(table: Sequence, first_seats: Mapping) -> list:
-    """The player who has sat first least often sits first; the rest follow in a stable order
-    (fewest first seats first, then as given).
+    """The table's players in seat order, balancing every seat position across rounds.
+
+    ``first_seats`` maps a player to how often they sat in each position before: a sequence
+    (position 0 first; missing positions count 0), or a plain count of first seats only. The
+    order chosen is the one whose players sat least often in the positions it gives them (the
+    sum over the table), so over the rounds everyone takes each position about as often;
+    among equals, the player who sat first least often sits first and the rest follow in a
+    stable order (fewest first seats first, then as given).
 
     With the Deep Vents starting bid the bid decides who plays first ("the last bidder pays the
     bid and plays first; the others follow clockwise"), so there this order is only the clockwise
     order around the table and says nothing about who starts."""
-    return sorted(table, key=lambda player: first_seats.get(player, 0))
+    counts = {player: _position_counts(first_seats.get(player, 0)) for player in table}
+    ordered = sorted(table, key=lambda player: counts[player][0] if counts[player] else 0)
+    if len(ordered) > MAX_TABLE:
+        return ordered
+    best, best_cost = ordered, None
+    for order in itertools.permutations(ordered):
+        cost = sum(_count_at(counts[player], seat) for seat, player in enumerate(order))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = list(order), cost
+    return best
+
+
+def seat_counts(past_tables: Iterable[Sequence]) -> dict[Hashable, list[int]]:
+    """How often each player sat in each seat position at ``past_tables`` (for ``seat_order``)."""
+    counts: dict[Hashable, list[int]] = {}
+    for table in past_tables:
+        for seat, player in enumerate(table):
+            line = counts.setdefault(player, [0] * MAX_TABLE)
+            line[seat] += 1
+    return counts
+
+
+def _position_counts(value) -> tuple[int, ...]:
+    if isinstance(value, int):
+        return (value,)
+    return tuple(value)
+
+
+def _count_at(counts: tuple[int, ...], seat: int) -> int:
+    return counts[seat] if seat < len(counts) else 0
 
 
 def repeats(tables: Iterable[Sequence], past_tables: Sequence[Sequence]) -> int:
@@ -123,6 +158,7 @@ def swiss_round(
     byes_had: Mapping = {},
     first_seats: Mapping = {},
     rng: random.Random | None = None,
+    avoid: Sequence[Sequence] = (),
 ) -> Pairing:
     """One Swiss round. ``players`` are the players still in the event, in standing order where
     points tie (e.g. by tie-breaks); with ``rng``, players on equal points are shuffled instead.
@@ -135,7 +171,9 @@ def swiss_round(
     possible (the least score difference; see the module docstring). Tables come top table
     first, each in ``seat_order``; byes come in standing order. A 1,000-player round takes a few
     tenths of a second (bench_pairing.py). Round 1, with no points yet, is
-    ``swiss_first_round``'s."""
+    ``swiss_first_round``'s. ``avoid`` lists groups of players to keep apart (club mates): two
+    of a group count as having met once already, so they share a table only where keeping them
+    apart would cost as much in repeats."""
     order = _standing_order(players, points, rng)
     sizes, bye_count = table_sizes(len(order), table_size)
     rank = {player: i for i, player in enumerate(order)}
@@ -147,20 +185,23 @@ def swiss_round(
         if len(table) < table_size:
             for player in table:
                 short_had[player] = short_had.get(player, 0) + 1
-    tables = _seat_swiss(seated, sizes, past_tables, points, short_had, table_size)
+    tables = _seat_swiss(seated, sizes, [*past_tables, *avoid], points, short_had, table_size)
     return Pairing(
         tables=[seat_order(table, first_seats) for table in tables],
         byes=[player for player in order if player in sitting_out],
     )
 
 
-def swiss_first_round(seeds: Sequence, table_size: int, *, first_seats: Mapping = {}) -> Pairing:
+def swiss_first_round(
+    seeds: Sequence, table_size: int, *, first_seats: Mapping = {}, avoid: Sequence[Sequence] = ()
+) -> Pairing:
     """Round 1 of a Swiss event from the players in seed order (best first). Byes, if
     ``table_sizes`` leaves any, go to the lowest seeds. With T tables the seeds are cut into
     bands of T and each table takes one player from every band, in order: table 1 has seeds 1,
     T + 1, 2T + 1, ...; at tables of 2 that is the top half against the bottom half (1 against
     n/2 + 1), as in the Dutch system. Full tables come first, so the last band leaves the short
-    ones out."""
+    ones out. With ``avoid`` (groups of players to keep apart, e.g. club mates), two players of
+    one band change tables wherever that seats fewer of a group together."""
     seeds = list(seeds)
     if len(set(seeds)) != len(seeds):
         raise ValueError("a player appears twice")
@@ -173,6 +214,12 @@ def swiss_first_round(seeds: Sequence, table_size: int, *, first_seats: Mapping 
             if dealt < len(seated) and len(tables[t]) < size:
                 tables[t].append(seated[dealt])
                 dealt += 1
+    if avoid:
+        index = {player: i for i, player in enumerate(seated)}
+        met, _ = _met_costs(len(seated), index, avoid)
+        indexed = [[index[player] for player in table] for table in tables]
+        _swap_away_repeats(indexed, met, lambda a, b: a // len(sizes) == b // len(sizes))
+        tables = [[seated[i] for i in sorted(table)] for table in indexed]
     return Pairing(
         tables=[seat_order(table, first_seats) for table in tables],
         byes=seeds[len(seated) :],

@@ -17,7 +17,7 @@ from accounts.bots import is_bot
 from accounts.errors import InvalidInput
 from games import records
 from games.catalog import game_name, game_types
-from games.models import Game, GameStatus, Seat
+from games.models import Event, EventKind, Game, GameStatus, Seat
 from league.models import (
     League,
     Membership,
@@ -210,6 +210,7 @@ def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
     """Tables with their seats, results and, in table mode, where each report stands: the
     reports of every table in one fold (``records.result_states``), not one query per table."""
     reports = records.result_states([t.game_id for t in tables if t.game.mode == "record"])
+    bids = online_bids([t.game for t in tables if t.game.mode != "record"])
     out = []
     for table in tables:
         game = table.game
@@ -223,7 +224,48 @@ def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
         }
         if game.pk in reports:
             row["report"] = reports[game.pk]
+            row["bid"] = reports[game.pk]["bid"]
+        elif game.pk in bids:
+            row["bid"] = bids[game.pk]
         out.append(row)
+    return out
+
+
+def online_bids(games: list[Game]) -> dict[int, dict[str, Any]]:
+    """The starting bid at each game played here with the starting-bid variant, once someone
+    has bid: ``{"player", "amount", "settled"}``, the highest bid so far and its bidder;
+    settled once a move other than a bid or a pass is made, or the game is over. At most two
+    queries for any number of games."""
+    bidding = {g.pk: g for g in games if g.options.get("starting_bid")}
+    if not bidding:
+        return {}
+    last: dict[int, tuple[int, int, int]] = {}  # game -> (seq, seat, amount) of the last bid
+    for game_id, seq, seat, data in (
+        Event.objects.filter(
+            game_id__in=bidding, kind=EventKind.ACTION_APPLIED, data__action__type="bid"
+        )
+        .order_by("game_id", "seq")
+        .values_list("game_id", "seq", "seat", "data")
+    ):
+        last[game_id] = (seq, seat, data["action"]["amount"])
+    # Bidding opens a game (before it only the deal, which is chance), so any other move
+    # means the bid is over; a game that is over is past it anyway.
+    active = [pk for pk in last if bidding[pk].status == GameStatus.ACTIVE]
+    moved_on = set(
+        Event.objects.filter(game_id__in=active, kind=EventKind.ACTION_APPLIED)
+        .exclude(data__action__type__in=["bid", "pass"])
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    out = {}
+    for game_id, (_, seat, amount) in last.items():
+        game = bidding[game_id]
+        names = seat_names(game)
+        out[game_id] = {
+            "player": names[seat] if seat is not None and seat < len(names) else None,
+            "amount": amount,
+            "settled": game_id in moved_on or game.status != GameStatus.ACTIVE,
+        }
     return out
 
 
@@ -231,26 +273,35 @@ def round_out(round_: Round) -> dict[str, Any]:
     tables = round_.tables.select_related("game").prefetch_related("game__seats__user")
     return {
         "number": round_.number,
+        "stage": round_.stage,
+        "started_at": round_.started_at,
+        "minutes": round_.minutes,
         "tables": tables_out(list(tables)),
         "byes": [e.user.username for e in round_.byes.select_related("user")],
     }
 
 
+def in_field(entry) -> bool:
+    """An entrant who took part: not waiting for a place, not withdrawn before round 1."""
+    return not entry.waitlisted and entry.dropped_after_round != 0
+
+
 def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
-    """Standing order with points and tie-breaks (in the tournament's configured order)."""
-    entries = list(tournament.entries.select_related("user"))
+    """Standing order with points and tie-breaks (in the tournament's configured order), over
+    the rounds before any top cut, of the players who took part."""
+    entries = [e for e in tournament.entries.select_related("user") if in_field(e)]
     results = [
         GameResult(
             players=tuple(seat_names(t.game)),
             ranks=tuple(r["rank"] for r in t.game.result),
             scores=tuple(r["score"] for r in t.game.result),
         )
-        for t in tables_of(tournament)
+        for t in tables_of(tournament).filter(round__stage="main")
         if t.game.status == GameStatus.FINISHED
     ]
     byes = [
         e.user.username
-        for r in live_rounds(tournament)
+        for r in live_rounds(tournament).filter(stage="main")
         for e in r.byes.all().select_related("user")
     ]
     rows = standings(
@@ -260,6 +311,7 @@ def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
         bye_points=tournament.bye_points,
         placement={int(k): v for k, v in tournament.placement_points.items()},
         tiebreaks=tournament.tiebreaks,
+        share_floor=1 / (tournament.table_size + 1),
     )
     dropped = {e.user.username for e in entries if e.dropped}
     return [
@@ -296,11 +348,33 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "time_control": tournament.time_control,
         "organisers": [u.username for u in tournament.organisers.all()],
         "players": [
-            {"player": e.user.username, "seed": e.seed, "dropped": e.dropped}
+            {
+                "player": e.user.username,
+                "seed": e.seed,
+                "dropped": e.dropped,
+                "waitlisted": e.waitlisted,
+                "checked_in": e.checked_in,
+            }
             for e in tournament.entries.select_related("user")
         ],
         "rounds_played": [round_out(r) for r in live_rounds(tournament)],
+        "entry_mode": tournament.entry_mode,
+        "cap": tournament.cap,
+        "check_in": tournament.check_in,
+        "top_cut": tournament.top_cut,
+        "avoid_club_rounds": tournament.avoid_club_rounds,
+        "round_minutes": tournament.round_minutes,
+        "season": tournament.season.name if tournament.season else None,
+        "champion": tournament_champion(tournament),
     }
+
+
+def tournament_champion(tournament: Tournament) -> str | None:
+    """The champion the tournament's end named (its log), or None while it runs."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return None
+    end = tournament.log.filter(kind="TournamentFinished").order_by("-pk").first()
+    return end.data.get("champion") if end else None
 
 
 # -- a league's own standings ---------------------------------------------------------------------

@@ -23,6 +23,14 @@ better for each:
 - ``share``: over the player's games, their score divided by the table's total score (0 where
   that total is 0), which evens out high- and low-scoring tables;
 - ``wins``: games ranked first, ties for first included;
+- ``median_buchholz``: Buchholz without the player's best and worst game (by the opponents'
+  points there), once they have played three games or more, so one lucky or unlucky
+  pairing weighs less;
+- ``opponents_share``: the average over the player's opponents (once per game met) of each
+  one's placement share, the points they took from games over the most those games could have
+  given (first place at each), floored at ``share_floor`` (by default 1/3, as in
+  opponents' match-win percentage; a tournament uses 1 / (table size + 1)), so meeting a
+  player who did badly costs less;
 - ``head_to_head``: among the players still tied on points and on every tie-break before this
   one, the points each earned in games where at least two of them sat at the table. At a
   two-player table that is the classic head to head; at a larger table it is the placement points
@@ -45,7 +53,8 @@ DEFAULT_PLACEMENT_POINTS: Mapping[int, tuple[float, ...]] = {
     3: (5, 3, 1),
     4: (5, 3, 2, 1),
 }
-TIEBREAKS = ("buchholz", "score", "share", "wins", "head_to_head")
+DEFAULT_TIEBREAKS = ("buchholz", "score", "share", "wins", "head_to_head")
+TIEBREAKS = (*DEFAULT_TIEBREAKS, "median_buchholz", "opponents_share")  # every one known
 
 _HEAD_TO_HEAD = "head_to_head"
 _DIGITS = 9  # rounding before comparison, so float sums in another order still tie
@@ -143,7 +152,8 @@ def standings(
     byes: Sequence = (),
     bye_points: float = 0.0,
     placement: Mapping[int, Sequence[float]] = DEFAULT_PLACEMENT_POINTS,
-    tiebreaks: Sequence[str] = TIEBREAKS,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    share_floor: float = 1 / 3,
 ) -> list[Standing]:
     """Everyone in ``players`` in standing order: points, then each tie-break in ``tiebreaks``
     (see the module docstring). Players without games are included with 0 points. ``byes`` names
@@ -186,13 +196,18 @@ def standings(
         games.append((seats, earned))
 
     values: dict[str, Sequence[float]] = {"score": score, "share": share, "wins": wins}
-    if "buchholz" in tiebreaks:
-        buchholz = [0.0] * count
+    if "buchholz" in tiebreaks or "median_buchholz" in tiebreaks:
+        per_game: list[list[float]] = [[] for _ in range(count)]
         for seats, _ in games:
             table_total = sum(points[i] for i in seats)
             for i in seats:
-                buchholz[i] += table_total - points[i]
-        values["buchholz"] = buchholz
+                per_game[i].append(table_total - points[i])
+        values["buchholz"] = [sum(line) for line in per_game]
+        values["median_buchholz"] = [
+            sum(sorted(line)[1:-1]) if len(line) >= 3 else sum(line) for line in per_game
+        ]
+    if "opponents_share" in tiebreaks:
+        values["opponents_share"] = _opponents_share(count, results, games, placement, share_floor)
 
     keys = [[_rounded(points[i])] for i in range(count)]
     for name in tiebreaks:
@@ -212,6 +227,27 @@ def standings(
         )
         for i in order
     ]
+
+
+def _opponents_share(count, results, games, placement, floor: float) -> list[float]:
+    """Per player, the mean placement share of their opponents, each floored at ``floor``."""
+    earned = [0.0] * count
+    most = [0.0] * count
+    for result, (seats, points) in zip(results, games):
+        best = max(placement[len(result.players)])
+        for seat, i in enumerate(seats):
+            earned[i] += points[seat]
+            most[i] += best
+    share = [max(earned[i] / most[i] if most[i] else 0.0, floor) for i in range(count)]
+    total = [0.0] * count
+    met = [0] * count
+    for seats, _ in games:
+        for i in seats:
+            for j in seats:
+                if i != j:
+                    total[i] += share[j]
+                    met[i] += 1
+    return [total[i] / met[i] if met[i] else 0.0 for i in range(count)]
 
 
 def _check_tiebreaks(tiebreaks: Sequence[str]) -> None:

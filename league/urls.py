@@ -43,6 +43,22 @@ urlpatterns = [
     ),
     path("tournaments/<int:pk>/enter/", views.tournament_enter, name="tournament-enter"),
     path("tournaments/<int:pk>/drop/", views.tournament_drop, name="tournament-drop"),
+    path("tournaments/<int:pk>/reenter/", views.tournament_reenter, name="tournament-reenter"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/print/",
+        views.tournament_print,
+        name="tournament-print",
+    ),
+    path(
+        "tournaments/<int:pk>/projector/", views.tournament_projector, name="tournament-projector"
+    ),
+    path("tournaments/<int:pk>/register/", views.tournament_register, name="tournament-register"),
+    path("tournaments/<int:pk>/checkin/", views.tournament_check_in, name="tournament-checkin"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/start/",
+        views.tournament_round_start,
+        name="tournament-round-start",
+    ),
     path(
         "tournaments/<int:pk>/tables/<int:table>/report/",
         views.table_result,

@@ -556,6 +556,18 @@ TIEBREAK_LABELS = {
     "share": "Share",
     "wins": "Wins",
     "head_to_head": "Head to head",
+    "median_buchholz": "Median Buchholz",
+    "opponents_share": "Opponents' share",
+}
+TIEBREAK_HELP = {
+    "buchholz": "the points of everyone you played against, added up.",
+    "score": "your game scores, added up.",
+    "share": "your score at each table as a part of the table's total, added up.",
+    "wins": "the games you won.",
+    "head_to_head": "the points you took in games against the other players tied with you.",
+    "median_buchholz": "Buchholz without your best and worst game, once you have played three.",
+    "opponents_share": "how well your opponents did on average: the part of the most points"
+    " they could have taken that they took, counting anyone below {floor} as {floor}.",
 }
 
 
@@ -590,6 +602,14 @@ def tournament_new(request):
                 advance=data["advance"],
                 seeding=data["seeding"],
                 time_control=form.time_control(),
+                entry_mode=data["entry_mode"],
+                cap=data["cap"],
+                check_in=data["check_in"],
+                top_cut=data["top_cut"] or 0,
+                avoid_club_rounds=data["avoid_club_rounds"] or 0,
+                round_minutes=data["round_minutes"],
+                season=data["season"],
+                tiebreaks=data["tiebreaks"],
             )
         except ServiceError as exc:
             form.add_error(None, str(exc))
@@ -655,6 +675,9 @@ def _tournament_page(
     entries = list(tournament.entries.select_related("user"))
     playing = [e.user.username for e in entries if not e.dropped]
     me = next((e for e in entries if e.user_id == user.pk), None) if user.is_authenticated else None
+    live = list(selectors.live_rounds(tournament))
+    repairable = bool(live) and tournaments.why_not_repairable(live[-1]) is None
+    floor = f"1/{tournament.table_size + 1}"
     return render(
         request,
         "league/tournament_detail.html",
@@ -666,6 +689,21 @@ def _tournament_page(
             "rounds": rounds,
             "latest": rounds[-1]["number"] if rounds else None,
             "tiebreaks": [TIEBREAK_LABELS.get(name, name) for name in tournament.tiebreaks],
+            "tiebreak_help": [
+                (TIEBREAK_LABELS.get(name, name), TIEBREAK_HELP.get(name, "").format(floor=floor))
+                for name in tournament.tiebreaks
+            ],
+            "repairable": repairable and tournament.status != Tournament.Status.FINISHED,
+            "champion": selectors.tournament_champion(tournament),
+            "started": bool(live),
+            "in_count": sum(1 for e in entries if selectors.in_field(e) and not e.dropped),
+            "waitlist": [e.user.username for e in entries if e.waitlisted],
+            "not_checked_in": [
+                e.user.username
+                for e in entries
+                if not e.waitlisted and not e.dropped and not e.checked_in
+            ],
+            "dropped_players": [e.user.username for e in entries if e.dropped],
             "standings": selectors.tournament_standings(tournament),
             "entries": len(entries),
             "my_entry": me,
@@ -697,6 +735,7 @@ def _table_panel(
         columns=[],
         rows=[],
         seated=me in seats,
+        bid=out.get("bid"),
     )
     lines: list[list[dict]] = []
     if out["status"] == GameStatus.FINISHED:
@@ -710,7 +749,6 @@ def _table_panel(
         for i, name in enumerate(seats)
     ]
     if state:
-        panel.bid = state["bid"]
         panel.confirmed_by = state["confirmed_by"]
         if state["status"] == "awaiting confirmation":
             panel.waiting_for = [
@@ -830,16 +868,100 @@ def tournament_enter(request, pk: int):
 
 
 @login_required
-@require_POST
 def tournament_drop(request, pk: int):
+    """A drop asks first: the form (or ?player= on GET) shows a page to confirm it, and only
+    the confirmation (``confirmed``) drops."""
     tournament = get_object_or_404(Tournament, pk=pk)
-    player = request.POST.get("player", "")
+    player = (request.POST if request.method == "POST" else request.GET).get("player", "")
+    if player != request.user.username and not selectors.is_tournament_organiser(
+        tournament, request.user
+    ):
+        return _tournament_page(
+            request,
+            tournament,
+            error="only the tournament's organisers may drop another player",
+            status=403,
+        )
+    if request.method != "POST" or request.POST.get("confirmed") != "yes":
+        return render(
+            request,
+            "league/tournament_drop_confirm.html",
+            {
+                "tournament": tournament,
+                "player": player,
+                "self": player == request.user.username,
+                "started": tournament.round_set.exists(),
+                "waiting": tournament.entries.filter(
+                    user__username=player, waitlisted=True
+                ).exists(),
+            },
+        )
 
     def drop() -> str:
         entry = tournaments.entry_drop(tournament=tournament, player=player, by=request.user)
+        if entry.user_id == request.user.pk:
+            return "You have dropped out: your games stand, and you will not be paired again."
         return f"{entry.user.username} has dropped: no further pairings."
 
     return _attempt(request, tournament, drop)
+
+
+def _simple_post(call: Callable[..., str], *, anchor: str = ""):
+    """A view for a button that calls one service with the tournament and the request."""
+
+    @login_required
+    @require_POST
+    def view(request, pk: int, **kwargs):
+        tournament = get_object_or_404(Tournament, pk=pk)
+        return _attempt(
+            request, tournament, lambda: call(tournament, request, **kwargs), anchor=anchor
+        )
+
+    return view
+
+
+def _reenter(tournament, request) -> str:
+    entry = tournaments.entry_reenter(
+        tournament=tournament, player=request.POST.get("player", ""), by=request.user
+    )
+    return f"{entry.user.username} is back in and plays from the next round paired."
+
+
+def _register(tournament, request) -> str:
+    entry = tournaments.entry_register(tournament=tournament, by=request.user)
+    if entry.waitlisted:
+        return "The tournament is full: you are on the waitlist and move up if a place frees."
+    return "You have entered."
+
+
+def _check_in(tournament, request) -> str:
+    player = request.POST.get("player") or request.user.username
+    entry = tournaments.entry_check_in(tournament=tournament, player=player, by=request.user)
+    if entry.user_id == request.user.pk:
+        return "You are checked in."
+    return f"{entry.user.username} is checked in."
+
+
+def _round_start(tournament, request, number: int) -> str:
+    round_ = tournaments.round_start(
+        tournament=tournament,
+        number=number,
+        by=request.user,
+        minutes=_whole_or_none(request.POST.get("minutes")),
+    )
+    return f"Round {number}'s clock is running: {round_.minutes} minutes."
+
+
+def _whole_or_none(raw: str | None) -> Any:
+    if raw is None or raw.strip() == "":
+        return None
+    return int(raw) if raw.strip().isdigit() else raw
+
+
+tournament_reenter = _simple_post(_reenter, anchor="#organiser")
+tournament_register = _simple_post(_register)
+tournament_check_in = _simple_post(_check_in)
+tournament_round_start = _simple_post(_round_start, anchor="#rounds")
 
 
 @login_required
@@ -912,3 +1034,46 @@ def _table_message(number: int, state: dict[str, Any]) -> str:
     if state["status"] == "disputed":
         return f"Table {number}: the result is disputed; the organiser decides it."
     return f"Table {number}: reported, awaiting confirmation."
+
+
+# -- at the venue ---------------------------------------------------------------------------------
+
+
+def tournament_print(request, pk: int, number: int):
+    """Round ``number``'s pairings and a score slip per table, for printing (one page for the
+    pairings, then the slips)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    round_ = selectors.live_rounds(tournament).filter(number=number).first()
+    if round_ is None:
+        raise Http404("no such round")
+    return render(
+        request,
+        "league/tournament_print.html",
+        {
+            "tournament": tournament,
+            "name": game_name(tournament.slug),
+            "round": selectors.round_out(round_),
+            "bid": bool(tournament.options.get("starting_bid")),
+        },
+    )
+
+
+def tournament_projector(request, pk: int):
+    """For a screen at the venue: the latest round's tables in big type, its clock counting
+    down, and a QR code to the public standings."""
+    from league.venue import qr_svg
+
+    tournament = get_object_or_404(Tournament, pk=pk)
+    latest = selectors.live_rounds(tournament).last()
+    url = request.build_absolute_uri(reverse("tournament-detail", args=[pk]) + "#standings")
+    return render(
+        request,
+        "league/tournament_projector.html",
+        {
+            "tournament": tournament,
+            "round": selectors.round_out(latest) if latest else None,
+            "qr": qr_svg(url),
+            "standings_url": url,
+            "champion": selectors.tournament_champion(tournament),
+        },
+    )

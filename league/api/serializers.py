@@ -323,7 +323,10 @@ class TournamentIn(serializers.Serializer):
     rounds = serializers.IntegerField(min_value=1, max_value=50, default=3)
     mode = serializers.ChoiceField(choices=["online", "table"], default="online")
     players = serializers.ListField(
-        child=serializers.CharField(**NAME), min_length=2, max_length=2000
+        child=serializers.CharField(**NAME),
+        max_length=2000,
+        default=list,
+        help_text="in seed order; at least two, unless entry_mode is open",
     )
     options = serializers.DictField(required=False, default=dict)
     league = serializers.CharField(required=False, max_length=50, allow_null=True, default=None)
@@ -362,15 +365,76 @@ class TournamentIn(serializers.Serializer):
         " (T tables: top half against bottom half at tables of 2); elimination deals the seeds"
         " to the tables in snake order, so the top seeds start apart",
     )
+    entry_mode = serializers.ChoiceField(
+        choices=["organiser", "open"],
+        default="organiser",
+        help_text="open: players enter themselves (register/) until round 1 is paired",
+    )
+    cap = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="the most players; later entries wait in line and move up as places free",
+    )
+    check_in = serializers.BooleanField(
+        default=False, help_text="pairing round 1 drops whoever has not checked in (checkin/)"
+    )
+    top_cut = serializers.IntegerField(
+        default=0,
+        help_text="Swiss: after the rounds, the top N of the standings play elimination"
+        " (advance per table) to a champion; 0 for none",
+    )
+    avoid_club_rounds = serializers.IntegerField(
+        default=0,
+        help_text="for this many rounds, players sharing a league (other than this"
+        " tournament's) are kept apart where repeats allow",
+    )
+    round_minutes = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="table mode: the length of a round's clock (rounds/<n>/start/)",
+    )
+    season = serializers.CharField(
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=100,
+        help_text="a season of the league, by id or name: the games count in its standings",
+    )
 
 
 class PlayerNameIn(serializers.Serializer):
     player = serializers.CharField(**NAME)
 
 
+class CheckInIn(serializers.Serializer):
+    player = serializers.CharField(
+        **NAME, required=False, help_text="an organiser checks a player in; else yourself"
+    )
+
+
+class CapIn(serializers.Serializer):
+    cap = serializers.IntegerField(allow_null=True, help_text="null: no cap")
+
+
+class RoundStartIn(serializers.Serializer):
+    minutes = serializers.IntegerField(
+        required=False, allow_null=True, default=None, help_text="default: round_minutes"
+    )
+
+
 class TableResultIn(serializers.Serializer):
     results = results_field()
     bid = BidIn(required=False, allow_null=True, default=None)
+
+
+class TableBidOut(serializers.Serializer):
+    player = serializers.CharField(allow_null=True)
+    amount = serializers.IntegerField()
+    settled = serializers.BooleanField(
+        required=False, help_text="online: false while the players are still bidding"
+    )
 
 
 class TableOut(serializers.Serializer):
@@ -381,10 +445,23 @@ class TableOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=["active", "finished", "void"])
     result = ResultOut(many=True, allow_null=True)
     report = RecordOut(required=False, help_text="table mode: where the reported result stands")
+    bid = TableBidOut(
+        required=False,
+        allow_null=True,
+        help_text="the starting bid (Deep Vents' variant): reported at a table in table mode,"
+        " the highest so far (settled once play starts) at a game played here",
+    )
 
 
 class RoundOut(serializers.Serializer):
     number = serializers.IntegerField()
+    stage = serializers.ChoiceField(
+        choices=["main", "cut"], help_text="cut: a round of a Swiss event's top cut"
+    )
+    started_at = serializers.DateTimeField(
+        allow_null=True, help_text="table mode: when the round's clock started"
+    )
+    minutes = serializers.IntegerField(allow_null=True, help_text="the round's length")
     tables = TableOut(many=True)
     byes = serializers.ListField(child=serializers.CharField())
 
@@ -393,6 +470,8 @@ class EntryOut(serializers.Serializer):
     player = serializers.CharField()
     seed = serializers.IntegerField(help_text="1 is the top seed, by the tournament's seeding")
     dropped = serializers.BooleanField()
+    waitlisted = serializers.BooleanField(help_text="waiting for a place (beyond the cap)")
+    checked_in = serializers.BooleanField()
 
 
 class TimeControlOut(serializers.Serializer):
@@ -423,6 +502,16 @@ class TournamentOut(serializers.Serializer):
     organisers = serializers.ListField(child=serializers.CharField())
     players = EntryOut(many=True)
     rounds_played = RoundOut(many=True)
+    entry_mode = serializers.ChoiceField(choices=["organiser", "open"])
+    cap = serializers.IntegerField(allow_null=True)
+    check_in = serializers.BooleanField()
+    top_cut = serializers.IntegerField()
+    avoid_club_rounds = serializers.IntegerField()
+    round_minutes = serializers.IntegerField(allow_null=True)
+    season = serializers.CharField(allow_null=True)
+    champion = serializers.CharField(
+        allow_null=True, help_text="once finished: the final's winner, or the top standing"
+    )
 
 
 class TournamentListOut(serializers.Serializer):

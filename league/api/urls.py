@@ -54,6 +54,27 @@ urlpatterns = [
         name="api-tournament-drop",
     ),
     path(
+        "tournaments/<int:pk>/reenter/",
+        views.TournamentReenterApi.as_view(),
+        name="api-tournament-reenter",
+    ),
+    path(
+        "tournaments/<int:pk>/register/",
+        views.TournamentRegisterApi.as_view(),
+        name="api-tournament-register",
+    ),
+    path(
+        "tournaments/<int:pk>/checkin/",
+        views.TournamentCheckInApi.as_view(),
+        name="api-tournament-checkin",
+    ),
+    path("tournaments/<int:pk>/cap/", views.TournamentCapApi.as_view(), name="api-tournament-cap"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/start/",
+        views.TournamentRoundStartApi.as_view(),
+        name="api-tournament-round-start",
+    ),
+    path(
         "tournaments/<int:pk>/tables/<int:table>/report/",
         views.TableResultApi.as_view(action="report"),
         name="api-table-report",

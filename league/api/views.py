@@ -254,7 +254,19 @@ class TournamentListCreateApi(APIView):
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
         league = selectors.league_named(data.pop("league"))
-        tournament = tournaments.tournament_create(created_by=request.user, league=league, **data)
+        season_name = data.pop("season")
+        season = None
+        if season_name is not None:
+            if league is None:
+                raise InvalidInput("a season belongs to a league: name the league too")
+            season = league.seasons.filter(name=season_name).first()
+            if season is None and season_name.isdigit():
+                season = league.seasons.filter(pk=int(season_name)).first()
+            if season is None:
+                raise InvalidInput(f"{league.name} has no season {season_name!r}")
+        tournament = tournaments.tournament_create(
+            created_by=request.user, league=league, season=season, **data
+        )
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
 
@@ -310,6 +322,73 @@ class TournamentEntryApi(APIView):
         change = tournaments.entry_add if self.action == "enter" else tournaments.entry_drop
         change(tournament=tournament, by=request.user, **body.validated_data)
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentReenterApi(APIView):
+    """An organiser re-enters a dropped player: they play from the next round paired."""
+
+    @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk)
+        body = s.PlayerNameIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournaments.entry_reenter(tournament=tournament, by=request.user, **body.validated_data)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentRegisterApi(APIView):
+    """Open entry: the player enters themself before round 1 (beyond the cap: the waitlist)."""
+
+    @extend_schema(request=None, responses={201: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk)
+        tournaments.entry_register(tournament=tournament, by=request.user)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentCheckInApi(APIView):
+    """Check in before round 1: yourself, or (organisers) a named player."""
+
+    @extend_schema(request=s.CheckInIn, responses={201: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk)
+        body = s.CheckInIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        player = body.validated_data.get("player", request.user.username)
+        tournaments.entry_check_in(tournament=tournament, player=player, by=request.user)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentCapApi(APIView):
+    """Change the cap before round 1 (organisers); a higher cap moves waiting players up."""
+
+    @extend_schema(request=s.CapIn, responses={200: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk)
+        body = s.CapIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournaments.tournament_cap(
+            tournament=tournament, cap=body.validated_data["cap"], by=request.user
+        )
+        return Response(_tournament_out(tournament))
+
+
+class TournamentRoundStartApi(APIView):
+    """Start a round's clock (table mode, organisers)."""
+
+    @extend_schema(request=s.RoundStartIn, responses={201: s.RoundOut})
+    def post(self, request, pk, number):
+        body = s.RoundStartIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        round_ = tournaments.round_start(
+            tournament=_tournament(pk),
+            number=number,
+            by=request.user,
+            minutes=body.validated_data["minutes"],
+        )
+        return Response(
+            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
+        )
 
 
 class TableResultApi(APIView):

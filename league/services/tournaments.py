@@ -17,27 +17,42 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.bots import bot_level, bot_user
 from accounts.errors import InvalidInput, NotYourSeat, RuleViolation
 from games import inputs, records, store
 from games import services as game_services
 from games.catalog import game_type
-from games.models import EventKind, Game, GameStatus
+from games.models import Event, EventKind, Game, GameStatus
 from games.rules import get_rules
 from games.store import NewEvent
 from league import pairing
-from league.models import Entry, Rating, Round, Table, Tournament, TournamentEvent
+from league.models import (
+    Entry,
+    Membership,
+    Rating,
+    Round,
+    Table,
+    Tournament,
+    TournamentEvent,
+)
 from league.ratings import DEFAULT_RATING
 from league.selectors import (
     is_league_organiser,
     is_tournament_organiser,
     live_rounds,
+    online_bids,
     seat_names,
     tables_of,
     tournament_standings,
 )
-from league.standings import DEFAULT_PLACEMENT_POINTS, TIEBREAKS, fallback_placement
+from league.standings import (
+    DEFAULT_PLACEMENT_POINTS,
+    DEFAULT_TIEBREAKS,
+    TIEBREAKS,
+    fallback_placement,
+)
 
 User = get_user_model()
 STARTING_BID_GAMES = records.BID_GAMES
@@ -65,11 +80,27 @@ def tournament_create(
     advance: Any = 1,
     time_control: Any = None,
     seeding: Any = Tournament.Seeding.ENTRY,
+    entry_mode: Any = Tournament.EntryMode.ORGANISER,
+    cap: Any = None,
+    check_in: Any = False,
+    top_cut: Any = 0,
+    avoid_club_rounds: Any = 0,
+    round_minutes: Any = None,
+    season=None,
 ) -> Tournament:
     """A tournament with its entries. ``seeding`` orders the seeds, which pair round 1: the
     order given (``entry``), Elo in the game, highest first, with the unrated at the default
     rating and ties in the order given (``rating``), or a draw (``random``). The entry order,
-    the seeding and the seeds are logged."""
+    the seeding and the seeds are logged.
+
+    ``entry_mode`` "open" lets players enter themselves until round 1 (a field of fewer than
+    two is then allowed until round 1 is paired); ``cap`` bounds the field, beyond it players
+    wait in line. ``check_in`` drops, when round 1 is paired, whoever has not checked in.
+    ``top_cut`` (Swiss only) sends the top N of the standings after ``rounds`` rounds into an
+    elimination stage, ``advance`` of each table going through. ``avoid_club_rounds`` keeps
+    players who share a league (other than the tournament's own) apart for that many rounds.
+    ``round_minutes`` (table mode) is the default length of a round's clock. ``season`` puts
+    its games in that season of ``league``."""
     name = inputs.text(name, "name", 100)
     try:
         kind = game_type(game)
@@ -85,14 +116,37 @@ def tournament_create(
     if not kind.min_players <= table_size <= kind.max_players:
         raise InvalidInput(f"{kind.name} is played by {kind.min_players} to {kind.max_players}")
     rounds = _whole(rounds, "rounds", 1, 50)
-    advance = _whole(advance, "advance", 1, table_size - 1) if format == "elimination" else 1
+    top_cut = _whole(top_cut, "top_cut", 0, 2000)
+    if top_cut and format != Tournament.Format.SWISS:
+        raise InvalidInput("a top cut follows Swiss rounds: use format swiss")
+    if top_cut == 1:
+        raise InvalidInput("a top cut takes at least two players")
+    knockout = format == Tournament.Format.ELIMINATION or top_cut
+    advance = _whole(advance, "advance", 1, table_size - 1) if knockout else 1
     options = _game_options(kind.slug, mode, options)
     if seeding not in Tournament.Seeding.values:
         raise InvalidInput(f"seeding must be one of {', '.join(Tournament.Seeding.values)}")
+    if entry_mode not in Tournament.EntryMode.values:
+        raise InvalidInput(f"entry_mode must be one of {', '.join(Tournament.EntryMode.values)}")
+    if not isinstance(check_in, bool):
+        raise InvalidInput("check_in must be true or false")
+    cap = None if cap is None else _whole(cap, "cap", 2, 2000)
+    avoid_club_rounds = _whole(avoid_club_rounds, "avoid_club_rounds", 0, 50)
+    if round_minutes is not None:
+        if mode != Tournament.Mode.TABLE:
+            raise InvalidInput("round_minutes is for tournaments played on tables")
+        round_minutes = _whole(round_minutes, "round_minutes", 5, 600)
+    if season is not None and (league is None or season.league_id != league.pk):
+        raise InvalidInput("the season must be one of the tournament's league")
     users = _players(players)
-    if len(users) < 2:
-        raise InvalidInput("a tournament needs at least two players")
-    _check_field(format, len(users), table_size, advance)
+    if cap is not None and len(users) > cap:
+        raise InvalidInput(f"the cap of {cap} is below the {len(users)} players entered")
+    if entry_mode == Tournament.EntryMode.ORGANISER or len(users) >= 2:
+        if len(users) < 2:
+            raise InvalidInput("a tournament needs at least two players")
+        _check_field(format, len(users), table_size, advance, top_cut)
+    elif top_cut:
+        _check_field(format, top_cut, table_size, advance, top_cut)
     placement = _placement(placement_points, table_size)
     order = _tiebreaks(tiebreaks)
     if inputs.score(bye_points, "bye_points") is None or bye_points < 0:
@@ -117,8 +171,15 @@ def tournament_create(
         advance=advance,
         seeding=seeding,
         league=league,
+        season=season,
         time_control=time_control,
         created_by=created_by,
+        entry_mode=entry_mode,
+        cap=cap,
+        check_in=check_in,
+        top_cut=top_cut,
+        avoid_club_rounds=avoid_club_rounds,
+        round_minutes=round_minutes,
     )
     tournament.organisers.add(created_by)
     seeded = _seed(users, seeding, kind.slug)
@@ -157,16 +218,23 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
     return value
 
 
-def _check_field(format: str, players: int, table_size: int, advance: int) -> None:
-    """Refuse a field no round could seat, and an elimination event some round of which would
-    eliminate nobody (league.pairing.elimination_field says which)."""
+def _check_field(
+    format: str, players: int, table_size: int, advance: int, top_cut: int = 0
+) -> None:
+    """Refuse a field no round could seat, an elimination event (or top cut) some round of
+    which would eliminate nobody (league.pairing.elimination_field says which), and a top cut
+    larger than the field."""
+    if top_cut > players:
+        raise InvalidInput(f"a top cut of {top_cut} is larger than the field of {players}")
     try:
         if format == Tournament.Format.ELIMINATION:
             pairing.elimination_field(players, table_size, advance)
         elif not pairing.table_sizes(players, table_size)[0]:
             raise ValueError(f"{players} players cannot fill a table of {table_size}")
+        if top_cut:
+            pairing.elimination_field(top_cut, table_size, advance)
     except ValueError as exc:
-        raise InvalidInput(str(exc)) from None
+        raise InvalidInput(f"{'top cut: ' if top_cut else ''}{exc}") from None
 
 
 def _game_options(slug: str, mode: str, options: Any) -> dict[str, Any]:
@@ -239,7 +307,7 @@ def _finite(value: Any) -> bool:
 
 def _tiebreaks(names: Any) -> list[str]:
     if names is None:
-        return list(TIEBREAKS)
+        return list(DEFAULT_TIEBREAKS)
     if (
         not isinstance(names, list)
         or not all(n in TIEBREAKS for n in names)
@@ -262,8 +330,10 @@ def _require_organiser(tournament: Tournament, user) -> None:
 
 
 def round_pair(*, tournament: Tournament, by: AbstractUser) -> Round:
-    """Pair the next round: the previous one must be complete. Once every round is played,
-    the tournament is marked finished and this says so."""
+    """Pair the next round: the previous one must be complete. Round 1 closes registration
+    (with check-in, whoever has not checked in is dropped). Once every round is played, the
+    tournament is marked finished (it ends by itself when its last table ends) and this says
+    so."""
     round_ = _pair_next(tournament, by)
     if round_ is None:
         raise RuleViolation("the tournament is over: every round has been played")
@@ -280,24 +350,126 @@ def _pair_next(tournament: Tournament, by) -> Round | None:
     if done and not _complete(done[-1]):
         raise RuleViolation(f"round {done[-1].number} is not complete yet")
     number = len(done) + 1
-    pairing_ = None
-    if number <= _round_limit(tournament):
-        pairing_ = _next_pairing(tournament, number, done)
-    if pairing_ is None:
-        tournament.status = Tournament.Status.FINISHED
-        tournament.save(update_fields=["status"])
-        _log(tournament, "TournamentFinished", by, {"rounds": len(done)})
+    if number == 1:
+        _close_registration(tournament, by)
+    if _over(tournament, done):
+        _finish(tournament, by, done)
         return None
-    round_ = _write_round(tournament, number, 1, pairing_, by)
+    pairing_ = _next_pairing(tournament, number, done)
+    assert pairing_ is not None  # _over said there is a next round
+    stage = _stage_of(tournament, number)
+    if stage == "cut" and not any(r.stage == "cut" for r in done):
+        _log(
+            tournament,
+            "StageStarted",
+            by,
+            {"stage": "top cut", "round": number, "players": _cut_seeds(tournament)},
+        )
+    round_ = _write_round(tournament, number, 1, pairing_, by, stage=stage)
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["status"])
     return round_
 
 
+def _close_registration(tournament: Tournament, by) -> None:
+    """Before round 1: with check-in, drop whoever has not checked in; then the field must
+    seat a round (and hold the top cut). Raises, changing nothing, if it cannot."""
+    waiting = [
+        e for e in tournament.entries.select_related("user") if not e.waitlisted and not e.dropped
+    ]
+    if tournament.check_in:
+        for entry in waiting:
+            if not entry.checked_in:
+                entry.dropped_after_round = 0
+                entry.save(update_fields=["dropped_after_round"])
+                _log(
+                    tournament,
+                    "EntryDropped",
+                    by,
+                    {"player": entry.user.username, "after_round": 0, "reason": "not checked in"},
+                )
+        waiting = [e for e in waiting if e.checked_in]
+    if len(waiting) < 2:
+        raise RuleViolation(
+            f"round 1 needs at least two players{' checked in' if tournament.check_in else ''};"
+            f" {len(waiting)} {'is' if len(waiting) == 1 else 'are'}"
+        )
+    _check_field(
+        tournament.format,
+        len(waiting),
+        tournament.table_size,
+        tournament.advance,
+        tournament.top_cut,
+    )
+
+
+def _over(tournament: Tournament, done: list[Round]) -> bool:
+    """Whether no round follows ``done`` (whose last is complete)."""
+    number = len(done) + 1
+    if number > _round_limit(tournament):
+        return True
+    if tournament.format == Tournament.Format.SWISS:
+        if number <= tournament.rounds:
+            return False
+        if not any(r.stage == "cut" for r in done):
+            # drops may leave too few for a cut: the Swiss standings then decide
+            return not tournament.top_cut or len(_cut_seeds(tournament)) < 2
+    return _next_pairing(tournament, number, done) is None
+
+
+def _finish(tournament: Tournament, by, done: list[Round]) -> None:
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+    _log(
+        tournament,
+        "TournamentFinished",
+        by,
+        {"rounds": len(done), "champion": _champion(tournament, done)},
+    )
+
+
+def _champion(tournament: Tournament, done: list[Round]) -> str | None:
+    """The winner of the final in an elimination event or top cut; else the top standing."""
+    if not done:
+        return None
+    last = done[-1]
+    if tournament.format == Tournament.Format.ELIMINATION or last.stage == "cut":
+        tables = list(last.tables.select_related("game").prefetch_related("game__seats__user"))
+        if len(tables) == 1 and tables[0].game.result:
+            return _finishing_order(tables[0])[0]
+        return None
+    rows = [row for row in tournament_standings(tournament) if not row["dropped"]]
+    return rows[0]["player"] if rows else None
+
+
+@transaction.atomic
+def tournaments_end_if_over(*, game_ids: list[int]) -> list[int]:
+    """End the tournaments whose last round these games completed: called when games end.
+    Returns the ids of the tournaments it ended."""
+    ended = []
+    pks = set(
+        Table.objects.filter(game_id__in=game_ids, round__void=False).values_list(
+            "round__tournament_id", flat=True
+        )
+    )
+    for tournament in Tournament.objects.select_for_update().filter(
+        pk__in=pks, status=Tournament.Status.RUNNING
+    ):
+        done = list(live_rounds(tournament))
+        if done and _complete(done[-1]) and _over(tournament, done):
+            _finish(tournament, None, done)
+            ended.append(tournament.pk)
+    return ended
+
+
 def _round_limit(tournament: Tournament) -> int:
-    if tournament.format == Tournament.Format.ELIMINATION:
+    if tournament.format == Tournament.Format.ELIMINATION or tournament.top_cut:
         return 10_000  # until one player is left
     return tournament.rounds
+
+
+def _stage_of(tournament: Tournament, number: int) -> str:
+    return "cut" if tournament.top_cut and number > tournament.rounds else "main"
 
 
 def _complete(round_: Round) -> bool:
@@ -305,22 +477,52 @@ def _complete(round_: Round) -> bool:
 
 
 def _active_players(tournament: Tournament, number: int) -> list[str]:
-    """Entrants in seed order who play round ``number``: not dropped before it."""
+    """Entrants in seed order who play round ``number``: in (not waiting for a place), and not
+    dropped before it."""
     return [
         e.user.username
         for e in tournament.entries.select_related("user")
-        if e.entered_after_round < number
+        if not e.waitlisted
+        and e.entered_after_round < number
         and (e.dropped_after_round is None or e.dropped_after_round >= number)
     ]
+
+
+def _cut_seeds(tournament: Tournament) -> list[str]:
+    """The top cut, best first: the top ``top_cut`` of the Swiss standings still playing."""
+    playing = set(_active_players(tournament, tournament.rounds + 1))
+    rows = [row["player"] for row in tournament_standings(tournament) if row["player"] in playing]
+    return rows[: tournament.top_cut]
+
+
+def _club_groups(tournament: Tournament, players: list[str]) -> list[list[str]]:
+    """Players sharing a league (a club) other than the tournament's own, one list per club."""
+    memberships = Membership.objects.filter(user__username__in=players)
+    if tournament.league_id is not None:
+        memberships = memberships.exclude(league_id=tournament.league_id)
+    clubs: dict[int, list[str]] = {}
+    for league_id, name in memberships.values_list("league_id", "user__username"):
+        clubs.setdefault(league_id, []).append(name)
+    return [sorted(names) for names in clubs.values() if len(names) > 1]
 
 
 def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
     players = _active_players(tournament, number)
     past = [seat_names(t.game) for t in tables_of(tournament)]
-    first_seats = Counter(seats[0] for seats in past)
+    seats_had = pairing.seat_counts(past)
     rng = random.Random(f"{tournament.pk}:{number}")
+    avoid = _club_groups(tournament, players) if number <= tournament.avoid_club_rounds else []
+    if _stage_of(tournament, number) == "cut":
+        cut = [r for r in done if r.stage == "cut"]
+        if not cut:
+            return pairing.elimination_first_round(
+                _cut_seeds(tournament), tournament.table_size, first_seats=seats_had
+            )
+        return _elimination_next(tournament, cut[-1], players, seats_had, rng)
     if tournament.format == Tournament.Format.SWISS and not done:
-        return pairing.swiss_first_round(players, tournament.table_size, first_seats=first_seats)
+        return pairing.swiss_first_round(
+            players, tournament.table_size, first_seats=seats_had, avoid=avoid
+        )
     if tournament.format == Tournament.Format.SWISS:
         points = {row["player"]: row["points"] for row in tournament_standings(tournament)}
         byes_had = Counter(e.user.username for r in done for e in r.byes.select_related("user"))
@@ -330,11 +532,16 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
             past,
             tournament.table_size,
             byes_had=byes_had,
-            first_seats=first_seats,
+            first_seats=seats_had,
             rng=rng,
+            avoid=avoid,
         )
     if tournament.format == Tournament.Format.ROUND_ROBIN:
-        everyone = [e.user.username for e in tournament.entries.select_related("user")]
+        everyone = [
+            e.user.username
+            for e in tournament.entries.select_related("user")
+            if not e.waitlisted and e.dropped_after_round != 0
+        ]
         schedule = pairing.round_robin(
             everyone,
             tournament.table_size,
@@ -349,25 +556,29 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
         byes = [p for p in planned.byes if p in playing]
         byes += [p for table in tables if len(table) == 1 for p in table]
         return pairing.Pairing(
-            tables=[pairing.seat_order(t, first_seats) for t in tables if len(t) >= 2], byes=byes
+            tables=[pairing.seat_order(t, seats_had) for t in tables if len(t) >= 2], byes=byes
         )
     if not done:
         return pairing.elimination_first_round(
-            players, tournament.table_size, first_seats=first_seats
+            players, tournament.table_size, first_seats=seats_had
         )
+    return _elimination_next(tournament, done[-1], players, seats_had, rng)
+
+
+def _elimination_next(tournament: Tournament, last: Round, players, seats_had, rng):
     ranked = [
         _finishing_order(t)
-        for t in done[-1].tables.select_related("game").prefetch_related("game__seats__user")
+        for t in last.tables.select_related("game").prefetch_related("game__seats__user")
     ]
     # A bye goes through, as the winner of a table of one.
-    ranked += [[e.user.username] for e in done[-1].byes.select_related("user")]
+    ranked += [[e.user.username] for e in last.byes.select_related("user")]
     playing = set(players)
     ranked = [[p for p in table if p in playing] for table in ranked]
     return pairing.elimination_round(
         [t for t in ranked if t],
         tournament.advance,
         tournament.table_size,
-        first_seats=first_seats,
+        first_seats=seats_had,
         rng=rng,
     )
 
@@ -379,8 +590,12 @@ def _finishing_order(table: Table) -> list[str]:
     return [names[i] for i in sorted(range(len(names)), key=lambda i: (ranks[i], -scores[i], i))]
 
 
-def _write_round(tournament: Tournament, number: int, attempt: int, pairing_, by) -> Round:
-    round_ = Round.objects.create(tournament=tournament, number=number, attempt=attempt)
+def _write_round(
+    tournament: Tournament, number: int, attempt: int, pairing_, by, *, stage: str = "main"
+) -> Round:
+    round_ = Round.objects.create(
+        tournament=tournament, number=number, attempt=attempt, stage=stage
+    )
     entries = {e.user.username: e for e in tournament.entries.select_related("user")}
     for index, seats in enumerate(pairing_.tables, start=1):
         game = _table_game(tournament, seats, by)
@@ -393,6 +608,7 @@ def _write_round(tournament: Tournament, number: int, attempt: int, pairing_, by
         {
             "round": number,
             "attempt": attempt,
+            "stage": stage,
             "tables": [list(t) for t in pairing_.tables],
             "byes": list(pairing_.byes),
         },
@@ -418,28 +634,37 @@ def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
     )
 
 
+def why_not_repairable(round_: Round) -> str | None:
+    """Why round ``round_`` can no longer be paired again (a table has started or has a
+    result), or None if it can."""
+    tables = round_.tables.order_by("number")
+    started = tables.exclude(game__status=GameStatus.ACTIVE) | tables.filter(
+        game__in=Event.objects.filter(
+            game__table__round=round_,
+            kind__in=[EventKind.ACTION_APPLIED, EventKind.RESULT_REPORTED],
+        ).values("game_id")
+    )
+    first = started.order_by("number").values_list("number", flat=True).first()
+    if first is None:
+        return None
+    return f"table {first} has started or has a result: this round can no longer be paired again"
+
+
 @transaction.atomic
 def round_repair(*, tournament: Tournament, number: int, by: AbstractUser) -> Round:
     """Pair round ``number`` again (late entries, drops) while none of its tables has a result
     and no online game at it has seen a player's move. The old games are voided, not deleted."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _require_organiser(tournament, by)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise RuleViolation("the tournament is over")
     rounds = list(live_rounds(tournament))
     if not rounds or rounds[-1].number != number:
         raise RuleViolation("only the latest round can be paired again")
     current = rounds[-1]
-    for table in current.tables.select_related("game"):
-        game = table.game
-        if (
-            game.status != GameStatus.ACTIVE
-            or game.events.filter(
-                kind__in=[EventKind.ACTION_APPLIED, EventKind.RESULT_REPORTED]
-            ).exists()
-        ):
-            raise RuleViolation(
-                f"table {table.number} has started or has a result: "
-                "this round can no longer be paired again"
-            )
+    reason = why_not_repairable(current)
+    if reason:
+        raise RuleViolation(reason)
     for table in current.tables.select_related("game"):
         store.append(
             table.game,
@@ -452,36 +677,111 @@ def round_repair(*, tournament: Tournament, number: int, by: AbstractUser) -> Ro
     # Whoever entered while this round was waiting plays it now.
     tournament.entries.filter(entered_after_round=number).update(entered_after_round=number - 1)
     pairing_ = _next_pairing(tournament, number, rounds[:-1])
-    return _write_round(tournament, number, current.attempt + 1, pairing_, by)
+    return _write_round(tournament, number, current.attempt + 1, pairing_, by, stage=current.stage)
+
+
+@transaction.atomic
+def round_start(
+    *, tournament: Tournament, number: int, by: AbstractUser, minutes: Any = None
+) -> Round:
+    """Start the clock of round ``number`` (table mode), for ``minutes`` or the tournament's
+    round length. Logged; a clock once started stands."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    if tournament.mode != Tournament.Mode.TABLE:
+        raise RuleViolation("round clocks are for tournaments played on tables")
+    round_ = live_rounds(tournament).filter(number=number).first()
+    if round_ is None:
+        raise InvalidInput(f"round {number} has not been paired")
+    if round_.started_at is not None:
+        raise RuleViolation(f"round {number}'s clock is already running")
+    if minutes is None or minutes == "":
+        minutes = tournament.round_minutes
+    if minutes is None:
+        raise InvalidInput("say how many minutes the round lasts")
+    minutes = _whole(minutes, "minutes", 5, 600)
+    round_.started_at = timezone.now()
+    round_.minutes = minutes
+    round_.save(update_fields=["started_at", "minutes"])
+    _log(
+        tournament,
+        "RoundStarted",
+        by,
+        {"round": number, "minutes": minutes, "at": round_.started_at.isoformat()},
+    )
+    return round_
 
 
 # -- entries --------------------------------------------------------------------------------------
 
 
+def _started(tournament: Tournament) -> bool:
+    return tournament.round_set.exists()
+
+
+def _in_count(tournament: Tournament) -> int:
+    """Entrants holding a place before round 1: not waiting, not withdrawn."""
+    return tournament.entries.filter(waitlisted=False, dropped_after_round__isnull=True).count()
+
+
+def _next_seed(tournament: Tournament) -> int:
+    return (tournament.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
+
+
 @transaction.atomic
 def entry_add(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
-    """A late entry: plays from the next round paired."""
+    """The organisers enter a player: before round 1 up to the cap (then onto the waitlist),
+    later as a late entry who plays from the next round paired."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _require_organiser(tournament, by)
+    return _enter(tournament, _player(player), by)
+
+
+@transaction.atomic
+def entry_register(*, tournament: Tournament, by: AbstractUser) -> Entry:
+    """A player enters themself: open entry only, until round 1 is paired; beyond the cap
+    they wait in line for a place."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.entry_mode != Tournament.EntryMode.OPEN:
+        raise RuleViolation("the organisers enter the players of this tournament")
+    if _started(tournament):
+        raise RuleViolation("entry closed when round 1 was paired: ask an organiser")
+    return _enter(tournament, by, by)
+
+
+def _enter(tournament: Tournament, user, by) -> Entry:
     if tournament.status == Tournament.Status.FINISHED:
         raise RuleViolation("the tournament is over")
-    if tournament.format != Tournament.Format.SWISS and tournament.round_set.exists():
+    started = _started(tournament)
+    if tournament.format != Tournament.Format.SWISS and started:
         raise RuleViolation("late entry is only possible in a Swiss tournament once it runs")
-    user = _player(player)
-    if tournament.entries.filter(user=user).exists():
-        raise RuleViolation(f"{player} has already entered")
+    if started and tournament.top_cut and live_rounds(tournament).count() >= tournament.rounds:
+        raise RuleViolation("the Swiss rounds are over: nobody can enter the top cut")
+    entry = tournament.entries.filter(user=user).first()
+    if entry is not None and not (entry.dropped_after_round == 0 and not started):
+        raise RuleViolation(f"{user.username} has already entered")
     played = live_rounds(tournament).count()
-    seed = (tournament.entries.order_by("-seed").values_list("seed", flat=True).first() or 0) + 1
-    entry = Entry.objects.create(
-        tournament=tournament, user=user, seed=seed, entered_after_round=played
+    waitlisted = (
+        not started and tournament.cap is not None and _in_count(tournament) >= tournament.cap
     )
-    _log(tournament, "EntryAdded", by, {"player": player, "after_round": played})
+    if entry is None:
+        entry = Entry(tournament=tournament, user=user, seed=_next_seed(tournament))
+    entry.entered_after_round = played
+    entry.dropped_after_round = None
+    entry.waitlisted = waitlisted
+    entry.checked_in = False
+    entry.save()
+    kind = "EntryWaitlisted" if waitlisted else "EntryAdded"
+    _log(tournament, kind, by, {"player": user.username, "after_round": played})
     return entry
 
 
 @transaction.atomic
 def entry_drop(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
     """A drop: no further pairings; the games already played stand. A player may drop
-    themself; the organisers may drop anyone."""
+    themself; the organisers may drop anyone. Before round 1 it is a withdrawal, and the
+    first player waiting takes the place."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     player = inputs.text(player, "player", 150)
     entry = tournament.entries.select_related("user").filter(user__username=player).first()
     if entry is None:
@@ -490,12 +790,102 @@ def entry_drop(*, tournament: Tournament, player: str, by: AbstractUser) -> Entr
         _require_organiser(tournament, by)
     if entry.dropped:
         raise RuleViolation(f"{player} has already dropped")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise RuleViolation("the tournament is over")
+    held_a_place = not entry.waitlisted
     entry.dropped_after_round = live_rounds(tournament).count()
-    entry.save(update_fields=["dropped_after_round"])
+    entry.waitlisted = False
+    entry.save(update_fields=["dropped_after_round", "waitlisted"])
     _log(
         tournament, "EntryDropped", by, {"player": player, "after_round": entry.dropped_after_round}
     )
+    if held_a_place and not _started(tournament):
+        _promote(tournament, by)
     return entry
+
+
+def _promote(tournament: Tournament, by) -> None:
+    """Move waiting players up, first come first served, while the cap leaves room."""
+    room = None if tournament.cap is None else tournament.cap - _in_count(tournament)
+    waiting = tournament.entries.select_related("user").filter(waitlisted=True).order_by("seed")
+    for entry in waiting if room is None else waiting[: max(room, 0)]:
+        entry.waitlisted = False
+        entry.save(update_fields=["waitlisted"])
+        _log(tournament, "EntryPromoted", by, {"player": entry.user.username})
+
+
+@transaction.atomic
+def entry_reenter(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
+    """An organiser puts a dropped player back in: they play from the next round paired (in
+    Swiss and round robin; not once an elimination stage runs). The drop stays in the log."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    player = inputs.text(player, "player", 150)
+    entry = tournament.entries.select_related("user").filter(user__username=player).first()
+    if entry is None:
+        raise InvalidInput(f"{player!r} has not entered this tournament")
+    if not entry.dropped:
+        raise RuleViolation(f"{player} has not dropped: there is nothing to re-enter")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise RuleViolation("the tournament is over")
+    played = live_rounds(tournament).count()
+    if played and (
+        tournament.format == Tournament.Format.ELIMINATION
+        or (tournament.top_cut and played >= tournament.rounds)
+    ):
+        raise RuleViolation("a dropped player cannot re-enter once elimination has begun")
+    if not played:
+        return _enter(tournament, entry.user, by)
+    entry.dropped_after_round = None
+    entry.entered_after_round = played
+    entry.save(update_fields=["dropped_after_round", "entered_after_round"])
+    _log(tournament, "EntryReentered", by, {"player": player, "after_round": played})
+    return entry
+
+
+@transaction.atomic
+def entry_check_in(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
+    """A player checks in (or an organiser checks them in) before round 1."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    player = inputs.text(player, "player", 150)
+    entry = tournament.entries.select_related("user").filter(user__username=player).first()
+    if entry is None:
+        raise InvalidInput(f"{player!r} has not entered this tournament")
+    if by.pk != entry.user_id:
+        _require_organiser(tournament, by)
+    if not tournament.check_in:
+        raise RuleViolation("this tournament has no check-in")
+    if _started(tournament):
+        raise RuleViolation("check-in closed when round 1 was paired")
+    if entry.waitlisted:
+        raise RuleViolation(f"{player} is waiting for a place and cannot check in yet")
+    if entry.dropped:
+        raise RuleViolation(f"{player} has withdrawn")
+    if entry.checked_in:
+        raise RuleViolation(f"{player} has already checked in")
+    entry.checked_in = True
+    entry.save(update_fields=["checked_in"])
+    _log(tournament, "CheckedIn", by, {"player": player})
+    return entry
+
+
+@transaction.atomic
+def tournament_cap(*, tournament: Tournament, cap: Any, by: AbstractUser) -> Tournament:
+    """Change the cap before round 1 (None: no cap); a higher one moves waiting players up.
+    A cap below the players already in is refused."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    if _started(tournament):
+        raise RuleViolation("the field is set once round 1 is paired")
+    cap = None if cap is None else _whole(cap, "cap", 2, 2000)
+    holding = _in_count(tournament)
+    if cap is not None and cap < holding:
+        raise InvalidInput(f"the cap of {cap} is below the {holding} players already in")
+    tournament.cap = cap
+    tournament.save(update_fields=["cap"])
+    _log(tournament, "CapChanged", by, {"cap": cap})
+    _promote(tournament, by)
+    return tournament
 
 
 # -- results of table-mode tables -----------------------------------------------------------------
@@ -520,7 +910,17 @@ def table_report(
     *, tournament: Tournament, table: Table, user, results: Any, bid: Any = None
 ) -> dict[str, Any]:
     _check_bid(tournament, bid)
-    return records.result_report(game=table.game, user=user, results=results, bid=bid)
+    return _ended(
+        table, records.result_report(game=table.game, user=user, results=results, bid=bid)
+    )
+
+
+def _ended(table: Table, state: dict[str, Any]) -> dict[str, Any]:
+    """A table's result final: the tournament ends if that was its last (the game's end is
+    announced too, after the commit; this ends it at once, in the same request)."""
+    if state["status"] == "final":
+        tournaments_end_if_over(game_ids=[table.game_id])
+    return state
 
 
 def table_confirm(
@@ -534,7 +934,9 @@ def table_confirm(
     """A seated player confirms the report; stating another winning bid disputes it."""
     if bid is not records.UNSTATED:
         _check_bid(tournament, bid)
-    return records.result_confirm(game=table.game, user=user, results=results, bid=bid)
+    return _ended(
+        table, records.result_confirm(game=table.game, user=user, results=results, bid=bid)
+    )
 
 
 def table_override(
@@ -542,7 +944,7 @@ def table_override(
 ) -> dict[str, Any]:
     _require_organiser(tournament, by)
     _check_bid(tournament, bid)
-    return records.result_override(game=table.game, by=by, results=results, bid=bid)
+    return _ended(table, records.result_override(game=table.game, by=by, results=results, bid=bid))
 
 
 def _check_bid(tournament: Tournament, bid: Any) -> None:
@@ -554,25 +956,30 @@ def _check_bid(tournament: Tournament, bid: Any) -> None:
 
 
 def standings_csv(tournament: Tournament) -> str:
+    """One column each (wins once, even when it is also a tie-break), numbers to two
+    decimals."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(
-        ["position", "player", "points", *tournament.tiebreaks, "games", "wins", "byes", "dropped"]
-    )
+    tiebreaks = list(tournament.tiebreaks)
+    extra = [name for name in ("games", "wins", "byes") if name not in tiebreaks]
+    writer.writerow(["position", "player", "points", *tiebreaks, *extra, "dropped"])
     for position, row in enumerate(tournament_standings(tournament), start=1):
         writer.writerow(
             [
                 position,
                 row["player"],
-                row["points"],
-                *row["tiebreaks"],
-                row["games"],
-                row["wins"],
-                row["byes"],
-                row["dropped"],
+                _number(row["points"]),
+                *map(_number, row["tiebreaks"]),
+                *(row[name] for name in extra),
+                "yes" if row["dropped"] else "",
             ]
         )
     return out.getvalue()
+
+
+def _number(value: float) -> str:
+    value = round(float(value), 2)
+    return str(int(value)) if value.is_integer() else f"{value:g}"
 
 
 def results_csv(tournament: Tournament) -> str:
@@ -582,13 +989,19 @@ def results_csv(tournament: Tournament) -> str:
         ["round", "table", "game", "seat", "player", "rank", "score", "status", "winning bid"]
     )
     tables = list(tables_of(tournament))
-    # The bid reported (or settled) at each table played on a table; on its winner's row.
+    # The bid reported (or settled) at each table played on a table, on its winner's row ...
     bids = {
         pk: state["bid"]
         for pk, state in records.result_states(
             [t.game_id for t in tables if t.game.mode == "record"]
         ).items()
     }
+    # ... and at each table played here, the bid its game settled.
+    bids.update(
+        (pk, bid)
+        for pk, bid in online_bids([t.game for t in tables if t.game.mode != "record"]).items()
+        if bid["settled"]
+    )
     for table in tables:
         names = seat_names(table.game)
         result = table.game.result or [{"rank": "", "score": ""}] * len(names)

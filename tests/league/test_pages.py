@@ -582,6 +582,11 @@ def test_pairing_a_round_again_late_entry_and_drops(client, org, players, open_,
     assert response.context["enter_form"]["player"].value() == "nobody"
 
     response = client.post(reverse("tournament-drop", args=[open_.pk]), {"player": "dan"})
+    assert response.status_code == 200 and "Drop dan from" in text(response)  # asks first
+    assert not open_.entries.get(user__username="dan").dropped
+    response = client.post(
+        reverse("tournament-drop", args=[open_.pk]), {"player": "dan", "confirmed": "yes"}
+    )
     assert response.status_code == 302
     page = detail(client, open_)
     dan = next(r for r in page.context["standings"] if r["player"] == "dan")
@@ -591,12 +596,12 @@ def test_pairing_a_round_again_late_entry_and_drops(client, org, players, open_,
 
 def test_a_player_drops_themself(client, players, open_):
     response = as_user(client, players["cat"]).post(
-        reverse("tournament-drop", args=[open_.pk]), {"player": "cat"}
+        reverse("tournament-drop", args=[open_.pk]), {"player": "cat", "confirmed": "yes"}
     )
     assert response.status_code == 302
     assert open_.entries.get(user__username="cat").dropped
     page = detail(client, open_)
-    assert "You dropped after round 0" in text(page)
+    assert "You withdrew before round 1" in text(page)
 
 
 # -- tournaments: reporting results at the table --------------------------------------------------

@@ -694,3 +694,58 @@ def test_swiss_at_tables_of_three_and_four_is_within_five_percent_of_brute_force
         return best_tables(seated, sizes, state["past"], state["points"], table_size)
 
     assert gap_to_the_optimum(range(table_size, 11), table_size, optimum, seeds=range(3)) <= 0.05
+
+
+@pytest.mark.parametrize("table_size, players", [(2, 10), (3, 9), (4, 8), (4, 12)])
+def test_seat_order_balances_every_seat_position_over_many_rounds(table_size, players):
+    """Over 24 rounds of tables drawn at random, each player takes every seat position about
+    equally often: the counts of a player's positions differ by at most 2 (seating by first
+    seats alone leaves 4 to 8 between the most and least taken position)."""
+    for seed in range(5):
+        rng = random.Random(seed)
+        everyone = list(range(players))
+        past: list[list[int]] = []
+        for _ in range(24):
+            rng.shuffle(everyone)
+            for at in range(0, players, table_size):
+                table = everyone[at : at + table_size]
+                seated = pairing_module.seat_order(table, pairing_module.seat_counts(past))
+                assert sorted(seated) == sorted(table)
+                past.append(seated)
+        counts = pairing_module.seat_counts(past)
+        for player in everyone:
+            line = counts[player][:table_size]
+            assert sum(line) == 24
+            assert max(line) - min(line) <= 2, (seed, player, line)
+
+
+def test_seat_order_with_the_same_table_every_round_is_a_latin_square():
+    past: list[list[str]] = []
+    for _ in range(8):
+        past.append(pairing_module.seat_order(list("abcd"), pairing_module.seat_counts(past)))
+    counts = pairing_module.seat_counts(past)
+    assert all(counts[p] == [2, 2, 2, 2] for p in "abcd")
+
+
+def test_round_one_keeps_club_mates_apart_by_swapping_within_a_band():
+    seeds = ["a1", "b1", "a2", "b2", "a3", "b3", "a4", "b4"]
+    clubs = [["a1", "a2", "a3", "a4"], ["b1", "b2", "b3", "b4"]]
+    plain = swiss_first_round(seeds, 2)
+    assert pairing_module.repeats(plain.tables, clubs) == 4  # top half against bottom half
+    kept_apart = swiss_first_round(seeds, 2, avoid=clubs)
+    assert pairing_module.repeats(kept_apart.tables, clubs) == 0
+    top = set(seeds[:4])
+    assert all(len(top & set(table)) == 1 for table in kept_apart.tables)  # bands still hold
+
+
+def test_a_swiss_round_keeps_club_mates_apart_as_it_avoids_repeats():
+    players = ["a1", "a2", "b1", "b2"]
+    points = {"a1": 1, "a2": 1, "b1": 0, "b2": 0}
+    clubs = [["a1", "a2"], ["b1", "b2"]]
+    assert swiss_round(players, points, [], 2).tables == [["a1", "a2"], ["b1", "b2"]]
+    apart = swiss_round(players, points, [], 2, avoid=clubs)
+    assert pairing_module.repeats(apart.tables, clubs) == 0
+    # a1 met b1 and a2 met b2: neither a repeat nor a club mate is needed
+    met = [["a1", "b1"], ["a2", "b2"]]
+    both = swiss_round(players, points, met, 2, avoid=clubs)
+    assert sorted(map(sorted, both.tables)) == [["a1", "b2"], ["a2", "b1"]]

@@ -7,6 +7,7 @@ import pytest
 
 from league.standings import (
     DEFAULT_PLACEMENT_POINTS,
+    DEFAULT_TIEBREAKS,
     TIEBREAKS,
     GameResult,
     Standing,
@@ -39,7 +40,8 @@ def line(table: list[Standing], player) -> Standing:
 
 def test_defaults():
     assert DEFAULT_PLACEMENT_POINTS == {2: (1, 0), 3: (5, 3, 1), 4: (5, 3, 2, 1)}
-    assert TIEBREAKS == ("buchholz", "score", "share", "wins", "head_to_head")
+    assert DEFAULT_TIEBREAKS == ("buchholz", "score", "share", "wins", "head_to_head")
+    assert TIEBREAKS == (*DEFAULT_TIEBREAKS, "median_buchholz", "opponents_share")
 
 
 @pytest.mark.parametrize(
@@ -138,7 +140,7 @@ TWO_SEATS = [
 @pytest.mark.parametrize(
     "tiebreaks, expected",
     [
-        (TIEBREAKS, "RPQTUS"),
+        (DEFAULT_TIEBREAKS, "RPQTUS"),
         (("buchholz",), "RPQTUS"),
         (("score", "buchholz"), "RQPTUS"),
         (("share",), "RQPTUS"),
@@ -187,7 +189,7 @@ def test_a_three_way_tie_broken_head_to_head():
         (4, 0, 0, 2, 1),
         (4, 0, 0, 2, 0),
     ]
-    assert order(standings("CBAXYZ", results, tiebreaks=TIEBREAKS[:-1])) == "CBAXYZ"
+    assert order(standings("CBAXYZ", results, tiebreaks=DEFAULT_TIEBREAKS[:-1])) == "CBAXYZ"
 
 
 def test_head_to_head_at_larger_tables_counts_within_each_tied_group():
@@ -311,3 +313,39 @@ def test_seven_players_at_tables_of_three_score_alike():
         ("f", 5),
     ]
     assert fallback_placement(DEFAULT_PLACEMENT_POINTS, 3, given=[2])[2] == [1, 0]
+
+
+# -- median Buchholz and opponents' share ------------------------------------------------------
+
+FIVE_GAMES = [game("AB", (1, 2)), game("AC", (1, 2)), game("AD", (1, 2)), game("BC", (1, 2)),
+              game("DC", (1, 2))]  # fmt: skip
+
+
+def test_median_buchholz_drops_the_best_and_worst_game_from_three_games_on():
+    # points: A 3, B 1, C 0, D 1
+    table = standings("ABCD", FIVE_GAMES, tiebreaks=["buchholz", "median_buchholz"])
+    values = {entry.player: entry.tiebreaks for entry in table}
+    assert values["A"] == (2, 1)  # opponents 1, 0, 1: the 0 and one 1 dropped
+    assert values["C"] == (5, 1)  # opponents 3, 1, 1
+    assert values["B"] == (3, 3)  # two games: nothing dropped
+    assert values["D"] == (3, 3)
+
+
+def test_opponents_share_averages_each_opponents_placement_share_floored():
+    table = standings("ABCD", FIVE_GAMES, tiebreaks=["opponents_share"])
+    share = {entry.player: entry.tiebreaks[0] for entry in table}
+    # shares: A 3/3, B 1/2, C 0/3 floored to 1/3, D 1/2
+    assert share["A"] == pytest.approx((0.5 + 1 / 3 + 0.5) / 3)
+    assert share["B"] == pytest.approx((1 + 1 / 3) / 2)
+    assert share["C"] == pytest.approx((1 + 0.5 + 0.5) / 3)
+    unfloored = standings("ABCD", FIVE_GAMES, tiebreaks=["opponents_share"], share_floor=0)
+    assert line(unfloored, "A").tiebreaks[0] == pytest.approx(1 / 3)
+
+
+def test_opponents_share_at_tables_of_three_counts_the_most_each_table_could_give():
+    results = [game("ABC", (1, 2, 3)), game("ABD", (2, 1, 3))]
+    # A: 5 + 3 of 10; B: 3 + 5 of 10; C: 1 of 5; D: 1 of 5, floored at 1/4
+    table = standings("ABCD", results, tiebreaks=["opponents_share"], share_floor=0.25)
+    share = {entry.player: entry.tiebreaks[0] for entry in table}
+    assert share["A"] == pytest.approx((0.8 + 0.25 + 0.8 + 0.25) / 4)
+    assert share["C"] == pytest.approx((0.8 + 0.8) / 2)

@@ -358,8 +358,13 @@ def test_csv_exports(organiser, api_for, players):
             io.StringIO(organiser.get(f"/api/tournaments/{tid}/standings.csv").content.decode())
         )
     )
-    assert standings[0][:4] == ["position", "player", "points", "buchholz"]
-    assert len(standings) == 5 and standings[1][2] == "1.0"
+    assert standings[0] == [
+        "position", "player", "points", "buchholz", "score", "share", "wins", "head_to_head",
+        "games", "byes", "dropped",
+    ]  # fmt: skip
+    assert len(set(standings[0])) == len(standings[0]), "no column twice (wins was)"
+    assert len(standings) == 5 and standings[1][2] == "1"
+    assert standings[1][5] == "0.53", "the share 10/19 to two decimals"
     results = list(
         csv.DictReader(
             io.StringIO(organiser.get(f"/api/tournaments/{tid}/results.csv").content.decode())
@@ -415,17 +420,36 @@ def test_an_elimination_of_short_tables_only_still_ends(organiser, api_for, play
 
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_a_twelve_player_swiss_deep_vents_tournament_with_starting_bids_played_by_bots(organiser):
+def test_a_twelve_player_swiss_and_top_cut_deep_vents_tournament_played_by_bots(organiser):
+    """Twelve bots enter a Deep Vents Swiss of three rounds with a top cut of four and
+    check-in: eleven check in (the twelfth is dropped when round 1 is paired), one drops out
+    after round 1, the top four of the Swiss play a final, and the tournament ends by itself
+    with the final's winner as champion. Every step is in the tournament's log."""
     bots = [f"bot-random-{i}" for i in range(1, 13)]
     response = create(
-        organiser, name="Bots' Swiss", game=DV, mode="online", table_size=4, rounds=3, players=bots
+        organiser,
+        name="Bots' Swiss",
+        game=DV,
+        mode="online",
+        table_size=4,
+        rounds=3,
+        players=bots,
+        top_cut=4,
+        check_in=True,
     )
     assert response.status_code == 201, response.json()
     tid = response.json()["id"]
+    for bot in bots[:11]:
+        checked = organiser.post(f"/api/tournaments/{tid}/checkin/", {"player": bot}, format="json")
+        assert checked.status_code == 201, checked.json()
     past_tables, repeats = [], 0
+    field = {1: 11, 2: 10, 3: 10}
     for number in (1, 2, 3):
         round_ = pair(organiser, tid)  # bots play every game through on commit (eager)
-        assert round_["number"] == number and len(round_["tables"]) == 3
+        assert round_["number"] == number and round_["stage"] == "main"
+        seated = [p for table in round_["tables"] for p in table["seats"]]
+        assert len(seated) + len(round_["byes"]) == field[number]
+        assert "bot-random-12" not in seated, "who did not check in is not paired"
         for table in round_["tables"]:
             game = Game.objects.get(pk=table["game"])
             assert game.status == "finished", "the bots played the game to its end"
@@ -437,16 +461,41 @@ def test_a_twelve_player_swiss_deep_vents_tournament_with_starting_bids_played_b
                 )[:1]
             ]
             assert kinds[0] in ("bid", "pass"), "each game opened with the bid"
+            assert table["bid"]["settled"] and table["bid"]["player"] in table["seats"]
         tables = [table["seats"] for table in round_["tables"]]
         repeats += pairing.repeats(tables, past_tables)
         past_tables += tables
-    # 12 players at three tables of 4: round 2 must repeat 3 pairs and round 3 another 3.
-    assert repeats == 6
-    standings = APIClient().get(f"/api/tournaments/{tid}/standings/").json()
-    assert len(standings) == 12 and all(row["games"] == 3 for row in standings)
-    points = [row["points"] for row in standings]
-    assert points == sorted(points, reverse=True) and sum(points) == 3 * 3 * (5 + 3 + 2 + 1)
-    assert Rating.objects.filter(slug=DV, user__username__in=bots).count() == 12
+        if number == 1:
+            dropped = organiser.post(
+                f"/api/tournaments/{tid}/drop/", {"player": "bot-random-3"}, format="json"
+            )
+            assert dropped.status_code == 201
+    swiss = APIClient().get(f"/api/tournaments/{tid}/standings/").json()
+    assert len(swiss) == 11 and "bot-random-12" not in {row["player"] for row in swiss}
+    points = [row["points"] for row in swiss]
+    assert points == sorted(points, reverse=True)
+    top_four = [row["player"] for row in swiss if not row["dropped"]][:4]
+
+    final = pair(organiser, tid)
+    assert final["stage"] == "cut" and len(final["tables"]) == 1
+    assert sorted(final["tables"][0]["seats"]) == sorted(top_four)
+    body = organiser.get(f"/api/tournaments/{tid}/").json()
+    assert body["status"] == "finished", "the tournament ended by itself after the final"
+    result = Game.objects.get(pk=final["tables"][0]["game"]).result
+    # the best rank, then the best score (a tie on both goes to the earlier seat)
+    first = min(range(4), key=lambda i: (result[i]["rank"], -(result[i]["score"] or 0), i))
+    champion = final["tables"][0]["seats"][first]
+    assert body["champion"] == champion
+    log = Counter(TournamentEvent.objects.filter(tournament_id=tid).values_list("kind", flat=True))
+    assert log == {
+        "TournamentCreated": 1,
+        "CheckedIn": 11,
+        "EntryDropped": 2,
+        "RoundPaired": 4,
+        "StageStarted": 1,
+        "TournamentFinished": 1,
+    }
+    assert Rating.objects.filter(slug=DV, user__username__in=bots[:11]).count() == 11
 
 
 def test_a_second_players_report_confirms_or_disputes_it(organiser, api_for, players):
