@@ -19,7 +19,7 @@ import json
 import logging
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from types import ModuleType
 from typing import Any
@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
+from games import head_sharing
 from games.models import Event, EventKind, Game, GameStatus, Seat, Snapshot
 from games.rules import get_rules
 from games.rules.base import State, StateFormatError, state_from_json
@@ -462,14 +463,15 @@ def replay(game, events) -> State:
 
 
 class HeadCache:
-    """Recently committed versions of games in this process: the head and the rule state.
+    """Recently committed versions of games in this process: the head and the rule state, and
+    with ``HADAL_SHARED_HEADS`` those the app's other processes committed (games.head_sharing).
 
     Safe because a committed version of a stream never changes: entries are only added once
     the write that made them has committed, and a version's seats and row are facts of that
     version (every change to them is an event). An entry made under another version of the
     game's rules is ignored. Callers get clones of the state, never the cached object; heads
     are immutable. (Primary keys are never reused, since games are never deleted; after
-    restoring a database, restart the app's processes.)
+    restoring a database, restart the app's processes and clear the cache.)
     """
 
     def __init__(self, size: int = 1024):
@@ -481,27 +483,41 @@ class HeadCache:
         key = (db, game_id, version)
         with self._lock:
             entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+        if entry is None:
+            if not head_sharing.enabled():
+                return None
+            entry = head_sharing.shared(_HEAD_SHAPE, db, game_id, version)
             if entry is None:
                 return None
-            self._entries.move_to_end(key)
+            self._keep(key, entry)
         head, state, rules_version = entry
         if get_rules(head.slug).spec.version != rules_version:
             return None
         return head, state.clone()
 
     def put(self, head: Head, state: State) -> None:
-        key = (head.db, head.id, head.version)
+        rules_version = get_rules(head.slug).spec.version
+        self._keep((head.db, head.id, head.version), (head, state, rules_version))
+        if head_sharing.enabled():
+            head_sharing.share(_HEAD_SHAPE, head, state, rules_version)
+
+    def _keep(self, key: tuple, entry: tuple[Head, State, int]) -> None:
         with self._lock:
-            self._entries[key] = (head, state, get_rules(head.slug).spec.version)
+            self._entries[key] = entry
             self._entries.move_to_end(key)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
     def clear(self) -> None:
+        """Forget every head, this process's and those shared before now."""
         with self._lock:
             self._entries.clear()
+        head_sharing.forget()
 
 
+_HEAD_SHAPE = head_sharing.shape_of(tuple(f.name for f in fields(Head)))
 state_cache = HeadCache()
 
 
