@@ -227,15 +227,19 @@ def write(
     ]
     connection = connections[head.db]
     stamp = connection.ops.adapt_datetimefield_value(now)
+    values = [  # each event's, in the order of _EVENT_COLUMNS
+        [head.id, seq, kind, json.dumps(data), seat, actor, stamp, first, key]
+        for seq, kind, data, seat, actor, key in rows
+    ]
     writer = _WRITERS[connection.vendor]
     try:
         # PostgreSQL's single statement is atomic alone; inside a caller's transaction it gets
         # a savepoint, so that a refused write leaves the caller's transaction usable.
         if connection.in_atomic_block or connection.vendor == "sqlite":
             with transaction.atomic(using=head.db):
-                ids = writer(connection, head, expected_version, columns, rows, stamp, seat_changes)
+                ids = writer(connection, head, expected_version, columns, values, seat_changes)
         else:
-            ids = writer(connection, head, expected_version, columns, rows, stamp, seat_changes)
+            ids = writer(connection, head, expected_version, columns, values, seat_changes)
     except IntegrityError:
         ids = None  # a seq or a key already logged: someone got in first, or this is a retry
     if ids is None:
@@ -281,7 +285,25 @@ def _column_value(connection, name: str, value: Any) -> Any:
     return value
 
 
-def _write_postgresql(connection, head, expected, columns, rows, now, seat_changes):
+# The columns of an event as a write inserts them, each with its PostgreSQL type, in the order
+# of the values write() builds for each event: one more column is one more entry in each.
+_EVENT_COLUMNS = (
+    ("game_id", "bigint"),
+    ("seq", "integer"),
+    ("kind", "varchar"),
+    ("data", "jsonb"),
+    ("seat", "smallint"),
+    ("actor_id", "integer"),
+    ("created_at", "timestamptz"),
+    ("batch", "integer"),
+    ("idempotency_key", "varchar"),
+)
+_EVENT_NAMES = ", ".join(name for name, _ in _EVENT_COLUMNS)
+_PG_EVENT_ROW = "(" + ", ".join(f"%s::{kind}" for _, kind in _EVENT_COLUMNS) + ")"
+_SQLITE_EVENT_ROW = "(" + ", ".join("%s" for _ in _EVENT_COLUMNS) + ")"
+
+
+def _write_postgresql(connection, head, expected, columns, values, seat_changes):
     """One statement: the head's row only at the expected version, the events only if it was,
     the seats with them."""
     sets = ", ".join(
@@ -290,21 +312,12 @@ def _write_postgresql(connection, head, expected, columns, rows, now, seat_chang
     params: list[Any] = [_column_value(connection, n, v) for n, v in columns.items()]
     params += [head.id, expected]
     ctes = [f"head AS (UPDATE games_game SET {sets} WHERE id = %s AND version = %s RETURNING id)"]
-    values = ", ".join(
-        [
-            "(%s::bigint, %s::integer, %s::varchar, %s::jsonb, %s::smallint,"
-            " %s::integer, %s::timestamptz, %s::integer, %s::varchar)"
-        ]
-        * len(rows)
-    )
-    for seq, kind, data, seat, actor, key in rows:
-        params += [head.id, seq, kind, json.dumps(data), seat, actor, now, rows[0][0], key]
+    for row in values:
+        params += row
     ctes.append(
-        "new AS (INSERT INTO games_event (game_id, seq, kind, data, seat, actor_id, created_at,"
-        " batch, idempotency_key) SELECT v.* FROM (VALUES "
-        + values
-        + ") AS v(game_id, seq, kind, data, seat, actor_id, created_at, batch, idempotency_key)"
-        " WHERE EXISTS (SELECT 1 FROM head) RETURNING id, seq)"
+        f"new AS (INSERT INTO games_event ({_EVENT_NAMES}) SELECT v.* FROM (VALUES "
+        + ", ".join([_PG_EVENT_ROW] * len(values))
+        + f") AS v({_EVENT_NAMES}) WHERE EXISTS (SELECT 1 FROM head) RETURNING id, seq)"
     )
     for index, change in seat_changes.items():
         seat_sets = ", ".join(f"{name} = %s" for name in change)
@@ -320,7 +333,7 @@ def _write_postgresql(connection, head, expected, columns, rows, now, seat_chang
     return ids or None
 
 
-def _write_sqlite(connection, head, expected, columns, rows, now, seat_changes):
+def _write_sqlite(connection, head, expected, columns, values, seat_changes):
     """A few statements in the caller's transaction: IMMEDIATE transactions serialise the
     writers, so the head cannot move between them."""
     sets = ", ".join(f'"{name}" = %s' for name in columns)
@@ -331,14 +344,11 @@ def _write_sqlite(connection, head, expected, columns, rows, now, seat_changes):
         )
         if cursor.rowcount != 1:
             return None
-        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
-        params: list[Any] = []
-        for seq, kind, data, seat, actor, key in rows:
-            params += [head.id, seq, kind, json.dumps(data), seat, actor, now, rows[0][0], key]
         cursor.execute(
-            "INSERT INTO games_event (game_id, seq, kind, data, seat, actor_id, created_at,"
-            f" batch, idempotency_key) VALUES {values} RETURNING id, seq",
-            params,
+            f"INSERT INTO games_event ({_EVENT_NAMES}) VALUES "
+            + ", ".join([_SQLITE_EVENT_ROW] * len(values))
+            + " RETURNING id, seq",
+            [value for row in values for value in row],
         )
         ids = [pk for pk, _ in sorted(cursor.fetchall(), key=lambda row: row[1])]
         for index, change in seat_changes.items():
