@@ -65,6 +65,8 @@ class Game(models.Model):
     # no indexed column and PostgreSQL updates the row in place (a HOT update).
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The hash of the last event: the whole log in 64 hex digits (games/logchain.py).
+    fingerprint = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         # The last move first; the id breaks ties, so that a page of a list follows the last.
@@ -146,7 +148,7 @@ class EventQuerySet(models.QuerySet):
 
 class Event(models.Model):
     # No index of its own: the unique (game, seq) serves every lookup by game. No foreign-key
-    # constraint in PostgreSQL either (migration 0013): its check was a third of an append's
+    # constraint in PostgreSQL either (migration 0014): its check was a third of an append's
     # time, and the store inserts events only for the game row it updates in the same
     # statement; games are never deleted. The same goes for the actor, the request's user.
     game = models.ForeignKey(
@@ -170,10 +172,13 @@ class Event(models.Model):
         db_index=False,
         db_constraint=False,
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set by the store, which hashes it into the chain (auto_now_add would overwrite it).
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
     # The seq of the first event appended with this one: one call, one batch.
     batch = models.PositiveIntegerField()
     idempotency_key = models.CharField(max_length=120, null=True, blank=True)  # "client:" + 100
+    # SHA-256 (hex) over this event and the hash before it: games/logchain.py.
+    hash = models.CharField(max_length=64)
 
     objects = EventQuerySet.as_manager()
 

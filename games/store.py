@@ -28,7 +28,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
-from games import head_sharing
+from games import head_sharing, logchain
 from games.models import Event, EventKind, Game, GameStatus, Seat, Snapshot
 from games.rules import get_rules
 from games.rules.base import State, StateFormatError, state_from_json
@@ -66,6 +66,7 @@ class LoggedEvent:
     created_at: datetime
     batch: int
     idempotency_key: str | None = None
+    hash: str = ""
 
 
 @dataclass
@@ -117,6 +118,7 @@ class Head:
     updated_at: datetime
     finished_at: datetime | None
     seats: tuple[SeatInfo, ...]
+    fingerprint: str = ""  # the hash of the last event (logchain)
 
     @property
     def pk(self) -> int:
@@ -171,6 +173,7 @@ def head_of(game: Game) -> Head:
         updated_at=game.updated_at,
         finished_at=game.finished_at,
         seats=seats,
+        fingerprint=game.fingerprint,
     )
 
 
@@ -221,15 +224,20 @@ def write(
     if columns.get("status") == GameStatus.FINISHED and "finished_at" not in columns:
         columns["finished_at"] = head.finished_at or now
     seat_changes = seat_changes or {}
+    time = logchain.time_text(now)
+    hashes = logchain.chain(
+        head.fingerprint, [(first + i, e.kind, e.data, e.seat, time) for i, e in enumerate(events)]
+    )
+    columns["fingerprint"] = hashes[-1]
     rows = [
-        (first + i, e.kind, e.data, e.seat, e.actor_id, idempotency_key if i == 0 else None)
-        for i, e in enumerate(events)
+        (first + i, e.kind, e.data, e.seat, e.actor_id, idempotency_key if i == 0 else None, h)
+        for i, (e, h) in enumerate(zip(events, hashes))
     ]
     connection = connections[head.db]
     stamp = connection.ops.adapt_datetimefield_value(now)
     values = [  # each event's, in the order of _EVENT_COLUMNS
-        [head.id, seq, kind, json.dumps(data), seat, actor, stamp, first, key]
-        for seq, kind, data, seat, actor, key in rows
+        [head.id, seq, kind, json.dumps(data), seat, actor, stamp, first, key, digest]
+        for seq, kind, data, seat, actor, key, digest in rows
     ]
     writer = _WRITERS[connection.vendor]
     try:
@@ -259,8 +267,9 @@ def write(
             created_at=now,
             batch=first,
             idempotency_key=key,
+            hash=digest,
         )
-        for pk, (seq, kind, data, seat, actor, key) in zip(ids, rows)
+        for pk, (seq, kind, data, seat, actor, key, digest) in zip(ids, rows)
     ]
     seats = tuple(
         replace(s, **seat_changes[s.index]) if s.index in seat_changes else s for s in head.seats
@@ -297,6 +306,7 @@ _EVENT_COLUMNS = (
     ("created_at", "timestamptz"),
     ("batch", "integer"),
     ("idempotency_key", "varchar"),
+    ("hash", "varchar"),
 )
 _EVENT_NAMES = ", ".join(name for name, _ in _EVENT_COLUMNS)
 _PG_EVENT_ROW = "(" + ", ".join(f"%s::{kind}" for _, kind in _EVENT_COLUMNS) + ")"
@@ -401,6 +411,7 @@ PROJECTED = (
     "finished_at",
     "moved_at",
     "updated_at",
+    "fingerprint",
 )
 
 
@@ -414,17 +425,19 @@ def create_streams(streams: list[tuple[Game, list[Seat], list[list[NewEvent]]]])
         raise ValueError("create_streams writes new games only")
     for game, _, appends in streams:
         game.version = sum(len(batch) for batch in appends)
-    Game.objects.bulk_create([game for game, _, _ in streams])
-    seats, events = [], []
-    for game, game_seats, appends in streams:
-        for seat in game_seats:
-            seat.game = game
-            seats.append(seat)
+    now = timezone.now()
+    time = logchain.time_text(now)
+    events = []
+    for game, _, appends in streams:
+        previous = logchain.GENESIS
         seq = 0
         for batch in appends:
             first = seq + 1
             for event in batch:
                 seq += 1
+                previous = logchain.event_hash(
+                    previous, seq, event.kind, event.data, event.seat, time
+                )
                 events.append(
                     Event(
                         game=game,
@@ -433,9 +446,18 @@ def create_streams(streams: list[tuple[Game, list[Seat], list[list[NewEvent]]]])
                         data=event.data,
                         seat=event.seat,
                         actor_id=event.actor_id,
+                        created_at=now,
                         batch=first,
+                        hash=previous,
                     )
                 )
+        game.fingerprint = previous
+    Game.objects.bulk_create([game for game, _, _ in streams])
+    seats = []
+    for game, game_seats, _ in streams:
+        for seat in game_seats:
+            seat.game = game
+            seats.append(seat)
     Seat.objects.bulk_create(seats)
     Event.objects.bulk_create(events)
 

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.errors import InvalidInput, ServiceError
-from games import records, selectors, services, signals
+from games import export, logchain, records, selectors, services, signals
 from games.api.serializers import GameOut
 from games.catalog import game_name
 from games.forms import NewGameForm
@@ -165,8 +165,17 @@ def game_detail(request, pk: int):
             ],
             "page": page,
             "turn": _row(game, request.user).turn,
+            "fingerprint": _fingerprint(game),
         },
     )
+
+
+def _fingerprint(game: Game) -> dict[str, str] | None:
+    """The fingerprint for the page once the game is over (the score slip's moment)."""
+    if game.status == GameStatus.ACTIVE:
+        return None
+    full = export.public_fingerprint(game)
+    return {"full": full, "short": logchain.short(full)} if full else None
 
 
 @login_required
@@ -226,6 +235,7 @@ def _recorded_game(request, game: Game):
             and game.status != GameStatus.VOID
             and signals.may_correct(game, request.user),
             "events": log,
+            "fingerprint": _fingerprint(game),
         },
     )
 

@@ -5,7 +5,7 @@ from datetime import timedelta
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import records
+from games import export, records
 from games.models import Game
 from games.rules.oceans_data import CARD_NAMES
 
@@ -101,6 +101,10 @@ class GameOut(serializers.ModelSerializer):
     record = serializers.SerializerMethodField()
     # The last append, to the microsecond (the row's own updated_at is the lists' coarse order).
     updated_at = serializers.DateTimeField(source="moved_at", read_only=True)
+    fingerprint = serializers.SerializerMethodField(
+        help_text="SHA-256 (hex) of the last event, chained over every event before it; null "
+        "while a game with hidden information is being played"
+    )
 
     class Meta:
         model = Game
@@ -119,7 +123,11 @@ class GameOut(serializers.ModelSerializer):
             "created_at",
             "updated_at",
             "finished_at",
+            "fingerprint",
         ]
+
+    def get_fingerprint(self, game) -> str | None:
+        return export.public_fingerprint(game)
 
     @extend_schema_field(RecordOut(allow_null=True))
     def get_record(self, game) -> dict | None:

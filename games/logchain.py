@@ -1,0 +1,64 @@
+"""The hash chain over a game's events, and the bundle that carries a finished game's log.
+
+Pure Python (the standard library only), so that ``games/verify_log.py`` can check a bundle on
+a machine with nothing but Python and this repository's ``games/rules``.
+
+Each event's hash is SHA-256 over the canonical JSON of its seq, kind, data, seat and time and
+the hash of the event before it (the empty string before the first), so the last hash, the
+game's fingerprint, stands for the whole log: change any event, or drop or reorder one, and
+every hash from there on changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+GENESIS = ""  # the "previous hash" of a game's first event
+BUNDLE_FORMAT = "hadal-game-log"
+BUNDLE_VERSION = 1
+
+
+def canonical(value: Any) -> bytes:
+    """One byte string per JSON value: keys sorted, no spaces, UTF-8, no NaN."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+def time_text(moment: datetime) -> str:
+    """An event's time as the chain hashes it: UTC, to the microsecond, ISO 8601 with a Z."""
+    if moment.tzinfo is None:
+        raise ValueError("event times must be aware datetimes")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def event_hash(previous: str, seq: int, kind: str, data: Any, seat: int | None, time: str) -> str:
+    """The hash of one event, chained to ``previous``."""
+    body = {"seq": seq, "kind": kind, "data": data, "seat": seat, "time": time, "prev": previous}
+    return hashlib.sha256(canonical(body)).hexdigest()
+
+
+def chain(previous: str, events: list[tuple[int, str, Any, int | None, str]]) -> list[str]:
+    """The hashes of ``events`` ((seq, kind, data, seat, time) each) following ``previous``."""
+    hashes = []
+    for seq, kind, data, seat, time in events:
+        previous = event_hash(previous, seq, kind, data, seat, time)
+        hashes.append(previous)
+    return hashes
+
+
+def short(fingerprint: str) -> str:
+    """The form players copy onto a score slip: the first 12 hex digits in groups of four."""
+    head = fingerprint[:12]
+    return " ".join(head[i : i + 4] for i in range(0, len(head), 4))
+
+
+def dump_bundle(bundle: dict[str, Any]) -> bytes:
+    """A bundle's only byte form: sorted keys, one space of indent, UTF-8, a final newline.
+    Being the only form is what lets a verifier say where a changed byte is."""
+    return (
+        json.dumps(bundle, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    ).encode("utf-8")

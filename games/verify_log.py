@@ -1,0 +1,227 @@
+"""Check a finished game's export bundle: every hash, the fingerprint, and the game itself
+replayed through the rules. Needs only Python and this repository's ``games/`` folder (no
+Django, nothing installed):
+
+    python3 games/verify_log.py hadal-game-17.json
+
+It prints what it checked and exits 0, or says where the bundle was changed and exits 1.
+``manage.py verify_log FILE`` runs the same check.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: import games.* from the repository
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games import logchain  # noqa: E402
+from games.rules import IllegalAction, get_rules  # noqa: E402
+
+# The event kinds that move the rules (games.models.EventKind, whose module needs Django).
+MOVES = ("ActionApplied", "ChanceResolved")
+
+
+class BundleError(Exception):
+    """The bundle is not a bundle, or it was changed: the message says where."""
+
+
+@dataclass
+class Verified:
+    game: str
+    events: int
+    fingerprint: str
+    replayed: bool
+
+    def summary(self) -> str:
+        lines = [
+            f"{self.game}: {self.events} events, every hash matches; "
+            f"fingerprint {logchain.short(self.fingerprint)} ({self.fingerprint})",
+            "replayed through the rules: every move legal, the result as recorded"
+            if self.replayed
+            else "a recorded result: no moves to replay",
+        ]
+        return "\n".join(lines)
+
+
+def verify(raw: bytes) -> Verified:
+    """Check a bundle's bytes; raise BundleError saying where it fails."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BundleError(f"byte {exc.start} is not UTF-8: this is not a bundle") from None
+    try:
+        bundle = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BundleError(
+            f"not JSON at line {exc.lineno}, column {exc.colno} ({exc.msg}): this is not a bundle"
+        ) from None
+    events, rules_info, game_info = _shape(bundle)
+    last = _check_chain(events)
+    if bundle["fingerprint"] != last:
+        raise BundleError(
+            "the fingerprint does not match the hash of the last event: it was changed"
+        )
+    created = events[0]
+    if created["kind"] != "GameCreated":
+        raise BundleError("event 1 is not the game being set up")
+    _check_game(created["data"], events, rules_info, game_info)
+    replayed = _replay(created["data"], events, rules_info)
+    _check_bytes(raw, bundle)
+    return Verified(
+        game=f"a game of {rules_info['slug']}",
+        events=len(events),
+        fingerprint=last,
+        replayed=replayed,
+    )
+
+
+def _shape(bundle: Any) -> tuple[list[dict], dict, dict]:
+    if not isinstance(bundle, dict) or bundle.get("format") != logchain.BUNDLE_FORMAT:
+        raise BundleError(
+            f'not a bundle: expected a JSON object with "format": "{logchain.BUNDLE_FORMAT}"'
+        )
+    if bundle.get("format_version") != logchain.BUNDLE_VERSION:
+        raise BundleError(
+            f"bundle format version {bundle.get('format_version')!r}: this checker reads "
+            f"version {logchain.BUNDLE_VERSION}"
+        )
+    expected = {"format", "format_version", "game", "rules", "events", "fingerprint"}
+    if set(bundle) != expected:
+        raise BundleError(f"a bundle has exactly the fields {sorted(expected)}")
+    events, rules_info, game_info = bundle["events"], bundle["rules"], bundle["game"]
+    if not isinstance(events, list) or not events:
+        raise BundleError('"events" must be a non-empty list')
+    if not isinstance(rules_info, dict) or set(rules_info) != {"slug", "module", "version"}:
+        raise BundleError('"rules" must give exactly the slug, module and version')
+    if not isinstance(game_info, dict) or set(game_info) != {"mode", "status"}:
+        raise BundleError('"game" must give exactly the mode and status')
+    if not isinstance(bundle["fingerprint"], str):
+        raise BundleError('"fingerprint" must be a string of 64 hex digits')
+    keys = {"seq", "kind", "data", "seat", "time", "hash"}
+    for i, event in enumerate(events, start=1):
+        if not isinstance(event, dict) or set(event) != keys:
+            raise BundleError(f"event {i}: expected exactly the fields {sorted(keys)}")
+        if event["seq"] != i:
+            raise BundleError(
+                f"event {i}: numbered {event['seq']!r}, so an event is missing, "
+                "added or out of order"
+            )
+    return events, rules_info, game_info
+
+
+def _check_chain(events: list[dict]) -> str:
+    previous = logchain.GENESIS
+    for event in events:
+        try:
+            digest = logchain.event_hash(
+                previous, event["seq"], event["kind"], event["data"], event["seat"], event["time"]
+            )
+        except (TypeError, ValueError) as exc:
+            raise BundleError(f"event {event['seq']}: cannot be hashed ({exc})") from None
+        if digest != event["hash"]:
+            raise BundleError(
+                f"event {event['seq']} ({event['kind']}): its hash does not match what it "
+                "holds, so the event or its hash was changed"
+            )
+        previous = digest
+    return previous
+
+
+def _check_game(created: dict, events: list[dict], rules_info: dict, game_info: dict) -> None:
+    """Everything the bundle says beside its events must follow from the events."""
+    if created.get("game") != rules_info["slug"]:
+        raise BundleError("the bundle's rules are not those of the game set up in event 1")
+    try:
+        module = get_rules(rules_info["slug"]).__name__
+    except KeyError:
+        module = None  # a game recorded only, with no rule module
+    if rules_info["module"] != module:
+        raise BundleError(
+            f"the rules of {rules_info['slug']} are {module!r} here, not {rules_info['module']!r}"
+        )
+    if created.get("rules_version", 0) != rules_info["version"]:
+        raise BundleError("the bundle's rules version is not the one event 1 was set up under")
+    mode = created.get("mode", "play")
+    if game_info["mode"] != mode:
+        raise BundleError(f'the bundle says mode "{game_info["mode"]}", event 1 says "{mode}"')
+    kinds = {e["kind"] for e in events}
+    status = game_info["status"]
+    if status == "finished" and "GameFinished" not in kinds:
+        raise BundleError("the bundle says finished, but no event finishes the game")
+    if status == "void" and not kinds & {"GameVoided", "SeatDeclined"}:
+        raise BundleError("the bundle says void, but no event calls the game off")
+    if status not in ("finished", "void"):
+        raise BundleError(f"status {status!r}: only a game that is over is exported")
+
+
+def _replay(created: dict, events: list[dict], rules_info: dict) -> bool:
+    if created.get("mode", "play") == "record":
+        return False
+    rules = get_rules(rules_info["slug"])  # _check_game found them
+    if rules.spec.version != rules_info["version"]:
+        raise BundleError(
+            f"the game was played under version {rules_info['version']} of its rules and this "
+            f"copy has version {rules.spec.version}: check it with a matching copy"
+        )
+    try:
+        state = rules.new_game(num_players=created["num_players"], options=created["options"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BundleError(f"event 1: the game cannot be set up ({exc})") from None
+    for event in events:
+        if event["kind"] not in MOVES:
+            continue
+        action = event["data"].get("action") if isinstance(event["data"], dict) else None
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            raise BundleError(f"event {event['seq']}: the rules refuse this move ({exc})") from None
+    finished = [e for e in events if e["kind"] == "GameFinished"]
+    if finished and finished[-1]["data"].get("reason") == "rules":
+        if not state.is_terminal():
+            raise BundleError("the events say the rules ended the game, but replayed it goes on")
+        scores = [r["score"] for r in state.result()]
+        recorded = [r.get("score") for r in finished[-1]["data"]["result"]]
+        if scores != recorded:
+            raise BundleError(f"replayed, the scores are {scores}, not {recorded}")
+    return True
+
+
+def _check_bytes(raw: bytes, bundle: dict) -> None:
+    """Whatever the checks above cannot see (spacing, key order) must be as exported."""
+    expected = logchain.dump_bundle(bundle)
+    if raw == expected:
+        return
+    at = next(
+        (i for i, (a, b) in enumerate(zip(raw, expected)) if a != b), min(len(raw), len(expected))
+    )
+    line = raw.count(b"\n", 0, at) + 1
+    column = at - (raw.rfind(b"\n", 0, at) + 1) + 1
+    raise BundleError(f"byte {at} (line {line}, column {column}) is not as exported")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python3 games/verify_log.py BUNDLE.json", file=sys.stderr)
+        return 2
+    try:
+        raw = Path(args[0]).read_bytes()
+    except OSError as exc:
+        print(f"cannot read {args[0]}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        result = verify(raw)
+    except BundleError as exc:
+        print(f"FAILED: {exc}", file=sys.stderr)
+        return 1
+    print(result.summary())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
