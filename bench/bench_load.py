@@ -79,9 +79,11 @@ def player(
             latencies.append(time.perf_counter() - start)
             continue
         if state is None or state.is_terminal():
-            _, game = client.call(
+            status, game = client.call(
                 "POST", "/api/games/", {"game": SLUG, "seats": [{"user": "load"}] * 2}
             )
+            if status != 201:
+                raise SystemExit(f"game refused: {status} {game}")
             state = get_rules(SLUG).new_game(2, {})
             replay(state, client.call("GET", f"/api/games/{game['id']}/events/")[1])
         body = {
