@@ -7,11 +7,12 @@ heads lets any worker serve the move from the cache: one GET instead of three qu
 
 It is as safe as the process's own cache, and for the same reason: an entry is written only once
 the append that made it has committed, and a committed version of a stream never changes. The
-key carries the database, the game, the version and the shape of the head (the fields of
-games.store.Head, so an entry written by older code is never read as the new shape); the value
-carries the rules' version, and an entry made under other rules is ignored. The state travels in
-its JSON form (State.to_json), the head pickled by the cache. Entries expire after
-``HADAL_SHARED_HEADS_SECONDS``; after restoring a database, clear the cache.
+key carries the database (its oid on PostgreSQL, not its name), the game, the version and the
+shape of the head (the fields of games.store.Head, so that an entry written by older code is
+never read as the new shape); the value carries the rules' version, and an entry made under
+other rules is ignored. The state travels in its JSON form (State.to_json), the head pickled by
+the cache. Entries expire after ``HADAL_SHARED_HEADS_SECONDS``; after restoring a database over
+an existing one, clear the cache.
 
 The cache failing costs a miss, never a move: errors are logged and the caller reads the game.
 """
