@@ -8,13 +8,19 @@ member at both seats, so it can always move): it keeps its own copy of the game 
 rule module, picks a legal move and posts it, again and again, starting a new game when one
 ends. Only the moves are timed. Then the same clients post to the peer for the same time.
 
-    DATABASE_URL=postgres://postgres@127.0.0.1:5432/hadal .venv/bin/python bench/bench_load.py \\
-        [--clients 8] [--seconds 20] [--workers 3]
+With a Redis cache (``REDIS_CACHE_URL``) the moves are played twice, each time on a fresh
+server: once with each worker's own cache of heads only, once with the heads shared through
+Redis (HADAL_SHARED_HEADS, games.head_sharing), so that a move landing on another worker than
+the last one still finds its game without reading it.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/hadal REDIS_CACHE_URL=redis://127.0.0.1:6379/1 \\
+        .venv/bin/python bench/bench_load.py [--clients 8] [--seconds 20] [--workers 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -73,9 +79,11 @@ def player(
             latencies.append(time.perf_counter() - start)
             continue
         if state is None or state.is_terminal():
-            _, game = client.call(
+            status, game = client.call(
                 "POST", "/api/games/", {"game": SLUG, "seats": [{"user": "load"}] * 2}
             )
+            if status != 201:
+                raise SystemExit(f"game refused: {status} {game}")
             state = get_rules(SLUG).new_game(2, {})
             replay(state, client.call("GET", f"/api/games/{game['id']}/events/")[1])
         body = {
@@ -165,54 +173,71 @@ def main() -> None:
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
-    server = None
+    cache = os.environ.get("REDIS_CACHE_URL", "")
     try:
         # Every client plays as one member, in hot-seat games of its own.
         tokens = [prepare(database)] * args.clients
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "bench.loadapp:application",
-                "--bind",
-                f"127.0.0.1:{PORT}",
-                "--workers",
-                str(args.workers),
-                "--log-level",
-                "warning",
-            ],
-            cwd=ROOT,
-            env=env,
+        _common.header(
+            "Load: concurrent players through gunicorn vs the DRF peer",
+            f"PostgreSQL, gunicorn {args.workers} workers",
         )
+        print(f"{args.clients} clients, {args.seconds:g} s each run")
+        runs = [("moves, each worker's own heads", "0")]
+        if cache:
+            runs.append(("moves, heads shared (Redis)", "1"))
+        results = []
+        for label, shared in runs:
+            with serving(env, args.workers, shared):
+                load(tokens, 2, peer=False)  # warm the workers
+                moves, latency = load(tokens, args.seconds, peer=False)
+                print(f"{label:<32} {moves:7.1f}/s  {percentiles(latency)}")
+                results.append((label, moves, latency))
+        with serving(env, args.workers, "0"):
+            load(tokens, 2, peer=True)  # warm the workers
+            peers, peer_latency = load(tokens, args.seconds, peer=True)
+        print(f"{'DRF peer':<32} {peers:7.1f}/s  {percentiles(peer_latency)}")
+        for label, moves, latency in results:
+            print(
+                f"{label}: moves / peer throughput {moves / peers:.2f}x; p50 latency"
+                f" {statistics.median(latency) / statistics.median(peer_latency):.2f}x"
+            )
+    finally:
+        subprocess.run(
+            ["psql", base + "/postgres", "-qc", f"DROP DATABASE IF EXISTS bench_load_{name}"],
+            check=False,
+        )
+
+
+@contextlib.contextmanager
+def serving(env: dict[str, str], workers: int, shared_heads: str):
+    """gunicorn serving the project and the peer until the block ends."""
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "bench.loadapp:application",
+            "--bind",
+            f"127.0.0.1:{PORT}",
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env={**env, "HADAL_SHARED_HEADS": shared_heads},
+    )
+    try:
         for _ in range(100):
             try:
                 http.client.HTTPConnection("127.0.0.1", PORT, timeout=1).request("GET", "/")
                 break
             except OSError:
                 time.sleep(0.2)
-        _common.header(
-            "Load: concurrent players through gunicorn vs the DRF peer",
-            f"PostgreSQL, gunicorn {args.workers} workers",
-        )
-        print(f"{args.clients} clients, {args.seconds:g} s each run")
-        load(tokens, 2, peer=False)  # warm the workers
-        moves, move_latency = load(tokens, args.seconds, peer=False)
-        peers, peer_latency = load(tokens, args.seconds, peer=True)
-        print(f"moves  {moves:7.1f}/s  {percentiles(move_latency)}")
-        print(f"peer   {peers:7.1f}/s  {percentiles(peer_latency)}")
-        print(
-            f"moves / peer throughput {moves / peers:.2f}x; p50 latency "
-            f"{statistics.median(move_latency) / statistics.median(peer_latency):.2f}x"
-        )
+        yield
     finally:
-        if server is not None:
-            server.send_signal(signal.SIGTERM)
-            server.wait(timeout=30)
-        subprocess.run(
-            ["psql", base + "/postgres", "-qc", f"DROP DATABASE IF EXISTS bench_load_{name}"],
-            check=False,
-        )
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
 
 
 if __name__ == "__main__":

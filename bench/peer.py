@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import secrets
 
 from django.db import connection
 from rest_framework.response import Response
@@ -16,6 +17,9 @@ CREATE_TABLE = (
     " version integer NOT NULL, payload text, UNIQUE (stream, version))"
 )
 _versions = itertools.count(1)  # one stream; next() is atomic under the GIL
+# A stream of each process's own: versions from the counter start at 1 in every process, and a
+# load bench serves the peer from several processes, one server after another.
+_stream = secrets.randbelow(2**31)
 
 
 def create_table() -> None:
@@ -26,8 +30,7 @@ def create_table() -> None:
 
 class Peer(APIView):
     def post(self, request):
-        # Versions from a counter start at 1 in each process: a process of its own stream.
-        stream, version = id(_versions) % 2**31, next(_versions)
+        stream, version = _stream, next(_versions)
         with connection.cursor() as cursor:
             cursor.execute(
                 "INSERT INTO bench_event (stream, version, payload) VALUES (%s, %s, %s)",

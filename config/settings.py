@@ -214,6 +214,10 @@ HADAL_SNAPSHOT_EVERY = int(os.environ.get("HADAL_SNAPSHOT_EVERY", "50"))
 HADAL_BOT_STALL_SECONDS = int(os.environ.get("HADAL_BOT_STALL_SECONDS", "30"))
 # How long the searching bots think per move (the Celery task's time limit is 60 s).
 HADAL_BOT_BUDGETS = {"mcts": {"seconds": float(os.environ.get("HADAL_MCTS_SECONDS", "1.0"))}}
+# Committed heads shared by the app's processes through the cache (games.head_sharing): a
+# move lands on any gunicorn worker and finds its game without reading it. On with Redis.
+HADAL_SHARED_HEADS = env_bool("HADAL_SHARED_HEADS", bool(CACHE_URL))
+HADAL_SHARED_HEADS_SECONDS = int(os.environ.get("HADAL_SHARED_HEADS_SECONDS", "600"))
 # Elo's K: how far one game moves a rating.
 HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))
 

@@ -19,7 +19,7 @@ import json
 import logging
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from types import ModuleType
 from typing import Any
@@ -28,7 +28,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
-from games import logchain
+from games import head_sharing, logchain
 from games.models import Event, EventKind, Game, GameStatus, Seat, Snapshot
 from games.rules import get_rules
 from games.rules.base import State, StateFormatError, state_from_json
@@ -235,15 +235,19 @@ def write(
     ]
     connection = connections[head.db]
     stamp = connection.ops.adapt_datetimefield_value(now)
+    values = [  # each event's, in the order of _EVENT_COLUMNS
+        [head.id, seq, kind, json.dumps(data), seat, actor, stamp, first, key, digest]
+        for seq, kind, data, seat, actor, key, digest in rows
+    ]
     writer = _WRITERS[connection.vendor]
     try:
         # PostgreSQL's single statement is atomic alone; inside a caller's transaction it gets
         # a savepoint, so that a refused write leaves the caller's transaction usable.
         if connection.in_atomic_block or connection.vendor == "sqlite":
             with transaction.atomic(using=head.db):
-                ids = writer(connection, head, expected_version, columns, rows, stamp, seat_changes)
+                ids = writer(connection, head, expected_version, columns, values, seat_changes)
         else:
-            ids = writer(connection, head, expected_version, columns, rows, stamp, seat_changes)
+            ids = writer(connection, head, expected_version, columns, values, seat_changes)
     except IntegrityError:
         ids = None  # a seq or a key already logged: someone got in first, or this is a retry
     if ids is None:
@@ -290,7 +294,26 @@ def _column_value(connection, name: str, value: Any) -> Any:
     return value
 
 
-def _write_postgresql(connection, head, expected, columns, rows, now, seat_changes):
+# The columns of an event as a write inserts them, each with its PostgreSQL type, in the order
+# of the values write() builds for each event: one more column is one more entry in each.
+_EVENT_COLUMNS = (
+    ("game_id", "bigint"),
+    ("seq", "integer"),
+    ("kind", "varchar"),
+    ("data", "jsonb"),
+    ("seat", "smallint"),
+    ("actor_id", "integer"),
+    ("created_at", "timestamptz"),
+    ("batch", "integer"),
+    ("idempotency_key", "varchar"),
+    ("hash", "varchar"),
+)
+_EVENT_NAMES = ", ".join(name for name, _ in _EVENT_COLUMNS)
+_PG_EVENT_ROW = "(" + ", ".join(f"%s::{kind}" for _, kind in _EVENT_COLUMNS) + ")"
+_SQLITE_EVENT_ROW = "(" + ", ".join("%s" for _ in _EVENT_COLUMNS) + ")"
+
+
+def _write_postgresql(connection, head, expected, columns, values, seat_changes):
     """One statement: the head's row only at the expected version, the events only if it was,
     the seats with them."""
     sets = ", ".join(
@@ -299,21 +322,12 @@ def _write_postgresql(connection, head, expected, columns, rows, now, seat_chang
     params: list[Any] = [_column_value(connection, n, v) for n, v in columns.items()]
     params += [head.id, expected]
     ctes = [f"head AS (UPDATE games_game SET {sets} WHERE id = %s AND version = %s RETURNING id)"]
-    values = ", ".join(
-        [
-            "(%s::bigint, %s::integer, %s::varchar, %s::jsonb, %s::smallint,"
-            " %s::integer, %s::timestamptz, %s::integer, %s::varchar, %s::varchar)"
-        ]
-        * len(rows)
-    )
-    for seq, kind, data, seat, actor, key, digest in rows:
-        params += [head.id, seq, kind, json.dumps(data), seat, actor, now, rows[0][0], key, digest]
+    for row in values:
+        params += row
     ctes.append(
-        "new AS (INSERT INTO games_event (game_id, seq, kind, data, seat, actor_id, created_at,"
-        " batch, idempotency_key, hash) SELECT v.* FROM (VALUES "
-        + values
-        + ") AS v(game_id, seq, kind, data, seat, actor_id, created_at, batch, idempotency_key,"
-        " hash) WHERE EXISTS (SELECT 1 FROM head) RETURNING id, seq)"
+        f"new AS (INSERT INTO games_event ({_EVENT_NAMES}) SELECT v.* FROM (VALUES "
+        + ", ".join([_PG_EVENT_ROW] * len(values))
+        + f") AS v({_EVENT_NAMES}) WHERE EXISTS (SELECT 1 FROM head) RETURNING id, seq)"
     )
     for index, change in seat_changes.items():
         seat_sets = ", ".join(f"{name} = %s" for name in change)
@@ -329,7 +343,7 @@ def _write_postgresql(connection, head, expected, columns, rows, now, seat_chang
     return ids or None
 
 
-def _write_sqlite(connection, head, expected, columns, rows, now, seat_changes):
+def _write_sqlite(connection, head, expected, columns, values, seat_changes):
     """A few statements in the caller's transaction: IMMEDIATE transactions serialise the
     writers, so the head cannot move between them."""
     sets = ", ".join(f'"{name}" = %s' for name in columns)
@@ -340,25 +354,11 @@ def _write_sqlite(connection, head, expected, columns, rows, now, seat_changes):
         )
         if cursor.rowcount != 1:
             return None
-        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
-        params: list[Any] = []
-        for seq, kind, data, seat, actor, key, digest in rows:
-            params += [
-                head.id,
-                seq,
-                kind,
-                json.dumps(data),
-                seat,
-                actor,
-                now,
-                rows[0][0],
-                key,
-                digest,
-            ]
         cursor.execute(
-            "INSERT INTO games_event (game_id, seq, kind, data, seat, actor_id, created_at,"
-            f" batch, idempotency_key, hash) VALUES {values} RETURNING id, seq",
-            params,
+            f"INSERT INTO games_event ({_EVENT_NAMES}) VALUES "
+            + ", ".join([_SQLITE_EVENT_ROW] * len(values))
+            + " RETURNING id, seq",
+            [value for row in values for value in row],
         )
         ids = [pk for pk, _ in sorted(cursor.fetchall(), key=lambda row: row[1])]
         for index, change in seat_changes.items():
@@ -495,14 +495,15 @@ def replay(game, events) -> State:
 
 
 class HeadCache:
-    """Recently committed versions of games in this process: the head and the rule state.
+    """Recently committed versions of games in this process: the head and the rule state, and
+    with ``HADAL_SHARED_HEADS`` those the app's other processes committed (games.head_sharing).
 
     Safe because a committed version of a stream never changes: entries are only added once
     the write that made them has committed, and a version's seats and row are facts of that
     version (every change to them is an event). An entry made under another version of the
     game's rules is ignored. Callers get clones of the state, never the cached object; heads
     are immutable. (Primary keys are never reused, since games are never deleted; after
-    restoring a database, restart the app's processes.)
+    restoring a database, restart the app's processes and clear the cache.)
     """
 
     def __init__(self, size: int = 1024):
@@ -514,27 +515,41 @@ class HeadCache:
         key = (db, game_id, version)
         with self._lock:
             entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+        if entry is None:
+            if not head_sharing.enabled():
+                return None
+            entry = head_sharing.shared(_HEAD_SHAPE, db, game_id, version)
             if entry is None:
                 return None
-            self._entries.move_to_end(key)
+            self._keep(key, entry)
         head, state, rules_version = entry
         if get_rules(head.slug).spec.version != rules_version:
             return None
         return head, state.clone()
 
     def put(self, head: Head, state: State) -> None:
-        key = (head.db, head.id, head.version)
+        rules_version = get_rules(head.slug).spec.version
+        self._keep((head.db, head.id, head.version), (head, state, rules_version))
+        if head_sharing.enabled():
+            head_sharing.share(_HEAD_SHAPE, head, state, rules_version)
+
+    def _keep(self, key: tuple, entry: tuple[Head, State, int]) -> None:
         with self._lock:
-            self._entries[key] = (head, state, get_rules(head.slug).spec.version)
+            self._entries[key] = entry
             self._entries.move_to_end(key)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
     def clear(self) -> None:
+        """Forget every head, this process's and those shared before now."""
         with self._lock:
             self._entries.clear()
+        head_sharing.forget()
 
 
+_HEAD_SHAPE = head_sharing.shape_of(tuple(f.name for f in fields(Head)))
 state_cache = HeadCache()
 
 

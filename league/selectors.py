@@ -6,11 +6,13 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-from dataclasses import dataclass
+import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.core.cache import cache
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.bots import is_bot
@@ -29,9 +31,10 @@ from league.models import (
     Tournament,
 )
 from league.ratings import PROVISIONAL_GAMES
-from league.standings import GameResult, league_standings, standings
+from league.standings import GameResult, LeagueTable, standings
 
 User = get_user_model()
+logger = logging.getLogger(__name__)
 
 
 def leaderboard(slug: str) -> QuerySet[Rating]:
@@ -414,8 +417,7 @@ def _result_of(game: Game) -> GameResult:
     )
 
 
-def _rows(results: list[GameResult]) -> list[dict[str, Any]]:
-    members = {p for r in results for p in r.players if isinstance(p, str)}
+def _rows(table: LeagueTable) -> list[dict[str, Any]]:
     return [
         {
             "player": line.player,
@@ -425,8 +427,96 @@ def _rows(results: list[GameResult]) -> list[dict[str, Any]]:
             "average_place": line.average_place,
             "elo": line.elo,
         }
-        for line in league_standings(results, counted=members)
+        for line in table.standings()
     ]
+
+
+def _is_member(player) -> bool:
+    """Members go by username; a guest by ("guest", name)."""
+    return isinstance(player, str)
+
+
+@dataclass
+class KeptTables:
+    """A league's standings (overall and per game type) over its games up to ``through``, the
+    (finished_at, id) of the last one taken in, and what any change among those games changes:
+    how many they are and the sums of their versions (every correction is an event) and ids."""
+
+    through: tuple[dt.datetime, int] | None = None
+    count: int = 0
+    versions: int = 0
+    ids: int = 0
+    overall: LeagueTable = field(default_factory=lambda: LeagueTable(counts=_is_member))
+    by_game: dict[str, LeagueTable] = field(default_factory=dict)
+
+    def add(self, game: Game) -> None:
+        result = _result_of(game)
+        self.overall.add(result)
+        self.by_game.setdefault(game.slug, LeagueTable(counts=_is_member)).add(result)
+        self.through = (game.finished_at, game.pk)
+        self.count += 1
+        self.versions += game.version
+        self.ids += game.pk
+
+
+# How long kept standings may go unread before the cache lets them go.
+KEPT_TABLES_SECONDS = 24 * 3600
+KEPT_SHAPE = 1
+
+
+def kept_tables(league: League, *, season: Season | None = None) -> KeptTables:
+    """The league's standings, kept in the cache between requests and carried on with the
+    games finished since they were kept: one aggregate query when nothing has changed. When a
+    game taken in before has changed (a correction) or the games up to ``through`` are no longer
+    the same (a season's days moved, an older record imported), they are computed again from
+    every game (:func:`tables_recomputed`)."""
+    # The key names the shape of what it holds: bump KEPT_SHAPE when KeptTables or
+    # league.standings.LeagueTable change, so that no process reads the old shape as the new.
+    key = f"hadal:league-tables:{KEPT_SHAPE}:{league.pk}:{season.pk if season else 'all'}"
+    games = league_games(league, season=season)
+    try:
+        kept = cache.get(key)
+    except Exception:  # the cache is down: the standings are computed, as without it
+        logger.warning("could not read the kept standings of %s", league.slug, exc_info=True)
+        kept = None
+    if kept is not None and kept.through is not None:
+        at, pk = kept.through
+        before = Q(finished_at__lt=at) | Q(finished_at=at, pk__lte=pk)
+        seen = games.order_by().aggregate(
+            count=Count("pk", filter=before),
+            versions=Sum("version", filter=before),
+            ids=Sum("pk", filter=before),
+            after=Count("pk", filter=~before),
+        )
+        if (seen["count"], seen["versions"] or 0, seen["ids"] or 0) != (
+            kept.count,
+            kept.versions,
+            kept.ids,
+        ):
+            kept = None
+        elif seen["after"] == 0:
+            return kept
+        else:
+            games = games.filter(~before)
+    else:
+        kept = None
+    if kept is None:
+        kept = KeptTables()
+    for game in games:
+        kept.add(game)
+    try:
+        cache.set(key, kept, KEPT_TABLES_SECONDS)
+    except Exception:
+        logger.warning("could not keep the standings of %s", league.slug, exc_info=True)
+    return kept
+
+
+def tables_recomputed(league: League, *, season: Season | None = None) -> KeptTables:
+    """The same standings computed from every game, kept nowhere."""
+    kept = KeptTables()
+    for game in league_games(league, season=season):
+        kept.add(game)
+    return kept
 
 
 def league_table(
@@ -434,25 +524,22 @@ def league_table(
 ) -> list[dict[str, Any]]:
     """The standings over the league's games (of one game type, with ``slug``), in standing
     order; see league.standings.league_standings for the points, the tie rule and the Elo."""
-    games = league_games(league, season=season)
-    if slug is not None:
-        games = games.filter(slug=slug)
-    return _rows([_result_of(g) for g in games])
+    kept = kept_tables(league, season=season)
+    table = kept.overall if slug is None else kept.by_game.get(slug)
+    return [] if table is None else _rows(table)
 
 
 def league_tables(league: League, *, season: Season | None = None) -> dict[str, Any]:
-    """Overall and per game type, from one read of the games: for the league page."""
-    results: dict[str, list[GameResult]] = {}
-    everything = []
-    for game in league_games(league, season=season):
-        result = _result_of(game)
-        results.setdefault(game.slug, []).append(result)
-        everything.append(result)
+    """Overall and per game type: for the league page."""
+    return standings_out(kept_tables(league, season=season))
+
+
+def standings_out(kept: KeptTables) -> dict[str, Any]:
     return {
-        "overall": _rows(everything),
+        "overall": _rows(kept.overall),
         "games": [
-            {"game": slug, "name": game_name(slug), "rows": _rows(results[slug])}
-            for slug in sorted(results)
+            {"game": slug, "name": game_name(slug), "rows": _rows(kept.by_game[slug])}
+            for slug in sorted(kept.by_game)
         ],
     }
 

@@ -43,7 +43,7 @@ players tied on everything keep the order they were given in.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from league.ratings import DEFAULT_K, EloLadder
@@ -312,6 +312,64 @@ def table_points(size: int, placement: Mapping[int, Sequence[float]]) -> tuple[f
     return tuple(placement[min(placement)])[:size]
 
 
+class LeagueTable:
+    """A league's standings kept game by game (see :func:`league_standings` for the figures):
+    ``add`` each game in the order played, read ``standings`` at any time. Plain data, so a
+    table can be stored and later carried on with the games played since.
+
+    ``counts`` says whether a player is listed and rated (everyone when None)."""
+
+    def __init__(
+        self,
+        *,
+        counts: Callable[[Hashable], bool] | None = None,
+        placement: Mapping[int, Sequence[float]] = DEFAULT_PLACEMENT_POINTS,
+        k: float = DEFAULT_K,
+    ):
+        self.counts = counts
+        self.placement = placement
+        self.ladder = EloLadder(k=k)
+        self.lines: dict[Hashable, list[float]] = {}  # player -> [games, wins, points, ranks]
+
+    def add(self, result: GameResult) -> None:
+        earned = placement_points(result.ranks, table_points(len(result.players), self.placement))
+        best = min(result.ranks)
+        rated = []
+        for seat, player in enumerate(result.players):
+            if self.counts is not None and not self.counts(player):
+                continue
+            line = self.lines.setdefault(player, [0, 0, 0.0, 0])
+            line[0] += 1
+            line[1] += result.ranks[seat] == best
+            line[2] += earned[seat]
+            line[3] += result.ranks[seat]
+            rated.append(seat)
+        if len(rated) >= 2:
+            self.ladder.rate([result.players[s] for s in rated], [result.ranks[s] for s in rated])
+
+    def standings(self) -> list[LeagueStanding]:
+        table = [
+            LeagueStanding(
+                player=player,
+                games=int(games),
+                wins=int(wins),
+                points=points,
+                average_place=ranks / games,
+                elo=self.ladder.rating(player),
+            )
+            for player, (games, wins, points, ranks) in self.lines.items()
+        ]
+        table.sort(
+            key=lambda s: (
+                -_rounded(s.points),
+                -s.wins,
+                _rounded(s.average_place),
+                -_rounded(s.elo),
+            )
+        )
+        return table
+
+
 def league_standings(
     results: Sequence[GameResult],
     *,
@@ -338,40 +396,9 @@ def league_standings(
 
     Players are listed by points, then wins, then the better average place, then Elo; players
     equal on all four keep the order they first appear in."""
-    ladder = EloLadder(k=k)
-    lines: dict[Hashable, list[float]] = {}  # player -> [games, wins, points, sum of ranks]
-    for result in results:
-        earned = placement_points(result.ranks, table_points(len(result.players), placement))
-        best = min(result.ranks)
-        rated = []
-        for seat, player in enumerate(result.players):
-            if counted is not None and player not in counted:
-                continue
-            line = lines.setdefault(player, [0, 0, 0.0, 0])
-            line[0] += 1
-            line[1] += result.ranks[seat] == best
-            line[2] += earned[seat]
-            line[3] += result.ranks[seat]
-            rated.append(seat)
-        if len(rated) >= 2:
-            ladder.rate([result.players[s] for s in rated], [result.ranks[s] for s in rated])
-    table = [
-        LeagueStanding(
-            player=player,
-            games=int(games),
-            wins=int(wins),
-            points=points,
-            average_place=ranks / games,
-            elo=ladder.rating(player),
-        )
-        for player, (games, wins, points, ranks) in lines.items()
-    ]
-    table.sort(
-        key=lambda s: (
-            -_rounded(s.points),
-            -s.wins,
-            _rounded(s.average_place),
-            -_rounded(s.elo),
-        )
+    table = LeagueTable(
+        counts=None if counted is None else counted.__contains__, placement=placement, k=k
     )
-    return table
+    for result in results:
+        table.add(result)
+    return table.standings()

@@ -35,6 +35,7 @@ from games.catalog import game_name, game_types
 from games.models import Game, GameMode, GameStatus
 from league import selectors
 from league.charts import rating_chart
+from league.figures import standing_rows
 from league.forms import (
     CorrectionForm,
     DropForm,
@@ -306,7 +307,7 @@ def _league_page(
                     for t in tables["games"]
                 ),
             ],
-            "standings": shown,
+            "standings": standing_rows(shown),
             "standings_name": game_name(choice.slug) if choice.slug else "All games",
             "csv_query": choice.query(),
             "recent_games": [

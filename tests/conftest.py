@@ -73,6 +73,8 @@ def _fast_settings(request):
         return  # pure tests (rules, bots, ratings) need no Django at all
     settings = request.getfixturevalue("settings")
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Heads stay in the test's process (tests/games/test_head_sharing.py shares them).
+    settings.HADAL_SHARED_HEADS = False
     if not request.node.get_closest_marker("redis_cache"):
         # A cache of the test's own: throttles and counters never leak between tests.
         settings.CACHES = {

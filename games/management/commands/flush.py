@@ -1,7 +1,8 @@
 """Django's flush, able to empty the event log.
 
 A flush resets the whole database, and the test runner flushes after every transactional
-test; the append-only triggers refuse its DELETE (SQLite) and TRUNCATE (PostgreSQL). So it
+test; the append-only triggers refuse its DELETE (SQLite) and TRUNCATE (PostgreSQL), and so
+does games_game's on PostgreSQL. So it
 lifts them inside its own transaction and puts them back before that commits. On PostgreSQL
 only the tables' owner may lift a trigger: as the app role, a flush fails with "must be owner".
 """
@@ -12,7 +13,7 @@ from django.core.management.commands import flush
 from django.db import connections, transaction
 
 from games.append_only import ensure_sqlite_triggers
-from games.models import Event
+from games.models import Event, Game
 
 
 class Command(flush.Command):
@@ -34,10 +35,16 @@ class Command(flush.Command):
             super().handle(**{**options, "interactive": False})
 
 
+@contextmanager
 def triggers_lifted(connection):
-    """The event table's triggers are off inside the block; the caller holds a transaction."""
-    lift = _disabled if connection.vendor == "postgresql" else _dropped
-    return lift(connection, Event._meta.db_table)
+    """The triggers of the event table (and on PostgreSQL of the games', which keep their
+    heads) are off inside the block; the caller holds a transaction."""
+    if connection.vendor != "postgresql":
+        with _dropped(connection, Event._meta.db_table):
+            yield
+        return
+    with _disabled(connection, Event._meta.db_table), _disabled(connection, Game._meta.db_table):
+        yield
 
 
 @contextmanager

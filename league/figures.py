@@ -1,0 +1,30 @@
+"""Numbers as the pages show them, formatted in Python: what the template filter floatformat
+gives (decimal rounding, half up), without its locale look-ups, which cost a league page of
+500 standings a third of its time."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+
+def figure(value: float, places: int, *, whole_if_whole: bool = False) -> str:
+    """``value`` to ``places`` decimals, as ``floatformat:places`` shows it; with
+    ``whole_if_whole``, a whole number without decimals, as ``floatformat:"-places"``."""
+    number = Decimal(repr(value))
+    if whole_if_whole and number == number.to_integral_value():
+        return str(int(number))
+    return str(number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def standing_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """League standings with their points, average place and Elo as the table shows them."""
+    return [
+        {
+            **row,
+            "points_shown": figure(row["points"], 1, whole_if_whole=True),
+            "average_shown": figure(row["average_place"], 2),
+            "elo_shown": figure(row["elo"], 0),
+        }
+        for row in rows
+    ]
