@@ -27,6 +27,7 @@ class EventKind(models.TextChoices):
     CHANCE_RESOLVED = "ChanceResolved"  # the server playing the chance player
     SEAT_ACCEPTED = "SeatAccepted"  # a person invited to a seat takes it
     SEAT_DECLINED = "SeatDeclined"  # ... or refuses it, which calls the game off
+    SEAT_JOINED = "SeatJoined"  # someone takes a seat left open for anyone
     SEAT_RESIGNED = "SeatResigned"
     GAME_FINISHED = "GameFinished"
     # Table games: a result is recorded at once (club records) or reported and confirmed.
@@ -37,6 +38,7 @@ class EventKind(models.TextChoices):
     RESULT_OVERRIDDEN = "ResultOverridden"
     RESULT_CORRECTED = "ResultCorrected"
     GAME_VOIDED = "GameVoided"
+    REMATCH_OFFERED = "RematchOffered"  # a finished game's seats invited to a new one
 
 
 class Game(models.Model):
@@ -58,6 +60,13 @@ class Game(models.Model):
     # random bot plays it (on_timeout "random") or the seat forfeits ("forfeit").
     move_seconds = models.PositiveIntegerField(null=True, blank=True)
     on_timeout = models.CharField(max_length=8, default="random")
+    # Or a time bank per seat with an increment per turn (Fischer): games.clocks. ``banks`` is
+    # each seat's time left at moved_at; ``deadline`` is when the seat to play runs out (null
+    # while no clock runs), both written with the append that changes them.
+    bank_seconds = models.PositiveIntegerField(null=True, blank=True)
+    increment_seconds = models.PositiveIntegerField(default=0)
+    banks = models.JSONField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     moved_at = models.DateTimeField(default=timezone.now)  # the last append: the clock starts here
     # The last activity to within ACTIVITY_GRAIN (games.store): what the lists sort by. The
@@ -84,6 +93,11 @@ class Game(models.Model):
                 condition=models.Q(status="finished"),
                 name="game_slug_finished",
             ),
+            # The sweep's read: the clocks that have run out. Games without a clock are not in
+            # it, so their moves still update the row in place.
+            models.Index(
+                fields=["deadline"], condition=models.Q(deadline__isnull=False), name="game_clock"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -92,7 +106,8 @@ class Game(models.Model):
 
 class Seat(models.Model):
     """Who sits at seat ``index``: a user, a bot (bots are users with ``bot`` set), or, at a
-    recorded table game, a guest known only by name."""
+    recorded table game, a guest known only by name; or nobody yet, a seat left open for
+    anyone to take (games.lobby), which is never accepted until someone does."""
 
     # The unique (game, index) serves every lookup by game.
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seats", db_index=False)
@@ -119,8 +134,9 @@ class Seat(models.Model):
                 condition=(
                     models.Q(user__isnull=False, guest="")
                     | models.Q(user__isnull=True) & ~models.Q(guest="")
+                    | models.Q(user__isnull=True, guest="", accepted=False)
                 ),
-                name="seat_user_or_guest",
+                name="seat_user_or_guest_or_open",
             ),
         ]
 
@@ -129,7 +145,13 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
-        return self.user.username if self.user_id else f"{self.guest} (guest)"
+        if self.user_id:
+            return self.user.username
+        return f"{self.guest} (guest)" if self.guest else "open seat"
+
+    @property
+    def is_open(self) -> bool:
+        return not self.user_id and not self.guest
 
 
 class AppendOnlyError(Exception):

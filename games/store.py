@@ -116,6 +116,11 @@ class Head:
     updated_at: datetime
     finished_at: datetime | None
     seats: tuple[SeatInfo, ...]
+    # The clock (games.clocks), also projected with every append.
+    bank_seconds: int | None = None
+    increment_seconds: int = 0
+    banks: list[float] | None = None
+    deadline: datetime | None = None
 
     @property
     def pk(self) -> int:
@@ -170,6 +175,10 @@ def head_of(game: Game) -> Head:
         updated_at=game.updated_at,
         finished_at=game.finished_at,
         seats=seats,
+        bank_seconds=game.bank_seconds,
+        increment_seconds=game.increment_seconds,
+        banks=game.banks,
+        deadline=game.deadline,
     )
 
 
@@ -199,8 +208,9 @@ def write(
     idempotency_key: str | None = None,
     projection: dict[str, Any] | None = None,
     seat_changes: dict[int, dict[str, Any]] | None = None,
+    now: datetime | None = None,
 ) -> tuple[AppendResult, Head]:
-    """Append ``events`` after ``expected_version``, project them on the game's row (the
+    """Append ``events`` after ``expected_version`` (at ``now``, by default the present), project them on the game's row (the
     columns in ``projection``; version and moved_at; updated_at once it is ACTIVITY_GRAIN old
     or the status changes; finished_at once finished) and change seats (``seat_changes``:
     index -> {field: value}), all atomically.
@@ -211,7 +221,7 @@ def write(
     """
     if not events:
         raise ValueError("nothing to append")
-    now = timezone.now()
+    now = now or timezone.now()
     first = expected_version + 1
     version = expected_version + len(events)
     columns = {"version": version, "moved_at": now, **(projection or {})}
@@ -264,7 +274,7 @@ def write(
     return AppendResult(version=version, events=logged, head=new), new
 
 
-_JSON_COLUMNS = ("result", "options")
+_JSON_COLUMNS = ("result", "options", "banks")
 
 # How stale a game's updated_at (the lists' order) may get before a write moves it. Indexed
 # columns left alone let PostgreSQL update the row in place (HOT, no index writes): a move then
@@ -390,6 +400,8 @@ PROJECTED = (
     "finished_at",
     "moved_at",
     "updated_at",
+    "banks",
+    "deadline",
 )
 
 

@@ -105,6 +105,7 @@ def game_new(request):
                 seats=form.seats(),
                 options=form.options(),
                 created_by=request.user,
+                time_control=form.time_control(),
             )
         except InvalidInput as exc:
             form.add_error(None, str(exc))

@@ -73,6 +73,8 @@ def _fast_settings(request):
         return  # pure tests (rules, bots, ratings) need no Django at all
     settings = request.getfixturevalue("settings")
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # No sweeping thread behind a test's back (games.sweeper); the tests of it start one.
+    settings.HADAL_EAGER_SWEEP_SECONDS = 0
     if not request.node.get_closest_marker("redis_cache"):
         # A cache of the test's own: throttles and counters never leak between tests.
         settings.CACHES = {
