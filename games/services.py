@@ -147,14 +147,16 @@ def game_create(
         if seat.user_id and not seat.bot and not seat.accepted
     ]
     if invited:
-        after_commit(
-            "announce the invitations",
-            lambda: [invitation_sent.send(sender=Seat, seat=seat) for seat in invited],
-        )
+        after_commit("announce the invitations", lambda: _invite(invited))
     return game
 
 
 parse_time_control = clocks.parse_time_control
+
+
+def _invite(seats: list[Seat]) -> None:
+    for seat in seats:
+        invitation_sent.send(sender=Seat, seat=seat)
 
 
 def _created_seat(user, bot: str) -> dict[str, Any]:
