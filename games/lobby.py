@@ -8,7 +8,9 @@
   does not already sit at the game may take it (:func:`game_join`). Two people taking the last
   seat at once: the store's version check lets one in, the other gets a 409.
 - A rematch invites a finished game's seats to a new game of the same game, options and
-  clock, the seats rotated by one so that someone else starts.
+  clock, the seats rotated by one so that someone else starts. The new game names the old one
+  (Game.rematch_of, and its GameCreated event), so the finished game's log is left alone:
+  its version is what its rating was taken at.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -74,9 +76,8 @@ def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
 
 
 def rematch_of(game: Game) -> int | None:
-    """The id of the game a finished game's rematch is, if one was offered."""
-    event = game.events.filter(kind=EventKind.REMATCH_OFFERED).first()
-    return None if event is None else event.data["game"]
+    """The id of the game's rematch, if one was offered."""
+    return Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
 
 
 # -- taking an open seat --------------------------------------------------------------------------
@@ -213,24 +214,15 @@ def game_rematch(*, game: Game | int, user: AbstractUser) -> Game:
     for s in head.seats:
         seats[(s.index + 1) % n] = {"bot": s.bot} if s.bot else {"user": s.username}
     try:
-        new = services.game_create(
+        return services.game_create(
             slug=head.slug,
             seats=seats,
             options=head.options,
             created_by=user,
             time_control=clocks.time_control_of(head),
+            rematch_of=row,
         )
     except InvalidInput as exc:  # a player's account closed since, say
         raise Conflict(f"no rematch: {exc}") from None
-    try:
-        appended, _ = store.write(
-            head,
-            head.version,
-            [NewEvent(EventKind.REMATCH_OFFERED, {"game": new.pk}, actor_id=user.pk)],
-            idempotency_key="rematch",
-        )
-    except VersionConflict:
+    except IntegrityError:  # someone else asked at the same moment (Game.rematch_of is unique)
         raise Conflict("a rematch has already been offered") from None
-    if appended.replayed:
-        raise Conflict("a rematch has already been offered")
-    return new

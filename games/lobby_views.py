@@ -14,6 +14,7 @@ from accounts.errors import ServiceError
 from games import clocks, lobby
 from games.catalog import game_name
 from games.models import Game, GameStatus, Seat
+from games.templatetags.ordinals import ordinal
 
 LOBBY_GAMES = 50
 LIVE_GAMES = 30
@@ -36,11 +37,6 @@ class GameCard:
     name: str
     clock: str
     places: list[Place]
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def seat_label(seat: Seat) -> str:

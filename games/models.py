@@ -13,7 +13,9 @@ from django.utils import timezone
 class GameStatus(models.TextChoices):
     ACTIVE = "active"
     FINISHED = "finished"
-    VOID = "void"  # withdrawn before any result (a tournament round re-paired)
+    # Withdrawn before any result: a tournament round re-paired, an invitation declined or
+    # never answered (games.lobby).
+    VOID = "void", "Called off"
 
 
 class GameMode(models.TextChoices):
@@ -38,7 +40,6 @@ class EventKind(models.TextChoices):
     RESULT_OVERRIDDEN = "ResultOverridden"
     RESULT_CORRECTED = "ResultCorrected"
     GAME_VOIDED = "GameVoided"
-    REMATCH_OFFERED = "RematchOffered"  # a finished game's seats invited to a new one
 
 
 class Game(models.Model):
@@ -67,6 +68,11 @@ class Game(models.Model):
     increment_seconds = models.PositiveIntegerField(default=0)
     banks = models.JSONField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # The finished game this one is the rematch of (its GameCreated event says so too); one
+    # rematch per game, which the unique key keeps when two players ask at once.
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="rematch"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     moved_at = models.DateTimeField(default=timezone.now)  # the last append: the clock starts here
     # The last activity to within ACTIVITY_GRAIN (games.store): what the lists sort by. The

@@ -82,6 +82,7 @@ def game_create(
     created_by,
     time_control: Any = None,
     seated: bool = False,
+    rematch_of: Game | None = None,
 ) -> Game:
     """Create a game: the GameCreated event, any opening chance, and the seats.
 
@@ -90,7 +91,7 @@ def game_create(
     seated, other than the creator, are invited: each takes the seat by accepting or by
     moving, and no clock runs until everyone has. A seat ``{"open": true}`` is left for anyone
     to take (games.lobby). ``seated`` seats everyone at once (tournament entrants accepted by
-    entering)."""
+    entering). ``rematch_of`` is the finished game this one is the rematch of (games.lobby)."""
     try:
         rules = get_rules(slug)
     except KeyError as exc:
@@ -110,6 +111,7 @@ def game_create(
         options=options,
         num_players=len(seats),
         created_by=created_by,
+        rematch_of=rematch_of,
         **clock,
     )
     accepted = [
@@ -133,6 +135,7 @@ def game_create(
             "seats": [_created_seat(user, bot) for user, bot in seat_users],
             "time_control": clocks.time_control_of(game),
             "accepted": [i for i, taken in enumerate(accepted) if taken],
+            **({"rematch_of": rematch_of.pk} if rematch_of is not None else {}),
         },
         actor_id=getattr(created_by, "pk", None),
     )

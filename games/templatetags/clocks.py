@@ -15,3 +15,9 @@ def clock_words(control) -> str:
 @register.filter
 def clock_time(seconds) -> str:
     return "" if seconds is None else clocks.readable(seconds)
+
+
+@register.filter
+def clock_control_words(game) -> str:
+    """A game's time control in people's words."""
+    return clocks.describe(clocks.time_control_of(game))

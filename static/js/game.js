@@ -198,12 +198,16 @@ class GamePage {
     this.renderResult();
     this.renderLog();
     this.renderReplay();
+    // The page's other parts (static/js/clock.js, game-over.js) follow the game from here.
+    document.dispatchEvent(new CustomEvent("hadal:game",
+      {detail: {game: this.game, mySeats: this.mySeats}}));
   }
 
   renderStatus() {
     const g = this.game;
     const d = this.dom;
-    d.status.textContent = g.status === "active" ? "Active" : "Finished";
+    d.status.textContent = {active: "Active", finished: "Finished", void: "Called off"}[g.status] ||
+      g.status;
     d.status.className = `status status-${g.status}`;
     d.version.textContent = g.version;
     if (g.status !== "active" || g.current_player === null) {
@@ -281,7 +285,8 @@ class GamePage {
 
   renderResult() {
     const result = this.game.result;
-    this.dom.result.hidden = !result;
+    // The "Game over" panel (static/js/game-over.js) shows the result with its parts.
+    this.dom.result.hidden = !result || Boolean(document.getElementById("game-over"));
     if (!result) return;
     const lines = result.map((line, seat) => ({...line, seat}))
       .sort((a, b) => a.rank - b.rank || a.seat - b.seat);
@@ -331,6 +336,15 @@ class GamePage {
             .join(", ");
       case "SeatResigned":
         return `${this.who(event.seat)} resigned`;
+      case "SeatAccepted":
+        return `${this.seatName(event.seat)} took their seat`;
+      case "SeatJoined":
+        return `${data.user} joined`;
+      case "SeatDeclined":
+        return `${this.seatName(event.seat)} declined the invitation`;
+      case "GameVoided":
+        return data.reason === "lapsed" ? "called off: the invitation was not answered in time"
+          : "the game was called off";
       case "GameFinished":
         return this.describeFinish(data);
       default: {

@@ -263,7 +263,8 @@ def test_a_rematch_invites_the_same_seats_rotated_to_the_same_game(api, api_for,
     assert new["game"] == DSA and new["options"] == old["options"]
     assert {k: new["time_control"][k] for k in clock} == clock
     assert [(s["user"], s["accepted"]) for s in new["seats"]] == [("bob", True), ("alice", False)]
-    assert Event.objects.get(game_id=old["id"], kind="RematchOffered").data == {"game": new["id"]}
+    created = Event.objects.get(game_id=new["id"], kind="GameCreated")
+    assert created.data["rematch_of"] == old["id"]
     before = log_of(old["id"])
     again = api.post(f"/api/games/{old['id']}/rematch/")
     assert again.status_code == 409 and "already been offered" in again.json()["error"]
