@@ -71,6 +71,16 @@ def live_games() -> QuerySet[Game]:
     )
 
 
+def joinable_seats(game: Game, user) -> list[int]:
+    """The open seats of ``game`` that ``user`` may take (signed in, not already seated)."""
+    if not user.is_authenticated or is_bot(user) or game.status != GameStatus.ACTIVE:
+        return []
+    seats = list(game.seats.all())
+    if any(s.user_id == user.pk for s in seats):
+        return []
+    return [s.index for s in seats if _is_open(s)]
+
+
 def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
     return games.prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))
 

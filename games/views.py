@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.errors import InvalidInput, ServiceError
-from games import endgame, records, selectors, services, signals
+from games import endgame, lobby, records, selectors, services, signals
 from games.api.serializers import GameOut
 from games.catalog import game_name
 from games.forms import NewGameForm
@@ -167,6 +167,7 @@ def game_detail(request, pk: int):
             "page": page,
             "turn": _row(game, request.user).turn,
             "over": endgame.game_over(game, view, request.user),
+            "joinable": lobby.joinable_seats(game, request.user),
         },
     )
 

@@ -153,7 +153,7 @@ class GamePage {
   seatName(seat) {
     const row = this.game.seats[seat];
     if (!row) return "?";
-    return row.bot ? `bot ${row.bot}` : row.user;
+    return row.bot ? `bot ${row.bot}` : row.user || "open seat";
   }
 
   who(seat) {

@@ -287,3 +287,52 @@ def test_a_game_page_posts_a_rematch_and_lands_on_it(api, api_for, bob, client):
     new = Game.objects.exclude(pk=old["id"]).get()
     assert response.status_code == 302 and response.url == f"/games/{new.pk}/"
     assert services.seats_of(new, bob) == {0}
+
+
+def test_the_game_page_offers_its_open_seat_to_a_visitor_not_to_its_players(api, client, bob):
+    game = create(api, [{"user": "alice"}, {"open": True}, {"open": True}])
+    client.force_login(bob)
+    page = client.get(f"/games/{game['id']}/").content.decode()
+    assert "Join, playing 2nd" in page and "Join, playing 3rd" in page
+    client.post(f"/games/{game['id']}/join/", {"seat": 2})
+    page = client.get(f"/games/{game['id']}/").content.decode()
+    assert "Join, playing" not in page  # bob sits at it now
+    assert Game.objects.get(pk=game["id"]).seats.get(index=2).user == bob
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_people_racing_for_the_last_seat_one_gets_in(make_user):
+    """Two threads, two connections, one open seat: one joins, the other is told it is taken."""
+    import threading
+
+    from accounts.errors import Conflict
+
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    game = services.game_create(
+        slug=DSA, seats=[{"user": "alice"}, {"open": True}], options={}, created_by=alice
+    )
+    start = threading.Barrier(2)
+    outcomes: dict[str, str] = {}
+
+    def join(user):
+        from django.db import connection
+
+        try:
+            start.wait()
+            lobby.game_join(game=game.pk, seat=1, user=user)
+            outcomes[user.username] = "joined"
+        except Conflict as exc:
+            outcomes[user.username] = str(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=join, args=(u,)) for u in (bob, carol)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes.values()) == ["joined", "that seat is taken"]
+    winner = next(name for name, outcome in outcomes.items() if outcome == "joined")
+    assert Game.objects.get(pk=game.pk).seats.get(index=1).user.username == winner
+    assert Event.objects.filter(game=game, kind="SeatJoined").count() == 1
