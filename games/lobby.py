@@ -199,6 +199,36 @@ def game_lapse(*, game_id: int) -> AppendResult | None:
     return None if appended.replayed else appended
 
 
+# -- calling off a game nobody has sat down to --------------------------------------------------
+
+
+def game_cancel(*, game: Game | int, user: AbstractUser) -> AppendResult:
+    """Whoever created a game calls it off while some invitation or open seat is still waiting:
+    the game is voided, nothing rated. Once everyone has sat down, one resigns instead."""
+    game_id = game if isinstance(game, int) else game.pk
+    head = store.load_head(game_id)
+    if head is None:
+        raise Http404("no such game")
+    created_by = Game.objects.filter(pk=game_id).values_list("created_by_id", flat=True).first()
+    if created_by != user.pk:
+        raise NotYourSeat("only whoever created the game may call it off")
+    if head.status != GameStatus.ACTIVE:
+        raise Conflict(_not_active(head.status))
+    waiting = [s.index for s in head.seats if not s.accepted and not s.bot]
+    if not waiting:
+        raise Conflict("everyone has taken their seat: to leave the game, resign")
+    try:
+        appended, _ = store.write(
+            head,
+            head.version,
+            [NewEvent(EventKind.GAME_VOIDED, {"reason": "cancelled"}, actor_id=user.pk)],
+            projection={"status": GameStatus.VOID, "current_player": None, "deadline": None},
+        )
+    except VersionConflict:
+        raise Conflict("someone answered first; here is the game now") from None
+    return appended
+
+
 # -- rematch --------------------------------------------------------------------------------------
 
 

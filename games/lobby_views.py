@@ -123,3 +123,16 @@ def game_rematch(request, pk: int):
         return redirect("game-detail", pk=game.pk)
     messages.success(request, "Rematch! The other players are invited.")
     return redirect("game-detail", pk=new.pk)
+
+
+@login_required
+@require_POST
+def game_cancel(request, pk: int):
+    game = get_object_or_404(Game, pk=pk)
+    try:
+        lobby.game_cancel(game=game.pk, user=request.user)
+    except ServiceError as exc:
+        messages.error(request, f"The game goes on: {exc}.")
+    else:
+        messages.success(request, "The game is called off.")
+    return redirect("game-detail", pk=game.pk)

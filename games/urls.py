@@ -12,6 +12,7 @@ urlpatterns = [
     path("lobby/", lobby_views.lobby_page, name="lobby"),
     path("games/<int:pk>/join/", lobby_views.game_join, name="game-join"),
     path("games/<int:pk>/rematch/", lobby_views.game_rematch, name="game-rematch"),
+    path("games/<int:pk>/cancel/", lobby_views.game_cancel, name="game-cancel"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
     path(
         "games/<int:pk>/accept/", views.game_seat_answer, {"answer": "accept"}, name="game-accept"

@@ -168,6 +168,9 @@ def game_detail(request, pk: int):
             "turn": _row(game, request.user).turn,
             "over": endgame.game_over(game, view, request.user),
             "joinable": lobby.joinable_seats(game, request.user),
+            "may_cancel": game.status == GameStatus.ACTIVE
+            and game.created_by_id == request.user.pk
+            and any(not s.accepted and not s.bot for s in game.seats.all()),
         },
     )
 

@@ -9,6 +9,7 @@ urlpatterns = [
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="api-game"),
     path("games/<int:pk>/join/", views.GameJoinApi.as_view(), name="api-game-join"),
     path("games/<int:pk>/rematch/", views.GameRematchApi.as_view(), name="api-game-rematch"),
+    path("games/<int:pk>/cancel/", views.GameCancelApi.as_view(), name="api-game-cancel"),
     path("oceans/cards/", views.OceansCardsApi.as_view(), name="api-oceans-cards"),
     path("games/<int:pk>/state/", views.GameStateApi.as_view(), name="api-game-state"),
     path("games/<int:pk>/actions/", views.GameActionsApi.as_view(), name="api-game-actions"),

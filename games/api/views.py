@@ -205,6 +205,15 @@ class GameRematchApi(APIView):
         )
 
 
+class GameCancelApi(APIView):
+    """Whoever created the game calls it off while an invitation or open seat is waiting: the
+    game is voided, nothing rated, and answering the invitation afterwards is a 409."""
+
+    @extend_schema(request=None, responses={201: s.AppendOut})
+    def post(self, request, pk):
+        return _appended(request, lobby.game_cancel(game=pk, user=request.user))
+
+
 class OpenGamesApi(generics.ListAPIView):
     """Games under way with a seat anyone signed in may take (the lobby)."""
 

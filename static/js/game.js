@@ -343,8 +343,9 @@ class GamePage {
       case "SeatDeclined":
         return `${this.seatName(event.seat)} declined the invitation`;
       case "GameVoided":
-        return data.reason === "lapsed" ? "called off: the invitation was not answered in time"
-          : "the game was called off";
+        if (data.reason === "lapsed") return "called off: the invitation was not answered in time";
+        if (data.reason === "declined") return "called off: an invitation was declined";
+        return "the game was called off";
       case "GameFinished":
         return this.describeFinish(data);
       default: {

@@ -336,3 +336,28 @@ def test_two_people_racing_for_the_last_seat_one_gets_in(make_user):
     winner = next(name for name, outcome in outcomes.items() if outcome == "joined")
     assert Game.objects.get(pk=game.pk).seats.get(index=1).user.username == winner
     assert Event.objects.filter(game=game, kind="SeatJoined").count() == 1
+
+
+def test_the_creator_calls_off_a_game_and_a_later_accept_is_a_409(api, api_for, bob, client):
+    game = create(api, [{"user": "alice"}, {"user": "bob"}])
+    assert api_for(bob).post(f"/api/games/{game['id']}/cancel/").status_code == 403
+    answer = api.post(f"/api/games/{game['id']}/cancel/")
+    assert answer.status_code == 201
+    assert Game.objects.get(pk=game["id"]).status == "void"
+    assert Event.objects.get(game_id=game["id"], kind="GameVoided").data == {"reason": "cancelled"}
+    before = log_of(game["id"])
+    late = api_for(bob).post(f"/api/games/{game['id']}/accept/", {"seat": 1}, format="json")
+    assert late.status_code == 409 and "called off" in late.json()["error"]
+    again = api.post(f"/api/games/{game['id']}/cancel/")
+    assert again.status_code == 409
+    assert log_of(game["id"]) == before
+    client.force_login(bob)
+    assert "Called off" in client.get(f"/games/{game['id']}/").content.decode()
+
+
+def test_a_game_everyone_sat_down_to_cannot_be_called_off(api, api_for, bob):
+    game = create(api, [{"user": "alice"}, {"user": "bob"}])
+    api_for(bob).post(f"/api/games/{game['id']}/accept/", {"seat": 1}, format="json")
+    answer = api.post(f"/api/games/{game['id']}/cancel/")
+    assert answer.status_code == 409 and "resign" in answer.json()["error"]
+    assert Game.objects.get(pk=game["id"]).status == "active"
