@@ -20,6 +20,7 @@ the random bot plays its turns from then on.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -125,6 +126,81 @@ def after_append(
         allowed = game.move_seconds if banks is None else banks[to_play]
         deadline = now + timedelta(seconds=allowed)
     return {"banks": banks, "deadline": deadline}
+
+
+def from_log(control: dict[str, Any] | None, events, state) -> dict[str, Any]:
+    """The clock columns derived from the log alone, as :func:`after_append` wrote them append
+    by append: ``control`` is the GameCreated event's time_control, ``events`` the log in order
+    (with seat, kind, data, created_at and batch), ``state`` a fresh rule state to replay them
+    on. The times spent are the differences of the events' created_at."""
+    fields = parse_time_control(control)
+    if kind_of(fields) is None:
+        return {}
+    created, *rest = events
+    seats = [
+        _LogSeat(bot=bool(s["bot"]), accepted=i in created.data["accepted"], resigned=False)
+        for i, s in enumerate(created.data["seats"])
+    ]
+    clock = _LogClock(**fields)
+    for batch in _batches([created, *rest]):
+        first = batch[0]
+        for event in batch:
+            if event.kind in ("ActionApplied", "ChanceResolved"):
+                state.apply(event.data["action"])
+            elif event.kind in ("SeatAccepted", "SeatJoined"):
+                seats[event.seat].accepted = True
+            elif event.kind == "SeatResigned":
+                seats[event.seat].resigned = True
+        over = batch[-1].kind in ("GameFinished", "GameVoided")
+        to_play = None if over else state.current_player
+        columns = after_append(
+            clock,
+            now=first.created_at,
+            seats=seats,
+            to_play=to_play,
+            acted=first.seat if first.kind == "ActionApplied" else None,
+            over=over,
+        )
+        clock.banks, clock.deadline = columns["banks"], columns["deadline"]
+        clock.current_player, clock.moved_at = to_play, first.created_at
+    return {"banks": clock.banks, "deadline": clock.deadline}
+
+
+def kind_of(fields: dict[str, Any]) -> str | None:
+    if fields["bank_seconds"] is not None:
+        return "bank"
+    return "move" if fields["move_seconds"] is not None else None
+
+
+@dataclass
+class _LogSeat:
+    bot: bool
+    accepted: bool
+    resigned: bool
+
+
+@dataclass
+class _LogClock:
+    """The clock columns of a game row, as :func:`from_log` folds them over the log."""
+
+    move_seconds: int | None
+    bank_seconds: int | None
+    increment_seconds: int
+    on_timeout: str
+    banks: list[float] | None = None
+    deadline: datetime | None = None
+    current_player: int | None = None
+    moved_at: datetime | None = None
+
+
+def _batches(events) -> list[list]:
+    out: list[list] = []
+    for event in events:
+        if out and out[-1][0].batch == event.batch:
+            out[-1].append(event)
+        else:
+            out.append([event])
+    return out
 
 
 def clock_out(game, now: datetime) -> dict[str, Any] | None:

@@ -288,3 +288,47 @@ def test_an_expired_clock_before_the_deadline_column_existed_is_found(alice, bob
     migration.running_clocks(apps, None)
     game.refresh_from_db()
     assert game.deadline == game.moved_at + timedelta(seconds=60)
+
+
+class FakeClock:
+    """timezone.now under the test's control: time passes only when the test says so."""
+
+    def __init__(self):
+        self.now = timezone.now()
+
+    def __call__(self):
+        return self.now
+
+    def wait(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+def test_the_banks_on_the_row_are_the_banks_the_log_gives(alice, bob, monkeypatch):
+    """Bank bookkeeping is derivable: folding the log's append times through the same rule
+    gives the row's banks and deadline, turn after turn."""
+    from games import clocks
+    from games.store import new_state
+
+    clock = FakeClock()
+    monkeypatch.setattr(timezone, "now", clock)
+    game = banked_game(alice, bob, accept=False)
+    clock.wait(40)  # bob takes his time accepting: nobody's clock runs meanwhile
+    services.game_accept(game=game.pk, seat=1, user=bob)
+    players = {0: alice, 1: bob}
+    spent = {0: 0.0, 1: 0.0}
+    turns = {0: 0, 1: 0}
+    for think in (12, 30, 7, 55, 3):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != "active":
+            break
+        seat = game.current_player
+        clock.wait(think)
+        spent[seat] += think
+        turns[seat] += 1
+        play_turn(game, players[seat])
+    game = Game.objects.get(pk=game.pk)
+    events = list(Event.objects.filter(game=game).order_by("seq"))
+    derived = clocks.from_log(events[0].data["time_control"], events, new_state(game))
+    assert derived == {"banks": game.banks, "deadline": game.deadline}
+    for seat in (0, 1):  # time spent off, the increment on, per turn that passed
+        assert game.banks[seat] == 300 - spent[seat] + 10 * turns[seat]
