@@ -335,6 +335,7 @@ class GamePage {
           (data.seats || []).map((s, seat) => `seat ${seat} ${s.bot ? `bot ${s.bot}` : s.user}`)
             .join(", ");
       case "SeatResigned":
+        if (data.reason === "timeout") return `${this.who(event.seat)} ran out of time and forfeits`;
         return `${this.who(event.seat)} resigned`;
       case "SeatAccepted":
         return `${this.seatName(event.seat)} took their seat`;
@@ -349,12 +350,17 @@ class GamePage {
       case "GameFinished":
         return this.describeFinish(data);
       default: {
-        const line = this.renderer.describe(event, this.ctx());
-        if (line) return line;
-        const action = data.action ? describeAction(data.action) : event.kind;
-        return event.seat === null ? `chance: ${action}` : `${this.who(event.seat)}: ${action}`;
+        const line = this.renderer.describe(event, this.ctx()) || this.describeAction(event);
+        // The random bot's move for a seat whose clock ran out (static/js/clock.js).
+        return data.timeout ? `${line} (out of time: a random move)` : line;
       }
     }
+  }
+
+  describeAction(event) {
+    const data = event.data || {};
+    const action = data.action ? describeAction(data.action) : event.kind;
+    return event.seat === null ? `chance: ${action}` : `${this.who(event.seat)}: ${action}`;
   }
 
   describeFinish(data) {

@@ -132,3 +132,28 @@ def test_an_invitation_in_the_nav_and_an_open_seat_taken_from_the_lobby(phone, m
     expect(phone.locator(".clock-seat.running .clock-name")).to_have_text("alice")
     phone.goto("/lobby/")
     expect(phone.locator("#open-games")).to_have_count(0)
+
+
+def test_the_end_appears_when_the_game_ends_and_the_rematch_is_a_click_away(phone, make_user):
+    from playwright.sync_api import expect
+
+    marina, bob = make_user("marina"), make_user("bob")
+    game = services.game_create(
+        slug=DSA, seats=[{"user": "marina"}, {"user": "bob"}], options={}, created_by=marina
+    )
+    services.game_accept(game=game.pk, seat=1, user=bob)
+    sign_in(phone, "marina")
+    phone.goto(f"/games/{game.pk}/")
+    expect(phone.locator("#game-over")).to_have_count(0)
+    services.game_resign(game=game.pk, seat=1, user=bob)  # bob gives up; marina wins
+    over = phone.locator("#game-over")
+    expect(over).to_contain_text("by forfeit", timeout=10_000)
+    expect(over.locator("tbody tr").first).to_contain_text("1st")
+    expect(over.locator("tbody tr").first).to_contain_text("marina")
+    expect(phone.locator("#result")).to_be_hidden()
+    fits(phone, "#game-over")
+    phone.click("#rematch")
+    expect(phone.locator(".messages")).to_contain_text("Rematch!")
+    rematch = Game.objects.get(rematch_of=game)
+    assert phone.url.endswith(f"/games/{rematch.pk}/")
+    expect(phone.locator("#waiting")).to_contain_text("Waiting for players")
