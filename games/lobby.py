@@ -54,7 +54,7 @@ def invitations_for(user) -> QuerySet[Seat]:
 def open_games() -> QuerySet[Game]:
     """Active games with a seat left for anyone to take, newest first."""
     free = Seat.objects.filter(user__isnull=True, guest="").values("game")
-    return _with_seats(
+    return with_seats(
         Game.objects.filter(pk__in=free, status=GameStatus.ACTIVE, mode=GameMode.PLAY).order_by(
             "-created_at", "-id"
         )
@@ -64,7 +64,7 @@ def open_games() -> QuerySet[Game]:
 def live_games() -> QuerySet[Game]:
     """Games under way that everyone has sat down to: what a spectator may watch."""
     waiting = Seat.objects.filter(accepted=False).values("game")
-    return _with_seats(
+    return with_seats(
         Game.objects.filter(status=GameStatus.ACTIVE, mode=GameMode.PLAY)
         .exclude(pk__in=waiting)
         .order_by("-updated_at", "-id")
@@ -81,7 +81,7 @@ def joinable_seats(game: Game, user) -> list[int]:
     return [s.index for s in seats if _is_open(s)]
 
 
-def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
+def with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
     return games.prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))
 
 

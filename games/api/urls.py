@@ -6,6 +6,7 @@ urlpatterns = [
     path("games/types/", views.GameTypesApi.as_view(), name="api-game-types"),
     path("games/", views.GameListCreateApi.as_view(), name="api-games"),
     path("games/open/", views.OpenGamesApi.as_view(), name="api-games-open"),
+    path("games/invited/", views.InvitationsApi.as_view(), name="api-games-invited"),
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="api-game"),
     path("games/<int:pk>/join/", views.GameJoinApi.as_view(), name="api-game-join"),
     path("games/<int:pk>/rematch/", views.GameRematchApi.as_view(), name="api-game-rematch"),

@@ -214,6 +214,16 @@ class GameCancelApi(APIView):
         return _appended(request, lobby.game_cancel(game=pk, user=request.user))
 
 
+class InvitationsApi(generics.ListAPIView):
+    """Games you are invited to and have not answered (accept/ or decline/ with your seat)."""
+
+    serializer_class = s.GameOut
+
+    def get_queryset(self):
+        invited = lobby.invitations_for(self.request.user).values("game")
+        return lobby.with_seats(Game.objects.filter(pk__in=invited).order_by("-created_at", "-id"))
+
+
 class OpenGamesApi(generics.ListAPIView):
     """Games under way with a seat anyone signed in may take (the lobby)."""
 

@@ -58,6 +58,16 @@ def test_invitations_show_in_the_nav_and_on_their_page(api, client, bob):
     assert 'class="nav-count"' not in page and "Nobody has invited you" in page
 
 
+def test_the_api_lists_your_unanswered_invitations(api, api_for, bob):
+    game = create(api, [{"user": "alice"}, {"user": "bob"}])
+    create(api, [{"user": "alice"}, {"bot": "random"}])
+    listed = api_for(bob).get("/api/games/invited/").json()["results"]
+    assert [g["id"] for g in listed] == [game["id"]]
+    assert api.get("/api/games/invited/").json()["results"] == []  # alice created it
+    api_for(bob).post(f"/api/games/{game['id']}/accept/", {"seat": 1}, format="json")
+    assert api_for(bob).get("/api/games/invited/").json()["results"] == []
+
+
 def test_accepting_twice_is_a_409_that_changes_nothing(api, api_for, bob):
     game = create(api, [{"user": "alice"}, {"user": "bob"}])
     assert (
