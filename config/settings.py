@@ -70,6 +70,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.invitations",
             ],
         },
     },
@@ -212,6 +213,11 @@ CELERY_BEAT_SCHEDULE = {
 HADAL_SNAPSHOT_EVERY = int(os.environ.get("HADAL_SNAPSHOT_EVERY", "50"))
 # A bot seat that has waited this long is re-enqueued by the sweep.
 HADAL_BOT_STALL_SECONDS = int(os.environ.get("HADAL_BOT_STALL_SECONDS", "30"))
+# With no beat (Celery eager, ``make run``) the web process runs the sweep itself, in a thread
+# started by its first request, every this many seconds; 0 turns it off (games.sweeper).
+HADAL_EAGER_SWEEP_SECONDS = float(os.environ.get("HADAL_EAGER_SWEEP_SECONDS", "1"))
+# An invitation (or an open seat) nobody answers within this many hours calls the game off.
+HADAL_INVITATION_HOURS = float(os.environ.get("HADAL_INVITATION_HOURS", "72"))
 # How long the searching bots think per move (the Celery task's time limit is 60 s).
 HADAL_BOT_BUDGETS = {"mcts": {"seconds": float(os.environ.get("HADAL_MCTS_SECONDS", "1.0"))}}
 # Committed heads shared by the app's processes through the cache (games.head_sharing): a

@@ -6,13 +6,17 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
+        from django.core.signals import request_started
         from django.db.models.signals import post_migrate
 
         from accounts.bots import register_levels
+        from games import sweeper
         from games.bots import BOTS
 
         register_levels(BOTS)  # accounts knows bot users, games knows what bots there are
         post_migrate.connect(_guard_the_log, sender=self)
+        # Clocks fire with no beat too (eager mode): the web process sweeps in a thread.
+        request_started.connect(sweeper.start, dispatch_uid="games.sweeper")
 
 
 def _guard_the_log(using, **kwargs):

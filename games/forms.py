@@ -11,15 +11,75 @@ from typing import Any
 
 from django import forms
 
+from games import clocks
 from games.bots import BOTS
 from games.rules import registered
 from games.rules.base import GameSpec, OptionSpec
 
-# The value of a seat's "who" choice when a person (named by username) takes the seat.
+# The value of a seat's "who" choice when a person (named by username) takes the seat, and
+# when the seat is left open for anyone to take (games.lobby).
 PERSON = "person"
+OPEN = "open"
 
 
-class NewGameForm(forms.Form):
+class ClockForm(forms.Form):
+    """The clock fields a game and a tournament share: seconds per move, or minutes in each
+    player's bank plus seconds added each turn; and what running out means."""
+
+    move_seconds = forms.IntegerField(
+        label="Seconds per move",
+        required=False,
+        min_value=5,
+        max_value=clocks.MOST_SECONDS,
+        help_text="Leave both clocks empty to play without one.",
+    )
+    bank_minutes = forms.IntegerField(
+        label="Or minutes per player",
+        required=False,
+        min_value=1,
+        max_value=clocks.MOST_SECONDS // 60,
+        help_text="Each player's time for the whole game.",
+    )
+    increment_seconds = forms.IntegerField(
+        label="Seconds added each turn",
+        required=False,
+        min_value=0,
+        max_value=3600,
+        help_text="With minutes per player.",
+    )
+    on_timeout = forms.ChoiceField(
+        label="When the clock runs out",
+        required=False,
+        initial="random",
+        choices=[("random", "a random move is played"), ("forfeit", "the player forfeits")],
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("move_seconds") is not None and data.get("bank_minutes") is not None:
+            self.add_error("bank_minutes", "Choose seconds per move or minutes per player.")
+        if data.get("increment_seconds") and data.get("bank_minutes") is None:
+            self.add_error("increment_seconds", "Seconds added go with minutes per player.")
+        return data
+
+    def time_control(self) -> dict[str, Any] | None:
+        data = self.cleaned_data
+        on_timeout = data.get("on_timeout") or "random"
+        if data.get("move_seconds") is not None:
+            return {"move_seconds": data["move_seconds"], "on_timeout": on_timeout}
+        if data.get("bank_minutes") is not None:
+            return {
+                "bank_seconds": data["bank_minutes"] * 60,
+                "increment_seconds": data.get("increment_seconds") or 0,
+                "on_timeout": on_timeout,
+            }
+        return None
+
+    def clock_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ClockForm.base_fields]
+
+
+class NewGameForm(ClockForm):
     """The game, the number of seats, who takes each seat, and the chosen game's options.
 
     There is a pair of seat fields for every seat the largest game can have; only the first
@@ -42,7 +102,8 @@ class NewGameForm(forms.Form):
         self.fields["players"] = forms.IntegerField(
             label="Players", min_value=1, max_value=self.max_seats, initial=2
         )
-        who = [(PERSON, "A player")] + [(level, f"Bot: {level}") for level in BOTS]
+        who = [(PERSON, "A player"), (OPEN, "Open: anyone may join")]
+        who += [(level, f"Bot: {level}") for level in BOTS]
         default_bot = "random" if "random" in BOTS else next(iter(BOTS))
         for i in range(self.max_seats):
             self.fields[f"seat_{i}_who"] = forms.ChoiceField(
@@ -77,7 +138,12 @@ class NewGameForm(forms.Form):
         seats = []
         for i in range(data["players"]):
             who = data[f"seat_{i}_who"]
-            seats.append({"user": data[f"seat_{i}_user"]} if who == PERSON else {"bot": who})
+            if who == PERSON:
+                seats.append({"user": data[f"seat_{i}_user"]})
+            elif who == OPEN:
+                seats.append({"open": True})
+            else:
+                seats.append({"bot": who})
         return seats
 
     def options(self) -> dict[str, Any]:

@@ -13,7 +13,9 @@ from django.utils import timezone
 class GameStatus(models.TextChoices):
     ACTIVE = "active"
     FINISHED = "finished"
-    VOID = "void"  # withdrawn before any result (a tournament round re-paired)
+    # Withdrawn before any result: a tournament round re-paired, an invitation declined or
+    # never answered (games.lobby).
+    VOID = "void", "Called off"
 
 
 class GameMode(models.TextChoices):
@@ -27,6 +29,7 @@ class EventKind(models.TextChoices):
     CHANCE_RESOLVED = "ChanceResolved"  # the server playing the chance player
     SEAT_ACCEPTED = "SeatAccepted"  # a person invited to a seat takes it
     SEAT_DECLINED = "SeatDeclined"  # ... or refuses it, which calls the game off
+    SEAT_JOINED = "SeatJoined"  # someone takes a seat left open for anyone
     SEAT_RESIGNED = "SeatResigned"
     GAME_FINISHED = "GameFinished"
     # Table games: a result is recorded at once (club records) or reported and confirmed.
@@ -58,6 +61,18 @@ class Game(models.Model):
     # random bot plays it (on_timeout "random") or the seat forfeits ("forfeit").
     move_seconds = models.PositiveIntegerField(null=True, blank=True)
     on_timeout = models.CharField(max_length=8, default="random")
+    # Or a time bank per seat with an increment per turn (Fischer): games.clocks. ``banks`` is
+    # each seat's time left at moved_at; ``deadline`` is when the seat to play runs out (null
+    # while no clock runs), both written with the append that changes them.
+    bank_seconds = models.PositiveIntegerField(null=True, blank=True)
+    increment_seconds = models.PositiveIntegerField(default=0)
+    banks = models.JSONField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    # The finished game this one is the rematch of (its GameCreated event says so too); one
+    # rematch per game, which the unique key keeps when two players ask at once.
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="rematch"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     moved_at = models.DateTimeField(default=timezone.now)  # the last append: the clock starts here
     # The last activity to within ACTIVITY_GRAIN (games.store): what the lists sort by. The
@@ -86,6 +101,11 @@ class Game(models.Model):
                 condition=models.Q(status="finished"),
                 name="game_slug_finished",
             ),
+            # The sweep's read: the clocks that have run out. Games without a clock are not in
+            # it, so their moves still update the row in place.
+            models.Index(
+                fields=["deadline"], condition=models.Q(deadline__isnull=False), name="game_clock"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -94,7 +114,8 @@ class Game(models.Model):
 
 class Seat(models.Model):
     """Who sits at seat ``index``: a user, a bot (bots are users with ``bot`` set), or, at a
-    recorded table game, a guest known only by name."""
+    recorded table game, a guest known only by name; or nobody yet, a seat left open for
+    anyone to take (games.lobby), which is never accepted until someone does."""
 
     # The unique (game, index) serves every lookup by game.
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seats", db_index=False)
@@ -121,8 +142,9 @@ class Seat(models.Model):
                 condition=(
                     models.Q(user__isnull=False, guest="")
                     | models.Q(user__isnull=True) & ~models.Q(guest="")
+                    | models.Q(user__isnull=True, guest="", accepted=False)
                 ),
-                name="seat_user_or_guest",
+                name="seat_user_or_guest_or_open",
             ),
         ]
 
@@ -131,7 +153,13 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
-        return self.user.username if self.user_id else f"{self.guest} (guest)"
+        if self.user_id:
+            return self.user.username
+        return f"{self.guest} (guest)" if self.guest else "open seat"
+
+    @property
+    def is_open(self) -> bool:
+        return not self.user_id and not self.guest
 
 
 class AppendOnlyError(Exception):

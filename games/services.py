@@ -13,7 +13,6 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -27,12 +26,12 @@ from django.utils import timezone
 
 from accounts.bots import BOT_PREFIX, bot_level, bot_user
 from accounts.errors import Conflict, InvalidInput, KeyReused, NotYourSeat, RuleViolation
-from games import inputs, store
+from games import clocks, inputs, store
 from games.bots import get_bot
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
-from games.signals import game_finished
+from games.signals import game_finished, invitation_sent
 from games.store import AppendResult, Head, NewEvent, VersionConflict
 
 User = get_user_model()
@@ -83,13 +82,16 @@ def game_create(
     created_by,
     time_control: Any = None,
     seated: bool = False,
+    rematch_of: Game | None = None,
 ) -> Game:
     """Create a game: the GameCreated event, any opening chance, and the seats.
 
-    ``time_control`` is ``{"move_seconds": n, "on_timeout": "random" | "forfeit"}`` or None.
-    The people seated, other than the creator, are invited: each takes the seat by accepting
-    or by moving, and no clock runs until everyone has. ``seated`` seats everyone at once
-    (tournament entrants accepted by entering)."""
+    ``time_control`` is ``{"move_seconds": n}`` or ``{"bank_seconds": n, "increment_seconds":
+    m}``, with ``"on_timeout": "random" | "forfeit"``, or None (games.clocks). The people
+    seated, other than the creator, are invited: each takes the seat by accepting or by
+    moving, and no clock runs until everyone has. A seat ``{"open": true}`` is left for anyone
+    to take (games.lobby). ``seated`` seats everyone at once (tournament entrants accepted by
+    entering). ``rematch_of`` is the finished game this one is the rematch of (games.lobby)."""
     try:
         rules = get_rules(slug)
     except KeyError as exc:
@@ -109,10 +111,11 @@ def game_create(
         options=options,
         num_players=len(seats),
         created_by=created_by,
+        rematch_of=rematch_of,
         **clock,
     )
     accepted = [
-        bool(bot) or seated or user.pk == getattr(created_by, "pk", None)
+        user is not None and (bool(bot) or seated or user.pk == getattr(created_by, "pk", None))
         for user, bot in seat_users
     ]
     Seat.objects.bulk_create(
@@ -129,9 +132,10 @@ def game_create(
             "rules_version": rules.spec.version,
             "num_players": len(seats),
             "options": options,
-            "seats": [{"user": user.username, "bot": bot or None} for user, bot in seat_users],
-            "time_control": time_control and clock,
+            "seats": [_created_seat(user, bot) for user, bot in seat_users],
+            "time_control": clocks.time_control_of(game),
             "accepted": [i for i, taken in enumerate(accepted) if taken],
+            **({"rematch_of": rematch_of.pk} if rematch_of is not None else {}),
         },
         actor_id=getattr(created_by, "pk", None),
     )
@@ -140,27 +144,28 @@ def game_create(
         Prefetch("seats", Seat.objects.select_related("user"))
     ).get(pk=game.pk)
     _append_and_project(store.head_of(seated_game), 0, events, state, game=game)
+    invited = [
+        seat
+        for seat in seated_game.seats.all()
+        if seat.user_id and not seat.bot and not seat.accepted
+    ]
+    if invited:
+        after_commit("announce the invitations", lambda: _invite(invited))
     return game
 
 
-TIMEOUT_RULES = ("random", "forfeit")
+parse_time_control = clocks.parse_time_control
 
 
-def parse_time_control(value: Any) -> dict[str, Any]:
-    """``{"move_seconds", "on_timeout"}`` checked, as Game fields; no clock for None."""
-    if value is None:
-        return {"move_seconds": None, "on_timeout": "random"}
-    if not isinstance(value, dict) or set(value) - {"move_seconds", "on_timeout"}:
-        raise InvalidInput(
-            'time_control must be {"move_seconds": n, "on_timeout": "random" or "forfeit"}'
-        )
-    seconds = value.get("move_seconds")
-    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 5 <= seconds <= 7 * 86400:
-        raise InvalidInput("time_control.move_seconds must be a whole number from 5 to 604800")
-    on_timeout = value.get("on_timeout", "random")
-    if on_timeout not in TIMEOUT_RULES:
-        raise InvalidInput('time_control.on_timeout must be "random" or "forfeit"')
-    return {"move_seconds": seconds, "on_timeout": on_timeout}
+def _invite(seats: list[Seat]) -> None:
+    for seat in seats:
+        invitation_sent.send(sender=Seat, seat=seat)
+
+
+def _created_seat(user, bot: str) -> dict[str, Any]:
+    if user is None:
+        return {"user": None, "bot": None, "open": True}
+    return {"user": user.username, "bot": bot or None}
 
 
 def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | None:
@@ -169,11 +174,11 @@ def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | Non
     head = store.load_head(game_id)
     if (
         head is None
-        or head.move_seconds is None
+        or head.deadline is None
         or head.status != GameStatus.ACTIVE
         or head.version != version
         or head.current_player != seat
-        or timezone.now() < head.moved_at + timedelta(seconds=head.move_seconds)
+        or timezone.now() < head.deadline
     ):
         return None
     if head.seats[seat].bot or head.seats[seat].resigned or not head.everyone_seated():
@@ -201,8 +206,12 @@ def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | Non
 
 
 def _seat_user(index: int, seat: Any):
+    if seat == {"open": True}:
+        return None, ""
     if not isinstance(seat, dict) or len(seat) != 1 or not ({"user", "bot"} & seat.keys()):
-        raise InvalidInput(f'seat {index} must be {{"user": name}} or {{"bot": level}}')
+        raise InvalidInput(
+            f'seat {index} must be {{"user": name}}, {{"bot": level}} or {{"open": true}}'
+        )
     if "bot" in seat:
         chosen = inputs.text(seat["bot"], f"seat {index}: the bot level", 20)
         return bot_user(chosen), chosen
@@ -274,6 +283,8 @@ def _append_decision(
             raise VersionConflict(expected_version, head.version)
         if head.status != GameStatus.ACTIVE:
             raise RuleViolation("the game is over")
+        if has_open_seats(head.seats):
+            raise Conflict("the game starts once every open seat is taken")
         if state.current_player != seat:
             raise RuleViolation(
                 f"it is not seat {seat}'s turn; seat {state.current_player} is to act"
@@ -371,6 +382,11 @@ def _resign(
         return earlier, head
 
 
+def has_open_seats(seats) -> bool:
+    """Some seat is left for anyone to take (games.lobby): the game waits for it."""
+    return any(s.user_id is None and not s.guest for s in seats)
+
+
 def everyone_seated(seats) -> bool:
     """Every person has taken their seat: only then does a clock run."""
     return all(s.accepted or s.bot for s in seats)
@@ -397,7 +413,7 @@ def game_decline(*, game: Game | int, seat: int | str, user: AbstractUser) -> Ap
             NewEvent(EventKind.SEAT_DECLINED, {}, seat=seat, actor_id=user.pk),
             NewEvent(EventKind.GAME_VOIDED, {"reason": "declined"}),
         ],
-        projection={"status": GameStatus.VOID, "current_player": None},
+        projection={"status": GameStatus.VOID, "current_player": None, "deadline": None},
     )
     _update_row(game, new)
     return appended
@@ -429,7 +445,7 @@ def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | No
     ):
         return None
     seat_row = head.seats[seat]
-    if not (seat_row.bot or seat_row.resigned):
+    if not (seat_row.bot or seat_row.resigned) or has_open_seats(head.seats):
         return None
     state = store.load_state(head)
     level = seat_row.bot if seat_row.bot and not seat_row.resigned else "random"
@@ -650,6 +666,16 @@ def _append_and_project(
         projection = {"current_player": state.current_player}
     else:
         projection = {}
+    now = timezone.now()
+    decision = events[0].seat if events[0].kind == EventKind.ACTION_APPLIED else None
+    projection |= clocks.after_append(
+        head,
+        now=now,
+        seats=seats,
+        to_play=state.current_player,
+        acted=decision,
+        over=result is not None,
+    )
     appended, new = store.write(
         head,
         expected_version,
@@ -657,6 +683,7 @@ def _append_and_project(
         idempotency_key=idempotency_key,
         projection=projection,
         seat_changes=seat_changes,
+        now=now,
     )
     if appended.replayed:
         # A request with the same key committed first: ours was never logged, so neither its
@@ -669,16 +696,24 @@ def _append_and_project(
     if result is not None:
         announce(game_finished, new)
     else:
-        actor = new.seats[state.current_player]
-        version, seat, game_id = new.version, state.current_player, new.id
-        if actor.bot or actor.resigned:
-            after_commit("move for the bot", lambda: enqueue_bot_move(game_id, seat, version))
-        elif new.move_seconds is not None and new.everyone_seated():
-            seconds = new.move_seconds
-            after_commit(
-                "start the clock", lambda: enqueue_timeout(game_id, seat, version, seconds)
-            )
+        schedule_next(new)
     return appended, new
+
+
+def schedule_next(head: Head) -> None:
+    """Once committed, what the game at ``head`` waits for: a bot's move, or the clock of the
+    person to play checked when it runs out. Nothing while a seat is open (games.lobby)."""
+    if head.status != GameStatus.ACTIVE or head.current_player is None:
+        return
+    if has_open_seats(head.seats):
+        return
+    game_id, seat, version = head.id, head.current_player, head.version
+    actor = head.seats[seat]
+    if actor.bot or actor.resigned:
+        after_commit("move for the bot", lambda: enqueue_bot_move(game_id, seat, version))
+    elif head.deadline is not None:
+        seconds = (head.deadline - timezone.now()).total_seconds()
+        after_commit("start the clock", lambda: enqueue_timeout(game_id, seat, version, seconds))
 
 
 def after_commit(what: str, call: Callable[[], None]) -> None:
@@ -736,13 +771,13 @@ def announcements_batched() -> Iterator[None]:
     after_commit("announce a batch of results", send)
 
 
-def enqueue_timeout(game_id: int, seat: int, version: int, seconds: int) -> None:
-    """Check the clock when it runs out. In eager mode there is no waiting: the beat sweep
-    (games.tasks.sweep_stalled_bots) catches expired clocks instead."""
+def enqueue_timeout(game_id: int, seat: int, version: int, seconds: float) -> None:
+    """Check the clock when it runs out. In eager mode there is no waiting: the sweep catches
+    expired clocks instead, run by the beat or, with no beat, by games.sweeper's thread."""
     from games.tasks import move_timeout
 
     if not move_timeout.app.conf.task_always_eager:
-        move_timeout.apply_async((game_id, seat, version), countdown=seconds + 1)
+        move_timeout.apply_async((game_id, seat, version), countdown=max(0.0, seconds) + 1)
 
 
 # -- scheduling bots ------------------------------------------------------------------------------

@@ -3,12 +3,17 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
 
 - ``game_finished(game_id, slug)``: a game ended, played here or recorded from a table.
 - ``result_corrected(game_id, slug)``: a finished game's result changed (a correction).
+- ``invitation_sent(seat)``: a person was invited to ``seat`` (a Seat, its game and user
+  loaded), at a new game or a rematch; the user stream (``/api/me/stream/``) passes it on.
 
 And one question the pages ask upward, since only the apps above know the answer:
 
 - ``record_correctable(game, user)``: may ``user`` correct this club record? Receivers answer
   True or False; :func:`may_correct` is True if any of them says so (league answers: whoever
   recorded it, a league organiser, staff).
+- ``game_over_panels(game)``: what to show at the end of a finished game beyond its result.
+  Receivers answer ``(template name, context)`` or None; :func:`end_panels` collects them
+  (league answers with each seat's rating change).
 
 A bulk writer (games.services.announcements_batched) sends each once per game type for all its
 games: ``game_id`` is the last of them and ``game_ids`` lists them all.
@@ -19,9 +24,15 @@ from django.dispatch import Signal
 game_finished = Signal()
 result_corrected = Signal()
 record_correctable = Signal()
+invitation_sent = Signal()
+game_over_panels = Signal()
 
 
 def may_correct(game, user) -> bool:
     if not user.is_authenticated:
         return False
     return any(answer for _, answer in record_correctable.send(sender=None, game=game, user=user))
+
+
+def end_panels(game) -> list[tuple[str, dict]]:
+    return [answer for _, answer in game_over_panels.send(sender=None, game=game) if answer]

@@ -119,6 +119,11 @@ class Head:
     finished_at: datetime | None
     seats: tuple[SeatInfo, ...]
     fingerprint: str = ""  # the hash of the last event (logchain)
+    # The clock (games.clocks), also projected with every append.
+    bank_seconds: int | None = None
+    increment_seconds: int = 0
+    banks: list[float] | None = None
+    deadline: datetime | None = None
 
     @property
     def pk(self) -> int:
@@ -174,6 +179,10 @@ def head_of(game: Game) -> Head:
         finished_at=game.finished_at,
         seats=seats,
         fingerprint=game.fingerprint,
+        bank_seconds=game.bank_seconds,
+        increment_seconds=game.increment_seconds,
+        banks=game.banks,
+        deadline=game.deadline,
     )
 
 
@@ -203,8 +212,9 @@ def write(
     idempotency_key: str | None = None,
     projection: dict[str, Any] | None = None,
     seat_changes: dict[int, dict[str, Any]] | None = None,
+    now: datetime | None = None,
 ) -> tuple[AppendResult, Head]:
-    """Append ``events`` after ``expected_version``, project them on the game's row (the
+    """Append ``events`` after ``expected_version`` (at ``now``, by default the present), project them on the game's row (the
     columns in ``projection``; version and moved_at; updated_at once it is ACTIVITY_GRAIN old
     or the status changes; finished_at once finished) and change seats (``seat_changes``:
     index -> {field: value}), all atomically.
@@ -215,7 +225,7 @@ def write(
     """
     if not events:
         raise ValueError("nothing to append")
-    now = timezone.now()
+    now = now or timezone.now()
     first = expected_version + 1
     version = expected_version + len(events)
     columns = {"version": version, "moved_at": now, **(projection or {})}
@@ -278,7 +288,7 @@ def write(
     return AppendResult(version=version, events=logged, head=new), new
 
 
-_JSON_COLUMNS = ("result", "options")
+_JSON_COLUMNS = ("result", "options", "banks")
 
 # How stale a game's updated_at (the lists' order) may get before a write moves it. Indexed
 # columns left alone let PostgreSQL update the row in place (HOT, no index writes): a move then
@@ -412,6 +422,8 @@ PROJECTED = (
     "moved_at",
     "updated_at",
     "fingerprint",
+    "banks",
+    "deadline",
 )
 
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import services
+from games import lobby, services
 from games.models import Game, GameStatus, Seat
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,9 @@ def move_timeout(game_id: int, seat: int, version: int) -> int | None:
 @shared_task(acks_late=True, soft_time_limit=50, time_limit=60)
 def sweep_stalled_bots() -> int:
     """Re-enqueue bot or resigned seats that have waited too long (a lost task, a dead worker),
-    and play the moves of people whose clock has run out. A tournament never stalls."""
+    play the moves of people whose clock has run out, and call off games whose invitations
+    went unanswered. A tournament never stalls. With no beat (eager mode, ``make run``)
+    games.sweeper runs this in a thread of the web process."""
     now = timezone.now()
     cutoff = now - timedelta(seconds=settings.HADAL_BOT_STALL_SECONDS)
     handled = 0
@@ -60,16 +62,12 @@ def sweep_stalled_bots() -> int:
         if seat is not None and (seat.bot or seat.resigned):
             services.enqueue_bot_move(game.pk, game.current_player, game.version)
             handled += 1
-    clocks = waiting.filter(move_seconds__isnull=False).exclude(seats__accepted=False)
-    for game in clocks.iterator():
-        if now >= game.moved_at + timedelta(seconds=game.move_seconds):
-            if (
-                services.game_timeout(
-                    game_id=game.pk, seat=game.current_player, version=game.version
-                )
-                is not None
-            ):
-                handled += 1
+    # The clocks that have run out, along a partial index of the running ones.
+    expired = Game.objects.filter(deadline__lte=now, status=GameStatus.ACTIVE)
+    for game_id, seat, version in expired.values_list("pk", "current_player", "version"):
+        if services.game_timeout(game_id=game_id, seat=seat, version=version) is not None:
+            handled += 1
+    handled += lobby.lapse_invitations(now=now)
     if handled:
-        log.info("moved %d stalled or timed-out seat(s)", handled)
+        log.info("moved %d stalled or timed-out seat(s) or lapsed invitation(s)", handled)
     return handled

@@ -2,13 +2,18 @@
 
 from django.urls import path
 
-from games import views
+from games import lobby_views, views
 
 urlpatterns = [
     path("", views.game_list, name="game-list"),
     path("games/new/", views.game_new, name="game-new"),
     path("games/how-to-play/<slug:slug>/", views.how_to_play, name="how-to-play"),
     path("oceans/", views.oceans_page, name="oceans"),
+    path("invitations/", lobby_views.invitations, name="invitations"),
+    path("lobby/", lobby_views.lobby_page, name="lobby"),
+    path("games/<int:pk>/join/", lobby_views.game_join, name="game-join"),
+    path("games/<int:pk>/rematch/", lobby_views.game_rematch, name="game-rematch"),
+    path("games/<int:pk>/cancel/", lobby_views.game_cancel, name="game-cancel"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
     path(
         "games/<int:pk>/accept/", views.game_seat_answer, {"answer": "accept"}, name="game-accept"

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.errors import InvalidInput, NotYourSeat, ServiceError
-from games import export, logchain, records, selectors, services, signals
+from games import endgame, export, lobby, logchain, records, selectors, services, signals
 from games.api.serializers import GameOut
 from games.catalog import game_name, game_types
 from games.forms import NewGameForm
@@ -127,6 +127,7 @@ def game_new(request):
                 seats=form.seats(),
                 options=form.options(),
                 created_by=request.user,
+                time_control=form.time_control(),
             )
         except InvalidInput as exc:
             form.add_error(None, str(exc))
@@ -189,6 +190,11 @@ def game_detail(request, pk: int):
             "turn": _row(game, request.user).turn,
             "fingerprint": _fingerprint(game),
             "has_guide": game.slug in GUIDES,
+            "over": endgame.game_over(game, view, request.user),
+            "joinable": lobby.joinable_seats(game, request.user),
+            "may_cancel": game.status == GameStatus.ACTIVE
+            and game.created_by_id == request.user.pk
+            and any(not s.accepted and not s.bot for s in game.seats.all()),
         },
     )
 

@@ -6,7 +6,12 @@ class LeagueConfig(AppConfig):
     verbose_name = "Leagues and ratings"
 
     def ready(self):
-        from games.signals import game_finished, record_correctable, result_corrected
+        from games.signals import (
+            game_finished,
+            game_over_panels,
+            record_correctable,
+            result_corrected,
+        )
 
         # games announces results; the ratings here take them in (the beat's sweep of unrated
         # games, league.tasks, is the backstop for an announcement that was lost).
@@ -14,6 +19,8 @@ class LeagueConfig(AppConfig):
         result_corrected.connect(_rate, dispatch_uid="league.rate.corrected")
         record_correctable.connect(_may_correct, dispatch_uid="league.may_correct")
         game_finished.connect(_end_tournaments, dispatch_uid="league.tournament.end")
+        # The end of a game on its page shows what it did to each player's rating.
+        game_over_panels.connect(_rating_panel, dispatch_uid="league.rating_panel")
 
 
 def _rate(sender, *, slug: str, game_id: int | None = None, game_ids=None, **kwargs):
@@ -36,3 +43,9 @@ def _end_tournaments(sender, *, game_id: int | None = None, game_ids=None, **kwa
 
     # A tournament whose last table this was ends by itself.
     tournaments_end_if_over(game_ids=list(game_ids or [game_id]))
+
+
+def _rating_panel(sender, *, game, **kwargs):
+    from league.selectors import rating_changes_of
+
+    return "league/_rating_changes.html", rating_changes_of(game)

@@ -14,6 +14,7 @@ from django import forms
 from django.utils import timezone
 
 from games.catalog import game_types
+from games.forms import ClockForm
 from games.oceans import SLUG as OCEANS
 from games.rules.oceans_data import CARDS
 from league.models import League, Membership, Season, Tournament
@@ -97,7 +98,7 @@ class PlaysImportForm(forms.Form):
 # -- tournaments ----------------------------------------------------------------------------------
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(ClockForm):
     """A new tournament. ``players`` is one username per line, in seed order."""
 
     name = forms.CharField(max_length=100)
@@ -199,14 +200,6 @@ class TournamentForm(forms.Form):
         initial=True,
         help_text="Deep Vents: players bid archaea for the first turn.",
     )
-    move_seconds = forms.IntegerField(
-        label="Seconds per move", required=False, help_text="Online only; leave empty for no clock."
-    )
-    on_timeout = forms.ChoiceField(
-        label="When the clock runs out",
-        initial="random",
-        choices=[("random", "the random bot moves"), ("forfeit", "the seat forfeits")],
-    )
     league = forms.ModelChoiceField(
         queryset=League.objects.none(),
         required=False,
@@ -237,12 +230,6 @@ class TournamentForm(forms.Form):
         if season is not None and (league is None or season.league_id != league.pk):
             self.add_error("season", "Choose a season of the tournament's league.")
         return data
-
-    def time_control(self) -> dict[str, Any] | None:
-        seconds = self.cleaned_data["move_seconds"]
-        if seconds is None:
-            return None
-        return {"move_seconds": seconds, "on_timeout": self.cleaned_data["on_timeout"]}
 
     @property
     def bid_games(self) -> list[str]:

@@ -23,6 +23,7 @@ from games.models import Event, EventKind, Game, GameStatus, Seat
 from league.models import (
     League,
     Membership,
+    RatedGame,
     Rating,
     RatingChange,
     Round,
@@ -751,3 +752,20 @@ def head_to_head(user, other, played: list[Played]) -> dict[str, Any]:
         "total": total,
         "games": sorted(rows.values(), key=lambda r: r["name"]),
     }
+
+
+SKIPPED_WORDS = {
+    "fewer than two members": "fewer than two members played",
+    "one player held several seats": "one player held several seats",
+}
+
+
+def rating_changes_of(game: Game) -> dict:
+    """What a finished game did to its players' Elo ratings: the changes, or why it was not
+    rated, or neither while the rating is under way."""
+    changes = [
+        {"player": c.user.username, "before": c.before, "after": c.after, "delta": c.delta}
+        for c in RatingChange.objects.filter(game=game).select_related("user").order_by("seat")
+    ]
+    skipped = RatedGame.objects.filter(game=game).values_list("skipped", flat=True).first()
+    return {"changes": changes, "skipped": SKIPPED_WORDS.get(skipped or "", skipped or "")}

@@ -75,6 +75,8 @@ def _fast_settings(request):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Heads stay in the test's process (tests/games/test_head_sharing.py shares them).
     settings.HADAL_SHARED_HEADS = False
+    # No sweeping thread behind a test's back (games.sweeper); the tests of it start one.
+    settings.HADAL_EAGER_SWEEP_SECONDS = 0
     if not request.node.get_closest_marker("redis_cache"):
         # A cache of the test's own: throttles and counters never leak between tests.
         settings.CACHES = {

@@ -1,11 +1,10 @@
 """Small input and output serializers, one pair per operation."""
 
-from datetime import timedelta
-
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import export, records
+from games import clocks, export, records
 from games.models import Game
 from games.rules.oceans_data import CARD_NAMES
 
@@ -93,11 +92,43 @@ class RecordOut(serializers.Serializer):
     final_sheet = SheetOut(allow_null=True, help_text="Oceans: the sheet of the final result")
 
 
+class ClockSeatOut(serializers.Serializer):
+    remaining = serializers.FloatField(
+        help_text="seconds left: the seat to play's to its deadline, the others' banks (a move"
+        " clock: the seconds a move gets)"
+    )
+
+
+class ClockOut(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["move", "bank"],
+        help_text="move: a deadline per move; bank: a time bank per seat plus an increment",
+    )
+    deadline = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the seat to play runs out; null while no clock runs (a seat not yet"
+        " taken, a bot to play, the game over)",
+    )
+    running = serializers.IntegerField(
+        allow_null=True, help_text="the seat whose time is running, or null"
+    )
+    seats = ClockSeatOut(many=True)
+
+
+class GameTimeControlOut(serializers.Serializer):
+    move_seconds = serializers.IntegerField(required=False)
+    bank_seconds = serializers.IntegerField(required=False)
+    increment_seconds = serializers.IntegerField(required=False)
+    on_timeout = serializers.ChoiceField(choices=list(clocks.TIMEOUT_RULES))
+    deadline = serializers.DateTimeField(allow_null=True)
+
+
 class GameOut(serializers.ModelSerializer):
     game = serializers.CharField(source="slug")
     seats = SeatOut(many=True)
     result = ResultOut(many=True, allow_null=True)
     time_control = serializers.SerializerMethodField()
+    clock = serializers.SerializerMethodField()
     record = serializers.SerializerMethodField()
     # The last append, to the microsecond (the row's own updated_at is the lists' coarse order).
     updated_at = serializers.DateTimeField(source="moved_at", read_only=True)
@@ -119,6 +150,7 @@ class GameOut(serializers.ModelSerializer):
             "result",
             "options",
             "time_control",
+            "clock",
             "record",
             "created_at",
             "updated_at",
@@ -136,19 +168,19 @@ class GameOut(serializers.ModelSerializer):
             return None
         return RecordOut(records.result_state(game)).data
 
+    @extend_schema_field(GameTimeControlOut(allow_null=True))
     def get_time_control(self, game) -> dict | None:
-        """The clock, and when the move now due runs out (null once the game is over)."""
-        if game.move_seconds is None:
+        """The time control, and when the move now due runs out (null once the game is over)."""
+        control = clocks.time_control_of(game)
+        if control is None:
             return None
-        deadline = None
-        seated = all(s.accepted or s.bot for s in game.seats.all())
-        if game.status == "active" and game.current_player is not None and seated:
-            deadline = (game.moved_at + timedelta(seconds=game.move_seconds)).isoformat()
-        return {
-            "move_seconds": game.move_seconds,
-            "on_timeout": game.on_timeout,
-            "deadline": deadline,
-        }
+        deadline = game.deadline if game.status == "active" else None
+        return {**control, "deadline": deadline.isoformat() if deadline else None}
+
+    @extend_schema_field(ClockOut(allow_null=True))
+    def get_clock(self, game) -> dict | None:
+        """The clock as it stands now: null for a game without one."""
+        return clocks.clock_out(game, timezone.now())
 
 
 class SeatIn(serializers.Serializer):
@@ -158,9 +190,20 @@ class SeatIn(serializers.Serializer):
 
 class GameCreateIn(serializers.Serializer):
     game = serializers.CharField()
-    seats = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=12)
+    seats = serializers.ListField(
+        child=serializers.DictField(),
+        min_length=1,
+        max_length=12,
+        help_text='per seat {"user": name} (invited), {"bot": level}, or {"open": true}: a seat'
+        " anyone signed in may take (POST /api/games/{id}/join/)",
+    )
     options = serializers.DictField(required=False, default=dict)
-    time_control = serializers.JSONField(required=False, default=None)
+    time_control = serializers.JSONField(
+        required=False,
+        default=None,
+        help_text='{"move_seconds": n} or {"bank_seconds": n, "increment_seconds": m}, with'
+        ' "on_timeout": "random" (the random bot moves) or "forfeit"',
+    )
 
 
 MAX_VERSION = 2**31 - 1

@@ -5,7 +5,12 @@ from games.api import export, views
 urlpatterns = [
     path("games/types/", views.GameTypesApi.as_view(), name="api-game-types"),
     path("games/", views.GameListCreateApi.as_view(), name="api-games"),
+    path("games/open/", views.OpenGamesApi.as_view(), name="api-games-open"),
+    path("games/invited/", views.InvitationsApi.as_view(), name="api-games-invited"),
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="api-game"),
+    path("games/<int:pk>/join/", views.GameJoinApi.as_view(), name="api-game-join"),
+    path("games/<int:pk>/rematch/", views.GameRematchApi.as_view(), name="api-game-rematch"),
+    path("games/<int:pk>/cancel/", views.GameCancelApi.as_view(), name="api-game-cancel"),
     path("oceans/cards/", views.OceansCardsApi.as_view(), name="api-oceans-cards"),
     path("games/<int:pk>/state/", views.GameStateApi.as_view(), name="api-game-state"),
     path("games/<int:pk>/actions/", views.GameActionsApi.as_view(), name="api-game-actions"),

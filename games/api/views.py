@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.errors import InvalidInput
-from games import selectors, services
+from games import lobby, selectors, services
 from games.api import serializers as s
 from games.models import Game, Seat
 from games.rules import registered
@@ -178,6 +178,59 @@ class GameSeatApi(APIView):
         act = services.game_accept if self.action == "accept" else services.game_decline
         appended = act(game=pk, seat=body.validated_data["seat"], user=request.user)
         return _appended(request, appended)
+
+
+class GameJoinApi(APIView):
+    """Take a seat left open for anyone: 409 if it is taken, or you already sit at the game."""
+
+    @extend_schema(request=s.SeatChoiceIn, responses={201: s.AppendOut})
+    def post(self, request, pk):
+        body = s.SeatChoiceIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        appended = lobby.game_join(game=pk, seat=body.validated_data["seat"], user=request.user)
+        return _appended(request, appended)
+
+
+class GameRematchApi(APIView):
+    """A finished game's players ask for a rematch: a new game of the same game, options and
+    clock, its seats rotated by one; the asker is seated, the others invited. 409 before the
+    end, or once a rematch was offered."""
+
+    @extend_schema(request=None, responses={201: s.GameOut})
+    def post(self, request, pk):
+        game = lobby.game_rematch(game=pk, user=request.user)
+        return Response(
+            s.GameOut(game_with_seats(game.pk), context={"detail": True}).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class GameCancelApi(APIView):
+    """Whoever created the game calls it off while an invitation or open seat is waiting: the
+    game is voided, nothing rated, and answering the invitation afterwards is a 409."""
+
+    @extend_schema(request=None, responses={201: s.AppendOut})
+    def post(self, request, pk):
+        return _appended(request, lobby.game_cancel(game=pk, user=request.user))
+
+
+class InvitationsApi(generics.ListAPIView):
+    """Games you are invited to and have not answered (accept/ or decline/ with your seat)."""
+
+    serializer_class = s.GameOut
+
+    def get_queryset(self):
+        invited = lobby.invitations_for(self.request.user).values("game")
+        return lobby.with_seats(Game.objects.filter(pk__in=invited).order_by("-created_at", "-id"))
+
+
+class OpenGamesApi(generics.ListAPIView):
+    """Games under way with a seat anyone signed in may take (the lobby)."""
+
+    serializer_class = s.GameOut
+
+    def get_queryset(self):
+        return lobby.open_games()
 
 
 def _appended(request, appended) -> Response:

@@ -311,7 +311,11 @@ class LeagueOut(serializers.Serializer):
 
 
 class TimeControlIn(serializers.Serializer):
-    move_seconds = serializers.IntegerField(min_value=5, max_value=7 * 86400)
+    """A deadline per move, or a time bank per seat with an increment (games.clocks)."""
+
+    move_seconds = serializers.IntegerField(min_value=5, max_value=7 * 86400, required=False)
+    bank_seconds = serializers.IntegerField(min_value=5, max_value=7 * 86400, required=False)
+    increment_seconds = serializers.IntegerField(min_value=0, max_value=7 * 86400, required=False)
     on_timeout = serializers.ChoiceField(choices=["random", "forfeit"], default="random")
 
 
@@ -475,7 +479,9 @@ class EntryOut(serializers.Serializer):
 
 
 class TimeControlOut(serializers.Serializer):
-    move_seconds = serializers.IntegerField()
+    move_seconds = serializers.IntegerField(required=False)
+    bank_seconds = serializers.IntegerField(required=False)
+    increment_seconds = serializers.IntegerField(required=False)
     on_timeout = serializers.CharField()
 
 

@@ -157,7 +157,7 @@ class GamePage {
   seatName(seat) {
     const row = this.game.seats[seat];
     if (!row) return "?";
-    return row.bot ? `${capitalise(row.bot)} bot` : row.user;
+    return row.bot ? `${capitalise(row.bot)} bot` : row.user || "open seat";
   }
 
   /* A seat in people's words: the player's name, with their place at the table only when
@@ -206,12 +206,16 @@ class GamePage {
     this.renderResult();
     this.renderLog();
     this.renderReplay();
+    // The page's other parts (static/js/clock.js, game-over.js) follow the game from here.
+    document.dispatchEvent(new CustomEvent("hadal:game",
+      {detail: {game: this.game, mySeats: this.mySeats}}));
   }
 
   renderStatus() {
     const g = this.game;
     const d = this.dom;
-    d.status.textContent = g.status === "active" ? "Active" : "Finished";
+    d.status.textContent = {active: "Active", finished: "Finished", void: "Called off"}[g.status] ||
+      g.status;
     d.status.className = `status status-${g.status}`;
     d.version.textContent = g.version;
     if (g.status !== "active" || g.current_player === null) {
@@ -291,7 +295,8 @@ class GamePage {
 
   renderResult() {
     const result = this.game.result;
-    this.dom.result.hidden = !result;
+    // The "Game over" panel (static/js/game-over.js) shows the result with its parts.
+    this.dom.result.hidden = !result || Boolean(document.getElementById("game-over"));
     if (!result) return;
     const lines = result.map((line, seat) => ({...line, seat}))
       .sort((a, b) => a.rank - b.rank || a.seat - b.seat);
@@ -338,28 +343,39 @@ class GamePage {
       case "GameCreated":
         return "the table is set: " + this.game.seats.map((row, seat) => this.who(seat)).join(", ");
       case "SeatResigned":
+        if (data.reason === "timeout") return `${this.who(event.seat)} ran out of time and forfeits`;
         return `${this.who(event.seat)} resigned`;
+      case "SeatAccepted":
+        return `${this.seatName(event.seat)} took their seat`;
+      case "SeatJoined":
+        return `${data.user} joined`;
+      case "SeatDeclined":
+        return `${this.seatName(event.seat)} declined the invitation`;
+      case "GameVoided":
+        if (data.reason === "lapsed") return "called off: the invitation was not answered in time";
+        if (data.reason === "declined") return "called off: an invitation was declined";
+        return "the game was called off";
       case "GameFinished":
         return this.describeFinish(data);
       default: {
-        const line = this.renderer.describe(event, this.ctx());
-        if (line) return line;
-        if (!data.action) return this.describeSeatEvent(event);
-        const action = describeAction(data.action);
-        return event.seat === null ? `chance: ${action}` : `${this.who(event.seat)}: ${action}`;
+        const line = this.renderer.describe(event, this.ctx()) || this.describeAction(event);
+        // The random bot's move for a seat whose clock ran out (static/js/clock.js).
+        return data.timeout ? `${line} (out of time: a random move)` : line;
       }
     }
   }
 
-  /* Events about the table rather than the game: who took or left a seat. */
+  /* Events about the table rather than the game that no case above names. */
   describeSeatEvent(event) {
     const who = event.seat === null ? "someone" : this.who(event.seat);
-    switch (event.kind) {
-      case "SeatAccepted": return `${who} took their seat`;
-      case "SeatDeclined": return `${who} declined, so the game is called off`;
-      case "GameVoided": return "the game was called off";
-      default: return event.seat === null ? "the table changed" : `${who} changed seats`;
-    }
+    return event.seat === null ? "the table changed" : `${who} changed seats`;
+  }
+
+  describeAction(event) {
+    const data = event.data || {};
+    if (!data.action) return this.describeSeatEvent(event);
+    const action = describeAction(data.action);
+    return event.seat === null ? `chance: ${action}` : `${this.who(event.seat)}: ${action}`;
   }
 
   describeFinish(data) {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.db.models import F
 
 from games import services, tasks
 from games.models import Event, Game
@@ -28,11 +28,11 @@ def clocked_game(alice, bob, on_timeout="random"):
     return Game.objects.get(pk=game.pk)
 
 
-def age(game, seconds: int) -> None:
-    """Pretend the last append happened ``seconds`` ago."""
+def age(game, seconds: float) -> None:
+    """Pretend the last append happened ``seconds`` earlier: every time on the row moves."""
+    ago = timedelta(seconds=seconds)
     Game.objects.filter(pk=game.pk).update(
-        moved_at=timezone.now() - timedelta(seconds=seconds),
-        updated_at=timezone.now() - timedelta(seconds=seconds),
+        moved_at=F("moved_at") - ago, updated_at=F("updated_at") - ago, deadline=F("deadline") - ago
     )
 
 

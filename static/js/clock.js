@@ -1,0 +1,91 @@
+/* The game page's clock: each player's time left, the running one counting down.
+
+   It reads the game as the page was served (#game-data) and follows the game page's updates
+   (the "hadal:game" event static/js/game.js sends whenever it draws). The server's `clock`
+   gives each seat's seconds left when it answered; the countdown runs from that moment on this
+   machine's own clock, so a wrong time of day here does not matter. A "move" clock gives each
+   move its seconds; a "bank" clock is each player's time for the whole game. */
+
+const TICK_MS = 250;
+const LOW_SECONDS = 10;
+
+const card = document.getElementById("clock");
+const list = document.getElementById("clock-seats");
+const note = document.getElementById("clock-note");
+let shown = null; // {game, mySeats, clock, at}
+
+function readable(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const secs = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
+}
+
+function seatName(row) {
+  if (row.bot) return `bot (${row.bot})`;
+  return row.user || "open seat";
+}
+
+function left(seat) {
+  const {clock, at} = shown;
+  const base = clock.seats[seat].remaining;
+  if (clock.running !== seat) return base;
+  return Math.max(0, base - (performance.now() - at) / 1000);
+}
+
+function draw() {
+  if (!shown || !shown.clock) return;
+  const {game, mySeats, clock} = shown;
+  const rows = game.seats.map((row, seat) => {
+    const item = document.createElement("li");
+    const running = clock.running === seat;
+    const seconds = left(seat);
+    item.className = ["clock-seat", running ? "running" : "",
+      running && seconds <= LOW_SECONDS ? "low" : ""].join(" ").trim();
+    item.dataset.seat = seat;
+    const name = document.createElement("span");
+    name.className = "clock-name";
+    name.textContent = mySeats.includes(seat) ? `${seatName(row)} (you)` : seatName(row);
+    const time = document.createElement("span");
+    time.className = "clock-time";
+    // A move clock: only the move under way has a time of its own.
+    time.textContent = clock.kind === "move" && !running ? "—" : readable(seconds);
+    if (running) time.setAttribute("aria-live", "off");
+    item.append(name, time);
+    return item;
+  });
+  list.replaceChildren(...rows);
+  note.textContent = explain(game, clock);
+}
+
+function explain(game, clock) {
+  const words = card.dataset.words || "";
+  if (game.status !== "active") return words;
+  if (clock.running === null || clock.running === undefined) {
+    const waiting = game.seats.some((row) => !row.accepted && !row.bot);
+    if (waiting) return `${words}. The clock starts once everyone has taken their seat.`;
+    return words;
+  }
+  if (left(clock.running) <= 0) return "Time is up: the move is being played…";
+  return words;
+}
+
+function follow(game, mySeats) {
+  shown = {game, mySeats, clock: game.clock, at: performance.now()};
+  card.hidden = !game.clock;
+  draw();
+}
+
+function start() {
+  const data = document.getElementById("game-data");
+  if (!card || !data) return;
+  const page = JSON.parse(data.textContent);
+  follow(page.game, page.my_seats || []);
+  document.addEventListener("hadal:game", (event) => {
+    follow(event.detail.game, event.detail.mySeats || []);
+  });
+  window.setInterval(draw, TICK_MS);
+}
+
+start();

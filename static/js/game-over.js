@@ -1,0 +1,46 @@
+/* The end of a game on its page. When the game ends while the page is open (the "hadal:game"
+   event from static/js/game.js), the page is fetched again and its "Game over" panel (scores
+   with their parts, rating changes, the replay and the rematch) put in place; "Watch the
+   replay" moves the replay slider to the start. */
+
+function panelFromServer() {
+  return fetch(window.location.href, {credentials: "same-origin"})
+    .then((answer) => (answer.ok ? answer.text() : ""))
+    .then((text) => {
+      const panel = new DOMParser().parseFromString(text, "text/html")
+        .getElementById("game-over");
+      return panel ? document.importNode(panel, true) : null;
+    })
+    .catch(() => null);
+}
+
+function bindReplay(panel) {
+  const link = panel.querySelector("#watch-replay");
+  const slider = document.getElementById("replay");
+  if (!link || !slider) return;
+  link.addEventListener("click", () => {
+    slider.value = slider.min;
+    slider.dispatchEvent(new Event("input", {bubbles: true}));
+  });
+}
+
+let asked = false;
+
+function start() {
+  const here = document.getElementById("game-over");
+  if (here) bindReplay(here);
+  document.addEventListener("hadal:game", async (event) => {
+    if (event.detail.game.status !== "finished" || asked || document.getElementById("game-over")) {
+      return;
+    }
+    asked = true;
+    const panel = await panelFromServer();
+    const result = document.getElementById("result");
+    if (!panel || !result) return;
+    result.before(panel);
+    result.hidden = true;
+    bindReplay(panel);
+  });
+}
+
+start();
