@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
@@ -171,6 +173,10 @@ class State(ABC):
     # name that outlives refactors, e.g. ``{f"lord:{lord.name}": lord for lord in LORDS}``.
     # The JSON form refers to them by that name, so a row can only ever pick one of them.
     _json_known: ClassVar[dict[str, Any]] = {}
+    # Fields that cache what the other fields determine and are brought up to date only when
+    # they are needed (Ventlife's tile placements, re-checked when next listed). Two states of
+    # one game may differ in them, so :meth:`facts` leaves them out; the JSON form keeps them.
+    _caches: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, num_players: int, options: dict[str, Any]):
         self.num_players = num_players
@@ -200,11 +206,17 @@ class State(ABC):
         """Per seat, a comparable key where higher is better; by default the score alone."""
         return list(self._scores())
 
-    def _canonical_quick(self, action: Action) -> Action | None:
-        """Optionally, the legal action equal to ``action`` found without listing them all
-        (replay applies every logged action, and some decision points have hundreds); None
-        falls back to the list. It must never accept an action the list would not hold."""
-        return None
+    def _match(self, action: Action) -> Action | None:
+        """The legal action equal to ``action`` (by value and JSON type), or None if none is.
+
+        This default looks ``action`` up in the listing. A game overrides it with a check of
+        only the branch of its rules that ``action`` names (its decision, its type, its
+        parameters), made of the same code as its listing: the same candidate ranges and the
+        same predicates, never a second statement of the rules. Replay applies every logged
+        action, and some decision points list hundreds. The conformance suite checks that the
+        two agree at every state of every playthrough.
+        """
+        return find(self.legal_actions(), action)
 
     def _why_illegal(self, action: Action) -> str | None:
         """A specific reason an action is illegal, where the game can say better than the default."""
@@ -266,16 +278,12 @@ class State(ABC):
             raise IllegalAction("the game is over")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction('an action is an object with a "type"')
-        quick = self._canonical_quick(action)
-        if quick is not None:
-            return quick
-        legal = self.legal_actions()
-        for candidate in legal:
-            if candidate == action and _same_types(candidate, action):
-                return candidate
+        found = self._match(action)
+        if found is not None:
+            return found
         reason = self._why_illegal(action)
         if reason is None:
-            kinds = sorted({a["type"] for a in legal})
+            kinds = sorted({a["type"] for a in self.legal_actions()})
             reason = (
                 f"{_describe(action)} is not legal now; legal action types: "
                 f"{', '.join(kinds) or 'none'}"
@@ -293,6 +301,10 @@ class State(ABC):
 
     def clone(self) -> State:
         return copy.deepcopy(self)
+
+    def facts(self) -> dict[str, Any]:
+        """The fields that make the game what it is: every attribute but the caches."""
+        return {name: value for name, value in vars(self).items() if name not in self._caches}
 
     def to_json(self) -> dict[str, Any]:
         """Every attribute, in the JSON form :func:`state_from_json` rebuilds.
@@ -404,6 +416,38 @@ def _decode(obj: Any, known: dict[str, Any]) -> Any:
             except TypeError:  # an unhashable key or member
                 pass
     raise StateFormatError(f"not part of a state's JSON form: {obj!r:.80}")
+
+
+def same(candidate: Action, action: Any) -> bool:
+    """Whether ``action`` equals ``candidate`` by value and by JSON type (1.0 and true are not 1)."""
+    return candidate == action and _same_types(candidate, action)
+
+
+def find(candidates: Iterable[Action], action: Any) -> Action | None:
+    """The first of ``candidates`` that :func:`same` matches with ``action``, or None."""
+    for candidate in candidates:
+        if candidate == action and _same_types(candidate, action):
+            return candidate
+    return None
+
+
+def int_params(action: Action, *keys: str) -> tuple[int, ...] | None:
+    """The values of ``keys`` if ``action`` holds exactly "type" and these keys, each a whole
+    number (not a bool, not 1.0); else None."""
+    if len(action) != len(keys) + 1:
+        return None
+    values = []
+    for key in keys:
+        value = action.get(key)
+        if type(value) is not int:
+            return None
+        values.append(value)
+    return tuple(values)
+
+
+def first_two(options: Iterable[Action]) -> list[Action]:
+    """Up to two of ``options``: enough to tell a real decision from a forced step."""
+    return list(itertools.islice(options, 2))
 
 
 def _same_types(a: Any, b: Any) -> bool:

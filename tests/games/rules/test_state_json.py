@@ -45,7 +45,9 @@ def assert_same_game(rebuilt, state, where: str) -> None:
     if state.is_chance_node():
         assert canonical(rebuilt.chance_outcomes()) == canonical(state.chance_outcomes()), where
     assert all_views(rebuilt) == all_views(state), where
-    assert vars(rebuilt) == vars(state), where  # deeper than the views: a tuple is no list
+    # Deeper than the views (a tuple is no list); caches brought up to date when needed may
+    # differ, while the legal actions above may not.
+    assert rebuilt.facts() == state.facts(), where
 
 
 def test_every_kept_state_rebuilds_to_the_same_game(rules):
@@ -66,7 +68,8 @@ def test_a_rebuilt_state_plays_on_to_the_same_result(rules):
                         f"{record.seed}: rebuilt at step {step}, differs at step {later}"
                     )
             assert rebuilt.result() == record.final.result(), f"{record.seed} step {step}"
-            assert vars(rebuilt) == vars(record.final), f"{record.seed} step {step}"
+            # Caches (brought up to date when needed) may differ; the game itself may not.
+            assert rebuilt.facts() == record.final.facts(), f"{record.seed} step {step}"
 
 
 def test_a_resampled_state_rebuilds_and_plays_on_alike(rules):
