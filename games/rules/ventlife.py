@@ -168,6 +168,8 @@ _CONTAINING = (
     + [(-a[0], -a[1], k) for k, (a, _) in enumerate(_TRIANGLE)]
     + [(-b[0], -b[1], k) for k, (_, b) in enumerate(_TRIANGLE)]
 )
+# The species by how few conditions their spots have, to tell soonest whether any is left.
+_PERMISSIVE = (_SPONGES, _SHRIMP, _OCTOPUS, _CRABS, _FISH, _SNAILS, _WORMS)
 _RANDOM_SETS = [list(c) for c in itertools.combinations(range(len(_IDS)), data.IN_PLAY)]
 
 _CHANCE_PHASES = ("species", "deal", "draw")
@@ -269,38 +271,35 @@ class State(base.State):
         same predicates the listing filters its candidates with, applied to this one."""
         kind = action["type"]
         phase = self._phase
+        size = len(action)
         if phase == "draw" or phase == "deal":
-            tile = action.get("tile")
-            k = _index(_KIND, tile)
+            k = _index(_KIND, action.get("tile"))
+            seat = action.get("seat")
+            if kind == "draw" and size == 3 and k is not None and self._bag[k]:
+                if type(seat) is int and seat == self._drawer:
+                    return {"type": "draw", "seat": seat, "tile": _KINDS[k]}
+            return None
+        if phase == "creatures":
+            if kind == "stop":
+                return {"type": "stop"} if size == 1 and self._placed else None
+            sp = _index(_SPECIES, action.get("species"))
+            q, r = action.get("q"), action.get("r")
+            if kind != "place" or size != 4 or sp is None or type(q) is not int:
+                return None
+            pos = (q, r)
+            h = self._top.get(pos)
             if (
-                kind == "draw"
-                and len(action) == 3
-                and k is not None
-                and self._bag[k]
-                and type(action.get("seat")) is int
-                and action["seat"] == self._drawer
+                type(r) is int
+                and h is not None
+                and sp in self._species_now()
+                and any(self._spots_among(sp, self._turn_seat, ((pos, h),)))
             ):
-                return {"type": "draw", "seat": self._drawer, "tile": _KINDS[k]}
+                return {"type": "place", "species": _IDS[sp], "q": q, "r": r}
             return None
         if phase == "tile":
             spot = base.int_params(action, "q", "r", "rotation")
             if kind == "place_tile" and spot and 0 <= spot[2] < _ROTATIONS and self._fits(*spot):
                 return {"type": "place_tile", "q": spot[0], "r": spot[1], "rotation": spot[2]}
-            return None
-        if phase == "creatures":
-            if kind == "stop":
-                return {"type": "stop"} if len(action) == 1 and self._placed else None
-            sp = _index(_SPECIES, action.get("species"))
-            pos = base.int_params({k: v for k, v in action.items() if k != "species"}, "q", "r")
-            if (
-                kind == "place"
-                and len(action) == 4
-                and sp is not None
-                and pos is not None
-                and sp in self._species_now()
-                and any(self._spots_among(sp, self._turn_seat, (pos,)))
-            ):
-                return {"type": "place", "species": _IDS[sp], "q": pos[0], "r": pos[1]}
             return None
         if phase in ("draft", "move", "species"):  # a few options, or 35 species sets
             return base.find(self.legal_actions(), action)
@@ -529,8 +528,11 @@ class State(base.State):
                     self._supply[owner][species] += 1
             elif phase == "creatures":
                 seat = self._turn_seat
-                top = self._top
-                if not any(any(self._spots_among(sp, seat, top)) for sp in self._species_now()):
+                # Whether anything at all can be placed: the most permissive species first.
+                if not any(
+                    any(self._spots_among(sp, seat, self._candidates(sp)))
+                    for sp in sorted(self._species_now(), key=_PERMISSIVE.index)
+                ):
                     self._end_turn()
                     continue
                 self._decider = seat
@@ -776,18 +778,25 @@ class State(base.State):
 
     def _spots(self, species: int, seat: int) -> list[tuple[int, int]]:
         """The spaces where ``seat`` may place one more of ``species`` now, in reading order."""
-        placed = self._placed
-        candidates: Iterable[tuple[int, int]] = self._top
-        if species == _SNAILS and placed:
-            candidates = {p for pos in placed for p in hexgrid.neighbours(pos)}
+        candidates = self._candidates(species)
         return sorted(self._spots_among(species, seat, candidates), key=hexgrid.reading_key)
 
-    def _spots_among(
-        self, species: int, seat: int, candidates: Iterable[tuple[int, int]]
-    ) -> Iterator[tuple[int, int]]:
-        """Those of ``candidates`` where ``seat`` may place one more of ``species`` now: the
-        listing filters the whole field with it, and a place action is checked with it."""
+    def _candidates(self, species: int) -> Iterable[tuple[tuple[int, int], Any]]:
+        """Where to look for spots, as (space, topmost hex): the field, or for later snails
+        the spaces next to those placed this turn."""
+        placed = self._placed
         top = self._top
+        if species == _SNAILS and placed:
+            near = {p for pos in placed for p in hexgrid.neighbours(pos)}
+            return [(p, top[p]) for p in near if p in top]
+        return top.items()
+
+    def _spots_among(
+        self, species: int, seat: int, candidates: Iterable[tuple[tuple[int, int], Any]]
+    ) -> Iterator[tuple[int, int]]:
+        """The spaces of ``candidates`` (space, topmost hex) where ``seat`` may place one more
+        of ``species`` now: the listing filters the field with it, a place action is checked
+        with it, and the creature step ends by itself when it finds none."""
         life = self._life
         placed = self._placed
         if species == _SNAILS:
@@ -796,10 +805,9 @@ class State(base.State):
             # Each snail after the first next to one placed this turn.
             return (
                 p
-                for p in candidates
-                if p in top
+                for p, h in candidates
+                if h[1] == _BASALT
                 and p not in life
-                and top[p][1] == _BASALT
                 and (not placed or any(x in placed for x in hexgrid.neighbours(p)))
             )
         if species == _WORMS:
@@ -807,38 +815,34 @@ class State(base.State):
             lone = ((_WORMS, seat),)
             return (
                 p
-                for p in candidates
-                if p in top
-                and (
-                    (p not in life and top[p][1] == _SMOKER)
-                    or (top[p][0] == _SEAFLOOR and life.get(p) == lone and p in placed)
-                )
+                for p, h in candidates
+                if h[1] == _SMOKER
+                and (p not in life or (h[0] == _SEAFLOOR and life.get(p) == lone and p in placed))
             )
         if species == _SHRIMP:
-            return (p for p in candidates if p in top and top[p][1] != _BASALT and p not in life)
+            return (p for p, h in candidates if h[1] != _BASALT and p not in life)
         if species == _FISH:
             mine = (_FISH, seat)
             return (
                 p
-                for p in candidates
-                if p in top
-                and top[p][1] != _SMOKER
+                for p, h in candidates
+                if h[1] != _SMOKER
                 and p not in life
                 and (
-                    top[p][0] == _SEAFLOOR
-                    or any(mine in life.get(x, ()) for x in hexgrid.neighbours(p))
+                    h[0] == _SEAFLOOR or any(mine in life.get(x, ()) for x in hexgrid.neighbours(p))
                 )
             )
         if species == _CRABS:
-            return (p for p in candidates if p in top and top[p][0] > _SEAFLOOR and p not in life)
+            return (p for p, h in candidates if h[0] > _SEAFLOOR and p not in life)
         if species == _OCTOPUS:
+            top = self._top
             return (
                 p
-                for p in candidates
-                if p in top and p not in life and any(x not in top for x in hexgrid.neighbours(p))
+                for p, h in candidates
+                if p not in life and any(x not in top for x in hexgrid.neighbours(p))
             )
         # Vent Sponges
-        return (p for p in candidates if p in top and p not in life)
+        return (p for p, h in candidates if p not in life)
 
     def _place(self, species: int, pos: tuple[int, int]) -> None:
         seat = self._turn_seat
