@@ -301,8 +301,10 @@ class State(base.State):
             if kind == "place_tile" and spot and 0 <= spot[2] < _ROTATIONS and self._fits(*spot):
                 return {"type": "place_tile", "q": spot[0], "r": spot[1], "rotation": spot[2]}
             return None
-        if phase in ("draft", "move", "species"):  # a few options, or 35 species sets
-            return base.find(self.legal_actions(), action)
+        if phase == "species":
+            return base.find((outcome for outcome, _ in self._chance_outcomes()), action)
+        if phase == "draft" or phase == "move":  # a few options: those of this step
+            return base.find(self._options(), action)
         return None
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
