@@ -251,7 +251,7 @@ class State(base.State):
         elif phase == "place":
             options = self._place_options()
         elif phase == "activate":
-            options = self._activation_options()
+            options = list(self._activation_options())
         elif phase == "respond":
             options = self._respond_options()
         else:
@@ -297,7 +297,7 @@ class State(base.State):
                 return {"type": "place", "q": space[0], "r": space[1]}
             return None
         if phase == "activate":
-            return base.find(self._activation_options(), action)
+            return self._match_activation(action)
         if phase == "respond":
             return base.find(self._respond_options(), action)
         if phase == "end_turn" and kind == "end_turn" and len(action) == 1:
@@ -495,7 +495,7 @@ class State(base.State):
                     self._cursor += 1
                     self._fired = 0
                     continue
-                options = self._activation_options()
+                options = base.first_two(self._activation_options())
                 if len(options) > 1:
                     self._decider = seat
                     return
@@ -604,18 +604,19 @@ class State(base.State):
         ]
 
     def _free_spaces(self) -> Iterator[hexgrid.Hex]:
-        """Each space the held hex may go on, once, in no particular order."""
+        """Each space the held hex may go on (:meth:`_can_place`), once, in no particular
+        order: the empty neighbours of the seat's hexes."""
         where = self._where[self._turn_seat]
         seen = set()
         for pos in where:
             for p in hexgrid.neighbours(pos):
-                if p not in seen:
+                if p not in where and p not in seen:
                     seen.add(p)
-                    if self._can_place(p):
-                        yield p
+                    yield p
 
     def _can_place(self, space: tuple[int, ...]) -> bool:
-        """An empty space touching any of the seat's hexes, decimated ones too."""
+        """An empty space touching any of the seat's hexes, decimated ones too: one of the
+        empty neighbours :meth:`_free_spaces` walks, seen from the space."""
         where = self._where[self._turn_seat]
         return space not in where and hexgrid.touches(space, where)
 
@@ -674,16 +675,38 @@ class State(base.State):
 
     # -- step 3: grow or trigger -----------------------------------------------------------------
 
-    def _activation_options(self) -> list[Action]:
+    def _activation_options(self) -> Iterator[Action]:
+        """The active hex's options in order: done (after a trigger), grow, trigger."""
         seat = self._turn_seat
         h = self._ecosystems[seat][self._act[self._cursor]]
-        triggers = self._trigger_options(seat, h)
         if self._fired:
-            return [{"type": "done"}] + triggers
-        first = _TRIGGER[h["kind"]][0] if _TRIGGER[h["kind"]] else None
-        if first is not None and first[0] == "erupt" and triggers:
-            return triggers  # "you must choose to trigger instead of grow"
-        return self._grow_options(seat, h) + triggers
+            yield {"type": "done"}
+        elif self._may_grow(seat, h):
+            yield from self._grow_options(seat, h)
+        yield from self._trigger_options(seat, h)
+
+    def _may_grow(self, seat: int, h: PlacedHex) -> bool:
+        """Not after a trigger, and not a volcano that can erupt: "you must choose to trigger
+        instead of grow"."""
+        if self._fired:
+            return False
+        steps = _TRIGGER[h["kind"]]
+        return not (steps and steps[0][0] == "erupt" and self._trigger_options(seat, h))
+
+    def _match_activation(self, action: Action) -> Action | None:
+        """The branch of :meth:`_activation_options` that ``action`` names."""
+        seat = self._turn_seat
+        h = self._ecosystems[seat][self._act[self._cursor]]
+        kind = action["type"]
+        if kind == "done":
+            return {"type": "done"} if len(action) == 1 and self._fired else None
+        if kind == "grow":
+            return (
+                base.find(self._grow_options(seat, h), action) if self._may_grow(seat, h) else None
+            )
+        if kind == "trigger":
+            return base.find(self._trigger_options(seat, h), action)
+        return None
 
     def _activate(self, action: Action) -> None:
         seat = self._turn_seat
