@@ -56,7 +56,9 @@ def baseline_rules(checkout: str) -> dict[str, ModuleType]:
     root = str(Path(checkout).resolve())
     if not Path(root, "games", "rules", "__init__.py").is_file():
         raise SystemExit(f"{checkout}: not a checkout of the project (no games/rules/)")
-    ours = {name: m for name, m in sys.modules.items() if name == "games" or name.startswith("games.")}
+    ours = {
+        name: m for name, m in sys.modules.items() if name == "games" or name.startswith("games.")
+    }
     for name in ours:
         del sys.modules[name]
     sys.path.insert(0, root)

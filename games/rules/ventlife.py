@@ -161,6 +161,20 @@ _ROTATIONS = len(hexgrid.DIRECTIONS)
 _TRIANGLE = tuple(
     (hexgrid.DIRECTIONS[k], hexgrid.DIRECTIONS[(k + 1) % _ROTATIONS]) for k in range(_ROTATIONS)
 )
+# Per rotation, the offsets from the smoker of the nine spaces around the tile.
+_RING = tuple(
+    tuple(
+        sorted(
+            {
+                (x + dq, y + dr)
+                for x, y in ((0, 0), a, b)
+                for dq, dr in hexgrid.DIRECTIONS
+                if (x + dq, y + dr) not in ((0, 0), a, b)
+            }
+        )
+    )
+    for a, b in _TRIANGLE
+)
 # Offsets from a hex to the smoker of each placement covering it, with the rotation: as the
 # smoker itself, as the first terrain, as the second.
 _CONTAINING = (
@@ -654,10 +668,9 @@ class State(base.State):
         if not top:
             return q == 0 and r == 0
         (aq, ar), (bq, br) = _TRIANGLE[rotation]
-        a, b = (q + aq, r + ar), (q + bq, r + br)
-        if (q, r) not in top and a not in top and b not in top:
+        if (q, r) not in top and (q + aq, r + ar) not in top and (q + bq, r + br) not in top:
             # On the seafloor: touching the field along a full edge.
-            return any(x in top for p in ((q, r), a, b) for x in hexgrid.neighbours(p))
+            return any((q + dq, r + dr) in top for dq, dr in _RING[rotation])
         return self._fits_up(q, r, rotation)
 
     def _fits_up(self, q: int, r: int, rotation: int) -> bool:

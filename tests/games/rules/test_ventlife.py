@@ -746,9 +746,6 @@ def test_a_placement_checked_directly_is_exactly_one_of_the_listed_ones():
                         quick = state._match(action)
                         assert (quick == action) == ((q, r, k) in listed), action
                         looked_up += quick is not None
-            assert (
-                state._match({"type": "place_tile", "q": True, "r": 0, "rotation": 0})
-                is None
-            )
+            assert state._match({"type": "place_tile", "q": True, "r": 0, "rotation": 0}) is None
         state.apply(rng.choice(legal))
     assert looked_up > 1000
