@@ -451,11 +451,20 @@ def first_two(options: Iterable[Action]) -> list[Action]:
 
 
 def _same_types(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
+    """Whether equal values ``a`` and ``b`` also have the same JSON types all the way down."""
+    kind = type(a)
+    if kind is not type(b):
         return False
-    if isinstance(a, dict):
-        return all(_same_types(a[k], b[k]) for k in a)
-    if isinstance(a, list):
+    if kind is dict:
+        for key, value in a.items():
+            other = b[key]
+            inner = type(value)
+            if inner is not type(other):
+                return False
+            if (inner is dict or inner is list) and not _same_types(value, other):
+                return False
+        return True
+    if kind is list:
         return all(_same_types(x, y) for x, y in zip(a, b))
     return True
 

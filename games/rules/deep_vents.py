@@ -107,7 +107,6 @@ Rulings
 
 from __future__ import annotations
 
-import itertools
 import sys
 from collections.abc import Iterator
 from typing import Any, TypedDict
@@ -515,10 +514,10 @@ class State(base.State):
                     return
                 self._take(slots[0])
             elif phase == "place":
-                spaces = list(itertools.islice(self._free_spaces(), 2))
+                spaces = self._free_spaces()
                 if len(spaces) > 1:
                     return
-                self._place(*spaces[0])
+                self._place(*spaces.pop())
             elif phase == "bid":
                 seat = self._decider
                 if self._bid_high is not None and self._bid_high >= self._supply[seat]:
@@ -603,16 +602,11 @@ class State(base.State):
             for q, r in sorted(self._free_spaces(), key=hexgrid.reading_key)
         ]
 
-    def _free_spaces(self) -> Iterator[hexgrid.Hex]:
-        """Each space the held hex may go on (:meth:`_can_place`), once, in no particular
-        order: the empty neighbours of the seat's hexes."""
+    def _free_spaces(self) -> set[hexgrid.Hex]:
+        """The spaces the held hex may go on (:meth:`_can_place`): the empty neighbours of the
+        seat's hexes."""
         where = self._where[self._turn_seat]
-        seen = set()
-        for pos in where:
-            for p in hexgrid.neighbours(pos):
-                if p not in where and p not in seen:
-                    seen.add(p)
-                    yield p
+        return {p for pos in where for p in hexgrid.neighbours(pos) if p not in where}
 
     def _can_place(self, space: tuple[int, ...]) -> bool:
         """An empty space touching any of the seat's hexes, decimated ones too: one of the

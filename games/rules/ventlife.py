@@ -121,6 +121,7 @@ Rulings
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 import sys
@@ -229,7 +230,7 @@ def new_game(num_players: int = 2, options: dict | None = None) -> State:
 class State(base.State):
     """Ventlife in progress; plain lists, dicts, tuples and ints only."""
 
-    _caches = frozenset({"_tile_spots", "_spots_due"})
+    _caches = frozenset({"_tile_spots", "_tile_spot_set", "_spots_due"})
 
     def __init__(self, num_players: int, options: dict[str, Any]):
         super().__init__(num_players, options)
@@ -241,9 +242,10 @@ class State(base.State):
         # The field, by plan space: topmost (level, terrain, tile id); tile id -> kind.
         self._top: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._tiles: list[int] = []
-        # Legal (r, q, rotation) placements up on the field, as of the last time they were
-        # listed; the spaces of tiles laid since, whose neighbourhoods are yet to be re-checked.
-        self._tile_spots: set[tuple[int, int, int]] = set()
+        # Legal (r, q, rotation) placements, sorted, as of the last time they were listed; the
+        # spaces of tiles laid since, whose neighbourhoods are yet to be re-checked.
+        self._tile_spots: list[tuple[int, int, int]] = []
+        self._tile_spot_set: set[tuple[int, int, int]] = set()  # the same, to look up
         self._spots_due: list[tuple[int, int]] = []
         # Creatures by plan space: a non-empty tuple of (species, owner); empty spaces absent.
         self._life: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
@@ -475,7 +477,8 @@ class State(base.State):
         other._hand = self._hand[:]
         other._top = dict(self._top)
         other._tiles = self._tiles[:]
-        other._tile_spots = set(self._tile_spots)
+        other._tile_spots = self._tile_spots[:]
+        other._tile_spot_set = set(self._tile_spot_set)
         other._spots_due = self._spots_due[:]
         other._life = dict(self._life)
         other._supply = [supply[:] for supply in self._supply]
@@ -638,8 +641,7 @@ class State(base.State):
             ]
         self._update_tile_spots()
         return [
-            {"type": "place_tile", "q": q, "r": r, "rotation": k}
-            for r, q, k in sorted(self._tile_spots)
+            {"type": "place_tile", "q": q, "r": r, "rotation": k} for r, q, k in self._tile_spots
         ]
 
     def _update_tile_spots(self) -> None:
@@ -654,12 +656,17 @@ class State(base.State):
         top = self._top
         near = set(due)
         near.update(p for pos in due for p in hexgrid.neighbours(pos) if p not in top)
-        spots = self._tile_spots
-        for sr, sq, k in {(y + dr, x + dq, k) for x, y in near for dq, dr, k in _CONTAINING}:
-            if self._fits(sq, sr, k):
-                spots.add((sr, sq, k))
-            else:
-                spots.discard((sr, sq, k))
+        spots = self._tile_spots  # kept sorted: the listing's order
+        listed = self._tile_spot_set
+        fits = self._fits
+        for spot in {(y + dr, x + dq, k) for x, y in near for dq, dr, k in _CONTAINING}:
+            if fits(spot[1], spot[0], spot[2]):
+                if spot not in listed:
+                    listed.add(spot)
+                    bisect.insort(spots, spot)
+            elif spot in listed:
+                listed.remove(spot)
+                del spots[bisect.bisect_left(spots, spot)]
         self._spots_due = []
 
     def _fits(self, q: int, r: int, rotation: int) -> bool:
