@@ -7,6 +7,8 @@ import os
 import platform
 import statistics
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -38,6 +40,20 @@ def header(title: str, database: str | None = None) -> None:
     if database:
         parts.append(f"database {database}")
     print(f"== {title} | " + " | ".join(parts))
+
+
+def add_clock_option(parser) -> None:
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time by this process's CPU time rather than the wall clock (on a shared, "
+        "loaded machine the wall clock also counts the time other processes ran)",
+    )
+
+
+def clock(args) -> Callable[[], float]:
+    """The clock the run was asked for: CPU time of this process, or the wall clock."""
+    return time.process_time if getattr(args, "cpu", False) else time.perf_counter
 
 
 def best_and_median(values: list[float]) -> tuple[float, float]:

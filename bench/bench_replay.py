@@ -16,7 +16,7 @@ apply_event is the store's own function, not a copy: the script calls django.set
 database is touched) so that games.store, which imports the models, can be imported.
 
     .venv/bin/python bench/bench_replay.py [--game SLUG] [--replays 300] [--repeats 3] [--seed 6]
-        [--baseline DIR]
+        [--baseline DIR] [--cpu]
 """
 
 from __future__ import annotations
@@ -84,12 +84,12 @@ def replay(rules, players: int, texts: list[str]):
     return state
 
 
-def rate(fn, texts: list[str], times: int) -> float:
-    """Calls of fn(texts) per second."""
-    start = time.perf_counter()
+def rate(fn, texts: list[str], times: int, now=time.perf_counter) -> float:
+    """Calls of fn(texts) per second, by the clock ``now``."""
+    start = now()
     for _ in range(times):
         fn(texts)
-    return times / (time.perf_counter() - start)
+    return times / (now() - start)
 
 
 def main() -> None:
@@ -99,6 +99,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=6)
     parser.add_argument("--baseline", metavar="DIR", help="also replay with this checkout's rules")
+    _common.add_clock_option(parser)
     args = parser.parse_args()
     before = _common.baseline_rules(args.baseline) if args.baseline else {}
     _common.header("Replay vs decoding the log")
@@ -115,16 +116,20 @@ def compare(rules, args, old_rules=None) -> None:
     print(
         f"\n{rules.spec.name}: one {players}-player game (seed {args.seed}): {len(texts)} events,"
         f" {sum(map(len, texts)):,} bytes of JSON; {args.repeats} repeats, best / median"
+        + ("; CPU time" if args.cpu else "")
     )
     # Interleaved, so a noisy neighbour slows both sides rather than one.
     if old_rules is not None:
         assert replay(old_rules, players, texts).result() == result, "the baseline differs"
     replay_rates, decode_rates, old_rates = [], [], []
     for _ in range(args.repeats):
-        replay_rates.append(rate(lambda t: replay(rules, players, t), texts, args.replays))
-        decode_rates.append(rate(decode, texts, decodes))
+        now = _common.clock(args)
+        replay_rates.append(rate(lambda t: replay(rules, players, t), texts, args.replays, now))
+        decode_rates.append(rate(decode, texts, decodes, now))
         if old_rules is not None:
-            old_rates.append(rate(lambda t: replay(old_rules, players, t), texts, args.replays))
+            old_rates.append(
+                rate(lambda t: replay(old_rules, players, t), texts, args.replays, now)
+            )
     r_best, r_median = _common.best_and_median(replay_rates)
     d_best, d_median = _common.best_and_median(decode_rates)
     print(

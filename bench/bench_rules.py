@@ -10,7 +10,7 @@ beside these, interleaved repeat by repeat, and the speed-up is printed: both fi
 from one run on one machine. The two must play the very same games (same actions per game).
 
     .venv/bin/python bench/bench_rules.py [--game SLUG] [--games 1000] [--repeats 3] [--seed 1]
-        [--baseline DIR]
+        [--baseline DIR] [--cpu]
 """
 
 from __future__ import annotations
@@ -39,14 +39,14 @@ def play(rules, num_players: int, rng: random.Random) -> int:
     return actions
 
 
-def run(rules, num_players: int, games: int, seed: int) -> tuple[float, int]:
-    """Seconds taken for ``games`` games, and the actions they applied."""
+def run(rules, num_players: int, games: int, seed: int, now=time.perf_counter) -> tuple[float, int]:
+    """Seconds taken for ``games`` games (by the clock ``now``), and the actions they applied."""
     rng = random.Random(seed * 100 + num_players)
     actions = 0
-    start = time.perf_counter()
+    start = now()
     for _ in range(games):
         actions += play(rules, num_players, rng)
-    return time.perf_counter() - start, actions
+    return now() - start, actions
 
 
 def table_sizes(spec) -> list[int]:
@@ -60,11 +60,15 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--baseline", metavar="DIR", help="also measure this checkout's rules")
+    _common.add_clock_option(parser)
     args = parser.parse_args()
     before = _common.baseline_rules(args.baseline) if args.baseline else {}
 
     _common.header("Rules: random full games, no Django")
-    print(f"{args.games} games per repeat, {args.repeats} repeats; best / median of the repeats")
+    print(
+        f"{args.games} games per repeat, {args.repeats} repeats; best / median of the repeats"
+        + ("; CPU time" if args.cpu else "")
+    )
     extra = f" {'before g/s best':>15} {'median':>9} {'speed-up':>8}" if before else ""
     print(
         f"{'game':<20} {'players':>7} {'actions/game':>12} {'games/s best':>13} {'median':>9}"
@@ -81,9 +85,9 @@ def measure(rules, old_rules, n: int, args) -> None:
     each followed by the same games through ``old_rules`` when there are any."""
     runs, old_runs = [], []
     for _ in range(args.repeats):
-        runs.append(run(rules, n, args.games, args.seed))
+        runs.append(run(rules, n, args.games, args.seed, _common.clock(args)))
         if old_rules is not None:
-            old_runs.append(run(old_rules, n, args.games, args.seed))
+            old_runs.append(run(old_rules, n, args.games, args.seed, _common.clock(args)))
     actions = runs[0][1]  # the same seeded games each repeat
     g_best, g_median = _common.best_and_median([args.games / seconds for seconds, _ in runs])
     a_best, a_median = _common.best_and_median([actions / seconds for seconds, _ in runs])

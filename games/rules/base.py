@@ -7,9 +7,16 @@ chance nodes, validation, ranking); a game implements the ordinary case:
 - ``_current_player()``: a seat, :data:`CHANCE` or :data:`TERMINAL`;
 - ``_legal_actions()``: the decisions of the seat to act (never called at chance or terminal);
 - ``_chance_outcomes()``: ``[(outcome, probability), ...]`` at a chance node;
+- ``_match(action)``: the legal action (or chance outcome) equal to ``action``, or None, found
+  by checking only the branch of the rules the action names, with the same ranges and
+  predicates the listing is built from (the default looks it up in the listing);
 - ``_apply(action)``: the transition, given an action already known to be legal;
 - ``view(seat)``: what that seat (or a spectator, ``None``) may see;
 - ``_rank_keys()`` and ``_scores()`` at the end.
+
+Options are computed only when asked for: replay checks each logged action with ``_match``
+and never lists a decision's actions, and a game's forced steps need at most two options to
+tell a decision from a step with one possible action (:func:`first_two`).
 
 Games with hidden information also implement ``resample_hidden`` (determinisation: the bots and
 the conformance suite use it) and, where a chance outcome is private, ``private_to`` and

@@ -292,7 +292,7 @@ class State(base.State):
             return None
         if phase == "place":
             space = base.int_params(action, "q", "r")
-            if kind == "place" and space and self._can_place(space):
+            if kind == "place" and space and self._can_place((space[0], space[1])):
                 return {"type": "place", "q": space[0], "r": space[1]}
             return None
         if phase == "activate":
@@ -608,7 +608,7 @@ class State(base.State):
         where = self._where[self._turn_seat]
         return {p for pos in where for p in hexgrid.neighbours(pos) if p not in where}
 
-    def _can_place(self, space: tuple[int, ...]) -> bool:
+    def _can_place(self, space: hexgrid.Hex) -> bool:
         """An empty space touching any of the seat's hexes, decimated ones too: one of the
         empty neighbours :meth:`_free_spaces` walks, seen from the space."""
         where = self._where[self._turn_seat]

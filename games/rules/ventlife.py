@@ -302,11 +302,12 @@ class State(base.State):
             q, r = action.get("q"), action.get("r")
             if kind != "place" or size != 4 or sp is None or type(q) is not int:
                 return None
+            if type(r) is not int:
+                return None
             pos = (q, r)
             h = self._top.get(pos)
             if (
-                type(r) is int
-                and h is not None
+                h is not None
                 and sp in self._species_now()
                 and any(self._spots_among(sp, self._turn_seat, ((pos, h),)))
             ):

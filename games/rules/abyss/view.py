@@ -240,7 +240,7 @@ class Views(Table):
                     f"{L_NAME[self._paying[0]]} impossible to pay for"
                 )
         if kind == "pay_pearls":
-            return f"the pearls due are {self._pearls_due(seat)}"
+            return f"the pearls due are {self._options_for(top)[-1]['amount']}"
         if kind in ("council", "discard_stack"):
             return f"the Council has no {action['race']!r} stack to take"
         if kind == "draw_locations":
