@@ -17,7 +17,7 @@ import types
 
 import pytest
 
-from games.rules import deep_sea_adventure, deep_vents, deep_vents_data
+from games.rules import abyss, deep_sea_adventure, deep_vents, deep_vents_data, ventlife
 from games.rules.abyss import data as abyss_data
 from games.rules.base import StateFormatError, state_from_json
 from tests.games.rules.test_conformance import (
@@ -210,3 +210,22 @@ def test_an_object_a_game_did_not_name_is_neither_encoded_nor_decoded():
         state.to_json()
     with pytest.raises(StateFormatError, match="not part of a state's JSON form"):
         state_from_json(holding_rules, {**data, "_trail": [{"known": "lord:Seeker"}]})
+
+
+def test_a_snapshot_holding_the_options_computed_eagerly_is_refused():
+    """Before options were computed lazily, Abyss kept the decision's options in ``_options``
+    and Ventlife its list in ``_legal`` and its placements as a set: such snapshots are refused
+    (and the store replays from the events) rather than loaded half-stale."""
+    state = abyss.new_game(3)
+    old = state.to_json()
+    old["_options"] = [{"type": "explore"}]
+    with pytest.raises(StateFormatError, match="_options"):
+        state_from_json(abyss, old)
+
+    state = ventlife.new_game(2)
+    old = state.to_json()
+    old["_legal"] = None
+    old["_tile_spots"] = {"set": []}
+    del old["_spots_due"], old["_tile_spot_set"]
+    with pytest.raises(StateFormatError, match="_spots_due"):
+        state_from_json(ventlife, old)
