@@ -411,19 +411,3 @@ def test_checking_an_action_directly_agrees_with_the_listing_at_every_state(rule
                 assert accepts(state, probe) == (canonical(probe) in listed), (
                     f"{where}: {probe!r} is {'' if canonical(probe) in listed else 'not '}listed"
                 )
-
-
-def test_replaying_a_log_never_lists_the_legal_actions(rules, monkeypatch):
-    """Options are computed only when asked for: neither validating a logged action nor the
-    forced steps after it list a decision's actions in full."""
-    records = playthroughs(rules.spec.slug)[:EVERY_STEP_GAMES]
-
-    def listed(self):
-        raise AssertionError("the legal actions were listed during a replay")
-
-    monkeypatch.setattr(rules.State, "legal_actions", listed)
-    monkeypatch.setattr(rules.State, "_legal_actions", listed)
-    for record in records:
-        for step, state in replay(rules, record):
-            if step in record.views:
-                assert all_views(state) == record.views[step], f"{record.seed} step {step}"
