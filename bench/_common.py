@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import platform
 import statistics
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # `python bench/x.py` puts bench/, not the project, on the path
@@ -38,6 +42,48 @@ def header(title: str, database: str | None = None) -> None:
     print(f"== {title} | " + " | ".join(parts))
 
 
+def add_clock_option(parser) -> None:
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time by this process's CPU time rather than the wall clock (on a shared, "
+        "loaded machine the wall clock also counts the time other processes ran)",
+    )
+
+
+def clock(args) -> Callable[[], float]:
+    """The clock the run was asked for: CPU time of this process, or the wall clock."""
+    return time.process_time if getattr(args, "cpu", False) else time.perf_counter
+
+
 def best_and_median(values: list[float]) -> tuple[float, float]:
     """For rates (higher is better): the best and the median of the repeats."""
     return max(values), statistics.median(values)
+
+
+def baseline_rules(checkout: str) -> dict[str, ModuleType]:
+    """The rule modules of another checkout of the project (a git worktree of an older commit,
+    say), by slug, loaded beside this checkout's so that one run can measure both.
+
+    The other checkout's ``games`` package is imported under its own name while this one's is
+    set aside, then set back: its modules keep their own references to one another (the rule
+    modules import at the top), and neither registry sees the other's games.
+    """
+    root = str(Path(checkout).resolve())
+    if not Path(root, "games", "rules", "__init__.py").is_file():
+        raise SystemExit(f"{checkout}: not a checkout of the project (no games/rules/)")
+    ours = {
+        name: m for name, m in sys.modules.items() if name == "games" or name.startswith("games.")
+    }
+    for name in ours:
+        del sys.modules[name]
+    sys.path.insert(0, root)
+    try:
+        rules = importlib.import_module("games.rules")
+        found = dict(rules.registered())
+    finally:
+        sys.path.remove(root)
+        for name in [n for n in sys.modules if n == "games" or n.startswith("games.")]:
+            del sys.modules[name]
+        sys.modules.update(ours)
+    return found

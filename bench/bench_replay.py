@@ -8,10 +8,15 @@ Then, in the same run:
   (b) replay: json.loads of every event and games.store.apply_event on a fresh new_game.
 The ratio replay / decode says what the rules add on top of reading the log.
 
+With --baseline DIR (a checkout of an older commit, e.g. ``git worktree add /tmp/before
+main``), the same log is also replayed through that checkout's rule modules, loaded beside
+these, interleaved with the others, so that the before and after ratios come from one run.
+
 apply_event is the store's own function, not a copy: the script calls django.setup() (no
 database is touched) so that games.store, which imports the models, can be imported.
 
     .venv/bin/python bench/bench_replay.py [--game SLUG] [--replays 300] [--repeats 3] [--seed 6]
+        [--baseline DIR] [--cpu]
 """
 
 from __future__ import annotations
@@ -79,12 +84,12 @@ def replay(rules, players: int, texts: list[str]):
     return state
 
 
-def rate(fn, texts: list[str], times: int) -> float:
-    """Calls of fn(texts) per second."""
-    start = time.perf_counter()
+def rate(fn, texts: list[str], times: int, now=time.perf_counter) -> float:
+    """Calls of fn(texts) per second, by the clock ``now``."""
+    start = now()
     for _ in range(times):
         fn(texts)
-    return times / (time.perf_counter() - start)
+    return times / (now() - start)
 
 
 def main() -> None:
@@ -93,13 +98,16 @@ def main() -> None:
     parser.add_argument("--replays", type=int, default=300, help="replays per repeat")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--baseline", metavar="DIR", help="also replay with this checkout's rules")
+    _common.add_clock_option(parser)
     args = parser.parse_args()
+    before = _common.baseline_rules(args.baseline) if args.baseline else {}
     _common.header("Replay vs decoding the log")
     for slug in [args.game] if args.game else sorted(registered()):
-        compare(get_rules(slug), args)
+        compare(get_rules(slug), args, before.get(slug))
 
 
-def compare(rules, args) -> None:
+def compare(rules, args, old_rules=None) -> None:
     players = rules.spec.max_players
     texts, result = recorded_game(rules, players, args.seed)
     assert replay(rules, players, texts).result() == result, "the replay must reach the result"
@@ -108,12 +116,20 @@ def compare(rules, args) -> None:
     print(
         f"\n{rules.spec.name}: one {players}-player game (seed {args.seed}): {len(texts)} events,"
         f" {sum(map(len, texts)):,} bytes of JSON; {args.repeats} repeats, best / median"
+        + ("; CPU time" if args.cpu else "")
     )
     # Interleaved, so a noisy neighbour slows both sides rather than one.
-    replay_rates, decode_rates = [], []
+    if old_rules is not None:
+        assert replay(old_rules, players, texts).result() == result, "the baseline differs"
+    replay_rates, decode_rates, old_rates = [], [], []
     for _ in range(args.repeats):
-        replay_rates.append(rate(lambda t: replay(rules, players, t), texts, args.replays))
-        decode_rates.append(rate(decode, texts, decodes))
+        now = _common.clock(args)
+        replay_rates.append(rate(lambda t: replay(rules, players, t), texts, args.replays, now))
+        decode_rates.append(rate(decode, texts, decodes, now))
+        if old_rules is not None:
+            old_rates.append(
+                rate(lambda t: replay(old_rules, players, t), texts, args.replays, now)
+            )
     r_best, r_median = _common.best_and_median(replay_rates)
     d_best, d_median = _common.best_and_median(decode_rates)
     print(
@@ -128,6 +144,13 @@ def compare(rules, args) -> None:
         f"ratio replay / decode time: {d_best / r_best:.1f}x best-to-best,"
         f" {d_median / r_median:.1f}x median-to-median"
     )
+    if old_rates:
+        o_best, o_median = _common.best_and_median(old_rates)
+        print(
+            f"before (--baseline):           {o_best:>10,.1f} replays/s best {o_median:>10,.1f}"
+            f" median; ratio to decode {d_best / o_best:.1f}x best-to-best,"
+            f" {d_median / o_median:.1f}x median-to-median; now {r_median / o_median:.1f}x as fast"
+        )
 
 
 if __name__ == "__main__":

@@ -4,7 +4,13 @@ Decisions are uniformly random among the legal actions; chance nodes are sampled
 probabilities. Each repeat replays the same seeded games, so the repeats measure the same work.
 Every registered game is measured at its smallest, middle and largest table.
 
+With --baseline DIR (a checkout of an older commit, e.g. ``git worktree add /tmp/before
+main``), the same seeded games are also played through that checkout's rule modules, loaded
+beside these, interleaved repeat by repeat, and the speed-up is printed: both figures come
+from one run on one machine. The two must play the very same games (same actions per game).
+
     .venv/bin/python bench/bench_rules.py [--game SLUG] [--games 1000] [--repeats 3] [--seed 1]
+        [--baseline DIR] [--cpu]
 """
 
 from __future__ import annotations
@@ -33,14 +39,14 @@ def play(rules, num_players: int, rng: random.Random) -> int:
     return actions
 
 
-def run(rules, num_players: int, games: int, seed: int) -> tuple[float, int]:
-    """Seconds taken for ``games`` games, and the actions they applied."""
+def run(rules, num_players: int, games: int, seed: int, now=time.perf_counter) -> tuple[float, int]:
+    """Seconds taken for ``games`` games (by the clock ``now``), and the actions they applied."""
     rng = random.Random(seed * 100 + num_players)
     actions = 0
-    start = time.perf_counter()
+    start = now()
     for _ in range(games):
         actions += play(rules, num_players, rng)
-    return time.perf_counter() - start, actions
+    return now() - start, actions
 
 
 def table_sizes(spec) -> list[int]:
@@ -53,30 +59,50 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000, help="games per repeat (default 1000)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--baseline", metavar="DIR", help="also measure this checkout's rules")
+    _common.add_clock_option(parser)
     args = parser.parse_args()
+    before = _common.baseline_rules(args.baseline) if args.baseline else {}
 
     _common.header("Rules: random full games, no Django")
-    print(f"{args.games} games per repeat, {args.repeats} repeats; best / median of the repeats")
+    print(
+        f"{args.games} games per repeat, {args.repeats} repeats; best / median of the repeats"
+        + ("; CPU time" if args.cpu else "")
+    )
+    extra = f" {'before g/s best':>15} {'median':>9} {'speed-up':>8}" if before else ""
     print(
         f"{'game':<20} {'players':>7} {'actions/game':>12} {'games/s best':>13} {'median':>9}"
-        f" {'actions/s best':>15} {'median':>10}"
+        f" {'actions/s best':>15} {'median':>10}" + extra
     )
     for slug in [args.game] if args.game else sorted(registered()):
         rules = get_rules(slug)
         for n in table_sizes(rules.spec):
-            measure(rules, n, args)
+            measure(rules, before.get(slug), n, args)
 
 
-def measure(rules, n: int, args) -> None:
-    """Print one row: ``args.repeats`` runs of the same seeded games at an ``n``-seat table."""
-    runs = [run(rules, n, args.games, args.seed) for _ in range(args.repeats)]
+def measure(rules, old_rules, n: int, args) -> None:
+    """Print one row: ``args.repeats`` runs of the same seeded games at an ``n``-seat table,
+    each followed by the same games through ``old_rules`` when there are any."""
+    runs, old_runs = [], []
+    for _ in range(args.repeats):
+        runs.append(run(rules, n, args.games, args.seed, _common.clock(args)))
+        if old_rules is not None:
+            old_runs.append(run(old_rules, n, args.games, args.seed, _common.clock(args)))
     actions = runs[0][1]  # the same seeded games each repeat
     g_best, g_median = _common.best_and_median([args.games / seconds for seconds, _ in runs])
     a_best, a_median = _common.best_and_median([actions / seconds for seconds, _ in runs])
-    print(
+    row = (
         f"{rules.spec.slug:<20} {n:>7} {actions / args.games:>12.1f} {g_best:>13,.0f}"
         f" {g_median:>9,.0f} {a_best:>15,.0f} {a_median:>10,.0f}"
     )
+    if old_runs:
+        if old_runs[0][1] != actions:
+            raise SystemExit(f"{rules.spec.slug}: the baseline played other games")
+        o_best, o_median = _common.best_and_median(
+            [args.games / seconds for seconds, _ in old_runs]
+        )
+        row += f" {o_best:>15,.0f} {o_median:>9,.0f} {g_median / o_median:>7.2f}x"
+    print(row)
 
 
 if __name__ == "__main__":

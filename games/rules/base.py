@@ -7,9 +7,16 @@ chance nodes, validation, ranking); a game implements the ordinary case:
 - ``_current_player()``: a seat, :data:`CHANCE` or :data:`TERMINAL`;
 - ``_legal_actions()``: the decisions of the seat to act (never called at chance or terminal);
 - ``_chance_outcomes()``: ``[(outcome, probability), ...]`` at a chance node;
+- ``_match(action)``: the legal action (or chance outcome) equal to ``action``, or None, found
+  by checking only the branch of the rules the action names, with the same ranges and
+  predicates the listing is built from (the default looks it up in the listing);
 - ``_apply(action)``: the transition, given an action already known to be legal;
 - ``view(seat)``: what that seat (or a spectator, ``None``) may see;
 - ``_rank_keys()`` and ``_scores()`` at the end.
+
+Options are computed only when asked for: replay checks each logged action with ``_match``
+and never lists a decision's actions, and a game's forced steps need at most two options to
+tell a decision from a step with one possible action (:func:`first_two`).
 
 Games with hidden information also implement ``resample_hidden`` (determinisation: the bots and
 the conformance suite use it) and, where a chance outcome is private, ``private_to`` and
@@ -27,8 +34,10 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
@@ -171,6 +180,10 @@ class State(ABC):
     # name that outlives refactors, e.g. ``{f"lord:{lord.name}": lord for lord in LORDS}``.
     # The JSON form refers to them by that name, so a row can only ever pick one of them.
     _json_known: ClassVar[dict[str, Any]] = {}
+    # Fields that cache what the other fields determine and are brought up to date only when
+    # they are needed (Ventlife's tile placements, re-checked when next listed). Two states of
+    # one game may differ in them, so :meth:`facts` leaves them out; the JSON form keeps them.
+    _caches: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, num_players: int, options: dict[str, Any]):
         self.num_players = num_players
@@ -200,11 +213,17 @@ class State(ABC):
         """Per seat, a comparable key where higher is better; by default the score alone."""
         return list(self._scores())
 
-    def _canonical_quick(self, action: Action) -> Action | None:
-        """Optionally, the legal action equal to ``action`` found without listing them all
-        (replay applies every logged action, and some decision points have hundreds); None
-        falls back to the list. It must never accept an action the list would not hold."""
-        return None
+    def _match(self, action: Action) -> Action | None:
+        """The legal action equal to ``action`` (by value and JSON type), or None if none is.
+
+        This default looks ``action`` up in the listing. A game overrides it with a check of
+        only the branch of its rules that ``action`` names (its decision, its type, its
+        parameters), made of the same code as its listing: the same candidate ranges and the
+        same predicates, never a second statement of the rules. Replay applies every logged
+        action, and some decision points list hundreds. The conformance suite checks that the
+        two agree at every state of every playthrough.
+        """
+        return find(self.legal_actions(), action)
 
     def _why_illegal(self, action: Action) -> str | None:
         """A specific reason an action is illegal, where the game can say better than the default."""
@@ -266,16 +285,12 @@ class State(ABC):
             raise IllegalAction("the game is over")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction('an action is an object with a "type"')
-        quick = self._canonical_quick(action)
-        if quick is not None:
-            return quick
-        legal = self.legal_actions()
-        for candidate in legal:
-            if candidate == action and _same_types(candidate, action):
-                return candidate
+        found = self._match(action)
+        if found is not None:
+            return found
         reason = self._why_illegal(action)
         if reason is None:
-            kinds = sorted({a["type"] for a in legal})
+            kinds = sorted({a["type"] for a in self.legal_actions()})
             reason = (
                 f"{_describe(action)} is not legal now; legal action types: "
                 f"{', '.join(kinds) or 'none'}"
@@ -293,6 +308,10 @@ class State(ABC):
 
     def clone(self) -> State:
         return copy.deepcopy(self)
+
+    def facts(self) -> dict[str, Any]:
+        """The fields that make the game what it is: every attribute but the caches."""
+        return {name: value for name, value in vars(self).items() if name not in self._caches}
 
     def to_json(self) -> dict[str, Any]:
         """Every attribute, in the JSON form :func:`state_from_json` rebuilds.
@@ -406,12 +425,53 @@ def _decode(obj: Any, known: dict[str, Any]) -> Any:
     raise StateFormatError(f"not part of a state's JSON form: {obj!r:.80}")
 
 
+def same(candidate: Action, action: Any) -> bool:
+    """Whether ``action`` equals ``candidate`` by value and by JSON type (1.0 and true are not 1)."""
+    return candidate == action and _same_types(candidate, action)
+
+
+def find(candidates: Iterable[Action], action: Any) -> Action | None:
+    """The first of ``candidates`` that :func:`same` matches with ``action``, or None."""
+    for candidate in candidates:
+        if candidate == action and _same_types(candidate, action):
+            return candidate
+    return None
+
+
+def int_params(action: Action, *keys: str) -> tuple[int, ...] | None:
+    """The values of ``keys`` if ``action`` holds exactly "type" and these keys, each a whole
+    number (not a bool, not 1.0); else None."""
+    if len(action) != len(keys) + 1:
+        return None
+    values = []
+    for key in keys:
+        value = action.get(key)
+        if type(value) is not int:
+            return None
+        values.append(value)
+    return tuple(values)
+
+
+def first_two(options: Iterable[Action]) -> list[Action]:
+    """Up to two of ``options``: enough to tell a real decision from a forced step."""
+    return list(itertools.islice(options, 2))
+
+
 def _same_types(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
+    """Whether equal values ``a`` and ``b`` also have the same JSON types all the way down."""
+    kind = type(a)
+    if kind is not type(b):
         return False
-    if isinstance(a, dict):
-        return all(_same_types(a[k], b[k]) for k in a)
-    if isinstance(a, list):
+    if kind is dict:
+        for key, value in a.items():
+            other = b[key]
+            inner = type(value)
+            if inner is not type(other):
+                return False
+            if (inner is dict or inner is list) and not _same_types(value, other):
+                return False
+        return True
+    if kind is list:
         return all(_same_types(x, y) for x, y in zip(a, b))
     return True
 

@@ -82,6 +82,7 @@ _ROLL_PROBABILITY = 1 / len(_DIE_FACES) ** 2
 _STACK_SIZE = 3
 _BLANK = None  # a trail space is a level (int), a stack (tuple of levels) or _BLANK
 
+_CHANCE_KIND = {"roll": "roll", "reveal": "reveal", "stack": "stack_draw"}
 _SEAT_ACTIONS = ("continue", "turn_back", "take", "drop", "pass")
 _CHANCE_ACTIONS = ("roll", "reveal", "stack_draw")
 
@@ -143,16 +144,72 @@ class State(base.State):
         return CHANCE
 
     def _legal_actions(self) -> list[Action]:
-        seat = self._current
         if self._phase == "decide":
-            if self._positions[seat] == 0:
-                return [{"type": "continue"}]
-            return [{"type": "continue"}, {"type": "turn_back"}]
-        if self._space(seat) is _BLANK:
-            return [{"type": "drop", "chip": k} for k in range(len(self._held[seat]))] + [
-                {"type": "pass"}
-            ]
-        return [{"type": "take"}, {"type": "pass"}]
+            return [{"type": kind} for kind in self._decide_kinds()]
+        out: list[Action] = []
+        for kind in self._act_kinds():
+            if kind == "drop":
+                out += [{"type": "drop", "chip": k} for k in self._drop_chips()]
+            else:
+                out.append({"type": kind})
+        return out
+
+    def _decide_kinds(self) -> tuple[str, ...]:
+        """The start of a turn: a diver in the submarine may only continue."""
+        if self._positions[self._current] == 0:
+            return ("continue",)
+        return ("continue", "turn_back")
+
+    def _act_kinds(self) -> tuple[str, ...]:
+        """After the move: take a chip or stack, or on a blank drop one held; or pass."""
+        if self._space(self._current) is _BLANK:
+            return ("drop", "pass")
+        return ("take", "pass")
+
+    def _drop_chips(self) -> range:
+        return range(len(self._held[self._current]))
+
+    def _match(self, action: Action) -> Action | None:
+        """The branch of the listing (or of the chance outcomes) that ``action`` names."""
+        kind = action["type"]
+        phase = self._phase
+        if phase == "decide":
+            return {"type": kind} if len(action) == 1 and kind in self._decide_kinds() else None
+        if phase == "act":
+            if kind not in self._act_kinds():
+                return None
+            if kind != "drop":
+                return {"type": kind} if len(action) == 1 else None
+            chip = base.int_params(action, "chip")
+            return (
+                {"type": "drop", "chip": chip[0]}
+                if chip and chip[0] in self._drop_chips()
+                else None
+            )
+        if kind != self._chance_kind() or phase == "over":
+            return None
+        if kind == "roll":
+            dice = action.get("dice")
+            if (
+                len(action) == 2
+                and type(dice) is list
+                and len(dice) == 2
+                and all(type(d) is int and d in _DIE_FACES for d in dice)
+            ):
+                return {"type": "roll", "dice": [dice[0], dice[1]]}
+            return None
+        if kind == "reveal":
+            found = base.int_params(action, "seat", "level", "value")
+            if found is None or (found[0], found[1]) != self._reveals[0]:
+                return None
+            seat, level, value = found
+            if value not in self._unrevealed[level]:
+                return None
+            return {"type": "reveal", "seat": seat, "level": level, "value": value}
+        found = base.int_params(action, "level")
+        if found is None or found[0] not in self._lost:
+            return None
+        return {"type": "stack_draw", "level": found[0]}
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         phase = self._phase
@@ -463,7 +520,7 @@ class State(base.State):
     # -- illegal chance outcomes --------------------------------------------------------------
 
     def _chance_kind(self) -> str:
-        return {"roll": "roll", "reveal": "reveal", "stack": "stack_draw"}[self._phase]
+        return _CHANCE_KIND.get(self._phase, "")
 
     def _why_illegal_chance(self, action: Action) -> str:
         expected = self._chance_kind()

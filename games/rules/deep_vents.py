@@ -108,6 +108,7 @@ Rulings
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from typing import Any, TypedDict
 
 from games.rules import base, hexgrid
@@ -249,7 +250,7 @@ class State(base.State):
         elif phase == "place":
             options = self._place_options()
         elif phase == "activate":
-            options = self._activation_options()
+            options = list(self._activation_options())
         elif phase == "respond":
             options = self._respond_options()
         else:
@@ -257,6 +258,50 @@ class State(base.State):
         if self._can_pay(seat):
             options.append(dict(_PAY))
         return options
+
+    def _match(self, action: Action) -> Action | None:
+        """The branch of the listing (or of the chance outcomes) that ``action`` names: the
+        same ranges and predicates, or, for the few options of one hex's activation or one
+        response, those options."""
+        kind = action["type"]
+        phase = self._phase
+        if phase == "opener":
+            seat = base.int_params(action, "seat")
+            if kind == "opener" and seat and 0 <= seat[0] < self.num_players:
+                return {"type": "opener", "seat": seat[0]}
+            return None
+        if phase in _CHANCE_PHASES:
+            name = action.get("hex")
+            k = _KIND.get(name) if type(name) is str else None
+            if kind == "draw" and len(action) == 2 and k is not None and self._stack[k]:
+                return {"type": "draw", "hex": _NAMES[k]}
+            return None
+        if phase == "bid":
+            if kind == "pass":
+                return {"type": "pass"} if len(action) == 1 and self._bid_high is not None else None
+            amount = base.int_params(action, "amount")
+            if kind == "bid" and amount and amount[0] in self._bid_range():
+                return {"type": "bid", "amount": amount[0]}
+            return None
+        if kind == "pay_shortfall":
+            return dict(_PAY) if len(action) == 1 and self._can_pay(self._decider) else None
+        if phase == "take":
+            slot = base.int_params(action, "slot")
+            if kind == "take" and slot and slot[0] in self._take_slots():
+                return {"type": "take", "slot": slot[0]}
+            return None
+        if phase == "place":
+            space = base.int_params(action, "q", "r")
+            if kind == "place" and space and self._can_place((space[0], space[1])):
+                return {"type": "place", "q": space[0], "r": space[1]}
+            return None
+        if phase == "activate":
+            return self._match_activation(action)
+        if phase == "respond":
+            return base.find(self._respond_options(), action)
+        if phase == "end_turn" and kind == "end_turn" and len(action) == 1:
+            return {"type": "end_turn"}
+        return None
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         if self._phase == "opener":
@@ -449,7 +494,7 @@ class State(base.State):
                     self._cursor += 1
                     self._fired = 0
                     continue
-                options = self._activation_options()
+                options = base.first_two(self._activation_options())
                 if len(options) > 1:
                     self._decider = seat
                     return
@@ -464,15 +509,15 @@ class State(base.State):
                     return
                 self._finish_turn()
             elif phase == "take":
-                options = self._take_options()
-                if len(options) > 1 or self._can_pay(self._turn_seat):
+                slots = self._take_slots()
+                if len(slots) > 1 or self._can_pay(self._turn_seat):
                     return
-                self._take(options[0]["slot"])
+                self._take(slots[0])
             elif phase == "place":
-                options = self._place_options()
-                if len(options) > 1:
+                spaces = self._free_spaces()
+                if len(spaces) > 1:
                     return
-                self._place(options[0]["q"], options[0]["r"])
+                self._place(*spaces.pop())
             elif phase == "bid":
                 seat = self._decider
                 if self._bid_high is not None and self._bid_high >= self._supply[seat]:
@@ -500,12 +545,16 @@ class State(base.State):
                 self._start_turn(0)
 
     def _bid_options(self) -> list[Action]:
-        supply = self._supply[self._decider]
+        bids: list[Action] = [{"type": "bid", "amount": n} for n in self._bid_range()]
         if self._bid_high is None:  # the opener must open; 0 is a bid
-            return [{"type": "bid", "amount": n} for n in range(supply + 1)]
-        return [{"type": "bid", "amount": n} for n in range(self._bid_high + 1, supply + 1)] + [
-            {"type": "pass"}
-        ]
+            return bids
+        return bids + [{"type": "pass"}]
+
+    def _bid_range(self) -> range:
+        """The amounts the seat may bid: from 0 (the opener) or one over the high bid, up to its
+        archaea."""
+        low = 0 if self._bid_high is None else self._bid_high + 1
+        return range(low, self._supply[self._decider] + 1)
 
     def _pass_bid_on(self) -> None:
         """Hand the bid to the next seat clockwise still bidding, or settle it."""
@@ -531,11 +580,14 @@ class State(base.State):
         self._phase = "take"
 
     def _take_options(self) -> list[Action]:
+        return [{"type": "take", "slot": k} for k in self._take_slots()]
+
+    def _take_slots(self) -> range:
+        """The slots the seat may take: slot 0 with a shortfall token, else those it can pay."""
         seat = self._turn_seat
         if self._tokens[seat]:
-            return [{"type": "take", "slot": 0}]
-        affordable = min(len(self._market) - 1, self._supply[seat])
-        return [{"type": "take", "slot": k} for k in range(affordable + 1)]
+            return range(1)
+        return range(min(len(self._market) - 1, self._supply[seat]) + 1)
 
     def _take(self, slot: int) -> None:
         self._supply[self._turn_seat] -= slot
@@ -545,9 +597,22 @@ class State(base.State):
         self._phase = "place"
 
     def _place_options(self) -> list[Action]:
+        return [
+            {"type": "place", "q": q, "r": r}
+            for q, r in sorted(self._free_spaces(), key=hexgrid.reading_key)
+        ]
+
+    def _free_spaces(self) -> set[hexgrid.Hex]:
+        """The spaces the held hex may go on (:meth:`_can_place`): the empty neighbours of the
+        seat's hexes."""
         where = self._where[self._turn_seat]
-        free = {p for pos in where for p in hexgrid.neighbours(pos)} - where.keys()
-        return [{"type": "place", "q": q, "r": r} for q, r in sorted(free, key=hexgrid.reading_key)]
+        return {p for pos in where for p in hexgrid.neighbours(pos) if p not in where}
+
+    def _can_place(self, space: hexgrid.Hex) -> bool:
+        """An empty space touching any of the seat's hexes, decimated ones too: one of the
+        empty neighbours :meth:`_free_spaces` walks, seen from the space."""
+        where = self._where[self._turn_seat]
+        return space not in where and hexgrid.touches(space, where)
 
     def _place(self, q: int, r: int) -> None:
         held = self._held
@@ -604,16 +669,38 @@ class State(base.State):
 
     # -- step 3: grow or trigger -----------------------------------------------------------------
 
-    def _activation_options(self) -> list[Action]:
+    def _activation_options(self) -> Iterator[Action]:
+        """The active hex's options in order: done (after a trigger), grow, trigger."""
         seat = self._turn_seat
         h = self._ecosystems[seat][self._act[self._cursor]]
-        triggers = self._trigger_options(seat, h)
         if self._fired:
-            return [{"type": "done"}] + triggers
-        first = _TRIGGER[h["kind"]][0] if _TRIGGER[h["kind"]] else None
-        if first is not None and first[0] == "erupt" and triggers:
-            return triggers  # "you must choose to trigger instead of grow"
-        return self._grow_options(seat, h) + triggers
+            yield {"type": "done"}
+        elif self._may_grow(seat, h):
+            yield from self._grow_options(seat, h)
+        yield from self._trigger_options(seat, h)
+
+    def _may_grow(self, seat: int, h: PlacedHex) -> bool:
+        """Not after a trigger, and not a volcano that can erupt: "you must choose to trigger
+        instead of grow"."""
+        if self._fired:
+            return False
+        steps = _TRIGGER[h["kind"]]
+        return not (steps and steps[0][0] == "erupt" and self._trigger_options(seat, h))
+
+    def _match_activation(self, action: Action) -> Action | None:
+        """The branch of :meth:`_activation_options` that ``action`` names."""
+        seat = self._turn_seat
+        h = self._ecosystems[seat][self._act[self._cursor]]
+        kind = action["type"]
+        if kind == "done":
+            return {"type": "done"} if len(action) == 1 and self._fired else None
+        if kind == "grow":
+            return (
+                base.find(self._grow_options(seat, h), action) if self._may_grow(seat, h) else None
+            )
+        if kind == "trigger":
+            return base.find(self._trigger_options(seat, h), action)
+        return None
 
     def _activate(self, action: Action) -> None:
         seat = self._turn_seat

@@ -121,9 +121,11 @@ Rulings
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import random
 import sys
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from games.rules import base, hexgrid
@@ -160,6 +162,20 @@ _ROTATIONS = len(hexgrid.DIRECTIONS)
 _TRIANGLE = tuple(
     (hexgrid.DIRECTIONS[k], hexgrid.DIRECTIONS[(k + 1) % _ROTATIONS]) for k in range(_ROTATIONS)
 )
+# Per rotation, the offsets from the smoker of the nine spaces around the tile.
+_RING = tuple(
+    tuple(
+        sorted(
+            {
+                (x + dq, y + dr)
+                for x, y in ((0, 0), a, b)
+                for dq, dr in hexgrid.DIRECTIONS
+                if (x + dq, y + dr) not in ((0, 0), a, b)
+            }
+        )
+    )
+    for a, b in _TRIANGLE
+)
 # Offsets from a hex to the smoker of each placement covering it, with the rotation: as the
 # smoker itself, as the first terrain, as the second.
 _CONTAINING = (
@@ -167,6 +183,8 @@ _CONTAINING = (
     + [(-a[0], -a[1], k) for k, (a, _) in enumerate(_TRIANGLE)]
     + [(-b[0], -b[1], k) for k, (_, b) in enumerate(_TRIANGLE)]
 )
+# The species by how few conditions their spots have, to tell soonest whether any is left.
+_PERMISSIVE = (_SPONGES, _SHRIMP, _OCTOPUS, _CRABS, _FISH, _SNAILS, _WORMS)
 _RANDOM_SETS = [list(c) for c in itertools.combinations(range(len(_IDS)), data.IN_PLAY)]
 
 _CHANCE_PHASES = ("species", "deal", "draw")
@@ -212,6 +230,8 @@ def new_game(num_players: int = 2, options: dict | None = None) -> State:
 class State(base.State):
     """Ventlife in progress; plain lists, dicts, tuples and ints only."""
 
+    _caches = frozenset({"_tile_spots", "_tile_spot_set", "_spots_due"})
+
     def __init__(self, num_players: int, options: dict[str, Any]):
         super().__init__(num_players, options)
         n = num_players
@@ -222,7 +242,11 @@ class State(base.State):
         # The field, by plan space: topmost (level, terrain, tile id); tile id -> kind.
         self._top: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._tiles: list[int] = []
-        self._tile_spots: set[tuple[int, int, int]] = set()  # legal (r, q, rotation) placements
+        # Legal (r, q, rotation) placements, sorted, as of the last time they were listed; the
+        # spaces of tiles laid since, whose neighbourhoods are yet to be re-checked.
+        self._tile_spots: list[tuple[int, int, int]] = []
+        self._tile_spot_set: set[tuple[int, int, int]] = set()  # the same, to look up
+        self._spots_due: list[tuple[int, int]] = []
         # Creatures by plan space: a non-empty tuple of (species, owner); empty spaces absent.
         self._life: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         self._supply = [[0] * len(_IDS) for _ in range(n)]
@@ -236,7 +260,6 @@ class State(base.State):
         self._new_tile: tuple[tuple[int, int], ...] = ()
         self._chosen: int | None = None  # the species being placed this turn
         self._placed: list[tuple[int, int]] = []  # where, this turn
-        self._legal: list[Action] | None = None  # this decision point's actions, once known
         if choice == "random":
             self._phase = "species"
         elif self._drafting:
@@ -257,9 +280,49 @@ class State(base.State):
         return self._decider
 
     def _legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = self._options()
-        return list(self._legal)
+        return self._options()
+
+    def _match(self, action: Action) -> Action | None:
+        """The branch of the listing (or of the chance outcomes) that ``action`` names: the
+        same predicates the listing filters its candidates with, applied to this one."""
+        kind = action["type"]
+        phase = self._phase
+        size = len(action)
+        if phase == "draw" or phase == "deal":
+            k = _index(_KIND, action.get("tile"))
+            seat = action.get("seat")
+            if kind == "draw" and size == 3 and k is not None and self._bag[k]:
+                if type(seat) is int and seat == self._drawer:
+                    return {"type": "draw", "seat": seat, "tile": _KINDS[k]}
+            return None
+        if phase == "creatures":
+            if kind == "stop":
+                return {"type": "stop"} if size == 1 and self._placed else None
+            sp = _index(_SPECIES, action.get("species"))
+            q, r = action.get("q"), action.get("r")
+            if kind != "place" or size != 4 or sp is None or type(q) is not int:
+                return None
+            if type(r) is not int:
+                return None
+            pos = (q, r)
+            h = self._top.get(pos)
+            if (
+                h is not None
+                and sp in self._species_now()
+                and any(self._spots_among(sp, self._turn_seat, ((pos, h),)))
+            ):
+                return {"type": "place", "species": _IDS[sp], "q": q, "r": r}
+            return None
+        if phase == "tile":
+            spot = base.int_params(action, "q", "r", "rotation")
+            if kind == "place_tile" and spot and 0 <= spot[2] < _ROTATIONS and self._fits(*spot):
+                return {"type": "place_tile", "q": spot[0], "r": spot[1], "rotation": spot[2]}
+            return None
+        if phase == "species":
+            return base.find((outcome for outcome, _ in self._chance_outcomes()), action)
+        if phase == "draft" or phase == "move":  # a few options: those of this step
+            return base.find(self._options(), action)
+        return None
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         if self._phase == "species":
@@ -279,7 +342,6 @@ class State(base.State):
 
     def _apply(self, action: Action) -> None:
         kind = action["type"]
-        self._legal = None
         if kind == "draw":
             self._draw(_KIND[action["tile"]])
         elif kind == "species":
@@ -416,7 +478,9 @@ class State(base.State):
         other._hand = self._hand[:]
         other._top = dict(self._top)
         other._tiles = self._tiles[:]
-        other._tile_spots = set(self._tile_spots)
+        other._tile_spots = self._tile_spots[:]
+        other._tile_spot_set = set(self._tile_spot_set)
+        other._spots_due = self._spots_due[:]
         other._life = dict(self._life)
         other._supply = [supply[:] for supply in self._supply]
         other._species = self._species[:]
@@ -429,7 +493,6 @@ class State(base.State):
         other._new_tile = self._new_tile
         other._chosen = self._chosen
         other._placed = self._placed[:]
-        other._legal = self._legal  # never mutated: _legal_actions hands out copies
         return other
 
     def _check_seat(self, seat: Any) -> None:
@@ -447,7 +510,7 @@ class State(base.State):
     # -- moving on through forced steps --------------------------------------------------------
 
     def _options(self) -> list[Action]:
-        """The decisions at this decision point (``_advance`` fills the cache as it stops)."""
+        """The decisions at this decision point."""
         phase = self._phase
         if phase == "draft":
             kind = self._draft_kind()
@@ -476,7 +539,6 @@ class State(base.State):
                 spots = self._destinations(species, (q, r), level)
                 if len(spots) > 1:
                     self._decider = owner
-                    self._legal = [{"type": "move", "q": x, "r": y} for x, y in spots]
                     return
                 self._pending.pop(0)
                 if spots:  # the one place it can go
@@ -485,12 +547,15 @@ class State(base.State):
                     # "If it has nowhere to go, it returns to its owner's supply."
                     self._supply[owner][species] += 1
             elif phase == "creatures":
-                options = self._creature_options()
-                if not options:
+                seat = self._turn_seat
+                # Whether anything at all can be placed: the most permissive species first.
+                if not any(
+                    any(self._spots_among(sp, seat, self._candidates(sp)))
+                    for sp in sorted(self._species_now(), key=_PERMISSIVE.index)
+                ):
                     self._end_turn()
                     continue
-                self._decider = self._turn_seat
-                self._legal = options
+                self._decider = seat
                 return
             else:
                 return
@@ -571,27 +636,50 @@ class State(base.State):
         if not self._top:
             # "The first tile of the game goes in the middle."
             return [
-                {"type": "place_tile", "q": 0, "r": 0, "rotation": k} for k in range(_ROTATIONS)
+                {"type": "place_tile", "q": 0, "r": 0, "rotation": k}
+                for k in range(_ROTATIONS)
+                if self._fits(0, 0, k)
             ]
+        self._update_tile_spots()
         return [
-            {"type": "place_tile", "q": q, "r": r, "rotation": k}
-            for r, q, k in sorted(self._tile_spots)
+            {"type": "place_tile", "q": q, "r": r, "rotation": k} for r, q, k in self._tile_spots
         ]
 
-    def _canonical_quick(self, action: Action) -> Action | None:
-        """A tile placement is looked up in the set it is listed from, not in the sorted list."""
-        if self._phase != "tile" or not self._top or len(action) != 4:
-            return None
-        q, r, k = action.get("q"), action.get("r"), action.get("rotation")
-        if (
-            action["type"] == "place_tile"
-            and type(q) is int
-            and type(r) is int
-            and type(k) is int
-            and (r, q, k) in self._tile_spots
-        ):
-            return {"type": "place_tile", "q": q, "r": r, "rotation": k}
-        return None
+    def _update_tile_spots(self) -> None:
+        """Bring the placements up to date with the tiles laid since they were last listed.
+
+        Only placements on or next to a new tile can have changed: each is re-checked with
+        :meth:`_fits`, the test a placement action is validated with.
+        """
+        due = self._spots_due
+        if not due:
+            return
+        top = self._top
+        near = set(due)
+        near.update(p for pos in due for p in hexgrid.neighbours(pos) if p not in top)
+        spots = self._tile_spots  # kept sorted: the listing's order
+        listed = self._tile_spot_set
+        fits = self._fits
+        for spot in {(y + dr, x + dq, k) for x, y in near for dq, dr, k in _CONTAINING}:
+            if fits(spot[1], spot[0], spot[2]):
+                if spot not in listed:
+                    listed.add(spot)
+                    bisect.insort(spots, spot)
+            elif spot in listed:
+                listed.remove(spot)
+                del spots[bisect.bisect_left(spots, spot)]
+        self._spots_due = []
+
+    def _fits(self, q: int, r: int, rotation: int) -> bool:
+        """Whether the tile in hand may go with its Black Smoker on (q, r) in ``rotation``."""
+        top = self._top
+        if not top:
+            return q == 0 and r == 0
+        (aq, ar), (bq, br) = _TRIANGLE[rotation]
+        if (q, r) not in top and (q + aq, r + ar) not in top and (q + bq, r + br) not in top:
+            # On the seafloor: touching the field along a full edge.
+            return any((q + dq, r + dr) in top for dq, dr in _RING[rotation])
+        return self._fits_up(q, r, rotation)
 
     def _fits_up(self, q: int, r: int, rotation: int) -> bool:
         """Whether a tile may go up on a plateau with its Black Smoker on (q, r)."""
@@ -624,24 +712,8 @@ class State(base.State):
             here = self._life.get(pos)
             if here is not None:
                 covered.append((i, pos, here))
-        # Only placements on or next to the new tile change. One overlapping it can now only
-        # go up on it; one on free spaces next to it touches the field, so it fits on the
-        # seafloor. Placements with a hex on older tiles and one on a free space stay illegal.
-        spots = self._tile_spots
-        for sr, sq, k in {(y + dr, x + dq, k) for x, y in hexes for dq, dr, k in _CONTAINING}:
-            if self._fits_up(sq, sr, k):
-                spots.add((sr, sq, k))
-            else:
-                spots.discard((sr, sq, k))
-        free = {p for pos in hexes for p in hexgrid.neighbours(pos) if p not in top}
-        for sr, sq, k in {(y + dr, x + dq, k) for x, y in free for dq, dr, k in _CONTAINING}:
-            (aq, ar), (bq, br) = _TRIANGLE[k]
-            if (
-                (sq, sr) not in top
-                and (sq + aq, sr + ar) not in top
-                and (sq + bq, sr + br) not in top
-            ):
-                spots.add((sr, sq, k))
+        # Only placements on or next to the new tile change: re-checked when next listed.
+        self._spots_due.extend(hexes)
         return covered
 
     def _place_tile(self, q: int, r: int, rotation: int) -> None:
@@ -711,62 +783,89 @@ class State(base.State):
 
     def _creature_options(self) -> list[Action]:
         seat = self._turn_seat
-        supply = self._supply[seat]
-        chosen = self._chosen
         out = []
-        for sp in [chosen] if chosen is not None else self._species:
-            if supply[sp]:
-                sid = _IDS[sp]
-                out += [
-                    {"type": "place", "species": sid, "q": q, "r": r}
-                    for q, r in self._spots(sp, seat)
-                ]
+        for sp in self._species_now():
+            sid = _IDS[sp]
+            out += [
+                {"type": "place", "species": sid, "q": q, "r": r} for q, r in self._spots(sp, seat)
+            ]
         if out and self._placed:
             out.append({"type": "stop"})
         return out
 
+    def _species_now(self) -> list[int]:
+        """The species the seat may place now: the turn's species once chosen, with supply."""
+        supply = self._supply[self._turn_seat]
+        chosen = self._chosen
+        return [sp for sp in ([chosen] if chosen is not None else self._species) if supply[sp]]
+
     def _spots(self, species: int, seat: int) -> list[tuple[int, int]]:
         """The spaces where ``seat`` may place one more of ``species`` now, in reading order."""
+        candidates = self._candidates(species)
+        return sorted(self._spots_among(species, seat, candidates), key=hexgrid.reading_key)
+
+    def _candidates(self, species: int) -> Iterable[tuple[tuple[int, int], Any]]:
+        """Where to look for spots, as (space, topmost hex): the field, or for later snails
+        the spaces next to those placed this turn."""
+        placed = self._placed
         top = self._top
+        if species == _SNAILS and placed:
+            near = {p for pos in placed for p in hexgrid.neighbours(pos)}
+            return [(p, top[p]) for p in near if p in top]
+        return top.items()
+
+    def _spots_among(
+        self, species: int, seat: int, candidates: Iterable[tuple[tuple[int, int], Any]]
+    ) -> Iterator[tuple[int, int]]:
+        """The spaces of ``candidates`` (space, topmost hex) where ``seat`` may place one more
+        of ``species`` now: the listing filters the field with it, a place action is checked
+        with it, and the creature step ends by itself when it finds none."""
         life = self._life
         placed = self._placed
         if species == _SNAILS:
             if len(placed) >= _MAX_SNAILS:
-                return []
-            candidates = (
-                {p for pos in placed for p in hexgrid.neighbours(pos) if p in top}
-                if placed
-                else top
+                return iter(())
+            # Each snail after the first next to one placed this turn.
+            return (
+                p
+                for p, h in candidates
+                if h[1] == _BASALT
+                and p not in life
+                and (not placed or any(x in placed for x in hexgrid.neighbours(p)))
             )
-            spots = [p for p in candidates if p not in life and top[p][1] == _BASALT]
-        elif species == _WORMS:
-            spots = [p for p, h in top.items() if h[1] == _SMOKER and p not in life]
+        if species == _WORMS:
             # "On a seafloor smoker you may place 2 on the same hex": onto one placed this turn.
             lone = ((_WORMS, seat),)
-            spots += [p for p in set(placed) if top[p][0] == _SEAFLOOR and life.get(p) == lone]
-        elif species == _SHRIMP:
-            spots = [p for p, h in top.items() if h[1] != _BASALT and p not in life]
-        elif species == _FISH:
-            mine = (_FISH, seat)
-            spots = [
+            return (
                 p
-                for p, h in top.items()
+                for p, h in candidates
+                if h[1] == _SMOKER
+                and (p not in life or (h[0] == _SEAFLOOR and life.get(p) == lone and p in placed))
+            )
+        if species == _SHRIMP:
+            return (p for p, h in candidates if h[1] != _BASALT and p not in life)
+        if species == _FISH:
+            mine = (_FISH, seat)
+            return (
+                p
+                for p, h in candidates
                 if h[1] != _SMOKER
                 and p not in life
                 and (
                     h[0] == _SEAFLOOR or any(mine in life.get(x, ()) for x in hexgrid.neighbours(p))
                 )
-            ]
-        elif species == _CRABS:
-            spots = [p for p, h in top.items() if h[0] > _SEAFLOOR and p not in life]
-        elif species == _OCTOPUS:
-            spots = [
-                p for p in top if p not in life and any(x not in top for x in hexgrid.neighbours(p))
-            ]
-        else:  # Vent Sponges
-            spots = [p for p in top if p not in life]
-        spots.sort(key=hexgrid.reading_key)
-        return spots
+            )
+        if species == _CRABS:
+            return (p for p, h in candidates if h[0] > _SEAFLOOR and p not in life)
+        if species == _OCTOPUS:
+            top = self._top
+            return (
+                p
+                for p, h in candidates
+                if p not in life and any(x not in top for x in hexgrid.neighbours(p))
+            )
+        # Vent Sponges
+        return (p for p, h in candidates if p not in life)
 
     def _place(self, species: int, pos: tuple[int, int]) -> None:
         seat = self._turn_seat

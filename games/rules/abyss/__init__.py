@@ -133,13 +133,14 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from games.rules import base
 from games.rules.abyss import data
 from games.rules.abyss.flow import Flow
 from games.rules.abyss.hidden import Hidden
 from games.rules.abyss.payments import Payments
 from games.rules.abyss.powers import Powers
-from games.rules.abyss.tables import CARD_VIEWS, L_NAME, LOCATIONS, TOKEN_VALUES
-from games.rules.abyss.tasks import CHANCE_TASKS, RESOLVERS
+from games.rules.abyss.tables import CARD_VIEWS, L_NAME, LOCATIONS, TOKEN_VALUES, card_in
+from games.rules.abyss.tasks import CHANCE_TASKS, CHOICES, MATCHERS, RESOLVERS
 from games.rules.abyss.view import Views
 from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, register
 
@@ -181,7 +182,47 @@ class State(Flow, Payments, Powers, Views, Hidden):
         return top[1]
 
     def _legal_actions(self) -> list[Action]:
-        return [dict(action) for action in self._options]
+        return self._options_for(self._tasks[-1])
+
+    def _match(self, action: Action) -> Action | None:
+        """The branch of the options (or of the chance outcomes) that ``action`` names."""
+        top = self._tasks[-1]
+        kind = top[0]
+        if kind in CHANCE_TASKS:
+            return self._match_chance(top, action)
+        matcher = MATCHERS.get(kind)
+        if matcher is not None:
+            return matcher(self, top, action)
+        return base.find(CHOICES[kind](self, top), action)
+
+    def _match_chance(self, top: tuple, action: Action) -> Action | None:
+        """The chance outcome ``action`` names if it has a probability above 0: the counts the
+        outcomes are listed from, read for this one."""
+        kind = top[0]
+        if action["type"] != CHANCE_TASKS[kind]:
+            return None
+        if kind == "reveal":
+            card = action.get("card")
+            c = card_in(card) if len(action) == 2 and type(card) is dict else None
+            pile = self._deck if any(self._deck) else self._discard
+            return (
+                {"type": "reveal", "card": dict(CARD_VIEWS[c])}
+                if c is not None and pile[c]
+                else None
+            )
+        if kind == "token":
+            found = base.int_params(action, "seat", "value")
+            if found and found[0] == top[1] and found[1] in TOKEN_VALUES:
+                if self._token_pool[TOKEN_VALUES.index(found[1])]:
+                    return {"type": "draw_token", "seat": found[0], "value": found[1]}
+            return None
+        if kind == "steal":
+            found = base.int_params(action, "thief", "victim", "value")
+            if found and found[:2] == top[1:3] and found[2] in TOKEN_VALUES:
+                if self._tokens[top[2]][TOKEN_VALUES.index(found[2])]:
+                    return {"type": "steal", "thief": top[1], "victim": top[2], "value": found[2]}
+            return None
+        return base.find((outcome for outcome, _ in self._chance_outcomes()), action)
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         top = self._tasks[-1]

@@ -5,6 +5,8 @@ carries out every step without a decision.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from games.rules.abyss import data
 from games.rules.abyss.payments import finishable, race_sums, requirement
 from games.rules.abyss.table import Table
@@ -19,11 +21,21 @@ from games.rules.abyss.tables import (
     RACE_INDEX,
     RACES,
     TOKEN_VALUES,
+    card_in,
     card_of,
     card_view,
 )
-from games.rules.abyss.tasks import CHANCE_TASKS, RESOLVERS, STEPS, choices, resolves, step
-from games.rules.base import Action
+from games.rules.abyss.tasks import (
+    CHANCE_TASKS,
+    CHOICES,
+    RESOLVERS,
+    STEPS,
+    choices,
+    matches,
+    resolves,
+    step,
+)
+from games.rules.base import Action, first_two
 
 _SLAVER_PRICE = 2
 
@@ -49,15 +61,14 @@ class Flow(Table):
                     tasks.pop()
                     continue
                 top = tasks[-1] = ("offer", buyer)
-            options = self._options_for(top)
+            # Two options are enough to know it is a decision: the rest wait for the listing.
+            options = first_two(CHOICES[kind](self, top))
             if len(options) > 1:
-                self._options = options
                 return
             if options:
                 RESOLVERS[kind](self, top, options[0])
             else:
                 tasks.pop()
-        self._options = []
 
     # -- a turn ------------------------------------------------------------------------------------
 
@@ -74,36 +85,82 @@ class Flow(Table):
         self._push(("turn_end",), ("keys_check",), ("start", seat))
 
     @choices("start")
-    def _start_options(self, top: tuple) -> list[Action]:
+    def _start_options(self, top: tuple) -> Iterator[Action]:
         seat = top[1]
-        options: list[Action] = []
-        if (
-            self._pearls[seat] >= data.PLOT_COST
-            and len(self._court) < data.COURT_SLOTS
-            and self._lord_deck
-        ):
-            options.append({"type": "plot"})
+        if self._can_plot(seat):
+            yield {"type": "plot"}
         hand = self._hands[seat]
-        if not self._sold and self._has(seat, "slaver"):
-            options += [{"type": "sell", **card_view(c)} for c in range(ALLIES) if hand[c]]
-        if not self._replaced and self._lord_deck and self._has(seat, "opportunist"):
-            options += [{"type": "replace", "lord": L_NAME[lord]} for lord in self._court]
-        options.append({"type": "explore"})  # always possible: see the rulings
-        council = self._council
-        options += [
-            {"type": "council", "race": race}
-            for r, race in enumerate(RACES)
-            if any(council[r * 5 : r * 5 + 5])
-        ]
+        if self._can_sell(seat):
+            for c in range(ALLIES):
+                if hand[c]:
+                    yield {"type": "sell", **card_view(c)}
+        if self._can_replace(seat):
+            for lord in self._court:
+                yield {"type": "replace", "lord": L_NAME[lord]}
+        yield {"type": "explore"}  # always possible: see the rulings
+        for r, race in enumerate(RACES):
+            if self._stack_left(r):
+                yield {"type": "council", "race": race}
         if self._court and any(hand):
             terms = self._recruit_terms(seat)
             sums = race_sums(hand)
-            pearls = self._pearls[seat]
             for lord in self._court:
-                races, required, value = requirement(lord, terms)
-                if finishable(0, 0, sums, races, required, value - pearls):
-                    options.append({"type": "recruit", "lord": L_NAME[lord]})
-        return options
+                if self._can_recruit(seat, lord, terms, sums):
+                    yield {"type": "recruit", "lord": L_NAME[lord]}
+
+    @matches("start")
+    def _match_start(self, top: tuple, action: Action) -> Action | None:
+        """The branch of :meth:`_start_options` that ``action`` names, with its predicates."""
+        seat = top[1]
+        kind = action["type"]
+        size = len(action)
+        if kind == "explore" or kind == "plot":
+            if size == 1 and (kind == "explore" or self._can_plot(seat)):
+                return {"type": kind}
+            return None
+        if kind == "sell":
+            c = card_in({k: v for k, v in action.items() if k != "type"})
+            if c is not None and c < ALLIES and self._can_sell(seat) and self._hands[seat][c]:
+                return {"type": "sell", **card_view(c)}
+            return None
+        if kind == "council":
+            r = _race_in(action)
+            return (
+                {"type": "council", "race": RACES[r]}
+                if r is not None and self._stack_left(r)
+                else None
+            )
+        if kind == "replace" or kind == "recruit":
+            lord = _lord_in(action)
+            if lord is None or lord not in self._court:
+                return None
+            if kind == "replace":
+                ok = self._can_replace(seat)
+            else:
+                hand = self._hands[seat]
+                ok = any(hand) and self._can_recruit(
+                    seat, lord, self._recruit_terms(seat), race_sums(hand)
+                )
+            return {"type": kind, "lord": L_NAME[lord]} if ok else None
+        return None
+
+    def _can_plot(self, seat: int) -> bool:
+        return (
+            self._pearls[seat] >= data.PLOT_COST
+            and len(self._court) < data.COURT_SLOTS
+            and bool(self._lord_deck)
+        )
+
+    def _can_sell(self, seat: int) -> bool:
+        return not self._sold and self._has(seat, "slaver")
+
+    def _can_replace(self, seat: int) -> bool:
+        return not self._replaced and bool(self._lord_deck) and self._has(seat, "opportunist")
+
+    def _can_recruit(self, seat: int, lord: int, terms: tuple[bool, int], sums: list[int]) -> bool:
+        """Whether ``seat`` can pay for ``lord`` from a hand worth ``sums`` per race."""
+        races, required, value = requirement(lord, terms)
+        return finishable(0, 0, sums, races, required, value - self._pearls[seat])
 
     @resolves("start")
     def _start(self, top: tuple, action: Action) -> None:
@@ -310,3 +367,15 @@ class Flow(Table):
         self._track = []
         if races and self._has(self._turn, "ship_master"):
             self._pearls[self._turn] += len(races)
+
+
+def _race_in(action: Action) -> int | None:
+    """The race an action names by exactly ``"race"``, or None."""
+    race = action.get("race")
+    return RACE_INDEX.get(race) if len(action) == 2 and type(race) is str else None
+
+
+def _lord_in(action: Action) -> int | None:
+    """The Lord an action names by exactly ``"lord"``, or None."""
+    lord = action.get("lord")
+    return LORD_INDEX.get(lord) if len(action) == 2 and type(lord) is str else None

@@ -8,7 +8,6 @@ import random
 from games.rules import base
 from games.rules.abyss.table import Table
 from games.rules.abyss.tables import ALLIES, CARDS, MONSTER, RACE, RACES, TOKEN_VALUES
-from games.rules.abyss.tasks import CHANCE_TASKS
 from games.rules.base import Action
 
 _RESAMPLE_TRIES = 20
@@ -39,8 +38,6 @@ class Hidden(Table):
             clone = self.clone()
             clone._redraw_cards([s for s in others if s != top[1]], rng)
         clone._redraw_tokens(others, rng)
-        if top[0] not in CHANCE_TASKS:
-            clone._options = clone._options_for(top)
         return clone
 
     def _redraw_cards(self, others: list[int], rng: random.Random) -> None:

@@ -7,6 +7,8 @@ payment can be finished.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from games.rules.abyss import data
 from games.rules.abyss.table import Table
 from games.rules.abyss.tables import (
@@ -25,10 +27,11 @@ from games.rules.abyss.tables import (
     RACE,
     RACES,
     VALUE,
+    card_in,
     card_of,
     card_view,
 )
-from games.rules.abyss.tasks import choices, resolves, step
+from games.rules.abyss.tasks import choices, matches, resolves, step
 from games.rules.base import Action
 
 
@@ -38,27 +41,56 @@ class Payments(Table):
     # -- recruiting --------------------------------------------------------------------------------
 
     @choices("pay")
-    def _pay_options(self, top: tuple) -> list[Action]:
+    def _pay_options(self, top: tuple) -> Iterator[Action]:
         seat = top[1]
-        _, races, required, value, paid = self._paying
         hand = self._hands[seat]
-        mask = _races_of(paid)
-        paid_sum = sum(VALUE[c] for c in paid)
         sums = race_sums(hand)
-        short = value - self._pearls[seat]
-        options: list[Action] = []
         for c in range(ALLIES):
-            if hand[c]:
-                r = RACE[c]
-                sums[r] -= VALUE[c]
-                if finishable(mask | 1 << r, paid_sum + VALUE[c], sums, races, required, short):
-                    options.append({"type": "pay", **card_view(c)})
-                sums[r] += VALUE[c]
-        missing = value - paid_sum
-        if _races_met(mask, races, required) and 0 < missing <= self._pearls[seat]:
-            # "You may spend a pearl for each missing point, after one Ally of each race."
-            options.append({"type": "pay_pearls", "amount": missing})
-        return options
+            if hand[c] and self._pay_keeps_finishable(seat, sums, c):
+                yield {"type": "pay", **card_view(c)}
+        missing = self._pearls_due(seat)
+        if missing is not None:
+            yield {"type": "pay_pearls", "amount": missing}
+
+    @matches("pay")
+    def _match_pay(self, top: tuple, action: Action) -> Action | None:
+        """The branch of :meth:`_pay_options` that ``action`` names, with its predicates."""
+        seat = top[1]
+        if action["type"] == "pay_pearls":
+            amount = action.get("amount")
+            if len(action) == 2 and type(amount) is int and amount == self._pearls_due(seat):
+                return {"type": "pay_pearls", "amount": amount}
+            return None
+        if action["type"] != "pay":
+            return None
+        c = card_in({k: v for k, v in action.items() if k != "type"})
+        hand = self._hands[seat]
+        if c is None or c >= ALLIES or not hand[c]:
+            return None
+        if not self._pay_keeps_finishable(seat, race_sums(hand), c):
+            return None
+        return {"type": "pay", **card_view(c)}
+
+    def _pay_keeps_finishable(self, seat: int, sums: list[int], c: int) -> bool:
+        """Whether paying card ``c`` (held) still leaves the recruit completable; ``sums`` are
+        the hand's values per race (restored before returning)."""
+        _, races, required, value, paid = self._paying
+        r = RACE[c]
+        sums[r] -= VALUE[c]
+        paid_sum = sum(VALUE[card] for card in paid) + VALUE[c]
+        short = value - self._pearls[seat]
+        ok = finishable(_races_of(paid) | 1 << r, paid_sum, sums, races, required, short)
+        sums[r] += VALUE[c]
+        return ok
+
+    def _pearls_due(self, seat: int) -> int | None:
+        """The pearls that would finish the payment, if pearls may be paid now: "You may spend
+        a pearl for each missing point, after one Ally of each race"."""
+        _, races, required, value, paid = self._paying
+        missing = value - sum(VALUE[c] for c in paid)
+        if _races_met(_races_of(paid), races, required) and 0 < missing <= self._pearls[seat]:
+            return missing
+        return None
 
     @resolves("pay")
     def _pay(self, top: tuple, action: Action) -> None:

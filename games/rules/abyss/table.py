@@ -78,7 +78,6 @@ class Table(base.State):
             + [("court_draw",)] * data.COURT_SLOTS
             + [("first_player",)]
         )
-        self._options: list[Action] = []
 
     def clone(self) -> Self:
         other = type(self).__new__(type(self))
@@ -119,7 +118,6 @@ class Table(base.State):
         other._last_recruit = self._last_recruit
         other._keys_due = self._keys_due
         other._tasks = self._tasks[:]
-        other._options = self._options  # replaced, never mutated
         return other
 
     def _check_seat(self, seat: Any) -> None:
@@ -129,7 +127,8 @@ class Table(base.State):
             raise ValueError(f"seat must be None or 0 to {self.num_players - 1}, not {seat!r}")
 
     def _options_for(self, top: tuple) -> list[Action]:
-        return CHOICES[top[0]](self, top)
+        """The options of the decision ``top`` asks for, listed in full."""
+        return list(CHOICES[top[0]](self, top))
 
     def _push(self, *tasks: tuple) -> None:
         self._tasks.extend(tasks)
@@ -181,10 +180,9 @@ class Table(base.State):
             hand[c] += self._council[c]
             self._council[c] = 0
 
+    def _stack_left(self, r: int) -> bool:
+        """Whether the Council holds a stack of race ``r``."""
+        return any(self._council[r * 5 : r * 5 + 5])
+
     def _stack_options(self, kind: str) -> list[Action]:
-        council = self._council
-        return [
-            {"type": kind, "race": race}
-            for r, race in enumerate(RACES)
-            if any(council[r * 5 : r * 5 + 5])
-        ]
+        return [{"type": kind, "race": race} for r, race in enumerate(RACES) if self._stack_left(r)]

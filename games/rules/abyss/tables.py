@@ -55,6 +55,18 @@ def cards_view(counts: list[int]) -> list[dict[str, Any]]:
     return [card_view(c) for c in range(ALLIES) for _ in range(counts[c])]
 
 
+def card_in(card: dict[str, Any]) -> int | None:
+    """The card an action names by exactly race and value, or ``{"monster": true}``; None
+    for anything else."""
+    if len(card) == 1:
+        return MONSTER if card.get("monster") is True else None
+    race, value = card.get("race"), card.get("value")
+    if len(card) != 2 or type(race) is not str or type(value) is not int or not 1 <= value <= 5:
+        return None
+    r = RACE_INDEX.get(race)
+    return None if r is None else r * 5 + value - 1
+
+
 def card_of(card: dict[str, Any]) -> int:
     """The card a legal action or outcome names (by race and value, or a Monster)."""
     if "monster" in card:

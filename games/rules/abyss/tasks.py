@@ -6,14 +6,19 @@ seat) or a step carried out without a decision. A method of the State serves a k
 decorator:
 
 - ``@step(kind)``: a step carried out without a decision, ``(state, task)``;
-- ``@choices(kind)``: a decision's options, ``(state, task) -> [action, ...]``;
+- ``@choices(kind)``: a decision's options, ``(state, task) -> iterable of actions``, in
+  their listed order (a generator where telling a decision from a forced step should not
+  have to list them all);
+- ``@matches(kind)``: optionally, the check of one action against the branch of those options
+  it names, ``(state, task, action) -> the legal action or None``, made of the same pieces as
+  the options; without one, an action is looked for among the options;
 - ``@resolves(kind)``: what a decision's action or a chance outcome does,
   ``(state, task, action)``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from games.rules.base import Action
@@ -22,7 +27,8 @@ Function = TypeVar("Function", bound=Callable[..., Any])
 
 # By kind of task; the functions are the State's methods, called with the state first.
 STEPS: dict[str, Callable[..., None]] = {}
-CHOICES: dict[str, Callable[..., list[Action]]] = {}
+CHOICES: dict[str, Callable[..., Iterable[Action]]] = {}
+MATCHERS: dict[str, Callable[..., Action | None]] = {}
 RESOLVERS: dict[str, Callable[..., None]] = {}
 
 
@@ -80,6 +86,11 @@ def step(*kinds: str) -> Callable[[Function], Function]:
 def choices(*kinds: str) -> Callable[[Function], Function]:
     """Register the options of the decision that tasks of ``kinds`` ask for."""
     return _register(CHOICES, kinds)
+
+
+def matches(*kinds: str) -> Callable[[Function], Function]:
+    """Register the direct check of an action for the decision that tasks of ``kinds`` ask for."""
+    return _register(MATCHERS, kinds)
 
 
 def resolves(*kinds: str) -> Callable[[Function], Function]:

@@ -207,7 +207,7 @@ class Views(Table):
             return f"{kind} is a chance event, not a seat's decision"
         if kind not in SEAT_TYPES:
             return None
-        same = [a for a in self._options if a["type"] == kind]
+        same = [a for a in self._options_for(top) if a["type"] == kind]
         if not same:
             return f"{kind} is not a choice now: {self._what_now()}"
         if set(action) != set(same[0]):
@@ -240,7 +240,7 @@ class Views(Table):
                     f"{L_NAME[self._paying[0]]} impossible to pay for"
                 )
         if kind == "pay_pearls":
-            return f"the pearls due are {self._options[-1]['amount']}"
+            return f"the pearls due are {self._options_for(top)[-1]['amount']}"
         if kind in ("council", "discard_stack"):
             return f"the Council has no {action['race']!r} stack to take"
         if kind == "draw_locations":

@@ -344,3 +344,70 @@ def test_resampling_hidden_information_keeps_each_seats_own_view(rules):
     if spec.hidden_information:
         # The check above can catch a leak only if hidden data exists and really is redrawn.
         assert redrawn_for_others > 0, "no resample ever changed another seat's view"
+
+
+AGREEMENT_SAMPLE = 40  # legal actions checked one by one at a state listing more than this
+AGREEMENT_PROBES = 8  # legal actions per state whose near misses are tried
+
+
+def near_misses(
+    legal: list[dict[str, Any]], vocabulary: dict[str, list[Any]], rng: random.Random
+) -> list[Any]:
+    """Actions one step away from some legal ones: a whole number moved by one, a value
+    swapped for another this game used under the same key, a key dropped or added."""
+    probes: list[Any] = []
+    for action in rng.sample(legal, min(AGREEMENT_PROBES, len(legal))):
+        for key, value in action.items():
+            if key == "type":
+                continue
+            if isinstance(value, int) and not isinstance(value, bool):
+                probes += [{**action, key: value - 1}, {**action, key: value + 1}]
+            elif isinstance(value, list) and value and isinstance(value[0], int):
+                probes.append({**action, key: [value[0] + 1, *value[1:]]})
+            others = [v for v in vocabulary.get(key, ()) if v != value]
+            probes += [{**action, key: v} for v in rng.sample(others, min(3, len(others)))]
+            probes.append({k: v for k, v in action.items() if k != key})
+        probes.append({**action, "extra": 0})
+    return probes
+
+
+def accepts(state: State, action: Any) -> bool:
+    try:
+        state.canonical(copy.deepcopy(action))
+    except IllegalAction:
+        return False
+    return True
+
+
+def test_checking_an_action_directly_agrees_with_the_listing_at_every_state(rules):
+    """Validation checks an action on its own branch of the rules, never by listing them all:
+    at every state of every playthrough it accepts each listed action as itself, and of the
+    actions near them and those of other moments exactly the listed ones."""
+    rng = random.Random(f"{rules.spec.slug}:agreement")
+    for index, record in enumerate(playthroughs(rules.spec.slug)):
+        vocabulary: dict[str, list[Any]] = {}
+        for action in record.actions:
+            for key, value in action.items():
+                known = vocabulary.setdefault(key, [])
+                if value not in known and len(known) < 40:
+                    known.append(value)
+        for step, state in replay(rules, record):
+            if state.is_terminal():
+                assert not accepts(state, record.actions[-1])
+                break
+            where = f"{record.seed} step {step}"
+            legal = state.legal_actions()
+            listed = {canonical(a) for a in legal}
+            checked = legal
+            if index >= EVERY_STEP_GAMES and len(legal) > AGREEMENT_SAMPLE:
+                checked = rng.sample(legal, AGREEMENT_SAMPLE)
+            for action in checked:
+                found = state.canonical(copy.deepcopy(action))
+                assert canonical(found) == canonical(action), f"{where}: {action!r}"
+                assert found is not action, f"{where}: the caller's object came back"
+            probes = near_misses(legal, vocabulary, rng)
+            probes += rng.sample(record.actions, min(6, len(record.actions)))
+            for probe in probes:
+                assert accepts(state, probe) == (canonical(probe) in listed), (
+                    f"{where}: {probe!r} is {'' if canonical(probe) in listed else 'not '}listed"
+                )
