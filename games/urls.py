@@ -2,13 +2,14 @@
 
 from django.urls import path
 
-from games import views
+from games import log_views, views
 
 urlpatterns = [
     path("", views.game_list, name="game-list"),
     path("games/new/", views.game_new, name="game-new"),
     path("oceans/", views.oceans_page, name="oceans"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
+    path("games/<int:pk>/log/", log_views.game_log_page, name="game-log"),
     path(
         "games/<int:pk>/accept/", views.game_seat_answer, {"answer": "accept"}, name="game-accept"
     ),

@@ -157,6 +157,8 @@ class GamePage {
   }
 
   who(seat) {
+    // A table log waits at a chance node for what the table turns up (games/logs.py).
+    if (seat === -1) return "the table (chance)";
     return `seat ${seat} (${this.seatName(seat)})`;
   }
 
