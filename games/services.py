@@ -559,7 +559,7 @@ def _require_moves(game: Game | Head) -> None:
 # a clock running out) as "<what>:<seat>:<version>", so no client can take a key the server
 # will use. A key names one request: reused for another, it is refused.
 CLIENT_KEY_PREFIX = "client:"
-Request = tuple[str, int, Any]  # (event kind, seat, action or None)
+Request = tuple[str, int | None, Any]  # (event kind, seat or None for chance, action or None)
 
 
 def client_key(key: Any) -> str | None:

@@ -147,6 +147,7 @@ class LogPage {
   }
 
   render() {
+    document.getElementById("log-page").dataset.version = this.due.version;
     this.renderDue();
     this.renderBoard();
     this.renderEntries();

@@ -265,6 +265,23 @@ def test_a_stale_version_is_a_conflict(table, api):
     assert stored(game["id"]) == 2
 
 
+def test_an_entry_sent_twice_with_its_key_is_stored_once(table, api):
+    game = table(DSA)
+    enter(api, game["id"], 0, {"type": "continue"}, 1)
+    body = {
+        "seat": "chance",
+        "expected_version": 2,
+        "action": {"type": "roll", "dice": [2, 3]},
+        "idempotency_key": "roll-1",
+    }
+    first = api.post(f"/api/games/{game['id']}/actions/", body, format="json")
+    again = api.post(f"/api/games/{game['id']}/actions/", body, format="json")
+    assert first.status_code == again.status_code == 201
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json()["version"] == first.json()["version"] == 3
+    assert stored(game["id"]) == 3
+
+
 @pytest.mark.parametrize(
     ("body", "error"),
     [
@@ -377,3 +394,33 @@ def test_the_schema_documents_table_logs(api):
     seat = schema["components"]["schemas"]["ActionIn"]["properties"]["seat"]
     assert {"type": "string", "enum": ["chance"]} in seat["oneOf"]
     assert "scorekeeper" in schema["components"]["schemas"]["GameOut"]["properties"]
+
+
+# -- the pages ---------------------------------------------------------------------------------
+
+
+def test_the_scorekeepers_page_and_everyone_elses(table, client, alice, bob):
+    game = table("ventlife")
+    url = f"/games/{game['id']}/log/"
+    assert client.get(url)["Location"].startswith("/accounts/login/")
+    client.force_login(alice)
+    page = client.get(url).content.decode()
+    assert "What to enter, and when" in page
+    assert "shows it to the scorekeeper alone" in page
+    # The first tile drawn, entered; alice's game page offers her the entry page.
+    now = client.get(f"/api/games/{game['id']}/log/").json()
+    tile = now["choices"][0]
+    assert tile["type"] == "draw"
+    client.post(
+        f"/api/games/{game['id']}/actions/",
+        {"seat": "chance", "expected_version": now["version"], "action": tile},
+        content_type="application/json",
+    )
+    assert 'id="keep-log"' in client.get(f"/games/{game['id']}/").content.decode()
+    # Bob sits at the table but watches: sent to the game page, where nothing shows the tile.
+    client.force_login(bob)
+    assert client.get(url)["Location"] == f"/games/{game['id']}/"
+    page = client.get(f"/games/{game['id']}/").content.decode()
+    assert 'id="keep-log"' not in page
+    assert f'"tile": "{tile["tile"]}"' not in page
+    assert "You are watching this game" in page
