@@ -28,8 +28,9 @@ GUIDANCE: dict[str, list[str]] = {
         "on the back) of each chip as it goes onto the stacks, in the order you stack them.",
     ],
     "deep-vents": [
-        "Every hex turned up from the stack, as it is turned up (the six face-up hexes at the "
-        "start too), and with the starting bid, who opens the bidding.",
+        "Every hex turned up, as it is turned up: at the start the five hexes of the row, then "
+        "the top of the stack; after each turn, the hex newly turned up. With the starting "
+        "bid, who opens the bidding.",
         "Each decision as the player makes it: the bids, the hex taken, where it is placed, "
         "each hex grown or triggered in order, shells against attacks, the hexes decimated.",
         "Nothing is hidden at a Deep Vents table.",

@@ -23,7 +23,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.http import Http404
 
 from accounts.bots import BOT_PREFIX
@@ -140,8 +140,11 @@ def table_log_start(*, game: Game, by: AbstractUser, organiser: bool = False) ->
         raise Conflict("only a table still waiting for its result can be played as a table log")
     if game.events.exclude(kind=EventKind.GAME_CREATED).exists():
         raise Conflict("a result has been reported at this table: confirm or dispute it instead")
-    if not organiser and not game.seats.filter(user=by).exists():
+    if not organiser and not game.seats.filter(user=by, bot="").exists():
         raise NotYourSeat("only a player at this table or an organiser may keep its log")
+    bots = Q(bot__gt="") | Q(user__username__startswith=BOT_PREFIX)
+    if game.seats.filter(bots).exists():
+        raise Conflict("a bot sits at this table, and bots do not play at a table log")
     try:
         rules = get_rules(game.slug)
         rules.spec.validate(game.num_players, game.options)

@@ -329,12 +329,20 @@ class GamePage {
     switch (event.kind) {
       case "GameCreated":
         return "game created: " +
-          (data.seats || []).map((s, seat) => `seat ${seat} ${s.bot ? `bot ${s.bot}` : s.user}`)
+          (data.seats || []).map((s, seat) =>
+            `seat ${seat} ${s.bot ? `bot ${s.bot}` : s.user || `${s.guest} (guest)`}`)
             .join(", ");
       case "SeatResigned":
         return `${this.who(event.seat)} resigned`;
       case "GameFinished":
         return this.describeFinish(data);
+      case "LogStarted":
+        return `the table's moves are entered from here on by ${data.scorekeeper}`;
+      case "EntryUndone": {
+        // A table log's correction: the entry it takes back stays in the log (games/logs.py).
+        const taken = this.events.find((e) => e.seq === data.undoes);
+        return `taken back: ${taken ? this.describe(taken) : "the last entry"}`;
+      }
       default: {
         const line = this.renderer.describe(event, this.ctx());
         if (line) return line;

@@ -269,6 +269,7 @@ class LogPage {
 
   setBusy(busy) {
     this.busy = busy;
+    document.getElementById("log-page").dataset.busy = String(busy);
     for (const control of this.dom.choices.querySelectorAll("button, input, select")) {
       control.disabled = busy;
     }

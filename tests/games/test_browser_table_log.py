@@ -130,6 +130,8 @@ def test_a_whole_game_entered_on_a_phone_with_the_dice_and_an_undo(phone):
     expect(page.locator("#game-status")).to_have_text("Finished")
     expect(page.locator("#result-table tbody tr")).to_have_count(2)
     expect(page.locator("#log")).to_contain_text("rolled 1+2")
+    expect(page.locator("#log")).to_contain_text("taken back: rolled 3+3")
+    expect(page.locator("#log")).not_to_contain_text("EntryUndone")
 
 
 def test_hexes_are_picked_from_a_searchable_list(phone):
@@ -170,3 +172,49 @@ def test_someone_else_is_sent_to_the_game_page(phone):
     page.goto(f"/games/{game.pk}/log/")
     assert page.url.endswith(f"/games/{game.pk}/")
     assert page.locator("#keep-log").count() == 0
+
+
+def tap_the_next_entry(page) -> None:
+    """A tap that enters something: the first choice button; else, where the game's own
+    controls ask for the board (a Ventlife tile), a spot on it and then its Confirm."""
+    for selector in (
+        "#choices button[data-action=place_tile]:visible",
+        "#choices .choice:visible",
+        "#board [role=button]",
+    ):
+        target = page.locator(selector)
+        if target.count():
+            target.first.click()
+            return
+    raise AssertionError(f"nothing to tap: {page.locator('#log-page').inner_text()[:300]}")
+
+
+@pytest.mark.parametrize("slug", ["deep-vents", "abyss", "ventlife"])
+def test_the_first_entries_of_each_game_on_a_phone(phone, slug):
+    """Thirty entries of each other game with chance, a tap each (two for a Ventlife tile),
+    undo once: the page draws every decision and outcome without a script error and fits the
+    phone."""
+    from playwright.sync_api import expect
+
+    page = phone
+    sign_up(page)
+    game = table_log(slug)
+    page.goto(f"/games/{game.pk}/log/")
+    root = page.locator("#log-page")
+    expect(root).to_have_attribute("data-version", "1")
+    undone = False
+    for _ in range(120):
+        version = int(root.get_attribute("data-version"))
+        if version > 30 or page.locator("#due-title").text_content() == "Game over":
+            break
+        if version > 10 and not undone:
+            page.click("#undo")
+            undone = True
+        else:
+            tap_the_next_entry(page)
+        expect(root).not_to_have_attribute("data-busy", "true")  # the entry's answer is in
+        fits_the_phone(page)
+    game.refresh_from_db()
+    assert game.version > 30
+    assert game.version == int(root.get_attribute("data-version"))
+    assert Event.objects.filter(game=game, kind=EventKind.ENTRY_UNDONE).count() == 1

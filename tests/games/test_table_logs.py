@@ -424,3 +424,15 @@ def test_the_scorekeepers_page_and_everyone_elses(table, client, alice, bob):
     assert 'id="keep-log"' not in page
     assert f'"tile": "{tile["tile"]}"' not in page
     assert "You are watching this game" in page
+
+
+def test_a_table_with_a_bot_is_not_logged(alice):
+    from accounts.bots import bot_user
+    from accounts.errors import Conflict
+    from games import logs, records
+
+    game = records.table_game_create(slug=DSA, users=[alice, bot_user("random")], created_by=alice)
+    with pytest.raises(Conflict, match="bots do not play at a table log"):
+        logs.table_log_start(game=game, by=alice)
+    assert Game.objects.get(pk=game.pk).mode == "record"
+    assert stored(game.pk) == 1
