@@ -4,16 +4,19 @@ static/js/log.js draws it and posts the entries through the JSON API."""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from accounts.errors import InvalidInput
 from games import logs, services
 from games.api.logs import log_due
 from games.api.serializers import GameOut
 from games.catalog import game_name
 from games.models import Game, GameMode, GameStatus, Seat
+from games.rules import registered
 
 # What the scorekeeper enters for each game, and when, in the game's words. Where the table
 # keeps something secret, the person who sees it shows the scorekeeper (or is the scorekeeper).
@@ -95,3 +98,61 @@ def game_log_page(request, pk: int):
             "page": page,
         },
     )
+
+
+# -- a new table log ------------------------------------------------------------------------------
+
+SEATS = 6  # Deep Sea Adventure's most
+
+
+class TableLogForm(forms.Form):
+    """The game and the people at the table, in seat order (the first plays first): a member
+    by username, or anyone else as a guest by name. Whoever fills it in keeps the log."""
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        games = sorted(
+            (m.spec for m in registered().values() if m.spec.chance), key=lambda spec: spec.name
+        )
+        self.fields["game"] = forms.ChoiceField(
+            label="Game", choices=[(spec.slug, spec.name) for spec in games]
+        )
+        for i in range(SEATS):
+            self.fields[f"player_{i}"] = forms.CharField(
+                label=f"Player {i + 1}",
+                required=i < 2,
+                max_length=60,
+                initial=user.username if i == 0 else "",
+            )
+            self.fields[f"guest_{i}"] = forms.BooleanField(label="guest", required=False)
+
+    def rows(self):
+        return [(self[f"player_{i}"], self[f"guest_{i}"]) for i in range(SEATS)]
+
+    def seats(self) -> list[dict[str, str]]:
+        data = self.cleaned_data
+        return [
+            {"guest": data[f"player_{i}"]} if data[f"guest_{i}"] else {"user": data[f"player_{i}"]}
+            for i in range(SEATS)
+            if data[f"player_{i}"]
+        ]
+
+
+@login_required
+def table_log_new(request):
+    """Start a table log kept by the signed-in user: then straight to its entry page."""
+    form = TableLogForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = logs.log_create(
+                slug=form.cleaned_data["game"],
+                seats=form.seats(),
+                options={},
+                scorekeeper=request.user.username,
+                created_by=request.user,
+            )
+        except InvalidInput as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("game-log", pk=game.pk)
+    return render(request, "games/log_new.html", {"form": form})

@@ -10,6 +10,7 @@ urlpatterns = [
     path("oceans/", views.oceans_page, name="oceans"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
     path("games/<int:pk>/log/", log_views.game_log_page, name="game-log"),
+    path("games/log/new/", log_views.table_log_new, name="game-log-new"),
     path(
         "games/<int:pk>/accept/", views.game_seat_answer, {"answer": "accept"}, name="game-accept"
     ),

@@ -82,7 +82,17 @@ def test_a_whole_game_entered_on_a_phone_with_the_dice_and_an_undo(phone):
 
     page = phone
     sign_up(page)
-    game = table_log("deep-sea-adventure")
+    get_user_model().objects.create_user(username="bob", password="pw-for-tests-only")
+    # Started from its form, reached from the new game page.
+    page.goto("/games/new/")
+    page.click("text=Keep its log move by move")
+    page.select_option("#id_game", "deep-sea-adventure")
+    page.fill("#id_player_1", "bob")
+    fits_the_phone(page)
+    page.click("text=Start the log")
+    page.wait_for_url("**/log/")
+    game = Game.objects.get()
+    assert game.mode == "log" and game.scorekeeper.username == "marina"
     page.goto(f"/games/{game.pk}/")
     page.click("#keep-log")
     expect(page.locator("#log-page")).to_have_attribute("data-version", "1")

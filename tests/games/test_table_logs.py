@@ -159,6 +159,10 @@ def test_an_undo_is_an_event_and_replay_skips_the_entry_it_takes_back(table, api
     assert kinds[-1][0] == EventKind.ENTRY_UNDONE and kinds[-1][1]["undoes"] == version
     after = due(api, game["id"])
     assert after["due"] == "chance" and after["view"]["divers"][0]["position"] == 0
+    # Replayed version by version, the log shows the roll, then its correction.
+    state = f"/api/games/{game['id']}/state/"
+    assert api.get(f"{state}?at={version}").json()["divers"][0]["position"] == 6
+    assert api.get(f"{state}?at={version + 1}").json()["divers"][0]["position"] == 0
     response = enter(api, game["id"], "chance", {"type": "roll", "dice": [1, 2]}, after["version"])
     assert response.status_code == 201
     store.state_cache.clear()
@@ -367,6 +371,7 @@ def test_a_running_log_shows_others_the_spectator_view_and_all_once_over(table, 
     # Bob sits at seat 1, but while the game runs he sees the log as a spectator does.
     assert theirs and not any("tile" in e["data"]["action"] for e in theirs)
     assert api_for(bob).get(f"/api/games/{game['id']}/state/?seat=1").status_code == 403
+    assert api.get(f"/api/games/{game['id']}/state/?seat=1").status_code == 200  # scorekeeper
     spectator = api_for(bob).get(f"/api/games/{game['id']}/state/").json()
     rules = get_rules("ventlife")
     fresh = rules.new_game(3, {})
@@ -436,3 +441,20 @@ def test_a_table_with_a_bot_is_not_logged(alice):
         logs.table_log_start(game=game, by=alice)
     assert Game.objects.get(pk=game.pk).mode == "record"
     assert stored(game.pk) == 1
+
+
+def test_a_table_log_started_from_its_page(client, alice, bob):
+    client.force_login(alice)
+    page = client.get("/games/log/new/").content.decode()
+    assert "Keep a table&#x27;s log" in page or "Keep a table's log" in page
+    form = {"game": "abyss", "player_0": "alice", "player_1": "bob", "player_2": "Carol"}
+    response = client.post("/games/log/new/", {**form, "guest_2": "on"})
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.pk}/log/"
+    assert game.mode == "log" and game.scorekeeper == alice
+    assert [s.name for s in game.seats.all()] == ["alice", "bob", "Carol (guest)"]
+    # A name that is no member, not marked as a guest: said so, and nothing is created.
+    response = client.post("/games/log/new/", {**form, "player_2": "nobody"})
+    assert response.status_code == 200
+    assert "seat 2: no user &#x27;nobody&#x27;" in response.content.decode()
+    assert Game.objects.count() == 1
