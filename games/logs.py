@@ -192,12 +192,13 @@ def log_entry_append(
     _require_scorekeeper(head, user)
     chance = seat == CHANCE_SEAT
     if not chance:
-        seat = inputs.whole_number(
-            seat,
-            f'seat (a seat from 0 to {head.num_players - 1}, or "chance")',
-            0,
-            head.num_players - 1,
-        )
+        try:
+            seat = inputs.whole_number(seat, "seat", 0, head.num_players - 1)
+        except InvalidInput:
+            raise InvalidInput(
+                f'seat must be a seat from 0 to {head.num_players - 1}, or "chance" for a '
+                f"chance outcome"
+            ) from None
     kind = EventKind.CHANCE_RESOLVED if chance else EventKind.ACTION_APPLIED
     request = (kind, None if chance else seat, action)
     try:
@@ -252,10 +253,10 @@ def _checked(state: State, action: Any, chance: bool) -> dict[str, Any]:
             return state.canonical(action)
         except IllegalAction as exc:
             raise RuleViolation(str(exc)) from None
-    outcomes = [outcome for outcome, _ in state.chance_outcomes()]
     try:
         return state.canonical(action)
     except IllegalAction:
+        outcomes = [outcome for outcome, _ in state.chance_outcomes()]
         shown = ", ".join(_compact(o) for o in outcomes[:LISTED])
         more = len(outcomes) - LISTED
         raise RuleViolation(

@@ -259,6 +259,16 @@ def test_only_the_scorekeeper_enters(table, api_for, bob, make_user):
     assert stored(game["id"]) == 1
 
 
+def test_a_seat_that_is_not_at_the_table_is_refused(table, api):
+    game = table(DSA)
+    response = enter(api, game["id"], 3, {"type": "continue"}, 1)
+    assert response.status_code == 400
+    assert response.json()["error"] == (
+        'seat must be a seat from 0 to 2, or "chance" for a chance outcome'
+    )
+    assert stored(game["id"]) == 1
+
+
 def test_a_stale_version_is_a_conflict(table, api):
     game = table(DSA)
     response = enter(api, game["id"], 0, {"type": "continue"}, 5)
