@@ -21,6 +21,7 @@ class GameStatus(models.TextChoices):
 class GameMode(models.TextChoices):
     PLAY = "play"  # played in the service, through its rule module
     RECORD = "record"  # played on a table; the stream holds the reported results
+    LOG = "log"  # played on a table, every move and chance outcome entered by a scorekeeper
 
 
 class EventKind(models.TextChoices):
@@ -40,6 +41,10 @@ class EventKind(models.TextChoices):
     RESULT_OVERRIDDEN = "ResultOverridden"
     RESULT_CORRECTED = "ResultCorrected"
     GAME_VOIDED = "GameVoided"
+    # Table logs (games.logs): a tournament table turned into a log, and the scorekeeper
+    # taking back the last entry (a correction of the log's tail: replay skips that entry).
+    LOG_STARTED = "LogStarted"
+    ENTRY_UNDONE = "EntryUndone"
 
 
 class Game(models.Model):
@@ -72,6 +77,15 @@ class Game(models.Model):
     # rematch per game, which the unique key keeps when two players ask at once.
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="rematch"
+    )
+    # A table log's scorekeeper: the one person who enters its moves and chance outcomes.
+    scorekeeper = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        db_index=False,
     )
     created_at = models.DateTimeField(auto_now_add=True)
     moved_at = models.DateTimeField(default=timezone.now)  # the last append: the clock starts here

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from accounts.bots import BOT_PREFIX, bot_level, bot_user
 from accounts.errors import Conflict, InvalidInput, KeyReused, NotYourSeat, RuleViolation
-from games import clocks, inputs, store
+from games import clocks, inputs, logs, store
 from games.bots import get_bot
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
@@ -66,7 +66,7 @@ def _head(game: Game | int, version: int | None = None) -> tuple[Head, State]:
     head = store.load_head(game_id, db)
     if head is None:
         raise Http404("no such game")
-    _require_play_mode(head)
+    _require_moves(head)
     return head, store.load_state(head)
 
 
@@ -244,6 +244,18 @@ def game_action_append(
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
         raise InvalidInput("expected_version must be a whole number")
     head, state = _head(game, expected_version)
+    if head.mode == GameMode.LOG or seat == logs.CHANCE_SEAT:
+        appended, new = logs.log_entry_append(
+            head=head,
+            state=state,
+            seat=seat,
+            expected_version=expected_version,
+            action=action,
+            user=user,
+            idempotency_key=client_key(idempotency_key),
+        )
+        _update_row(game, new)
+        return appended
     seat = _seat_number(head, seat)
     if seat not in head.seats_of(user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
@@ -474,9 +486,11 @@ def game_view(
     """``view(seat)`` at the head or after event ``at``; only the seat's own user may ask."""
     if seat is not None:
         seat = _seat_number(game, seat)
-        if seat not in seats_of(game, user):
+        if game.mode == GameMode.LOG:
+            logs.require_seat_view(game, user)
+        elif seat not in seats_of(game, user):
             raise NotYourSeat(f"you do not hold seat {seat} in this game")
-    _require_play_mode(game)
+    _require_moves(game)
     version = _version_number(game, at)
     state = store.load_state(game, at=version)
     return {**state.view(seat), "version": version}
@@ -506,10 +520,11 @@ def game_events(
 
 def events_as_seen(*, game: Game, user: AbstractUser, events) -> list[dict[str, Any]]:
     """Events as ``user`` may see them: private outcomes redacted for the other seats."""
-    seats = seats_of(game, user)
-    # Recorded games hold no private data; a played game shows all once over, if its rules say.
+    seats = logs.seats_seen(game, user) if game.mode == GameMode.LOG else seats_of(game, user)
+    # Recorded games hold no private data; a played game shows all once over, if its rules say;
+    # a table log too, since the table has shown everything by its end.
     public_end = game.status == GameStatus.FINISHED and (
-        game.mode == GameMode.RECORD or get_rules(game.slug).spec.reveal_at_end
+        game.mode in (GameMode.RECORD, GameMode.LOG) or get_rules(game.slug).spec.reveal_at_end
     )
     events = list(events)
     names = _actor_names(game, {e.actor_id for e in events if e.actor_id})
@@ -544,7 +559,15 @@ def _actor_names(game: Game | Head, actors: set[int]) -> dict[int, str]:
 
 
 def _require_play_mode(game: Game | Head) -> None:
-    if game.mode != GameMode.PLAY:
+    """Only a game played here takes a seat's own moves, resignations, acceptances."""
+    if game.mode == GameMode.LOG:
+        raise RuleViolation("this game is a table log: its scorekeeper enters every move")
+    _require_moves(game)
+
+
+def _require_moves(game: Game | Head) -> None:
+    """A game with a rule state: played here, or logged move by move at a table."""
+    if game.mode not in (GameMode.PLAY, GameMode.LOG):
         raise RuleViolation("this game was played on a table: it has results, not moves")
 
 
@@ -552,7 +575,7 @@ def _require_play_mode(game: Game | Head) -> None:
 # a clock running out) as "<what>:<seat>:<version>", so no client can take a key the server
 # will use. A key names one request: reused for another, it is refused.
 CLIENT_KEY_PREFIX = "client:"
-Request = tuple[str, int, Any]  # (event kind, seat, action or None)
+Request = tuple[str, int | None, Any]  # (event kind, seat or None for chance, action or None)
 
 
 def client_key(key: Any) -> str | None:
@@ -624,7 +647,7 @@ def _final_result(state: State, seats) -> list[dict[str, Any]]:
     result = state.result()
     keys = [(not s.resigned, -r["rank"]) for s, r in zip(seats, result)]
     return [
-        {"player": s.username, "score": r["score"], "rank": rank}
+        {"player": s.username or s.guest, "score": r["score"], "rank": rank}
         for s, r, rank in zip(seats, result, ranks_from_keys(keys))
     ]
 

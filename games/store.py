@@ -29,7 +29,7 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
 from games import head_sharing, logchain
-from games.models import Event, EventKind, Game, GameStatus, Seat, Snapshot
+from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat, Snapshot
 from games.rules import get_rules
 from games.rules.base import State, StateFormatError, state_from_json
 
@@ -498,11 +498,20 @@ def apply_event(state: State, kind: str, data: dict[str, Any]) -> None:
         state.apply(data["action"])
 
 
+def undone(rows) -> set[int]:
+    """The seqs of the entries a table log's scorekeeper took back, from ``(seq, kind, data)``
+    rows: replay skips them (games.logs)."""
+    return {data["undoes"] for _, kind, data in rows if kind == EventKind.ENTRY_UNDONE}
+
+
 def replay(game, events) -> State:
     """The state after ``events`` (ordered, starting at seq 1), without snapshots."""
+    events = list(events)
+    skipped = undone((e.seq, e.kind, e.data) for e in events)
     state = new_state(game)
     for event in events:
-        apply_event(state, event.kind, event.data)
+        if event.seq not in skipped:
+            apply_event(state, event.kind, event.data)
     return state
 
 
@@ -579,6 +588,20 @@ def load_state(game, at: int | None = None) -> State:
     if hit is not None:
         return hit[1]
     rules = get_rules(game.slug)
+    if game.mode == GameMode.LOG:
+        # An undo reaches back behind any snapshot: a table log (entered by hand, hundreds
+        # of events at most) replays from the start, less the entries taken back.
+        rows = list(
+            Event.objects.using(where(game))
+            .filter(game_id=game.pk, seq__lte=target)
+            .order_by("seq")
+            .values_list("seq", "kind", "data")
+        )
+        skipped, state = undone(rows), new_state(game)
+        for seq, kind, data in rows:
+            if seq not in skipped:
+                apply_event(state, kind, data)
+        return state
     state, start = _from_snapshot(game, rules, target) or (new_state(game), 0)
     for kind, data in (
         Event.objects.using(where(game))
@@ -619,6 +642,8 @@ def _from_snapshot(game, rules: ModuleType, target: int) -> tuple[State, int] | 
 def maybe_snapshot(game, state: State, previous_version: int) -> None:
     """Write a snapshot when the append crossed a multiple of HADAL_SNAPSHOT_EVERY."""
     every = settings.HADAL_SNAPSHOT_EVERY
+    if game.mode == GameMode.LOG:
+        return  # load_state replays a table log from the start
     if every <= 0 or game.version // every == previous_version // every:
         return
     Snapshot.objects.using(where(game)).get_or_create(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import lobby_views, views
+from games import lobby_views, log_views, views
 
 urlpatterns = [
     path("", views.game_list, name="game-list"),
@@ -15,6 +15,8 @@ urlpatterns = [
     path("games/<int:pk>/rematch/", lobby_views.game_rematch, name="game-rematch"),
     path("games/<int:pk>/cancel/", lobby_views.game_cancel, name="game-cancel"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
+    path("games/<int:pk>/log/", log_views.game_log_page, name="game-log"),
+    path("games/log/new/", log_views.table_log_new, name="game-log-new"),
     path(
         "games/<int:pk>/accept/", views.game_seat_answer, {"answer": "accept"}, name="game-accept"
     ),

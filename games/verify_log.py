@@ -66,11 +66,11 @@ def verify(raw: bytes) -> Verified:
         raise BundleError(
             "the fingerprint does not match the hash of the last event: it was changed"
         )
-    created = events[0]
-    if created["kind"] != "GameCreated":
+    if events[0]["kind"] != "GameCreated":
         raise BundleError("event 1 is not the game being set up")
-    _check_game(created["data"], events, rules_info, game_info)
-    replayed = _replay(created["data"], events, rules_info)
+    setup = _setup(events)
+    _check_game(setup, events, rules_info, game_info)
+    replayed = _replay(setup, events, rules_info)
     _check_bytes(raw, bundle)
     return Verified(
         game=f"a game of {rules_info['slug']}",
@@ -132,6 +132,19 @@ def _check_chain(events: list[dict]) -> str:
     return previous
 
 
+def _setup(events: list[dict]) -> dict:
+    """How the game was set up: event 1, and for a table that became a table log, what its
+    LogStarted event says (the mode, the rules' version and options)."""
+    setup = dict(events[0]["data"]) if isinstance(events[0]["data"], dict) else {}
+    started = [e for e in events if e["kind"] == "LogStarted" and isinstance(e["data"], dict)]
+    if started:
+        data = started[0]["data"]
+        setup.update(mode="log", rules_version=data.get("rules_version"))
+        if "options" in data:
+            setup["options"] = data["options"]
+    return setup
+
+
 def _check_game(created: dict, events: list[dict], rules_info: dict, game_info: dict) -> None:
     """Everything the bundle says beside its events must follow from the events."""
     if created.get("game") != rules_info["slug"]:
@@ -172,8 +185,14 @@ def _replay(created: dict, events: list[dict], rules_info: dict) -> bool:
         state = rules.new_game(num_players=created["num_players"], options=created["options"])
     except (KeyError, TypeError, ValueError) as exc:
         raise BundleError(f"event 1: the game cannot be set up ({exc})") from None
+    # A table log's scorekeeper may take entries back (EntryUndone): replay skips those.
+    undone = {
+        e["data"].get("undoes")
+        for e in events
+        if e["kind"] == "EntryUndone" and isinstance(e["data"], dict)
+    }
     for event in events:
-        if event["kind"] not in MOVES:
+        if event["kind"] not in MOVES or event["seq"] in undone:
             continue
         action = event["data"].get("action") if isinstance(event["data"], dict) else None
         try:

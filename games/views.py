@@ -23,6 +23,7 @@ from games.api.serializers import GameOut
 from games.catalog import game_name, game_types
 from games.forms import NewGameForm
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
+from games.rules import CHANCE
 from games.store import VersionConflict
 
 RECENT_GAMES = 20
@@ -75,7 +76,12 @@ def _active_first(games: QuerySet[Game], limit: int) -> list[Game]:
 def _row(game: Game, user) -> GameRow:
     seats = list(game.seats.all())
     turn, your_turn = "", False
-    if game.status == GameStatus.ACTIVE and game.current_player is not None:
+    if game.mode == GameMode.LOG and game.status == GameStatus.ACTIVE:
+        # A table log waits for its scorekeeper, whoever is to act at the table.
+        to_act = game.current_player
+        turn = "the table (chance)" if to_act == CHANCE else _seat_name(seats[to_act])
+        your_turn = game.scorekeeper_id == getattr(user, "pk", None)
+    elif game.status == GameStatus.ACTIVE and game.current_player is not None:
         seat = seats[game.current_player]
         turn = _seat_name(seat)
         if sum(1 for s in seats if _seat_name(s) == turn) > 1:  # one person, several seats
@@ -150,7 +156,9 @@ def game_detail(request, pk: int):
     )
     if game.mode == GameMode.RECORD:
         return _recorded_game(request, game)
-    mine = sorted(services.seats_of(game, request.user))
+    # A table log is watched, not played, here: its scorekeeper enters it on its own page.
+    logged = game.mode == GameMode.LOG
+    mine = [] if logged else sorted(services.seats_of(game, request.user))
     seat = _chosen_seat(request.GET.get("seat"), mine, game.current_player)
     view = services.game_view(game=game, user=request.user, seat=seat)
     actions = (
@@ -195,6 +203,9 @@ def game_detail(request, pk: int):
             "may_cancel": game.status == GameStatus.ACTIVE
             and game.created_by_id == request.user.pk
             and any(not s.accepted and not s.bot for s in game.seats.all()),
+            "log_entry": logged
+            and game.status == GameStatus.ACTIVE
+            and game.scorekeeper_id == request.user.pk,
         },
     )
 

@@ -223,6 +223,7 @@ def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
             "number": table.number,
             "seats": seat_names(game),
             "game": game.pk,
+            "mode": game.mode,  # a table-mode table played as a table log turns "log"
             "status": game.status,
             "result": game.result,
         }

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league import views
+from league import table_log_views, views
 
 urlpatterns = [
     path("ratings/", views.ratings_index, name="ratings"),
@@ -76,5 +76,10 @@ urlpatterns = [
         views.table_result,
         {"action": "override"},
         name="table-override",
+    ),
+    path(
+        "tournaments/<int:pk>/tables/<int:table>/log/",
+        table_log_views.table_log,
+        name="table-log",
     ),
 ]

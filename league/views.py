@@ -647,6 +647,8 @@ class TablePanel:
     report_form: TableResultForm | None = None
     dispute_form: TableResultForm | None = None
     override_form: TableResultForm | None = None
+    may_log: bool = False  # the viewer may play it as a table log instead (league.table_logs)
+    logged: bool = False  # it is played as a table log: the rules give its result
 
 
 def _tournament_page(
@@ -755,7 +757,8 @@ def _table_panel(
             panel.waiting_for = [
                 n for n in seats if n not in state["confirmed_by"] and not n.startswith(BOT_PREFIX)
             ]
-    if state is None:  # an online table: its game reports itself
+    panel.logged = out.get("mode") == GameMode.LOG
+    if state is None:  # an online table or a table log: its game reports itself
         return panel
 
     has_bid = bool(tournament.options.get("starting_bid"))
@@ -786,6 +789,11 @@ def _table_panel(
     )
     panel.dispute_form = form("dispute", may_confirm, bid=False, results=state["reported"])
     panel.confirm_version = version if may_confirm else None
+    panel.may_log = (
+        out["status"] == GameStatus.ACTIVE
+        and state["status"] == "awaiting report"
+        and (panel.seated or organiser)
+    )
     panel.override_form = form(
         "override",
         organiser,

@@ -130,6 +130,7 @@ class GameOut(serializers.ModelSerializer):
     time_control = serializers.SerializerMethodField()
     clock = serializers.SerializerMethodField()
     record = serializers.SerializerMethodField()
+    scorekeeper = serializers.SerializerMethodField()
     # The last append, to the microsecond (the row's own updated_at is the lists' coarse order).
     updated_at = serializers.DateTimeField(source="moved_at", read_only=True)
     fingerprint = serializers.SerializerMethodField(
@@ -152,6 +153,7 @@ class GameOut(serializers.ModelSerializer):
             "time_control",
             "clock",
             "record",
+            "scorekeeper",
             "created_at",
             "updated_at",
             "finished_at",
@@ -167,6 +169,10 @@ class GameOut(serializers.ModelSerializer):
         if game.mode != "record" or not self.context.get("detail"):
             return None
         return RecordOut(records.result_state(game)).data
+
+    def get_scorekeeper(self, game) -> str | None:
+        """A table log's scorekeeper, who enters its every move; null for other games."""
+        return game.scorekeeper.username if game.scorekeeper_id else None
 
     @extend_schema_field(GameTimeControlOut(allow_null=True))
     def get_time_control(self, game) -> dict | None:
@@ -195,7 +201,8 @@ class GameCreateIn(serializers.Serializer):
         min_length=1,
         max_length=12,
         help_text='per seat {"user": name} (invited), {"bot": level}, or {"open": true}: a seat'
-        " anyone signed in may take (POST /api/games/{id}/join/)",
+        " anyone signed in may take (POST /api/games/{id}/join/); in a table log"
+        ' {"user": name} or {"guest": name}',
     )
     options = serializers.DictField(required=False, default=dict)
     time_control = serializers.JSONField(
@@ -204,13 +211,43 @@ class GameCreateIn(serializers.Serializer):
         help_text='{"move_seconds": n} or {"bank_seconds": n, "increment_seconds": m}, with'
         ' "on_timeout": "random" (the random bot moves) or "forfeit"',
     )
+    mode = serializers.ChoiceField(
+        choices=["play", "log"],
+        default="play",
+        help_text="play: played here; log: a table log, a game on a physical table whose "
+        "scorekeeper enters every move and chance outcome",
+    )
+    scorekeeper = serializers.CharField(
+        required=False,
+        default=None,
+        help_text="log only: the user who enters the moves (seated, or you as organiser)",
+    )
 
 
 MAX_VERSION = 2**31 - 1
 
 
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "integer", "minimum": 0, "maximum": 11},
+            {"type": "string", "enum": ["chance"]},
+        ],
+        "description": 'the seat acting; "chance" for a chance outcome entered in a table log',
+    }
+)
+class SeatOrChanceField(serializers.Field):
+    def to_internal_value(self, data):
+        if data == "chance":
+            return data
+        return serializers.IntegerField(min_value=0, max_value=11).run_validation(data)
+
+    def to_representation(self, value):
+        return value
+
+
 class ActionIn(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0, max_value=11)
+    seat = SeatOrChanceField()
     expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION)
     action = serializers.DictField()
     idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=False)

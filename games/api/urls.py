@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import export, views
+from games.api import export, logs, views
 
 urlpatterns = [
     path("games/types/", views.GameTypesApi.as_view(), name="api-game-types"),
@@ -25,4 +25,6 @@ urlpatterns = [
         views.GameSeatApi.as_view(action="decline"),
         name="api-game-decline",
     ),
+    path("games/<int:pk>/undo/", logs.LogUndoApi.as_view(), name="api-game-undo"),
+    path("games/<int:pk>/log/", logs.LogDueApi.as_view(), name="api-game-log"),
 ]

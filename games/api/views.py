@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from accounts.errors import InvalidInput
 from games import lobby, selectors, services
+from games.api import logs as log_api
 from games.api import serializers as s
 from games.models import Game, Seat
 from games.rules import registered
@@ -69,13 +70,16 @@ class GameListCreateApi(generics.ListAPIView):
     def post(self, request):
         body = s.GameCreateIn(data=request.data)
         body.is_valid(raise_exception=True)
-        game = services.game_create(
-            slug=body.validated_data["game"],
-            seats=body.validated_data["seats"],
-            options=body.validated_data["options"],
-            time_control=body.validated_data["time_control"],
-            created_by=request.user,
-        )
+        if body.validated_data["mode"] == "log" or body.validated_data["scorekeeper"]:
+            game = log_api.log_create(request, body.validated_data)
+        else:
+            game = services.game_create(
+                slug=body.validated_data["game"],
+                seats=body.validated_data["seats"],
+                options=body.validated_data["options"],
+                time_control=body.validated_data["time_control"],
+                created_by=request.user,
+            )
         return Response(
             s.GameOut(game_with_seats(game.pk), context={"detail": True}).data,
             status=status.HTTP_201_CREATED,

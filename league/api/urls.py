@@ -1,5 +1,6 @@
 from django.urls import path
 
+from league import table_log_views
 from league.api import views
 
 urlpatterns = [
@@ -88,6 +89,11 @@ urlpatterns = [
         "tournaments/<int:pk>/tables/<int:table>/override/",
         views.TableResultApi.as_view(action="override"),
         name="api-table-override",
+    ),
+    path(
+        "tournaments/<int:pk>/tables/<int:table>/log/",
+        table_log_views.TableLogApi.as_view(),
+        name="api-table-log",
     ),
     path(
         "tournaments/<int:pk>/standings/",

@@ -157,12 +157,15 @@ class GamePage {
   seatName(seat) {
     const row = this.game.seats[seat];
     if (!row) return "?";
-    return row.bot ? `${capitalise(row.bot)} bot` : row.user || "open seat";
+    if (row.bot) return `${capitalise(row.bot)} bot`;
+    return row.user || (row.guest ? `${row.guest} (guest)` : "open seat");
   }
 
   /* A seat in people's words: the player's name, with their place at the table only when
      one person holds several seats (a hot-seat game). */
   who(seat) {
+    // A table log waits at a chance node for what the table turns up (games/logs.py).
+    if (seat === -1) return "the table (chance)";
     const name = this.seatName(seat);
     const same = this.game.seats.filter((row, i) => this.seatName(i) === name).length;
     return same > 1 ? `${name} (player ${seat + 1})` : name;
@@ -357,6 +360,13 @@ class GamePage {
         return "the game was called off";
       case "GameFinished":
         return this.describeFinish(data);
+      case "LogStarted":
+        return `the table's moves are entered from here on by ${data.scorekeeper}`;
+      case "EntryUndone": {
+        // A table log's correction: the entry it takes back stays in the log (games/logs.py).
+        const taken = this.events.find((e) => e.seq === data.undoes);
+        return `taken back: ${taken ? this.describe(taken) : "the last entry"}`;
+      }
       default: {
         const line = this.renderer.describe(event, this.ctx()) || this.describeAction(event);
         // The random bot's move for a seat whose clock ran out (static/js/clock.js).

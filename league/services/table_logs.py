@@ -1,0 +1,22 @@
+"""A table-mode tournament's table played as a table log (games.logs) instead of a reported
+result: its scorekeeper (a player at the table, or an organiser) enters the game move by move,
+the rules give the result, and it needs no confirmation."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser
+
+from accounts.errors import InvalidInput
+from games import logs
+from games.models import Game
+from league.models import Table, Tournament
+from league.selectors import is_tournament_organiser
+
+
+def table_log_start(*, tournament: Tournament, table: Table, by: AbstractUser) -> Game:
+    """``by`` keeps the table's log from now on."""
+    if tournament.mode != Tournament.Mode.TABLE:
+        raise InvalidInput("an online tournament's tables are played here already")
+    return logs.table_log_start(
+        game=table.game, by=by, organiser=is_tournament_organiser(tournament, by)
+    )
