@@ -12,6 +12,9 @@ class GamesConfig(AppConfig):
         from games.bots import BOTS
 
         register_levels(BOTS)  # accounts knows bot users, games knows what bots there are
+        from games import notices
+
+        notices.connect()
         post_migrate.connect(_guard_the_log, sender=self)
 
 

@@ -4,6 +4,12 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
 - ``game_finished(game_id, slug)``: a game ended, played here or recorded from a table.
 - ``result_corrected(game_id, slug)``: a finished game's result changed (a correction).
 
+- ``turn_started(game, seat, user_id)``: it has become the person at ``seat``'s turn (``game``
+  is the head, games.store.Head).
+- ``invitation_sent(game, seat, user_id)``: a seat was offered to a person who has not taken it.
+- ``round_paired(user_ids, notice)``: sent by the apps above (league) when a tournament round is
+  paired; games passes ``notice`` (a JSON-able dict) to each person's stream.
+
 And one question the pages ask upward, since only the apps above know the answer:
 
 - ``record_correctable(game, user)``: may ``user`` correct this club record? Receivers answer
@@ -19,6 +25,9 @@ from django.dispatch import Signal
 game_finished = Signal()
 result_corrected = Signal()
 record_correctable = Signal()
+turn_started = Signal()
+invitation_sent = Signal()
+round_paired = Signal()
 
 
 def may_correct(game, user) -> bool:
