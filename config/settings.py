@@ -71,6 +71,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context.turns",  # the nav's "your turn" count
             ],
         },
     },
@@ -165,6 +166,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.streams.add_stream_paths",
         "config.schema.add_error_responses",
     ],
     # One enum for the Deep cards, wherever a card is named (a sheet in, a sheet out, stats).

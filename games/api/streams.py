@@ -102,3 +102,116 @@ def _respond(request: HttpRequest, opened) -> HttpResponse:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy in front must pass each message on at once
     return response
+
+
+# -- the schema -----------------------------------------------------------------------------------
+
+_EVENT_MESSAGE = {
+    "type": "object",
+    "description": (
+        "One SSE message per event: `id:` is the event's version (resume with Last-Event-ID), "
+        "`data:` this JSON on one line. A comment line `: keep-alive` comes every 15 s when "
+        "nothing else does. The stream ends once a finished game's last event is sent; asked "
+        "again after that it answers 204."
+    ),
+    "required": ["type", "version", "head", "status", "current_player", "your_turn", "event"],
+    "properties": {
+        "type": {"type": "string", "enum": ["event"]},
+        "version": {"type": "integer", "description": "this event's version (its seq)"},
+        "head": {
+            "type": "integer",
+            "description": "the game's version once this event's batch is in: act when "
+            "version == head",
+        },
+        "status": {"type": "string", "enum": ["active", "finished", "void"]},
+        "current_player": {
+            "type": "integer",
+            "nullable": True,
+            "description": "the seat to play at `head` (null once over)",
+        },
+        "your_turn": {"type": "boolean", "description": "you hold that seat"},
+        "event": {"$ref": "#/components/schemas/EventOut"},
+    },
+}
+_NOTICE_MESSAGE = {
+    "type": "object",
+    "description": (
+        "One SSE message per notice, `data:` this JSON on one line, no `id:`. On connecting, "
+        "the stream first sends a `your_turn` for each game waiting for you and an "
+        "`invitation` for each seat offered to you; then notices as they happen. Keep-alive "
+        "comments as on a game's stream."
+    ),
+    "required": ["type"],
+    "properties": {
+        "type": {"type": "string", "enum": ["your_turn", "invitation", "round_paired"]},
+        "game": {"type": "integer", "nullable": True, "description": "the game (null for a bye)"},
+        "seat": {"type": "integer"},
+        "version": {"type": "integer", "description": "your_turn: the version your turn began"},
+        "name": {"type": "string", "description": "the game's name"},
+        "url": {"type": "string", "description": "its page"},
+        "accept": {"type": "string", "description": "invitation: where to POST {seat} to accept"},
+        "decline": {"type": "string", "description": "invitation: where to POST to decline"},
+        "tournament": {"type": "string", "description": "round_paired: the tournament"},
+        "round": {"type": "integer", "description": "round_paired: the round's number"},
+    },
+}
+
+
+def _operation(operation_id: str, summary: str, schema_name: str, parameters: list) -> dict:
+    return {
+        "operationId": operation_id,
+        "summary": summary,
+        "tags": ["api"],
+        "parameters": parameters,
+        "security": [{"tokenAuth": []}, {"cookieAuth": []}, {}],
+        "responses": {
+            "200": {
+                "description": "a stream of server-sent events (text/event-stream)",
+                "content": {
+                    "text/event-stream": {"schema": {"$ref": f"#/components/schemas/{schema_name}"}}
+                },
+            },
+            "204": {"description": "the game is over and everything was sent"},
+            "401": {"description": "not signed in (the person's stream), or a bad token"},
+        },
+    }
+
+
+def add_stream_paths(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the streams are async views DRF cannot see, so
+    they are described here, with the format of their messages."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["GameStreamMessage"] = _EVENT_MESSAGE
+    schemas["UserStreamMessage"] = _NOTICE_MESSAGE
+    paths = result.setdefault("paths", {})
+    game_id = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+    after = {
+        "name": "after",
+        "in": "query",
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "only events after this version",
+    }
+    last = {
+        "name": "Last-Event-ID",
+        "in": "header",
+        "schema": {"type": "string"},
+        "description": "sent by EventSource on reconnecting: resume after this version (a "
+        "value beyond the game resumes at its head; one that is not a number is ignored)",
+    }
+    paths["/api/games/{id}/stream/"] = {
+        "get": _operation(
+            "api_games_stream",
+            "The game's new events as you may see them, as they happen",
+            "GameStreamMessage",
+            [game_id, after, last],
+        )
+    }
+    paths["/api/me/stream/"] = {
+        "get": _operation(
+            "api_me_stream",
+            "Your turns, invitations and tournament rounds, as they happen",
+            "UserStreamMessage",
+            [],
+        )
+    }
+    return result

@@ -24,6 +24,7 @@
 import {html} from "./dom.js";
 import {describeAction, ordinal} from "./text.js";
 import * as generic from "./games/generic.js";
+import {followGame, turnTitle} from "./stream.js";
 
 const POLL_MS = 2000;
 const REPLAY_SETTLE_MS = 120;
@@ -116,6 +117,7 @@ class GamePage {
     this.refreshing = false;
     this.pending = false;
     this.timer = null;
+    this.live = null;
     this.dom = {
       board: document.getElementById("board"),
       status: document.getElementById("game-status"),
@@ -178,6 +180,20 @@ class GamePage {
 
   start() {
     this.render();
+    if (this.game.status !== "active") return;
+    // Pushed updates; polling only if the stream cannot be had.
+    this.live = followGame(this.api.stream, {
+      after: this.game.version,
+      // Forced, so that a push arriving during a refresh under way is not dropped.
+      onHead: (message) => {
+        if (message.head !== this.game.version) this.refresh(true);
+      },
+      onLost: () => this.startPolling(),
+    });
+  }
+
+  startPolling() {
+    if (this.timer !== null || this.game.status !== "active") return;
     this.timer = window.setInterval(() => {
       if (!document.hidden) this.refresh(false);
     }, POLL_MS);
@@ -186,6 +202,8 @@ class GamePage {
   stopPolling() {
     if (this.timer !== null) window.clearInterval(this.timer);
     this.timer = null;
+    if (this.live) this.live.close();
+    this.live = null;
   }
 
   // -- drawing --------------------------------------------------------------------------------
@@ -213,6 +231,7 @@ class GamePage {
     } else {
       d.turn.textContent = `to play: ${this.who(g.current_player)}`;
     }
+    turnTitle(g.status === "active" && this.mySeats.includes(g.current_player), g.id);
     if (d.resign) {
       d.resign.hidden = g.status !== "active";
       d.resign.textContent = `Resign seat ${this.seat}`;
