@@ -29,6 +29,7 @@ BENCHES = [
     ("bench_import.py", ["--plays", "500"], False),
     ("bench_store.py", ["--seconds", "1", "--repeats", "1"], True),
     ("bench_load.py", ["--seconds", "3", "--clients", "4"], True),
+    ("bench_stream.py", ["--subscribers", "20", "--moves", "60"], True),  # and REDIS_URL
 ]
 
 
@@ -41,6 +42,9 @@ def main() -> int:
     for script, quick, needs_postgres in BENCHES:
         if needs_postgres and not postgres:
             print(f"\n$ python bench/{script}: skipped, needs DATABASE_URL=postgres://...")
+            continue
+        if script == "bench_stream.py" and not os.environ.get("REDIS_URL"):
+            print(f"\n$ python bench/{script}: skipped, needs REDIS_URL=redis://...")
             continue
         command = [sys.executable, str(HERE / script), *(quick if args.quick else [])]
         print(f"\n$ python bench/{script} {' '.join(command[2:])}".rstrip(), flush=True)

@@ -490,7 +490,12 @@ def game_events(
 
 def events_as_seen(*, game: Game, user: AbstractUser, events) -> list[dict[str, Any]]:
     """Events as ``user`` may see them: private outcomes redacted for the other seats."""
-    seats = seats_of(game, user)
+    return events_seen_from(game=game, seats=seats_of(game, user), events=events)
+
+
+def events_seen_from(*, game: Game | Head, seats: set[int], events) -> list[dict[str, Any]]:
+    """Events as a reader holding ``seats`` may see them (one redaction serves every reader
+    holding the same seats: games.streams renders a message once for all its spectators)."""
     # Recorded games hold no private data; a played game shows all once over, if its rules say.
     public_end = game.status == GameStatus.FINISHED and (
         game.mode == GameMode.RECORD or get_rules(game.slug).spec.reveal_at_end

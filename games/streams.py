@@ -23,12 +23,14 @@ comes every HADAL_STREAM_KEEPALIVE seconds when nothing else does.
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connection
 from django.urls import reverse
 
 from games import push, services
@@ -36,8 +38,23 @@ from games.catalog import game_name
 from games.models import GameMode, GameStatus, Seat
 from games.selectors import game_with_seats
 
+T = TypeVar("T")
 RETRY_MS = 3000
 KEEPALIVE = ": keep-alive\n\n"
+
+
+def released(read: Callable[..., T]) -> Callable[..., T]:
+    """``read``, then the database connection closed: a stream is open for hours and reads
+    once in a while, and must not hold one of the database's connections all that time."""
+
+    def run(*args: Any, **kwargs: Any) -> T:
+        try:
+            return read(*args, **kwargs)
+        finally:
+            if not connection.in_atomic_block:  # a test's transaction, say: leave it be
+                connection.close()
+
+    return run
 
 
 def frame(data: dict[str, Any], event_id: int | None = None) -> str:
@@ -69,17 +86,18 @@ class GameFeed:
         """Frames for a message from the hub; None when the log must be read instead."""
         if message == push.RESYNC:
             return None
-        payload = json.loads(message)
-        head = push.head_from_json(payload["head"])
+        head, events = _parsed(message)
         if head.version <= self.last:
             return ""
-        events = [e for e in push.events_from_json(payload["events"]) if e.seq > self.last]
         seated = {s.user_id for s in head.seats}
         if events[0].seq != self.last + 1 or any(
             e.actor_id is not None and e.actor_id not in seated for e in events
         ):
             return None  # a gap, or an actor only the database can name
-        return self._frames(head, services.events_as_seen(game=head, user=self.user, events=events))
+        chunk = _rendered(message, frozenset(head.seats_of(self.user)))
+        self.last = head.version
+        self.done = head.status != GameStatus.ACTIVE
+        return chunk
 
     def _frames(self, game, events: list[dict[str, Any]]) -> str:
         events = [e for e in events if e["seq"] > self.last]
@@ -87,23 +105,44 @@ class GameFeed:
             self.last = events[-1]["seq"]
         if game.status != GameStatus.ACTIVE and self.last >= game.version:
             self.done = True
-        mine = services.seats_of(game, self.user)
-        turn = game.current_player if game.status == GameStatus.ACTIVE else None
-        return "".join(
-            frame(
-                {
-                    "type": "event",
-                    "version": e["seq"],
-                    "head": game.version,
-                    "status": game.status,
-                    "current_player": turn,
-                    "your_turn": turn is not None and turn in mine,
-                    "event": e,
-                },
-                e["seq"],
-            )
-            for e in events
+        return _frames(game, events, services.seats_of(game, self.user))
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(message: str):
+    """A game message as the store's Head and events: parsed once per process, however many
+    streams of this process hear it."""
+    payload = json.loads(message)
+    return push.head_from_json(payload["head"]), push.events_from_json(payload["events"])
+
+
+@functools.lru_cache(maxsize=1024)
+def _rendered(message: str, seats: frozenset[int]) -> str:
+    """A message's frames for a reader holding ``seats``: redacted and written once for all
+    the readers holding the same seats (every spectator, say)."""
+    head, events = _parsed(message)
+    return _frames(
+        head, services.events_seen_from(game=head, seats=set(seats), events=events), seats
+    )
+
+
+def _frames(game, events: list[dict[str, Any]], mine) -> str:
+    turn = game.current_player if game.status == GameStatus.ACTIVE else None
+    return "".join(
+        frame(
+            {
+                "type": "event",
+                "version": e["seq"],
+                "head": game.version,
+                "status": game.status,
+                "current_player": turn,
+                "your_turn": turn is not None and turn in mine,
+                "event": e,
+            },
+            e["seq"],
         )
+        for e in events
+    )
 
 
 def last_event_id(header: str | None, asked: int, version: int) -> int:
@@ -192,7 +231,7 @@ async def stream_async(feed: GameFeed | UserFeed) -> AsyncIterator[str]:
     server cancels the iteration: the subscription is dropped on the way out)."""
     async with push.hub().subscribed(feed.channel) as inbox:
         # Subscribed first, then the log: nothing committed in between is missed.
-        yield f"retry: {RETRY_MS}\n\n" + await sync_to_async(feed.catch_up)()
+        yield f"retry: {RETRY_MS}\n\n" + await sync_to_async(released(feed.catch_up))()
         while not feed.done:
             message = await inbox.get(settings.HADAL_STREAM_KEEPALIVE)
             if message is None:
@@ -200,7 +239,7 @@ async def stream_async(feed: GameFeed | UserFeed) -> AsyncIterator[str]:
                 continue
             chunk = feed.receive(message)
             if chunk is None:
-                chunk = await sync_to_async(feed.catch_up)()
+                chunk = await sync_to_async(released(feed.catch_up))()
             if chunk:
                 yield chunk
 
@@ -208,7 +247,7 @@ async def stream_async(feed: GameFeed | UserFeed) -> AsyncIterator[str]:
 def stream_sync(feed: GameFeed | UserFeed) -> Iterator[str]:
     """The same under a WSGI server: a thread per stream (runserver has one per request)."""
     with push.hub().subscribed_sync(feed.channel) as inbox:
-        yield f"retry: {RETRY_MS}\n\n" + feed.catch_up()
+        yield f"retry: {RETRY_MS}\n\n" + released(feed.catch_up)()
         while not feed.done:
             message = inbox.get_sync(settings.HADAL_STREAM_KEEPALIVE)
             if message is None:
@@ -216,6 +255,6 @@ def stream_sync(feed: GameFeed | UserFeed) -> Iterator[str]:
                 continue
             chunk = feed.receive(message)
             if chunk is None:
-                chunk = feed.catch_up()
+                chunk = released(feed.catch_up)()
             if chunk:
                 yield chunk

@@ -82,12 +82,14 @@ class _UserGate(_Gate):
 
 async def game_stream(request: HttpRequest, pk: int) -> HttpResponse:
     """``GET /api/games/{id}/stream/?after=V``: the game's new events as you may see them."""
-    return _respond(request, await sync_to_async(_GameGate().opened)(request, pk=pk))
+    return _respond(
+        request, await sync_to_async(streams.released(_GameGate().opened))(request, pk=pk)
+    )
 
 
 async def user_stream(request: HttpRequest) -> HttpResponse:
     """``GET /api/me/stream/``: your turns, invitations and tournament rounds as they come."""
-    return _respond(request, await sync_to_async(_UserGate().opened)(request))
+    return _respond(request, await sync_to_async(streams.released(_UserGate().opened))(request))
 
 
 def _respond(request: HttpRequest, opened) -> HttpResponse:
