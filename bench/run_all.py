@@ -4,7 +4,8 @@
     .venv/bin/python bench/run_all.py --quick    # smaller counts, for a smoke run
 
 The API bench runs on the database DATABASE_URL names (SQLite in memory without it); the
-store and load benches need PostgreSQL (DATABASE_URL=postgres://...) and are skipped without it.
+store, load and stream benches need PostgreSQL (DATABASE_URL=postgres://...) and are skipped
+without it; the stream bench needs Redis (REDIS_URL) too.
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ import json
 import logging
 import queue
 import threading
+import time
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -46,6 +47,7 @@ log = logging.getLogger(__name__)
 # Put in every listener's inbox when the hub may have dropped messages (Redis went away):
 # each stream then reads what it missed from the database.
 RESYNC = "resync"
+QUIET_AFTER_FAILURE = 5.0  # seconds
 
 
 # -- channels -------------------------------------------------------------------------------------
@@ -172,14 +174,23 @@ class RedisHub:
 
         self.url = url
         # Publishing runs after a commit, in the request: never let a Redis away hold it up.
-        self.client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self.client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+        self.quiet_until = 0.0
         self.local = LocalHub()
         self._bridges: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Bridge] = (
             weakref.WeakKeyDictionary()
         )
 
     def publish(self, channel: str, message: str) -> None:
-        self.client.publish(channel, message)
+        # After a failure, publish nothing for a while rather than make every write wait for
+        # the timeout: the streams read what they missed from the log once messages come again.
+        if time.monotonic() < self.quiet_until:
+            raise ConnectionError("Redis was unreachable a moment ago")
+        try:
+            self.client.publish(channel, message)
+        except Exception:
+            self.quiet_until = time.monotonic() + QUIET_AFTER_FAILURE
+            raise
 
     @asynccontextmanager
     async def subscribed(self, channel: str) -> AsyncIterator[Inbox]:
@@ -298,12 +309,17 @@ def after_write(before, after, events) -> None:
     the logged events): once it commits, publish the events on the game's channel, and tell a
     person that it has become their turn or that they are invited."""
     db = after.db
-    game_message = json.dumps(
-        {"head": _head_json(after), "events": [_event_json(e) for e in events]},
-        default=_iso,
-    )
-    turn = _turn_started(before, after)
-    invited = _invited(before, after)
+    try:
+        game_message = json.dumps(
+            {"head": _head_json(after), "events": [_event_json(e) for e in events]},
+            default=_iso,
+        )
+        turn = _turn_started(before, after)
+        invited = _invited(before, after)
+    except Exception:
+        # The write stands whatever happens here; the streams read the log on their next look.
+        log.exception("game %s: could not prepare the news of an append", after.id)
+        return
 
     def send() -> None:
         try:
@@ -333,12 +349,14 @@ def _turn_started(before, after) -> int | None:
     seat = after.current_player
     if after.status != "active" or seat is None or seat < 0:
         return None
+    if seat >= len(after.seats):
+        return None  # a stream without seats (the store's own tests)
     row = after.seats[seat]
     if row.bot or row.resigned or row.user_id is None:
         return None
     was = before.current_player
     if before.version and before.status == "active" and was is not None and was >= 0:
-        if was == seat or before.seats[was].user_id == row.user_id:
+        if was == seat or (was < len(before.seats) and before.seats[was].user_id == row.user_id):
             return None  # it was already theirs
     return seat
 

@@ -270,9 +270,10 @@ def test_under_runserver_a_stream_is_fed_in_process(live_server, alice, bob):
 @pytest.mark.redis
 def test_a_move_served_by_one_process_reaches_a_stream_held_by_another(alice, bob):
     settings_dict = connection.settings_dict
+    password = f":{settings_dict['PASSWORD']}" if settings_dict.get("PASSWORD") else ""
     database = (
-        f"postgres://{settings_dict['USER']}@{settings_dict['HOST']}:{settings_dict['PORT']}"
-        f"/{settings_dict['NAME']}"
+        f"postgres://{settings_dict['USER']}{password}@{settings_dict['HOST']}:"
+        f"{settings_dict['PORT']}/{settings_dict['NAME']}"
     )
     env = {
         "DATABASE_URL": database,
@@ -294,3 +295,45 @@ def test_a_move_served_by_one_process_reaches_a_stream_held_by_another(alice, bo
 def _turn(game) -> int:
     game.refresh_from_db()
     return game.current_player
+
+
+def test_a_stream_the_client_leaves_stops_listening(server, alice, bob):
+    """The client goes: the server ends the stream and drops its subscription."""
+    import time
+
+    from games import push
+
+    game = new_game(alice)
+    hub = push.hub()
+    local = getattr(hub, "local", hub)  # RedisHub fans out through a LocalHub of its own
+    channel = push.game_channel(game.pk)
+    streams = [Stream(server, f"/api/games/{game.pk}/stream/", token(bob)) for _ in range(3)]
+    assert local.listeners(channel) == 3
+    for stream in streams:
+        stream.close()
+    deadline = time.monotonic() + 10
+    while local.listeners(channel) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert local.listeners(channel) == 0
+
+
+@pytest.mark.after_commit_errors
+def test_a_move_goes_through_while_redis_is_away_and_the_hub_stops_trying_for_a_while(
+    alice, bob, settings, django_capture_on_commit_callbacks
+):
+    import time
+
+    from games import push
+
+    settings.HADAL_STREAM_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    hub = push.hub()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = new_game(alice)
+    assert Event.objects.filter(game=game).exists()
+    assert hub.quiet_until > time.monotonic()  # the next writes do not wait on Redis
+    started = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_resign(game=game.pk, seat=1, user=bob)
+    assert time.monotonic() - started < 0.5
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
