@@ -184,9 +184,11 @@ class GamePage {
     // Pushed updates; polling only if the stream cannot be had.
     this.live = followGame(this.api.stream, {
       after: this.game.version,
-      // Forced, so that a push arriving during a refresh under way is not dropped.
+      // Forced, so that a push arriving during a refresh under way is not dropped. While the
+      // viewer's own move is under way its answer brings the page up to date (and the moves
+      // of bots played with it), so a push then would only race it.
       onHead: (message) => {
-        if (message.head !== this.game.version) this.refresh(true);
+        if (!this.busy && message.head !== this.game.version) this.refresh(true);
       },
       onLost: () => this.startPolling(),
     });
@@ -463,6 +465,10 @@ class GamePage {
       for (const answer of [state, actions, events]) {
         if (!answer.ok) return this.lost(answer);
       }
+      // The game moved on between the reads (the log goes further than the head read
+      // first): show this, then read it all again at the new head.
+      const newest = events.data.length ? events.data[events.data.length - 1].seq : 0;
+      if (newest > game.version) this.pending = true;
       this.game = game;
       this.seat = seat;
       this.view = state.data;
