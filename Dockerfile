@@ -19,4 +19,6 @@ RUN DEBUG=1 python manage.py collectstatic --no-input
 RUN useradd --create-home hadal
 USER hadal
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+# ASGI (uvicorn workers) for the event streams; see docker-compose.yml.
+CMD ["gunicorn", "config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", \
+     "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -19,3 +19,23 @@ class SignUpForm(UserCreationForm):
                 "another."
             )
         return username
+
+
+class SettingsForm(forms.Form):
+    """What a person chooses: an e-mail when it is their turn, and the address it goes to."""
+
+    email = forms.EmailField(
+        label="E-mail address",
+        required=False,
+        help_text="Only used for the e-mails you ask for below.",
+    )
+    turn_emails = forms.BooleanField(
+        label="E-mail me when it is my turn in a game without a short clock",
+        required=False,
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("turn_emails") and not cleaned.get("email"):
+            self.add_error("email", "Give the address to send them to.")
+        return cleaned

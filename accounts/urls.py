@@ -9,4 +9,5 @@ urlpatterns = [
     path("accounts/login/", views.SignInView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", views.SignUpView.as_view(), name="signup"),
+    path("accounts/settings/", views.settings_page, name="settings"),
 ]

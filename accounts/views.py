@@ -3,8 +3,11 @@ passwords with a 429 until the burst has passed."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.shortcuts import redirect, render
 from django.views.generic import CreateView
 from rest_framework import exceptions, parsers
@@ -12,7 +15,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
 
-from accounts.forms import SignUpForm
+from accounts.forms import SettingsForm, SignUpForm
+from accounts.models import Profile
 from accounts.throttling import FailedSignInThrottle
 from config.parsers import StrictJSONParser
 
@@ -63,3 +67,21 @@ class TokenView(ObtainAuthToken):
             raise exceptions.ValidationError(serializer.errors)
         token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
         return Response({"token": token.key})
+
+
+@login_required
+def settings_page(request):
+    """A person's own settings: turn e-mails on or off, and the address they go to."""
+    user = request.user
+    profile = Profile.objects.filter(user=user).first() or Profile(user=user)
+    initial = {"email": user.email, "turn_emails": profile.turn_emails}
+    form = SettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            user.email = form.cleaned_data["email"]
+            user.save(update_fields=["email"])
+            profile.turn_emails = form.cleaned_data["turn_emails"]
+            profile.save()
+        messages.success(request, "Your settings are saved.")
+        return redirect("settings")
+    return render(request, "registration/settings.html", {"form": form})

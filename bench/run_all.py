@@ -4,7 +4,8 @@
     .venv/bin/python bench/run_all.py --quick    # smaller counts, for a smoke run
 
 The API bench runs on the database DATABASE_URL names (SQLite in memory without it); the
-store and load benches need PostgreSQL (DATABASE_URL=postgres://...) and are skipped without it.
+store, load and stream benches need PostgreSQL (DATABASE_URL=postgres://...) and are skipped
+without it; the stream bench needs Redis (REDIS_URL) too.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ BENCHES = [
     ("bench_import.py", ["--plays", "500"], False),
     ("bench_store.py", ["--seconds", "1", "--repeats", "1"], True),
     ("bench_load.py", ["--seconds", "3", "--clients", "4"], True),
+    ("bench_stream.py", ["--subscribers", "20", "--moves", "60"], True),  # and REDIS_URL
 ]
 
 
@@ -41,6 +43,9 @@ def main() -> int:
     for script, quick, needs_postgres in BENCHES:
         if needs_postgres and not postgres:
             print(f"\n$ python bench/{script}: skipped, needs DATABASE_URL=postgres://...")
+            continue
+        if script == "bench_stream.py" and not os.environ.get("REDIS_URL"):
+            print(f"\n$ python bench/{script}: skipped, needs REDIS_URL=redis://...")
             continue
         command = [sys.executable, str(HERE / script), *(quick if args.quick else [])]
         print(f"\n$ python bench/{script} {' '.join(command[2:])}".rstrip(), flush=True)

@@ -59,6 +59,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"  # production: uvicorn workers (the streams)
 
 TEMPLATES = [
     {
@@ -70,7 +71,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.invitations",
+                "games.context.nav",  # the nav's "your turn" and invitations counts
             ],
         },
     },
@@ -165,6 +166,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.streams.add_stream_paths",
         "config.schema.add_error_responses",
     ],
     # One enum for the Deep cards, wherever a card is named (a sheet in, a sheet out, stats).
@@ -226,6 +228,27 @@ HADAL_SHARED_HEADS = env_bool("HADAL_SHARED_HEADS", bool(CACHE_URL))
 HADAL_SHARED_HEADS_SECONDS = int(os.environ.get("HADAL_SHARED_HEADS_SECONDS", "600"))
 # Elo's K: how far one game moves a rating.
 HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))
+
+# The event streams (games.streams): fanned out through Redis pub/sub between processes when
+# set, within the process otherwise (`make run`); a comment line every so many seconds keeps
+# proxies from closing a quiet stream.
+HADAL_STREAM_REDIS_URL = os.environ.get("HADAL_STREAM_REDIS_URL", REDIS_URL)
+HADAL_STREAM_KEEPALIVE = float(os.environ.get("HADAL_STREAM_KEEPALIVE", "15"))
+# Turn e-mails (for those who ask, accounts.Profile) only in games without a clock shorter
+# than this: a game at the board needs none.
+HADAL_TURN_EMAIL_MIN_CLOCK = int(os.environ.get("HADAL_TURN_EMAIL_MIN_CLOCK", "3600"))
+# The address links in e-mails start with.
+HADAL_SITE_URL = os.environ.get("HADAL_SITE_URL", "http://127.0.0.1:8000")
+
+# -- e-mail ----------------------------------------------------------------------------------
+# Printed on the console by default (`make run`); production names its SMTP server.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Hadal <hadal@localhost>")
 
 LOGGING = {
     "version": 1,

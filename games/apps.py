@@ -14,6 +14,9 @@ class GamesConfig(AppConfig):
         from games.bots import BOTS
 
         register_levels(BOTS)  # accounts knows bot users, games knows what bots there are
+        from games import notices
+
+        notices.connect()
         post_migrate.connect(_guard_the_log, sender=self)
         # Clocks fire with no beat too (eager mode): the web process sweeps in a thread.
         request_started.connect(sweeper.start, dispatch_uid="games.sweeper")

@@ -31,7 +31,7 @@ from games.bots import get_bot
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
-from games.signals import game_finished, invitation_sent
+from games.signals import game_finished
 from games.store import AppendResult, Head, NewEvent, VersionConflict
 
 User = get_user_model()
@@ -143,23 +143,12 @@ def game_create(
     seated_game = Game.objects.prefetch_related(
         Prefetch("seats", Seat.objects.select_related("user"))
     ).get(pk=game.pk)
+    # The people invited hear of it from the write itself (games.push: invitation_sent).
     _append_and_project(store.head_of(seated_game), 0, events, state, game=game)
-    invited = [
-        seat
-        for seat in seated_game.seats.all()
-        if seat.user_id and not seat.bot and not seat.accepted
-    ]
-    if invited:
-        after_commit("announce the invitations", lambda: _invite(invited))
     return game
 
 
 parse_time_control = clocks.parse_time_control
-
-
-def _invite(seats: list[Seat]) -> None:
-    for seat in seats:
-        invitation_sent.send(sender=Seat, seat=seat)
 
 
 def _created_seat(user, bot: str) -> dict[str, Any]:
@@ -520,7 +509,18 @@ def game_events(
 
 def events_as_seen(*, game: Game, user: AbstractUser, events) -> list[dict[str, Any]]:
     """Events as ``user`` may see them: private outcomes redacted for the other seats."""
-    seats = logs.seats_seen(game, user) if game.mode == GameMode.LOG else seats_of(game, user)
+    return events_seen_from(game=game, seats=seats_seen_by(game, user), events=events)
+
+
+def seats_seen_by(game: Game | Head, user) -> set[int]:
+    """The seats whose private data ``user`` sees: their own, or in a table log all of them
+    for the scorekeeper and none for anyone else (games.logs)."""
+    return logs.seats_seen(game, user) if game.mode == GameMode.LOG else seats_of(game, user)
+
+
+def events_seen_from(*, game: Game | Head, seats: set[int], events) -> list[dict[str, Any]]:
+    """Events as a reader holding ``seats`` may see them (one redaction serves every reader
+    holding the same seats: games.streams renders a message once for all its spectators)."""
     # Recorded games hold no private data; a played game shows all once over, if its rules say;
     # a table log too, since the table has shown everything by its end.
     public_end = game.status == GameStatus.FINISHED and (

@@ -3,8 +3,13 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
 
 - ``game_finished(game_id, slug)``: a game ended, played here or recorded from a table.
 - ``result_corrected(game_id, slug)``: a finished game's result changed (a correction).
-- ``invitation_sent(seat)``: a person was invited to ``seat`` (a Seat, its game and user
-  loaded), at a new game or a rematch; the user stream (``/api/me/stream/``) passes it on.
+- ``turn_started(game, seat, user_id)``: it has become the person at ``seat``'s turn (``game``
+  is the head, games.store.Head).
+- ``invitation_sent(game, seat, user_id)``: a seat was offered to a person who has not taken
+  it, at a new game or a rematch (games.push sees it in the write); the user stream
+  (``/api/me/stream/``) passes it on.
+- ``round_paired(user_ids, notice)``: sent by the apps above (league) when a tournament round is
+  paired; games passes ``notice`` (a JSON-able dict) to each person's stream.
 
 And one question the pages ask upward, since only the apps above know the answer:
 
@@ -24,7 +29,9 @@ from django.dispatch import Signal
 game_finished = Signal()
 result_corrected = Signal()
 record_correctable = Signal()
+turn_started = Signal()
 invitation_sent = Signal()
+round_paired = Signal()
 game_over_panels = Signal()
 
 

@@ -28,7 +28,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
-from games import head_sharing, logchain
+from games import head_sharing, logchain, push
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat, Snapshot
 from games.rules import get_rules
 from games.rules.base import State, StateFormatError, state_from_json
@@ -285,6 +285,7 @@ def write(
         replace(s, **seat_changes[s.index]) if s.index in seat_changes else s for s in head.seats
     )
     new = replace(head, **columns, seats=seats)
+    push.after_write(head, new, logged)  # the streams hear of it once it commits
     return AppendResult(version=version, events=logged, head=new), new
 
 

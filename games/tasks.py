@@ -71,3 +71,11 @@ def sweep_stalled_bots() -> int:
     if handled:
         log.info("moved %d stalled or timed-out seat(s) or lapsed invitation(s)", handled)
     return handled
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def turn_email(game_id: int, seat: int, version: int) -> bool:
+    """Mail a person that it is their turn (games.notices); once per turn, whatever the retries."""
+    from games import notices
+
+    return notices.send_turn_email(game_id=game_id, seat=seat, version=version)

@@ -178,6 +178,7 @@ def game_detail(request, pk: int):
             "actions": reverse("api-game-actions", args=[game.pk]),
             "events": reverse("api-game-events", args=[game.pk]),
             "resign": reverse("api-game-resign", args=[game.pk]),
+            "stream": reverse("api-game-stream", args=[game.pk]),
         },
     }
     return render(

@@ -55,7 +55,9 @@ def django_db_modify_db_settings(request, tmp_path_factory):
 def pytest_runtest_setup(item):
     if item.get_closest_marker("postgres") and "postgres" not in os.environ.get("DATABASE_URL", ""):
         pytest.skip("needs PostgreSQL: set DATABASE_URL=postgres://... (.ci/run does)")
-    if item.get_closest_marker("redis_cache") and not os.environ.get("REDIS_URL"):
+    if (
+        item.get_closest_marker("redis_cache") or item.get_closest_marker("redis")
+    ) and not os.environ.get("REDIS_URL"):
         pytest.skip("needs Redis: set REDIS_URL=redis://... (.ci/run does)")
     if item.get_closest_marker("celery_worker"):
         if not os.environ.get("REDIS_URL"):

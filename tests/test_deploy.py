@@ -111,3 +111,15 @@ def test_the_deploy_check_passes_with_the_production_environment(tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "no issues" in done.stdout
+
+
+def test_the_web_service_and_the_image_serve_asgi_through_uvicorn_workers():
+    """The event streams stay open for as long as a client listens: ASGI workers hold them."""
+    command = compose()["services"]["web"]["command"]
+    assert command[:2] == ["gunicorn", "config.asgi:application"]
+    assert command[command.index("--worker-class") + 1] == "uvicorn_worker.UvicornWorker"
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "config.asgi:application" in dockerfile and "uvicorn_worker.UvicornWorker" in dockerfile
+    from uvicorn_worker import UvicornWorker  # installed from the lock
+
+    assert UvicornWorker

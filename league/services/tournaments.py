@@ -17,6 +17,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.bots import bot_level, bot_user
@@ -26,6 +27,7 @@ from games import services as game_services
 from games.catalog import game_type
 from games.models import Event, EventKind, Game, GameStatus
 from games.rules import get_rules
+from games.signals import round_paired
 from games.store import NewEvent
 from league import pairing
 from league.models import (
@@ -597,10 +599,14 @@ def _write_round(
         tournament=tournament, number=number, attempt=attempt, stage=stage
     )
     entries = {e.user.username: e for e in tournament.entries.select_related("user")}
+    paired: list[tuple[int | None, list[int]]] = []
     for index, seats in enumerate(pairing_.tables, start=1):
         game = _table_game(tournament, seats, by)
         Table.objects.create(round=round_, number=index, game=game)
+        paired.append((game.pk, [entries[name].user_id for name in seats]))
     round_.byes.set([entries[name] for name in pairing_.byes])
+    paired.append((None, [entries[name].user_id for name in pairing_.byes]))
+    transaction.on_commit(lambda: _announce_round(tournament, number, paired))
     _log(
         tournament,
         "RoundPaired",
@@ -614,6 +620,16 @@ def _write_round(
         },
     )
     return round_
+
+
+def _announce_round(
+    tournament: Tournament, number: int, paired: list[tuple[int | None, list[int]]]
+) -> None:
+    """Tell each player's stream (games.notices) where they play the round just paired."""
+    url = reverse("tournament-detail", args=[tournament.pk])
+    for game_id, user_ids in paired:
+        notice = {"tournament": tournament.name, "round": number, "game": game_id, "url": url}
+        round_paired.send_robust(sender=Tournament, user_ids=user_ids, notice=notice)
 
 
 def _table_game(tournament: Tournament, seats: list[str], by) -> Game:

@@ -24,6 +24,7 @@
 import {html} from "./dom.js";
 import {describeAction, ordinal} from "./text.js";
 import * as generic from "./games/generic.js";
+import {followGame, turnTitle} from "./stream.js";
 
 const POLL_MS = 2000;
 const REPLAY_SETTLE_MS = 120;
@@ -120,6 +121,7 @@ class GamePage {
     this.refreshing = false;
     this.pending = false;
     this.timer = null;
+    this.live = null;
     this.dom = {
       board: document.getElementById("board"),
       status: document.getElementById("game-status"),
@@ -189,6 +191,22 @@ class GamePage {
 
   start() {
     this.render();
+    if (this.game.status !== "active") return;
+    // Pushed updates; polling only if the stream cannot be had.
+    this.live = followGame(this.api.stream, {
+      after: this.game.version,
+      // Forced, so that a push arriving during a refresh under way is not dropped. While the
+      // viewer's own move is under way its answer brings the page up to date (and the moves
+      // of bots played with it), so a push then would only race it.
+      onHead: (message) => {
+        if (!this.busy && message.head !== this.game.version) this.refresh(true);
+      },
+      onLost: () => this.startPolling(),
+    });
+  }
+
+  startPolling() {
+    if (this.timer !== null || this.game.status !== "active") return;
     this.timer = window.setInterval(() => {
       if (!document.hidden) this.refresh(false);
     }, POLL_MS);
@@ -197,6 +215,8 @@ class GamePage {
   stopPolling() {
     if (this.timer !== null) window.clearInterval(this.timer);
     this.timer = null;
+    if (this.live) this.live.close();
+    this.live = null;
   }
 
   // -- drawing --------------------------------------------------------------------------------
@@ -229,6 +249,7 @@ class GamePage {
     } else {
       d.turn.textContent = `to play: ${this.who(g.current_player)}`;
     }
+    turnTitle(g.status === "active" && this.mySeats.includes(g.current_player), g.id);
     if (d.resign) {
       d.resign.hidden = g.status !== "active";
       d.resign.textContent = this.mySeats.length > 1 ? `Resign as ${this.who(this.seat)}` : "Resign";
@@ -489,6 +510,10 @@ class GamePage {
       for (const answer of [state, actions, events]) {
         if (!answer.ok) return this.lost(answer);
       }
+      // The game moved on between the reads (the log goes further than the head read
+      // first): show this, then read it all again at the new head.
+      const newest = events.data.length ? events.data[events.data.length - 1].seq : 0;
+      if (newest > game.version) this.pending = true;
       this.game = game;
       this.seat = seat;
       this.view = state.data;

@@ -7,11 +7,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db.models import F
 
 from games import lobby, services, store, tasks
 from games.models import Event, Game
 from games.signals import game_finished, invitation_sent
+
+User = get_user_model()
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -35,8 +38,8 @@ def test_an_invitation_is_announced_to_the_invited_person_only(
 ):
     heard = []
 
-    def listen(sender, seat, **kwargs):
-        heard.append((seat.game_id, seat.index, seat.user.username))
+    def listen(sender, game, seat, user_id, **kwargs):
+        heard.append((game.id, seat, User.objects.get(pk=user_id).username))
 
     invitation_sent.connect(listen)
     try:

@@ -1,0 +1,219 @@
+"""The event streams' endpoints: async views, since a stream stays open for as long as the
+client listens and an ASGI worker holds thousands of them where a WSGI worker holds one.
+
+Who may listen is decided exactly as for the JSON API: DRF's pipeline (content negotiation,
+the authentication classes, token or session, the permissions, throttles) runs on the request
+in a thread, and its errors are the API's ``{"error": ...}`` answers. Then the response is a
+stream (games.streams) over an async iterator under ASGI, a plain one under WSGI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from rest_framework import renderers
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.views import APIView
+
+from games import inputs, streams
+from games.models import GameStatus
+from games.selectors import game_with_seats
+
+
+class EventStreamRenderer(renderers.BaseRenderer):
+    """Lets a client ask for ``text/event-stream`` (EventSource does) through DRF's content
+    negotiation; the stream itself is written by games.streams, not rendered."""
+
+    media_type = "text/event-stream"
+    format = "event-stream"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return renderers.JSONRenderer().render(data)
+
+
+class _Gate(APIView):
+    """DRF's checks on a stream's request, without a DRF response."""
+
+    renderer_classes = [renderers.JSONRenderer, EventStreamRenderer]
+
+    def opened(self, request: HttpRequest, **kwargs):
+        """The stream's feed, a response to answer instead (an error, a 204), after DRF's
+        authentication, permissions and throttles."""
+        self.args, self.kwargs = (), kwargs
+        drf_request = self.initialize_request(request, **kwargs)
+        self.request = drf_request
+        self.headers = self.default_response_headers
+        try:
+            self.initial(drf_request, **kwargs)
+            return self.open(drf_request, **kwargs)
+        except Exception as exc:
+            response = self.handle_exception(exc)
+            response.accepted_renderer = renderers.JSONRenderer()
+            response.accepted_media_type = "application/json"
+            response.renderer_context = self.get_renderer_context()
+            return response.render()
+
+    def open(self, request, **kwargs):
+        raise NotImplementedError
+
+
+class _GameGate(_Gate):
+    permission_classes = [IsAuthenticatedOrReadOnly]  # as /events/: spectators may watch
+
+    def open(self, request, pk):
+        game = game_with_seats(pk)
+        asked = request.query_params.get("after")
+        after = 0 if asked is None else inputs.whole_number(asked, "after", 0, game.version)
+        after = streams.last_event_id(request.headers.get("Last-Event-ID"), after, game.version)
+        if game.status != GameStatus.ACTIVE and after >= game.version:
+            return HttpResponse(status=204)  # over and all sent: EventSource stops retrying
+        return streams.GameFeed(game=game, user=request.user, after=after)
+
+
+class _UserGate(_Gate):
+    permission_classes = [IsAuthenticated]
+
+    def open(self, request):
+        return streams.UserFeed(user=request.user)
+
+
+async def game_stream(request: HttpRequest, pk: int) -> HttpResponse:
+    """``GET /api/games/{id}/stream/?after=V``: the game's new events as you may see them."""
+    return _respond(
+        request, await sync_to_async(streams.released(_GameGate().opened))(request, pk=pk)
+    )
+
+
+async def user_stream(request: HttpRequest) -> HttpResponse:
+    """``GET /api/me/stream/``: your turns, invitations and tournament rounds as they come."""
+    return _respond(request, await sync_to_async(streams.released(_UserGate().opened))(request))
+
+
+def _respond(request: HttpRequest, opened) -> HttpResponse:
+    if isinstance(opened, HttpResponse):
+        return opened
+    body: AsyncIterator[str] | Iterator[str] = (
+        streams.stream_async(opened)
+        if isinstance(request, ASGIRequest)
+        else streams.stream_sync(opened)
+    )
+    response = StreamingHttpResponse(body, content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy in front must pass each message on at once
+    return response
+
+
+# -- the schema -----------------------------------------------------------------------------------
+
+_EVENT_MESSAGE = {
+    "type": "object",
+    "description": (
+        "One SSE message per event: `id:` is the event's version (resume with Last-Event-ID), "
+        "`data:` this JSON on one line. A comment line `: keep-alive` comes every 15 s when "
+        "nothing else does. The stream ends once a finished game's last event is sent; asked "
+        "again after that it answers 204."
+    ),
+    "required": ["type", "version", "head", "status", "current_player", "your_turn", "event"],
+    "properties": {
+        "type": {"type": "string", "enum": ["event"]},
+        "version": {"type": "integer", "description": "this event's version (its seq)"},
+        "head": {
+            "type": "integer",
+            "description": "the game's version once this event's batch is in: act when "
+            "version == head",
+        },
+        "status": {"type": "string", "enum": ["active", "finished", "void"]},
+        "current_player": {
+            "type": "integer",
+            "nullable": True,
+            "description": "the seat to play at `head` (null once over)",
+        },
+        "your_turn": {"type": "boolean", "description": "you hold that seat"},
+        "event": {"$ref": "#/components/schemas/EventOut"},
+    },
+}
+_NOTICE_MESSAGE = {
+    "type": "object",
+    "description": (
+        "One SSE message per notice, `data:` this JSON on one line, no `id:`. On connecting, "
+        "the stream first sends a `your_turn` for each game waiting for you and an "
+        "`invitation` for each seat offered to you; then notices as they happen. Keep-alive "
+        "comments as on a game's stream."
+    ),
+    "required": ["type"],
+    "properties": {
+        "type": {"type": "string", "enum": ["your_turn", "invitation", "round_paired"]},
+        "game": {"type": "integer", "nullable": True, "description": "the game (null for a bye)"},
+        "seat": {"type": "integer"},
+        "version": {"type": "integer", "description": "your_turn: the version your turn began"},
+        "name": {"type": "string", "description": "the game's name"},
+        "url": {"type": "string", "description": "its page"},
+        "accept": {"type": "string", "description": "invitation: where to POST {seat} to accept"},
+        "decline": {"type": "string", "description": "invitation: where to POST to decline"},
+        "tournament": {"type": "string", "description": "round_paired: the tournament"},
+        "round": {"type": "integer", "description": "round_paired: the round's number"},
+    },
+}
+
+
+def _operation(operation_id: str, summary: str, schema_name: str, parameters: list) -> dict:
+    return {
+        "operationId": operation_id,
+        "summary": summary,
+        "tags": ["api"],
+        "parameters": parameters,
+        "security": [{"tokenAuth": []}, {"cookieAuth": []}, {}],
+        "responses": {
+            "200": {
+                "description": "a stream of server-sent events (text/event-stream)",
+                "content": {
+                    "text/event-stream": {"schema": {"$ref": f"#/components/schemas/{schema_name}"}}
+                },
+            },
+            "204": {"description": "the game is over and everything was sent"},
+            "401": {"description": "not signed in (the person's stream), or a bad token"},
+        },
+    }
+
+
+def add_stream_paths(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the streams are async views DRF cannot see, so
+    they are described here, with the format of their messages."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["GameStreamMessage"] = _EVENT_MESSAGE
+    schemas["UserStreamMessage"] = _NOTICE_MESSAGE
+    paths = result.setdefault("paths", {})
+    game_id = {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}
+    after = {
+        "name": "after",
+        "in": "query",
+        "schema": {"type": "integer", "minimum": 0},
+        "description": "only events after this version",
+    }
+    last = {
+        "name": "Last-Event-ID",
+        "in": "header",
+        "schema": {"type": "string"},
+        "description": "sent by EventSource on reconnecting: resume after this version (a "
+        "value beyond the game resumes at its head; one that is not a number is ignored)",
+    }
+    paths["/api/games/{id}/stream/"] = {
+        "get": _operation(
+            "api_games_stream",
+            "The game's new events as you may see them, as they happen",
+            "GameStreamMessage",
+            [game_id, after, last],
+        )
+    }
+    paths["/api/me/stream/"] = {
+        "get": _operation(
+            "api_me_stream",
+            "Your turns, invitations and tournament rounds, as they happen",
+            "UserStreamMessage",
+            [],
+        )
+    }
+    return result

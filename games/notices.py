@@ -1,0 +1,84 @@
+"""What a person is told when it becomes their turn, when they are invited to a seat and when a
+tournament round pairs them: a notice on their stream (games.streams), and for a turn in a game
+without a short clock, an e-mail if they asked for one (accounts.Profile)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from games import push, streams
+from games.signals import invitation_sent, round_paired, turn_started
+
+
+def connect() -> None:
+    turn_started.connect(on_turn_started, dispatch_uid="games.notices.turn")
+    invitation_sent.connect(on_invitation_sent, dispatch_uid="games.notices.invitation")
+    round_paired.connect(on_round_paired, dispatch_uid="games.notices.round")
+
+
+def on_turn_started(*, game, seat: int, user_id: int, **kwargs) -> None:
+    push.notify_user(user_id, streams.turn_notice(game, seat), game.db)
+    if wants_turn_email(game, user_id):
+        from games.tasks import turn_email
+
+        turn_email.delay(game.id, seat, game.version)
+
+
+def on_invitation_sent(*, game, seat: int, user_id: int, **kwargs) -> None:
+    push.notify_user(user_id, streams.invitation_notice(game, seat), game.db)
+
+
+def on_round_paired(*, user_ids, notice, **kwargs) -> None:
+    for user_id in user_ids:
+        push.notify_user(user_id, {"type": "round_paired", **notice})
+
+
+def turn_based(game) -> bool:
+    """A game played over days, not at the board: no clock, or a long one."""
+    return game.move_seconds is None or game.move_seconds >= settings.HADAL_TURN_EMAIL_MIN_CLOCK
+
+
+def wants_turn_email(game, user_id: int) -> bool:
+    """One indexed read, and only for a game that qualifies."""
+    from accounts.models import Profile
+
+    return turn_based(game) and Profile.objects.filter(user_id=user_id, turn_emails=True).exists()
+
+
+def send_turn_email(*, game_id: int, seat: int, version: int) -> bool:
+    """Mail the person at ``seat`` that it is their turn, which began at ``version``: only while
+    it still is, if they asked for it and have an address, and once per turn however often
+    this is asked (a task delivered twice)."""
+    from django.contrib.auth import get_user_model
+    from django.core.cache import cache
+    from django.core.mail import send_mail
+    from django.urls import reverse
+
+    from games import store
+    from games.catalog import game_name
+
+    head = store.load_head(game_id)
+    if head is None or head.status != "active" or head.current_player != seat:
+        return False
+    row = head.seats[seat]
+    if row.bot or row.resigned or row.user_id is None or not turn_based(head):
+        return False
+    user = get_user_model().objects.filter(pk=row.user_id).select_related("profile").first()
+    profile = getattr(user, "profile", None) if user is not None else None
+    if profile is None or not profile.turn_emails or not user.email or not user.is_active:
+        return False
+    if not cache.add(f"hadal:turn-mail:{head.db}:{game_id}:{seat}:{version}", 1, 30 * 86400):
+        return False
+    name = game_name(head.slug)
+    link = settings.HADAL_SITE_URL.rstrip("/") + reverse("game-detail", args=[game_id])
+    send_mail(
+        subject=f"Your turn in {name}",
+        message=(
+            f"Hello {user.username},\n\nit is your turn in {name}.\n\n{link}\n\n"
+            "You get this because you asked for an e-mail when it is your turn; "
+            f"to stop, untick it at {settings.HADAL_SITE_URL.rstrip('/')}{reverse('settings')}."
+        ),
+        from_email=None,
+        recipient_list=[user.email],
+    )
+    return True

@@ -1,0 +1,427 @@
+"""Fan-out of what was just committed to whoever is listening: a game's new events, and the
+notices a person gets (their turn, an invitation, a round paired).
+
+One place publishes: :func:`after_write`, which the store's writer calls for every append and
+which sends once the transaction has committed. What it sends goes through a hub:
+
+- :class:`LocalHub` (no REDIS_URL, as under ``make run``): within this process.
+- :class:`RedisHub` (REDIS_URL set): Redis pub/sub, so a move served by one worker reaches the
+  streams held open by every other. Each process keeps one subscribing connection per event
+  loop and fans a message out to its own listeners, so Redis sends a message once per process
+  and not once per open stream.
+
+Why Redis pub/sub and not PostgreSQL's LISTEN/NOTIFY: Redis is already running (the Celery
+broker), a NOTIFY payload is capped at 8000 bytes (an Abyss batch with its private outcomes can
+exceed it), and LISTEN needs one PostgreSQL connection per listening process held outside the
+pool, with psycopg's notifications read by polling that connection. A message lost while Redis
+is away is not lost for a stream: the events are in the log, and a stream that sees a gap in
+the versions reads what it missed from the database (games.streams).
+
+Messages are JSON. A game's channel carries the raw events with the head they produced (the
+private parts too: redaction happens per listener, with the same code as the events API); a
+person's channel carries notices ready to send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+import time
+import weakref
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import connections, transaction
+
+from games.signals import invitation_sent, turn_started
+
+log = logging.getLogger(__name__)
+
+# Put in every listener's inbox when the hub may have dropped messages (Redis went away):
+# each stream then reads what it missed from the database.
+RESYNC = "resync"
+QUIET_AFTER_FAILURE = 5.0  # seconds
+
+
+# -- channels -------------------------------------------------------------------------------------
+
+
+def _prefix(db: str) -> str:
+    # Redis pub/sub ignores the database number: the database the game lives in names it, so
+    # that two deployments (or test runs) sharing one Redis never hear each other's games.
+    return f"hadal:{connections[db].settings_dict['NAME']}:"
+
+
+def game_channel(game_id: int, db: str = "default") -> str:
+    return f"{_prefix(db)}game:{game_id}"
+
+
+def user_channel(user_id: int, db: str = "default") -> str:
+    return f"{_prefix(db)}user:{user_id}"
+
+
+# -- hubs -----------------------------------------------------------------------------------------
+
+
+class Inbox:
+    """What one listener has been sent and not yet read; filled from any thread."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None):
+        self.loop = loop
+        self.items: asyncio.Queue[str] | queue.SimpleQueue[str] = (
+            asyncio.Queue() if loop is not None else queue.SimpleQueue()
+        )
+
+    def put(self, message: str) -> None:
+        if self.loop is None:
+            self.items.put_nowait(message)
+            return
+        try:
+            self.loop.call_soon_threadsafe(self.items.put_nowait, message)
+        except RuntimeError:  # the listener's loop has closed: it is gone
+            pass
+
+    async def get(self, timeout: float) -> str | None:
+        """The next message, or None after ``timeout`` seconds."""
+        assert isinstance(self.items, asyncio.Queue)
+        try:
+            return await asyncio.wait_for(self.items.get(), timeout)
+        except TimeoutError:
+            return None
+
+    def get_sync(self, timeout: float) -> str | None:
+        assert isinstance(self.items, queue.SimpleQueue)
+        try:
+            return self.items.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+
+class LocalHub:
+    """Fan-out within this process; also what RedisHub delivers through once a message is in."""
+
+    def __init__(self) -> None:
+        self._listeners: dict[str, set[Inbox]] = {}
+        self._lock = threading.Lock()
+
+    def publish(self, channel: str, message: str) -> None:
+        self.deliver(channel, message)
+
+    def deliver(self, channel: str, message: str) -> None:
+        with self._lock:
+            inboxes = list(self._listeners.get(channel, ()))
+        for inbox in inboxes:
+            inbox.put(message)
+
+    def deliver_everywhere(self, message: str) -> None:
+        with self._lock:
+            inboxes = {i for listening in self._listeners.values() for i in listening}
+        for inbox in inboxes:
+            inbox.put(message)
+
+    def add(self, channel: str, inbox: Inbox) -> bool:
+        """Listen; True if this is the channel's first listener here."""
+        with self._lock:
+            listening = self._listeners.setdefault(channel, set())
+            listening.add(inbox)
+            return len(listening) == 1
+
+    def remove(self, channel: str, inbox: Inbox) -> bool:
+        """Stop listening; True if that was the channel's last listener here."""
+        with self._lock:
+            listening = self._listeners.get(channel, set())
+            listening.discard(inbox)
+            if listening:
+                return False
+            self._listeners.pop(channel, None)
+            return True
+
+    def listeners(self, channel: str) -> int:
+        with self._lock:
+            return len(self._listeners.get(channel, ()))
+
+    @asynccontextmanager
+    async def subscribed(self, channel: str) -> AsyncIterator[Inbox]:
+        inbox = Inbox(asyncio.get_running_loop())
+        self.add(channel, inbox)
+        try:
+            yield inbox
+        finally:
+            self.remove(channel, inbox)
+
+    @contextmanager
+    def subscribed_sync(self, channel: str) -> Iterator[Inbox]:
+        inbox = Inbox()
+        self.add(channel, inbox)
+        try:
+            yield inbox
+        finally:
+            self.remove(channel, inbox)
+
+
+class RedisHub:
+    """Redis pub/sub between processes, one subscribing connection per event loop."""
+
+    def __init__(self, url: str):
+        import redis
+
+        self.url = url
+        # Publishing runs after a commit, in the request: never let a Redis away hold it up.
+        self.client = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+        self.quiet_until = 0.0
+        self.local = LocalHub()
+        self._bridges: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Bridge] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def publish(self, channel: str, message: str) -> None:
+        # After a failure, publish nothing for a while rather than make every write wait for
+        # the timeout: the streams read what they missed from the log once messages come again.
+        if time.monotonic() < self.quiet_until:
+            raise ConnectionError("Redis was unreachable a moment ago")
+        try:
+            self.client.publish(channel, message)
+        except Exception:
+            self.quiet_until = time.monotonic() + QUIET_AFTER_FAILURE
+            raise
+
+    @asynccontextmanager
+    async def subscribed(self, channel: str) -> AsyncIterator[Inbox]:
+        loop = asyncio.get_running_loop()
+        bridge = self._bridges.get(loop)
+        if bridge is None:
+            bridge = self._bridges[loop] = _Bridge(self.url, self.local)
+        inbox = Inbox(loop)
+        if self.local.add(channel, inbox):
+            await bridge.subscribe(channel)
+        else:
+            await bridge.confirmed(channel)
+        try:
+            yield inbox
+        finally:
+            if self.local.remove(channel, inbox):
+                await bridge.unsubscribe(channel)
+
+    @contextmanager
+    def subscribed_sync(self, channel: str) -> Iterator[Inbox]:
+        """For a stream served by a WSGI thread (runserver pointed at Redis): a connection of
+        its own, read by a thread that fills the inbox."""
+        inbox = Inbox()
+        pubsub = self.client.pubsub(ignore_subscribe_messages=True)
+        pubsub.subscribe(**{channel: lambda message: inbox.put(message["data"].decode())})
+        reader = pubsub.run_in_thread(sleep_time=0.5, daemon=True)
+        try:
+            yield inbox
+        finally:
+            reader.stop()
+            reader.join(5)
+            pubsub.close()
+
+
+class _Bridge:
+    """One event loop's subscribing connection to Redis, delivering to the local hub."""
+
+    def __init__(self, url: str, local: LocalHub):
+        import redis.asyncio
+
+        self.client = redis.asyncio.Redis.from_url(url)
+        self.pubsub = self.client.pubsub()
+        self.local = local
+        self.waiting: dict[str, asyncio.Future[None]] = {}
+        self.reader: asyncio.Task[None] | None = None
+
+    async def subscribe(self, channel: str) -> None:
+        """Subscribe and wait until Redis says it has: from then on nothing published on the
+        channel is missed, so a stream may read the log and then rely on what comes."""
+        future = self.waiting.get(channel)
+        if future is None or future.done():
+            future = self.waiting[channel] = asyncio.get_running_loop().create_future()
+        await self.pubsub.subscribe(channel)
+        if self.reader is None or self.reader.done():
+            self.reader = asyncio.create_task(self._read())
+        await asyncio.wait_for(asyncio.shield(future), 10)
+
+    async def confirmed(self, channel: str) -> None:
+        future = self.waiting.get(channel)
+        if future is not None:
+            await asyncio.wait_for(asyncio.shield(future), 10)
+
+    async def unsubscribe(self, channel: str) -> None:
+        self.waiting.pop(channel, None)
+        try:
+            await self.pubsub.unsubscribe(channel)
+        except Exception:  # the connection is gone, and with it the subscription
+            log.warning("could not unsubscribe from %s", channel, exc_info=True)
+
+    async def _read(self) -> None:
+        while True:
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # redis-py reconnects and subscribes again on the next read; whatever was sent
+                # meanwhile, every stream reads from the log.
+                log.warning("lost the Redis subscription; reconnecting", exc_info=True)
+                self.local.deliver_everywhere(RESYNC)
+                await asyncio.sleep(1)
+                continue
+            if message is None:
+                continue
+            channel = message["channel"].decode()
+            if message["type"] == "subscribe":
+                future = self.waiting.get(channel)
+                if future is not None and not future.done():
+                    future.set_result(None)
+            elif message["type"] == "message":
+                self.local.deliver(channel, message["data"].decode())
+
+
+_hub: LocalHub | RedisHub | None = None
+_hub_key: str | None = None
+_hub_lock = threading.Lock()
+
+
+def hub() -> LocalHub | RedisHub:
+    """The hub the settings name: Redis when HADAL_STREAM_REDIS_URL (REDIS_URL by default) is
+    set, this process otherwise."""
+    global _hub, _hub_key
+    url = settings.HADAL_STREAM_REDIS_URL
+    with _hub_lock:
+        if _hub is None or _hub_key != url:
+            _hub = RedisHub(url) if url else LocalHub()
+            _hub_key = url
+        return _hub
+
+
+# -- publishing -----------------------------------------------------------------------------------
+
+
+def after_write(before, after, events) -> None:
+    """Called by the store for every append (``before`` and ``after`` are the heads, ``events``
+    the logged events): once it commits, publish the events on the game's channel, and tell a
+    person that it has become their turn or that they are invited."""
+    db = after.db
+    try:
+        game_message = json.dumps(
+            {"head": _head_json(after), "events": [_event_json(e) for e in events]},
+            default=_iso,
+        )
+        turn = _turn_started(before, after)
+        invited = _invited(before, after)
+    except Exception:
+        # The write stands whatever happens here; the streams read the log on their next look.
+        log.exception("game %s: could not prepare the news of an append", after.id)
+        return
+
+    def send() -> None:
+        try:
+            hub().publish(game_channel(after.id, db), game_message)
+        except Exception:
+            log.warning("could not publish game %s's events; streams will catch up", after.id)
+        # Robustly: the append has committed, and the client must hear so whatever a
+        # receiver does.
+        answers = []
+        if turn is not None:
+            answers += turn_started.send_robust(
+                sender=None, game=after, seat=turn, user_id=after.seats[turn].user_id
+            )
+        for seat in invited:
+            answers += invitation_sent.send_robust(
+                sender=None, game=after, seat=seat, user_id=after.seats[seat].user_id
+            )
+        for receiver, answer in answers:
+            if isinstance(answer, Exception):
+                log.warning("game %s: %s failed: %r", after.id, receiver, answer)
+
+    transaction.on_commit(send, using=db)
+
+
+def _turn_started(before, after) -> int | None:
+    """The seat whose person it has just become to play, if any."""
+    seat = after.current_player
+    if after.status != "active" or seat is None or seat < 0:
+        return None
+    if seat >= len(after.seats):
+        return None  # a stream without seats (the store's own tests)
+    row = after.seats[seat]
+    if row.bot or row.resigned or row.user_id is None:
+        return None
+    was = before.current_player
+    if before.version and before.status == "active" and was is not None and was >= 0:
+        if was == seat or (was < len(before.seats) and before.seats[was].user_id == row.user_id):
+            return None  # it was already theirs
+    return seat
+
+
+def _invited(before, after) -> list[int]:
+    """Seats offered to a person who has not taken them, new with this write (a new game, or a
+    seat given to someone else)."""
+    if after.status != "active":
+        return []
+    return [
+        s.index
+        for s, was in zip(after.seats, before.seats)
+        if s.user_id is not None
+        and not s.bot
+        and not s.accepted
+        and (not before.version or was.user_id != s.user_id)
+    ]
+
+
+def notify_user(user_id: int, notice: dict[str, Any], db: str = "default") -> None:
+    """Send a notice to a person's stream now (call it once the fact has committed)."""
+    try:
+        hub().publish(user_channel(user_id, db), json.dumps(notice, default=_iso))
+    except Exception:
+        log.warning("could not publish a notice to user %s", user_id)
+
+
+def _iso(value: Any) -> str:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _head_json(head) -> dict[str, Any]:
+    return asdict(head)
+
+
+def _event_json(event) -> dict[str, Any]:
+    return {
+        "pk": event.pk,
+        "seq": event.seq,
+        "kind": event.kind,
+        "data": event.data,
+        "seat": event.seat,
+        "actor_id": event.actor_id,
+        "created_at": event.created_at.isoformat(),
+        "batch": event.batch,
+    }
+
+
+def head_from_json(data: dict[str, Any]):
+    """The Head a game message carries, as the store made it."""
+    from games.store import Head, SeatInfo
+
+    times = ("created_at", "moved_at", "updated_at", "finished_at")
+    fields: dict[str, Any] = {
+        k: (datetime.fromisoformat(v) if k in times and v else v) for k, v in data.items()
+    }
+    fields["seats"] = tuple(SeatInfo(**s) for s in data["seats"])
+    return Head(**fields)
+
+
+def events_from_json(items: list[dict[str, Any]]):
+    from games.store import LoggedEvent
+
+    return [
+        LoggedEvent(**{**e, "created_at": datetime.fromisoformat(e["created_at"])}) for e in items
+    ]

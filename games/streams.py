@@ -1,0 +1,270 @@
+"""Server-sent event streams: a game's new events as the reader may see them, and a person's
+notices. The views (games.api.streams) check who is asking; this module says what they hear.
+
+A stream is a feed driven by a loop: the feed turns what the hub brings (games.push) into SSE
+frames, and reads the log itself when it may have missed something (a gap in the versions, a
+hub that lost its connection, an actor it cannot name without the database). The loop is
+written twice, for an ASGI server (an async iterator, uvicorn in production) and for a WSGI
+thread (`make run`'s runserver), around the same feed.
+
+Message format (documented in the OpenAPI schema, games.api.streams.SCHEMA):
+
+    id: 12
+    data: {"type": "event", "version": 12, "head": 13, "status": "active",
+           "current_player": 1, "your_turn": false, "event": {...as /events/ gives it...}}
+
+one message per event, ``id`` its version, so that a client that reconnects with
+``Last-Event-ID`` resumes after it. ``head`` is the game's version once the batch the event
+belongs to is in, and ``current_player`` whose turn it is then. A person's stream sends
+``{"type": "your_turn" | "invitation" | "round_paired", "game": id, ...}`` without ids; on
+connecting it first says which games wait for them now. A comment line (``: keep-alive``)
+comes every HADAL_STREAM_KEEPALIVE seconds when nothing else does.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import connection
+from django.urls import reverse
+
+from games import push, services
+from games.catalog import game_name
+from games.models import GameMode, GameStatus, Seat
+from games.selectors import game_with_seats
+
+T = TypeVar("T")
+RETRY_MS = 3000
+KEEPALIVE = ": keep-alive\n\n"
+
+
+def released(read: Callable[..., T]) -> Callable[..., T]:
+    """``read``, then the database connection closed: a stream is open for hours and reads
+    once in a while, and must not hold one of the database's connections all that time."""
+
+    def run(*args: Any, **kwargs: Any) -> T:
+        try:
+            return read(*args, **kwargs)
+        finally:
+            if not connection.in_atomic_block:  # a test's transaction, say: leave it be
+                connection.close()
+
+    return run
+
+
+def frame(data: dict[str, Any], event_id: int | None = None) -> str:
+    """One SSE message: JSON has no raw newlines, so the data is one line."""
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}data: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+# -- a game's stream ------------------------------------------------------------------------------
+
+
+class GameFeed:
+    """The events of one game after version ``after``, as ``user`` may see them."""
+
+    def __init__(self, *, game, user, after: int):
+        self.game_id = game.pk
+        self.user = user
+        self.channel = push.game_channel(game.pk)
+        self.last = after
+        self.done = False
+        # A table log shows its private entries to its scorekeeper alone (games.logs): known
+        # now, so that a message needs no query to be redacted.
+        self.keeper = game.scorekeeper_id if game.mode == GameMode.LOG else None
+
+    def seats(self, game) -> set[int]:
+        """The seats whose private data this reader sees, as /events/ decides (services)."""
+        if self.keeper is None:
+            return services.seats_of(game, self.user)
+        mine = self.user.is_authenticated and self.user.pk == self.keeper
+        return set(range(game.num_players)) if mine else set()
+
+    def catch_up(self) -> str:
+        """What the log holds after the last version sent (the database: run it in a thread)."""
+        game = game_with_seats(self.game_id)
+        events = services.game_events(game=game, user=self.user, after=self.last)
+        return self._frames(game, events)
+
+    def receive(self, message: str) -> str | None:
+        """Frames for a message from the hub; None when the log must be read instead."""
+        if message == push.RESYNC:
+            return None
+        head, events = _parsed(message)
+        if head.version <= self.last:
+            return ""
+        seated = {s.user_id for s in head.seats}
+        if events[0].seq != self.last + 1 or any(
+            e.actor_id is not None and e.actor_id not in seated for e in events
+        ):
+            return None  # a gap, or an actor only the database can name
+        chunk = _rendered(message, frozenset(self.seats(head)))
+        self.last = head.version
+        self.done = head.status != GameStatus.ACTIVE
+        return chunk
+
+    def _frames(self, game, events: list[dict[str, Any]]) -> str:
+        events = [e for e in events if e["seq"] > self.last]
+        if events:
+            self.last = events[-1]["seq"]
+        if game.status != GameStatus.ACTIVE and self.last >= game.version:
+            self.done = True
+        return _frames(game, events, self.seats(game))
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(message: str):
+    """A game message as the store's Head and events: parsed once per process, however many
+    streams of this process hear it."""
+    payload = json.loads(message)
+    return push.head_from_json(payload["head"]), push.events_from_json(payload["events"])
+
+
+@functools.lru_cache(maxsize=1024)
+def _rendered(message: str, seats: frozenset[int]) -> str:
+    """A message's frames for a reader holding ``seats``: redacted and written once for all
+    the readers holding the same seats (every spectator, say)."""
+    head, events = _parsed(message)
+    return _frames(
+        head, services.events_seen_from(game=head, seats=set(seats), events=events), seats
+    )
+
+
+def _frames(game, events: list[dict[str, Any]], mine) -> str:
+    turn = game.current_player if game.status == GameStatus.ACTIVE else None
+    return "".join(
+        frame(
+            {
+                "type": "event",
+                "version": e["seq"],
+                "head": game.version,
+                "status": game.status,
+                "current_player": turn,
+                "your_turn": turn is not None and turn in mine,
+                "event": e,
+            },
+            e["seq"],
+        )
+        for e in events
+    )
+
+
+def last_event_id(header: str | None, asked: int, version: int) -> int:
+    """Where a reconnecting client resumes: after its Last-Event-ID if that is a version of the
+    game, after the head if it is beyond it, where it first asked if it is not a number (a
+    client's or a proxy's garbage is no reason to refuse it, or to fail every retry)."""
+    if header is None:
+        return asked
+    text = header.strip()
+    if not (text.isascii() and text.isdigit()):
+        return asked
+    return min(int(text), version)
+
+
+# -- a person's stream ----------------------------------------------------------------------------
+
+
+class UserFeed:
+    """Notices for ``user``: their turn, invitations, tournament rounds paired."""
+
+    def __init__(self, *, user):
+        self.user = user
+        self.channel = push.user_channel(user.pk)
+        self.done = False
+
+    def catch_up(self) -> str:
+        """What waits for them now: games where it is their turn, seats they are offered."""
+        return "".join(frame(n) for n in waiting_for(self.user))
+
+    def receive(self, message: str) -> str | None:
+        if message == push.RESYNC:
+            return None
+        return frame(json.loads(message))
+
+
+def waiting_for(user) -> list[dict[str, Any]]:
+    """The notices that hold for ``user`` at this moment, in one query."""
+    seats = (
+        Seat.objects.filter(
+            user=user,
+            bot="",
+            resigned=False,
+            game__status=GameStatus.ACTIVE,
+            game__mode=GameMode.PLAY,
+        )
+        .select_related("game")
+        .order_by("game_id", "index")
+    )
+    notices = []
+    for seat in seats:
+        if not seat.accepted:
+            notices.append(invitation_notice(seat.game, seat.index))
+        if seat.game.current_player == seat.index:
+            notices.append(turn_notice(seat.game, seat.index))
+    return notices
+
+
+def turn_notice(game, seat: int) -> dict[str, Any]:
+    return {
+        "type": "your_turn",
+        "game": game.pk,
+        "seat": seat,
+        "version": game.version,
+        "name": game_name(game.slug),
+        "url": reverse("game-detail", args=[game.pk]),
+    }
+
+
+def invitation_notice(game, seat: int) -> dict[str, Any]:
+    return {
+        "type": "invitation",
+        "game": game.pk,
+        "seat": seat,
+        "name": game_name(game.slug),
+        "url": reverse("game-detail", args=[game.pk]),
+        "accept": reverse("api-game-accept", args=[game.pk]),
+        "decline": reverse("api-game-decline", args=[game.pk]),
+    }
+
+
+# -- the loops ------------------------------------------------------------------------------------
+
+
+async def stream_async(feed: GameFeed | UserFeed) -> AsyncIterator[str]:
+    """The stream under an ASGI server; ends when the game does, or when the client goes (the
+    server cancels the iteration: the subscription is dropped on the way out)."""
+    async with push.hub().subscribed(feed.channel) as inbox:
+        # Subscribed first, then the log: nothing committed in between is missed.
+        yield f"retry: {RETRY_MS}\n\n" + await sync_to_async(released(feed.catch_up))()
+        while not feed.done:
+            message = await inbox.get(settings.HADAL_STREAM_KEEPALIVE)
+            if message is None:
+                yield KEEPALIVE
+                continue
+            chunk = feed.receive(message)
+            if chunk is None:
+                chunk = await sync_to_async(released(feed.catch_up))()
+            if chunk:
+                yield chunk
+
+
+def stream_sync(feed: GameFeed | UserFeed) -> Iterator[str]:
+    """The same under a WSGI server: a thread per stream (runserver has one per request)."""
+    with push.hub().subscribed_sync(feed.channel) as inbox:
+        yield f"retry: {RETRY_MS}\n\n" + released(feed.catch_up)()
+        while not feed.done:
+            message = inbox.get_sync(settings.HADAL_STREAM_KEEPALIVE)
+            if message is None:
+                yield KEEPALIVE
+                continue
+            chunk = feed.receive(message)
+            if chunk is None:
+                chunk = released(feed.catch_up)()
+            if chunk:
+                yield chunk

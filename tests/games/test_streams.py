@@ -1,0 +1,339 @@
+"""The event streams against real servers: uvicorn (ASGI, production) in a thread on the test
+database; Django's live server (WSGI, as `make run` serves); and, with Redis and PostgreSQL,
+two uvicorn processes, a move made through one reaching a stream held open by the other."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from django.db import connection
+from rest_framework.authtoken.models import Token
+
+from games import services
+from games.models import Event, GameStatus
+from tests.games.sse import Stream, call, uvicorn_process, uvicorn_thread
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DSA = "deep-sea-adventure"
+
+
+@pytest.fixture(autouse=True)
+def quick_keepalive(settings):
+    settings.HADAL_STREAM_KEEPALIVE = 0.5
+
+
+@pytest.fixture
+def server():
+    with uvicorn_thread() as address:
+        yield address
+
+
+def token(user) -> dict[str, str]:
+    return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+
+
+def session(client, user) -> dict[str, str]:
+    client.force_login(user)
+    return {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
+
+
+def new_game(alice, slug: str = DSA):
+    return services.game_create(
+        slug=slug, seats=[{"user": "alice"}, {"user": "bob"}], options={}, created_by=alice
+    )
+
+
+def move(address: str, game_id: int, headers: dict[str, str]) -> dict:
+    """The player to act makes their first legal move through the API."""
+    status, game = call(address, "GET", f"/api/games/{game_id}/", headers)
+    seat = game["current_player"]
+    _, actions = call(address, "GET", f"/api/games/{game_id}/actions/?seat={seat}", headers)
+    body = {"seat": seat, "expected_version": game["version"], "action": actions[0]}
+    status, appended = call(address, "POST", f"/api/games/{game_id}/actions/", headers, body)
+    assert status == 201, appended
+    return appended
+
+
+def reach(stream: Stream, version: int) -> list[dict]:
+    return stream.messages_until(lambda m: int(m["id"]) == version)
+
+
+# -- one server, two clients ---------------------------------------------------------------------
+
+
+def test_a_move_by_one_player_reaches_the_other_players_stream(server, client, alice, bob):
+    game = new_game(alice)
+    # bob listens signed in to the site (session), alice plays with a token.
+    watching = Stream(
+        server, f"/api/games/{game.pk}/stream/?after={game.version}", session(client, bob)
+    )
+    assert watching.status == 200
+    assert watching.response.getheader("Content-Type").startswith("text/event-stream")
+    appended = move(server, game.pk, token(alice))
+    [*_, last] = messages = reach(watching, appended["version"])
+    assert [m["data"]["event"] for m in messages] == appended["events"]
+    assert [int(m["id"]) for m in messages] == [e["seq"] for e in appended["events"]]
+    assert last["data"]["head"] == appended["version"]
+    game.refresh_from_db()
+    assert last["data"]["current_player"] == game.current_player
+    assert last["data"]["your_turn"] == (game.current_player == 1)
+    watching.close()
+
+
+def test_a_players_own_stream_by_token_carries_their_move_and_their_turn(server, alice, bob):
+    game = new_game(alice)
+    mine = Stream(server, f"/api/games/{game.pk}/stream/", token(alice))
+    created = reach(mine, game.version)
+    assert created[0]["data"]["event"]["kind"] == "GameCreated"
+    assert created[-1]["data"]["your_turn"] is True  # seat 0 opens
+    appended = move(server, game.pk, token(alice))
+    assert reach(mine, appended["version"])[-1]["data"]["head"] == appended["version"]
+    mine.close()
+
+
+def test_a_stream_resumes_after_its_last_event_id(server, alice, bob):
+    game = new_game(alice)
+    first = move(server, game.pk, token(alice))
+    first_seq = first["events"][0]["seq"]
+    resumed = Stream(
+        server, f"/api/games/{game.pk}/stream/", {**token(bob), "Last-Event-ID": str(first_seq)}
+    )
+    messages = reach(resumed, first["version"])
+    assert [int(m["id"]) for m in messages] == list(range(first_seq + 1, first["version"] + 1))
+    resumed.close()
+
+
+@pytest.mark.parametrize("last_id", ["999999", "banana", "-3", ""])
+def test_a_stale_or_garbage_last_event_id_resumes_from_what_exists(server, alice, bob, last_id):
+    game = new_game(alice)
+    stream = Stream(
+        server,
+        f"/api/games/{game.pk}/stream/?after={game.version}",
+        {**token(bob), "Last-Event-ID": last_id},
+    )
+    assert stream.status == 200
+    appended = move(server, game.pk, token(alice))
+    messages = reach(stream, appended["version"])
+    # Too large: resumes at the head; not a number: where the client asked (?after).
+    assert int(messages[0]["id"]) == game.version + 1
+    stream.close()
+
+
+def test_a_finished_game_streams_its_log_then_ends_and_a_retry_gets_204(server, alice, bob):
+    game = new_game(alice)
+    services.game_resign(game=game.pk, seat=1, user=bob)
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    stream = Stream(server, f"/api/games/{game.pk}/stream/", token(alice))
+    messages = reach(stream, game.version)
+    assert messages[-1]["data"]["status"] == "finished"
+    with pytest.raises(EOFError):
+        stream.next_message()
+    again = Stream(
+        server,
+        f"/api/games/{game.pk}/stream/",
+        {**token(alice), "Last-Event-ID": str(game.version)},
+    )
+    assert again.status == 204  # EventSource stops reconnecting
+
+
+def test_quiet_streams_get_keep_alive_comments(server, alice, bob):
+    game = new_game(alice)
+    stream = Stream(server, f"/api/games/{game.pk}/stream/?after={game.version}", token(bob))
+    appended = move(server, game.pk, token(alice))
+    reach(stream, appended["version"])
+    stream.connection.sock.settimeout(3)  # the keep-alive comes every 0.5 s here
+    assert stream.response.readline() == b": keep-alive\n"
+    stream.close()
+
+
+# -- bad input ------------------------------------------------------------------------------------
+
+
+def test_streams_refuse_what_the_json_api_refuses(server, alice, bob):
+    game = new_game(alice)
+    assert Stream(server, "/api/games/987654/stream/", token(alice)).status == 404
+    bad_token = {"Authorization": "Token not-a-token"}
+    assert Stream(server, f"/api/games/{game.pk}/stream/", bad_token).status == 401
+    for after in ("x", "-1", str(game.version + 1)):
+        refused = Stream(server, f"/api/games/{game.pk}/stream/?after={after}", token(alice))
+        assert refused.status == 400
+        assert "after" in refused.response.read().decode()
+    assert Stream(server, "/api/me/stream/", {}).status in (401, 403)
+    # Spectators may watch a game, as they may read its events.
+    assert Stream(server, f"/api/games/{game.pk}/stream/", {}).status == 200
+
+
+# -- hidden information ---------------------------------------------------------------------------
+
+
+def test_an_abyss_stream_for_one_seat_never_carries_the_other_seats_tokens(server, alice, bob):
+    """A Monster token drawn is its owner's until the game ends: alice's stream (seat 0) gets
+    bob's draws in their public form, exactly as alice's /events/ gives them."""
+    game = new_game(alice, "abyss")
+    stream = Stream(server, f"/api/games/{game.pk}/stream/", token(alice))
+    users = {0: alice, 1: bob}
+    rng = random.Random(5)
+
+    def bobs_private():
+        return [
+            e
+            for e in Event.objects.filter(game_id=game.pk, kind="ChanceResolved")
+            if e.data.get("private_to") == [1]
+        ]
+
+    for _ in range(3000):
+        game.refresh_from_db()
+        if len(bobs_private()) >= 2 or game.status != GameStatus.ACTIVE:
+            break
+        seat = game.current_player
+        actions = services.game_legal_actions(game=game, user=users[seat], seat=seat)
+        fights = [a for a in actions if a["type"] in ("fight", "explore")]
+        choice = rng.choice(fights) if fights and rng.random() < 0.8 else rng.choice(actions)
+        services.game_action_append(
+            game=game.pk, seat=seat, expected_version=game.version, action=choice, user=users[seat]
+        )
+    game.refresh_from_db()
+    hidden = bobs_private()
+    assert hidden and game.status == GameStatus.ACTIVE, "random play should draw Monster tokens"
+    streamed = [m["data"]["event"] for m in reach(stream, game.version)]
+    _, as_alice_reads = call(server, "GET", f"/api/games/{game.pk}/events/", token(alice))
+    assert streamed == as_alice_reads
+    by_seq = {e["seq"]: e for e in streamed}
+    for event in hidden:
+        assert by_seq[event.seq]["data"] == {"action": event.data["public"]}
+        assert event.data["action"] != event.data["public"]
+    stream.close()
+
+
+# -- a person's stream ----------------------------------------------------------------------------
+
+
+def test_my_stream_says_when_it_becomes_my_turn_and_when_i_am_invited(server, alice, bob):
+    game = new_game(alice)
+    mine = Stream(server, "/api/me/stream/", token(bob))
+    # On connecting: what waits for bob now, the seat he is offered.
+    opening = mine.next_message()["data"]
+    assert opening == {**opening, "type": "invitation", "game": game.pk, "seat": 1}
+    appended = move(server, game.pk, token(alice))
+    game.refresh_from_db()
+    if game.current_player == 1:
+        notice = mine.next_message()["data"]
+        assert notice == {
+            **notice,
+            "type": "your_turn",
+            "game": game.pk,
+            "seat": 1,
+            "version": appended["version"],
+        }
+    invited = services.game_create(
+        slug=DSA, seats=[{"user": "alice"}, {"user": "bob"}], options={}, created_by=alice
+    )
+    arrived = mine.messages_until(lambda m: m["data"]["game"] == invited.pk)
+    assert arrived[-1]["data"]["type"] == "invitation"
+    mine.close()
+
+
+def test_a_paired_round_reaches_the_players_streams(server, alice, bob):
+    from games.signals import round_paired
+
+    mine = Stream(server, "/api/me/stream/", token(bob))
+    round_paired.send(
+        sender=None, user_ids=[bob.pk], notice={"tournament": "Cup", "round": 1, "game": None}
+    )
+    notice = mine.next_message()["data"]
+    assert notice == {"type": "round_paired", "tournament": "Cup", "round": 1, "game": None}
+    mine.close()
+
+
+# -- WSGI, as `make run` serves -------------------------------------------------------------------
+
+
+def test_under_runserver_a_stream_is_fed_in_process(live_server, alice, bob):
+    address = live_server.url.removeprefix("http://")
+    game = new_game(alice)
+    watching = Stream(address, f"/api/games/{game.pk}/stream/?after={game.version}", token(bob))
+    assert watching.status == 200
+    appended = move(address, game.pk, token(alice))
+    assert reach(watching, appended["version"])[-1]["data"]["head"] == appended["version"]
+    watching.close()
+
+
+# -- Redis between processes (CI) -----------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_move_served_by_one_process_reaches_a_stream_held_by_another(alice, bob):
+    settings_dict = connection.settings_dict
+    password = f":{settings_dict['PASSWORD']}" if settings_dict.get("PASSWORD") else ""
+    database = (
+        f"postgres://{settings_dict['USER']}{password}@{settings_dict['HOST']}:"
+        f"{settings_dict['PORT']}/{settings_dict['NAME']}"
+    )
+    env = {
+        "DATABASE_URL": database,
+        "HADAL_STREAM_REDIS_URL": os.environ["REDIS_URL"],
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        "HADAL_STREAM_KEEPALIVE": "1",
+    }
+    game = new_game(alice)
+    with uvicorn_process(env) as first, uvicorn_process(env) as second:
+        watching = Stream(second, f"/api/games/{game.pk}/stream/?after={game.version}", token(bob))
+        assert watching.status == 200
+        for _ in range(3):
+            appended = move(first, game.pk, token(alice) if _turn(game) == 0 else token(bob))
+            messages = reach(watching, appended["version"])
+            assert [m["data"]["event"]["seq"] for m in messages][-1] == appended["version"]
+        watching.close()
+
+
+def _turn(game) -> int:
+    game.refresh_from_db()
+    return game.current_player
+
+
+def test_a_stream_the_client_leaves_stops_listening(server, alice, bob):
+    """The client goes: the server ends the stream and drops its subscription."""
+    import time
+
+    from games import push
+
+    game = new_game(alice)
+    hub = push.hub()
+    local = getattr(hub, "local", hub)  # RedisHub fans out through a LocalHub of its own
+    channel = push.game_channel(game.pk)
+    streams = [Stream(server, f"/api/games/{game.pk}/stream/", token(bob)) for _ in range(3)]
+    assert local.listeners(channel) == 3
+    for stream in streams:
+        stream.close()
+    deadline = time.monotonic() + 10
+    while local.listeners(channel) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert local.listeners(channel) == 0
+
+
+@pytest.mark.after_commit_errors
+def test_a_move_goes_through_while_redis_is_away_and_the_hub_stops_trying_for_a_while(
+    alice, bob, settings, django_capture_on_commit_callbacks
+):
+    import time
+
+    from games import push
+
+    settings.HADAL_STREAM_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    hub = push.hub()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = new_game(alice)
+    assert Event.objects.filter(game=game).exists()
+    assert hub.quiet_until > time.monotonic()  # the next writes do not wait on Redis
+    started = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_resign(game=game.pk, seat=1, user=bob)
+    assert time.monotonic() - started < 0.5
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED

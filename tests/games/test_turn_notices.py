@@ -1,0 +1,209 @@
+"""Turn notices: the nav's count of games waiting for you (one query), the tab's title, the
+settings page, turn e-mails (opt-in, once per turn, not for short clocks), and what a person's
+stream is sent: their turn, an invitation, a tournament round paired."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import Profile
+from games import notices, push, services
+from games.models import Game, GameStatus
+
+pytestmark = pytest.mark.django_db
+DSA = "deep-sea-adventure"
+
+
+def dsa(first: str, second: str, creator, **kwargs) -> Game:
+    return services.game_create(
+        slug=DSA,
+        seats=[{"user": first}, {"user": second}],
+        options={},
+        created_by=creator,
+        **kwargs,
+    )
+
+
+def opening_move(game: Game, user) -> None:
+    """The seat to play makes its first legal move."""
+    game.refresh_from_db()
+    seat = game.current_player
+    action = services.game_legal_actions(game=game, user=user, seat=seat)[0]
+    services.game_action_append(
+        game=game.pk, seat=seat, expected_version=game.version, action=action, user=user
+    )
+
+
+# -- the nav and the title ------------------------------------------------------------------------
+
+
+def test_the_nav_counts_the_games_waiting_for_you_and_the_title_says_your_turn(client, alice, bob):
+    client.force_login(alice)
+    page = client.get("/").content.decode()
+    assert 'id="nav-turns" class="nav-turns" hidden' in page
+    assert "<title>Games · Hadal</title>" in page
+    dsa("alice", "bob", alice)  # seat 0 opens: alice's turn
+    dsa("alice", "bob", alice)
+    finished = dsa("alice", "bob", alice)
+    services.game_resign(game=finished.pk, seat=0, user=alice)
+    waiting = dsa("bob", "alice", bob)  # bob's turn, not alice's
+    assert Game.objects.get(pk=waiting.pk).current_player == 0
+    page = client.get("/").content.decode()
+    assert "Your turn: 2 games</a>" in page
+    assert "<title>Your turn · Games · Hadal</title>" in page
+
+
+def test_the_count_is_one_query_and_the_admin_pages_do_not_ask_it(client, alice, bob):
+    client.force_login(alice)
+    for _ in range(3):
+        dsa("alice", "bob", alice)
+    client.get("/")
+    with CaptureQueriesContext(connection) as queries:
+        client.get("/")
+    counts = [q["sql"] for q in queries.captured_queries if "COUNT(" in q["sql"]]
+    assert len([q for q in counts if '"games_seat"' in q]) == 1
+
+
+def test_a_bot_seat_and_a_resigned_seat_wait_for_nobody(client, alice, bob):
+    from games.context import games_waiting
+
+    game = services.game_create(
+        slug=DSA, seats=[{"bot": "random"}, {"user": "alice"}], options={}, created_by=alice
+    )
+    game.refresh_from_db()
+    assert games_waiting(alice) == (1 if game.current_player == 1 else 0)
+    services.game_resign(game=game.pk, seat=1, user=alice)
+    assert games_waiting(alice) == 0
+
+
+# -- settings -------------------------------------------------------------------------------------
+
+
+def test_the_settings_page_turns_turn_emails_on_and_refuses_them_without_an_address(client, alice):
+    client.force_login(alice)
+    assert client.get("/accounts/settings/").status_code == 200
+    refused = client.post("/accounts/settings/", {"email": "", "turn_emails": "on"})
+    assert refused.status_code == 200
+    assert "Give the address to send them to." in refused.content.decode()
+    assert not Profile.objects.filter(user=alice).exists()
+    bad = client.post("/accounts/settings/", {"email": "not an address", "turn_emails": "on"})
+    assert bad.status_code == 200 and not Profile.objects.filter(user=alice).exists()
+    saved = client.post("/accounts/settings/", {"email": "alice@example.org", "turn_emails": "on"})
+    assert saved.status_code == 302
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.org" and alice.profile.turn_emails
+    client.post("/accounts/settings/", {"email": "alice@example.org"})
+    alice.profile.refresh_from_db()
+    assert not alice.profile.turn_emails
+
+
+def test_the_settings_page_needs_signing_in(client):
+    assert client.get("/accounts/settings/").status_code == 302
+
+
+# -- turn e-mails ---------------------------------------------------------------------------------
+
+
+def wants_mail(user) -> None:
+    user.email = f"{user.username}@example.org"
+    user.save()
+    Profile.objects.create(user=user, turn_emails=True)
+
+
+def test_a_turn_email_goes_once_per_turn_to_whoever_asked(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    wants_mail(bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = dsa("alice", "bob", alice)
+    assert mail.outbox == []  # alice's turn; alice did not ask
+    with django_capture_on_commit_callbacks(execute=True):
+        while Game.objects.get(pk=game.pk).current_player == 0:
+            opening_move(game, alice)
+    game.refresh_from_db()
+    assert game.current_player == 1
+    [sent] = mail.outbox
+    assert sent.to == ["bob@example.org"] and sent.subject == "Your turn in Deep Sea Adventure"
+    assert f"/games/{game.pk}/" in sent.body
+    # The same turn asked about again (a task delivered twice) sends nothing more.
+    assert not notices.send_turn_email(game_id=game.pk, seat=1, version=game.version)
+    assert len(mail.outbox) == 1
+
+
+def test_no_turn_email_in_a_game_with_a_short_clock_or_for_one_who_did_not_ask(
+    alice, bob, make_user, django_capture_on_commit_callbacks
+):
+    wants_mail(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        dsa("alice", "bob", bob, time_control={"move_seconds": 30, "on_timeout": "random"})
+        dsa("bob", "alice", bob)  # bob's turn: bob did not ask
+    assert mail.outbox == []
+    with django_capture_on_commit_callbacks(execute=True):
+        dsa("alice", "bob", bob, time_control={"move_seconds": 86400, "on_timeout": "random"})
+    assert len(mail.outbox) == 1  # a day per move is a game played over days
+
+
+def test_the_console_backend_is_the_default_outside_tests():
+    from config import settings as project_settings
+
+    assert project_settings.EMAIL_BACKEND.endswith("console.EmailBackend")
+
+
+# -- a person's stream, as the hub hears it -------------------------------------------------------
+
+
+def heard(inbox) -> list[dict]:
+    messages = []
+    while (message := inbox.get_sync(0.2)) is not None:
+        messages.append(json.loads(message))
+    return messages
+
+
+def test_an_invitation_and_a_turn_are_published_once_the_write_commits(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with push.hub().subscribed_sync(push.user_channel(bob.pk)) as inbox:
+        with django_capture_on_commit_callbacks(execute=False) as pending:
+            game = dsa("bob", "alice", alice)
+        assert heard(inbox) == []  # nothing before the commit
+        for callback in pending:
+            callback()
+        kinds = [(n["type"], n["game"], n["seat"]) for n in heard(inbox)]
+    assert kinds == [("your_turn", game.pk, 0), ("invitation", game.pk, 0)]
+
+
+def test_a_paired_tournament_round_tells_each_player(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    from league.services import tournaments
+
+    tournament = tournaments.tournament_create(
+        name="Harbour Cup",
+        game=DSA,
+        format="swiss",
+        table_size=2,
+        rounds=1,
+        mode="online",
+        players=["alice", "bob"],
+        created_by=alice,
+    )
+    with push.hub().subscribed_sync(push.user_channel(bob.pk)) as inbox:
+        with django_capture_on_commit_callbacks(execute=True):
+            round_ = tournaments.round_pair(tournament=tournament, by=alice)
+        notices_ = [n for n in heard(inbox) if n["type"] == "round_paired"]
+    [table] = round_.tables.all()
+    assert notices_ == [
+        {
+            "type": "round_paired",
+            "tournament": "Harbour Cup",
+            "round": 1,
+            "game": table.game_id,
+            "url": f"/tournaments/{tournament.pk}/",
+        }
+    ]
+    assert table.game.status == GameStatus.ACTIVE
