@@ -214,6 +214,13 @@ HADAL_SNAPSHOT_EVERY = int(os.environ.get("HADAL_SNAPSHOT_EVERY", "50"))
 HADAL_BOT_STALL_SECONDS = int(os.environ.get("HADAL_BOT_STALL_SECONDS", "30"))
 # How long the searching bots think per move (the Celery task's time limit is 60 s).
 HADAL_BOT_BUDGETS = {"mcts": {"seconds": float(os.environ.get("HADAL_MCTS_SECONDS", "1.0"))}}
+# The post-game analysis's search iterations per decision (games.bots.analysis.Budget), lower
+# where a decision has hundreds of moves to judge: a 4-player game takes well under a minute.
+HADAL_ANALYSIS = {
+    "iterations": int(os.environ.get("HADAL_ANALYSIS_ITERATIONS", "120")),
+    "luck_samples": 2,
+    "per_game": {"ventlife": {"iterations": 16}, "abyss": {"iterations": 40}},
+}
 # Elo's K: how far one game moves a rating.
 HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import services
+from games import analysis, services
 from games.models import Game, GameStatus, Seat
 
 log = logging.getLogger(__name__)
@@ -73,3 +73,9 @@ def sweep_stalled_bots() -> int:
     if handled:
         log.info("moved %d stalled or timed-out seat(s)", handled)
     return handled
+
+
+@shared_task(acks_late=True, soft_time_limit=600, time_limit=660)
+def analyse_game(game_id: int) -> bool:
+    """Compute a finished game's analysis; a duplicate delivery finds it done and does nothing."""
+    return analysis.game_analysis_compute(game_id=game_id)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import views
+from games.api import analysis, views
 
 urlpatterns = [
     path("games/types/", views.GameTypesApi.as_view(), name="api-game-types"),
@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<int:pk>/state/", views.GameStateApi.as_view(), name="api-game-state"),
     path("games/<int:pk>/actions/", views.GameActionsApi.as_view(), name="api-game-actions"),
     path("games/<int:pk>/events/", views.GameEventsApi.as_view(), name="api-game-events"),
+    path("games/<int:pk>/analysis/", analysis.GameAnalysisApi.as_view(), name="api-game-analysis"),
     path("games/<int:pk>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
     path(
         "games/<int:pk>/accept/", views.GameSeatApi.as_view(action="accept"), name="api-game-accept"
