@@ -3,14 +3,15 @@
 Pure Python over the rule interface, like the bots. Given the game's first state and its log
 (the decisions and chance outcomes, in order), it walks the game once:
 
-- At a **decision** with a real choice (two or more legal actions), it searches from the acting
-  seat's own information set with the MCTS bot's tree search: every iteration starts from
-  ``state.resample_hidden(seat, rng)``, so nothing the seat could not see at that moment enters
-  the search, and the generator is seeded from the game's seed, the position in the log and the
-  seat only. ``best`` is the root action visited most; the move actually played gets extra
-  iterations of its own when the search gave it few, so both are valued. Values are expected
-  results in 0..1 (1 a certain first place, 0 a certain last), as MCTS counts them.
-  ``loss = max(0, value(best) - value(played))``.
+- At a **decision** with a real choice (two or more legal actions), it runs the MCTS bot's
+  search (:func:`games.bots.mcts.search`) from the acting seat's own information set: every
+  iteration starts from ``state.resample_hidden(seat, rng)``, so nothing the seat could not
+  see at that moment enters it, and the generator is seeded from the game's seed, the
+  position in the log and the seat only. ``best`` is the root action visited most; the value
+  of an action is its mean reward in the search, or for one the search never tried, its
+  one-ply value (the evaluation just after it, which the search uses as its prior). Values
+  are expected results in 0..1 (1 a certain first place, 0 a certain last), as MCTS counts
+  them. ``loss = max(0, value(best) - value(played))``.
 - At a **chance** event, for every seat, the expected result just before the outcome (the mean
   over every possible outcome, weighted by its probability) and just after it (the outcome that
   happened). ``swing = after - before``: positive when the dice, draw or reveal helped the seat.
