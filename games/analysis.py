@@ -66,10 +66,12 @@ def game_analysis_get(*, game_id: int) -> Analysis:
 
 
 def _require_analysable(game: Game) -> None:
-    if game.mode != GameMode.PLAY:
+    if game.mode == GameMode.RECORD:
         raise Conflict(
             "this game was played on a table and recorded by its result: it has no moves to analyse"
         )
+    if game.mode != GameMode.PLAY:
+        raise Conflict("this game's moves were entered at a table, not played here: not analysed")
     if game.status == GameStatus.ACTIVE:
         raise Conflict("the game is still being played: its analysis is ready once it is over")
     if game.status != GameStatus.FINISHED:

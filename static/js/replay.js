@@ -127,6 +127,8 @@ class Replay {
     const at = this.position();
     this.buttons.first.disabled = this.buttons.prev.disabled = at <= 1;
     this.buttons.next.disabled = this.buttons.last.disabled = at >= last;
+    this.page.dom.liveButton.textContent = this.page.game.status === "active" ? "Back to live"
+      : "Back to the end";
     const label = this.page.dom.sliderLabel;
     label.textContent = this.page.at === null ? (this.page.game.status === "active" ? "live"
       : "the end") : `step ${at} of ${last}`;
