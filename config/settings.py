@@ -217,9 +217,9 @@ HADAL_BOT_BUDGETS = {"mcts": {"seconds": float(os.environ.get("HADAL_MCTS_SECOND
 # The post-game analysis's search iterations per decision (games.bots.analysis.Budget), lower
 # where a decision has hundreds of moves to judge: a 4-player game takes well under a minute.
 HADAL_ANALYSIS = {
-    "iterations": int(os.environ.get("HADAL_ANALYSIS_ITERATIONS", "120")),
+    "iterations": int(os.environ.get("HADAL_ANALYSIS_ITERATIONS", "60")),
     "luck_samples": 2,
-    "per_game": {"ventlife": {"iterations": 16}, "abyss": {"iterations": 40}},
+    "per_game": {"ventlife": {"iterations": 12}, "abyss": {"iterations": 24}},
 }
 # Elo's K: how far one game moves a rating.
 HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))

@@ -17,8 +17,11 @@ Pure Python over the rule interface, like the bots. Given the game's first state
   happened). ``swing = after - before``: positive when the dice, draw or reveal helped the seat.
   A position is valued the way MCTS values its leaves: the chance that follows is played out
   (``luck_samples`` times), then the game's evaluator, through a logistic, stands in for the
-  result; a finished game is valued by place. The luck report is a judgement after the fact
-  and is shown only once the game is over, when every hand is public.
+  result; a finished game is valued by place. The chances are the true ones (the deck as it
+  really was): the luck report is a judgement with hindsight, shown only once the game is
+  over, when every hand is public. It sees what the evaluation sees: where it prices only what
+  a seat holds and has built (not Deep Vents' market row, nor a Ventlife tile in hand), a draw
+  moves nothing until the hex or tile is played, and that luck shows in later moves' values.
 - A seat's **accuracy** is ``100 * (1 - mean loss)`` over its decisions with a real choice:
   100 when every move was the one the search preferred or as good, and one point less per
   percentage point of expected result given away on average.
@@ -40,7 +43,7 @@ from games.bots.evaluation import evaluator_for
 from games.bots.rewards import action_key, rank_rewards, sample_outcome
 from games.rules.base import Action, State
 
-DEFAULT_ITERATIONS = 120
+DEFAULT_ITERATIONS = 60
 DEFAULT_LUCK_SAMPLES = 2
 
 
