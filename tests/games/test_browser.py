@@ -139,10 +139,10 @@ def test_sign_up_play_replay_and_resign(page):
     page.locator("#replay").evaluate(
         "(slider) => { slider.value = '1'; slider.dispatchEvent(new Event('input')); }"
     )
-    expect(page.locator("#replay-label")).to_have_text(f"version 1 of {moved}")
+    expect(page.locator("#replay-label")).to_have_text(f"step 1 of {moved}")
     expect(page.locator("#board svg")).to_have_attribute("data-version", "1")
     expect(page.locator("#board .dsa-diver-on-trail")).to_have_count(0)
-    expect(page.locator("#actions")).to_contain_text("Replaying version 1")
+    expect(page.locator("#actions")).to_contain_text("Replaying an earlier move")
     page.click("#replay-live")
     expect(page.locator("#board svg")).to_have_attribute("data-version", str(moved))
     expect(page.locator("#board .dsa-diver-on-trail[data-seat='0']")).to_have_count(1)
