@@ -317,7 +317,7 @@ class GamePage {
       d.liveButton.hidden = true;
     } else {
       d.slider.value = this.at;
-      d.sliderLabel.textContent = `version ${this.at} of ${this.game.version}`;
+      d.sliderLabel.textContent = `step ${this.at} of ${this.game.version}`;
       d.liveButton.hidden = false;
     }
   }
