@@ -4,6 +4,11 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
 - ``game_finished(game_id, slug)``: a game ended, played here or recorded from a table.
 - ``result_corrected(game_id, slug)``: a finished game's result changed (a correction).
 
+- ``bot_levels_measured(slug, levels, games)``: ``manage.py simulate --rate`` let the bot
+  levels play each other; ``levels`` maps each level (random, greedy, mcts) to the budget it
+  played at (``"200 iterations a move"``, or ``""``), ``games`` lists every game as (the level
+  in each seat, each seat's rank). League rates the levels and answers with their Elo.
+
 And one question the pages ask upward, since only the apps above know the answer:
 
 - ``record_correctable(game, user)``: may ``user`` correct this club record? Receivers answer
@@ -18,6 +23,7 @@ from django.dispatch import Signal
 
 game_finished = Signal()
 result_corrected = Signal()
+bot_levels_measured = Signal()
 record_correctable = Signal()
 
 

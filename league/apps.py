@@ -6,13 +6,20 @@ class LeagueConfig(AppConfig):
     verbose_name = "Leagues and ratings"
 
     def ready(self):
-        from games.signals import game_finished, record_correctable, result_corrected
+        from games.signals import (
+            bot_levels_measured,
+            game_finished,
+            record_correctable,
+            result_corrected,
+        )
+        from league.services.bot_levels import on_measured
 
         # games announces results; the ratings here take them in (the beat's sweep of unrated
         # games, league.tasks, is the backstop for an announcement that was lost).
         game_finished.connect(_rate, dispatch_uid="league.rate.finished")
         result_corrected.connect(_rate, dispatch_uid="league.rate.corrected")
         record_correctable.connect(_may_correct, dispatch_uid="league.may_correct")
+        bot_levels_measured.connect(on_measured, dispatch_uid="league.bot_levels")
 
 
 def _rate(sender, *, slug: str, game_id: int | None = None, game_ids=None, **kwargs):

@@ -10,15 +10,20 @@ searching seat, whose nodes are sequences of what that seat has seen happen. Eac
 2. selects down the tree in that world. At a decision the acting seat takes the child with
    the best ``Q + c * P * sqrt(N) / (1 + n)`` on *its own* mean reward (each node keeps a
    reward per seat, so it works for any number of players). ``P`` is a softmax of the
-   evaluation one action ahead (the acting seat's evaluator after the action, chance that
-   follows drawn once), and a child not yet visited counts that same one-ply value as its
-   ``Q``; only the children whose actions are legal in this world compete, so a node is the
-   set of worlds the seat cannot tell apart. Where a node has many actions (Ventlife's tile
-   step: several hundred) only a sample of them is judged when it is first expanded, and the
-   sample widens with the node's visits (progressive widening); the root judges them all.
-   Chance is open-loop: a chance outcome is drawn by its probability and the tree does not
-   branch on it, so the statistics below a dice roll gather over every roll instead of
-   splitting into one thin subtree per outcome;
+   evaluation one action ahead, and a child not yet visited counts that same value as its
+   ``Q``. At the root the value is the greedy bot's own (:meth:`GreedyBot.values`: the
+   evaluator after the move, a move of several steps looked at whole, chance after it
+   averaged), so with no search at all the bot would play as greedy does and the search only
+   has to improve on that; below the root it is the acting seat's evaluator after the
+   action, the chance that follows drawn once. Only the children whose actions are legal in
+   this world compete, so a node is the set of worlds the seat cannot tell apart. Where a
+   node below the root has many actions (Ventlife's tile step: several hundred) only a sample
+   of them is judged when it is first expanded, and the sample widens with the node's visits
+   (progressive widening). Chance is open-loop by default: an outcome is drawn by its
+   probability and the tree does not branch on it, so the statistics below a dice roll
+   gather over every roll instead of splitting into one thin subtree per outcome
+   (``chance_branching`` makes chance with few outcomes branch, keyed by what the seat sees
+   of the outcome);
 3. a node reached for the first time is a leaf (it is expanded on its next visit, so the
    one-ply judging is paid only where the search comes back): from there a short rollout
    plays ``rollout_depth`` decisions, each the best of a few sampled actions on the
@@ -27,6 +32,7 @@ searching seat, whose nodes are sequences of what that seat has seen happen. Eac
    ``rollout_depth=None``, plays random rollouts to the end instead;
 4. backs the reward vector up the path.
 
+The settings are per game (:data:`GAME_SETTINGS`), as measured against the greedy bot.
 Rewards from a finished game are by rank: 1 for first, 0 for last, linear between, ties
 shared. The budget is a number of iterations or of seconds, whichever runs out first; the
 move is the root action visited most (ties: the better mean). All randomness comes from the
@@ -41,12 +47,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, fields, replace
+from typing import Any, NamedTuple
 
 from games.bots.evaluation import evaluator_for
 from games.bots.evaluation.registry import Evaluator
+from games.bots.greedy import GreedyBot
 from games.bots.rewards import action_key, choices, rank_rewards, sample_outcome
+from games.rules import registered
 from games.rules.base import Action, State
 
 DEFAULT_ITERATIONS = 300
@@ -81,6 +89,14 @@ class Settings:
     rollout_width: int = 6  # actions a rollout decision compares
     widening: int = 24  # actions judged when a non-root node is expanded
     widening_growth: float = 4.0  # ... and more as it is visited: widening + growth * sqrt(visits)
+    chance_branching: int = 0  # chance with at most this many outcomes branches the tree
+
+
+# Per game, where its evaluation and turn structure want other settings than the defaults.
+GAME_SETTINGS: dict[str, Settings] = {
+    "deep-vents": Settings(rollout_depth=0),
+    "ventlife": Settings(rollout_depth=3, rollout_width=12),
+}
 
 
 class RootStat(NamedTuple):
@@ -120,7 +136,7 @@ def search(
     if isinstance(budget, int):
         budget = Budget(iterations=budget)
     actions = choices(state, seat)
-    search_ = _Search(settings or Settings(), seat, state.num_players, rng)
+    search_ = _Search(settings or settings_for(state), seat, state.num_players, rng)
     deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
     done = 0
     while True:
@@ -147,33 +163,39 @@ class MCTSBot:
     takes_budget = True
 
     def __init__(
-        self,
-        iterations: int | None = None,
-        seconds: float | None = None,
-        exploration: float = Settings.exploration,
-        rollout_depth: int | None = Settings.rollout_depth,
-        evaluation_scale: float = Settings.evaluation_scale,
-        temperature: float = Settings.temperature,
+        self, iterations: int | None = None, seconds: float | None = None, **settings: Any
     ):
+        """``settings`` override the game's :data:`GAME_SETTINGS` (any :class:`Settings`
+        field: ``rollout_depth=None`` plays random rollouts to the end)."""
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         self.budget = Budget(iterations, seconds)  # validates
         self.iterations = iterations
         self.seconds = seconds
-        self.settings = Settings(
-            exploration=exploration,
-            temperature=temperature,
-            evaluation_scale=evaluation_scale,
-            rollout_depth=rollout_depth,
-        )
+        unknown = set(settings) - {f.name for f in fields(Settings)}
+        if unknown:
+            raise TypeError(f"unknown MCTS settings: {', '.join(sorted(unknown))}")
+        self.overrides = settings
+
+    def settings_for(self, state: State) -> Settings:
+        return replace(settings_for(state), **self.overrides)
 
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
         actions = choices(state, seat)
         if len(actions) == 1:
             return actions[0]
-        stats = search(state, seat, rng, self.budget, self.settings)
+        stats = search(state, seat, rng, self.budget, self.settings_for(state))
         best = max((s.visits, s.value) for s in stats)
         return rng.choice([s.action for s in stats if (s.visits, s.value) == best])
+
+
+def settings_for(state: State) -> Settings:
+    """The settings measured best for ``state``'s game (:data:`GAME_SETTINGS`), else the
+    defaults."""
+    for slug, rules in registered().items():
+        if rules.State is type(state):
+            return GAME_SETTINGS.get(slug, Settings())
+    return Settings()
 
 
 class _Search:
@@ -185,6 +207,7 @@ class _Search:
         self.root = _Node(num_players)
         self.judge: Evaluator | None = None
         self.judged = False
+        self.greedy = GreedyBot()
 
     # -- one iteration ------------------------------------------------------------------------
 
@@ -200,8 +223,21 @@ class _Search:
                 rewards = rank_rewards(world)
                 break
             if world.is_chance_node():
-                world.apply(sample_outcome(world.chance_outcomes(), self.rng))
-                continue  # open loop: the tree does not branch on chance
+                outcomes = world.chance_outcomes()
+                outcome = sample_outcome(outcomes, self.rng)
+                if len(outcomes) > self.settings.chance_branching:
+                    world.apply(outcome)
+                    continue  # open loop: the tree does not branch on this chance
+                seen_by = world.private_to(outcome)
+                seen = outcome if seen_by is None or self.seat in seen_by else None
+                key = ("chance", action_key(seen or world.public_form(outcome)))
+                world.apply(outcome)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = _Node(self.n)
+                node = child
+                path.append(node)
+                continue
             if node.visits == 0 and node is not self.root:
                 rewards = self._rollout(world)
                 break
@@ -223,13 +259,17 @@ class _Search:
         settings = self.settings
         missing = [i for i, key in enumerate(keys) if key not in children]
         if missing:
-            considered = len(keys) - len(missing)
             if node is self.root:
-                allowed = len(missing)
+                # The root is judged as greedy judges a move (whole, over the chance after):
+                # its prior is at least as good as the greedy bot's choice.
+                for i, value in zip(
+                    missing, self._root_values(world, [legal[i] for i in missing], player)
+                ):
+                    children[keys[i]] = self._node_for(value)
             else:
+                considered = len(keys) - len(missing)
                 cap = settings.widening + settings.widening_growth * math.sqrt(node.visits)
                 allowed = max(1 if considered == 0 else 0, int(cap) - considered)
-            if allowed:
                 if allowed < len(missing):
                     missing = self.rng.sample(missing, allowed)
                 for i in missing:
@@ -257,7 +297,14 @@ class _Search:
     def _judged_child(self, world: State, action: Action, player: int) -> _Node:
         if self.judge is None:
             return _Node(self.n)
-        points = self._points_after(world, action, player, self.judge)
+        return self._node_for(self._points_after(world, action, player, self.judge))
+
+    def _root_values(self, world: State, actions: list[Action], player: int) -> list[float]:
+        if self.judge is None:
+            return [0.0] * len(actions)
+        return self.greedy.values(world, actions, player, self.rng)
+
+    def _node_for(self, points: float) -> _Node:
         settings = self.settings
         weight = math.exp(max(-50.0, min(50.0, points / settings.temperature)))
         return _Node(self.n, weight, _logistic(points / settings.evaluation_scale))
