@@ -215,7 +215,7 @@ HADAL_BOT_STALL_SECONDS = int(os.environ.get("HADAL_BOT_STALL_SECONDS", "30"))
 # How long the searching bots think per move (the Celery task's time limit is 60 s).
 HADAL_BOT_BUDGETS = {"mcts": {"seconds": float(os.environ.get("HADAL_MCTS_SECONDS", "1.0"))}}
 # The post-game analysis's search iterations per decision (games.bots.analysis.Budget), lower
-# where a decision has hundreds of moves to judge: a 4-player game takes well under a minute.
+# where a decision has hundreds of moves to judge (bench/bench_analysis.py times a game).
 HADAL_ANALYSIS = {
     "iterations": int(os.environ.get("HADAL_ANALYSIS_ITERATIONS", "60")),
     "luck_samples": 2,
