@@ -226,6 +226,13 @@ HADAL_BOT_BUDGETS = {"mcts": {"seconds": float(os.environ.get("HADAL_MCTS_SECOND
 # move lands on any gunicorn worker and finds its game without reading it. On with Redis.
 HADAL_SHARED_HEADS = env_bool("HADAL_SHARED_HEADS", bool(CACHE_URL))
 HADAL_SHARED_HEADS_SECONDS = int(os.environ.get("HADAL_SHARED_HEADS_SECONDS", "600"))
+# The post-game analysis's search iterations per decision (games.bots.analysis.Budget), lower
+# where a decision has hundreds of moves to judge (bench/bench_analysis.py times a game).
+HADAL_ANALYSIS = {
+    "iterations": int(os.environ.get("HADAL_ANALYSIS_ITERATIONS", "60")),
+    "luck_samples": 2,
+    "per_game": {"ventlife": {"iterations": 12}, "abyss": {"iterations": 24}},
+}
 # Elo's K: how far one game moves a rating.
 HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))
 

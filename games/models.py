@@ -281,3 +281,26 @@ class ScoreSheet(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["slug"])]
+
+
+class Analysis(models.Model):
+    """A finished game's analysis (games.bots.analysis), computed once by a Celery task and
+    kept: derived from the events, so it may be dropped and computed again at will."""
+
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="analysis"
+    )
+    status = models.CharField(
+        max_length=10,
+        choices=[(RUNNING, "running"), (DONE, "done"), (FAILED, "failed")],
+        default=RUNNING,
+    )
+    progress = models.FloatField(default=0.0)  # 0..1
+    result = models.JSONField(null=True, blank=True)
+    budget = models.JSONField(default=dict)  # what it was computed with
+    started_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)

@@ -11,6 +11,11 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
 - ``round_paired(user_ids, notice)``: sent by the apps above (league) when a tournament round is
   paired; games passes ``notice`` (a JSON-able dict) to each person's stream.
 
+- ``bot_levels_measured(slug, levels, games)``: ``manage.py simulate --rate`` let the bot
+  levels play each other; ``levels`` maps each level (random, greedy, mcts) to the budget it
+  played at (``"200 iterations a move"``, or ``""``), ``games`` lists every game as (the level
+  in each seat, each seat's rank). League rates the levels and answers with their Elo.
+
 And one question the pages ask upward, since only the apps above know the answer:
 
 - ``record_correctable(game, user)``: may ``user`` correct this club record? Receivers answer
@@ -28,6 +33,7 @@ from django.dispatch import Signal
 
 game_finished = Signal()
 result_corrected = Signal()
+bot_levels_measured = Signal()
 record_correctable = Signal()
 turn_started = Signal()
 invitation_sent = Signal()

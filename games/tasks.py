@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import lobby, services
+from games import analysis, lobby, services
 from games.models import Game, GameStatus, Seat
 
 log = logging.getLogger(__name__)
@@ -79,3 +79,9 @@ def turn_email(game_id: int, seat: int, version: int) -> bool:
     from games import notices
 
     return notices.send_turn_email(game_id=game_id, seat=seat, version=version)
+
+
+@shared_task(acks_late=True, soft_time_limit=600, time_limit=660)
+def analyse_game(game_id: int) -> bool:
+    """Compute a finished game's analysis; a duplicate delivery finds it done and does nothing."""
+    return analysis.game_analysis_compute(game_id=game_id)

@@ -7,11 +7,13 @@ class LeagueConfig(AppConfig):
 
     def ready(self):
         from games.signals import (
+            bot_levels_measured,
             game_finished,
             game_over_panels,
             record_correctable,
             result_corrected,
         )
+        from league.services.bot_levels import on_measured
 
         # games announces results; the ratings here take them in (the beat's sweep of unrated
         # games, league.tasks, is the backstop for an announcement that was lost).
@@ -21,6 +23,7 @@ class LeagueConfig(AppConfig):
         game_finished.connect(_end_tournaments, dispatch_uid="league.tournament.end")
         # The end of a game on its page shows what it did to each player's rating.
         game_over_panels.connect(_rating_panel, dispatch_uid="league.rating_panel")
+        bot_levels_measured.connect(on_measured, dispatch_uid="league.bot_levels")
 
 
 def _rate(sender, *, slug: str, game_id: int | None = None, game_ids=None, **kwargs):

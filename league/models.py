@@ -81,6 +81,28 @@ class RatingLedger(models.Model):
 # -- leagues --------------------------------------------------------------------------------------
 
 
+class BotLevelRating(models.Model):
+    """A bot level's Elo in one game, measured by letting the levels play each other
+    (``manage.py simulate --rate``), so a club knows what "greedy" or "mcts" means. Not a
+    projection of the games here: each measurement replaces the last for its game."""
+
+    slug = models.CharField(max_length=40)
+    level = models.CharField(max_length=20)  # random, greedy, mcts
+    budget = models.CharField(max_length=60, blank=True)  # what it thought with, for people
+    rating = models.FloatField()  # Elo, random anchored at RANDOM_ANCHOR
+    games = models.PositiveIntegerField()
+    measured_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["slug", "level"], name="bot_level_rating_unique")
+        ]
+        ordering = ["-rating"]
+
+    def __str__(self):
+        return f"{self.level} in {self.slug}: {self.rating:.0f}"
+
+
 class League(models.Model):
     """A club: its members, organisers, seasons and the games they record."""
 

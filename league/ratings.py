@@ -198,3 +198,64 @@ def prediction_report(games: Iterable[tuple[Sequence, Sequence[int]]], ladder) -
     if not scored:
         return PredictionScore(games=0, accuracy=math.nan, log_loss=math.nan)
     return PredictionScore(games=scored, accuracy=correct / scored, log_loss=loss / scored)
+
+
+def fit_elo(
+    games: Iterable[tuple[Sequence[Hashable], Sequence[int]]],
+    anchor: Hashable,
+    anchor_rating: float,
+    prior_draws: float = 1.0,
+) -> dict[Hashable, float]:
+    """Ratings on the Elo scale fitted to a set of games at once, not game by game.
+
+    The ratings are those under which :func:`expected_score` best explains every pair's
+    results (maximum likelihood, each game decomposed into pairs as :func:`elo_deltas` does),
+    so they do not depend on the order the games were played in, as a ladder's do. Each pair
+    that met is also given ``prior_draws`` drawn games, so a clean sweep gives a large gap
+    rather than an infinite one. The scale is then shifted so ``anchor`` has
+    ``anchor_rating``. Every player must be connected to ``anchor`` by games.
+    """
+    score: dict[Hashable, dict[Hashable, float]] = {}
+    met: dict[Hashable, dict[Hashable, float]] = {}
+    for players, ranks in games:
+        _check_game(players, ranks)
+        for i, a in enumerate(players):
+            for j, b in enumerate(players):
+                if i == j:
+                    continue
+                actual = 1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0
+                score.setdefault(a, {}).setdefault(b, 0.0)
+                score[a][b] += actual
+                met.setdefault(a, {}).setdefault(b, 0.0)
+                met[a][b] += 1.0
+    if anchor not in met:
+        raise ValueError(f"the anchor {anchor!r} played no games")
+    for a, opponents in met.items():
+        for b in opponents:
+            score[a][b] += prior_draws / 2
+            opponents[b] += prior_draws
+    reached, frontier = {anchor}, [anchor]
+    while frontier:
+        for b in met[frontier.pop()]:
+            if b not in reached:
+                reached.add(b)
+                frontier.append(b)
+    if len(reached) != len(met):
+        raise ValueError("every player must be connected to the anchor by games")
+    ratings = {p: DEFAULT_RATING for p in met}
+    slope = math.log(10) / 400.0  # d expected / d rating = slope * E * (1 - E)
+    for _ in range(1000):
+        largest = 0.0
+        for a, opponents in met.items():
+            gradient = curvature = 0.0
+            for b, count in opponents.items():
+                expected = expected_score(ratings[a], ratings[b])
+                gradient += score[a][b] - count * expected
+                curvature += count * slope * expected * (1.0 - expected)
+            step = gradient / curvature  # a Newton step on a's own rating
+            ratings[a] += step
+            largest = max(largest, abs(step))
+        if largest < 1e-9:
+            break
+    shift = anchor_rating - ratings[anchor]
+    return {p: r + shift for p, r in ratings.items()}

@@ -53,6 +53,7 @@ from league.models import League, Season, Tournament
 from league.plays import MAX_BYTES as MAX_PLAYS_FILE
 from league.ratings import DEFAULT_RATING
 from league.services import leagues, plays, tournaments
+from league.services.bot_levels import level_ratings
 
 User = get_user_model()
 
@@ -77,7 +78,13 @@ def leaderboard(request, slug: str):
     return render(
         request,
         "league/leaderboard.html",
-        {"slug": slug, "name": game_name(slug), "rows": rows, "games": games},
+        {
+            "slug": slug,
+            "name": game_name(slug),
+            "rows": rows,
+            "games": games,
+            "bot_levels": level_ratings(slug),
+        },
     )
 
 

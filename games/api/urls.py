@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import export, logs, streams, views
+from games.api import analysis, export, logs, streams, views
 
 urlpatterns = [
     path("games/types/", views.GameTypesApi.as_view(), name="api-game-types"),
@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/<int:pk>/export/", export.GameExportApi.as_view(), name="api-game-export"),
     path("games/<int:pk>/stream/", streams.game_stream, name="api-game-stream"),
     path("me/stream/", streams.user_stream, name="api-me-stream"),
+    path("games/<int:pk>/analysis/", analysis.GameAnalysisApi.as_view(), name="api-game-analysis"),
     path("games/<int:pk>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
     path(
         "games/<int:pk>/accept/", views.GameSeatApi.as_view(action="accept"), name="api-game-accept"

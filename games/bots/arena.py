@@ -70,6 +70,8 @@ class MatchResult:
     decisions: int = 0
     seconds: float = 0.0
     tallies: dict[str, Tally] = field(default_factory=dict)
+    # Each game as (the entrant's name in each seat, each seat's rank), in the order played.
+    played: list[tuple[list[str], list[int]]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -131,6 +133,7 @@ def run_match(
         result, decisions = play_game(rules, seats, f"{seed}:{game}", match.tallies)
         match.games += 1
         match.decisions += decisions
+        match.played.append(([e.name for e in seats], [entry["rank"] for entry in result]))
         winners = {seats[s].name for s, entry in enumerate(result) if entry["rank"] == 1}
         for s, entry in enumerate(result):
             tally = match.tallies[seats[s].name]
@@ -144,6 +147,22 @@ def run_match(
             progress()
     match.seconds = time.perf_counter() - started
     return match
+
+
+def round_robin(
+    rules: ModuleType,
+    entrants: list[Entrant],
+    games: int,
+    seed: int,
+    progress: Callable[[], None] | None = None,
+) -> dict[tuple[str, str], MatchResult]:
+    """Every pair of entrants plays a 2-player match of ``games`` games (seats rotating), all
+    pairs on the same seeds; the matches by pair of names."""
+    return {
+        (a.name, b.name): run_match(rules, [a, b], games, seed, 2, progress)
+        for i, a in enumerate(entrants)
+        for b in entrants[i + 1 :]
+    }
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:

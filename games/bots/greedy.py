@@ -48,6 +48,19 @@ class GreedyBot:
         best, _ = self._best(world, actions, seat, self.steps, rng)
         return rng.choice(best)
 
+    def values(
+        self, world: State, actions: list[Action], seat: int, rng: random.Random
+    ) -> list[float]:
+        """What greedy thinks of each action in ``world`` (a determinisation already): the
+        value it maximises, looked at whole over ``steps`` steps and over the chance after.
+        MCTS takes these as its root's prior."""
+        values = []
+        for action in actions:
+            after = world.clone()
+            after.apply(action)
+            values.append(self._value_after(after, seat, self.steps - 1, rng))
+        return values
+
     def _best(
         self, world: State, actions: list[Action], seat: int, steps: int, rng: random.Random
     ) -> tuple[list[Action], float]:

@@ -1,29 +1,45 @@
-"""The MCTS bot: information-set Monte Carlo tree search with determinisation.
+"""The MCTS bot: information-set Monte Carlo tree search guided by the game's evaluation.
 
-Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): one tree for the bot's own
-seat, whose nodes are what that seat has seen happen. Each iteration
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) with the AlphaZero-style PUCT
+rule, its prior taken from the hand-written evaluation instead of a network. One tree for the
+searching seat, whose nodes are sequences of what that seat has seen happen. Each iteration
 
 1. determinises: ``state.resample_hidden(seat, rng)`` redraws whatever the seat cannot see,
-   consistently with its view, so the search never reads the true state's secrets;
-2. selects down the tree in that world: at a decision the acting seat picks the child with the
-   best UCB on *its own* mean reward (each node keeps a reward per seat, so it works for any
-   number of players), counting a child's chances by how often it was available; at a chance
-   node an outcome is drawn by its probability; an outcome private to other seats (its
-   ``public_form`` differs) leads to the child for its public form, since the bot could not
-   tell those apart;
-3. expands one untried action, then rolls out: random decisions and chance drawn by its
-   probabilities, to the end or for ``rollout_depth`` decisions at most and on to the next
-   decision, where the game's evaluator (:mod:`games.bots.evaluation`, for each seat through
-   a logistic) stands in for the result. The default depth is 0: where the game has an
-   evaluation, the leaf is valued once the chance right after it is drawn. Random play
-   misjudges these games (a random diver turns back at random), and in Deep Sea Adventure
-   against the greedy bot rollouts of 4 or 20 random actions did worse than none at the same
-   number of iterations. A game without an evaluation is always played out to the end;
+   consistently with its view, so the search never reads the true state's secrets (Abyss
+   hands, the deck, unrevealed chips);
+2. selects down the tree in that world. At a decision the acting seat takes the child with
+   the best ``Q + c * P * sqrt(N) / (1 + n)`` on *its own* mean reward (each node keeps a
+   reward per seat, so it works for any number of players). ``P`` is a softmax of the
+   evaluation one action ahead, and a child not yet visited counts that same value as its
+   ``Q``. At the root the value is the greedy bot's own (:meth:`GreedyBot.values`: the
+   evaluator after the move, a move of several steps looked at whole, chance after it
+   averaged), so with no search at all the bot would play as greedy does and the search only
+   has to improve on that; below the root it is the acting seat's evaluator after the
+   action, the chance that follows drawn once. Only the children whose actions are legal in
+   this world compete, so a node is the set of worlds the seat cannot tell apart. Where a
+   node below the root has many actions (Ventlife's tile step: several hundred) only a sample
+   of them is judged when it is first expanded, and the sample widens with the node's visits
+   (progressive widening). Chance is open-loop by default: an outcome is drawn by its
+   probability and the tree does not branch on it, so the statistics below a dice roll
+   gather over every roll instead of splitting into one thin subtree per outcome
+   (``chance_branching`` makes chance with few outcomes branch, keyed by what the seat sees
+   of the outcome);
+3. a node reached for the first time is a leaf (it is expanded on its next visit, so the
+   one-ply judging is paid only where the search comes back): from there a short rollout
+   plays ``rollout_depth`` decisions, each the best of a few sampled actions on the
+   evaluation (a cheap greedy policy), chance drawn by its probabilities, and the evaluator
+   (per seat, through a logistic) values where it stops. A game without an evaluator, or
+   ``rollout_depth=None``, plays random rollouts to the end instead;
 4. backs the reward vector up the path.
 
+The settings are per game (:data:`GAME_SETTINGS`), as measured against the greedy bot.
 Rewards from a finished game are by rank: 1 for first, 0 for last, linear between, ties
 shared. The budget is a number of iterations or of seconds, whichever runs out first; the
-move is the root action visited most. All randomness comes from the injected generator.
+move is the root action visited most (ties: the better mean). All randomness comes from the
+injected generator.
+
+:func:`search` is the pure entry point the bot and the post-game analysis share: it returns
+the root's statistics, one :class:`RootStat` per legal action.
 """
 
 from __future__ import annotations
@@ -31,22 +47,115 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass, fields, replace
+from typing import Any, NamedTuple
 
 from games.bots.evaluation import evaluator_for
+from games.bots.evaluation.registry import Evaluator
+from games.bots.greedy import GreedyBot
 from games.bots.rewards import action_key, choices, rank_rewards, sample_outcome
+from games.rules import registered
 from games.rules.base import Action, State
 
-DEFAULT_ITERATIONS = 1000
+DEFAULT_ITERATIONS = 300
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a search runs: ``iterations``, ``seconds``, or both (whichever ends first)."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a budget needs iterations or seconds")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError("seconds must be positive")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The search's knobs; the defaults are the ones measured best (README, *Bots*)."""
+
+    exploration: float = 1.0  # c in PUCT
+    temperature: float = 1.5  # the prior's softmax temperature, in evaluation points
+    evaluation_scale: float = 8.0  # evaluation points to a reward: logistic(points / scale)
+    rollout_depth: int | None = (
+        2  # greedy rollout decisions before the evaluation; None: random to the end
+    )
+    rollout_width: int = 6  # actions a rollout decision compares
+    widening: int = 24  # actions judged when a non-root node is expanded
+    widening_growth: float = 4.0  # ... and more as it is visited: widening + growth * sqrt(visits)
+    chance_branching: int = 0  # chance with at most this many outcomes branches the tree
+
+
+# Per game, where its evaluation and turn structure want other settings than the defaults.
+GAME_SETTINGS: dict[str, Settings] = {
+    "deep-vents": Settings(rollout_depth=0),
+    "ventlife": Settings(rollout_depth=3, rollout_width=12),
+}
+
+
+class RootStat(NamedTuple):
+    """One root action after a search: how often it was tried and its mean reward for the
+    searching seat (0 = certain last place, 1 = certain first)."""
+
+    action: Action
+    visits: int
+    value: float
 
 
 class _Node:
-    __slots__ = ("children", "visits", "available", "totals")
+    __slots__ = ("children", "visits", "totals", "weight", "first")
 
-    def __init__(self, num_players: int):
+    def __init__(self, num_players: int, weight: float = 1.0, first: float = 0.5):
         self.children: dict[tuple, _Node] = {}
         self.visits = 0
-        self.available = 0  # iterations in which this node's move could have been chosen
         self.totals = [0.0] * num_players
+        self.weight = weight  # unnormalised prior: exp(one-ply value / temperature)
+        self.first = first  # the acting seat's one-ply reward, the Q of an unvisited child
+
+
+def search(
+    state: State,
+    seat: int,
+    rng: random.Random,
+    budget: Budget | int,
+    settings: Settings | None = None,
+) -> list[RootStat]:
+    """Search from ``seat``'s view of ``state`` and return every legal action's statistics.
+
+    ``budget`` is a :class:`Budget` or a number of iterations. ``state`` is not changed and
+    its hidden parts are never read: every iteration works on ``state.resample_hidden(seat,
+    rng)``. The list follows ``state.legal_actions()``; an action never tried has 0 visits
+    and its one-ply value.
+    """
+    if isinstance(budget, int):
+        budget = Budget(iterations=budget)
+    actions = choices(state, seat)
+    search_ = _Search(settings or settings_for(state), seat, state.num_players, rng)
+    deadline = time.perf_counter() + budget.seconds if budget.seconds is not None else None
+    done = 0
+    while True:
+        search_.iterate(state.resample_hidden(seat, rng))
+        done += 1
+        if budget.iterations is not None and done >= budget.iterations:
+            break
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    stats = []
+    for action in actions:
+        child = search_.root.children.get(action_key(action))
+        if child is None:
+            stats.append(RootStat(action, 0, 0.5))
+        elif child.visits == 0:
+            stats.append(RootStat(action, 0, child.first))
+        else:
+            stats.append(RootStat(action, child.visits, child.totals[seat] / child.visits))
+    return stats
 
 
 class MCTSBot:
@@ -54,114 +163,168 @@ class MCTSBot:
     takes_budget = True
 
     def __init__(
-        self,
-        iterations: int | None = None,
-        seconds: float | None = None,
-        exploration: float = 0.7,
-        rollout_depth: int | None = 0,
-        evaluation_scale: float = 8.0,
+        self, iterations: int | None = None, seconds: float | None = None, **settings: Any
     ):
+        """``settings`` override the game's :data:`GAME_SETTINGS` (any :class:`Settings`
+        field: ``rollout_depth=None`` plays random rollouts to the end)."""
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
-        if iterations is not None and iterations < 1:
-            raise ValueError("iterations must be at least 1")
-        if seconds is not None and seconds <= 0:
-            raise ValueError("seconds must be positive")
+        self.budget = Budget(iterations, seconds)  # validates
         self.iterations = iterations
         self.seconds = seconds
-        self.exploration = exploration
-        self.rollout_depth = rollout_depth
-        self.evaluation_scale = evaluation_scale
+        unknown = set(settings) - {f.name for f in fields(Settings)}
+        if unknown:
+            raise TypeError(f"unknown MCTS settings: {', '.join(sorted(unknown))}")
+        self.overrides = settings
+
+    def settings_for(self, state: State) -> Settings:
+        return replace(settings_for(state), **self.overrides)
 
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
         actions = choices(state, seat)
         if len(actions) == 1:
             return actions[0]
-        root = _Node(state.num_players)
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
-        done = 0
-        while True:
-            self._iterate(root, state.resample_hidden(seat, rng), seat, rng)
-            done += 1
-            if self.iterations is not None and done >= self.iterations:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+        stats = search(state, seat, rng, self.budget, self.settings_for(state))
+        best = max((s.visits, s.value) for s in stats)
+        return rng.choice([s.action for s in stats if (s.visits, s.value) == best])
 
-        def merit(action: Action) -> tuple[int, float]:
-            child = root.children.get(action_key(action))
-            if child is None:
-                return (0, 0.0)
-            return (child.visits, child.totals[seat] / child.visits)
 
-        best = max(merit(a) for a in actions)
-        return rng.choice([a for a in actions if merit(a) == best])
+def settings_for(state: State) -> Settings:
+    """The settings measured best for ``state``'s game (:data:`GAME_SETTINGS`), else the
+    defaults."""
+    for slug, rules in registered().items():
+        if rules.State is type(state):
+            return GAME_SETTINGS.get(slug, Settings())
+    return Settings()
+
+
+class _Search:
+    def __init__(self, settings: Settings, seat: int, num_players: int, rng: random.Random):
+        self.settings = settings
+        self.seat = seat
+        self.n = num_players
+        self.rng = rng
+        self.root = _Node(num_players)
+        self.judge: Evaluator | None = None
+        self.judged = False
+        self.greedy = GreedyBot()
 
     # -- one iteration ------------------------------------------------------------------------
 
-    def _iterate(self, root: _Node, world: State, seat: int, rng: random.Random) -> None:
-        node = root
-        path = [root]
-        n = world.num_players
-        expanded = False
-        while not expanded and not world.is_terminal():
+    def iterate(self, world: State) -> None:
+        if not self.judged:
+            self.judge = evaluator_for(world)
+            self.judged = True
+        node = self.root
+        path = [node]
+        rewards: list[float] | None = None
+        while rewards is None:
+            if world.is_terminal():
+                rewards = rank_rewards(world)
+                break
             if world.is_chance_node():
-                outcome = sample_outcome(world.chance_outcomes(), rng)
+                outcomes = world.chance_outcomes()
+                outcome = sample_outcome(outcomes, self.rng)
+                if len(outcomes) > self.settings.chance_branching:
+                    world.apply(outcome)
+                    continue  # open loop: the tree does not branch on this chance
                 seen_by = world.private_to(outcome)
-                key = action_key(
-                    outcome if seen_by is None or seat in seen_by else world.public_form(outcome)
-                )
+                seen = outcome if seen_by is None or self.seat in seen_by else None
+                key = ("chance", action_key(seen or world.public_form(outcome)))
                 world.apply(outcome)
                 child = node.children.get(key)
                 if child is None:
-                    child = node.children[key] = _Node(n)
-            else:
-                player = world.current_player
-                legal = world.legal_actions()
-                keys = [action_key(a) for a in legal]
-                untried = []
-                for i, key in enumerate(keys):
-                    known = node.children.get(key)
-                    if known is None:
-                        untried.append(i)
-                    else:
-                        known.available += 1
-                if untried:
-                    i = rng.choice(untried)
-                    child = node.children[keys[i]] = _Node(n)
-                    child.available = 1
-                    expanded = True
-                else:
-                    i = self._select(node, keys, player, rng)
-                    child = node.children[keys[i]]
-                world.apply(legal[i])
-            node = child
+                    child = node.children[key] = _Node(self.n)
+                node = child
+                path.append(node)
+                continue
+            if node.visits == 0 and node is not self.root:
+                rewards = self._rollout(world)
+                break
+            player = world.current_player
+            legal = world.legal_actions()
+            child_index = self._select(node, world, legal, player)
+            node = node.children[action_key(legal[child_index])]
+            world.apply(legal[child_index])
             path.append(node)
-        rewards = self._rollout(world, rng)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
-            for s in range(n):
+            for s in range(self.n):
                 totals[s] += rewards[s]
 
-    def _select(self, node: _Node, keys: list[tuple], player: int, rng: random.Random) -> int:
-        c = self.exploration
-        best: list[int] = []
-        best_score = float("-inf")
+    def _select(self, node: _Node, world: State, legal: list[Action], player: int) -> int:
+        keys = [action_key(a) for a in legal]
+        children = node.children
+        settings = self.settings
+        missing = [i for i, key in enumerate(keys) if key not in children]
+        if missing:
+            if node is self.root:
+                # The root is judged as greedy judges a move (whole, over the chance after):
+                # its prior is at least as good as the greedy bot's choice.
+                for i, value in zip(
+                    missing, self._root_values(world, [legal[i] for i in missing], player)
+                ):
+                    children[keys[i]] = self._node_for(value)
+            else:
+                considered = len(keys) - len(missing)
+                cap = settings.widening + settings.widening_growth * math.sqrt(node.visits)
+                allowed = max(1 if considered == 0 else 0, int(cap) - considered)
+                if allowed < len(missing):
+                    missing = self.rng.sample(missing, allowed)
+                for i in missing:
+                    children[keys[i]] = self._judged_child(world, legal[i], player)
+        c = settings.exploration
+        total = 0.0
+        candidates = []
         for i, key in enumerate(keys):
-            child = node.children[key]
-            score = child.totals[player] / child.visits + c * math.sqrt(
-                math.log(child.available) / child.visits
-            )
+            child = children.get(key)
+            if child is not None:
+                candidates.append((i, child))
+                total += child.weight
+        root_n = math.sqrt(node.visits + 1)
+        best_score = float("-inf")
+        best: list[int] = []
+        for i, child in candidates:
+            q = child.totals[player] / child.visits if child.visits else child.first
+            score = q + c * (child.weight / total) * root_n / (1 + child.visits)
             if score > best_score:
                 best, best_score = [i], score
             elif score == best_score:
                 best.append(i)
-        return best[0] if len(best) == 1 else rng.choice(best)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
 
-    def _rollout(self, world: State, rng: random.Random) -> list[float]:
-        judge = evaluator_for(world)
-        limit = self.rollout_depth if judge is not None else None
+    def _judged_child(self, world: State, action: Action, player: int) -> _Node:
+        if self.judge is None:
+            return _Node(self.n)
+        return self._node_for(self._points_after(world, action, player, self.judge))
+
+    def _root_values(self, world: State, actions: list[Action], player: int) -> list[float]:
+        if self.judge is None:
+            return [0.0] * len(actions)
+        return self.greedy.values(world, actions, player, self.rng)
+
+    def _node_for(self, points: float) -> _Node:
+        settings = self.settings
+        weight = math.exp(max(-50.0, min(50.0, points / settings.temperature)))
+        return _Node(self.n, weight, _logistic(points / settings.evaluation_scale))
+
+    def _points_after(self, world: State, action: Action, player: int, judge: Evaluator) -> float:
+        """``player``'s evaluation one action ahead, the chance after it drawn once."""
+        after = world.clone()
+        after.apply(action)
+        while after.is_chance_node():
+            after.apply(sample_outcome(after.chance_outcomes(), self.rng))
+        if after.is_terminal():
+            # A finished game is worth more than any lead: far out on the logistic.
+            return (2 * rank_rewards(after)[player] - 1) * 4 * self.settings.evaluation_scale
+        return judge(after, player)
+
+    def _rollout(self, world: State) -> list[float]:
+        judge = self.judge
+        settings = self.settings
+        rng = self.rng
+        limit = settings.rollout_depth if judge is not None else None
         decisions = 0
         while not world.is_terminal():
             # Chance is always played out first: a dice roll about to happen is not judged
@@ -169,12 +332,30 @@ class MCTSBot:
             if world.is_chance_node():
                 world.apply(sample_outcome(world.chance_outcomes(), rng))
                 continue
-            if judge is not None and limit is not None and decisions >= limit:
-                scale = self.evaluation_scale
-                return [_logistic(judge(world, s) / scale) for s in range(world.num_players)]
-            world.apply(rng.choice(world.legal_actions()))
+            legal = world.legal_actions()
+            if judge is None or limit is None:
+                world.apply(rng.choice(legal))
+                continue
+            if decisions >= limit:
+                scale = settings.evaluation_scale
+                return [_logistic(judge(world, s) / scale) for s in range(self.n)]
+            world.apply(self._greedy_step(world, legal, judge))
             decisions += 1
         return rank_rewards(world)
+
+    def _greedy_step(self, world: State, legal: list[Action], judge: Evaluator) -> Action:
+        """The best on the evaluation of a few sampled actions (all, if there are few)."""
+        if len(legal) == 1:
+            return legal[0]
+        width = self.settings.rollout_width
+        sample = legal if len(legal) <= width else self.rng.sample(legal, width)
+        player = world.current_player
+        best, best_points = sample[0], float("-inf")
+        for action in sample:
+            points = self._points_after(world, action, player, judge)
+            if points > best_points:
+                best, best_points = action, points
+        return best
 
 
 def _logistic(x: float) -> float:

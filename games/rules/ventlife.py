@@ -380,6 +380,9 @@ class State(base.State):
             return clone
         pool = [k for k, count in enumerate(self._bag) for _ in range(count)]
         pool += [kind for s in others if (kind := self._hand[s]) is not None]
+        # In a fixed order before the shuffle: the redraw must depend only on what ``seat``
+        # sees (the pool as a whole), not on which tile sits in which hidden hand.
+        pool.sort()
         rng.shuffle(pool)
         for s in others:
             clone._hand[s] = pool.pop()

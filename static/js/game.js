@@ -294,7 +294,7 @@ class GamePage {
     const g = this.game;
     const note = (text) => box.replaceChildren(html("p", {class: "muted", text}));
     if (g.status !== "active") return note("The game is over.");
-    if (this.at !== null) return note("You are looking back at an earlier moment: go back to live to play.");
+    if (this.at !== null) return note("Replaying an earlier move: go back to live to play.");
     if (this.seat === null) return note(`Watching. To play: ${this.who(g.current_player)}.`);
     if (!this.actions.length) {
       return note(`Waiting for ${this.who(g.current_player)}…`);
@@ -597,7 +597,11 @@ async function start() {
   if (!node) return;
   const {slug, renderers} = document.getElementById("game").dataset;
   const renderer = await loadRenderer(renderers, slug);
-  new GamePage(JSON.parse(node.textContent), renderer).start();
+  const page = new GamePage(JSON.parse(node.textContent), renderer);
+  page.start();
+  // For the page's add-ons (replay.js): they hook in once the page is there.
+  window.hadalGame = page;
+  window.dispatchEvent(new CustomEvent("hadal:game", {detail: page}));
 }
 
 // A module runs once the document is parsed, so the page's elements are there.

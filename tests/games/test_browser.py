@@ -142,7 +142,7 @@ def test_sign_up_play_replay_and_resign(page):
     expect(page.locator("#replay-label")).to_have_text(f"step 1 of {moved}")
     expect(page.locator("#board svg")).to_have_attribute("data-version", "1")
     expect(page.locator("#board .dsa-diver-on-trail")).to_have_count(0)
-    expect(page.locator("#actions")).to_contain_text("looking back at an earlier moment")
+    expect(page.locator("#actions")).to_contain_text("Replaying an earlier move")
     page.click("#replay-live")
     expect(page.locator("#board svg")).to_have_attribute("data-version", str(moved))
     expect(page.locator("#board .dsa-diver-on-trail[data-seat='0']")).to_have_count(1)

@@ -25,12 +25,21 @@ SCREENSHOT = Path("/tmp/hadal-oceans.png")
 
 def overflow(page) -> list[str]:  # noqa: F811
     """The visible elements of the page's content that stick out past the screen's right
-    edge (the site's navigation bar is left out: it is not this page's)."""
+    edge (the site's navigation bar is left out: it is not this page's). What lies in a box
+    that scrolls sideways of its own (a wide table) does not widen the page."""
     return page.evaluate(
-        """Array.from(document.querySelectorAll("main *"))
-          .filter(e => e.offsetParent !== null && !e.closest(".sheet-table"))
-          .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
-          .map(e => e.tagName + "." + e.className)"""
+        """(() => {
+          const scrolls = (e) => {
+            for (let a = e.parentElement; a && a.tagName !== "MAIN"; a = a.parentElement) {
+              if (["auto", "scroll"].includes(getComputedStyle(a).overflowX)) return true;
+            }
+            return false;
+          };
+          return Array.from(document.querySelectorAll("main *"))
+            .filter(e => e.offsetParent !== null && !scrolls(e))
+            .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+            .map(e => e.tagName + "." + e.className);
+        })()"""
     )
 
 

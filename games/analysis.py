@@ -1,0 +1,152 @@
+"""Post-game analysis services: start it, read it, compute it (the Celery task's body).
+
+The judging itself is pure (games.bots.analysis); this module feeds it a finished game's log
+and keeps the outcome in an :class:`~games.models.Analysis` row. An analysis exists only once
+a game is over: every hand is public then, and each decision was searched from its own seat's
+view alone, so the result may be shown to anyone who may watch the game.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.http import Http404
+from django.utils import timezone
+
+from accounts.errors import Conflict
+from games import store
+from games.bots.analysis import Budget, Step, analyse
+from games.models import Analysis, Event, EventKind, Game, GameMode, GameStatus
+from games.rules import get_rules
+
+log = logging.getLogger(__name__)
+
+# A running analysis whose row has not moved for this long lost its worker: start it again.
+STALE_AFTER = timedelta(minutes=5)
+PROGRESS_EVERY_SECONDS = 0.5
+
+
+def analysis_budget(slug: str) -> Budget:
+    """The budget for a game of ``slug``: HADAL_ANALYSIS, with its per-game overrides."""
+    config = settings.HADAL_ANALYSIS
+    per_game = config.get("per_game", {}).get(slug, {})
+    return Budget(
+        iterations=per_game.get("iterations", config.get("iterations", Budget.iterations)),
+        luck_samples=per_game.get("luck_samples", config.get("luck_samples", Budget.luck_samples)),
+    )
+
+
+def game_analysis_get(*, game_id: int) -> Analysis:
+    """The game's analysis, started if nobody has asked before (or its worker was lost).
+    404 for no such game; 409 for a game not finished or without moves to analyse."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Http404("no such game")
+    _require_analysable(game)
+    with transaction.atomic():
+        row, created = Analysis.objects.select_for_update().get_or_create(
+            game=game, defaults={"budget": _budget_json(analysis_budget(game.slug))}
+        )
+        restart = not created and (
+            row.status == Analysis.FAILED
+            or (row.status == Analysis.RUNNING and timezone.now() - row.updated_at > STALE_AFTER)
+        )
+        if restart:
+            row.status, row.progress, row.started_at = Analysis.RUNNING, 0.0, timezone.now()
+            row.save(update_fields=["status", "progress", "started_at", "updated_at"])
+        if created or restart:
+            transaction.on_commit(lambda: _enqueue(game.pk))
+    row.refresh_from_db()  # an eager task has finished by now
+    return row
+
+
+def _require_analysable(game: Game) -> None:
+    if game.mode == GameMode.RECORD:
+        raise Conflict(
+            "this game was played on a table and recorded by its result: it has no moves to analyse"
+        )
+    if game.mode != GameMode.PLAY:
+        raise Conflict("this game's moves were entered at a table, not played here: not analysed")
+    if game.status == GameStatus.ACTIVE:
+        raise Conflict("the game is still being played: its analysis is ready once it is over")
+    if game.status != GameStatus.FINISHED:
+        raise Conflict("the game was called off: there is nothing to analyse")
+    if not get_rules(game.slug).spec.reveal_at_end:
+        raise Conflict("this game keeps its hands secret after the end: it is not analysed")
+
+
+def _enqueue(game_id: int) -> None:
+    from games.tasks import analyse_game
+
+    analyse_game.delay(game_id)
+
+
+def game_analysis_compute(*, game_id: int) -> bool:
+    """Compute and store the analysis of a finished game; False if there is nothing to do
+    (no such game, not finished, already done)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != GameStatus.FINISHED or game.mode != GameMode.PLAY:
+        return False
+    row, _ = Analysis.objects.get_or_create(game=game)
+    if row.status == Analysis.DONE:
+        return False
+    budget = analysis_budget(game.slug)
+    events = list(Event.objects.filter(game=game).order_by("seq"))
+    last_saved = [time.monotonic()]
+
+    def progress(fraction: float) -> None:
+        now = time.monotonic()
+        if now - last_saved[0] >= PROGRESS_EVERY_SECONDS:
+            last_saved[0] = now
+            Analysis.objects.filter(pk=game.pk, status=Analysis.RUNNING).update(
+                progress=round(fraction, 3), updated_at=timezone.now()
+            )
+
+    try:
+        report = analyse(
+            store.new_state(game),
+            log_steps(events),
+            budget=budget,
+            seed=game.pk,
+            progress=progress,
+        )
+    except Exception:
+        Analysis.objects.filter(pk=game.pk).update(status=Analysis.FAILED)
+        raise
+    Analysis.objects.filter(pk=game.pk).update(
+        status=Analysis.DONE,
+        progress=1.0,
+        result=report.to_json(),
+        budget=_budget_json(budget),
+        updated_at=timezone.now(),
+    )
+    return True
+
+
+def log_steps(events) -> list[Step]:
+    """The decisions and chance outcomes of a log, in order. A seat's moves after it resigned
+    were played for it by the random bot: they are stepped through but not judged."""
+    resigned: set[int] = set()
+    steps = []
+    for event in events:
+        if event.kind == EventKind.SEAT_RESIGNED:
+            resigned.add(event.seat)
+        elif event.kind in (EventKind.ACTION_APPLIED, EventKind.CHANCE_RESOLVED):
+            judged = event.kind == EventKind.CHANCE_RESOLVED or event.seat not in resigned
+            steps.append(Step(event.seq, event.data["action"], judged))
+    return steps
+
+
+def analysis_payload(row: Analysis) -> dict[str, Any]:
+    if row.status == Analysis.DONE:
+        return row.result
+    return {"status": "running", "progress": row.progress}
+
+
+def _budget_json(budget: Budget) -> dict[str, int]:
+    return {"iterations": budget.iterations, "luck_samples": budget.luck_samples}

@@ -1,0 +1,252 @@
+"""The analysis of a finished game: how good each decision was, and how lucky each chance event.
+
+Pure Python over the rule interface, like the bots. Given the game's first state and its log
+(the decisions and chance outcomes, in order), it walks the game once:
+
+- At a **decision** with a real choice (two or more legal actions), it runs the MCTS bot's
+  search (:func:`games.bots.mcts.search`) from the acting seat's own information set: every
+  iteration starts from ``state.resample_hidden(seat, rng)``, so nothing the seat could not
+  see at that moment enters it, and the generator is seeded from the game's seed, the
+  position in the log and the seat only. ``best`` is the root action visited most; the value
+  of an action is its mean reward in the search, or for one the search never tried, its
+  one-ply value (the evaluation just after it, which the search uses as its prior). Values
+  are expected results in 0..1 (1 a certain first place, 0 a certain last), as MCTS counts
+  them. ``loss = max(0, value(best) - value(played))``.
+- At a **chance** event, for every seat, the expected result just before the outcome (the mean
+  over every possible outcome, weighted by its probability) and just after it (the outcome that
+  happened). ``swing = after - before``: positive when the dice, draw or reveal helped the seat.
+  A position is valued the way MCTS values its leaves: the chance that follows is played out
+  (``luck_samples`` times), then the game's evaluator, through a logistic, stands in for the
+  result; a finished game is valued by place. The chances are the true ones (the deck as it
+  really was): the luck report is a judgement with hindsight, shown only once the game is
+  over, when every hand is public. It sees what the evaluation sees: where it prices only what
+  a seat holds and has built (not Deep Vents' market row, nor a Ventlife tile in hand), a draw
+  moves nothing until the hex or tile is played, and that luck shows in later moves' values.
+- A seat's **accuracy** is ``100 * (1 - mean loss)`` over its decisions with a real choice:
+  100 when every move was the one the search preferred or as good, and one point less per
+  percentage point of expected result given away on average.
+
+The budget (:class:`Budget`) is a number of iterations per decision, never seconds, so an
+analysis is the same on any machine and under any load.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.bots import mcts
+from games.bots.evaluation import evaluator_for
+from games.bots.rewards import action_key, rank_rewards, sample_outcome
+from games.rules.base import Action, State
+
+DEFAULT_ITERATIONS = 60
+DEFAULT_LUCK_SAMPLES = 2
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The work per step: search iterations at a decision, and the draws of the chance that
+    follows each outcome of a chance event."""
+
+    iterations: int = DEFAULT_ITERATIONS
+    luck_samples: int = DEFAULT_LUCK_SAMPLES
+
+    def __post_init__(self) -> None:
+        for name in ("iterations", "luck_samples"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"the analysis budget's {name} must be a whole number, at least 1")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One logged decision or chance outcome: the version of its event and the action.
+    ``judged`` False keeps a decision out of the report (a resigned seat's stand-in moves)."""
+
+    version: int
+    action: Action
+    judged: bool = True
+
+
+@dataclass(frozen=True)
+class Decision:
+    version: int
+    seat: int
+    played: Action
+    best: Action
+    value_played: float
+    value_best: float
+    loss: float
+
+
+@dataclass(frozen=True)
+class Luck:
+    version: int
+    seat: int
+    before: float
+    after: float
+
+    @property
+    def swing(self) -> float:
+        return self.after - self.before
+
+
+@dataclass
+class Analysis:
+    num_players: int
+    decisions: list[Decision] = field(default_factory=list)
+    luck: list[Luck] = field(default_factory=list)
+
+    def accuracy(self, seat: int) -> float | None:
+        """``100 * (1 - mean loss)`` over the seat's decisions; None if it never had a choice."""
+        losses = [d.loss for d in self.decisions if d.seat == seat]
+        if not losses:
+            return None
+        return 100.0 * (1.0 - sum(losses) / len(losses))
+
+    def total_luck(self, seat: int) -> float:
+        return sum(entry.swing for entry in self.luck if entry.seat == seat)
+
+    def to_json(self) -> dict[str, Any]:
+        """The API's shape: per seat, per decision, per chance event and seat."""
+        return {
+            "seats": [
+                {
+                    "seat": seat,
+                    "accuracy": _rounded(self.accuracy(seat)),
+                    "decisions": sum(1 for d in self.decisions if d.seat == seat),
+                    "luck": _rounded(self.total_luck(seat)),
+                }
+                for seat in range(self.num_players)
+            ],
+            "decisions": [
+                {
+                    "version": d.version,
+                    "seat": d.seat,
+                    "played": d.played,
+                    "best": d.best,
+                    "loss": _rounded(d.loss),
+                    "value_played": _rounded(d.value_played),
+                    "value_best": _rounded(d.value_best),
+                }
+                for d in self.decisions
+            ],
+            "luck": [
+                {
+                    "version": entry.version,
+                    "seat": entry.seat,
+                    "swing": _rounded(entry.swing),
+                    "before": _rounded(entry.before),
+                    "after": _rounded(entry.after),
+                }
+                for entry in self.luck
+            ],
+        }
+
+
+def analyse(
+    initial: State,
+    steps: Sequence[Step],
+    *,
+    budget: Budget | None = None,
+    seed: Any = 0,
+    progress: Callable[[float], None] | None = None,
+) -> Analysis:
+    """Walk the game from ``initial`` through ``steps`` and judge every decision and chance
+    event. ``initial`` is not changed. ``progress`` is told the fraction done after each step."""
+    budget = budget or Budget()
+    state = initial.clone()
+    report = Analysis(initial.num_players)
+    total = len(steps)
+    for done, step in enumerate(steps, start=1):
+        if state.is_terminal():
+            raise ValueError(f"the game is over before the event at version {step.version}")
+        if state.is_chance_node():
+            report.luck.extend(chance_luck(state, step, budget, seed))
+        elif step.judged:
+            decision = judge_decision(state, step, budget, seed)
+            if decision is not None:
+                report.decisions.append(decision)
+        state.apply(step.action)
+        if progress is not None:
+            progress(done / total)
+    return report
+
+
+def judge_decision(state: State, step: Step, budget: Budget, seed: Any) -> Decision | None:
+    """The decision at ``state`` (not changed) searched from the acting seat's view alone;
+    None where there was nothing to choose."""
+    seat = state.current_player
+    if len(state.legal_actions()) < 2:
+        return None
+    rng = random.Random(f"analysis:{seed}:{step.version}:{seat}")
+    stats = mcts.search(state, seat, rng, budget.iterations)
+    played_key = action_key(step.action)
+    played = next((stat for stat in stats if action_key(stat.action) == played_key), None)
+    if played is None:
+        raise ValueError(f"the move at version {step.version} is not legal there")
+    best = max(stats, key=lambda stat: (stat.visits, stat.value))
+    value_best = max(best.value, played.value) if best is played else best.value
+    return Decision(
+        version=step.version,
+        seat=seat,
+        played=step.action,
+        best=best.action,
+        value_played=played.value,
+        value_best=value_best,
+        loss=max(0.0, value_best - played.value),
+    )
+
+
+def chance_luck(state: State, step: Step, budget: Budget, seed: Any) -> list[Luck]:
+    """Per seat, the expected result before the chance outcome at ``state`` and after it."""
+    outcomes = state.chance_outcomes()
+    happened = action_key(step.action)
+    expected = [0.0] * state.num_players
+    after: list[float] | None = None
+    for outcome, probability in outcomes:
+        # The same generator for every outcome: what follows is played out alike for each.
+        rng = random.Random(f"luck:{seed}:{step.version}")
+        values = position_values(state, outcome, budget, rng)
+        for s, value in enumerate(values):
+            expected[s] += probability * value
+        if action_key(outcome) == happened:
+            after = values
+    if after is None:
+        raise ValueError(f"the chance outcome at version {step.version} was not possible there")
+    return [Luck(step.version, s, expected[s], after[s]) for s in range(state.num_players)]
+
+
+def position_values(
+    state: State, outcome: Action, budget: Budget, rng: random.Random
+) -> list[float]:
+    """Each seat's expected result once ``outcome`` is applied to ``state``: the chance after
+    it drawn, then the game's evaluation through the logistic MCTS uses (a finished game by
+    place), averaged over ``luck_samples`` draws of that chance."""
+    totals = [0.0] * state.num_players
+    for _ in range(budget.luck_samples):
+        world = state.clone()
+        world.apply(outcome)
+        while world.is_chance_node():
+            world.apply(sample_outcome(world.chance_outcomes(), rng))
+        judge = evaluator_for(world)
+        if world.is_terminal() or judge is None:
+            values = rank_rewards(world) if world.is_terminal() else [0.5] * world.num_players
+        else:
+            scale = mcts.Settings.evaluation_scale
+            values = [_logistic(judge(world, s) / scale) for s in range(world.num_players)]
+        for s, value in enumerate(values):
+            totals[s] += value
+    return [total / budget.luck_samples for total in totals]
+
+
+def _logistic(x: float) -> float:
+    return 0.0 if x < -60 else 1.0 / (1.0 + math.exp(-x))
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)

@@ -1,0 +1,160 @@
+"""The post-game analysis (games.bots.analysis): losses, luck and accuracy, from each seat's view."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bots.analysis import Budget, Step, analyse, chance_luck, judge_decision
+from games.bots.rewards import sample_outcome
+from games.rules import get_rules
+from tests.games.bots.helpers import abyss_with_secrets, diver_to_act, play_to_decision, poisoned
+
+ROLL = "roll"
+
+
+def deep_and_short_of_air():
+    """Eight spaces down with two level-3 chips and 12 air: a diver must turn back."""
+    return diver_to_act(position=8, held=[3, 3], air=12)
+
+
+def test_diving_on_when_the_air_is_running_out_is_a_costly_move():
+    report = analyse(
+        deep_and_short_of_air(),
+        [Step(2, {"type": "continue"})],
+        budget=Budget(iterations=200),
+        seed=1,
+    )
+    (decision,) = report.decisions
+    assert decision.best == {"type": "turn_back"}
+    assert decision.loss > 0.05
+    assert decision.value_best > decision.value_played
+    assert report.accuracy(0) == pytest.approx(100 * (1 - decision.loss))
+    assert report.accuracy(1) is None  # seat 1 never chose
+
+
+def test_turning_back_there_loses_nothing():
+    report = analyse(
+        deep_and_short_of_air(),
+        [Step(2, {"type": "turn_back"})],
+        budget=Budget(iterations=200),
+        seed=1,
+    )
+    (decision,) = report.decisions
+    assert decision.best == decision.played == {"type": "turn_back"}
+    assert decision.loss == 0
+    assert report.accuracy(0) == 100
+
+
+def test_a_high_roll_on_the_way_home_is_luck_and_a_low_one_bad_luck():
+    state = deep_and_short_of_air()
+    state.apply({"type": "turn_back"})
+    assert state.is_chance_node()
+    dice = {tuple(o["dice"]): o for o, _ in state.chance_outcomes()}
+    high = chance_luck(state, Step(3, dice[(3, 3)]), Budget(), seed=1)
+    low = chance_luck(state, Step(3, dice[(1, 1)]), Budget(), seed=1)
+    assert high[0].swing > 0 > low[0].swing
+    assert high[0].before == pytest.approx(low[0].before)  # before the roll, the same
+    assert 0 <= high[0].after <= 1
+
+
+def test_a_decision_with_one_legal_action_is_not_judged():
+    state = diver_to_act(position=0, held=[], air=25)  # in the submarine: only continue
+    assert len(state.legal_actions()) == 1
+    assert judge_decision(state, Step(2, state.legal_actions()[0]), Budget(8), seed=0) is None
+
+
+def test_a_move_that_was_not_legal_is_refused():
+    with pytest.raises(ValueError, match="not legal"):
+        analyse(deep_and_short_of_air(), [Step(2, {"type": "take"})], budget=Budget(8))
+
+
+def test_a_budget_is_whole_numbers_at_least_one():
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError):
+            Budget(iterations=bad)
+
+
+@pytest.mark.parametrize("slug", ["deep-sea-adventure", "deep-vents"])
+def test_a_whole_game_gets_one_judgement_per_choice_and_per_chance_event(slug):
+    rules = get_rules(slug)
+    first = rules.new_game(3)
+    state, rng, steps, choices, chance = first.clone(), random.Random(3), [], set(), set()
+    while not state.is_terminal():
+        version = len(steps) + 2
+        if state.is_chance_node():
+            action = sample_outcome(state.chance_outcomes(), rng)
+            chance.add(version)
+        else:
+            legal = state.legal_actions()
+            action = rng.choice(legal)
+            if len(legal) > 1:
+                choices.add(version)
+        steps.append(Step(version, action))
+        state.apply(action)
+    seen = []
+    report = analyse(
+        first, steps, budget=Budget(iterations=4, luck_samples=1), progress=seen.append
+    )
+    assert {d.version for d in report.decisions} == choices
+    assert {entry.version for entry in report.luck} == chance
+    assert len(report.luck) == 3 * len(chance)
+    assert seen[-1] == 1 and seen == sorted(seen)
+    for seat in range(3):
+        accuracy = report.accuracy(seat)
+        assert accuracy is not None and 0 <= accuracy <= 100
+    body = report.to_json()
+    assert [s["seat"] for s in body["seats"]] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("seed", [5, 11])
+def test_an_abyss_decision_is_judged_the_same_whatever_the_hidden_cards(seed):
+    state = abyss_with_secrets(seed)
+    other = poisoned(state, 0, random.Random(seed))
+    for played in state.legal_actions()[:3]:
+        step = Step(40, played)
+        mine = judge_decision(state, step, Budget(iterations=40), seed=7)
+        theirs = judge_decision(other, step, Budget(iterations=40), seed=7)
+        assert mine == theirs
+
+
+def ventlife_with_hidden_tiles(seed: int):
+    rules = get_rules("ventlife")
+    rng = random.Random(seed)
+    found = play_to_decision(
+        rules.new_game(3),
+        rng,
+        until=lambda s: (
+            s.current_player == 0
+            and len(s.legal_actions()) > 1
+            and all(s._hand[o] is not None for o in (1, 2))
+        ),
+    )
+    assert found is not None
+    for _ in range(100):
+        other = found.resample_hidden(0, rng)
+        if other._hand != found._hand:
+            return found, other
+    raise AssertionError("no other dealing of the hidden tiles found")
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4, 5])
+def test_a_ventlife_decision_is_judged_the_same_whatever_the_tiles_in_other_hands(seed):
+    state, other = ventlife_with_hidden_tiles(seed)
+    assert state.view(0) == other.view(0)
+    step = Step(30, state.legal_actions()[0])
+    assert judge_decision(state, step, Budget(iterations=6), seed=3) == judge_decision(
+        other, step, Budget(iterations=6), seed=3
+    )
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4, 5])
+def test_ventlife_redraws_the_same_worlds_whatever_the_tiles_in_other_hands(seed):
+    """The search draws its worlds with resample_hidden: for the analysis of a seat to be the
+    same whatever the others held, those draws must depend only on what the seat sees."""
+    state, other = ventlife_with_hidden_tiles(seed)
+    for r in range(50):
+        mine = state.resample_hidden(0, random.Random(r))
+        theirs = other.resample_hidden(0, random.Random(r))
+        assert [mine.view(s) for s in range(3)] == [theirs.view(s) for s in range(3)]
