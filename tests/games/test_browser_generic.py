@@ -65,7 +65,7 @@ def test_a_game_without_a_renderer_is_shown_and_played_to_the_end(page, pearl_ra
     # The view, entry by entry: the pearls in the bed, none taken yet, seat 0 to move.
     board = page.locator("#board .generic-view")
     expect(board).to_be_visible()
-    expect(board.locator(".generic-caption")).to_contain_text("What seat 0 sees")
+    expect(board.locator(".generic-caption")).to_contain_text("What marina (player 1) sees")
     expect(left_shown(board)).to_have_text(str(left))
     expect(board.locator(".generic-entry[data-key=taken] dd")).to_have_text("0, 0")
     expect(board.locator(".generic-entry dt")).to_have_text(

@@ -34,6 +34,8 @@ def sign_in(page, username: str) -> None:
     from playwright.sync_api import expect
 
     if page.locator(".nav-user").count():
+        if page.locator(".nav-toggle").is_visible():  # a phone: the links are folded away
+            page.click(".nav-toggle")
         page.click("nav >> text=Sign out")
     page.goto("/accounts/login/")
     page.fill("#id_username", username)
