@@ -80,7 +80,9 @@ def test_a_game_without_a_renderer_is_shown_and_played_to_the_end(page, pearl_ra
     taken = [0, 0]
     for turn in range(left):
         seat = turn % 2
-        expect(page.locator(".your-move")).to_have_text(f"Your move, seat {seat}:")
+        expect(page.locator(".your-move")).to_have_text(
+            f"Your move, as marina (player {seat + 1}):"
+        )
         if left - turn == 1:
             expect(buttons).to_have_text(["Take (pearls 1)"])
         before = version_of(page)
@@ -95,8 +97,10 @@ def test_a_game_without_a_renderer_is_shown_and_played_to_the_end(page, pearl_ra
     # Whoever took the last pearl won.
     winner = (left - 1) % 2
     expect(page.locator("#game-status")).to_have_text("Finished")
-    expect(page.locator("#result-table tbody tr").first).to_contain_text(f"(seat {winner})")
+    expect(page.locator("#result-table tbody tr").first).to_contain_text(
+        f"marina (player {winner + 1})"
+    )
     expect(page.locator("#actions")).to_contain_text("The game is over")
-    expect(page.locator("#log")).to_contain_text(f"seat {winner} (marina): take (pearls 1)")
+    expect(page.locator("#log")).to_contain_text(f"marina (player {winner + 1}): take (pearls 1)")
     if os.environ.get("HADAL_SCREENSHOT"):
         page.screenshot(path=str(SCREENSHOT), full_page=True)
