@@ -56,16 +56,7 @@ def log_create(
 ) -> Game:
     """A new table log. Seats are people at the table, ``{"user": name}`` or ``{"guest":
     name}``; the scorekeeper is a user seated at it or the creator (an organiser)."""
-    try:
-        rules = get_rules(slug)
-    except KeyError as exc:
-        raise InvalidInput(str(exc.args[0])) from None
-    if not isinstance(seats, list) or not seats:
-        raise InvalidInput("seats must be a non-empty list")
-    try:
-        options = rules.spec.validate(len(seats), options)
-    except ValueError as exc:
-        raise InvalidInput(str(exc)) from None
+    rules, options = services.game_setup(slug, seats, options)
     people = [_table_seat(i, s) for i, s in enumerate(seats)]
     keeper = _scorekeeper(scorekeeper, [u for u, _ in people if u is not None], created_by)
     game = Game.objects.create(

@@ -92,16 +92,7 @@ def game_create(
     moving, and no clock runs until everyone has. A seat ``{"open": true}`` is left for anyone
     to take (games.lobby). ``seated`` seats everyone at once (tournament entrants accepted by
     entering). ``rematch_of`` is the finished game this one is the rematch of (games.lobby)."""
-    try:
-        rules = get_rules(slug)
-    except KeyError as exc:
-        raise InvalidInput(str(exc.args[0])) from None
-    if not isinstance(seats, list) or not seats:
-        raise InvalidInput("seats must be a non-empty list")
-    try:
-        options = rules.spec.validate(len(seats), options)
-    except ValueError as exc:
-        raise InvalidInput(str(exc)) from None
+    rules, options = game_setup(slug, seats, options)
     seat_users = [_seat_user(i, s) for i, s in enumerate(seats)]
     clock = parse_time_control(time_control)
 
@@ -146,6 +137,21 @@ def game_create(
     # The people invited hear of it from the write itself (games.push: invitation_sent).
     _append_and_project(store.head_of(seated_game), 0, events, state, game=game)
     return game
+
+
+def game_setup(slug: str, seats: Any, options: dict[str, Any] | None):
+    """The rule module of ``slug`` and ``options`` checked for as many players as ``seats``
+    (a non-empty list), or InvalidInput saying what is wrong."""
+    try:
+        rules = get_rules(slug)
+    except KeyError as exc:
+        raise InvalidInput(str(exc.args[0])) from None
+    if not isinstance(seats, list) or not seats:
+        raise InvalidInput("seats must be a non-empty list")
+    try:
+        return rules, rules.spec.validate(len(seats), options)
+    except ValueError as exc:
+        raise InvalidInput(str(exc)) from None
 
 
 parse_time_control = clocks.parse_time_control

@@ -38,8 +38,10 @@ TIMEOUT_MS = 15_000
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def page(live_server, transactional_db):
+def browser_page(live_server, **context_options):
+    """A page in headless Chromium on the live server, for a ``with`` or a fixture to yield
+    (``context_options``: Playwright's, the viewport say); fails the test on a script error,
+    skips without Chromium or playwright."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -50,9 +52,7 @@ def page(live_server, transactional_db):
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
         )
-        context = browser.new_context(
-            viewport={"width": 1400, "height": 1000}, base_url=live_server.url
-        )
+        context = browser.new_context(base_url=live_server.url, **context_options)
         context.set_default_timeout(TIMEOUT_MS)
         page = context.new_page()
         errors: list[str] = []
@@ -60,6 +60,11 @@ def page(live_server, transactional_db):
         yield page
         browser.close()
     assert not errors, f"the page raised script errors: {errors}"
+
+
+@pytest.fixture
+def page(live_server, transactional_db):
+    yield from browser_page(live_server, viewport={"width": 1400, "height": 1000})
 
 
 def sign_up(page, username: str = "marina") -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from games import services, sweeper
 from games.models import Event, Game
-from tests.games.test_browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS
+from tests.games.test_browser import browser_page
 
 pytestmark = pytest.mark.browser
 PASSWORD = "pw-for-tests-only"  # what the make_user fixture gives
@@ -20,26 +20,7 @@ DSA = "deep-sea-adventure"
 
 @pytest.fixture
 def phone(live_server, transactional_db):
-    from pathlib import Path
-
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("the playwright package is not installed (pip install playwright)")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium or set HADAL_CHROMIUM")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
-        context = browser.new_context(viewport=PHONE, base_url=live_server.url)
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        yield page
-        browser.close()
-    assert not errors, f"the page raised script errors: {errors}"
+    yield from browser_page(live_server, viewport=PHONE)
 
 
 @pytest.fixture

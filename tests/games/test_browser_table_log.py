@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 
 from games import logs
 from games.models import Event, EventKind, Game
-from tests.games.test_browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, sign_up
+from tests.games.test_browser import browser_page, sign_up
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -28,26 +28,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def phone(live_server, transactional_db):
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("the playwright package is not installed (pip install playwright)")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: install Debian's chromium or set HADAL_CHROMIUM")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
-        )
-        context = browser.new_context(
-            viewport=PHONE, base_url=live_server.url, is_mobile=True, has_touch=True
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        yield page
-        browser.close()
-    assert not errors, f"the page raised script errors: {errors}"
+    yield from browser_page(live_server, viewport=PHONE, is_mobile=True, has_touch=True)
 
 
 def table_log(slug: str) -> Game:
