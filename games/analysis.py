@@ -70,8 +70,6 @@ def _require_analysable(game: Game) -> None:
         raise Conflict(
             "this game was played on a table and recorded by its result: it has no moves to analyse"
         )
-    if game.mode != GameMode.PLAY:
-        raise Conflict("this game's moves were entered at a table, not played here: not analysed")
     if game.status == GameStatus.ACTIVE:
         raise Conflict("the game is still being played: its analysis is ready once it is over")
     if game.status != GameStatus.FINISHED:
@@ -90,7 +88,8 @@ def game_analysis_compute(*, game_id: int) -> bool:
     """Compute and store the analysis of a finished game; False if there is nothing to do
     (no such game, not finished, already done)."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != GameStatus.FINISHED or game.mode != GameMode.PLAY:
+    # A game played here, or a table log (its moves entered as they were played).
+    if game is None or game.status != GameStatus.FINISHED or game.mode == GameMode.RECORD:
         return False
     row, _ = Analysis.objects.get_or_create(game=game)
     if row.status == Analysis.DONE:
@@ -130,10 +129,15 @@ def game_analysis_compute(*, game_id: int) -> bool:
 
 def log_steps(events) -> list[Step]:
     """The decisions and chance outcomes of a log, in order. A seat's moves after it resigned
-    were played for it by the random bot: they are stepped through but not judged."""
+    were played for it by the random bot: they are stepped through but not judged. A table
+    log's entries its scorekeeper took back are left out, as replay leaves them."""
+    events = list(events)
+    undone = store.undone((e.seq, e.kind, e.data) for e in events)
     resigned: set[int] = set()
     steps = []
     for event in events:
+        if event.seq in undone:
+            continue
         if event.kind == EventKind.SEAT_RESIGNED:
             resigned.add(event.seat)
         elif event.kind in (EventKind.ACTION_APPLIED, EventKind.CHANCE_RESOLVED):

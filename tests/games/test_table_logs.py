@@ -472,3 +472,25 @@ def test_a_table_log_started_from_its_page(client, alice, bob):
     assert response.status_code == 200
     assert "seat 2: no user &#x27;nobody&#x27;" in response.content.decode()
     assert Game.objects.count() == 1
+
+
+def test_a_finished_table_log_is_analysed_like_a_game_played_here(
+    table, api, settings, django_capture_on_commit_callbacks
+):
+    settings.HADAL_ANALYSIS = {"iterations": 4, "luck_samples": 1, "per_game": {}}
+    game = table(DSA)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_to_the_end(api, game["id"], DSA, random.Random(3))
+    with django_capture_on_commit_callbacks(execute=True):  # eager: computed at once
+        first = api.get(f"/api/games/{game['id']}/analysis/")
+    answer = first if first.status_code == 200 else api.get(f"/api/games/{game['id']}/analysis/")
+    assert answer.status_code == 200, answer.json()
+    report = answer.json()
+    taken_back = set(
+        Event.objects.filter(game_id=game["id"], kind="EntryUndone").values_list(
+            "data__undoes", flat=True
+        )
+    )
+    judged = {d["version"] for d in report["decisions"]} | {c["version"] for c in report["luck"]}
+    assert taken_back and not judged & taken_back  # the entry taken back is not judged
+    assert [s["seat"] for s in report["seats"]] == [0, 1, 2]
