@@ -33,7 +33,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from dataclasses import asdict
+from dataclasses import fields
 from datetime import datetime
 from typing import Any
 
@@ -114,6 +114,12 @@ class LocalHub:
     def publish(self, channel: str, message: str) -> None:
         self.deliver(channel, message)
 
+    def wants(self, channel: str) -> bool:
+        """Whether anyone in this process listens on ``channel`` (else there is no message to
+        build: no other process can hear this hub)."""
+        with self._lock:
+            return bool(self._listeners.get(channel))
+
     def deliver(self, channel: str, message: str) -> None:
         with self._lock:
             inboxes = list(self._listeners.get(channel, ()))
@@ -180,6 +186,9 @@ class RedisHub:
         self._bridges: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Bridge] = (
             weakref.WeakKeyDictionary()
         )
+
+    def wants(self, channel: str) -> bool:
+        return True  # a stream in another process may listen
 
     def publish(self, channel: str, message: str) -> None:
         # After a failure, publish nothing for a while rather than make every write wait for
@@ -310,10 +319,6 @@ def after_write(before, after, events) -> None:
     person that it has become their turn or that they are invited."""
     db = after.db
     try:
-        game_message = json.dumps(
-            {"head": _head_json(after), "events": [_event_json(e) for e in events]},
-            default=_iso,
-        )
         turn = _turn_started(before, after)
         invited = _invited(before, after)
     except Exception:
@@ -323,7 +328,9 @@ def after_write(before, after, events) -> None:
 
     def send() -> None:
         try:
-            hub().publish(game_channel(after.id, db), game_message)
+            channel, to = game_channel(after.id, db), hub()
+            if to.wants(channel):  # built only for someone who may hear it
+                to.publish(channel, _game_message(after, events))
         except Exception:
             log.warning("could not publish game %s's events; streams will catch up", after.id)
         # Robustly: the append has committed, and the client must hear so whatever a
@@ -379,7 +386,9 @@ def _invited(before, after) -> list[int]:
 def notify_user(user_id: int, notice: dict[str, Any], db: str = "default") -> None:
     """Send a notice to a person's stream now (call it once the fact has committed)."""
     try:
-        hub().publish(user_channel(user_id, db), json.dumps(notice, default=_iso))
+        channel, to = user_channel(user_id, db), hub()
+        if to.wants(channel):
+            to.publish(channel, json.dumps(notice, default=_iso))
     except Exception:
         log.warning("could not publish a notice to user %s", user_id)
 
@@ -390,8 +399,18 @@ def _iso(value: Any) -> str:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
+def _game_message(head, events) -> str:
+    return json.dumps(
+        {"head": _head_json(head), "events": [_event_json(e) for e in events]}, default=_iso
+    )
+
+
 def _head_json(head) -> dict[str, Any]:
-    return asdict(head)
+    """The head's fields as they are (asdict would deep-copy every value first, a tenth of a
+    move's time): the message is written at once and the head never changes."""
+    shown = {f.name: getattr(head, f.name) for f in fields(head)}
+    shown["seats"] = [{f.name: getattr(s, f.name) for f in fields(s)} for s in head.seats]
+    return shown
 
 
 def _event_json(event) -> dict[str, Any]:
@@ -411,7 +430,7 @@ def head_from_json(data: dict[str, Any]):
     """The Head a game message carries, as the store made it."""
     from games.store import Head, SeatInfo
 
-    times = ("created_at", "moved_at", "updated_at", "finished_at")
+    times = ("created_at", "moved_at", "updated_at", "finished_at", "deadline")
     fields: dict[str, Any] = {
         k: (datetime.fromisoformat(v) if k in times and v else v) for k, v in data.items()
     }
