@@ -142,6 +142,8 @@ def build(events: int, players: int, rng: random.Random) -> dict:
                 updated,  # moved_at: the last append
                 updated,
                 updated if status == "finished" else None,
+                "",  # fingerprint: these synthetic logs carry no chain (see the events below)
+                0,  # increment_seconds
             )
         )
         for index, user in enumerate(seats):
@@ -150,7 +152,8 @@ def build(events: int, players: int, rng: random.Random) -> dict:
     copy(
         "games_game",
         "id slug mode rules_version options num_players status version current_player result"
-        " created_by_id on_timeout created_at moved_at updated_at finished_at".split(),
+        " created_by_id on_timeout created_at moved_at updated_at finished_at fingerprint"
+        " increment_seconds".split(),
         game_rows,
     )
     copy(
@@ -160,9 +163,11 @@ def build(events: int, players: int, rng: random.Random) -> dict:
     )
     with connection.cursor() as cursor:
         # Every game's log on the server: its first event, moves and chance by turns, the end.
+        # Each event gets a hash of a hash's size, not a chain (a page reads it, none checks it).
         cursor.execute(
             """
-            INSERT INTO games_event (game_id, seq, kind, data, seat, actor_id, created_at, batch)
+            INSERT INTO games_event (game_id, seq, kind, data, seat, actor_id, created_at, batch,
+                                     hash)
             SELECT g.id, n.seq,
                    CASE WHEN n.seq = 1 THEN 'GameCreated'
                         WHEN n.seq = g.version AND g.status = 'finished' THEN 'GameFinished'
@@ -174,7 +179,8 @@ def build(events: int, players: int, rng: random.Random) -> dict:
                    CASE WHEN n.seq > 1 AND n.seq % 3 <> 0 THEN n.seq % g.num_players END,
                    s.user_id,
                    g.created_at + (g.updated_at - g.created_at) * n.seq / g.version,
-                   n.seq
+                   n.seq,
+                   encode(sha256(convert_to(g.id || ':' || n.seq, 'UTF8')), 'hex')
             FROM games_game g
             CROSS JOIN LATERAL generate_series(1, g.version) AS n(seq)
             LEFT JOIN games_seat s
