@@ -50,6 +50,15 @@ def chain(previous: str, events: list[tuple[int, str, Any, int | None, str]]) ->
     return hashes
 
 
+UNDO_KIND = "EntryUndone"  # games.models.EventKind.ENTRY_UNDONE: a table log's entry taken back
+
+
+def undone(rows) -> set[int]:
+    """The seqs of the entries a table log's scorekeeper took back, from ``(seq, kind, data)``
+    rows: replay skips them (the store, the analysis and the offline check alike)."""
+    return {data["undoes"] for _, kind, data in rows if kind == UNDO_KIND}
+
+
 def short(fingerprint: str) -> str:
     """The form players copy onto a score slip: the first 12 hex digits in groups of four."""
     head = fingerprint[:12]

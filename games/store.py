@@ -499,10 +499,7 @@ def apply_event(state: State, kind: str, data: dict[str, Any]) -> None:
         state.apply(data["action"])
 
 
-def undone(rows) -> set[int]:
-    """The seqs of the entries a table log's scorekeeper took back, from ``(seq, kind, data)``
-    rows: replay skips them (games.logs)."""
-    return {data["undoes"] for _, kind, data in rows if kind == EventKind.ENTRY_UNDONE}
+undone = logchain.undone  # the entries a table log's scorekeeper took back (games.logs)
 
 
 def replay(game, events) -> State:

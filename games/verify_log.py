@@ -186,11 +186,10 @@ def _replay(created: dict, events: list[dict], rules_info: dict) -> bool:
     except (KeyError, TypeError, ValueError) as exc:
         raise BundleError(f"event 1: the game cannot be set up ({exc})") from None
     # A table log's scorekeeper may take entries back (EntryUndone): replay skips those.
-    undone = {
-        e["data"].get("undoes")
-        for e in events
-        if e["kind"] == "EntryUndone" and isinstance(e["data"], dict)
-    }
+    try:
+        undone = logchain.undone((e["seq"], e["kind"], e["data"]) for e in events)
+    except (KeyError, TypeError):
+        raise BundleError("an entry taken back does not say which one it takes back") from None
     for event in events:
         if event["kind"] not in MOVES or event["seq"] in undone:
             continue
