@@ -154,9 +154,13 @@ def table_log_start(*, game: Game, by: AbstractUser, organiser: bool = False) ->
         head,
         head.version,
         [started],
-        projection={"mode": GameMode.LOG, "current_player": state.current_player},
+        projection={
+            "mode": GameMode.LOG,
+            "current_player": state.current_player,
+            "scorekeeper_id": by.pk,  # on the head too, which redacts by it (seats_seen)
+        },
     )
-    Game.objects.filter(pk=game.pk).update(rules_version=rules.spec.version, scorekeeper=by)
+    Game.objects.filter(pk=game.pk).update(rules_version=rules.spec.version)  # not a head field
     game.refresh_from_db()
     return game
 
@@ -331,9 +335,7 @@ def last_standing_entry(game: Game | Head) -> int | None:
 
 
 def scorekeeper_id(game: Game | Head) -> int | None:
-    if isinstance(game, Game):
-        return game.scorekeeper_id
-    return Game.objects.filter(pk=game.pk).values_list("scorekeeper_id", flat=True).first()
+    return game.scorekeeper_id  # the row's, or the head's: no query either way
 
 
 def is_scorekeeper(game: Game | Head, user) -> bool:

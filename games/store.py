@@ -119,6 +119,7 @@ class Head:
     finished_at: datetime | None
     seats: tuple[SeatInfo, ...]
     fingerprint: str = ""  # the hash of the last event (logchain)
+    scorekeeper_id: int | None = None  # a table log's (games.logs): who sees all while it runs
     # The clock (games.clocks), also projected with every append.
     bank_seconds: int | None = None
     increment_seconds: int = 0
@@ -179,6 +180,7 @@ def head_of(game: Game) -> Head:
         finished_at=game.finished_at,
         seats=seats,
         fingerprint=game.fingerprint,
+        scorekeeper_id=game.scorekeeper_id,
         bank_seconds=game.bank_seconds,
         increment_seconds=game.increment_seconds,
         banks=game.banks,

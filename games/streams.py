@@ -75,16 +75,6 @@ class GameFeed:
         self.channel = push.game_channel(game.pk)
         self.last = after
         self.done = False
-        # A table log shows its private entries to its scorekeeper alone (games.logs): known
-        # now, so that a message needs no query to be redacted.
-        self.keeper = game.scorekeeper_id if game.mode == GameMode.LOG else None
-
-    def seats(self, game) -> set[int]:
-        """The seats whose private data this reader sees, as /events/ decides (services)."""
-        if self.keeper is None:
-            return services.seats_of(game, self.user)
-        mine = self.user.is_authenticated and self.user.pk == self.keeper
-        return set(range(game.num_players)) if mine else set()
 
     def catch_up(self) -> str:
         """What the log holds after the last version sent (the database: run it in a thread)."""
@@ -104,7 +94,7 @@ class GameFeed:
             e.actor_id is not None and e.actor_id not in seated for e in events
         ):
             return None  # a gap, or an actor only the database can name
-        chunk = _rendered(message, frozenset(self.seats(head)))
+        chunk = _rendered(message, frozenset(services.seats_seen_by(head, self.user)))
         self.last = head.version
         self.done = head.status != GameStatus.ACTIVE
         return chunk
@@ -115,7 +105,7 @@ class GameFeed:
             self.last = events[-1]["seq"]
         if game.status != GameStatus.ACTIVE and self.last >= game.version:
             self.done = True
-        return _frames(game, events, self.seats(game))
+        return _frames(game, events, services.seats_seen_by(game, self.user))
 
 
 @functools.lru_cache(maxsize=256)
