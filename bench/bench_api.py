@@ -16,7 +16,7 @@ Runs in a throwaway test database: SQLite (in memory, or a temporary file with -
 by default, PostgreSQL when DATABASE_URL says so (test database bench_<name>, so the test
 suite's test_<name> is never touched).
 
-    .venv/bin/python bench/bench_api.py [--moves 500] [--warmup 20] [--sqlite-file]
+    .venv/bin/python bench/bench_api.py [--moves 500] [--warmup 20] [--sqlite-file] [--steps]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/hadal .venv/bin/python bench/bench_api.py
 """
 
@@ -61,7 +61,9 @@ from django.views.decorators.csrf import csrf_exempt  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 import config.urls  # noqa: E402
+import games.api.views  # noqa: E402
 from config.celery import app as celery_app  # noqa: E402
+from games import logchain, push, services, store  # noqa: E402
 from games.services import game_create  # noqa: E402
 
 SLUG = "deep-sea-adventure"
@@ -96,10 +98,9 @@ def create_bench_tables() -> None:
 class Table:
     """Two users with tokens and the game between them; hands out the next legal move."""
 
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, names: tuple[str, str] = ("bench-a", "bench-b")):
         users = [
-            get_user_model().objects.create_user(name, password="bench-pass-1")
-            for name in ("bench-a", "bench-b")
+            get_user_model().objects.create_user(name, password="bench-pass-1") for name in names
         ]
         self.users = users
         self.clients = [
@@ -178,6 +179,81 @@ def measure(moves: int, warmup: int, seed: int, profiler=None):
     return api, floor, peer, table.games, [c / QUERY_SAMPLE for c in counts]
 
 
+# Where a move's time goes (--steps): each span is a function the move calls, timed inclusive
+# in CPU time (SQLite in memory runs in this process, so CPU time is the request's whole cost
+# and stays put on a loaded machine); the step is the span less the spans inside it.
+SPANS = [  # (step, module, function, the span it lies in)
+    ("request: middleware, DRF, token", None, None, None),
+    ("the view: parse, answer", games.api.views.GameActionsApi, "post", "request"),
+    ("read the head, check the seat", services, "game_action_append", "the view"),
+    ("rules and chance, clocks", services, "_append_decision", "read the head"),
+    ("the store: transaction, rows", store, "write", "rules and chance"),
+    ("hash chain", logchain, "chain", "the store"),
+    ("SQL statements", store, "_WRITERS", "the store"),
+    ("streams and turn notices", push, "after_write", "the store"),
+]
+
+
+class Steps:
+    """CPU time spent in each span of the move path, per request."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, list[float]] = {step: [] for step, *_ in SPANS}
+        self.floors: dict[str, list[float]] = {}
+        self.on = False
+        for step, owner, name, _ in SPANS:
+            if owner is None:
+                continue
+            if name == "_WRITERS":
+                owner._WRITERS = {k: self._timed(step, f) for k, f in owner._WRITERS.items()}
+            else:
+                setattr(owner, name, self._timed(step, getattr(owner, name)))
+
+    def _timed(self, step: str, function):
+        def timed(*args, **kwargs):
+            if not self.on:
+                return function(*args, **kwargs)
+            start = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.spent[step].append(time.process_time() - start)
+
+        return timed
+
+    def post(self, client: Client, url: str, body: dict) -> None:
+        """The move with its steps timed, then the two floors, each in CPU time."""
+        self.on = True
+        start = time.process_time()
+        try:
+            timed_post(client, url, body)
+        finally:
+            self.spent[SPANS[0][0]].append(time.process_time() - start)
+            self.on = False
+        for floor in ("/bench/bare/", "/bench/peer/"):
+            start = time.process_time()
+            timed_post(client, floor, body)
+            self.floors.setdefault(floor, []).append(time.process_time() - start)
+
+    def report(self, requests: int) -> None:
+        per = {step: sum(times) / requests for step, times in self.spent.items()}
+        inner: dict[str, float] = dict.fromkeys(per, 0.0)
+        for step, _, _, parent in SPANS:
+            if parent is not None:
+                inner[next(s for s, *_ in SPANS if s.startswith(parent))] += per[step]
+        total = per[SPANS[0][0]]
+        print(f"Where an API move's CPU time goes (mean of {requests}; SQLite in memory):")
+        for step, *_ in SPANS:
+            own = per[step] - inner[step]
+            print(f"  {step:<36} {own * 1e6:7.1f} us  {own / total:6.1%}")
+        print(f"  {'the whole request':<36} {total * 1e6:7.1f} us")
+        bare, peer = (sum(self.floors[f]) / requests for f in ("/bench/bare/", "/bench/peer/"))
+        print(
+            f"  bare insert {bare * 1e6:.1f} us, DRF peer {peer * 1e6:.1f} us in CPU time:"
+            f" move / bare {total / bare:.2f}x, move / peer {total / peer:.2f}x"
+        )
+
+
 def report(name: str, seconds: list[float]) -> tuple[float, float]:
     ms = [s * 1000 for s in seconds]
     mean, median = statistics.fmean(ms), statistics.median(ms)
@@ -204,7 +280,15 @@ def main() -> None:
         action="store_true",
         help="profile the API moves (cProfile; the ratios then mean little) and print the top",
     )
+    parser.add_argument(
+        "--steps",
+        action="store_true",
+        help="after the measurement, time each step of more moves in CPU time and print where"
+        " a move's time goes (SQLite only: a server's own time is not this process's)",
+    )
     args = parser.parse_args()
+    if args.steps and connection.vendor != "sqlite":
+        parser.error("--steps needs SQLite: PostgreSQL's work is not this process's CPU time")
 
     # As served with a broker: the request only enqueues what follows (the rating of a finished
     # game), onto an in-memory broker nothing consumes; eager mode would run it in the request.
@@ -253,6 +337,12 @@ def main() -> None:
             f" API move {queries[0]:.1f}, bare insert {queries[1]:.1f},"
             f" DRF peer {queries[2]:.1f}"
         )
+        if args.steps:
+            steps, table = Steps(), Table(random.Random(args.seed), ("steps-a", "steps-b"))
+            with override_settings(ROOT_URLCONF=__name__):
+                for _ in range(args.moves):
+                    steps.post(*table.next_move())
+            steps.report(args.moves)
         if profiler is not None:
             pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)

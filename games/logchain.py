@@ -21,11 +21,19 @@ BUNDLE_FORMAT = "hadal-game-log"
 BUNDLE_VERSION = 1
 
 
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+).encode
+
+
+def canonical_text(value: Any) -> str:
+    """One text per JSON value: keys sorted, no spaces, no NaN (UTF-8 makes it bytes)."""
+    return _CANONICAL(value)
+
+
 def canonical(value: Any) -> bytes:
     """One byte string per JSON value: keys sorted, no spaces, UTF-8, no NaN."""
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
+    return _CANONICAL(value).encode("utf-8")
 
 
 def time_text(moment: datetime) -> str:
@@ -36,16 +44,32 @@ def time_text(moment: datetime) -> str:
 
 
 def event_hash(previous: str, seq: int, kind: str, data: Any, seat: int | None, time: str) -> str:
-    """The hash of one event, chained to ``previous``."""
-    body = {"seq": seq, "kind": kind, "data": data, "seat": seat, "time": time, "prev": previous}
-    return hashlib.sha256(canonical(body)).hexdigest()
+    """The hash of one event, chained to ``previous``: SHA-256 of the canonical form of
+    ``{"seq", "kind", "data", "seat", "time", "prev"}``."""
+    return event_hash_of_text(previous, seq, kind, _CANONICAL(data), seat, time)
 
 
-def chain(previous: str, events: list[tuple[int, str, Any, int | None, str]]) -> list[str]:
-    """The hashes of ``events`` ((seq, kind, data, seat, time) each) following ``previous``."""
+def event_hash_of_text(
+    previous: str, seq: int, kind: str, data_text: str, seat: int | None, time: str
+) -> str:
+    """:func:`event_hash` for data already in its canonical text (the store writes that text
+    to the log too, so a move encodes its data once). The body is put together in the
+    canonical form's own order, keys sorted: data, kind, prev, seat, seq, time."""
+    if type(seq) is not int or not (seat is None or type(seat) is int):
+        raise TypeError("seq and seat must be whole numbers")  # bool would print as true
+    body = (
+        f'{{"data":{data_text},"kind":{_CANONICAL(kind)},"prev":{_CANONICAL(previous)},'
+        f'"seat":{"null" if seat is None else seat},"seq":{seq},"time":{_CANONICAL(time)}}}'
+    )
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def chain(previous: str, events: list[tuple[int, str, str, int | None, str]]) -> list[str]:
+    """The hashes of ``events`` ((seq, kind, data as canonical text, seat, time) each)
+    following ``previous``."""
     hashes = []
-    for seq, kind, data, seat, time in events:
-        previous = event_hash(previous, seq, kind, data, seat, time)
+    for seq, kind, data_text, seat, time in events:
+        previous = event_hash_of_text(previous, seq, kind, data_text, seat, time)
         hashes.append(previous)
     return hashes
 

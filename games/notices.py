@@ -4,9 +4,13 @@ without a short clock, an e-mail if they asked for one (accounts.Profile)."""
 
 from __future__ import annotations
 
-from django.conf import settings
+import threading
+import time
 
-from games import push, streams
+from django.conf import settings
+from django.db.models.signals import post_delete, post_save
+
+from games import push, store, streams
 from games.signals import invitation_sent, round_paired, turn_started
 
 
@@ -14,10 +18,14 @@ def connect() -> None:
     turn_started.connect(on_turn_started, dispatch_uid="games.notices.turn")
     invitation_sent.connect(on_invitation_sent, dispatch_uid="games.notices.invitation")
     round_paired.connect(on_round_paired, dispatch_uid="games.notices.round")
+    from accounts.models import Profile
+
+    post_save.connect(_forget_choice, sender=Profile, dispatch_uid="games.notices.profile")
+    post_delete.connect(_forget_choice, sender=Profile, dispatch_uid="games.notices.profile-gone")
 
 
 def on_turn_started(*, game, seat: int, user_id: int, **kwargs) -> None:
-    push.notify_user(user_id, streams.turn_notice(game, seat), game.db)
+    push.notify_user(user_id, lambda: streams.turn_notice(game, seat), game.db)
     if wants_turn_email(game, user_id):
         from games.tasks import turn_email
 
@@ -25,7 +33,7 @@ def on_turn_started(*, game, seat: int, user_id: int, **kwargs) -> None:
 
 
 def on_invitation_sent(*, game, seat: int, user_id: int, **kwargs) -> None:
-    push.notify_user(user_id, streams.invitation_notice(game, seat), game.db)
+    push.notify_user(user_id, lambda: streams.invitation_notice(game, seat), game.db)
 
 
 def on_round_paired(*, user_ids, notice, **kwargs) -> None:
@@ -38,11 +46,45 @@ def turn_based(game) -> bool:
     return game.move_seconds is None or game.move_seconds >= settings.HADAL_TURN_EMAIL_MIN_CLOCK
 
 
+# Whether a person asked for turn e-mails, as this process last read it: (answer, read at).
+# A move is the hot path and most turns go to people who did not ask, so the read is kept for
+# CHOICE_SECONDS. Saving a Profile forgets it at once in the process that saved it; another
+# process sees the change within CHOICE_SECONDS. Nothing wrong can be sent meanwhile: the task
+# reads the Profile afresh before it mails (send_turn_email).
+CHOICE_SECONDS = 60.0
+_choices: dict[tuple[str, int], tuple[bool, float]] = {}
+_choices_lock = threading.Lock()
+
+
+def forget_choices() -> None:
+    """Forget every kept answer (the tests' rolled-back users leave their ids to the next)."""
+    with _choices_lock:
+        _choices.clear()
+
+
+def _forget_choice(*, instance, **kwargs) -> None:
+    with _choices_lock:
+        for key in [key for key in _choices if key[1] == instance.user_id]:
+            del _choices[key]
+
+
 def wants_turn_email(game, user_id: int) -> bool:
-    """One indexed read, and only for a game that qualifies."""
+    """For a game that qualifies, whether the person asked: one indexed read a minute at most."""
+    if not turn_based(game):
+        return False
+    db = store.where(game)
+    key, now = (db, user_id), time.monotonic()
+    known = _choices.get(key)
+    if known is not None and now - known[1] < CHOICE_SECONDS:
+        return known[0]
     from accounts.models import Profile
 
-    return turn_based(game) and Profile.objects.filter(user_id=user_id, turn_emails=True).exists()
+    wants = Profile.objects.using(db).filter(user_id=user_id, turn_emails=True).exists()
+    with _choices_lock:
+        if len(_choices) > 10_000:
+            _choices.clear()
+        _choices[key] = (wants, now)
+    return wants
 
 
 def send_turn_email(*, game_id: int, seat: int, version: int) -> bool:

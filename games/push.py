@@ -31,7 +31,7 @@ import queue
 import threading
 import time
 import weakref
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import fields
 from datetime import datetime
@@ -383,12 +383,18 @@ def _invited(before, after) -> list[int]:
     ]
 
 
-def notify_user(user_id: int, notice: dict[str, Any], db: str = "default") -> None:
-    """Send a notice to a person's stream now (call it once the fact has committed)."""
+def notify_user(
+    user_id: int,
+    notice: dict[str, Any] | Callable[[], dict[str, Any]],
+    db: str = "default",
+) -> None:
+    """Send a notice to a person's stream now (call it once the fact has committed). A notice
+    given as a function is built only if someone may hear it: the turn changes hands on most
+    moves, and most people are not listening when it does."""
     try:
         channel, to = user_channel(user_id, db), hub()
         if to.wants(channel):
-            to.publish(channel, json.dumps(notice, default=_iso))
+            to.publish(channel, json.dumps(notice() if callable(notice) else notice, default=_iso))
     except Exception:
         log.warning("could not publish a notice to user %s", user_id)
 

@@ -237,8 +237,10 @@ def write(
         columns["finished_at"] = head.finished_at or now
     seat_changes = seat_changes or {}
     time = logchain.time_text(now)
+    texts = [logchain.canonical_text(e.data) for e in events]  # hashed and logged alike
     hashes = logchain.chain(
-        head.fingerprint, [(first + i, e.kind, e.data, e.seat, time) for i, e in enumerate(events)]
+        head.fingerprint,
+        [(first + i, e.kind, text, e.seat, time) for i, (e, text) in enumerate(zip(events, texts))],
     )
     columns["fingerprint"] = hashes[-1]
     rows = [
@@ -248,8 +250,8 @@ def write(
     connection = connections[head.db]
     stamp = connection.ops.adapt_datetimefield_value(now)
     values = [  # each event's, in the order of _EVENT_COLUMNS
-        [head.id, seq, kind, json.dumps(data), seat, actor, stamp, first, key, digest]
-        for seq, kind, data, seat, actor, key, digest in rows
+        [head.id, seq, kind, text, seat, actor, stamp, first, key, digest]
+        for (seq, kind, _, seat, actor, key, digest), text in zip(rows, texts)
     ]
     writer = _WRITERS[connection.vendor]
     try:

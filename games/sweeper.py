@@ -28,10 +28,12 @@ _stop = threading.Event()
 def start(**kwargs) -> None:
     """Start the thread once per process, in eager mode only (a request_started receiver)."""
     global _thread
+    if running():
+        return  # every request after the first: nothing to import or look up
     from config.celery import app
 
     interval = settings.HADAL_EAGER_SWEEP_SECONDS
-    if interval <= 0 or not app.conf.task_always_eager or running():
+    if interval <= 0 or not app.conf.task_always_eager:
         return
     with _lock:
         if running():

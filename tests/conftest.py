@@ -124,9 +124,11 @@ def _empty_state_cache(request):
     if not _uses_django(request):
         yield
         return
+    from games.notices import forget_choices
     from games.store import state_cache
 
     state_cache.clear()
+    forget_choices()
     yield
     state_cache.clear()
 

@@ -148,6 +148,25 @@ def test_no_turn_email_in_a_game_with_a_short_clock_or_for_one_who_did_not_ask(
     assert len(mail.outbox) == 1  # a day per move is a game played over days
 
 
+def test_whether_someone_asked_is_read_once_a_minute_and_forgotten_when_they_change_it(
+    alice, bob, django_assert_num_queries, monkeypatch
+):
+    game = dsa("alice", "bob", alice)
+    with django_assert_num_queries(1):
+        assert not notices.wants_turn_email(game, bob.pk)
+        assert not notices.wants_turn_email(game, bob.pk)  # kept: no second read
+    wants_mail(bob)  # saving the Profile forgets the kept answer in this process
+    with django_assert_num_queries(1):
+        assert notices.wants_turn_email(game, bob.pk)
+    # Changed where this process does not hear of it (a queryset update, another process):
+    # the kept answer holds for a minute, then is read again.
+    Profile.objects.filter(user=bob).update(turn_emails=False)
+    assert notices.wants_turn_email(game, bob.pk)
+    later = notices.time.monotonic() + notices.CHOICE_SECONDS + 1
+    monkeypatch.setattr(notices.time, "monotonic", lambda: later)
+    assert not notices.wants_turn_email(game, bob.pk)
+
+
 def test_the_console_backend_is_the_default_outside_tests():
     from config import settings as project_settings
 

@@ -1,0 +1,84 @@
+"""The chain's hash is SHA-256 of one canonical JSON text per event. The store builds that text
+from parts, the event's data encoded once for the hash and the log alike; here it is held to
+the definition: the canonical form of the whole event as one JSON object."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import pytest
+
+from games import logchain
+
+
+def by_definition(previous, seq, kind, data, seat, time) -> str:
+    body = {"seq": seq, "kind": kind, "data": data, "seat": seat, "time": time, "prev": previous}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def random_value(rng: random.Random, depth: int = 0):
+    kind = rng.randrange(8 if depth < 3 else 5)
+    if kind == 0:
+        return None
+    if kind == 1:
+        return rng.random() < 0.5
+    if kind == 2:
+        return rng.randint(-(10**12), 10**12)
+    if kind == 3:
+        return rng.uniform(-1e6, 1e6)
+    if kind == 4:
+        return "".join(rng.choice('aZ 0"\\\n\té€😀\u2028') for _ in range(rng.randrange(6)))
+    if kind == 5:
+        return [random_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    keys = ["type", "seat", "Ähre", "z", "a b", "10", "9", '"q"']
+    return {rng.choice(keys): random_value(rng, depth + 1) for _ in range(rng.randrange(5))}
+
+
+CASES = [
+    ("", 1, "GameCreated", {"options": {}, "seed": None}, None, "2026-12-01T19:00:00.000000Z"),
+    ("ab" * 32, 2, "ActionApplied", {"type": "roll", "dice": [1, 3]}, 0, "t"),
+    ("x", 3, "Kind ünïcode", {"é": "ü", "list": [1.5, -0.0, 10**20]}, 5, "2026"),
+]
+
+
+@pytest.mark.parametrize("event", CASES)
+def test_a_hash_is_the_canonical_form_of_the_whole_event(event):
+    assert logchain.event_hash(*event) == by_definition(*event)
+
+
+def test_random_data_hashes_as_the_definition_says():
+    rng = random.Random(7)
+    for _ in range(2000):
+        event = (
+            rng.choice(["", "0" * 64, "é"]),
+            rng.randrange(1, 10**6),
+            rng.choice(["ActionApplied", "ChanceResolved", "Ünï"]),
+            random_value(rng),
+            rng.choice([None, 0, 3]),
+            logchain.time_text(logchain.datetime.now(logchain.UTC)),
+        )
+        assert logchain.event_hash(*event) == by_definition(*event), event
+
+
+def test_a_chain_of_texts_is_the_chain_of_hashes():
+    events = [(i + 1, "K", {"n": i}, i % 2, "t") for i in range(5)]
+    previous, expected = "", []
+    for seq, kind, data, seat, time in events:
+        previous = by_definition(previous, seq, kind, data, seat, time)
+        expected.append(previous)
+    texts = [(s, k, logchain.canonical_text(d), st, t) for s, k, d, st, t in events]
+    assert logchain.chain("", texts) == expected
+
+
+@pytest.mark.parametrize("seq, seat", [(True, 0), (1, True), (1.0, 0), (1, "0")])
+def test_a_seq_or_seat_that_is_not_a_whole_number_is_refused(seq, seat):
+    with pytest.raises(TypeError):
+        logchain.event_hash("", seq, "K", {}, seat, "t")
+
+
+def test_nan_is_refused():
+    with pytest.raises(ValueError):
+        logchain.event_hash("", 1, "K", {"x": float("nan")}, None, "t")
