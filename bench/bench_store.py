@@ -6,7 +6,9 @@ appends ``--events`` events at a time (the size of a typical move: the decision 
 that follows). Hadal's writes go through ``games.store.write`` — the version check, the events
 and the Game row's projection in one statement — as a move does. pyeventsourcing's go through
 ``PostgresAggregateRecorder.insert_events``, its INSERT of stored events with a unique
-(originator_id, originator_version) key, nothing else: the least an event store can do.
+(originator_id, originator_version) key, nothing else: the least an event store can do. A
+third, the floor with a head row, is the least a store keeping our guarantee can do: the same
+INSERT plus a version-checked UPDATE of a narrow row in the same statement, from psycopg.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/hadal .venv/bin/python bench/bench_store.py \\
         [--seconds 5] [--writers 1,8] [--events 2] [--repeats 3]
@@ -30,6 +32,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("CONN_MAX_AGE", "600")
 warnings.filterwarnings("ignore", message="No directory at")
 import django  # noqa: E402
+import psycopg  # noqa: E402
 
 django.setup()
 
@@ -135,6 +138,66 @@ class Peer:
         self.datastore.close()
 
 
+class HeadFloor:
+    """What the store's guarantee costs at least, with no Python of ours: through psycopg, one
+    statement updating a narrow head row only at the expected version and inserting the
+    events (pyeventsourcing's table shape) only if it did. The head row is the projection a
+    move keeps in the same transaction (version, whose turn), which a pure recorder has not."""
+
+    def __init__(self, writers: int, events: int):
+        settings = connection.settings_dict
+        self.connections = [
+            psycopg.connect(
+                dbname=settings["NAME"],
+                host=settings["HOST"] or "127.0.0.1",
+                port=settings["PORT"] or 5432,
+                user=settings["USER"],
+                password=settings["PASSWORD"] or "",
+                autocommit=True,
+            )
+            for _ in range(writers)
+        ]
+        with self.connections[0].cursor() as cursor:
+            cursor.execute(
+                "CREATE TABLE IF NOT EXISTS floor_head (id bigint PRIMARY KEY,"
+                " version integer NOT NULL, current_player smallint)"
+            )
+            cursor.execute(
+                "CREATE TABLE IF NOT EXISTS floor_event (stream bigint NOT NULL,"
+                " version integer NOT NULL, topic text NOT NULL, state bytea NOT NULL,"
+                " PRIMARY KEY (stream, version))"
+            )
+            cursor.execute("TRUNCATE floor_head, floor_event")
+            for n in range(writers):
+                cursor.execute("INSERT INTO floor_head VALUES (%s, 0, 0)", [n])
+        self.versions = [0] * writers
+        self.events = events
+        rows = ", ".join(["(%s::integer, %s::text, %s::bytea)"] * events)
+        self.sql = (
+            "WITH head AS (UPDATE floor_head SET version = %s, current_player = %s"
+            " WHERE id = %s AND version = %s RETURNING id)"
+            " INSERT INTO floor_event (stream, version, topic, state)"
+            f" SELECT %s, v.* FROM (VALUES {rows}) AS v(version, topic, state)"
+            " WHERE EXISTS (SELECT 1 FROM head)"
+        )
+
+    def append(self, writer: int, i: int) -> int:
+        expected = self.versions[writer]
+        params: list = [expected + self.events, i % 2, writer, expected, writer]
+        for k in range(self.events):
+            params += [expected + 1 + k, "hadal.bench:Moved", STATE]
+        with self.connections[writer].cursor() as cursor:
+            cursor.execute(self.sql, params, prepare=True)
+            if cursor.rowcount != self.events:
+                raise RuntimeError("the floor's version check refused its own append")
+        self.versions[writer] += self.events
+        return self.events
+
+    def close(self) -> None:
+        for conn in self.connections:
+            conn.close()
+
+
 def measure(kind, writers: int, events: int, seconds: float) -> float:
     subject = kind(writers, events)
     try:
@@ -164,16 +227,25 @@ def main() -> None:
             f" (median) of {args.repeats}, alternating"
         )
         for writers in map(int, args.writers.split(",")):
-            ours, theirs = [], []
+            ours, theirs, floor = [], [], []
             for _ in range(args.repeats):
                 ours.append(measure(Hadal, writers, args.events, args.seconds))
                 theirs.append(measure(Peer, writers, args.events, args.seconds))
+                floor.append(measure(HeadFloor, writers, args.events, args.seconds))
             print(
                 f"{writers} writer(s): Hadal {max(ours):,.0f} ({statistics.median(ours):,.0f})"
                 f" events/s, pyeventsourcing {max(theirs):,.0f}"
                 f" ({statistics.median(theirs):,.0f}) events/s;"
                 f" Hadal / pyeventsourcing {max(ours) / max(theirs):.2f}x"
                 f" ({statistics.median(ours) / statistics.median(theirs):.2f}x)"
+            )
+            print(
+                f"  floor with a head row (psycopg, one statement) {max(floor):,.0f}"
+                f" ({statistics.median(floor):,.0f}) events/s:"
+                f" floor / pyeventsourcing {max(floor) / max(theirs):.2f}x"
+                f" ({statistics.median(floor) / statistics.median(theirs):.2f}x),"
+                f" Hadal / floor {max(ours) / max(floor):.2f}x"
+                f" ({statistics.median(ours) / statistics.median(floor):.2f}x)"
             )
     finally:
         connections.close_all()
