@@ -19,6 +19,7 @@ import argparse
 import os
 import random
 import time
+from dataclasses import replace
 
 import _common
 
@@ -29,7 +30,7 @@ django.setup()
 
 from games.analysis import analysis_budget  # noqa: E402
 from games.bots import get_bot  # noqa: E402
-from games.bots.analysis import Budget, Step, analyse  # noqa: E402
+from games.bots.analysis import Step, analyse  # noqa: E402
 from games.bots.rewards import sample_outcome  # noqa: E402
 from games.rules import get_rules, registered  # noqa: E402
 
@@ -72,7 +73,7 @@ def main() -> None:
             continue
         budget = analysis_budget(slug)
         if args.iterations is not None:
-            budget = Budget(iterations=args.iterations, luck_samples=budget.luck_samples)
+            budget = replace(budget, iterations=args.iterations)
         started = time.perf_counter()
         state = first.clone()
         for step in steps:

@@ -38,6 +38,10 @@ def analysis_budget(slug: str) -> Budget:
     return Budget(
         iterations=per_game.get("iterations", config.get("iterations", Budget.iterations)),
         luck_samples=per_game.get("luck_samples", config.get("luck_samples", Budget.luck_samples)),
+        **{
+            name: per_game.get(name, config.get(name, getattr(Budget, name)))
+            for name in ("luck_moves", "luck_outcomes", "luck_turns")
+        },
     )
 
 
@@ -153,4 +157,10 @@ def analysis_payload(row: Analysis) -> dict[str, Any]:
 
 
 def _budget_json(budget: Budget) -> dict[str, int]:
-    return {"iterations": budget.iterations, "luck_samples": budget.luck_samples}
+    return {
+        "iterations": budget.iterations,
+        "luck_samples": budget.luck_samples,
+        "luck_moves": budget.luck_moves,
+        "luck_outcomes": budget.luck_outcomes,
+        "luck_turns": budget.luck_turns,
+    }

@@ -13,15 +13,21 @@ Pure Python over the rule interface, like the bots. Given the game's first state
   are expected results in 0..1 (1 a certain first place, 0 a certain last), as MCTS counts
   them. ``loss = max(0, value(best) - value(played))``.
 - At a **chance** event, for every seat, the expected result just before the outcome (the mean
-  over every possible outcome, weighted by its probability) and just after it (the outcome that
-  happened). ``swing = after - before``: positive when the dice, draw or reveal helped the seat.
-  A position is valued the way MCTS values its leaves: the chance that follows is played out
-  (``luck_samples`` times), then the game's evaluator, through a logistic, stands in for the
-  result; a finished game is valued by place. The chances are the true ones (the deck as it
-  really was): the luck report is a judgement with hindsight, shown only once the game is
-  over, when every hand is public. It sees what the evaluation sees: where it prices only what
-  a seat holds and has built (not Deep Vents' market row, nor a Ventlife tile in hand), a draw
-  moves nothing until the hex or tile is played, and that luck shows in later moves' values.
+  over the possible outcomes, weighted by their probability; a sample of ``luck_outcomes``
+  drawn by probability where there are more) and just after it (the outcome that happened).
+  ``swing = after - before``: positive when the dice, draw or reveal helped the seat. A
+  position is valued a few turns ahead for each seat, so that what a draw offers counts
+  before it is played: from it the game goes on, each decision the best of up to
+  ``luck_moves`` moves on the acting seat's evaluation, chance drawn by its probabilities,
+  and each seat is valued (the evaluation through the logistic MCTS uses; a finished game
+  by place) once its own turns in ``luck_turns`` turns at the table have passed, averaged
+  over ``luck_samples`` such look-aheads. A Ventlife tile drawn into a hand is worth what
+  its holder makes of it next turn; a Deep Vents hex joins the market at its dearest end
+  and is taken only several takes later, as the row slides, so Deep Vents looks eight turns
+  ahead (four each at two seats, two each at four). Every
+  outcome is looked at with the same random draws, so what differs between them is the
+  outcome. The chances are the true ones (the deck as it really was): the luck report is a
+  judgement with hindsight, shown only once the game is over, when every hand is public.
 - A seat's **accuracy** is ``100 * (1 - mean loss)`` over its decisions with a real choice:
   100 when every move was the one the search preferred or as good, and one point less per
   percentage point of expected result given away on average.
@@ -45,18 +51,26 @@ from games.rules.base import Action, State
 
 DEFAULT_ITERATIONS = 60
 DEFAULT_LUCK_SAMPLES = 2
+DEFAULT_LUCK_MOVES = 12
+DEFAULT_LUCK_OUTCOMES = 8
+DEFAULT_LUCK_TURNS = 1
 
 
 @dataclass(frozen=True)
 class Budget:
-    """The work per step: search iterations at a decision, and the draws of the chance that
-    follows each outcome of a chance event."""
+    """The work per step: search iterations at a decision; at a chance event, the look-aheads
+    from each outcome, the moves each of their decisions compares, and the outcomes looked at
+    where there are more."""
 
     iterations: int = DEFAULT_ITERATIONS
     luck_samples: int = DEFAULT_LUCK_SAMPLES
+    luck_moves: int = DEFAULT_LUCK_MOVES
+    luck_outcomes: int = DEFAULT_LUCK_OUTCOMES
+    # Turns at the table (all seats together, one each at least) a look-ahead plays.
+    luck_turns: int = DEFAULT_LUCK_TURNS
 
     def __post_init__(self) -> None:
-        for name in ("iterations", "luck_samples"):
+        for name in ("iterations", "luck_samples", "luck_moves", "luck_outcomes", "luck_turns"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"the analysis budget's {name} must be a whole number, at least 1")
@@ -206,42 +220,106 @@ def chance_luck(state: State, step: Step, budget: Budget, seed: Any) -> list[Luc
     """Per seat, the expected result before the chance outcome at ``state`` and after it."""
     outcomes = state.chance_outcomes()
     happened = action_key(step.action)
-    expected = [0.0] * state.num_players
-    after: list[float] | None = None
-    for outcome, probability in outcomes:
-        # The same generator for every outcome: what follows is played out alike for each.
-        rng = random.Random(f"luck:{seed}:{step.version}")
-        values = position_values(state, outcome, budget, rng)
-        for s, value in enumerate(values):
-            expected[s] += probability * value
-        if action_key(outcome) == happened:
-            after = values
-    if after is None:
+    actual = next((outcome for outcome, _ in outcomes if action_key(outcome) == happened), None)
+    if actual is None:
         raise ValueError(f"the chance outcome at version {step.version} was not possible there")
+    if len(outcomes) > budget.luck_outcomes:
+        # The expectation over a sample drawn by probability, each counted alike.
+        draw = random.Random(f"luck-outcomes:{seed}:{step.version}")
+        share = 1 / budget.luck_outcomes
+        weighted = [(sample_outcome(outcomes, draw), share) for _ in range(budget.luck_outcomes)]
+    else:
+        weighted = outcomes
+    looked: dict[tuple, list[float]] = {}
+
+    def values_after(outcome: Action) -> list[float]:
+        key = action_key(outcome)
+        if key not in looked:
+            # The same generator for every outcome: what follows is played out alike for each.
+            rng = random.Random(f"luck:{seed}:{step.version}")
+            looked[key] = position_values(state, outcome, budget, rng)
+        return looked[key]
+
+    expected = [0.0] * state.num_players
+    for outcome, probability in weighted:
+        for s, value in enumerate(values_after(outcome)):
+            expected[s] += probability * value
+    after = values_after(actual)
     return [Luck(step.version, s, expected[s], after[s]) for s in range(state.num_players)]
 
 
 def position_values(
     state: State, outcome: Action, budget: Budget, rng: random.Random
 ) -> list[float]:
-    """Each seat's expected result once ``outcome`` is applied to ``state``: the chance after
-    it drawn, then the game's evaluation through the logistic MCTS uses (a finished game by
-    place), averaged over ``luck_samples`` draws of that chance."""
+    """Each seat's expected result once ``outcome`` is applied to ``state``, looked at one
+    turn ahead for each seat, or ``luck_turns`` at the table shared among the seats
+    (:func:`next_turn_values`), averaged over ``luck_samples`` look-aheads."""
     totals = [0.0] * state.num_players
     for _ in range(budget.luck_samples):
         world = state.clone()
         world.apply(outcome)
-        while world.is_chance_node():
-            world.apply(sample_outcome(world.chance_outcomes(), rng))
-        judge = evaluator_for(world)
-        if world.is_terminal() or judge is None:
-            values = rank_rewards(world) if world.is_terminal() else [0.5] * world.num_players
-        else:
-            scale = mcts.Settings.evaluation_scale
-            values = [_logistic(judge(world, s) / scale) for s in range(world.num_players)]
-        for s, value in enumerate(values):
+        each = max(1, -(-budget.luck_turns // world.num_players))  # turns per seat, rounded up
+        look = next_turn_values(world, budget.luck_moves, rng, each)
+        for s, value in enumerate(look):
             totals[s] += value
     return [total / budget.luck_samples for total in totals]
+
+
+def next_turn_values(world: State, moves: int, rng: random.Random, turns: int = 1) -> list[float]:
+    """Play ``world`` (changed) on until each seat's next ``turns`` turns have passed, each
+    decision the best on the acting seat's evaluation of up to ``moves`` of its moves (all
+    where there are fewer), a move followed by another of the same turn judged by the best of
+    those, chance drawn by probability. Each seat is valued as its last turn passes (the
+    evaluation through the logistic); a seat whose turn does not come before the game ends,
+    by place; a game without an evaluation gives 0.5."""
+    n = world.num_players
+    judge = evaluator_for(world)
+    if judge is None:
+        return rank_rewards(world) if world.is_terminal() else [0.5] * n
+    scale = mcts.Settings.evaluation_scale
+    values: list[float | None] = [None] * n
+    passed = [0] * n
+
+    def settled(state: State) -> State:
+        while state.is_chance_node():
+            state.apply(sample_outcome(state.chance_outcomes(), rng))
+        return state
+
+    def points(state: State, seat: int) -> float:
+        if state.is_terminal():
+            return (2 * rank_rewards(state)[seat] - 1) * 4 * scale
+        return judge(state, seat)
+
+    def best_of(state: State, seat: int, look_on: bool) -> tuple[State, float]:
+        legal = state.legal_actions()
+        candidates = legal if len(legal) <= moves else rng.sample(legal, moves)
+        best, best_points = state, float("-inf")
+        for action in candidates:
+            after = state.clone()
+            after.apply(action)
+            after = settled(after)
+            if look_on and not after.is_terminal() and after.current_player == seat:
+                value = best_of(after, seat, False)[1]  # the rest of the turn, one step more
+            else:
+                value = points(after, seat)
+            if value > best_points:
+                best, best_points = after, value
+        return best, best_points
+
+    for _ in range(4 * n * turns):  # a bound: every seat's turns, each of several steps
+        world = settled(world)
+        if world.is_terminal() or all(v is not None for v in values):
+            break
+        seat = world.current_player
+        world, value = best_of(world, seat, True)
+        if not world.is_terminal() and world.current_player != seat:
+            passed[seat] += 1
+            if passed[seat] == turns and values[seat] is None:
+                values[seat] = _logistic(value / scale)
+    if world.is_terminal():
+        ranks = rank_rewards(world)
+        return [ranks[s] if v is None else v for s, v in enumerate(values)]
+    return [_logistic(judge(world, s) / scale) if v is None else v for s, v in enumerate(values)]
 
 
 def _logistic(x: float) -> float:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.bots.analysis import Budget, Step, analyse, chance_luck, judge_decision
-from games.bots.rewards import sample_outcome
+from games.bots.rewards import action_key, sample_outcome
 from games.rules import get_rules
 from tests.games.bots.helpers import abyss_with_secrets, diver_to_act, play_to_decision, poisoned
 
@@ -158,3 +158,60 @@ def test_ventlife_redraws_the_same_worlds_whatever_the_tiles_in_other_hands(seed
         mine = state.resample_hidden(0, random.Random(r))
         theirs = other.resample_hidden(0, random.Random(r))
         assert [mine.view(s) for s in range(3)] == [theirs.view(s) for s in range(3)]
+
+
+# -- luck that sees what a draw offers --------------------------------------------------------
+
+
+def chance_states(slug: str, players: int, count: int, seed: int = 3):
+    """``count`` chance events of a random game past its setup: (state, outcome, version)."""
+    state, rng, found, version = get_rules(slug).new_game(players), random.Random(seed), [], 1
+    while not state.is_terminal() and len(found) < count:
+        version += 1
+        if state.is_chance_node():
+            outcome = sample_outcome(state.chance_outcomes(), rng)
+            if version > 4 * players + 6:
+                found.append((state.clone(), outcome, version))
+            state.apply(outcome)
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    return found
+
+
+def test_before_a_chance_event_is_the_mean_of_every_outcome_after_it():
+    # Few enough outcomes to count them all: "before" is exactly their weighted mean.
+    [(state, outcome, version)] = chance_states("deep-sea-adventure", 2, 1)
+    outcomes = state.chance_outcomes()
+    budget = Budget(luck_outcomes=len(outcomes))
+    report = {
+        action_key(o): chance_luck(state, Step(version, o), budget, seed=5) for o, _ in outcomes
+    }
+    for seat in range(2):
+        befores = {round(luck[seat].before, 12) for luck in report.values()}
+        assert len(befores) == 1  # the same whatever happened
+        mean = sum(p * report[action_key(o)][seat].after for o, p in outcomes)
+        assert befores.pop() == pytest.approx(mean)
+
+
+def test_a_deep_vents_hex_drawn_into_the_market_moves_someone_expected_result():
+    # The evaluation prices only what a seat has built, and a hex joins the row at its dearest
+    # end: valued where it stands, every draw would be worth nothing to anyone.
+    budget = Budget(luck_turns=8)  # four turns each
+    swings = [
+        max(abs(luck.swing) for luck in chance_luck(state, Step(v, o), budget, seed=1))
+        for state, o, v in chance_states("deep-vents", 2, 4)
+    ]
+    assert max(swings) > 0.005, swings
+    flat = Budget(luck_turns=1)
+    state, o, v = chance_states("deep-vents", 2, 1)[0]
+    assert all(abs(luck.swing) < 1e-9 for luck in chance_luck(state, Step(v, o), flat, seed=1))
+
+
+def test_a_ventlife_tile_drawn_into_a_hand_is_luck_for_whoever_holds_it():
+    budget = Budget(luck_samples=1, luck_moves=8)
+    draws = chance_states("ventlife", 2, 4)
+    held = [
+        abs(chance_luck(state, Step(v, o), budget, seed=1)[o["seat"]].swing)
+        for state, o, v in draws
+    ]
+    assert max(held) > 0.005, held
