@@ -73,6 +73,18 @@ def test_a_repeated_idempotency_key_returns_the_first_result(game):
     assert Event.objects.filter(game=game).count() == 3
 
 
+def test_a_changed_head_is_what_dataclasses_replace_would_make(game):
+    head = store.head_of(game)
+    changes = {"version": 9, "current_player": 1, "fingerprint": "f" * 64, "seats": ()}
+    new = head.changed(**changes)
+    assert new == dataclasses.replace(head, **changes)
+    assert head.version == game.version and head.seats  # the old head is untouched
+    with pytest.raises(TypeError, match="no colour"):
+        head.changed(colour="red")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        new.version = 10  # type: ignore[misc]
+
+
 def test_events_refuse_update_and_delete_through_the_model(game):
     event = game.events.get(seq=1)
     event.kind = "Tampered"
