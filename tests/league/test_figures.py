@@ -19,5 +19,6 @@ VALUES += [round(_rng.uniform(0, 3000), k) for k in range(6) for _ in range(40)]
 @pytest.mark.parametrize("value", VALUES)
 def test_figures_match_floatformat(value):
     assert figure(value, 1, whole_if_whole=True) == floatformat(value, "-1")
+    assert figure(value, 2, whole_if_whole=True) == floatformat(value, "-2")
     assert figure(value, 2) == floatformat(value, 2)
     assert figure(value, 0) == floatformat(value, 0)
