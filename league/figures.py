@@ -15,7 +15,8 @@ def figure(value: float, places: int, *, whole_if_whole: bool = False) -> str:
     number = Decimal(repr(value))
     if whole_if_whole and number == number.to_integral_value():
         return str(int(number))
-    return str(number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    rounded = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return str(abs(rounded) if rounded == 0 else rounded)  # "0.0", never "-0.0"
 
 
 def standing_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

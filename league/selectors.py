@@ -40,9 +40,12 @@ logger = logging.getLogger(__name__)
 
 
 def leaderboard(slug: str) -> QuerySet[Rating]:
+    """The game's ratings, best first, with their players' names (and of their rows, only
+    what a ladder shows)."""
     return (
         Rating.objects.filter(slug=slug)
         .select_related("user")
+        .only("slug", "rating", "games", "openskill_mu", "openskill_sigma", "user__username")
         .order_by("-rating", "user__username")
     )
 

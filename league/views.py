@@ -36,7 +36,7 @@ from games.links import Link
 from games.models import Game, GameMode, GameStatus
 from league import selectors
 from league.charts import rating_chart
-from league.figures import standing_rows, tournament_standing_rows
+from league.figures import figure, standing_rows, tournament_standing_rows
 from league.forms import (
     CorrectionForm,
     DropForm,
@@ -67,14 +67,23 @@ def leaderboard(request, slug: str):
     """The Elo ladder of one game, played here or only recorded (Oceans)."""
     if slug not in game_types():
         raise Http404("unknown game")
-    rows = [
-        {
-            **selectors.rating_entry(r),
-            "openskill": r.openskill_mu - 3 * r.openskill_sigma,
-            "is_bot": selectors.is_bot(r.user),
-        }
-        for r in selectors.leaderboard(slug)[:200]
-    ]
+    player_url = Link("player", None)
+    rows = []
+    for place, r in enumerate(selectors.leaderboard(slug)[:200], 1):
+        openskill = r.openskill_mu - 3 * r.openskill_sigma
+        rows.append(
+            {
+                **selectors.rating_entry(r),
+                "place": str(place),
+                "games_shown": str(r.games),
+                "openskill": openskill,
+                "is_bot": selectors.is_bot(r.user),
+                # as the table shows them (floatformat:1), and the player's link
+                "rating_shown": figure(r.rating, 1),
+                "openskill_shown": figure(openskill, 1),
+                "url": player_url(r.user.username),
+            }
+        )
     games = [(kind.slug, kind.name) for kind in game_types().values()]
     return render(
         request,
