@@ -19,11 +19,18 @@ def figure(value: float, places: int, *, whole_if_whole: bool = False) -> str:
     return str(abs(rounded) if rounded == 0 else rounded)  # "0.0", never "-0.0"
 
 
-def standing_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """League standings with their points, average place and Elo as the table shows them."""
+def standing_rows(
+    rows: list[dict[str, Any]],
+    player_url: Callable[[str], str] | None = None,
+    me: str | None = None,
+) -> list[dict[str, Any]]:
+    """League standings with their points, average place and Elo as the table shows them;
+    with ``player_url``, each player's link, and whether the row is ``me``'s."""
     return [
         {
             **row,
+            "url": player_url(row["player"]) if player_url else "",
+            "me": row["player"] == me,
             "points_shown": figure(row["points"], 1, whole_if_whole=True),
             "average_shown": figure(row["average_place"], 2),
             "elo_shown": figure(row["elo"], 0),

@@ -296,7 +296,10 @@ def _league_page(
     if choice.slug is not None:
         shown = next((t["rows"] for t in tables["games"] if t["game"] == choice.slug), [])
     organiser = selectors.is_league_organiser(league, request.user)
-    members = league.membership_set.select_related("user").order_by("-role", "user__username")
+    player_url = Link("player", None)
+    members = list(league.membership_set.select_related("user").order_by("-role", "user__username"))
+    for member in members:
+        member.url = player_url(member.user.username)  # type: ignore[attr-defined]
     games = (
         league.games.exclude(status=GameStatus.VOID)
         .order_by("-finished_at", "-pk")
@@ -324,7 +327,9 @@ def _league_page(
                     for t in tables["games"]
                 ),
             ],
-            "standings": standing_rows(shown),
+            "standings": standing_rows(
+                shown, player_url, request.user.username if request.user.is_authenticated else None
+            ),
             "standings_name": game_name(choice.slug) if choice.slug else "All games",
             "csv_query": choice.query(),
             "recent_games": [
