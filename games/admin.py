@@ -124,6 +124,13 @@ class GameAdmin(ReadOnlyAdmin):
     )
     readonly_fields = fields
 
+    def get_queryset(self, request):
+        # A game's page names its creator and scorekeeper: read with the game, not after.
+        queryset = super().get_queryset(request)
+        if request.resolver_match and request.resolver_match.url_name == "games_game_change":
+            queryset = queryset.select_related("created_by", "scorekeeper")
+        return queryset
+
     @admin.display(description="seats")
     def seat_table(self, game: Game) -> str:
         return seats_table(game.seats.select_related("user").order_by("index"))

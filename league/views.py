@@ -299,7 +299,7 @@ def _league_page(
     player_url = Link("player", None)
     members = list(league.membership_set.select_related("user").order_by("-role", "user__username"))
     for member in members:
-        member.url = player_url(member.user.username)  # type: ignore[attr-defined]
+        member.url = player_url(member.user.username)
     games = (
         league.games.exclude(status=GameStatus.VOID)
         .order_by("-finished_at", "-pk")
