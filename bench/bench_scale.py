@@ -13,14 +13,18 @@ and migrated again): give it a database of its own.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/hadal_scale \\
         .venv/bin/python bench/bench_scale.py [--events 1000000] [--repeats 7] [--reuse]
     ... bench/bench_scale.py --events 20000 --repeats 3     # a smoke run
+    ... bench/bench_scale.py --reuse --only tournament        # the pages whose name has it
+    ... bench/bench_scale.py --reuse --profile "admin game"   # cProfile of that page's requests
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import datetime as dt
 import json
 import os
+import pstats
 import random
 import re
 import statistics
@@ -506,6 +510,7 @@ def queries_of(call) -> tuple[int, str]:
             and "LIMIT" in q["sql"]
             and re.search(r'FROM "games_(game|event)"', q["sql"])
             and "COUNT(" not in q["sql"]
+            and "pg_class" not in q["sql"]  # the admin's estimated count
             and " = 1 LIMIT" not in q["sql"].replace("LIMIT 21", "= 1 LIMIT")
         ),
         None,
@@ -569,6 +574,23 @@ def rating_rows(repeats: int) -> list[tuple[str, float, int, float]]:
     return rows
 
 
+def profile(clients: dict, listed: list, page: str, repeats: int) -> None:
+    """cProfile over ``repeats`` requests of the first page whose name has ``page`` (after one
+    unprofiled): the functions by their own time, then by the time under them."""
+    name, who, path, _ = next(p for p in listed if page in p[0])
+    call = page_call(clients[who], path)
+    call()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(repeats):
+        call()
+    profiler.disable()
+    print(f"{name}: {path}, {repeats} requests")
+    stats = pstats.Stats(profiler).strip_dirs()
+    stats.sort_stats("tottime").print_stats(25)
+    stats.sort_stats("cumulative").print_stats(70)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1_000_000, help="events to build")
@@ -577,6 +599,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--reuse", action="store_true", help="measure the database as the last run built it"
+    )
+    parser.add_argument("--only", default="", help="measure only the pages whose name has this")
+    parser.add_argument(
+        "--profile",
+        default="",
+        metavar="PAGE",
+        help="profile the requests of the first page whose name has this (cProfile), no table",
     )
     args = parser.parse_args()
     if args.players < 2 * TABLES + 2:
@@ -613,8 +642,13 @@ def main() -> None:
     clients = {"player": Client(), "staff": Client()}
     clients["player"].force_login(me)
     clients["staff"].force_login(User.objects.get(username="root"))
+    if args.profile:
+        profile(clients, pages(built), args.profile, args.repeats)
+        return
     print(f"{'page':<34} {'ms':>8} {'queries':>8} {'floor ms':>9} {'ratio':>7}  listing read by")
     for name, who, path, floor in pages(built):
+        if args.only not in name:
+            continue
         call = page_call(clients[who], path)
         if name == "league page":
             # The first view after a game already counted has changed (a correction): the
@@ -627,6 +661,8 @@ def main() -> None:
             f"{name:<34} {seconds * 1000:8.2f} {count:8d}"
             f" {floor_s * 1000:9.2f} {seconds / floor_s:6.1f}x  {scan}"
         )
+    if args.only not in "rate one game":
+        return
     for name, seconds, count, floor_s in rating_rows(args.repeats):
         print(
             f"{name:<34} {seconds * 1000:8.2f} {count:8d}"

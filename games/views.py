@@ -28,6 +28,7 @@ from games.store import VersionConflict
 
 RECENT_GAMES = 20
 MY_GAMES = 50
+SEAT_COLUMNS = ("game", "index", "user", "guest", "bot", "resigned", "accepted")
 
 
 # -- the games list -------------------------------------------------------------------------------
@@ -69,7 +70,9 @@ def _active_first(games: QuerySet[Game], limit: int) -> list[Game]:
     active = list(newest.filter(status=GameStatus.ACTIVE)[:limit])
     rest = list(newest.exclude(status=GameStatus.ACTIVE)[:limit])
     shown = (active + rest)[:limit]
-    prefetch_related_objects(shown, Prefetch("seats", Seat.objects.select_related("user")))
+    # The seats with their players' names, not the players' whole rows.
+    seats = Seat.objects.select_related("user").only(*SEAT_COLUMNS, "user__username")
+    prefetch_related_objects(shown, Prefetch("seats", seats))
     return shown
 
 

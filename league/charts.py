@@ -8,10 +8,21 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from league.figures import figure
+
 WIDTH, HEIGHT = 640, 200
 LEFT, RIGHT, TOP, BOTTOM = 44, 12, 14, 30  # room for the value and date labels
 WINDOW = 100  # games per chart page: the latest hundred first
 _TICKS = 4  # date labels on the axis, at most
+
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def day_shown(day: dt.date) -> str:
+    """A date as the chart labels it, "7 Mar 2026" (the template filter date:"j M Y" in the
+    site's English, without its look-ups)."""
+    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
 
 
 @dataclass(frozen=True)
@@ -21,6 +32,23 @@ class ChartPoint:
     when: dt.date
     value: float
     game_id: int
+
+    # As the chart draws them: one decimal (floatformat:1), and the day.
+    @property
+    def x_shown(self) -> str:
+        return figure(self.x, 1)
+
+    @property
+    def y_shown(self) -> str:
+        return figure(self.y, 1)
+
+    @property
+    def value_shown(self) -> str:
+        return figure(self.value, 1)
+
+    @property
+    def when_shown(self) -> str:
+        return day_shown(self.when)
 
 
 @dataclass(frozen=True)

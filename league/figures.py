@@ -4,6 +4,7 @@ gives (decimal rounding, half up), without its locale look-ups, which cost a lea
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -14,17 +15,41 @@ def figure(value: float, places: int, *, whole_if_whole: bool = False) -> str:
     number = Decimal(repr(value))
     if whole_if_whole and number == number.to_integral_value():
         return str(int(number))
-    return str(number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    rounded = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return str(abs(rounded) if rounded == 0 else rounded)  # "0.0", never "-0.0"
 
 
-def standing_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """League standings with their points, average place and Elo as the table shows them."""
+def standing_rows(
+    rows: list[dict[str, Any]],
+    player_url: Callable[[str], str] | None = None,
+    me: str | None = None,
+) -> list[dict[str, Any]]:
+    """League standings with their points, average place and Elo as the table shows them;
+    with ``player_url``, each player's link, and whether the row is ``me``'s."""
     return [
         {
             **row,
+            "url": player_url(row["player"]) if player_url else "",
+            "me": row["player"] == me,
             "points_shown": figure(row["points"], 1, whole_if_whole=True),
             "average_shown": figure(row["average_place"], 2),
             "elo_shown": figure(row["elo"], 0),
+        }
+        for row in rows
+    ]
+
+
+def tournament_standing_rows(
+    rows: list[dict[str, Any]], player_url: Callable[[str], str]
+) -> list[dict[str, Any]]:
+    """Tournament standings with their points and tie-breaks as the table shows them
+    (``floatformat:"-2"``), and each player's link."""
+    return [
+        {
+            **row,
+            "url": player_url(row["player"]),
+            "points_shown": figure(row["points"], 2, whole_if_whole=True),
+            "tiebreaks_shown": [figure(v, 2, whole_if_whole=True) for v in row["tiebreaks"]],
         }
         for row in rows
     ]

@@ -21,6 +21,7 @@ from games import records
 from games.catalog import game_name, game_types
 from games.models import Event, EventKind, Game, GameStatus, Seat
 from league.models import (
+    Entry,
     League,
     Membership,
     RatedGame,
@@ -39,9 +40,12 @@ logger = logging.getLogger(__name__)
 
 
 def leaderboard(slug: str) -> QuerySet[Rating]:
+    """The game's ratings, best first, with their players' names (and of their rows, only
+    what a ladder shows)."""
     return (
         Rating.objects.filter(slug=slug)
         .select_related("user")
+        .only("slug", "rating", "games", "openskill_mu", "openskill_sigma", "user__username")
         .order_by("-rating", "user__username")
     )
 
@@ -274,16 +278,46 @@ def online_bids(games: list[Game]) -> dict[int, dict[str, Any]]:
     return out
 
 
-def round_out(round_: Round) -> dict[str, Any]:
-    tables = round_.tables.select_related("game").prefetch_related("game__seats__user")
+def round_out(round_: Round, tables: list[Table] | None = None) -> dict[str, Any]:
+    """A round, its tables (``tables`` if given: the round's, with their games and seats) and
+    its byes (prefetched by ``rounds_of``, or read here)."""
+    if tables is None:
+        tables = list(round_.tables.select_related("game").prefetch_related("game__seats__user"))
+    if "byes" in getattr(round_, "_prefetched_objects_cache", {}):
+        byes = [e.user.username for e in round_.byes.all()]
+    else:
+        byes = [e.user.username for e in round_.byes.select_related("user")]
     return {
         "number": round_.number,
         "stage": round_.stage,
         "started_at": round_.started_at,
         "minutes": round_.minutes,
-        "tables": tables_out(list(tables)),
-        "byes": [e.user.username for e in round_.byes.select_related("user")],
+        "tables": tables_out(tables),
+        "byes": byes,
     }
+
+
+def rounds_of(tournament: Tournament) -> list[Round]:
+    """The live rounds with their byes (their entrants and users) prefetched."""
+    return list(
+        live_rounds(tournament).prefetch_related(
+            Prefetch("byes", Entry.objects.select_related("user"))
+        )
+    )
+
+
+def rounds_out(rounds: list[Round], tables: list[Table]) -> list[dict[str, Any]]:
+    """``round_out`` of every round of ``rounds``, from ``tables`` (``tables_of``: those of
+    every live round), so that however many rounds, their tables are read once."""
+    by_round: dict[int, list[Table]] = {r.pk: [] for r in rounds}
+    for table in tables:
+        by_round.setdefault(table.round_id, []).append(table)
+    everything = tables_out(tables)  # one fold of every table's reports, then split by round
+    out_of = {table.pk: out for table, out in zip(tables, everything)}
+    return [
+        {**round_out(r, tables=[]), "tables": [out_of[t.pk] for t in by_round[r.pk]]}
+        for r in rounds
+    ]
 
 
 def in_field(entry) -> bool:
@@ -291,24 +325,34 @@ def in_field(entry) -> bool:
     return not entry.waitlisted and entry.dropped_after_round != 0
 
 
-def tournament_standings(tournament: Tournament) -> list[dict[str, Any]]:
+def tournament_standings(
+    tournament: Tournament,
+    *,
+    entries: list[Entry] | None = None,
+    rounds: list[Round] | None = None,
+    tables: list[Table] | None = None,
+) -> list[dict[str, Any]]:
     """Standing order with points and tie-breaks (in the tournament's configured order), over
-    the rounds before any top cut, of the players who took part."""
-    entries = [e for e in tournament.entries.select_related("user") if in_field(e)]
+    the rounds before any top cut, of the players who took part. A page that has read them
+    already gives the entries (with users), ``rounds_of`` and ``tables_of``."""
+    if entries is None:
+        entries = list(tournament.entries.select_related("user"))
+    if rounds is None:
+        rounds = rounds_of(tournament)
+    if tables is None:
+        tables = list(tables_of(tournament).filter(round__stage="main"))
+    entries = [e for e in entries if in_field(e)]
+    main = {r.pk for r in rounds if r.stage == "main"}
     results = [
         GameResult(
             players=tuple(seat_names(t.game)),
             ranks=tuple(r["rank"] for r in t.game.result),
             scores=tuple(r["score"] for r in t.game.result),
         )
-        for t in tables_of(tournament).filter(round__stage="main")
-        if t.game.status == GameStatus.FINISHED
+        for t in tables
+        if t.round_id in main and t.game.status == GameStatus.FINISHED
     ]
-    byes = [
-        e.user.username
-        for r in live_rounds(tournament).filter(stage="main")
-        for e in r.byes.all().select_related("user")
-    ]
+    byes = [e.user.username for r in rounds if r.pk in main for e in r.byes.all()]
     rows = standings(
         [e.user.username for e in entries],
         results,

@@ -32,10 +32,11 @@ from accounts.bots import BOT_PREFIX
 from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
 from games import records
 from games.catalog import game_name, game_types
+from games.links import Link
 from games.models import Game, GameMode, GameStatus
 from league import selectors
 from league.charts import rating_chart
-from league.figures import standing_rows
+from league.figures import figure, standing_rows, tournament_standing_rows
 from league.forms import (
     CorrectionForm,
     DropForm,
@@ -66,14 +67,23 @@ def leaderboard(request, slug: str):
     """The Elo ladder of one game, played here or only recorded (Oceans)."""
     if slug not in game_types():
         raise Http404("unknown game")
-    rows = [
-        {
-            **selectors.rating_entry(r),
-            "openskill": r.openskill_mu - 3 * r.openskill_sigma,
-            "is_bot": selectors.is_bot(r.user),
-        }
-        for r in selectors.leaderboard(slug)[:200]
-    ]
+    player_url = Link("player", None)
+    rows = []
+    for place, r in enumerate(selectors.leaderboard(slug)[:200], 1):
+        openskill = r.openskill_mu - 3 * r.openskill_sigma
+        rows.append(
+            {
+                **selectors.rating_entry(r),
+                "place": str(place),
+                "games_shown": str(r.games),
+                "openskill": openskill,
+                "is_bot": selectors.is_bot(r.user),
+                # as the table shows them (floatformat:1), and the player's link
+                "rating_shown": figure(r.rating, 1),
+                "openskill_shown": figure(openskill, 1),
+                "url": player_url(r.user.username),
+            }
+        )
     games = [(kind.slug, kind.name) for kind in game_types().values()]
     return render(
         request,
@@ -286,7 +296,10 @@ def _league_page(
     if choice.slug is not None:
         shown = next((t["rows"] for t in tables["games"] if t["game"] == choice.slug), [])
     organiser = selectors.is_league_organiser(league, request.user)
-    members = league.membership_set.select_related("user").order_by("-role", "user__username")
+    player_url = Link("player", None)
+    members = list(league.membership_set.select_related("user").order_by("-role", "user__username"))
+    for member in members:
+        member.url = player_url(member.user.username)
     games = (
         league.games.exclude(status=GameStatus.VOID)
         .order_by("-finished_at", "-pk")
@@ -314,7 +327,9 @@ def _league_page(
                     for t in tables["games"]
                 ),
             ],
-            "standings": standing_rows(shown),
+            "standings": standing_rows(
+                shown, player_url, request.user.username if request.user.is_authenticated else None
+            ),
             "standings_name": game_name(choice.slug) if choice.slug else "All games",
             "csv_query": choice.query(),
             "recent_games": [
@@ -653,9 +668,14 @@ class TablePanel:
     confirm_version: int | None = None  # set when the viewer may confirm the report as it is
     report_form: TableResultForm | None = None
     dispute_form: TableResultForm | None = None
+    # The organiser's settle form is drawn for the one table asked for (?settle=<table id>, or
+    # the one whose settling failed), not at every table: elsewhere ``may_override`` and a link.
     override_form: TableResultForm | None = None
+    may_override: bool = False
     may_log: bool = False  # the viewer may play it as a table log instead (league.table_logs)
     logged: bool = False  # it is played as a table log: the rules give its result
+    status_class: str = ""  # the status as a CSS class
+    urls: dict[str, str] = field(default_factory=dict)  # its links: game, log, report, settle…
 
 
 def _tournament_page(
@@ -669,23 +689,35 @@ def _tournament_page(
     bound = bound or {}
     user = request.user
     organiser = selectors.is_tournament_organiser(tournament, user)
-    versions = dict(
-        Game.objects.filter(table__round__tournament=tournament).values_list("pk", "version")
-    )
+    settle = request.GET.get("settle", "")
+    urls = _TableUrls(tournament.pk)
+    # The rounds, their tables (games, seats, players) and the entries, each read once and
+    # shared by the tables shown and the standings.
+    live = selectors.rounds_of(tournament)
+    tables = list(selectors.tables_of(tournament))
+    versions = {table.game_id: table.game.version for table in tables}
+    entries = list(tournament.entries.select_related("user"))
     rounds = [
         {
             **out,
             "tables": [
-                _table_panel(tournament, table, user, organiser, versions[table["game"]], bound)
+                _table_panel(
+                    tournament,
+                    table,
+                    user,
+                    organiser,
+                    versions[table["game"]],
+                    bound,
+                    settle=settle == str(table["id"]),
+                    urls=urls,
+                )
                 for table in out["tables"]
             ],
         }
-        for out in map(selectors.round_out, selectors.live_rounds(tournament))
+        for out in selectors.rounds_out(live, tables)
     ]
-    entries = list(tournament.entries.select_related("user"))
     playing = [e.user.username for e in entries if not e.dropped]
     me = next((e for e in entries if e.user_id == user.pk), None) if user.is_authenticated else None
-    live = list(selectors.live_rounds(tournament))
     repairable = bool(live) and tournaments.why_not_repairable(live[-1]) is None
     floor = f"1/{tournament.table_size + 1}"
     return render(
@@ -714,7 +746,12 @@ def _tournament_page(
                 if not e.waitlisted and not e.dropped and not e.checked_in
             ],
             "dropped_players": [e.user.username for e in entries if e.dropped],
-            "standings": selectors.tournament_standings(tournament),
+            "standings": tournament_standing_rows(
+                selectors.tournament_standings(
+                    tournament, entries=entries, rounds=live, tables=tables
+                ),
+                Link("player", None),
+            ),
             "entries": len(entries),
             "my_entry": me,
             "enter_form": bound.get("enter") or PlayerForm(),
@@ -726,6 +763,25 @@ def _tournament_page(
     )
 
 
+class _TableUrls:
+    """A table's links, each URL reversed once per page and formatted per table (80 tables
+    would reverse 200 URLs)."""
+
+    def __init__(self, tournament: int):
+        self.game = Link("game-detail", None)
+        self.table = {
+            name: Link(f"table-{name}", tournament, None)
+            for name in ("log", "report", "confirm", "override")
+        }
+        self.page = reverse("tournament-detail", args=[tournament])
+
+    def of(self, table: int, game: int) -> dict[str, str]:
+        out = {name: link(table) for name, link in self.table.items()}
+        out["game"] = self.game(game)
+        out["settle"] = f"{self.page}?settle={table}#table-{table}"
+        return out
+
+
 def _table_panel(
     tournament: Tournament,
     out: dict[str, Any],
@@ -733,6 +789,9 @@ def _table_panel(
     organiser: bool,
     version: int,
     bound: dict[Any, Any],
+    *,
+    settle: bool = False,
+    urls: _TableUrls | None = None,
 ) -> TablePanel:
     seats, state = out["seats"], out.get("report")
     me = user.username if user.is_authenticated else None
@@ -746,7 +805,9 @@ def _table_panel(
         rows=[],
         seated=me in seats,
         bid=out.get("bid"),
+        urls=(urls or _TableUrls(tournament.pk)).of(out["id"], out["game"]),
     )
+    panel.status_class = slugify(panel.status)
     lines: list[list[dict]] = []
     if out["status"] == GameStatus.FINISHED:
         panel.columns, lines = ["Result"], [out["result"]]
@@ -755,7 +816,20 @@ def _table_panel(
         panel.columns += [f"{d['by']} says" for d in state["disputes"]]
         lines = [state["reported"]] + [d["results"] for d in state["disputes"]]
     panel.rows = [
-        {"seat": i, "player": name, "lines": [column[i] for column in lines]}
+        {
+            "seat": i,
+            "player": name,
+            "me": name == me,
+            "lines": [column[i] for column in lines],
+            # as the card shows them: the rank, and the score or a dash
+            "shown": [
+                (
+                    str(column[i]["rank"]),
+                    "—" if column[i].get("score") is None else str(column[i]["score"]),
+                )
+                for column in lines
+            ],
+        }
         for i, name in enumerate(seats)
     ]
     if state:
@@ -801,9 +875,10 @@ def _table_panel(
         and state["status"] == "awaiting report"
         and (panel.seated or organiser)
     )
+    panel.may_override = organiser
     panel.override_form = form(
         "override",
-        organiser,
+        organiser and settle,
         bid=has_bid,
         results=out["result"] or state["reported"],
         bid_value=state["bid"],

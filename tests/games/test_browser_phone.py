@@ -15,7 +15,7 @@ from django.core.management import call_command
 
 from games.models import Game, GameMode, GameStatus
 from games.views import GUIDES
-from league.models import Tournament
+from league.models import Table, Tournament
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.browser
@@ -41,6 +41,7 @@ def demo(transactional_db):
         .values_list("pk", flat=True)
         .first(),
         "tournament": Tournament.objects.values_list("pk", flat=True).first(),
+        "table": Table.objects.order_by("pk").values_list("pk", flat=True).first(),
     }
 
 
@@ -89,12 +90,15 @@ def test_every_page_fits_a_phone_and_speaks_peoples_words(page, demo):  # noqa: 
         "/leagues/",
         "/tournaments/",
         f"/tournaments/{demo['tournament']}/",
+        f"/tournaments/{demo['tournament']}/?settle={demo['table']}",  # the organiser's form
         "/tournaments/new/",
         "/matches/new/",
         *(f"/games/how-to-play/{slug}/" for slug in GUIDES),
     ]
     for path in paths:
         check_phone_page(page, path)
+        if "?settle=" in path:
+            assert page.locator(f"#override-{demo['table']}").is_visible()
 
 
 def test_every_board_fits_the_width_and_zooms(page, demo):  # noqa: F811

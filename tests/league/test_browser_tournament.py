@@ -165,3 +165,18 @@ def test_a_table_mode_swiss_through_the_pages(page, make_user):  # noqa: F811
     expect(page.locator(f"#table-{table} .status")).to_have_text("final", timeout=15_000)
     after = dict(standings(page))
     assert int(after[second]) == int(before[second]) + 1, (before, after)
+
+    # The organiser settles the other table of round 2, which nobody reported: its form opens
+    # from the table's link (the page draws no settle form until asked).
+    _, (other, (third, fourth)) = tables_of(tournament, 2)
+    expect(page.locator(f"#override-{other}")).to_have_count(0)
+    page.click(f"#table-{other} >> text=Organiser: settle this table")
+    form = page.locator(f"#override-{other}")
+    expect(form).to_be_visible()
+    for seat, (rank, score) in enumerate([(1, 8), (2, 3)]):
+        form.locator(f"[name='t{other}-override-rank_{seat}']").fill(str(rank))
+        form.locator(f"[name='t{other}-override-score_{seat}']").fill(str(score))
+    form.locator("button[type=submit]").click()
+    expect(page.locator(".messages")).to_contain_text("the result is final")
+    expect(page.locator(f"#table-{other} .status")).to_have_text("final")
+    expect(page.locator(f"#override-{other}")).to_have_count(0)

@@ -35,3 +35,20 @@ def test_dates_label_the_axis_first_and_last_included_once_each():
 def test_a_flat_line_keeps_some_height():
     chart = rating_chart([(DAY, 1500.0, 1)], 1500.0)
     assert chart.high - chart.low == 20
+
+
+def test_a_points_labels_are_what_the_template_filters_would_show():
+    from django.template.defaultfilters import date, floatformat
+
+    from league.charts import day_shown
+
+    start = dt.date(2025, 1, 1)
+    for day in (start + dt.timedelta(days=n) for n in range(0, 400, 9)):
+        assert day_shown(day) == date(day, "j M Y")
+    history = [(start + dt.timedelta(days=n), 1500 + 7.25 * (-1) ** n * n, n) for n in range(30)]
+    for p in rating_chart(history, 1500).points:
+        assert (p.x_shown, p.y_shown, p.value_shown) == (
+            floatformat(p.x, 1),
+            floatformat(p.y, 1),
+            floatformat(p.value, 1),
+        )

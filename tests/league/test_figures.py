@@ -11,7 +11,24 @@ from league.figures import figure
 
 # Halves, thirds and quarters of placement points, averages of places, Elo ratings; and the
 # values where rounding half up and half to even part.
-VALUES = [0.0, 1.0, 4.0, 2.25, 2.35, 0.125, 3.3333333333, 1.6666666667, 2.5, 1515.5, 1484.5]
+VALUES = [
+    -0.04,
+    -0.05,
+    -2.25,
+    -1.35,
+    -12.3456,
+    0.0,
+    1.0,
+    4.0,
+    2.25,
+    2.35,
+    0.125,
+    3.3333333333,
+    1.6666666667,
+    2.5,
+    1515.5,
+    1484.5,
+]
 _rng = random.Random(7)
 VALUES += [round(_rng.uniform(0, 3000), k) for k in range(6) for _ in range(40)]
 
@@ -19,5 +36,7 @@ VALUES += [round(_rng.uniform(0, 3000), k) for k in range(6) for _ in range(40)]
 @pytest.mark.parametrize("value", VALUES)
 def test_figures_match_floatformat(value):
     assert figure(value, 1, whole_if_whole=True) == floatformat(value, "-1")
+    assert figure(value, 2, whole_if_whole=True) == floatformat(value, "-2")
     assert figure(value, 2) == floatformat(value, 2)
+    assert figure(value, 1) == floatformat(value, 1)
     assert figure(value, 0) == floatformat(value, 0)

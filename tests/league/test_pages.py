@@ -753,7 +753,15 @@ def test_a_dispute_then_the_organiser_overrides(client, org, players, paired):
     assert disputed.override_form is None  # players do not settle it
 
     page = detail(as_user(client, org), paired)
-    assert panel(page, table).override_form is not None
+    # Every table offers the organiser a link; the form is drawn for the table it names.
+    assert panel(page, table).may_override and panel(page, table).override_form is None
+    settle = panel(page, table).urls["settle"]
+    assert f'href="{settle}"' in text(page)
+    opened = client.get(settle)
+    assert panel(opened, table).override_form is not None
+    assert f'id="override-{table.pk}"' in text(opened)
+    others = [p for r in opened.context["rounds"] for p in r["tables"] if p.id != table.pk]
+    assert others and all(p.override_form is None and p.may_override for p in others)
     response = client.post(
         reverse("table-override", args=[paired.pk, table.pk]),
         result_post(f"t{table.pk}-override", [2, 1], [7, 12]),
