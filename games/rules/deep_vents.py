@@ -136,6 +136,13 @@ _ERUPTS = [bool(h.trigger) and h.trigger[0][0] == "erupt" for h in data.HEXES]
 _STARTER = _KIND[data.STARTING_HEX]
 _STACK = [0 if k == _STARTER else h.copies for k, h in enumerate(data.HEXES)]
 _CAP = data.HEX_CAP
+# A grower of kind k (adjacent_traits): what an adjacent face-up hex of kind n adds, its
+# heat per archaeon aside (_GROW_FRONT[k][n]), and what a decimated one adds (_GROW_BACK[k]).
+_GROW_FRONT = [
+    [sum(_FRONT[n][t] for t in wanted if not (t == _HEAT and _HOT[n])) for n in range(len(_FRONT))]
+    for wanted in _GROW_TRAITS
+]
+_GROW_BACK = [sum(_BACK[t] for t in wanted) for wanted in _GROW_TRAITS]
 # Per trait, how many symbols of it each kind's front shows.
 _FRONT_BY_TRAIT = [[front[t] for front in _FRONT] for t in range(len(data.TRAITS))]
 _CHOICES = data.ROW_LENGTH + 1
@@ -655,18 +662,22 @@ class State(base.State):
         self._phase = "place"
 
     def _place_options(self) -> list[Action]:
+        # In reading order (hexgrid.reading_key): by r, then q.
         return [
             {"type": "place", "q": q, "r": r}
-            for q, r in sorted(self._free_spaces(), key=hexgrid.reading_key)
+            for r, q in sorted([(r, q) for q, r in self._free_spaces()])
         ]
 
     def _free_spaces(self) -> set[hexgrid.Hex]:
         """The spaces the held hex may go on (:meth:`_can_place`): the empty neighbours of the
         seat's hexes."""
-        return set(self._empty_neighbours())
+        where = self._where[self._turn_seat]
+        neighbours = hexgrid.neighbours
+        return {p for pos in where for p in neighbours(pos) if p not in where}
 
     def _empty_neighbours(self) -> Iterator[hexgrid.Hex]:
-        """The empty neighbours of each of the seat's hexes in turn (some more than once)."""
+        """The empty neighbours of each of the seat's hexes in turn (some more than once):
+        :meth:`_free_spaces` one by one."""
         where = self._where[self._turn_seat]
         neighbours = hexgrid.neighbours
         for pos in where:
@@ -813,15 +824,22 @@ class State(base.State):
         return [{"type": "grow"}]
 
     def _grow(self, h: PlacedHex, adjacent: list[PlacedHex], action: Action) -> None:
-        seat = self._current
-        assert seat is not None, "no turn has begun"
         grow = _GROW[h["kind"]]
         how = grow[0]
         if how == "add":
             gain = grow[1]
         elif how == "adjacent_traits":
-            wanted = _GROW_TRAITS[h["kind"]]
-            gain = sum(_total(adjacent, t) for t in wanted)
+            # The adjacent hexes' symbols of the wanted traits (:func:`_trait`, from a table).
+            front, back = _GROW_FRONT[h["kind"]], _GROW_BACK[h["kind"]]
+            heat = _HEAT in _GROW_TRAITS[h["kind"]]
+            gain = 0
+            for n in adjacent:
+                if n["decimated"]:
+                    gain += back
+                else:
+                    gain += front[n["kind"]]
+                    if heat and _HOT[n["kind"]]:
+                        gain += n["archaea"]
         elif how == "adjacent_holding":
             gain = sum(1 for n in adjacent if n["archaea"] >= grow[1])
         elif how == "drain_adjacent":
@@ -832,6 +850,8 @@ class State(base.State):
                     n["archaea"] -= 1
                     gain += 1
         elif how == "opponent_hexes_holding_players":
+            seat = self._current
+            assert seat is not None, "no turn has begun"
             gain = sum(
                 1
                 for o in self._opponents(seat)
@@ -841,6 +861,8 @@ class State(base.State):
         elif how == "swallow_adjacent":
             gain = 0
             if "q" in action:
+                seat = self._current
+                assert seat is not None, "no turn has begun"
                 source = self._ecosystems[seat][self._where[seat][(action["q"], action["r"])]]
                 gain, source["archaea"] = source["archaea"], 0
         elif how == "track":
@@ -858,14 +880,14 @@ class State(base.State):
         if how == "erupt":
             return [{"type": "trigger"}] if h["archaea"] >= first[1] else []
         if how == "spend_all_from":
-            sources = [n for n in [h, *adjacent] if n["archaea"] >= first[1]]
+            sources = [n for n in (h, *adjacent) if n["archaea"] >= first[1]]
             if not sources or not self._has_effect(h, adjacent, steps, 0):
                 return []
             return [
                 {"type": "trigger", "q": n["q"], "r": n["r"]}
                 for n in sorted(sources, key=_reading_key)
             ]
-        cost = _cost(first, adjacent)
+        cost = first[1] if how == "spend" else _cost(first, adjacent)
         if h["archaea"] < cost or not self._has_effect(h, adjacent, steps, h["archaea"] - cost):
             return []
         return [{"type": "trigger"}]
