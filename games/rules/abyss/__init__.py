@@ -173,6 +173,9 @@ class State(Flow, Payments, Powers, Views, Hidden):
         super().__init__(num_players, options)
         self._advance()
 
+    def is_terminal(self) -> bool:
+        return self._over
+
     def _current_player(self) -> int:
         if self._over:
             return TERMINAL
