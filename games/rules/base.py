@@ -274,7 +274,10 @@ class State(ABC):
 
     def apply(self, action: Action) -> None:
         """Apply a legal action; otherwise raise IllegalAction and change nothing."""
-        self._apply(self.canonical(action))
+        found = None
+        if type(action) is dict and type(action.get("type")) is str and not self.is_terminal():
+            found = self._match(action)  # what canonical does first, without its call
+        self._apply(self.canonical(action) if found is None else found)
 
     def canonical(self, action: Action) -> Action:
         """The legal action equal to ``action``, or IllegalAction saying why there is none.

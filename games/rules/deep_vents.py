@@ -132,9 +132,19 @@ _TRIGGER = [h.trigger for h in data.HEXES]
 _TRACK = [h.track for h in data.HEXES]
 _PASSIVE = [h.passive for h in data.HEXES]
 _SQUID = [h.name in data.SQUIDS for h in data.HEXES]
+_ERUPTS = [bool(h.trigger) and h.trigger[0][0] == "erupt" for h in data.HEXES]
 _STARTER = _KIND[data.STARTING_HEX]
 _STACK = [0 if k == _STARTER else h.copies for k, h in enumerate(data.HEXES)]
 _CAP = data.HEX_CAP
+# A grower of kind k (adjacent_traits): what an adjacent face-up hex of kind n adds, its
+# heat per archaeon aside (_GROW_FRONT[k][n]), and what a decimated one adds (_GROW_BACK[k]).
+_GROW_FRONT = [
+    [sum(_FRONT[n][t] for t in wanted if not (t == _HEAT and _HOT[n])) for n in range(len(_FRONT))]
+    for wanted in _GROW_TRAITS
+]
+_GROW_BACK = [sum(_BACK[t] for t in wanted) for wanted in _GROW_TRAITS]
+# Per trait, how many symbols of it each kind's front shows.
+_FRONT_BY_TRAIT = [[front[t] for front in _FRONT] for t in range(len(data.TRAITS))]
 _CHOICES = data.ROW_LENGTH + 1
 
 
@@ -168,6 +178,7 @@ _PHASE_ACTIONS = {
 }
 _SEAT_ACTIONS = {kind for kinds in _PHASE_ACTIONS.values() for kind in kinds} | {"pay_shortfall"}
 _PAY = {"type": "pay_shortfall"}
+_ALWAYS_AN_EFFECT = frozenset({"shell", "gain", "erupt"})
 
 spec = GameSpec(
     slug="deep-vents",
@@ -191,6 +202,12 @@ spec = GameSpec(
     ),
 )
 
+# _CLOCKWISE[n][seat]: the other seats of an n-seat game, clockwise from ``seat``.
+_CLOCKWISE = {
+    n: [tuple((seat + i) % n for i in range(1, n)) for seat in range(n)]
+    for n in range(spec.min_players, spec.max_players + 1)
+}
+
 
 def new_game(num_players: int = 2, options: dict | None = None) -> State:
     """A game about to deal the row (all chance draws); ValueError for bad players or options."""
@@ -200,8 +217,16 @@ def new_game(num_players: int = 2, options: dict | None = None) -> State:
 class State(base.State):
     """Deep Vents in progress; plain lists, dicts and ints only."""
 
+    # The active hex's options where the forced steps last stopped at them, kept until the
+    # next action (a slot, so not one of the fields of the state or of its JSON form): the
+    # check of the action that follows and the listing read them rather than work them out
+    # again. None when not known.
+    __slots__ = ("_decision",)
+    _decision: list[Action] | None
+
     def __init__(self, num_players: int, options: dict[str, Any]):
         super().__init__(num_players, options)
+        self._decision = None
         n = num_players
         start = data.STARTING_ARCHAEA[n]
         self._bidding = bool(options.get("starting_bid"))
@@ -217,6 +242,8 @@ class State(base.State):
         self._eliminated: list[int] = []  # seats in the order their ecosystems collapsed
         self._ecosystems: list[list[PlacedHex]] = [[_placed(_STARTER, 0, 0, 0)] for _ in range(n)]
         self._where: list[dict[tuple[int, int], int]] = [{(0, 0): 0} for _ in range(n)]
+        # Per seat, per hex (its index in the ecosystem): the indices of the hexes touching it.
+        self._adj: list[list[list[int]]] = [[[]] for _ in range(n)]
         self._market: list[RowHex] = []  # left to right
         self._stack = list(_STACK)  # copies of each kind left in the stack
         self._held: RowHex | None = None  # between take and place
@@ -231,6 +258,9 @@ class State(base.State):
         self._bid_passed = [False] * n
 
     # -- the interface ------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self._phase == "over"
 
     def _current_player(self) -> int:
         phase = self._phase
@@ -250,7 +280,10 @@ class State(base.State):
         elif phase == "place":
             options = self._place_options()
         elif phase == "activate":
-            options = list(self._activation_options())
+            known = self._decision
+            options = (
+                [dict(o) for o in known] if known else self._activation_options(*self._active())
+            )
         elif phase == "respond":
             options = self._respond_options()
         else:
@@ -286,14 +319,25 @@ class State(base.State):
         if kind == "pay_shortfall":
             return dict(_PAY) if len(action) == 1 and self._can_pay(self._decider) else None
         if phase == "take":
-            slot = base.int_params(action, "slot")
-            if kind == "take" and slot and slot[0] in self._take_slots():
-                return {"type": "take", "slot": slot[0]}
+            slot = action.get("slot")
+            if (
+                kind == "take"
+                and len(action) == 2
+                and type(slot) is int
+                and slot in self._take_slots()
+            ):
+                return {"type": "take", "slot": slot}
             return None
         if phase == "place":
-            space = base.int_params(action, "q", "r")
-            if kind == "place" and space and self._can_place((space[0], space[1])):
-                return {"type": "place", "q": space[0], "r": space[1]}
+            q, r = action.get("q"), action.get("r")
+            if (
+                kind == "place"
+                and len(action) == 3
+                and type(q) is int
+                and type(r) is int
+                and self._can_place((q, r))
+            ):
+                return {"type": "place", "q": q, "r": r}
             return None
         if phase == "activate":
             return self._match_activation(action)
@@ -316,6 +360,7 @@ class State(base.State):
         ]
 
     def _apply(self, action: Action) -> None:
+        self._decision = None
         kind = action["type"]
         if kind == "draw":
             self._draw(_KIND[action["hex"]])
@@ -334,7 +379,7 @@ class State(base.State):
         elif kind == "place":
             self._place(action["q"], action["r"])
         elif kind in ("grow", "trigger", "done"):
-            self._activate(action)
+            self._activate(action, *self._active())
         elif kind in ("shell", "no_shell", "decimate"):
             self._respond(action)
         elif kind == "pay_shortfall":
@@ -440,6 +485,7 @@ class State(base.State):
 
     def clone(self) -> State:
         other = State.__new__(State)
+        other._decision = None
         other.num_players = self.num_players
         other.options = dict(self.options)
         other._bidding = self._bidding
@@ -455,6 +501,7 @@ class State(base.State):
         other._eliminated = self._eliminated[:]
         other._ecosystems = [[h.copy() for h in board] for board in self._ecosystems]
         other._where = [dict(where) for where in self._where]
+        other._adj = [[near[:] for near in adj] for adj in self._adj]
         other._market = [h.copy() for h in self._market]
         other._stack = self._stack[:]
         other._held = self._held.copy() if self._held is not None else None
@@ -482,23 +529,8 @@ class State(base.State):
         while True:
             phase = self._phase
             if phase == "activate":
-                if self._queue:
-                    if self._settle_queue():
-                        return
-                    continue
-                seat = self._turn_seat
-                if self._cursor >= len(self._act):
-                    self._phase = "end_turn"
-                    continue
-                if self._ecosystems[seat][self._act[self._cursor]]["decimated"]:
-                    self._cursor += 1
-                    self._fired = 0
-                    continue
-                options = base.first_two(self._activation_options())
-                if len(options) > 1:
-                    self._decider = seat
+                if self._run_activation():
                     return
-                self._activate(options[0])
             elif phase == "end_turn":
                 seat = self._turn_seat
                 if (
@@ -514,9 +546,11 @@ class State(base.State):
                     return
                 self._take(slots[0])
             elif phase == "place":
-                spaces = self._free_spaces()
-                if len(spaces) > 1:
-                    return
+                spaces = set()
+                for space in self._empty_neighbours():
+                    spaces.add(space)
+                    if len(spaces) > 1:
+                        return
                 self._place(*spaces.pop())
             elif phase == "bid":
                 seat = self._decider
@@ -527,6 +561,37 @@ class State(base.State):
                 return
             else:
                 return
+
+    def _run_activation(self) -> bool:
+        """Step 3's forced steps, hex by hex: True at a decision (the active hex's options or a
+        pending effect's), False once every hex is done (the phase is then end_turn)."""
+        seat = self._turn_seat
+        board = self._ecosystems[seat]
+        near = self._adj[seat]
+        act = self._act
+        queue = self._queue
+        while True:
+            if queue:
+                if self._settle_queue():
+                    return True
+                continue
+            cursor = self._cursor
+            if cursor >= len(act):
+                self._phase = "end_turn"
+                return False
+            i = act[cursor]
+            h = board[i]
+            if h["decimated"]:
+                self._cursor = cursor + 1
+                self._fired = 0
+                continue
+            adjacent = [board[j] for j in near[i]]
+            options = self._activation_options(h, adjacent)
+            if len(options) > 1:
+                self._decider = seat
+                self._decision = options
+                return True
+            self._activate(options[0], h, adjacent)
 
     def _can_pay(self, seat: int) -> bool:
         return self._tokens[seat] > 0 and self._supply[seat] >= data.SHORTFALL_LOAN
@@ -597,16 +662,28 @@ class State(base.State):
         self._phase = "place"
 
     def _place_options(self) -> list[Action]:
+        # In reading order (hexgrid.reading_key): by r, then q.
         return [
             {"type": "place", "q": q, "r": r}
-            for q, r in sorted(self._free_spaces(), key=hexgrid.reading_key)
+            for r, q in sorted([(r, q) for q, r in self._free_spaces()])
         ]
 
     def _free_spaces(self) -> set[hexgrid.Hex]:
         """The spaces the held hex may go on (:meth:`_can_place`): the empty neighbours of the
         seat's hexes."""
         where = self._where[self._turn_seat]
-        return {p for pos in where for p in hexgrid.neighbours(pos) if p not in where}
+        neighbours = hexgrid.neighbours
+        return {p for pos in where for p in neighbours(pos) if p not in where}
+
+    def _empty_neighbours(self) -> Iterator[hexgrid.Hex]:
+        """The empty neighbours of each of the seat's hexes in turn (some more than once):
+        :meth:`_free_spaces` one by one."""
+        where = self._where[self._turn_seat]
+        neighbours = hexgrid.neighbours
+        for pos in where:
+            for p in neighbours(pos):
+                if p not in where:
+                    yield p
 
     def _can_place(self, space: hexgrid.Hex) -> bool:
         """An empty space touching any of the seat's hexes, decimated ones too: one of the
@@ -617,15 +694,27 @@ class State(base.State):
     def _place(self, q: int, r: int) -> None:
         held = self._held
         assert held is not None, "a hex is placed only after one is taken"
-        board = self._ecosystems[self._turn_seat]
-        self._where[self._turn_seat][(q, r)] = len(board)
+        seat = self._turn_seat
+        board = self._ecosystems[seat]
+        where = self._where[seat]
+        adj = self._adj[seat]
+        new = len(board)
+        near = []
+        for pos in hexgrid.neighbours((q, r)):
+            i = where.get(pos)
+            if i is not None:
+                near.append(i)
+                adj[i].append(new)
+        adj.append(near)
+        where[(q, r)] = new
         board.append(_placed(held["kind"], q, r, held["archaea"]))
         self._held = None
         self._begin_activation()
 
     def _begin_activation(self) -> None:
-        board = self._ecosystems[self._turn_seat]
-        self._act = sorted(range(len(board)), key=lambda i: hexgrid.reading_key(_space(board[i])))
+        self._decision = None
+        keys = [(h["r"], h["q"]) for h in self._ecosystems[self._turn_seat]]  # reading order
+        self._act = sorted(range(len(keys)), key=keys.__getitem__)
         self._cursor = 0
         self._fired = 0
         self._phase = "activate"
@@ -634,7 +723,7 @@ class State(base.State):
         seat = self._turn_seat
         if self._tokens[seat] >= data.ELIMINATING_SHORTFALLS:
             self._eliminate(seat)
-        if sum(not out for out in self._out) <= 1:
+        if self._out.count(False) <= 1:
             self._phase = "over"
             return
         order = self._order
@@ -669,80 +758,100 @@ class State(base.State):
 
     # -- step 3: grow or trigger -----------------------------------------------------------------
 
-    def _activation_options(self) -> Iterator[Action]:
-        """The active hex's options in order: done (after a trigger), grow, trigger."""
-        seat = self._turn_seat
-        h = self._ecosystems[seat][self._act[self._cursor]]
-        if self._fired:
-            yield {"type": "done"}
-        elif self._may_grow(seat, h):
-            yield from self._grow_options(seat, h)
-        yield from self._trigger_options(seat, h)
+    def _active(self) -> tuple[PlacedHex, list[PlacedHex]]:
+        """The active hex and the hexes touching it."""
+        seat = self._current
+        assert seat is not None, "no turn has begun"
+        i = self._act[self._cursor]
+        board = self._ecosystems[seat]
+        return board[i], [board[j] for j in self._adj[seat][i]]
 
-    def _may_grow(self, seat: int, h: PlacedHex) -> bool:
-        """Not after a trigger, and not a volcano that can erupt: "you must choose to trigger
-        instead of grow"."""
+    def _activation_options(self, h: PlacedHex, adjacent: list[PlacedHex]) -> list[Action]:
+        """The active hex's options in order: done (after a trigger), grow, trigger."""
+        triggers = self._trigger_options(h, adjacent)
         if self._fired:
-            return False
-        steps = _TRIGGER[h["kind"]]
-        return not (steps and steps[0][0] == "erupt" and self._trigger_options(seat, h))
+            return [{"type": "done"}, *triggers]
+        if self._may_grow(h, triggers):
+            return self._grow_options(h, adjacent) + triggers
+        return triggers
+
+    def _may_grow(self, h: PlacedHex, triggers: list[Action]) -> bool:
+        """Not after a trigger, and not a volcano that can erupt: "you must choose to trigger
+        instead of grow" (``triggers``: the hex's trigger options, asked for only for a
+        volcano)."""
+        return not self._fired and not (_ERUPTS[h["kind"]] and triggers)
 
     def _match_activation(self, action: Action) -> Action | None:
-        """The branch of :meth:`_activation_options` that ``action`` names."""
-        seat = self._turn_seat
-        h = self._ecosystems[seat][self._act[self._cursor]]
+        """The branch of :meth:`_activation_options` that ``action`` names (or the option equal
+        to it, where the options are known)."""
+        if self._decision is not None:
+            return base.find(self._decision, action)
         kind = action["type"]
         if kind == "done":
             return {"type": "done"} if len(action) == 1 and self._fired else None
-        if kind == "grow":
-            return (
-                base.find(self._grow_options(seat, h), action) if self._may_grow(seat, h) else None
-            )
+        if kind != "grow" and kind != "trigger":
+            return None
+        h, adjacent = self._active()
         if kind == "trigger":
-            return base.find(self._trigger_options(seat, h), action)
+            return base.find(self._trigger_options(h, adjacent), action)
+        erupts = _ERUPTS[h["kind"]]
+        if self._may_grow(h, self._trigger_options(h, adjacent) if erupts else []):
+            return base.find(self._grow_options(h, adjacent), action)
         return None
 
-    def _activate(self, action: Action) -> None:
-        seat = self._turn_seat
-        h = self._ecosystems[seat][self._act[self._cursor]]
+    def _activate(self, action: Action, h: PlacedHex, adjacent: list[PlacedHex]) -> None:
+        """Carry out ``action`` for the active hex ``h`` (touching ``adjacent``)."""
         kind = action["type"]
         if kind == "trigger":
-            self._trigger(seat, h, action)
+            seat = self._current
+            assert seat is not None, "no turn has begun"
+            self._trigger(seat, h, adjacent, action)
             self._fired += 1
             return
         if kind == "grow":
-            self._grow(seat, h, action)
+            self._grow(h, adjacent, action)
         self._cursor += 1
         self._fired = 0
 
-    def _grow_options(self, seat: int, h: PlacedHex) -> list[Action]:
+    def _grow_options(self, h: PlacedHex, adjacent: list[PlacedHex]) -> list[Action]:
         if _GROW[h["kind"]][0] == "swallow_adjacent":
-            sources = [n for n in self._adjacent(seat, h) if n["archaea"]]
+            sources = [n for n in adjacent if n["archaea"]]
             if sources:
                 return [
                     {"type": "grow", "q": n["q"], "r": n["r"]}
-                    for n in sorted(sources, key=lambda n: hexgrid.reading_key(_space(n)))
+                    for n in sorted(sources, key=_reading_key)
                 ]
         return [{"type": "grow"}]
 
-    def _grow(self, seat: int, h: PlacedHex, action: Action) -> None:
+    def _grow(self, h: PlacedHex, adjacent: list[PlacedHex], action: Action) -> None:
         grow = _GROW[h["kind"]]
         how = grow[0]
         if how == "add":
             gain = grow[1]
         elif how == "adjacent_traits":
-            wanted = _GROW_TRAITS[h["kind"]]
-            gain = sum(_trait(n, t) for n in self._adjacent(seat, h) for t in wanted)
+            # The adjacent hexes' symbols of the wanted traits (:func:`_trait`, from a table).
+            front, back = _GROW_FRONT[h["kind"]], _GROW_BACK[h["kind"]]
+            heat = _HEAT in _GROW_TRAITS[h["kind"]]
+            gain = 0
+            for n in adjacent:
+                if n["decimated"]:
+                    gain += back
+                else:
+                    gain += front[n["kind"]]
+                    if heat and _HOT[n["kind"]]:
+                        gain += n["archaea"]
         elif how == "adjacent_holding":
-            gain = sum(1 for n in self._adjacent(seat, h) if n["archaea"] >= grow[1])
+            gain = sum(1 for n in adjacent if n["archaea"] >= grow[1])
         elif how == "drain_adjacent":
             trait = _TRAIT_INDEX[grow[1]]
             gain = 0
-            for n in self._adjacent(seat, h):
+            for n in adjacent:
                 if n["archaea"] and _trait(n, trait):
                     n["archaea"] -= 1
                     gain += 1
         elif how == "opponent_hexes_holding_players":
+            seat = self._current
+            assert seat is not None, "no turn has begun"
             gain = sum(
                 1
                 for o in self._opponents(seat)
@@ -752,6 +861,8 @@ class State(base.State):
         elif how == "swallow_adjacent":
             gain = 0
             if "q" in action:
+                seat = self._current
+                assert seat is not None, "no turn has begun"
                 source = self._ecosystems[seat][self._where[seat][(action["q"], action["r"])]]
                 gain, source["archaea"] = source["archaea"], 0
         elif how == "track":
@@ -760,7 +871,7 @@ class State(base.State):
             gain = 0
         h["archaea"] = min(_CAP, h["archaea"] + gain)
 
-    def _trigger_options(self, seat: int, h: PlacedHex) -> list[Action]:
+    def _trigger_options(self, h: PlacedHex, adjacent: list[PlacedHex]) -> list[Action]:
         steps = _TRIGGER[h["kind"]]
         if not steps:
             return []
@@ -769,60 +880,61 @@ class State(base.State):
         if how == "erupt":
             return [{"type": "trigger"}] if h["archaea"] >= first[1] else []
         if how == "spend_all_from":
-            sources = [n for n in [h, *self._adjacent(seat, h)] if n["archaea"] >= first[1]]
-            if not sources or not self._has_effect(seat, h, steps, 0):
+            sources = [n for n in (h, *adjacent) if n["archaea"] >= first[1]]
+            if not sources or not self._has_effect(h, adjacent, steps, 0):
                 return []
             return [
                 {"type": "trigger", "q": n["q"], "r": n["r"]}
-                for n in sorted(sources, key=lambda n: hexgrid.reading_key(_space(n)))
+                for n in sorted(sources, key=_reading_key)
             ]
-        cost = self._cost(seat, h, first)
-        if h["archaea"] < cost or not self._has_effect(seat, h, steps, h["archaea"] - cost):
+        cost = first[1] if how == "spend" else _cost(first, adjacent)
+        if h["archaea"] < cost or not self._has_effect(h, adjacent, steps, h["archaea"] - cost):
             return []
         return [{"type": "trigger"}]
 
-    def _cost(self, seat: int, h: PlacedHex, step: tuple) -> int:
-        if step[0] == "spend":
-            return step[1]
-        if step[0] == "spend_per_adjacent":
-            return len(self._adjacent(seat, h))
-        return 0
-
-    def _has_effect(self, seat: int, h: PlacedHex, steps: tuple, left: int) -> bool:
-        """Whether a trigger leaving ``left`` archaea on the hex would change anything itself."""
+    def _has_effect(self, h: PlacedHex, adjacent: list[PlacedHex], steps: tuple, left: int) -> bool:
+        """Whether a trigger of the active seat's hex ``h`` leaving ``left`` archaea on it would
+        change anything itself."""
+        seat = self._current
+        assert seat is not None, "no turn has begun"
         for step in steps:
             how = step[0]
-            if how in ("shell", "gain", "erupt"):
+            if how in _ALWAYS_AN_EFFECT:
                 return True
-            if how == "collect" and left > 0:
+            if how == "collect":
+                if left > 0:
+                    return True
+            elif how == "spread":
+                for n in adjacent:
+                    if n["archaea"] < _CAP:
+                        return True
+            elif how == "attack":
+                for o in self._opponents(seat):
+                    if self._damage_of(step, o):
+                        return True
+            elif how == "strip_shell" and any(self._shells[o] for o in self._opponents(seat)):
                 return True
-            if how == "spread" and any(n["archaea"] < _CAP for n in self._adjacent(seat, h)):
-                return True
-            if how == "strip_shell" and any(self._shells[o] for o in self._opponents(seat)):
-                return True
-            if how == "attack" and any(self._damage_of(step, o) for o in self._opponents(seat)):
-                return True
-            if how == "squid_hunt" and any(
+            elif how == "squid_hunt" and any(
                 self._has_squid(o) or _total(self._ecosystems[o], _PRED)
                 for o in self._opponents(seat)
             ):
                 return True
         return False
 
-    def _trigger(self, seat: int, h: PlacedHex, action: Action) -> None:
+    def _trigger(self, seat: int, h: PlacedHex, adjacent: list[PlacedHex], action: Action) -> None:
         name = _NAMES[h["kind"]]
         opponents = self._opponents(seat)
         for step in _TRIGGER[h["kind"]]:
             how = step[0]
             if how in ("spend", "spend_per_adjacent"):
-                h["archaea"] -= self._cost(seat, h, step)
+                h["archaea"] -= _cost(step, adjacent)
             elif how == "spend_all_from":
                 self._ecosystems[seat][self._where[seat][(action["q"], action["r"])]]["archaea"] = 0
             elif how == "collect":
                 self._supply[seat] += h["archaea"]
                 h["archaea"] = 0
             elif how == "spread":
-                for n in self._adjacent(seat, h):
+                for n in adjacent:
                     n["archaea"] = min(_CAP, n["archaea"] + 1)
             elif how == "shell":
                 self._shells[seat] += (
@@ -853,7 +965,7 @@ class State(base.State):
                 self._decimate(seat, h)
                 for o in opponents:
                     self._queue.append(["decimate", o, "any", name])
-        for n in self._adjacent(seat, h):
+        for n in adjacent:
             passive = _PASSIVE[n["kind"]]
             if passive and passive[0] == "adjacent_triggered" and not n["decimated"]:
                 n["archaea"] = min(_CAP, n["archaea"] + passive[1])
@@ -944,20 +1056,27 @@ class State(base.State):
 
     # -- the ecosystem -------------------------------------------------------------------------
 
-    def _adjacent(self, seat: int, h: PlacedHex) -> list[PlacedHex]:
-        where = self._where[seat]
+    def _reindex(self, seat: int) -> None:
+        """Rebuild ``seat``'s :attr:`_where` and :attr:`_adj` from its ecosystem (for a table
+        set up hex by hex; play keeps them up to date as each hex is placed)."""
         board = self._ecosystems[seat]
-        out = []
-        for pos in hexgrid.neighbours((h["q"], h["r"])):
-            i = where.get(pos)
-            if i is not None:
-                out.append(board[i])
-        return out
+        where = self._where[seat] = {(h["q"], h["r"]): i for i, h in enumerate(board)}
+        self._adj[seat] = [
+            [where[p] for p in hexgrid.neighbours((h["q"], h["r"])) if p in where] for h in board
+        ]
 
-    def _opponents(self, seat: int) -> list[int]:
+    def _adjacent(self, seat: int, i: int) -> list[PlacedHex]:
+        """The hexes of ``seat`` touching its hex number ``i`` (:attr:`_adj`)."""
+        board = self._ecosystems[seat]
+        return [board[j] for j in self._adj[seat][i]]
+
+    def _opponents(self, seat: int) -> list[int] | tuple[int, ...]:
         """The other seats still in the game, clockwise from ``seat``."""
-        n = self.num_players
-        return [o for o in ((seat + i) % n for i in range(1, n)) if not self._out[o]]
+        others = _CLOCKWISE[self.num_players][seat]
+        out = self._out
+        if True not in out:
+            return others
+        return [o for o in others if not out[o]]
 
     # -- illegal actions ------------------------------------------------------------------------
 
@@ -1071,6 +1190,7 @@ class State(base.State):
     def _why_activation_illegal(self, action: Action) -> str:
         seat = self._turn_seat
         h = self._ecosystems[seat][self._act[self._cursor]]
+        adjacent = self._adjacent(seat, self._act[self._cursor])
         name = _NAMES[h["kind"]]
         kind = action["type"]
         if kind == "done":
@@ -1083,7 +1203,7 @@ class State(base.State):
             if _GROW[h["kind"]][0] == "swallow_adjacent":
                 return f"the {name} swallows an adjacent hex holding archaea: name it by q and r"
             return "grow takes no parameters here"
-        if not self._trigger_options(seat, h):
+        if not self._trigger_options(h, adjacent):
             steps = _TRIGGER[h["kind"]]
             if not steps:
                 return f"the {name} cannot be triggered"
@@ -1094,7 +1214,7 @@ class State(base.State):
                     f"the {name} needs itself or an adjacent hex holding "
                     f"{steps[0][1]} or more archaea"
                 )
-            cost = self._cost(seat, h, steps[0])
+            cost = _cost(steps[0], adjacent)
             if h["archaea"] < cost:
                 return f"the {name} needs {cost} archaea to trigger; it holds {h['archaea']}"
             return f"triggering the {name} now would have no effect, so it must grow"
@@ -1115,6 +1235,20 @@ def _space(h: PlacedHex) -> hexgrid.Hex:
     return (h["q"], h["r"])
 
 
+def _reading_key(h: PlacedHex) -> tuple[int, int]:
+    """A hex's place in reading order (:func:`hexgrid.reading_key` of its space)."""
+    return (h["r"], h["q"])
+
+
+def _cost(step: tuple, adjacent: list[PlacedHex]) -> int:
+    """What a trigger's first step spends from the hex."""
+    if step[0] == "spend":
+        return step[1]
+    if step[0] == "spend_per_adjacent":
+        return len(adjacent)
+    return 0
+
+
 def _trait(h: PlacedHex, trait: int) -> int:
     """How many symbols of ``trait`` a hex on the table shows."""
     if h["decimated"]:
@@ -1125,7 +1259,14 @@ def _trait(h: PlacedHex, trait: int) -> int:
 
 
 def _total(board: list, trait: int) -> int:
-    return sum(_trait(h, trait) for h in board)
+    """The symbols of ``trait`` an ecosystem shows: :func:`_trait` summed over its hexes."""
+    front, back = _FRONT_BY_TRAIT[trait], _BACK[trait]
+    if trait == _HEAT:
+        return sum(
+            back if h["decimated"] else h["archaea"] if _HOT[h["kind"]] else front[h["kind"]]
+            for h in board
+        )
+    return sum(back if h["decimated"] else front[h["kind"]] for h in board)
 
 
 def _pending_view(entry: list) -> dict[str, Any]:

@@ -162,6 +162,7 @@ _ROTATIONS = len(hexgrid.DIRECTIONS)
 _TRIANGLE = tuple(
     (hexgrid.DIRECTIONS[k], hexgrid.DIRECTIONS[(k + 1) % _ROTATIONS]) for k in range(_ROTATIONS)
 )
+_TRIANGLE_FLAT = tuple((a[0], a[1], b[0], b[1]) for a, b in _TRIANGLE)
 # Per rotation, the offsets from the smoker of the nine spaces around the tile.
 _RING = tuple(
     tuple(
@@ -183,6 +184,22 @@ _CONTAINING = (
     + [(-a[0], -a[1], k) for k, (a, _) in enumerate(_TRIANGLE)]
     + [(-b[0], -b[1], k) for k, (_, b) in enumerate(_TRIANGLE)]
 )
+_CONTAINING_RQ = tuple((dr, dq, k) for dq, dr, k in _CONTAINING)  # as placements are kept
+
+
+def _placements_over(spaces: Iterable[tuple[int, int]]) -> set[tuple[int, int, int]]:
+    """The placements (r, q, rotation) with a hex on one of ``spaces``."""
+    return {(y + dr, x + dq, k) for x, y in spaces for dr, dq, k in _CONTAINING_RQ}
+
+
+# For a tile laid with its smoker on (0, 0) in rotation k: the placements with a hex on it
+# (_OVER[k]) and those with a hex on one of the nine spaces around it but none on it
+# (_BESIDE[k]), as offsets (r, q, rotation); and a tile's rotation by its first terrain's offset.
+_OVER = tuple(tuple(sorted(_placements_over(((0, 0), a, b)))) for a, b in _TRIANGLE)
+_BESIDE = tuple(
+    tuple(sorted(_placements_over(_RING[k]) - set(_OVER[k]))) for k in range(_ROTATIONS)
+)
+_ROTATION_OF = {a: k for k, (a, _) in enumerate(_TRIANGLE)}
 # The species by how few conditions their spots have, to tell soonest whether any is left.
 _PERMISSIVE = (_SPONGES, _SHRIMP, _OCTOPUS, _CRABS, _FISH, _SNAILS, _WORMS)
 _RANDOM_SETS = [list(c) for c in itertools.combinations(range(len(_IDS)), data.IN_PLAY)]
@@ -231,9 +248,19 @@ class State(base.State):
     """Ventlife in progress; plain lists, dicts, tuples and ints only."""
 
     _caches = frozenset({"_tile_spots", "_tile_spot_set", "_spots_due"})
+    # The place_tile actions of ``_tile_spots``, in its order, kept beside it (a slot, so not
+    # one of the state's fields or of its JSON form): the listing hands out copies. None when
+    # not built since the state was made or loaded.
+    # And a space where a creature could be placed when last looked for: only where to look
+    # first, whatever it holds now (also a slot, so not part of the state).
+    __slots__ = ("_spot_actions", "_hint")
+    _spot_actions: list[Action] | None
+    _hint: tuple[int, int] | None
 
     def __init__(self, num_players: int, options: dict[str, Any]):
         super().__init__(num_players, options)
+        self._spot_actions = None
+        self._hint = None
         n = num_players
         choice = options["species"]
         self._bag = data.tile_counts(n)  # copies of each kind left in the bag
@@ -270,6 +297,9 @@ class State(base.State):
             self._fix_species([_SPECIES[sid] for sid in fixed])
 
     # -- the interface ------------------------------------------------------------------------
+
+    def is_terminal(self) -> bool:
+        return self._phase == "over"
 
     def _current_player(self) -> int:
         phase = self._phase
@@ -484,6 +514,9 @@ class State(base.State):
         other._tile_spots = self._tile_spots[:]
         other._tile_spot_set = set(self._tile_spot_set)
         other._spots_due = self._spots_due[:]
+        # The actions are never handed out or changed, only copied: both may hold them.
+        other._spot_actions = None if self._spot_actions is None else self._spot_actions[:]
+        other._hint = self._hint
         other._life = dict(self._life)
         other._supply = [supply[:] for supply in self._supply]
         other._species = self._species[:]
@@ -551,11 +584,7 @@ class State(base.State):
                     self._supply[owner][species] += 1
             elif phase == "creatures":
                 seat = self._turn_seat
-                # Whether anything at all can be placed: the most permissive species first.
-                if not any(
-                    any(self._spots_among(sp, seat, self._candidates(sp)))
-                    for sp in sorted(self._species_now(), key=_PERMISSIVE.index)
-                ):
+                if not self._can_place_any(seat):
                     self._end_turn()
                     continue
                 self._decider = seat
@@ -644,33 +673,64 @@ class State(base.State):
                 if self._fits(0, 0, k)
             ]
         self._update_tile_spots()
-        return [
-            {"type": "place_tile", "q": q, "r": r, "rotation": k} for r, q, k in self._tile_spots
-        ]
+        actions = self._spot_actions
+        if actions is None or len(actions) != len(self._tile_spots):
+            actions = self._spot_actions = [_tile_action(spot) for spot in self._tile_spots]
+        return [action.copy() for action in actions]  # fresh objects, copied (cheaper to make)
 
     def _update_tile_spots(self) -> None:
         """Bring the placements up to date with the tiles laid since they were last listed.
 
-        Only placements on or next to a new tile can have changed: each is re-checked with
-        :meth:`_fits`, the test a placement action is validated with.
+        Only placements on or next to a new tile can have changed, and of those next to it only
+        the ones not listed: a placement that fitted and covers none of the new tile's spaces
+        still fits (its spaces are as they were and the field only grew around them). Each is
+        re-checked with :meth:`_fits`, the test a placement action is validated with.
         """
         due = self._spots_due
         if not due:
             return
-        top = self._top
-        near = set(due)
-        near.update(p for pos in due for p in hexgrid.neighbours(pos) if p not in top)
         spots = self._tile_spots  # kept sorted: the listing's order
         listed = self._tile_spot_set
+        actions = self._spot_actions
+        if actions is not None and len(actions) != len(spots):
+            actions = self._spot_actions = None
         fits = self._fits
-        for spot in {(y + dr, x + dq, k) for x, y in near for dq, dr, k in _CONTAINING}:
+        over: Iterable[tuple[int, int, int]]
+        beside: Iterable[tuple[int, int, int]]
+        if len(due) == 3:  # one tile (the usual case: placements are listed every turn)
+            (q, r), (aq, ar) = due[0], due[1]
+            k = _ROTATION_OF[(aq - q, ar - r)]
+            over = [(r + dr, q + dq, j) for dr, dq, j in _OVER[k]]
+            beside = [(r + dr, q + dq, j) for dr, dq, j in _BESIDE[k]]
+        else:  # due holds the tiles laid since, each as _lay gave its spaces
+            over, beside = set(), set()
+            for i in range(0, len(due), 3):
+                (q, r), (aq, ar) = due[i], due[i + 1]
+                k = _ROTATION_OF[(aq - q, ar - r)]
+                over.update((r + dr, q + dq, j) for dr, dq, j in _OVER[k])
+                beside.update((r + dr, q + dq, j) for dr, dq, j in _BESIDE[k])
+            beside -= over
+        for spot in over:
             if fits(spot[1], spot[0], spot[2]):
                 if spot not in listed:
                     listed.add(spot)
-                    bisect.insort(spots, spot)
+                    i = bisect.bisect_left(spots, spot)
+                    spots.insert(i, spot)
+                    if actions is not None:
+                        actions.insert(i, _tile_action(spot))
             elif spot in listed:
                 listed.remove(spot)
-                del spots[bisect.bisect_left(spots, spot)]
+                i = bisect.bisect_left(spots, spot)
+                del spots[i]
+                if actions is not None:
+                    del actions[i]
+        for spot in beside:
+            if spot not in listed and fits(spot[1], spot[0], spot[2]):
+                listed.add(spot)
+                i = bisect.bisect_left(spots, spot)
+                spots.insert(i, spot)
+                if actions is not None:
+                    actions.insert(i, _tile_action(spot))
         self._spots_due = []
 
     def _fits(self, q: int, r: int, rotation: int) -> bool:
@@ -678,20 +738,18 @@ class State(base.State):
         top = self._top
         if not top:
             return q == 0 and r == 0
-        (aq, ar), (bq, br) = _TRIANGLE[rotation]
-        if (q, r) not in top and (q + aq, r + ar) not in top and (q + bq, r + br) not in top:
+        aq, ar, bq, br = _TRIANGLE_FLAT[rotation]
+        get = top.get
+        s = get((q, r))
+        a = get((q + aq, r + ar))
+        b = get((q + bq, r + br))
+        if s is None and a is None and b is None:
             # On the seafloor: touching the field along a full edge.
-            return any((q + dq, r + dr) in top for dq, dr in _RING[rotation])
-        return self._fits_up(q, r, rotation)
-
-    def _fits_up(self, q: int, r: int, rotation: int) -> bool:
-        """Whether a tile may go up on a plateau with its Black Smoker on (q, r)."""
-        top = self._top
-        (aq, ar), (bq, br) = _TRIANGLE[rotation]
-        s = top.get((q, r))
-        a = top.get((q + aq, r + ar))
-        b = top.get((q + bq, r + br))
-        # Smoker on smoker, no gaps or overhangs, at least two different tiles.
+            for dq, dr in _RING[rotation]:
+                if (q + dq, r + dr) in top:
+                    return True
+            return False
+        # Up on a plateau: smoker on smoker, no gaps or overhangs, at least two different tiles.
         return (
             s is not None
             and a is not None
@@ -801,6 +859,23 @@ class State(base.State):
         supply = self._supply[self._turn_seat]
         chosen = self._chosen
         return [sp for sp in ([chosen] if chosen is not None else self._species) if supply[sp]]
+
+    def _can_place_any(self, seat: int) -> bool:
+        """Whether ``seat`` can place anything at all now: the most permissive species first,
+        and for each the space found last time first (:attr:`_hint`, re-checked like any)."""
+        now = self._species_now()
+        hint = self._hint
+        h = None if hint is None else self._top.get(hint)
+        for sp in _PERMISSIVE:
+            if sp not in now:
+                continue
+            if h is not None and hint is not None:
+                for _ in self._spots_among(sp, seat, ((hint, h),)):
+                    return True
+            for p in self._spots_among(sp, seat, self._candidates(sp)):
+                self._hint = p
+                return True
+        return False
 
     def _spots(self, species: int, seat: int) -> list[tuple[int, int]]:
         """The spaces where ``seat`` may place one more of ``species`` now, in reading order."""
@@ -1147,6 +1222,12 @@ def _tile_view(kind: int | None) -> dict[str, Any] | None:
     if kind is None:
         return None
     return {"kind": _KINDS[kind], "terrains": [data.TERRAINS[t] for t in _KIND_TERRAINS[kind]]}
+
+
+def _tile_action(spot: tuple[int, int, int]) -> Action:
+    """The place_tile action of a placement (r, q, rotation) as ``_tile_spots`` holds it."""
+    r, q, k = spot
+    return {"type": "place_tile", "q": q, "r": r, "rotation": k}
 
 
 register(sys.modules[__name__])

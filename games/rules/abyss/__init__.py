@@ -139,7 +139,16 @@ from games.rules.abyss.flow import Flow
 from games.rules.abyss.hidden import Hidden
 from games.rules.abyss.payments import Payments
 from games.rules.abyss.powers import Powers
-from games.rules.abyss.tables import CARD_VIEWS, L_NAME, LOCATIONS, TOKEN_VALUES, card_in
+from games.rules.abyss.tables import (
+    CARD_VIEWS,
+    L_NAME,
+    LOCATION_INDEX,
+    LOCATION_NAME,
+    LOCATIONS,
+    LORD_INDEX,
+    TOKEN_VALUES,
+    card_in,
+)
 from games.rules.abyss.tasks import CHANCE_TASKS, CHOICES, MATCHERS, RESOLVERS
 from games.rules.abyss.view import Views
 from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, register
@@ -172,6 +181,9 @@ class State(Flow, Payments, Powers, Views, Hidden):
     def __init__(self, num_players: int, options: dict[str, Any]):
         super().__init__(num_players, options)
         self._advance()
+
+    def is_terminal(self) -> bool:
+        return self._over
 
     def _current_player(self) -> int:
         if self._over:
@@ -210,6 +222,17 @@ class State(Flow, Payments, Powers, Views, Hidden):
                 if c is not None and pile[c]
                 else None
             )
+        if kind in ("court_draw", "scheme_draw", "setup_location", "location_draw"):
+            # Every card left in the deck is equally likely: the deck, read for this one.
+            name = action.get("name")
+            if kind == "court_draw" or kind == "scheme_draw":
+                index, deck, names = LORD_INDEX, self._lord_deck, L_NAME
+            else:
+                index, deck, names = LOCATION_INDEX, self._location_deck, LOCATION_NAME
+            card = index.get(name) if type(name) is str else None
+            if len(action) == 2 and card is not None and card in deck:
+                return {"type": action["type"], "name": names[card]}
+            return None
         if kind == "token":
             found = base.int_params(action, "seat", "value")
             if found and found[0] == top[1] and found[1] in TOKEN_VALUES:

@@ -45,8 +45,9 @@ class Payments(Table):
         seat = top[1]
         hand = self._hands[seat]
         sums = race_sums(hand)
+        so_far = self._paid_so_far(seat)
         for c in range(ALLIES):
-            if hand[c] and self._pay_keeps_finishable(seat, sums, c):
+            if hand[c] and self._pay_keeps_finishable(so_far, sums, c):
                 yield {"type": "pay", **card_view(c)}
         missing = self._pearls_due(seat)
         if missing is not None:
@@ -67,20 +68,33 @@ class Payments(Table):
         hand = self._hands[seat]
         if c is None or c >= ALLIES or not hand[c]:
             return None
-        if not self._pay_keeps_finishable(seat, race_sums(hand), c):
+        if not self._pay_keeps_finishable(self._paid_so_far(seat), race_sums(hand), c):
             return None
         return {"type": "pay", **card_view(c)}
 
-    def _pay_keeps_finishable(self, seat: int, sums: list[int], c: int) -> bool:
-        """Whether paying card ``c`` (held) still leaves the recruit completable; ``sums`` are
-        the hand's values per race (restored before returning)."""
+    def _paid_so_far(self, seat: int) -> tuple[int, int, int, int, int]:
+        """The payment under way as :meth:`_pay_keeps_finishable` reads it: the races paid
+        (a mask), the value paid, the races and the race required, and the value needed less
+        the seat's pearls."""
         _, races, required, value, paid = self._paying
+        paid_sum = 0
+        for card in paid:
+            paid_sum += VALUE[card]
+        return _races_of(paid), paid_sum, races, required, value - self._pearls[seat]
+
+    @staticmethod
+    def _pay_keeps_finishable(
+        so_far: tuple[int, int, int, int, int], sums: list[int], c: int
+    ) -> bool:
+        """Whether paying card ``c`` (held) still leaves the recruit completable, the payment
+        being ``so_far`` (:meth:`_paid_so_far`); ``sums`` are the hand's values per race
+        (restored before returning)."""
+        mask, paid_sum, races, required, short = so_far
         r = RACE[c]
-        sums[r] -= VALUE[c]
-        paid_sum = sum(VALUE[card] for card in paid) + VALUE[c]
-        short = value - self._pearls[seat]
-        ok = finishable(_races_of(paid) | 1 << r, paid_sum, sums, races, required, short)
-        sums[r] += VALUE[c]
+        value = VALUE[c]
+        sums[r] -= value
+        ok = finishable(mask | 1 << r, paid_sum + value, sums, races, required, short)
+        sums[r] += value
         return ok
 
     def _pearls_due(self, seat: int) -> int | None:

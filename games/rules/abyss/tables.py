@@ -33,6 +33,7 @@ L_KEYS = tuple(lord.keys for lord in LORDS)
 L_POWER = tuple(lord.power for lord in LORDS)
 LOCATIONS = data.LOCATIONS
 LOCATION_INDEX = {location.name: i for i, location in enumerate(LOCATIONS)}
+LOCATION_NAME = tuple(location.name for location in LOCATIONS)
 
 # A Lord in front of a seat: [lord, where, assassinated]; where is a Location index, FREE, or
 # COMMITTED while its keys are being spent and the Location is not yet chosen.

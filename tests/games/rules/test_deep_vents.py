@@ -85,7 +85,7 @@ def lay(state, seat, *hexes):
             }
         )
     state._ecosystems[seat] = board
-    state._where[seat] = {(h["q"], h["r"]): i for i, h in enumerate(board)}
+    state._reindex(seat)
 
 
 def turn(state, seat, at=None):
