@@ -231,7 +231,7 @@ HADAL_SHARED_HEADS_SECONDS = int(os.environ.get("HADAL_SHARED_HEADS_SECONDS", "6
 HADAL_ANALYSIS = {
     "iterations": int(os.environ.get("HADAL_ANALYSIS_ITERATIONS", "60")),
     "luck_samples": 2,
-    "per_game": {"ventlife": {"iterations": 12}, "abyss": {"iterations": 24}},
+    "per_game": {"ventlife": {"iterations": 12, "root": "cheap"}, "abyss": {"iterations": 24}},
 }
 # Elo's K: how far one game moves a rating.
 HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))

@@ -38,6 +38,7 @@ def analysis_budget(slug: str) -> Budget:
     return Budget(
         iterations=per_game.get("iterations", config.get("iterations", Budget.iterations)),
         luck_samples=per_game.get("luck_samples", config.get("luck_samples", Budget.luck_samples)),
+        root=per_game.get("root", config.get("root")),
     )
 
 
@@ -152,5 +153,11 @@ def analysis_payload(row: Analysis) -> dict[str, Any]:
     return {"status": "running", "progress": row.progress}
 
 
-def _budget_json(budget: Budget) -> dict[str, int]:
-    return {"iterations": budget.iterations, "luck_samples": budget.luck_samples}
+def _budget_json(budget: Budget) -> dict[str, int | str]:
+    judged: dict[str, int | str] = {
+        "iterations": budget.iterations,
+        "luck_samples": budget.luck_samples,
+    }
+    if budget.root is not None:
+        judged["root"] = budget.root
+    return judged
