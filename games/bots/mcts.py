@@ -357,8 +357,8 @@ class _Search:
                 allowed = max(1 if considered == 0 else 0, int(cap) - considered)
                 if allowed < len(missing):
                     missing = self.rng.sample(missing, allowed)
-            for i, child in zip(missing, judge(missing)):
-                children[keys[i]] = child
+            for i, made in zip(missing, judge(missing)):
+                children[keys[i]] = made
         c = settings.exploration
         total = 0.0
         candidates = []
