@@ -111,7 +111,17 @@ class Settings:
 # Per game, where its evaluation and turn structure want other settings than the defaults.
 GAME_SETTINGS: dict[str, Settings] = {
     "deep-vents": Settings(rollout_depth=0),
-    "ventlife": Settings(rollout_depth=3, rollout_width=12),
+    # Ventlife's tile step lists a few hundred placements: judged cheaply at the root, searched
+    # position first, then rotation; a rollout plays to the searcher's next turn (the other
+    # seats' replies included), at most 12 decisions.
+    "ventlife": Settings(
+        root="cheap",
+        root_top=16,
+        split=("place_tile", ("q", "r")),
+        rollout_depth=12,
+        rollout_width=6,
+        rollout_turn=True,
+    ),
 }
 
 
