@@ -32,6 +32,15 @@ searching seat, whose nodes are sequences of what that seat has seen happen. Eac
    ``rollout_depth=None``, plays random rollouts to the end instead;
 4. backs the reward vector up the path.
 
+Three options serve games with large moves (Ventlife's tile step). ``root="cheap"`` judges
+every root move one step ahead and only ``root_top`` of the best of those, and as many drawn
+at random, as greedy judges a move: the root costs a fraction of greedy's look, and every
+legal move still has a judged value. ``split`` makes a move of one type two steps in the tree
+only (a tile's position, then its rotation): a position's node gathers the statistics of all
+its rotations, its prior the sum of theirs. ``rollout_turn`` ends a rollout where the
+searching seat is to decide again after another seat has, so a leaf is valued after the
+others' replies.
+
 The settings are per game (:data:`GAME_SETTINGS`), as measured against the greedy bot.
 Rewards from a finished game are by rank: 1 for first, 0 for last, linear between, ties
 shared. The budget is a number of iterations or of seconds, whichever runs out first; the
