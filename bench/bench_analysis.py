@@ -10,7 +10,10 @@ second is nearer what an idle one takes), decisions judged, chance events, milli
 and the ratio analysis / replay. The brief: a 4-player game well under a minute.
 
     .venv/bin/python bench/bench_analysis.py [--game SLUG] [--players 4] [--seed 1]
-        [--iterations N]
+        [--iterations N] [--root greedy|cheap]
+
+--root greedy is the analysis as it was before the cheap root (every move of a decision
+judged as greedy judges it); the default is the service's setting (HADAL_ANALYSIS).
 """
 
 from __future__ import annotations
@@ -58,12 +61,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--iterations", type=int)
+    parser.add_argument(
+        "--root",
+        choices=["greedy", "cheap"],
+        help="how the search judges a decision's moves (default: the service's setting)",
+    )
     args = parser.parse_args()
     slugs = args.game or sorted(registered())
     _common.header(f"analysis of one {args.players}-player game per game, seed {args.seed}")
     print(
         f"{'game':<20}{'steps':>7}{'judged':>8}{'chance':>8}{'iters':>7}"
-        f"{'replay s':>10}{'analysis s':>12}{'cpu s':>8}{'ms/decision':>13}{'ratio':>10}"
+        f"{'root':>8}{'replay s':>10}{'analysis s':>12}{'cpu s':>8}{'ms/decision':>13}{'ratio':>10}"
     )
     for slug in slugs:
         try:
@@ -74,6 +82,8 @@ def main() -> None:
         budget = analysis_budget(slug)
         if args.iterations is not None:
             budget = replace(budget, iterations=args.iterations)
+        if args.root is not None:
+            budget = replace(budget, root=args.root)
         started = time.perf_counter()
         state = first.clone()
         for step in steps:
@@ -87,7 +97,7 @@ def main() -> None:
         per = 1000 * took / judged if judged else 0.0
         print(
             f"{slug:<20}{len(steps):>7}{judged:>8}{chance:>8}{budget.iterations:>7}"
-            f"{replay:>10.4f}{took:>12.2f}{cpu:>8.2f}{per:>13.1f}{took / replay:>10.0f}x"
+            f"{budget.root or 'game':>8}{replay:>10.4f}{took:>12.2f}{cpu:>8.2f}{per:>13.1f}{took / replay:>10.0f}x"
         )
 
 

@@ -232,7 +232,7 @@ HADAL_ANALYSIS = {
     "iterations": int(os.environ.get("HADAL_ANALYSIS_ITERATIONS", "60")),
     "luck_samples": 2,
     "per_game": {
-        "ventlife": {"iterations": 12, "luck_samples": 1, "luck_moves": 8},
+        "ventlife": {"iterations": 12, "root": "cheap", "luck_samples": 1, "luck_moves": 8},
         "abyss": {"iterations": 24},
         "deep-vents": {"luck_turns": 8},  # a drawn hex is taken only several takes later
     },

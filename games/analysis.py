@@ -42,6 +42,7 @@ def analysis_budget(slug: str) -> Budget:
             name: per_game.get(name, config.get(name, getattr(Budget, name)))
             for name in ("luck_moves", "luck_outcomes", "luck_turns")
         },
+        root=per_game.get("root", config.get("root")),
     )
 
 
@@ -156,11 +157,14 @@ def analysis_payload(row: Analysis) -> dict[str, Any]:
     return {"status": "running", "progress": row.progress}
 
 
-def _budget_json(budget: Budget) -> dict[str, int]:
-    return {
+def _budget_json(budget: Budget) -> dict[str, int | str]:
+    judged: dict[str, int | str] = {
         "iterations": budget.iterations,
         "luck_samples": budget.luck_samples,
         "luck_moves": budget.luck_moves,
         "luck_outcomes": budget.luck_outcomes,
         "luck_turns": budget.luck_turns,
     }
+    if budget.root is not None:
+        judged["root"] = budget.root
+    return judged

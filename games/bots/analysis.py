@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.bots import mcts
@@ -68,12 +68,18 @@ class Budget:
     luck_outcomes: int = DEFAULT_LUCK_OUTCOMES
     # Turns at the table (all seats together, one each at least) a look-ahead plays.
     luck_turns: int = DEFAULT_LUCK_TURNS
+    # How the search judges a decision's moves before it searches (mcts.Settings.root):
+    # None keeps the game's bot setting; "cheap" judges every move one step ahead and only a
+    # few as greedy does (Ventlife's tile step, a few hundred moves).
+    root: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("iterations", "luck_samples", "luck_moves", "luck_outcomes", "luck_turns"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"the analysis budget's {name} must be a whole number, at least 1")
+        if self.root is not None:
+            mcts.Settings(root=self.root)  # validates
 
 
 @dataclass(frozen=True)
@@ -198,7 +204,10 @@ def judge_decision(state: State, step: Step, budget: Budget, seed: Any) -> Decis
     if len(state.legal_actions()) < 2:
         return None
     rng = random.Random(f"analysis:{seed}:{step.version}:{seat}")
-    stats = mcts.search(state, seat, rng, budget.iterations)
+    settings = mcts.settings_for(state)
+    if budget.root is not None:
+        settings = replace(settings, root=budget.root)
+    stats = mcts.search(state, seat, rng, budget.iterations, settings)
     played_key = action_key(step.action)
     played = next((stat for stat in stats if action_key(stat.action) == played_key), None)
     if played is None:

@@ -8,6 +8,7 @@ game number, so a match replays identically.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import re
 import time
@@ -18,6 +19,7 @@ from typing import Any
 
 from games.bots import BOTS, get_bot
 from games.bots.rewards import sample_outcome
+from games.rules import get_rules
 
 _BUDGET = re.compile(r"^(?P<level>[a-z_]+)(?::(?P<amount>\d+(?:\.\d+)?)(?P<unit>s?))?$")
 
@@ -125,12 +127,38 @@ def run_match(
     seed: int,
     players: int,
     progress: Callable[[], None] | None = None,
+    jobs: int = 1,
 ) -> MatchResult:
+    """``games`` games, seats rotating. With ``jobs`` above 1 the games are played by that
+    many worker processes; each game is seeded by its number alone, so the result is the one
+    a single process gives (only the thinking times differ)."""
     match = MatchResult(tallies={e.name: Tally() for e in entrants})
     started = time.perf_counter()
-    for game in range(games):
-        seats = seating(entrants, players, game)
-        result, decisions = play_game(rules, seats, f"{seed}:{game}", match.tallies)
+    tasks = [(rules.spec.slug, seating(entrants, players, g), f"{seed}:{g}") for g in range(games)]
+    if jobs > 1 and games > 1:
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(min(jobs, games)) as pool:
+            _tally_games(match, pool.imap(_play_task, tasks), progress)
+    else:
+        _tally_games(match, map(_play_task, tasks), progress)
+    match.seconds = time.perf_counter() - started
+    return match
+
+
+def _play_task(
+    task: tuple[str, list[Entrant], str],
+) -> tuple[list[Entrant], list[dict[str, Any]], int, dict[str, Tally]]:
+    slug, seats, seed = task
+    tallies = {e.name: Tally() for e in seats}
+    result, decisions = play_game(get_rules(slug), seats, seed, tallies)
+    return seats, result, decisions, tallies
+
+
+def _tally_games(match: MatchResult, played, progress: Callable[[], None] | None) -> None:
+    for seats, result, decisions, thinking in played:
+        for name, spent in thinking.items():
+            match.tallies[name].thinking += spent.thinking
+            match.tallies[name].decisions += spent.decisions
         match.games += 1
         match.decisions += decisions
         match.played.append(([e.name for e in seats], [entry["rank"] for entry in result]))
@@ -145,8 +173,6 @@ def run_match(
             match.first_seat_wins += 1
         if progress is not None:
             progress()
-    match.seconds = time.perf_counter() - started
-    return match
 
 
 def round_robin(

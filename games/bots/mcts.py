@@ -32,6 +32,15 @@ searching seat, whose nodes are sequences of what that seat has seen happen. Eac
    ``rollout_depth=None``, plays random rollouts to the end instead;
 4. backs the reward vector up the path.
 
+Three options serve games with large moves (Ventlife's tile step). ``root="cheap"`` judges
+every root move one step ahead and only ``root_top`` of the best of those, and as many drawn
+at random, as greedy judges a move: the root costs a fraction of greedy's look, and every
+legal move still has a judged value. ``split`` makes a move of one type two steps in the tree
+only (a tile's position, then its rotation): a position's node gathers the statistics of all
+its rotations, its prior the sum of theirs. ``rollout_turn`` ends a rollout where the
+searching seat is to decide again after another seat has, so a leaf is valued after the
+others' replies.
+
 The settings are per game (:data:`GAME_SETTINGS`), as measured against the greedy bot.
 Rewards from a finished game are by rank: 1 for first, 0 for last, linear between, ties
 shared. The budget is a number of iterations or of seconds, whichever runs out first; the
@@ -47,6 +56,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Any, NamedTuple
 
@@ -90,12 +100,37 @@ class Settings:
     widening: int = 24  # actions judged when a non-root node is expanded
     widening_growth: float = 4.0  # ... and more as it is visited: widening + growth * sqrt(visits)
     chance_branching: int = 0  # chance with at most this many outcomes branches the tree
+    # The rollout also stops where the searching seat is to decide again after another seat
+    # has (its next turn: every leaf is valued after the others' replies); rollout_depth caps it.
+    rollout_turn: bool = False
+    # How the root's moves are judged: "greedy" (every one as greedy judges a move) or "cheap"
+    # (every one by the evaluation one step ahead, and greedy's whole look only for the
+    # ``root_top`` best of those and ``root_top`` more drawn at random).
+    root: str = "greedy"
+    root_top: int = 8
+    # A large action split into steps inside the search only: (action type, the fields of
+    # its first step). ("place_tile", ("q", "r")): a tile's position, then its rotation.
+    split: tuple[str, tuple[str, ...]] | None = None
+
+    def __post_init__(self) -> None:
+        if self.root not in ("greedy", "cheap"):
+            raise ValueError(f"root judging is 'greedy' or 'cheap', not {self.root!r}")
 
 
 # Per game, where its evaluation and turn structure want other settings than the defaults.
 GAME_SETTINGS: dict[str, Settings] = {
     "deep-vents": Settings(rollout_depth=0),
-    "ventlife": Settings(rollout_depth=3, rollout_width=12),
+    # Ventlife's tile step lists a few hundred placements: judged cheaply at the root, searched
+    # position first, then rotation; a rollout plays to the searcher's next turn (the other
+    # seats' replies included), at most 12 decisions.
+    "ventlife": Settings(
+        root="cheap",
+        root_top=16,
+        split=("place_tile", ("q", "r")),
+        rollout_depth=12,
+        rollout_width=6,
+        rollout_turn=True,
+    ),
 }
 
 
@@ -148,7 +183,7 @@ def search(
             break
     stats = []
     for action in actions:
-        child = search_.root.children.get(action_key(action))
+        child = search_.root_child(action)
         if child is None:
             stats.append(RootStat(action, 0, 0.5))
         elif child.visits == 0:
@@ -208,6 +243,18 @@ class _Search:
         self.judge: Evaluator | None = None
         self.judged = False
         self.greedy = GreedyBot()
+        self.root_values: dict[tuple, float] = {}
+        self.chosen: Action = {}
+
+    def root_child(self, action: Action) -> _Node | None:
+        """The root's node of ``action``, under its first step's node if it is split."""
+        children = self.root.children
+        split = self.settings.split
+        if split is not None and action.get("type") == split[0]:
+            group = children.get(("split",) + tuple(action.get(f) for f in split[1]))
+            if group is not None:
+                return group.children.get(action_key(action))
+        return children.get(action_key(action))
 
     # -- one iteration ------------------------------------------------------------------------
 
@@ -243,37 +290,94 @@ class _Search:
                 break
             player = world.current_player
             legal = world.legal_actions()
-            child_index = self._select(node, world, legal, player)
-            node = node.children[action_key(legal[child_index])]
-            world.apply(legal[child_index])
-            path.append(node)
+            for step in self._descend(node, world, legal, player):
+                node = step
+                path.append(node)
+            world.apply(self.chosen)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
             for s in range(self.n):
                 totals[s] += rewards[s]
 
-    def _select(self, node: _Node, world: State, legal: list[Action], player: int) -> int:
+    def _descend(self, node: _Node, world: State, legal: list[Action], player: int) -> list[_Node]:
+        """Choose ``player``'s action at ``node`` (left in ``self.chosen``) and return the
+        nodes passed: one, or with a split action, its first step's node then the action's."""
         keys = [action_key(a) for a in legal]
+        split = self.settings.split
+        if split is None or len(legal) < 2 or any(a.get("type") != split[0] for a in legal):
+            i = self._select(
+                node, keys, lambda wanted: self._judge(node, world, legal, wanted, player), player
+            )
+            self.chosen = legal[i]
+            return [node.children[keys[i]]]
+        fields_ = split[1]
+        groups: dict[tuple, list[int]] = {}
+        for i, action in enumerate(legal):
+            groups.setdefault(("split",) + tuple(action.get(f) for f in fields_), []).append(i)
+        group_keys = list(groups)
+        members = list(groups.values())
+
+        def judge_groups(wanted: list[int]) -> list[_Node]:
+            flat = [i for g in wanted for i in members[g]]
+            judged = dict(zip(flat, self._judge(node, world, legal, flat, player)))
+            made = []
+            for g in wanted:
+                group = _Node(self.n, 0.0, 0.0)
+                for i in members[g]:
+                    child = group.children[keys[i]] = judged[i]
+                    group.weight += child.weight
+                    group.first = max(group.first, child.first)
+                made.append(group)
+            return made
+
+        g = self._select(node, group_keys, judge_groups, player)
+        group = node.children[group_keys[g]]
+        inside = members[g]
+        j = self._select(
+            group,
+            [keys[i] for i in inside],
+            lambda wanted: self._judge(node, world, legal, [inside[w] for w in wanted], player),
+            player,
+            widen=False,
+        )
+        self.chosen = legal[inside[j]]
+        return [group, group.children[keys[inside[j]]]]
+
+    def _judge(
+        self, node: _Node, world: State, legal: list[Action], wanted: list[int], player: int
+    ) -> list[_Node]:
+        """New nodes for ``legal[i]``, ``i`` in ``wanted``, their priors judged: at the root as
+        :attr:`Settings.root` says, below it one step ahead."""
+        if node is not self.root:
+            return [self._judged_child(world, legal[i], player) for i in wanted]
+        if self.judge is None:
+            return [self._node_for(0.0) for _ in wanted]
+        values = self._root_values(world, legal, player)
+        return [self._node_for(values[action_key(legal[i])]) for i in wanted]
+
+    def _select(
+        self,
+        node: _Node,
+        keys: list[tuple],
+        judge: Callable[[list[int]], list[_Node]],
+        player: int,
+        widen: bool = True,
+    ) -> int:
+        """The index in ``keys`` PUCT picks at ``node``, children made by ``judge`` as needed
+        (all of them at the root, a widening sample below it)."""
         children = node.children
         settings = self.settings
         missing = [i for i, key in enumerate(keys) if key not in children]
         if missing:
-            if node is self.root:
-                # The root is judged as greedy judges a move (whole, over the chance after):
-                # its prior is at least as good as the greedy bot's choice.
-                for i, value in zip(
-                    missing, self._root_values(world, [legal[i] for i in missing], player)
-                ):
-                    children[keys[i]] = self._node_for(value)
-            else:
+            if widen and node is not self.root:
                 considered = len(keys) - len(missing)
                 cap = settings.widening + settings.widening_growth * math.sqrt(node.visits)
                 allowed = max(1 if considered == 0 else 0, int(cap) - considered)
                 if allowed < len(missing):
                     missing = self.rng.sample(missing, allowed)
-                for i in missing:
-                    children[keys[i]] = self._judged_child(world, legal[i], player)
+            for i, made in zip(missing, judge(missing)):
+                children[keys[i]] = made
         c = settings.exploration
         total = 0.0
         candidates = []
@@ -299,10 +403,31 @@ class _Search:
             return _Node(self.n)
         return self._node_for(self._points_after(world, action, player, self.judge))
 
-    def _root_values(self, world: State, actions: list[Action], player: int) -> list[float]:
-        if self.judge is None:
-            return [0.0] * len(actions)
-        return self.greedy.values(world, actions, player, self.rng)
+    def _root_values(self, world: State, legal: list[Action], player: int) -> dict[tuple, float]:
+        """The root's value of each of ``legal`` (judged once, in the first world that lists
+        it): greedy's, or with the cheap root the evaluation one step ahead for all and
+        greedy's for the few best of those and a few drawn at random."""
+        values = self.root_values
+        new = [a for a in legal if action_key(a) not in values]
+        if not new:
+            return values
+        judge = self.judge
+        assert judge is not None
+        if self.settings.root == "greedy":
+            looked = new
+        else:
+            ahead = [self._points_after(world, a, player, judge) for a in new]
+            for action, points in zip(new, ahead):
+                values[action_key(action)] = points
+            top = self.settings.root_top
+            order = sorted(range(len(new)), key=lambda i: -ahead[i])
+            chosen = order[:top]
+            rest = order[top:]
+            chosen += self.rng.sample(rest, min(top, len(rest)))
+            looked = [new[i] for i in sorted(chosen)]
+        for action, value in zip(looked, self.greedy.values(world, looked, player, self.rng)):
+            values[action_key(action)] = value
+        return values
 
     def _node_for(self, points: float) -> _Node:
         settings = self.settings
@@ -326,6 +451,7 @@ class _Search:
         rng = self.rng
         limit = settings.rollout_depth if judge is not None else None
         decisions = 0
+        others_decided = False
         while not world.is_terminal():
             # Chance is always played out first: a dice roll about to happen is not judged
             # as if it had not (a diver who just turned back has not moved yet).
@@ -336,11 +462,13 @@ class _Search:
             if judge is None or limit is None:
                 world.apply(rng.choice(legal))
                 continue
-            if decisions >= limit:
+            player = world.current_player
+            if decisions >= limit or (others_decided and player == self.seat):
                 scale = settings.evaluation_scale
                 return [_logistic(judge(world, s) / scale) for s in range(self.n)]
             world.apply(self._greedy_step(world, legal, judge))
             decisions += 1
+            others_decided = others_decided or (settings.rollout_turn and player != self.seat)
         return rank_rewards(world)
 
     def _greedy_step(self, world: State, legal: list[Action], judge: Evaluator) -> Action:

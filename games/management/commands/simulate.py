@@ -7,6 +7,8 @@ With two bots and two players (``--players`` to change; bots fill the seats cycl
 seats rotate game by game, so each bot plays each seat equally. The seed fixes every chance
 outcome and every bot's random generator, so a run with an iteration budget replays exactly.
 
+``--jobs 2`` plays the games in two worker processes, with the same results.
+
     python manage.py simulate --game abyss --rate --bots random,greedy,mcts:200 --games 100
 
 ``--rate`` plays every pair of the levels (random, greedy and mcts unless ``--bots`` names
@@ -48,6 +50,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--json", action="store_true", help="print one JSON object only")
         parser.add_argument(
+            "--jobs",
+            type=int,
+            default=1,
+            help="worker processes playing the games (the results are those of one process)",
+        )
+        parser.add_argument(
             "--rate",
             action="store_true",
             help="every pair of levels plays --games 2-player games; rate the levels' Elo"
@@ -75,6 +83,8 @@ class Command(BaseCommand):
         games = options["games"]
         if games < 1:
             raise CommandError("--games must be at least 1")
+        if options["jobs"] < 1:
+            raise CommandError("--jobs must be at least 1")
         if options["rate"]:
             return self._rate(rules, entrants, games, options)
         players = options["players"] or max(2, rules.spec.min_players)
@@ -86,7 +96,13 @@ class Command(BaseCommand):
 
         bar = None if options["json"] else tqdm(total=games, desc=rules.spec.slug, unit="game")
         match = run_match(
-            rules, entrants, games, options["seed"], players, progress=bar.update if bar else None
+            rules,
+            entrants,
+            games,
+            options["seed"],
+            players,
+            progress=bar.update if bar else None,
+            jobs=options["jobs"],
         )
         if bar:
             bar.close()

@@ -215,3 +215,29 @@ def test_a_ventlife_tile_drawn_into_a_hand_is_luck_for_whoever_holds_it():
         for state, o, v in draws
     ]
     assert max(held) > 0.005, held
+
+
+def test_the_budget_can_name_the_searchs_root_judging():
+    with pytest.raises(ValueError):
+        Budget(root="oracle")
+    # With every move judged as greedy judges it the turn-back is found as before; the cheap
+    # root reaches it too (two moves: both are looked at whole).
+    for root in ("greedy", "cheap"):
+        report = analyse(
+            deep_and_short_of_air(),
+            [Step(2, {"type": "continue"})],
+            budget=Budget(iterations=200, root=root),
+            seed=1,
+        )
+        (decision,) = report.decisions
+        assert decision.best == {"type": "turn_back"}
+
+
+def test_the_service_budget_carries_a_per_game_root(settings):
+    from games.analysis import _budget_json, analysis_budget
+
+    settings.HADAL_ANALYSIS = {"iterations": 5, "per_game": {"ventlife": {"root": "cheap"}}}
+    assert analysis_budget("ventlife").root == "cheap"
+    assert analysis_budget("abyss").root is None
+    assert _budget_json(analysis_budget("ventlife"))["root"] == "cheap"
+    assert "root" not in _budget_json(analysis_budget("abyss"))

@@ -107,3 +107,16 @@ def test_wilson_interval():
     low, high = wilson_interval(90, 100)
     assert low == pytest.approx(0.8256, abs=1e-3) and high == pytest.approx(0.9448, abs=1e-3)
     assert wilson_interval(0, 10)[0] == 0.0
+
+
+def test_worker_processes_give_the_results_of_one_process():
+    args = ("--game", "deep-vents", "--bots", "greedy,random", "--games", "4", "--seed", "3")
+    one = json.loads(simulate(*args, "--json"))
+    two = json.loads(simulate(*args, "--json", "--jobs", "2"))
+    assert two == one
+    assert one["games"] == 4
+
+
+def test_jobs_must_be_at_least_one():
+    with pytest.raises(CommandError):
+        simulate("--game", "abyss", "--bots", "random,greedy", "--jobs", "0")
