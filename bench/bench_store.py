@@ -72,6 +72,18 @@ def run_writers(count: int, seconds: float, append) -> int:
     return sum(done)
 
 
+def server() -> dict:
+    """The bench database's connection parameters, for the contenders that connect themselves."""
+    settings = connection.settings_dict
+    return {
+        "dbname": settings["NAME"],
+        "host": settings["HOST"] or "127.0.0.1",
+        "port": settings["PORT"] or 5432,
+        "user": settings["USER"],
+        "password": settings["PASSWORD"] or "",
+    }
+
+
 class Hadal:
     """Writers on streams of their own: one Game row each, written by store.write."""
 
@@ -101,15 +113,7 @@ class Peer:
     """pyeventsourcing's recorder, on the same server and database."""
 
     def __init__(self, writers: int, events: int):
-        settings = connection.settings_dict
-        self.datastore = PostgresDatastore(
-            dbname=settings["NAME"],
-            host=settings["HOST"] or "127.0.0.1",
-            port=settings["PORT"] or 5432,
-            user=settings["USER"],
-            password=settings["PASSWORD"] or "",
-            pool_size=writers,
-        )
+        self.datastore = PostgresDatastore(**server(), pool_size=writers)
         self.recorder = PostgresAggregateRecorder(
             self.datastore, events_table_name="peer_stored_events"
         )
@@ -145,18 +149,7 @@ class HeadFloor:
     move keeps in the same transaction (version, whose turn), which a pure recorder has not."""
 
     def __init__(self, writers: int, events: int):
-        settings = connection.settings_dict
-        self.connections = [
-            psycopg.connect(
-                dbname=settings["NAME"],
-                host=settings["HOST"] or "127.0.0.1",
-                port=settings["PORT"] or 5432,
-                user=settings["USER"],
-                password=settings["PASSWORD"] or "",
-                autocommit=True,
-            )
-            for _ in range(writers)
-        ]
+        self.connections = [psycopg.connect(**server(), autocommit=True) for _ in range(writers)]
         with self.connections[0].cursor() as cursor:
             cursor.execute(
                 "CREATE TABLE IF NOT EXISTS floor_head (id bigint PRIMARY KEY,"

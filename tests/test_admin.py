@@ -21,6 +21,17 @@ def staff(client, django_user_model):
     return client
 
 
+def alice_and_bob(alice, **kwargs):
+    """A Deep Sea Adventure game alice created, alice against bob."""
+    return services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"user": "bob"}],
+        options={},
+        created_by=alice,
+        **kwargs,
+    )
+
+
 @pytest.mark.parametrize(
     "path",
     [
@@ -38,12 +49,7 @@ def test_every_admin_list_renders(staff, path):
 
 
 def test_events_are_read_only_in_the_admin(staff, alice, bob):
-    game = services.game_create(
-        slug="deep-sea-adventure",
-        seats=[{"user": "alice"}, {"user": "bob"}],
-        options={},
-        created_by=alice,
-    )
+    game = alice_and_bob(alice)
     event = Event.objects.get(game=game, seq=1)
     page = staff.get(f"/admin/games/event/{event.pk}/change/")
     assert page.status_code == 200 and b'name="kind"' not in page.content
@@ -53,13 +59,7 @@ def test_events_are_read_only_in_the_admin(staff, alice, bob):
 
 
 def test_the_admin_shows_every_game_column_and_a_posted_change_form_changes_none(staff, alice, bob):
-    game = services.game_create(
-        slug="deep-sea-adventure",
-        seats=[{"user": "alice"}, {"user": "bob"}],
-        options={},
-        created_by=alice,
-        time_control={"move_seconds": 60, "on_timeout": "random"},
-    )
+    game = alice_and_bob(alice, time_control={"move_seconds": 60, "on_timeout": "random"})
     before = Game.objects.filter(pk=game.pk).values().get()
     page = staff.get(f"/admin/games/game/{game.pk}/change/").content.decode()
     for field in Game._meta.concrete_fields:
@@ -84,12 +84,7 @@ def test_the_admin_shows_every_game_column_and_a_posted_change_form_changes_none
 
 
 def test_the_event_list_shows_each_events_cells_and_links_to_it(staff, alice, bob):
-    game = services.game_create(
-        slug="deep-sea-adventure",
-        seats=[{"user": "alice"}, {"user": "bob"}],
-        options={},
-        created_by=alice,
-    )
+    game = alice_and_bob(alice)
     event = Event.objects.get(game=game, seq=1)
     page = staff.get("/admin/games/event/").content.decode()
     row = re.search(
@@ -106,12 +101,7 @@ def test_the_event_list_shows_each_events_cells_and_links_to_it(staff, alice, bo
 
 
 def test_a_games_page_shows_its_seats_and_its_last_events_newest_first(staff, alice, bob):
-    game = services.game_create(
-        slug="deep-sea-adventure",
-        seats=[{"user": "alice"}, {"user": "bob"}],
-        options={},
-        created_by=alice,
-    )
+    game = alice_and_bob(alice)
     last = Event.objects.filter(game=game).order_by("seq").last()
     Event.objects.bulk_create(
         Event(
