@@ -8,6 +8,7 @@ view alone, so the result may be shown to anyone who may watch the game.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from datetime import timedelta
@@ -36,13 +37,10 @@ def analysis_budget(slug: str) -> Budget:
     config = settings.HADAL_ANALYSIS
     per_game = config.get("per_game", {}).get(slug, {})
     return Budget(
-        iterations=per_game.get("iterations", config.get("iterations", Budget.iterations)),
-        luck_samples=per_game.get("luck_samples", config.get("luck_samples", Budget.luck_samples)),
         **{
-            name: per_game.get(name, config.get(name, getattr(Budget, name)))
-            for name in ("luck_moves", "luck_outcomes", "luck_turns")
-        },
-        root=per_game.get("root", config.get("root")),
+            f.name: per_game.get(f.name, config.get(f.name, f.default))
+            for f in dataclasses.fields(Budget)
+        }
     )
 
 
@@ -158,13 +156,5 @@ def analysis_payload(row: Analysis) -> dict[str, Any]:
 
 
 def _budget_json(budget: Budget) -> dict[str, int | str]:
-    judged: dict[str, int | str] = {
-        "iterations": budget.iterations,
-        "luck_samples": budget.luck_samples,
-        "luck_moves": budget.luck_moves,
-        "luck_outcomes": budget.luck_outcomes,
-        "luck_turns": budget.luck_turns,
-    }
-    if budget.root is not None:
-        judged["root"] = budget.root
-    return judged
+    """The budget as stored with the analysis: every setting but a root left to the game's."""
+    return {name: value for name, value in dataclasses.asdict(budget).items() if value is not None}

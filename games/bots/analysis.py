@@ -12,22 +12,22 @@ Pure Python over the rule interface, like the bots. Given the game's first state
   one-ply value (the evaluation just after it, which the search uses as its prior). Values
   are expected results in 0..1 (1 a certain first place, 0 a certain last), as MCTS counts
   them. ``loss = max(0, value(best) - value(played))``.
-- At a **chance** event, for every seat, the expected result just before the outcome (the mean
-  over the possible outcomes, weighted by their probability; a sample of ``luck_outcomes``
-  drawn by probability where there are more) and just after it (the outcome that happened).
-  ``swing = after - before``: positive when the dice, draw or reveal helped the seat. A
-  position is valued a few turns ahead for each seat, so that what a draw offers counts
-  before it is played: from it the game goes on, each decision the best of up to
+- At a **chance** event, for every seat, the expected result just before the outcome (the
+  mean over the possible outcomes, weighted by their probability; a sample of
+  ``luck_outcomes`` drawn by probability where there are more) and just after it (the outcome
+  that happened). ``swing = after - before``: positive when the dice, draw or reveal helped
+  the seat. A position is valued a few turns ahead for each seat, so that what a draw offers
+  counts before it is played: from it the game goes on, each decision the best of up to
   ``luck_moves`` moves on the acting seat's evaluation, chance drawn by its probabilities,
-  and each seat is valued (the evaluation through the logistic MCTS uses; a finished game
-  by place) once its own turns in ``luck_turns`` turns at the table have passed, averaged
-  over ``luck_samples`` such look-aheads. A Ventlife tile drawn into a hand is worth what
-  its holder makes of it next turn; a Deep Vents hex joins the market at its dearest end
-  and is taken only several takes later, as the row slides, so Deep Vents looks eight turns
-  ahead (four each at two seats, two each at four). Every
-  outcome is looked at with the same random draws, so what differs between them is the
-  outcome. The chances are the true ones (the deck as it really was): the luck report is a
-  judgement with hindsight, shown only once the game is over, when every hand is public.
+  and each seat is valued (the evaluation through the logistic MCTS uses; a finished game by
+  place) once its own turns in ``luck_turns`` turns at the table have passed, averaged over
+  ``luck_samples`` such look-aheads. A Ventlife tile drawn into a hand is worth what its
+  holder makes of it next turn; a Deep Vents hex joins the market at its dearest end and is
+  taken only several takes later, as the row slides, so Deep Vents looks eight turns ahead
+  (four each at two seats, two each at four). Every outcome is looked at with the same random
+  draws, so what differs between them is the outcome. The chances are the true ones (the deck
+  as it really was): the luck report is a judgement with hindsight, shown only once the game
+  is over, when every hand is public.
 - A seat's **accuracy** is ``100 * (1 - mean loss)`` over its decisions with a real choice:
   100 when every move was the one the search preferred or as good, and one point less per
   percentage point of expected result given away on average.
@@ -264,10 +264,10 @@ def position_values(
     turn ahead for each seat, or ``luck_turns`` at the table shared among the seats
     (:func:`next_turn_values`), averaged over ``luck_samples`` look-aheads."""
     totals = [0.0] * state.num_players
+    each = max(1, -(-budget.luck_turns // state.num_players))  # turns per seat, rounded up
     for _ in range(budget.luck_samples):
         world = state.clone()
         world.apply(outcome)
-        each = max(1, -(-budget.luck_turns // world.num_players))  # turns per seat, rounded up
         look = next_turn_values(world, budget.luck_moves, rng, each)
         for s, value in enumerate(look):
             totals[s] += value
