@@ -674,8 +674,12 @@ class TablePanel:
     may_override: bool = False
     may_log: bool = False  # the viewer may play it as a table log instead (league.table_logs)
     logged: bool = False  # it is played as a table log: the rules give its result
-    status_class: str = ""  # the status as a CSS class
     urls: dict[str, str] = field(default_factory=dict)  # its links: game, log, report, settle…
+
+    @property
+    def status_class(self) -> str:
+        """The status as a CSS class."""
+        return slugify(self.status)
 
 
 def _tournament_page(
@@ -807,7 +811,6 @@ def _table_panel(
         bid=out.get("bid"),
         urls=(urls or _TableUrls(tournament.pk)).of(out["id"], out["game"]),
     )
-    panel.status_class = slugify(panel.status)
     lines: list[list[dict]] = []
     if out["status"] == GameStatus.FINISHED:
         panel.columns, lines = ["Result"], [out["result"]]
