@@ -80,7 +80,7 @@ def game_over(game: Game, view: dict[str, Any], user) -> GameOver | None:
         (
             Line(
                 rank=entry["rank"],
-                player=entry["player"] if not seats[i].bot else f"bot ({seats[i].bot})",
+                player=entry["player"] if not seats[i].bot else seats[i].player_name,
                 parts=parts[i] if parts else [],
                 total=entry["score"],
                 you=i in mine,

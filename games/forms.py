@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 
 from games import clocks
-from games.bots import BOTS
+from games.bots import BOTS, bot_name
 from games.rules import registered
 from games.rules.base import GameSpec, OptionSpec
 
@@ -103,7 +103,7 @@ class NewGameForm(ClockForm):
             label="Players", min_value=1, max_value=self.max_seats, initial=2
         )
         who = [(PERSON, "A player"), (OPEN, "Open: anyone may join")]
-        who += [(level, f"Bot: {level}") for level in BOTS]
+        who += [(level, bot_name(level)) for level in BOTS]
         default_bot = "random" if "random" in BOTS else next(iter(BOTS))
         for i in range(self.max_seats):
             self.fields[f"seat_{i}_who"] = forms.ChoiceField(

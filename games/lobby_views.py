@@ -43,7 +43,7 @@ def seat_label(seat: Seat) -> str:
     if seat.is_open:
         return "open seat"
     if seat.bot:
-        return f"bot ({seat.bot})"
+        return seat.player_name
     waiting = "" if seat.accepted else ", invited"
     return f"{seat.name}{waiting}{', resigned' if seat.resigned else ''}"
 

@@ -9,6 +9,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from games.bots import bot_name
+
 
 class GameStatus(models.TextChoices):
     ACTIVE = "active"
@@ -170,6 +172,11 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.username
         return f"{self.guest} (guest)" if self.guest else "open seat"
+
+    @property
+    def player_name(self) -> str:
+        """The seat's player in people's words: a bot by its level ("Random bot")."""
+        return bot_name(self.bot) if self.bot else self.name
 
     @property
     def is_open(self) -> bool:

@@ -100,8 +100,7 @@ def _row(game: Game, user) -> GameRow:
 
 
 def _seat_name(seat: Seat) -> str:
-    name = f"{seat.bot.capitalize()} bot" if seat.bot else seat.name
-    return f"{name}, resigned" if seat.resigned else name
+    return f"{seat.player_name}, resigned" if seat.resigned else seat.player_name
 
 
 # -- how to play ----------------------------------------------------------------------------------

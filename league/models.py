@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
+from games.bots import bot_name
 from games.models import Game
 
 
@@ -98,6 +99,10 @@ class BotLevelRating(models.Model):
             models.UniqueConstraint(fields=["slug", "level"], name="bot_level_rating_unique")
         ]
         ordering = ["-rating"]
+
+    @property
+    def name(self) -> str:
+        return bot_name(self.level)
 
     def __str__(self):
         return f"{self.level} in {self.slug}: {self.rating:.0f}"

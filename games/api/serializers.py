@@ -20,6 +20,11 @@ class SeatOut(serializers.Serializer):
     )
 
     guest = serializers.SerializerMethodField()
+    name = serializers.CharField(
+        source="player_name",
+        help_text='the player in people\'s words: a username, "Random bot", "Ann (guest)" or '
+        '"open seat"',
+    )
 
     def get_user(self, seat) -> str | None:
         return seat.user.username if seat.user_id and not seat.bot else None

@@ -14,6 +14,14 @@ from games.bots.random_bot import RandomBot
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 
+# Each level in people's words, the one name pages, results and the log use for a bot's seat.
+NAMES = {"random": "Random bot", "greedy": "Greedy bot", "mcts": "Search bot"}
+
+
+def bot_name(level: str) -> str:
+    """``level``'s bot as people call it: "Random bot", "Search bot"."""
+    return NAMES.get(level) or f"{level.capitalize()} bot"
+
 
 def get_bot(level: str, **budget):
     """A bot of ``level``; a ``budget`` (``iterations=``, ``seconds=``) only where it searches."""
@@ -26,4 +34,4 @@ def get_bot(level: str, **budget):
     return bot_class(**budget)
 
 
-__all__ = ["BOTS", "GreedyBot", "MCTSBot", "RandomBot", "get_bot"]
+__all__ = ["BOTS", "NAMES", "GreedyBot", "MCTSBot", "RandomBot", "bot_name", "get_bot"]

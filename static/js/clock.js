@@ -22,11 +22,6 @@ function readable(seconds) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
 }
 
-function seatName(row) {
-  if (row.bot) return `bot (${row.bot})`;
-  return row.user || "open seat";
-}
-
 function left(seat) {
   const {clock, at} = shown;
   const base = clock.seats[seat].remaining;
@@ -46,7 +41,7 @@ function draw() {
     item.dataset.seat = seat;
     const name = document.createElement("span");
     name.className = "clock-name";
-    name.textContent = mySeats.includes(seat) ? `${seatName(row)} (you)` : seatName(row);
+    name.textContent = mySeats.includes(seat) ? `${row.name} (you)` : row.name;
     const time = document.createElement("span");
     time.className = "clock-time";
     // A move clock: only the move under way has a time of its own.

@@ -32,10 +32,6 @@ const SEAT_COLORS = ["#ff6f61", "#ffd23f", "#5fd68a", "#c38bff", "#ff9f40", "#f4
 // A slug names a file: nothing else may reach import().
 const SLUG = /^[a-z0-9-]+$/;
 
-function capitalise(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 function seatColor(seat) {
   return SEAT_COLORS[seat % SEAT_COLORS.length];
 }
@@ -159,8 +155,7 @@ class GamePage {
   seatName(seat) {
     const row = this.game.seats[seat];
     if (!row) return "?";
-    if (row.bot) return `${capitalise(row.bot)} bot`;
-    return row.user || (row.guest ? `${row.guest} (guest)` : "open seat");
+    return row.name;
   }
 
   /* A seat in people's words: the player's name, with their place at the table only when
@@ -412,12 +407,13 @@ class GamePage {
   describeFinish(data) {
     const result = data.result || [];
     if (data.reason === "forfeit") {
-      const winners = result.filter((line) => line.rank === 1).map((line) => line.player);
+      const winners = result.map((line, seat) => ({...line, seat}))
+        .filter((line) => line.rank === 1).map((line) => this.who(line.seat));
       return `game over by forfeit: ${winners.join(", ")} won`;
     }
     const order = result.map((line, seat) => ({...line, seat}))
       .sort((a, b) => a.rank - b.rank || a.seat - b.seat)
-      .map((line) => `${ordinal(line.rank)} ${line.player} (${line.score})`);
+      .map((line) => `${ordinal(line.rank)} ${this.who(line.seat)} (${line.score})`);
     return `game over: ${order.join(", ")}`;
   }
 

@@ -189,9 +189,7 @@ class Replay {
   }
 
   name(seat) {
-    const row = this.page.game.seats[seat];
-    if (!row) return "?";
-    return row.bot ? `${row.bot} bot` : row.user;
+    return this.page.seatName(seat);
   }
 
   drawAnalysis() {

@@ -413,7 +413,9 @@ def test_a_game_against_the_random_bot_plays_through_with_nobody_polling(
         "guest": None,
         "resigned": False,
         "accepted": True,
+        "name": "Random bot",
     }
+    assert game["seats"][1]["name"] == "alice"
     for _ in range(3000):
         game = api.get(f"/api/games/{game_id}/").json()
         if game["status"] == "finished":

@@ -155,8 +155,14 @@ def test_sign_up_play_replay_and_resign(page):
     # Resign: the bot wins by forfeit and the result shows.
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#resign")
-    expect(page.locator("#result")).to_be_visible()
-    expect(page.locator("#result-table tbody tr").first).to_contain_text("Random bot")
+    # The result comes at once; then the "Game over" panel, fetched with the page, takes its place.
+    over = page.locator("#game-over")
+    expect(over).to_contain_text("by forfeit", timeout=10_000)
+    expect(over.locator("tbody tr").first).to_contain_text("1st")
+    expect(over.locator("tbody tr").first).to_contain_text("Random bot")
+    expect(over.locator("tbody tr").nth(1)).to_contain_text("marina")
+    expect(page.locator("#result")).to_be_hidden()
+    expect(page.locator("#log")).to_contain_text("game over by forfeit: Random bot won")
     expect(page.locator("#game-status")).to_have_text("Finished")
     expect(page.locator("#log")).to_contain_text("marina resigned")
     expect(page.locator("#actions")).to_contain_text("The game is over")

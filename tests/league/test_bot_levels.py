@@ -74,7 +74,7 @@ def test_the_leaderboard_shows_each_bot_levels_elo(client):
     assert "How strong the bots are" in page
     greedy = level_ratings("deep-sea-adventure")[0]
     assert greedy.level == "greedy"
-    assert f"{greedy.rating:.0f}" in page and "bot-greedy" in page
+    assert f"{greedy.rating:.0f}" in page and "Greedy bot" in page
     other = client.get(reverse("leaderboard", args=["abyss"])).content.decode()
     assert "How strong the bots are" not in other  # measured for one game only
 
