@@ -320,3 +320,26 @@ def test_on_postgresql_a_move_updates_the_game_row_in_place(game):
     after_updates, after_hot = hot_updates()
     assert after_updates - updates == 5
     assert after_hot - hot == 5
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_move_written_again_and_again_is_planned_once(game):
+    """Django leaves psycopg's preparing off unless asked: the settings ask, so the write's
+    statement becomes a prepared statement on the connection after a few runs."""
+
+    def prepared_writes() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_prepared_statements"
+                " WHERE statement LIKE %s AND statement LIKE %s",
+                ["%UPDATE games_game%", "%INSERT INTO games_event%"],
+            )
+            return cursor.fetchone()[0]
+
+    head = store.load_head(game.pk)  # (an earlier test on this connection may have prepared it)
+    for n in range(8):
+        _, head = store.write(
+            head, head.version, [continue_event()], projection={"current_player": n % 2}
+        )
+    assert prepared_writes() == 1
+    assert Event.objects.filter(game=game).count() == 9
