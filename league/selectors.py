@@ -435,7 +435,7 @@ def league_games(league: League, *, season: Season | None = None) -> QuerySet[Ga
     """The league's finished games in the order played: those recorded for it and those of
     its tournaments. With a season: the league's games played on the season's days, except a
     tournament's games, which count in their tournament's season (if it has one) whatever
-    their date. Seats come with their players."""
+    their date."""
     games = Game.objects.filter(status=GameStatus.FINISHED, result__isnull=False).filter(
         Q(pk__in=League.games.through.objects.filter(league=league).values("game_id"))
         | Q(table__round__tournament__league=league)
@@ -448,19 +448,52 @@ def league_games(league: League, *, season: Season | None = None) -> QuerySet[Ga
             Q(table__round__tournament__season=season)
             | days & Q(table__round__tournament__season__isnull=True)
         )
-    return games.order_by("finished_at", "pk").prefetch_related(
-        Prefetch("seats", Seat.objects.select_related("user"))
-    )
+    return games.order_by("finished_at", "pk")
 
 
-def _result_of(game: Game) -> GameResult:
-    """Members by username; a guest by a key no username can take."""
-    seats = sorted(game.seats.all(), key=lambda seat: seat.index)
-    return GameResult(
-        players=tuple(s.user.username if s.user_id else ("guest", s.guest) for s in seats),
-        ranks=tuple(line["rank"] for line in game.result),
-        scores=tuple(line.get("score") for line in game.result),
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """What the standings read of one finished game."""
+
+    pk: int
+    slug: str
+    finished_at: dt.datetime
+    version: int
+    result: GameResult
+
+
+def finished(games: QuerySet[Game]) -> list[Finished]:
+    """``games`` as the standings read them, in their order: two queries, the games' few
+    columns and their seats' players (selected by the same filter, not by a list of ids), as
+    plain values. Model rows cost several timestamps to parse each, which was most of a
+    recompute's time (bench_scale.py)."""
+    rows = list(games.values_list("pk", "slug", "finished_at", "version", "result"))
+    if not rows:
+        return []
+    players: dict[int, dict[int, Any]] = {}
+    seats = Seat.objects.filter(game__in=games.order_by().values("pk")).values_list(
+        "game_id", "index", "user__username", "guest"
     )
+    for game_id, index, username, guest in seats:
+        # Members by username; a guest by a key no username can take.
+        players.setdefault(game_id, {})[index] = username if username else ("guest", guest)
+    out = []
+    for pk, slug, finished_at, version, result in rows:
+        by_seat = players.get(pk, {})
+        out.append(
+            Finished(
+                pk=pk,
+                slug=slug,
+                finished_at=finished_at,
+                version=version,
+                result=GameResult(
+                    players=tuple(by_seat[i] for i in sorted(by_seat)),
+                    ranks=tuple(line["rank"] for line in result),
+                    scores=tuple(line.get("score") for line in result),
+                ),
+            )
+        )
+    return out
 
 
 def _rows(table: LeagueTable) -> list[dict[str, Any]]:
@@ -495,10 +528,9 @@ class KeptTables:
     overall: LeagueTable = field(default_factory=lambda: LeagueTable(counts=_is_member))
     by_game: dict[str, LeagueTable] = field(default_factory=dict)
 
-    def add(self, game: Game) -> None:
-        result = _result_of(game)
-        self.overall.add(result)
-        self.by_game.setdefault(game.slug, LeagueTable(counts=_is_member)).add(result)
+    def add(self, game: Finished) -> None:
+        self.overall.add(game.result)
+        self.by_game.setdefault(game.slug, LeagueTable(counts=_is_member)).add(game.result)
         self.through = (game.finished_at, game.pk)
         self.count += 1
         self.versions += game.version
@@ -548,7 +580,7 @@ def kept_tables(league: League, *, season: Season | None = None) -> KeptTables:
         kept = None
     if kept is None:
         kept = KeptTables()
-    for game in games:
+    for game in finished(games):
         kept.add(game)
     try:
         cache.set(key, kept, KEPT_TABLES_SECONDS)
@@ -560,7 +592,7 @@ def kept_tables(league: League, *, season: Season | None = None) -> KeptTables:
 def tables_recomputed(league: League, *, season: Season | None = None) -> KeptTables:
     """The same standings computed from every game, kept nowhere."""
     kept = KeptTables()
-    for game in league_games(league, season=season):
+    for game in finished(league_games(league, season=season)):
         kept.add(game)
     return kept
 
