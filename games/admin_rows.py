@@ -10,12 +10,11 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.admin.utils import quote
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
 
+from games.links import Link
 from games.models import Event, EventKind, Seat
 
 EMPTY = "-"  # the admin's empty_value_display
@@ -29,12 +28,10 @@ def _shown(value: Any) -> str:
 def event_rows(events: Iterable[Event], *, data: bool = False) -> list[dict[str, Any]]:
     """Each event (its game and actor with it) as the list's cells, with its admin link;
     with ``data``, its data as JSON too (a game's page shows it, the list does not)."""
-    mark = "999999999"
-    url = reverse("admin:games_event_change", args=[mark])
-    head, _, tail = url.rpartition(mark)
+    url = Link("admin:games_event_change", None)
     return [
         {
-            "url": f"{head}{quote(event.pk)}{tail}",
+            "url": url(event.pk),
             "game": str(event.game),
             "seq": event.seq,
             "kind": _KINDS.get(event.kind, event.kind),

@@ -244,7 +244,6 @@ class _Search:
         self.judged = False
         self.greedy = GreedyBot()
         self.root_values: dict[tuple, float] = {}
-        self.chosen: Action = {}
 
     def root_child(self, action: Action) -> _Node | None:
         """The root's node of ``action``, under its first step's node if it is split."""
@@ -290,27 +289,28 @@ class _Search:
                 break
             player = world.current_player
             legal = world.legal_actions()
-            for step in self._descend(node, world, legal, player):
-                node = step
-                path.append(node)
-            world.apply(self.chosen)
+            chosen, passed = self._descend(node, world, legal, player)
+            path += passed
+            node = passed[-1]
+            world.apply(chosen)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
             for s in range(self.n):
                 totals[s] += rewards[s]
 
-    def _descend(self, node: _Node, world: State, legal: list[Action], player: int) -> list[_Node]:
-        """Choose ``player``'s action at ``node`` (left in ``self.chosen``) and return the
-        nodes passed: one, or with a split action, its first step's node then the action's."""
+    def _descend(
+        self, node: _Node, world: State, legal: list[Action], player: int
+    ) -> tuple[Action, list[_Node]]:
+        """``player``'s action at ``node`` and the nodes passed to it: one, or with a split
+        action, its first step's node then the action's."""
         keys = [action_key(a) for a in legal]
         split = self.settings.split
         if split is None or len(legal) < 2 or any(a.get("type") != split[0] for a in legal):
             i = self._select(
                 node, keys, lambda wanted: self._judge(node, world, legal, wanted, player), player
             )
-            self.chosen = legal[i]
-            return [node.children[keys[i]]]
+            return legal[i], [node.children[keys[i]]]
         fields_ = split[1]
         groups: dict[tuple, list[int]] = {}
         for i, action in enumerate(legal):
@@ -341,8 +341,7 @@ class _Search:
             player,
             widen=False,
         )
-        self.chosen = legal[inside[j]]
-        return [group, group.children[keys[inside[j]]]]
+        return legal[inside[j]], [group, group.children[keys[inside[j]]]]
 
     def _judge(
         self, node: _Node, world: State, legal: list[Action], wanted: list[int], player: int
