@@ -676,7 +676,7 @@ class State(base.State):
         actions = self._spot_actions
         if actions is None or len(actions) != len(self._tile_spots):
             actions = self._spot_actions = [_tile_action(spot) for spot in self._tile_spots]
-        return [action.copy() for action in actions]  # fresh objects, copied (cheaper to make)
+        return list(map(dict.copy, actions))  # fresh objects, copied (cheaper than made)
 
     def _update_tile_spots(self) -> None:
         """Bring the placements up to date with the tiles laid since they were last listed.
@@ -684,7 +684,8 @@ class State(base.State):
         Only placements on or next to a new tile can have changed, and of those next to it only
         the ones not listed: a placement that fitted and covers none of the new tile's spaces
         still fits (its spaces are as they were and the field only grew around them). Each is
-        re-checked with :meth:`_fits`, the test a placement action is validated with.
+        re-checked by the branch of :meth:`_fits` (the test a placement action is validated
+        with) that can apply to it: going up for one on a new tile, the seafloor for the rest.
         """
         due = self._spots_due
         if not due:
@@ -694,7 +695,8 @@ class State(base.State):
         actions = self._spot_actions
         if actions is not None and len(actions) != len(spots):
             actions = self._spot_actions = None
-        fits = self._fits
+        top = self._top
+        get = top.get
         over: Iterable[tuple[int, int, int]]
         beside: Iterable[tuple[int, int, int]]
         if len(due) == 3:  # one tile (the usual case: placements are listed every turn)
@@ -710,8 +712,11 @@ class State(base.State):
                 over.update((r + dr, q + dq, j) for dr, dq, j in _OVER[k])
                 beside.update((r + dr, q + dq, j) for dr, dq, j in _BESIDE[k])
             beside -= over
+        # A placement on a new tile has a space taken: it fits only going up (_fits).
         for spot in over:
-            if fits(spot[1], spot[0], spot[2]):
+            r, q, k = spot
+            aq, ar, bq, br = _TRIANGLE_FLAT[k]
+            if _goes_up(get((q, r)), get((q + aq, r + ar)), get((q + bq, r + br))):
                 if spot not in listed:
                     listed.add(spot)
                     i = bisect.bisect_left(spots, spot)
@@ -724,8 +729,16 @@ class State(base.State):
                 del spots[i]
                 if actions is not None:
                     del actions[i]
+        # A placement beside a new tile and on none has a hex next to it, so it touches the
+        # field: it fits exactly when its three spaces are empty (_fits on the seafloor). One
+        # with a space taken was not listed before and still does not fit: its spaces are as
+        # they were, and going up depends on nothing else.
         for spot in beside:
-            if spot not in listed and fits(spot[1], spot[0], spot[2]):
+            if spot in listed:
+                continue
+            r, q, k = spot
+            aq, ar, bq, br = _TRIANGLE_FLAT[k]
+            if (q, r) not in top and (q + aq, r + ar) not in top and (q + bq, r + br) not in top:
                 listed.add(spot)
                 i = bisect.bisect_left(spots, spot)
                 spots.insert(i, spot)
@@ -749,15 +762,7 @@ class State(base.State):
                 if (q + dq, r + dr) in top:
                     return True
             return False
-        # Up on a plateau: smoker on smoker, no gaps or overhangs, at least two different tiles.
-        return (
-            s is not None
-            and a is not None
-            and b is not None
-            and s[1] == _SMOKER
-            and a[0] == s[0] == b[0]
-            and not (a[2] == s[2] == b[2])
-        )
+        return _goes_up(s, a, b)
 
     def _lay(self, kind: int, q: int, r: int, rotation: int) -> list[tuple[Any, ...]]:
         """Put a tile on the field; returns (hex index, position, creatures) of those covered."""
@@ -1188,6 +1193,20 @@ class State(base.State):
         if species == _OCTOPUS:
             return "an Octopus goes only on an edge hex (next to a space with no tile)"
         return "place takes only species, q and r"
+
+
+def _goes_up(s: Any, a: Any, b: Any) -> bool:
+    """Whether a tile may go up on the topmost hexes ``s``, ``a`` and ``b`` (None: no tile) its
+    smoker and its two other hexes would cover: smoker on smoker, no gaps or overhangs, at
+    least two different tiles."""
+    return (
+        s is not None
+        and a is not None
+        and b is not None
+        and s[1] == _SMOKER
+        and a[0] == s[0] == b[0]
+        and not (a[2] == s[2] == b[2])
+    )
 
 
 def _index(table: dict[str, int], name: Any) -> int | None:
