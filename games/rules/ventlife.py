@@ -712,7 +712,9 @@ class State(base.State):
                 over.update((r + dr, q + dq, j) for dr, dq, j in _OVER[k])
                 beside.update((r + dr, q + dq, j) for dr, dq, j in _BESIDE[k])
             beside -= over
-        # A placement on a new tile has a space taken: it fits only going up (_fits).
+        # A placement on a new tile has a space taken: it fits only going up (_fits). Both
+        # loops work out a placement's spaces as _tile_hexes does, inline: the call measured
+        # about 5% of a playout here.
         for spot in over:
             r, q, k = spot
             aq, ar, bq, br = _TRIANGLE_FLAT[k]
