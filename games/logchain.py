@@ -40,7 +40,8 @@ def time_text(moment: datetime) -> str:
     """An event's time as the chain hashes it: UTC, to the microsecond, ISO 8601 with a Z."""
     if moment.tzinfo is None:
         raise ValueError("event times must be aware datetimes")
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    # isoformat, a third of strftime's cost on every append; the same text for years 1000-9999
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def event_hash(previous: str, seq: int, kind: str, data: Any, seat: int | None, time: str) -> str:

@@ -348,7 +348,10 @@ def after_write(before, after, events) -> None:
             if isinstance(answer, Exception):
                 log.warning("game %s: %s failed: %r", after.id, receiver, answer)
 
-    transaction.on_commit(send, using=db)
+    if connections[db].in_atomic_block:
+        transaction.on_commit(send, using=db)
+    else:
+        send()  # the store's one statement has committed already (Django's on_commit, cheaper)
 
 
 def _turn_started(before, after) -> int | None:

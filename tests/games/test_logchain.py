@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -71,6 +72,29 @@ def test_a_chain_of_texts_is_the_chain_of_hashes():
         expected.append(previous)
     texts = [(s, k, logchain.canonical_text(d), st, t) for s, k, d, st, t in events]
     assert logchain.chain("", texts) == expected
+
+
+@pytest.mark.parametrize(
+    "moment, text",
+    [
+        (datetime(2026, 12, 1, 19, 0, tzinfo=UTC), "2026-12-01T19:00:00.000000Z"),
+        (datetime(2026, 12, 2, 1, 2, 3, 45, tzinfo=UTC), "2026-12-02T01:02:03.000045Z"),
+        # another zone is told in UTC; the hour crosses back over the day and the year
+        (
+            datetime(2027, 1, 1, 0, 30, 0, 999999, tzinfo=timezone(timedelta(hours=2))),
+            "2026-12-31T22:30:00.999999Z",
+        ),
+    ],
+)
+def test_an_event_time_is_utc_to_the_microsecond_with_a_z(moment, text):
+    """The chain hashes this text; logs written before must verify with the same one."""
+    assert logchain.time_text(moment) == text
+    assert text == moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def test_a_naive_event_time_is_refused():
+    with pytest.raises(ValueError):
+        logchain.time_text(datetime(2026, 12, 1, 19, 0))
 
 
 @pytest.mark.parametrize("seq, seat", [(True, 0), (1, True), (1.0, 0), (1, "0")])
