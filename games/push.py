@@ -54,9 +54,13 @@ QUIET_AFTER_FAILURE = 5.0  # seconds
 
 
 def _prefix(db: str) -> str:
+    return _prefix_of(connections[db])
+
+
+def _prefix_of(connection) -> str:
     # Redis pub/sub ignores the database number: the database the game lives in names it, so
     # that two deployments (or test runs) sharing one Redis never hear each other's games.
-    return f"hadal:{connections[db].settings_dict['NAME']}:"
+    return f"hadal:{connection.settings_dict['NAME']}:"
 
 
 def game_channel(game_id: int, db: str = "default") -> str:
@@ -313,10 +317,11 @@ def hub() -> LocalHub | RedisHub:
 # -- publishing -----------------------------------------------------------------------------------
 
 
-def after_write(before, after, events) -> None:
+def after_write(before, after, events, connection) -> None:
     """Called by the store for every append (``before`` and ``after`` are the heads, ``events``
-    the logged events): once it commits, publish the events on the game's channel, and tell a
-    person that it has become their turn or that they are invited."""
+    the logged events, ``connection`` the one that wrote them): once it commits, publish the
+    events on the game's channel, and tell a person that it has become their turn or that they
+    are invited."""
     db = after.db
     try:
         turn = _turn_started(before, after)
@@ -328,7 +333,7 @@ def after_write(before, after, events) -> None:
 
     def send() -> None:
         try:
-            channel, to = game_channel(after.id, db), hub()
+            channel, to = f"{_prefix_of(connection)}game:{after.id}", hub()
             if to.wants(channel):  # built only for someone who may hear it
                 to.publish(channel, _game_message(after, events))
         except Exception:
@@ -348,7 +353,7 @@ def after_write(before, after, events) -> None:
             if isinstance(answer, Exception):
                 log.warning("game %s: %s failed: %r", after.id, receiver, answer)
 
-    if connections[db].in_atomic_block:
+    if connection.in_atomic_block:
         transaction.on_commit(send, using=db)
     else:
         send()  # the store's one statement has committed already (Django's on_commit, cheaper)

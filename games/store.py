@@ -305,7 +305,7 @@ def write(
         replace(s, **seat_changes[s.index]) if s.index in seat_changes else s for s in head.seats
     )
     new = head.changed(**columns, seats=seats)
-    push.after_write(head, new, logged)  # the streams hear of it once it commits
+    push.after_write(head, new, logged, connection)  # the streams hear of it once it commits
     return AppendResult(version=version, events=logged, head=new), new
 
 
