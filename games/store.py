@@ -391,10 +391,10 @@ def _fetch_one(connection, sql: str, params: list[Any]) -> tuple:
 
     Through the psycopg connection Django holds, with Django's own error translation (so a
     duplicate is an IntegrityError and a broken connection is closed at the request's end),
-    when nothing watches the connection's queries: Django's cursor wrapper costs about a
-    fifth of an append's Python. Through Django's cursor when its queries are logged or
-    wrapped (DEBUG, the tests' query counts, an execute_wrapper), before the connection is
-    open, and while its health check for this request is still to be done.
+    when nothing watches the connection's queries: Django's cursor wrapper cost about 0.03 ms
+    of an append's 0.2 ms of Python (bench_store.py). Through Django's cursor when its queries
+    are logged or wrapped (DEBUG, the tests' query counts, an execute_wrapper), before the
+    connection is open, and while its health check for this request is still to be done.
     """
     raw = connection.connection
     if (
