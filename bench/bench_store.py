@@ -191,6 +191,9 @@ class HeadFloor:
             conn.close()
 
 
+CONTENDERS = {"Hadal": Hadal, "pyeventsourcing": Peer, "floor": HeadFloor}  # in this order
+
+
 def measure(kind, writers: int, events: int, seconds: float) -> tuple[float, float]:
     """Events a second, and this process's CPU time per append in ms (the database server's
     is not in it: with one writer, what the contender's Python costs an append)."""
@@ -224,17 +227,12 @@ def main() -> None:
             f" (median) of {args.repeats}, alternating"
         )
         for writers in map(int, args.writers.split(",")):
-            ours, theirs, floor = [], [], []
-            cpu: dict[str, list[float]] = {"Hadal": [], "pyeventsourcing": [], "floor": []}
+            # name -> (events/s, CPU ms an append) of each repeat
+            runs: dict[str, list[tuple[float, float]]] = {name: [] for name in CONTENDERS}
             for _ in range(args.repeats):
-                for name, kind, rates in (
-                    ("Hadal", Hadal, ours),
-                    ("pyeventsourcing", Peer, theirs),
-                    ("floor", HeadFloor, floor),
-                ):
-                    rate, ms = measure(kind, writers, args.events, args.seconds)
-                    rates.append(rate)
-                    cpu[name].append(ms)
+                for name, kind in CONTENDERS.items():
+                    runs[name].append(measure(kind, writers, args.events, args.seconds))
+            ours, theirs, floor = ([rate for rate, _ in runs[name]] for name in CONTENDERS)
             print(
                 f"{writers} writer(s): Hadal {max(ours):,.0f} ({statistics.median(ours):,.0f})"
                 f" events/s, pyeventsourcing {max(theirs):,.0f}"
@@ -252,7 +250,10 @@ def main() -> None:
             )
             print(
                 "  this process's CPU per append (median): "
-                + ", ".join(f"{name} {statistics.median(ms):.3f} ms" for name, ms in cpu.items())
+                + ", ".join(
+                    f"{name} {statistics.median(ms for _, ms in run):.3f} ms"
+                    for name, run in runs.items()
+                )
             )
     finally:
         connections.close_all()

@@ -53,22 +53,19 @@ QUIET_AFTER_FAILURE = 5.0  # seconds
 # -- channels -------------------------------------------------------------------------------------
 
 
-def _prefix(db: str) -> str:
-    return _prefix_of(connections[db])
-
-
-def _prefix_of(connection) -> str:
+def _prefix(connection) -> str:
     # Redis pub/sub ignores the database number: the database the game lives in names it, so
     # that two deployments (or test runs) sharing one Redis never hear each other's games.
     return f"hadal:{connection.settings_dict['NAME']}:"
 
 
-def game_channel(game_id: int, db: str = "default") -> str:
-    return f"{_prefix(db)}game:{game_id}"
+def game_channel(game_id: int, db: str = "default", connection=None) -> str:
+    """The game's channel; ``connection`` (the writer's) spares looking it up by ``db``."""
+    return f"{_prefix(connection or connections[db])}game:{game_id}"
 
 
 def user_channel(user_id: int, db: str = "default") -> str:
-    return f"{_prefix(db)}user:{user_id}"
+    return f"{_prefix(connections[db])}user:{user_id}"
 
 
 # -- hubs -----------------------------------------------------------------------------------------
@@ -333,7 +330,7 @@ def after_write(before, after, events, connection) -> None:
 
     def send() -> None:
         try:
-            channel, to = f"{_prefix_of(connection)}game:{after.id}", hub()
+            channel, to = game_channel(after.id, connection=connection), hub()
             if to.wants(channel):  # built only for someone who may hear it
                 to.publish(channel, _game_message(after, events))
         except Exception:
