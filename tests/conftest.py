@@ -33,6 +33,12 @@ def django_db_modify_db_settings(request, tmp_path_factory):
     }
     postgres = os.environ.get("HADAL_STORE_POSTGRES_URL")
     default = settings.DATABASES["default"]
+    if default["ENGINE"].endswith("sqlite3") and not default.get("TEST", {}).get("NAME"):
+        # A file, not Django's shared-cache memory database: there a live server's thread
+        # reading while the test writes fails at once with "database table is locked" (shared
+        # cache locks tables and ignores the busy timeout); a file in WAL mode lets readers
+        # read and makes a second writer wait its turn, as `make run`'s database does.
+        default.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
     if default["ENGINE"].endswith("postgresql"):
         settings.DATABASES["store_postgres"] = {
             **default,
