@@ -444,23 +444,29 @@ def _champion(tournament: Tournament, done: list[Round]) -> str | None:
     return rows[0]["player"] if rows else None
 
 
-@transaction.atomic
 def tournaments_end_if_over(*, game_ids: list[int]) -> list[int]:
     """End the tournaments whose last round these games completed: called when games end.
-    Returns the ids of the tournaments it ended."""
-    ended = []
+    Returns the ids of the tournaments it ended.
+
+    Most games belong to no tournament: for them this is one read, with no transaction (on
+    SQLite a transaction begins by taking the write lock), and the end of a game costs no
+    more. A tournament found is locked and read again inside one."""
     pks = set(
         Table.objects.filter(game_id__in=game_ids, round__void=False).values_list(
             "round__tournament_id", flat=True
         )
     )
-    for tournament in Tournament.objects.select_for_update().filter(
-        pk__in=pks, status=Tournament.Status.RUNNING
-    ):
-        done = list(live_rounds(tournament))
-        if done and _complete(done[-1]) and _over(tournament, done):
-            _finish(tournament, None, done)
-            ended.append(tournament.pk)
+    if not pks:
+        return []
+    ended = []
+    with transaction.atomic():
+        for tournament in Tournament.objects.select_for_update().filter(
+            pk__in=pks, status=Tournament.Status.RUNNING
+        ):
+            done = list(live_rounds(tournament))
+            if done and _complete(done[-1]) and _over(tournament, done):
+                _finish(tournament, None, done)
+                ended.append(tournament.pk)
     return ended
 
 

@@ -592,3 +592,18 @@ def test_the_organisers_bid_stands_and_results_csv_carries_it(organiser, api_for
     )
     by_player = {r["player"]: r["winning bid"] for r in rows}
     assert by_player[b] == "6" and by_player[a] == ""
+
+
+def test_the_end_of_a_game_in_no_tournament_is_one_read_with_no_transaction():
+    """Every finished game asks whether it ended a tournament; a game in none (most of them)
+    pays one read, not a transaction around it (on SQLite, BEGIN IMMEDIATE takes the write
+    lock)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from league.services.tournaments import tournaments_end_if_over
+
+    game = Game.objects.create(slug=DSA, rules_version=1, options={}, num_players=2)
+    with CaptureQueriesContext(connection) as captured:
+        assert tournaments_end_if_over(game_ids=[game.pk]) == []
+    assert [q["sql"].split()[0] for q in captured.captured_queries] == ["SELECT"]
