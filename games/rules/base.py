@@ -184,6 +184,9 @@ class State(ABC):
     # they are needed (Ventlife's tile placements, re-checked when next listed). Two states of
     # one game may differ in them, so :meth:`facts` leaves them out; the JSON form keeps them.
     _caches: ClassVar[frozenset[str]] = frozenset()
+    # Attributes kept beside the state and no part of it (a listing built once and handed out
+    # in copies, a hint of where to look first): never in :meth:`facts` nor the JSON form.
+    _transient: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, num_players: int, options: dict[str, Any]):
         self.num_players = num_players
@@ -310,11 +313,15 @@ class State(ABC):
         ]
 
     def clone(self) -> State:
+        """An independent copy. A game that writes its own copies each field onto an empty
+        shell, ``State()``: its ``__init__`` called with no arguments returns at once. (Not
+        ``State.__new__(State)``: where mypyc has compiled the game, games/rules/compiled.py,
+        a class's ``__new__`` runs its ``__init__``.)"""
         return copy.deepcopy(self)
 
     def facts(self) -> dict[str, Any]:
         """The fields that make the game what it is: every attribute but the caches."""
-        return {name: value for name, value in vars(self).items() if name not in self._caches}
+        return {name: value for name, value in fields_of(self).items() if name not in self._caches}
 
     def to_json(self) -> dict[str, Any]:
         """Every attribute, in the JSON form :func:`state_from_json` rebuilds.
@@ -325,7 +332,7 @@ class State(ABC):
         and their order, even in PostgreSQL's jsonb, which reorders an object's keys.
         """
         names = _known_names(type(self))
-        return {field: _encode(value, names) for field, value in vars(self).items()}
+        return {field: _encode(value, names) for field, value in fields_of(self).items()}
 
 
 def state_from_json(rules: ModuleType, data: Any) -> State:
@@ -340,7 +347,7 @@ def state_from_json(rules: ModuleType, data: Any) -> State:
     like that renames the field, or bumps the spec's version.
     """
     fresh = _new_game_for(rules, data)
-    expected = vars(fresh)
+    expected = fields_of(fresh)
     missing, extra = sorted(set(expected) - set(data)), sorted(set(data) - set(expected))
     if missing or extra:
         raise StateFormatError(
@@ -355,8 +362,28 @@ def state_from_json(rules: ModuleType, data: Any) -> State:
                 f"field {name} holds a {type(value).__name__} where a new "
                 f"game holds a {type(old).__name__}"
             )
-    expected.update(fields)
+    for name, value in fields.items():
+        setattr(fresh, name, value)
     return fresh
+
+
+def fields_of(state: State) -> dict[str, Any]:
+    """Every attribute ``state`` holds, by name: those in its ``__dict__`` and, where mypyc has
+    compiled its class (games/rules/compiled.py), those the class keeps in slots of its own,
+    which mypyc lists in each class's ``__mypyc_attrs__``; an attribute never set is left out,
+    as ``vars`` would leave it out, and so are the class's ``_transient`` ones."""
+    fields: dict[str, Any] = {}
+    for cls in reversed(type(state).__mro__):
+        for name in cls.__dict__.get("__mypyc_attrs__", ()):
+            if name != "__dict__" and name not in fields:
+                try:
+                    fields[name] = getattr(state, name)
+                except AttributeError:
+                    pass
+    fields.update(vars(state))
+    for name in type(state)._transient:
+        fields.pop(name, None)
+    return fields
 
 
 def _new_game_for(rules: ModuleType, data: Any) -> State:

@@ -102,7 +102,7 @@ spec = GameSpec(
 )
 
 
-def new_game(num_players: int = 2, options: dict | None = None) -> State:
+def new_game(num_players: Any = 2, options: Any = None) -> State:
     """A game at the start of round 1, seat 0 to decide; ValueError for bad players or options."""
     return State(num_players, spec.validate(num_players, options))
 
@@ -110,7 +110,9 @@ def new_game(num_players: int = 2, options: dict | None = None) -> State:
 class State(base.State):
     """Deep Sea Adventure in progress; plain lists, ints and tuples only."""
 
-    def __init__(self, num_players: int, options: dict[str, Any]):
+    def __init__(self, num_players: int = 0, options: dict[str, Any] | None = None):
+        if options is None:
+            return  # an empty shell, which clone fills (base.State.clone)
         super().__init__(num_players, options)
         n = num_players
         self._round = 1
@@ -308,7 +310,7 @@ class State(base.State):
 
     # -- views and results --------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:  # checked here: a bad seat is a ValueError
         self._check_seat(seat)
         n = self.num_players
         over = self._phase == "over"
@@ -356,7 +358,7 @@ class State(base.State):
         return [sum(1 for level, _ in scored if level == _TOP_LEVEL) for scored in self._scored]
 
     def clone(self) -> State:
-        other = State.__new__(State)
+        other = State()
         other.num_players = self.num_players
         other.options = dict(self.options)
         other._round = self._round

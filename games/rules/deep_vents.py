@@ -209,7 +209,7 @@ _CLOCKWISE = {
 }
 
 
-def new_game(num_players: int = 2, options: dict | None = None) -> State:
+def new_game(num_players: Any = 2, options: Any = None) -> State:
     """A game about to deal the row (all chance draws); ValueError for bad players or options."""
     return State(num_players, spec.validate(num_players, options))
 
@@ -218,13 +218,15 @@ class State(base.State):
     """Deep Vents in progress; plain lists, dicts and ints only."""
 
     # The active hex's options where the forced steps last stopped at them, kept until the
-    # next action (a slot, so not one of the fields of the state or of its JSON form): the
-    # check of the action that follows and the listing read them rather than work them out
-    # again. None when not known.
-    __slots__ = ("_decision",)
+    # next action (not one of the fields of the state nor in its JSON form): the check of the
+    # action that follows and the listing read them rather than work them out again. None
+    # when not known.
+    _transient = frozenset({"_decision"})
     _decision: list[Action] | None
 
-    def __init__(self, num_players: int, options: dict[str, Any]):
+    def __init__(self, num_players: int = 0, options: dict[str, Any] | None = None):
+        if options is None:
+            return  # an empty shell, which clone fills (base.State.clone)
         super().__init__(num_players, options)
         self._decision = None
         n = num_players
@@ -392,7 +394,7 @@ class State(base.State):
 
     # -- views and results --------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:  # checked here: a bad seat is a ValueError
         n = self.num_players
         if seat is not None and (
             isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n
@@ -484,7 +486,7 @@ class State(base.State):
         ]
 
     def clone(self) -> State:
-        other = State.__new__(State)
+        other = State()
         other._decision = None
         other.num_players = self.num_players
         other.options = dict(self.options)

@@ -239,7 +239,13 @@ spec = GameSpec(
 )
 
 
-def new_game(num_players: int = 2, options: dict | None = None) -> State:
+def rank_keys(table: list[list[int]]) -> list[tuple[int, int, int]]:
+    """Per seat, from its points of each species (``table``), what ranks it: the total, then
+    "Tiebreaks: highest single-species score, then highest Tube Worm score"."""
+    return [(sum(points), max(points), points[_WORMS]) for points in table]
+
+
+def new_game(num_players: Any = 2, options: Any = None) -> State:
     """A game at its first chance event or draft pick; ValueError for bad players or options."""
     return State(num_players, spec.validate(num_players, options))
 
@@ -248,16 +254,18 @@ class State(base.State):
     """Ventlife in progress; plain lists, dicts, tuples and ints only."""
 
     _caches = frozenset({"_tile_spots", "_tile_spot_set", "_spots_due"})
-    # The place_tile actions of ``_tile_spots``, in its order, kept beside it (a slot, so not
-    # one of the state's fields or of its JSON form): the listing hands out copies. None when
-    # not built since the state was made or loaded.
+    # The place_tile actions of ``_tile_spots``, in its order, kept beside it (not one of the
+    # state's fields nor in its JSON form): the listing hands out copies. None when not built
+    # since the state was made or loaded.
     # And a space where a creature could be placed when last looked for: only where to look
-    # first, whatever it holds now (also a slot, so not part of the state).
-    __slots__ = ("_spot_actions", "_hint")
+    # first, whatever it holds now (not part of the state either).
+    _transient = frozenset({"_spot_actions", "_hint"})
     _spot_actions: list[Action] | None
     _hint: tuple[int, int] | None
 
-    def __init__(self, num_players: int, options: dict[str, Any]):
+    def __init__(self, num_players: int = 0, options: dict[str, Any] | None = None):
+        if options is None:
+            return  # an empty shell, which clone fills (base.State.clone)
         super().__init__(num_players, options)
         self._spot_actions = None
         self._hint = None
@@ -424,7 +432,7 @@ class State(base.State):
 
     # -- views and results --------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:  # checked here: a bad seat is a ValueError
         self._check_seat(seat)
         top = self._top
         life = self._life
@@ -498,11 +506,10 @@ class State(base.State):
         return [sum(points) for points in self._score_table()]
 
     def _rank_keys(self) -> list[Any]:
-        # "Tiebreaks: highest single-species score, then highest Tube Worm score."
-        return [(sum(points), max(points), points[_WORMS]) for points in self._score_table()]
+        return rank_keys(self._score_table())
 
     def clone(self) -> State:
-        other = State.__new__(State)
+        other = State()
         other.num_players = self.num_players
         other.options = dict(self.options)
         other._phase = self._phase

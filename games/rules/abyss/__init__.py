@@ -136,9 +136,6 @@ from typing import Any
 from games.rules import base
 from games.rules.abyss import data
 from games.rules.abyss.flow import Flow
-from games.rules.abyss.hidden import Hidden
-from games.rules.abyss.payments import Payments
-from games.rules.abyss.powers import Powers
 from games.rules.abyss.tables import (
     CARD_VIEWS,
     L_NAME,
@@ -150,7 +147,6 @@ from games.rules.abyss.tables import (
     card_in,
 )
 from games.rules.abyss.tasks import CHANCE_TASKS, CHOICES, MATCHERS, RESOLVERS
-from games.rules.abyss.view import Views
 from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, register
 
 spec = GameSpec(
@@ -169,16 +165,20 @@ spec = GameSpec(
 )
 
 
-def new_game(num_players: int = 2, options: dict | None = None) -> State:
+def new_game(num_players: Any = 2, options: Any = None) -> State:
     """A game about to draw its first player and Court (chance); ValueError for bad input."""
     return State(num_players, spec.validate(num_players, options))
 
 
-class State(Flow, Payments, Powers, Views, Hidden):
+class State(Flow):
     """Abyss in progress: the fields of :class:`~games.rules.abyss.table.Table`, and each part's
-    steps."""
+    steps, the parts stacked one on the next (Table, Hidden, Powers, Payments, Views, Flow)
+    rather than mixed in side by side: no two parts name the same method, and a single line
+    of classes is what mypyc can compile (games/rules/compiled.py)."""
 
-    def __init__(self, num_players: int, options: dict[str, Any]):
+    def __init__(self, num_players: int = 0, options: dict[str, Any] | None = None):
+        if options is None:
+            return  # an empty shell, which clone fills (base.State.clone)
         super().__init__(num_players, options)
         self._advance()
 

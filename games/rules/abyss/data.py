@@ -25,14 +25,14 @@ SHELLFISH = "shellfish"  # green
 CRAB = "crab"  # red
 SEAHORSE = "seahorse"  # yellow
 JELLYFISH = "jellyfish"  # purple
-RACES = (SQUID, SHELLFISH, CRAB, SEAHORSE, JELLYFISH)
+RACES: tuple[str, ...] = (SQUID, SHELLFISH, CRAB, SEAHORSE, JELLYFISH)
 
 # "Each race has 13 cards: one worth 5, two worth 4, three worth 3, three worth 2, four worth 1."
-ALLY_COPIES = {1: 4, 2: 3, 3: 3, 4: 2, 5: 1}
+ALLY_COPIES: dict[int, int] = {1: 4, 2: 3, 3: 3, 4: 2, 5: 1}
 MONSTERS = 6  # "71 Exploration cards (65 Allies & 6 Monsters)"
 
 # "20 Monster tokens (2 worth 4, 9 worth 3 and 9 worth 2)", drawn face down.
-MONSTER_TOKENS = {2: 9, 3: 9, 4: 2}
+MONSTER_TOKENS: dict[int, int] = {2: 9, 3: 9, 4: 2}
 
 TRACK_SPACES = 5  # the exploration track (the rules' example fills five)
 ALLY_PRICES = (1, 2, 3)  # the 1st, 2nd and 3rd Ally bought in one exploration

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 
 from games.rules.abyss import data
 from games.rules.abyss.payments import finishable, race_sums, requirement
-from games.rules.abyss.table import Table
 from games.rules.abyss.tables import (
     ALLIES,
     CARDS,
@@ -35,12 +34,13 @@ from games.rules.abyss.tasks import (
     resolves,
     step,
 )
+from games.rules.abyss.view import Views
 from games.rules.base import Action, first_two
 
 _SLAVER_PRICE = 2
 
 
-class Flow(Table):
+class Flow(Views):
     """The turn and exploring."""
 
     def _advance(self) -> None:

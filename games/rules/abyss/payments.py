@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from games.rules.abyss import data
-from games.rules.abyss.table import Table
+from games.rules.abyss.powers import Powers
 from games.rules.abyss.tables import (
     ALLIES,
     COMMITTED,
@@ -35,7 +35,7 @@ from games.rules.abyss.tasks import choices, matches, resolves, step
 from games.rules.base import Action
 
 
-class Payments(Table):
+class Payments(Powers):
     """Recruiting and Locations."""
 
     # -- recruiting --------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ the decisions they ask for. Turn-long powers are read where they apply, through 
 
 from __future__ import annotations
 
-from games.rules.abyss.table import Table
+from games.rules.abyss.hidden import Hidden
 from games.rules.abyss.tables import (
     ALLIES,
     FREE,
@@ -27,7 +27,7 @@ _SEEKER_TOLL = 2
 _MERCHANT_PEARLS = {"shopkeeper": 1, "peddler": 2, "trader": 3}
 
 
-class Powers(Table):
+class Powers(Hidden):
     """The once-powers."""
 
     @step("power")

@@ -35,7 +35,9 @@ class Table(base.State):
 
     # -- the fields --------------------------------------------------------------------------------
 
-    def __init__(self, num_players: int, options: dict[str, Any]):
+    def __init__(self, num_players: int = 0, options: dict[str, Any] | None = None):
+        if options is None:
+            return  # an empty shell, which clone fills (base.State.clone)
         super().__init__(num_players, options)
         n = num_players
         self._turn = 0
@@ -80,7 +82,7 @@ class Table(base.State):
         )
 
     def clone(self) -> Self:
-        other = type(self).__new__(type(self))
+        other = type(self)()
         other.num_players = self.num_players
         other.options = dict(self.options)
         other._turn = self._turn

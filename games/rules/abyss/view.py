@@ -6,8 +6,7 @@ from typing import Any
 
 from games.rules import base
 from games.rules.abyss import data
-from games.rules.abyss.payments import requirement
-from games.rules.abyss.table import Table
+from games.rules.abyss.payments import Payments, requirement
 from games.rules.abyss.tables import (
     FREE,
     L_GUILD,
@@ -27,12 +26,12 @@ from games.rules.abyss.tasks import CHANCE_TASKS, CHANCE_TYPES, SEAT_TYPES
 from games.rules.base import Action
 
 
-class Views(Table):
+class Views(Payments):
     """Views, scores and reasons."""
 
     # -- views and results -------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:  # checked here: a bad seat is a ValueError
         self._check_seat(seat)
         over = self._over
         out: dict[str, Any] = {

@@ -17,9 +17,9 @@ import types
 
 import pytest
 
-from games.rules import abyss, deep_sea_adventure, deep_vents, deep_vents_data, ventlife
+from games.rules import abyss, base, deep_sea_adventure, deep_vents, deep_vents_data, ventlife
 from games.rules.abyss import data as abyss_data
-from games.rules.base import StateFormatError, state_from_json
+from games.rules.base import TERMINAL, StateFormatError, fields_of, state_from_json
 from tests.games.rules.test_conformance import (
     all_views,
     canonical,
@@ -126,7 +126,7 @@ def test_a_field_of_another_type_is_refused(rules):
     data = some_json_form(rules)
     rebuilt = state_from_json(rules, data)
     fresh = rules.new_game(rebuilt.num_players, rebuilt.options)
-    for name, value in vars(fresh).items():
+    for name, value in fields_of(fresh).items():
         if value is None or name in ("num_players", "options"):
             continue
         other = {"tuple": []} if isinstance(value, list) else []
@@ -175,16 +175,34 @@ _LORD = abyss_data.LORDS[3]
 _HEX = deep_vents_data.HEXES[5]
 
 
-class HoldingState(deep_sea_adventure.State):
-    """Deep Sea Adventure, but its trail may hold table entries and a sentinel object."""
+class HoldingState(base.State):
+    """A state of no game but this test's (a game's own State may be compiled, and a compiled
+    class takes no subclass here): a trail that may hold table entries and a sentinel object."""
 
     _json_known = {f"lord:{_LORD.name}": _LORD, f"hex:{_HEX.name}": _HEX, "blank": _SENTINEL}
 
+    def __init__(self, num_players, options):
+        super().__init__(num_players, options)
+        self._trail = [0] * 8
+
+    def _current_player(self):
+        return TERMINAL
+
+    def _legal_actions(self):
+        return []
+
+    def _apply(self, action):
+        raise AssertionError("nothing to apply")
+
+    def view(self, seat):
+        return {}
+
+    def _scores(self):
+        return [0] * self.num_players
+
 
 holding_rules = types.SimpleNamespace(
-    new_game=lambda num_players, options: HoldingState(
-        num_players, deep_sea_adventure.spec.validate(num_players, options)
-    )
+    new_game=lambda num_players, options: HoldingState(num_players, dict(options))
 )
 
 

@@ -27,6 +27,7 @@ import pytest
 from games.rules import CHANCE, TERMINAL, IllegalAction, get_rules, hexgrid
 from games.rules import ventlife as vl
 from games.rules import ventlife_data as data
+from games.rules.base import ranks_from_keys
 
 FIRST_GAME = list(data.FIRST_GAME)
 SMALL_FLOOR = [(0, 0), (1, 1), (-1, -1), (1, -2), (-1, 2), (2, -1), (-2, 1)]
@@ -632,35 +633,35 @@ def test_the_final_view_scores_each_species_and_a_total():
         assert state.result()[seat]["score"] == parts["total"]
 
 
-def over(state, table):
-    """``state`` finished with per-seat points of the seven species given by ``table``."""
-    state._phase = "over"
-    state._current = None
-    state._score_table = lambda: [list(points) for points in table]
-    return state
+def ranks(table):
+    """The places of seats with per-seat points of the seven species given by ``table``."""
+    return ranks_from_keys(vl.rank_keys(table))
 
 
 def test_ties_go_to_the_highest_single_species_score():
     # Both 12 in all; seat 1's best species scores 8, seat 0's 6.
-    state = over(game(), [[6, 0, 6, 0, 0, 0, 0], [2, 2, 8, 0, 0, 0, 0]])
-    assert [r["rank"] for r in state.result()] == [2, 1]
+    assert ranks([[6, 0, 6, 0, 0, 0, 0], [2, 2, 8, 0, 0, 0, 0]]) == [2, 1]
 
 
 def test_then_to_the_highest_tube_worm_score():
     # 12 in all and a best of 6 each; seat 0's Tube Worms score 6, seat 1's 3.
-    state = over(game(), [[6, 0, 6, 0, 0, 0, 0], [3, 3, 6, 0, 0, 0, 0]])
-    assert [r["rank"] for r in state.result()] == [1, 2]
+    assert ranks([[6, 0, 6, 0, 0, 0, 0], [3, 3, 6, 0, 0, 0, 0]]) == [1, 2]
 
 
 def test_players_still_tied_share_the_victory():
-    state = over(
-        game(players=3), [[6, 0, 6, 0, 0, 0, 0], [6, 6, 0, 0, 0, 0, 0], [4, 0, 4, 0, 0, 0, 0]]
-    )
+    assert ranks([[6, 0, 6, 0, 0, 0, 0], [6, 6, 0, 0, 0, 0, 0], [4, 0, 4, 0, 0, 0, 0]]) == [1, 1, 3]
+
+
+def test_a_finished_game_is_ranked_by_those_keys_from_its_own_points():
+    rng = random.Random(3)
+    state = vl.new_game(3)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    table = state._score_table()
     assert state.result() == [
-        {"score": 12, "rank": 1},
-        {"score": 12, "rank": 1},
-        {"score": 8, "rank": 3},
+        {"score": sum(points), "rank": rank} for points, rank in zip(table, ranks(table))
     ]
+    assert len({sum(points) for points in table}) > 1  # a game that ranks someone above another
 
 
 # -- illegal actions -----------------------------------------------------------------------------
