@@ -360,8 +360,9 @@ def test_game_page_shows_revealed_values_face_up_to_everyone(client, alice, bob,
         assert reveals == [{"type": "reveal", "seat": 0, "level": 1, "value": 3}]
 
 
-def test_game_page_source_carries_no_other_seats_hand(client, alice, bob):
+def test_game_page_source_carries_no_other_seats_hand(client, alice, bob, monkeypatch):
     """Hidden information never reaches the page: in Abyss, the other seat's hand."""
+    monkeypatch.setattr(services, "chance_rng", random.Random(4))  # the same deal every run
     game = services.game_create(
         slug="abyss",
         seats=[{"user": "alice"}, {"user": "bob"}],
@@ -388,7 +389,9 @@ def test_game_page_source_carries_no_other_seats_hand(client, alice, bob):
     data = page_data(response)
     assert data["view"]["players"][1].get("hand") in (None, [])
     assert data["view"] == {**state.view(0), "version": head.version}
-    if theirs != data["view"]["players"][0]["hand"]:
+    # Bob's hand, as its text, is nowhere on the page, unless the same cards also lie where
+    # Alice may see them (her own hand, the track): a coincidence of the deal, not a leak.
+    if json.dumps(theirs) not in json.dumps(state.view(0)):
         assert json.dumps(theirs) not in response.content.decode()
 
 
