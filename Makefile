@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint bench worker clean lock
+.PHONY: run test test-fast lint bench worker clean lock rules
 
 # The versions pinned in requirements-dev.lock, the project itself on top.
 $(STAMP): pyproject.toml requirements-dev.lock
@@ -14,16 +14,33 @@ $(STAMP): pyproject.toml requirements-dev.lock
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
+# The rule modules compiled to C by mypyc (games/rules/compiled.py), again whenever one of them
+# changes. Without a C compiler the build fails and the rules run from their source, as fast as
+# Python runs them; CI and the Docker image insist on the compiled ones (HADAL_RULES=compiled).
+RULES_SOURCE := $(shell find games/rules -name '*.py')
+RULES_STAMP := build/rules.stamp
+
+$(RULES_STAMP): $(STAMP) $(RULES_SOURCE)
+	@mkdir -p build
+	@HADAL_RULES=source $(BIN)/python -m games.rules.compiled build >build/rules.log 2>&1 \
+		&& echo "rules compiled (mypyc)" \
+		|| echo "the rules could not be compiled (build/rules.log): they run from their source"
+	@touch $@
+
+rules: $(RULES_STAMP)
+
 # After changing a dependency in pyproject.toml: pin the whole tree again, with hashes.
 lock:
 	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 --generate-hashes --quiet \
 		-o requirements.lock
 	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes \
 		--quiet -o requirements-dev.lock
+	$(BIN)/uv pip compile pyproject.toml --extra compile --python-version 3.11 \
+		--generate-hashes --quiet -o requirements-compile.lock
 
 # Serve http://127.0.0.1:8000 with demo data: SQLite and Celery in eager mode unless
 # DATABASE_URL / REDIS_URL say otherwise.
-run: $(STAMP)
+run: $(STAMP) $(RULES_STAMP)
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
@@ -31,12 +48,12 @@ run: $(STAMP)
 # The whole suite, on every core. Tests needing PostgreSQL, Redis or a Celery worker skip with
 # a reason unless DATABASE_URL / REDIS_URL / CELERY_WORKER are set (.ci/run sets them). The
 # worker serves one test database, so the tests that talk to it run after, in one process.
-test: $(STAMP)
+test: $(STAMP) $(RULES_STAMP)
 	$(BIN)/python -m pytest -n auto -m "not celery_worker"
 	$(BIN)/python -m pytest -m celery_worker
 
 # Everything but the slow and browser tests, for the edit-test loop.
-test-fast: $(STAMP)
+test-fast: $(STAMP) $(RULES_STAMP)
 	$(BIN)/python -m pytest -n auto -m "not slow and not browser and not celery_worker" -q
 
 # Lint, format and types, as CI checks them before the tests.
@@ -45,11 +62,12 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(STAMP) $(RULES_STAMP)
 	$(BIN)/python bench/run_all.py
 
-worker: $(STAMP)
+worker: $(STAMP) $(RULES_STAMP)
 	$(BIN)/celery -A config worker --loglevel=info
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles
+	rm -rf $(VENV) db.sqlite3 staticfiles build
+	find games/rules -name '*.so' -delete

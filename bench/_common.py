@@ -39,6 +39,9 @@ def header(title: str, database: str | None = None) -> None:
     ]
     if database:
         parts.append(f"database {database}")
+    rules = sys.modules.get("games.rules")
+    if rules is not None:  # the rule modules as this run imported them (games/rules/compiled.py)
+        parts.append(f"rules: {'compiled by mypyc' if rules.FORM == 'compiled' else 'source'}")
     print(f"== {title} | " + " | ".join(parts))
 
 

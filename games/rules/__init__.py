@@ -4,9 +4,14 @@ from games.rules import get_rules, CHANCE, TERMINAL, IllegalAction
 rules = get_rules("deep-sea-adventure")
 """
 
+from games.rules import compiled
+
+# Compiled by mypyc where built and up to date, else the source (games/rules/compiled.py).
+FORM = compiled.choose()
+
 # Each module registers itself on import.
-from games.rules import abyss, deep_sea_adventure, deep_vents, ventlife  # noqa: F401
-from games.rules.base import (
+from games.rules import abyss, deep_sea_adventure, deep_vents, ventlife  # noqa: E402, F401
+from games.rules.base import (  # noqa: E402
     CHANCE,
     TERMINAL,
     GameSpec,

@@ -1,0 +1,162 @@
+"""The rule modules compiled to C extensions by mypyc, from the same source, and never a stale build.
+
+The rules are written once, in Python. ``HADAL_RULES=source python -m games.rules.compiled
+build`` (``make rules``, and the Docker image) compiles the modules in :data:`MODULES` with mypyc, which turns typed
+Python into C, and puts each extension beside its source, where Python imports it first. What
+the rules do does not change; how fast they do it does (README, Performance: replay and
+random playouts). Where no C compiler is at hand the source runs as it is.
+
+Which one runs is up to ``HADAL_RULES``:
+
+- ``auto`` (the default): the extensions if they are built and none is older than its source,
+  else the source, with a warning if a build is stale (a rule module edited since ``make
+  rules``: a stale build would be rules that no longer exist);
+- ``compiled``: the extensions or nothing (CI and the Docker image, so neither can run the
+  slow source unnoticed);
+- ``source``: the source, whatever is built (to compare, or to step through the rules in a
+  debugger).
+
+A compiled module checks its annotations as it runs (an ``int`` parameter refuses a float),
+which the source does not: the suite runs on the compiled modules in CI, so a wrong annotation
+shows there. This module is never compiled itself, and imports neither mypyc nor setuptools
+unless asked to build.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import warnings
+from pathlib import Path
+
+# Compiled together (one mypyc group, whose shared part is games/rules/_native__mypyc*.so).
+# Not base.py: every game's State subclasses its State, and a compiled class cannot be
+# subclassed by one that is not. Not games/rules/__init__.py, which chooses between the two
+# forms, nor the data-only deep_vents_data, ventlife_data and oceans_data.
+MODULES = (
+    "hexgrid",
+    "deep_sea_adventure",
+    "deep_vents",
+    "ventlife",
+    "abyss.data",
+    "abyss.tables",
+    "abyss.tasks",
+    "abyss.table",
+    "abyss.hidden",
+    "abyss.powers",
+    "abyss.payments",
+    "abyss.view",
+    "abyss.flow",
+    "abyss",  # its State: a class that is not compiled cannot build on compiled ones
+)
+GROUP = "games.rules._native"
+HERE = Path(__file__).resolve().parent
+SETTING = "HADAL_RULES"
+CHOICES = ("auto", "compiled", "source")
+
+
+def source_of(module: str) -> Path:
+    path = HERE.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def extension_of(module: str) -> Path | None:
+    """The module's built extension beside its source, if there is one."""
+    source = source_of(module)
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        built = source.with_suffix(suffix)
+        if built.is_file():
+            return built
+    return None
+
+
+def stale() -> list[str]:
+    """The modules whose extension is older than their source."""
+    out = []
+    for module in MODULES:
+        built = extension_of(module)
+        if built is not None and built.stat().st_mtime < source_of(module).stat().st_mtime:
+            out.append(module)
+    return out
+
+
+def built() -> bool:
+    """Whether every module of :data:`MODULES` has an extension."""
+    return all(extension_of(module) is not None for module in MODULES)
+
+
+def in_use() -> bool:
+    """Whether the rule modules imported are the compiled ones."""
+    module = sys.modules.get(f"{__package__}.deep_vents")
+    return module is not None and not str(module.__file__).endswith(".py")
+
+
+class _Source(importlib.abc.MetaPathFinder):
+    """Finds the compiled modules' sources, ahead of their extensions."""
+
+    def __init__(self) -> None:
+        self.names = {f"{__package__}.{module}": source_of(module) for module in MODULES}
+
+    def find_spec(self, name, path=None, target=None):
+        source = self.names.get(name)
+        if source is None:
+            return None
+        return importlib.util.spec_from_file_location(name, source)
+
+
+def choose() -> str:
+    """Decide, before any rule module is imported, which form runs: "compiled" or "source"."""
+    setting = os.environ.get(SETTING, "auto").strip().lower() or "auto"
+    if setting not in CHOICES:
+        raise ImportError(f"{SETTING}={setting!r}: it is one of {', '.join(CHOICES)}")
+    old = stale()
+    if setting == "compiled" and (old or not built()):
+        reason = f"{', '.join(old)} changed since" if old else "they are not"
+        raise ImportError(
+            f"{SETTING}=compiled, but the rule modules' C extensions are out of date: {reason}"
+            " built. Run `make rules`."
+        )
+    if setting == "source" or old or not built():
+        if old and setting == "auto":
+            warnings.warn(
+                f"the compiled rules are older than {', '.join(old)}: running the source; "
+                "`make rules` compiles them again",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        if not any(isinstance(finder, _Source) for finder in sys.meta_path):
+            sys.meta_path.insert(0, _Source())
+        return "source"
+    return "compiled"
+
+
+def build() -> None:
+    """Compile :data:`MODULES` in place with mypyc (needs mypy, setuptools and a C compiler)."""
+    from mypyc.build import mypycify
+    from setuptools import setup
+
+    root = HERE.parent.parent  # paths relative to the project, as mypyc names modules by them
+    os.chdir(root)
+    paths = [str(source_of(module).relative_to(root)) for module in MODULES]
+    setup(
+        name="hadal-rules",
+        packages=[],
+        script_args=["build_ext", "--inplace", "--build-temp", "build/rules"],
+        ext_modules=mypycify(paths, group_name=GROUP, opt_level="3"),
+    )
+    # The modules' own extensions are thin: their code is in the group's shared library. One
+    # whose stub did not change is copied from an earlier build with its old time, which
+    # would read as stale; the whole build is as new as its shared library.
+    for module in MODULES:
+        extension = extension_of(module)
+        if extension is not None:
+            os.utime(extension)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["build"]:
+        raise SystemExit(f"usage: {SETTING}=source python -m games.rules.compiled build")
+    build()
