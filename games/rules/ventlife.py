@@ -911,53 +911,57 @@ class State(base.State):
     ) -> Iterator[tuple[int, int]]:
         """The spaces of ``candidates`` (space, topmost hex) where ``seat`` may place one more
         of ``species`` now: the listing filters the field with it, a place action is checked
-        with it, and the creature step ends by itself when it finds none."""
+        with it, and the creature step ends by itself when it finds none. One at a time, so
+        that a caller asking whether there is any stops at the first (a generator function,
+        not a generator expression, which mypyc would build whole as a list)."""
         life = self._life
         placed = self._placed
+        neighbours = hexgrid.neighbours
         if species == _SNAILS:
             if len(placed) >= _MAX_SNAILS:
-                return iter(())
+                return
             # Each snail after the first next to one placed this turn.
-            return (
-                p
-                for p, h in candidates
-                if h[1] == _BASALT
-                and p not in life
-                and (not placed or any(x in placed for x in hexgrid.neighbours(p)))
-            )
-        if species == _WORMS:
+            for p, h in candidates:
+                if (
+                    h[1] == _BASALT
+                    and p not in life
+                    and (not placed or any(x in placed for x in neighbours(p)))
+                ):
+                    yield p
+        elif species == _WORMS:
             # "On a seafloor smoker you may place 2 on the same hex": onto one placed this turn.
             lone = ((_WORMS, seat),)
-            return (
-                p
-                for p, h in candidates
-                if h[1] == _SMOKER
-                and (p not in life or (h[0] == _SEAFLOOR and life.get(p) == lone and p in placed))
-            )
-        if species == _SHRIMP:
-            return (p for p, h in candidates if h[1] != _BASALT and p not in life)
-        if species == _FISH:
+            for p, h in candidates:
+                if h[1] == _SMOKER and (
+                    p not in life or (h[0] == _SEAFLOOR and life.get(p) == lone and p in placed)
+                ):
+                    yield p
+        elif species == _SHRIMP:
+            for p, h in candidates:
+                if h[1] != _BASALT and p not in life:
+                    yield p
+        elif species == _FISH:
             mine = (_FISH, seat)
-            return (
-                p
-                for p, h in candidates
-                if h[1] != _SMOKER
-                and p not in life
-                and (
-                    h[0] == _SEAFLOOR or any(mine in life.get(x, ()) for x in hexgrid.neighbours(p))
-                )
-            )
-        if species == _CRABS:
-            return (p for p, h in candidates if h[0] > _SEAFLOOR and p not in life)
-        if species == _OCTOPUS:
+            for p, h in candidates:
+                if (
+                    h[1] != _SMOKER
+                    and p not in life
+                    and (h[0] == _SEAFLOOR or any(mine in life.get(x, ()) for x in neighbours(p)))
+                ):
+                    yield p
+        elif species == _CRABS:
+            for p, h in candidates:
+                if h[0] > _SEAFLOOR and p not in life:
+                    yield p
+        elif species == _OCTOPUS:
             top = self._top
-            return (
-                p
-                for p, h in candidates
-                if p not in life and any(x not in top for x in hexgrid.neighbours(p))
-            )
-        # Vent Sponges
-        return (p for p, h in candidates if p not in life)
+            for p, _ in candidates:
+                if p not in life and any(x not in top for x in neighbours(p)):
+                    yield p
+        else:  # Vent Sponges
+            for p, _ in candidates:
+                if p not in life:
+                    yield p
 
     def _place(self, species: int, pos: tuple[int, int]) -> None:
         seat = self._turn_seat
