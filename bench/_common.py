@@ -81,11 +81,13 @@ def baseline_rules(checkout: str) -> dict[str, ModuleType]:
     for name in ours:
         del sys.modules[name]
     sys.path.insert(0, root)
+    finders = list(sys.meta_path)  # its games.rules may add one (to run its source: compiled.py)
     try:
         rules = importlib.import_module("games.rules")
         found = dict(rules.registered())
     finally:
         sys.path.remove(root)
+        sys.meta_path[:] = finders
         for name in [n for n in sys.modules if n == "games" or n.startswith("games.")]:
             del sys.modules[name]
         sys.modules.update(ours)
