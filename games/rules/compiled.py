@@ -1,16 +1,17 @@
 """The rule modules compiled to C extensions by mypyc, from the same source, and never a stale build.
 
 The rules are written once, in Python. ``HADAL_RULES=source python -m games.rules.compiled
-build`` (``make rules``, and the Docker image) compiles the modules in :data:`MODULES` with mypyc, which turns typed
-Python into C, and puts each extension beside its source, where Python imports it first. What
-the rules do does not change; how fast they do it does (README, Performance: replay and
-random playouts). Where no C compiler is at hand the source runs as it is.
+build`` (``make rules``, and the Docker image) compiles the modules in :data:`MODULES` with
+mypyc, which turns typed Python into C, and puts each extension beside its source, where
+Python imports it first. What the rules do does not change; how fast they do it does (README,
+Performance: replay and random playouts). Where no C compiler is at hand the source runs as
+it is.
 
 Which one runs is up to ``HADAL_RULES``:
 
-- ``auto`` (the default): the extensions if they are built and none is older than its source,
-  else the source, with a warning if a build is stale (a rule module edited since ``make
-  rules``: a stale build would be rules that no longer exist);
+- ``auto`` (the default): the extensions if they are built and no rule source is newer, else
+  the source, with a warning if a build is stale (a rule module edited since ``make rules``:
+  a stale build would be rules that no longer exist);
 - ``compiled``: the extensions or nothing (CI and the Docker image, so neither can run the
   slow source unnoticed);
 - ``source``: the source, whatever is built (to compare, or to step through the rules in a
@@ -74,13 +75,17 @@ def extension_of(module: str) -> Path | None:
 
 
 def stale() -> list[str]:
-    """The modules whose extension is older than their source."""
-    out = []
-    for module in MODULES:
-        built = extension_of(module)
-        if built is not None and built.stat().st_mtime < source_of(module).stat().st_mtime:
-            out.append(module)
-    return out
+    """The rule sources newer than the oldest built extension: any of them, not only those of
+    :data:`MODULES` (those import the others, and mypyc read their types to compile them)."""
+    times = [path.stat().st_mtime for path in map(extension_of, MODULES) if path is not None]
+    if not times:
+        return []
+    oldest = min(times)
+    return sorted(
+        path.relative_to(HERE).as_posix()
+        for path in HERE.rglob("*.py")
+        if path.stat().st_mtime > oldest
+    )
 
 
 def built() -> bool:
@@ -114,7 +119,7 @@ def choose() -> str:
         raise ImportError(f"{SETTING}={setting!r}: it is one of {', '.join(CHOICES)}")
     old = stale()
     if setting == "compiled" and (old or not built()):
-        reason = f"{', '.join(old)} changed since" if old else "they are not"
+        reason = f"{', '.join(old)} changed since they were" if old else "they are not"
         raise ImportError(
             f"{SETTING}=compiled, but the rule modules' C extensions are out of date: {reason}"
             " built. Run `make rules`."

@@ -93,7 +93,7 @@ def test_a_stale_build_runs_the_source_and_says_so(monkeypatch):
 def test_compiled_rules_required_but_stale_or_missing_refuse_to_load(monkeypatch):
     monkeypatch.setenv(compiled.SETTING, "compiled")
     monkeypatch.setattr(compiled, "stale", lambda: ["ventlife"])
-    with pytest.raises(ImportError, match="ventlife changed since.*make rules"):
+    with pytest.raises(ImportError, match="ventlife changed since they were built.*make rules"):
         compiled.choose()
     monkeypatch.setattr(compiled, "stale", lambda: [])
     monkeypatch.setattr(compiled, "built", lambda: False)
@@ -115,22 +115,22 @@ def test_the_source_is_chosen_when_asked_and_an_unknown_setting_is_refused(monke
         sys.meta_path[:] = before
 
 
-def test_a_build_is_stale_once_a_source_is_newer(tmp_path, monkeypatch):
+def test_a_build_is_stale_once_any_rule_source_is_newer(tmp_path, monkeypatch):
     here = tmp_path / "rules"
     (here / "abyss").mkdir(parents=True)
     monkeypatch.setattr(compiled, "HERE", here)
     monkeypatch.setattr(compiled, "MODULES", ("hexgrid", "abyss"))
     suffix = compiled.importlib.machinery.EXTENSION_SUFFIXES[0]
-    for source, built in [
-        ("hexgrid.py", f"hexgrid{suffix}"),
-        ("abyss/__init__.py", f"abyss/__init__{suffix}"),
-    ]:
-        (here / source).write_text("")
-        (here / built).write_bytes(b"")
-        os.utime(here / source, (1_000, 1_000))
-        os.utime(here / built, (2_000, 2_000))
+    for name in ("hexgrid.py", "abyss/__init__.py", "base.py"):  # base.py is never compiled
+        (here / name).write_text("")
+        os.utime(here / name, (1_000, 1_000))
+    for name in (f"hexgrid{suffix}", f"abyss/__init__{suffix}"):
+        (here / name).write_bytes(b"")
+        os.utime(here / name, (2_000, 2_000))
     assert compiled.built() and compiled.stale() == []
     os.utime(here / "abyss" / "__init__.py", (3_000, 3_000))
-    assert compiled.stale() == ["abyss"]
+    assert compiled.stale() == ["abyss/__init__.py"]
+    os.utime(here / "base.py", (3_000, 3_000))  # the compiled modules build on it
+    assert compiled.stale() == ["abyss/__init__.py", "base.py"]
     (here / f"hexgrid{suffix}").unlink()
     assert not compiled.built()
