@@ -373,17 +373,25 @@ def fields_of(state: State) -> dict[str, Any]:
     which mypyc lists in each class's ``__mypyc_attrs__``; an attribute never set is left out,
     as ``vars`` would leave it out, and so are the class's ``_transient`` ones."""
     fields: dict[str, Any] = {}
-    for cls in reversed(type(state).__mro__):
-        for name in cls.__dict__.get("__mypyc_attrs__", ()):
-            if name != "__dict__" and name not in fields:
-                try:
-                    fields[name] = getattr(state, name)
-                except AttributeError:
-                    pass
+    for name in _compiled_attributes(type(state)):
+        try:
+            fields[name] = getattr(state, name)
+        except AttributeError:
+            pass
     fields.update(vars(state))
     for name in type(state)._transient:
         fields.pop(name, None)
     return fields
+
+
+@functools.cache
+def _compiled_attributes(cls: type[State]) -> tuple[str, ...]:
+    """The attributes mypyc keeps in a compiled class's own slots, its bases' first."""
+    names: dict[str, None] = {}
+    for klass in reversed(cls.__mro__):
+        names.update(dict.fromkeys(klass.__dict__.get("__mypyc_attrs__", ())))
+    names.pop("__dict__", None)
+    return tuple(names)
 
 
 def _new_game_for(rules: ModuleType, data: Any) -> State:

@@ -117,14 +117,14 @@ def choose() -> str:
     setting = os.environ.get(SETTING, "auto").strip().lower() or "auto"
     if setting not in CHOICES:
         raise ImportError(f"{SETTING}={setting!r}: it is one of {', '.join(CHOICES)}")
-    old = stale()
-    if setting == "compiled" and (old or not built()):
+    old, complete = stale(), built()
+    if setting == "compiled" and (old or not complete):
         reason = f"{', '.join(old)} changed since they were" if old else "they are not"
         raise ImportError(
             f"{SETTING}=compiled, but the rule modules' C extensions are out of date: {reason}"
             " built. Run `make rules`."
         )
-    if setting == "source" or old or not built():
+    if setting == "source" or old or not complete:
         if old and setting == "auto":
             warnings.warn(
                 f"the compiled rules are older than {', '.join(old)}: running the source; "
