@@ -192,12 +192,34 @@ def _placements_over(spaces: Iterable[tuple[int, int]]) -> set[tuple[int, int, i
     return {(y + dr, x + dq, k) for x, y in spaces for dr, dq, k in _CONTAINING_RQ}
 
 
+# A placement (r, q, rotation) is kept as one int, ordered as the triple is: an int hashes and
+# compares for less than a tuple, and a playout re-checks about 150 placements a tile. Every
+# tile touches the field, so no space is ever more than 3 * 60 hexes from the middle.
+_OFFSET = 1 << 9
+_SPAN = 2 * _OFFSET
+
+
+def _spot_key(q: int, r: int, rotation: int) -> int:
+    return ((r + _OFFSET) * _SPAN + q + _OFFSET) * 8 + rotation
+
+
+def _around(spots: Iterable[tuple[int, int, int]]) -> tuple[tuple[int, ...], ...]:
+    """Placements given as offsets (r, q, rotation) from a tile's smoker, each as its key's
+    offset from the smoker's key and the offsets of its smoker and two other hexes (q, r)."""
+    return tuple(
+        ((dr * _SPAN + dq) * 8 + k, dq, dr, dq + aq, dr + ar, dq + bq, dr + br)
+        for dr, dq, k in sorted(spots)
+        for aq, ar, bq, br in (_TRIANGLE_FLAT[k],)
+    )
+
+
 # For a tile laid with its smoker on (0, 0) in rotation k: the placements with a hex on it
 # (_OVER[k]) and those with a hex on one of the nine spaces around it but none on it
-# (_BESIDE[k]), as offsets (r, q, rotation); and a tile's rotation by its first terrain's offset.
-_OVER = tuple(tuple(sorted(_placements_over(((0, 0), a, b)))) for a, b in _TRIANGLE)
+# (_BESIDE[k]), as _around gives them; and a tile's rotation by its first terrain's offset.
+_OVER = tuple(_around(_placements_over(((0, 0), a, b))) for a, b in _TRIANGLE)
 _BESIDE = tuple(
-    tuple(sorted(_placements_over(_RING[k]) - set(_OVER[k]))) for k in range(_ROTATIONS)
+    _around(_placements_over(_RING[k]) - _placements_over(((0, 0), a, b)))
+    for k, (a, b) in enumerate(_TRIANGLE)
 )
 _ROTATION_OF = {a: k for k, (a, _) in enumerate(_TRIANGLE)}
 # The species by how few conditions their spots have, to tell soonest whether any is left.
@@ -253,8 +275,8 @@ def new_game(num_players: Any = 2, options: Any = None) -> State:
 class State(base.State):
     """Ventlife in progress; plain lists, dicts, tuples and ints only."""
 
-    _caches = frozenset({"_tile_spots", "_tile_spot_set", "_spots_due"})
-    # The place_tile actions of ``_tile_spots``, in its order, kept beside it (not one of the
+    _caches = frozenset({"_tile_keys", "_tile_key_set", "_spots_due"})
+    # The place_tile actions of ``_tile_keys``, in its order, kept beside it (not one of the
     # state's fields nor in its JSON form): the listing hands out copies. None when not built
     # since the state was made or loaded.
     # And a space where a creature could be placed when last looked for: only where to look
@@ -277,10 +299,10 @@ class State(base.State):
         # The field, by plan space: topmost (level, terrain, tile id); tile id -> kind.
         self._top: dict[tuple[int, int], tuple[int, int, int]] = {}
         self._tiles: list[int] = []
-        # Legal (r, q, rotation) placements, sorted, as of the last time they were listed; the
+        # Legal placements (by _spot_key), sorted, as of the last time they were listed; the
         # spaces of tiles laid since, whose neighbourhoods are yet to be re-checked.
-        self._tile_spots: list[tuple[int, int, int]] = []
-        self._tile_spot_set: set[tuple[int, int, int]] = set()  # the same, to look up
+        self._tile_keys: list[int] = []
+        self._tile_key_set: set[int] = set()  # the same, to look up
         self._spots_due: list[tuple[int, int]] = []
         # Creatures by plan space: a non-empty tuple of (species, owner); empty spaces absent.
         self._life: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
@@ -518,8 +540,8 @@ class State(base.State):
         other._hand = self._hand[:]
         other._top = dict(self._top)
         other._tiles = self._tiles[:]
-        other._tile_spots = self._tile_spots[:]
-        other._tile_spot_set = set(self._tile_spot_set)
+        other._tile_keys = self._tile_keys[:]
+        other._tile_key_set = set(self._tile_key_set)
         other._spots_due = self._spots_due[:]
         # The actions are never handed out or changed, only copied: both may hold them.
         other._spot_actions = None if self._spot_actions is None else self._spot_actions[:]
@@ -681,8 +703,8 @@ class State(base.State):
             ]
         self._update_tile_spots()
         actions = self._spot_actions
-        if actions is None or len(actions) != len(self._tile_spots):
-            actions = self._spot_actions = [_tile_action(spot) for spot in self._tile_spots]
+        if actions is None or len(actions) != len(self._tile_keys):
+            actions = self._spot_actions = [_tile_action(key) for key in self._tile_keys]
         return list(map(dict.copy, actions))  # fresh objects, copied (cheaper than made)
 
     def _update_tile_spots(self) -> None:
@@ -697,62 +719,66 @@ class State(base.State):
         due = self._spots_due
         if not due:
             return
-        spots = self._tile_spots  # kept sorted: the listing's order
-        listed = self._tile_spot_set
+        keys = self._tile_keys  # kept sorted: the listing's order
+        listed = self._tile_key_set
         actions = self._spot_actions
-        if actions is not None and len(actions) != len(spots):
+        if actions is not None and len(actions) != len(keys):
             actions = self._spot_actions = None
         top = self._top
         get = top.get
-        over: Iterable[tuple[int, int, int]]
-        beside: Iterable[tuple[int, int, int]]
-        if len(due) == 3:  # one tile (the usual case: placements are listed every turn)
-            (q, r), (aq, ar) = due[0], due[1]
-            k = _ROTATION_OF[(aq - q, ar - r)]
-            over = [(r + dr, q + dq, j) for dr, dq, j in _OVER[k]]
-            beside = [(r + dr, q + dq, j) for dr, dq, j in _BESIDE[k]]
-        else:  # due holds the tiles laid since, each as _lay gave its spaces
-            over, beside = set(), set()
-            for i in range(0, len(due), 3):
-                (q, r), (aq, ar) = due[i], due[i + 1]
-                k = _ROTATION_OF[(aq - q, ar - r)]
-                over.update((r + dr, q + dq, j) for dr, dq, j in _OVER[k])
-                beside.update((r + dr, q + dq, j) for dr, dq, j in _BESIDE[k])
-            beside -= over
-        # A placement on a new tile has a space taken: it fits only going up (_fits). Both
-        # loops work out a placement's spaces as _tile_hexes does, inline: the call measured
-        # about 5% of a playout here.
-        for spot in over:
-            r, q, k = spot
-            aq, ar, bq, br = _TRIANGLE_FLAT[k]
-            if _goes_up(get((q, r)), get((q + aq, r + ar)), get((q + bq, r + br))):
-                if spot not in listed:
-                    listed.add(spot)
-                    i = bisect.bisect_left(spots, spot)
-                    spots.insert(i, spot)
+        # The tiles laid since, each as _lay gave its spaces: usually one, as placements are
+        # listed every turn. With more, a placement on one tile and beside another is on one.
+        laid = []
+        for i in range(0, len(due), 3):
+            (q, r), (aq, ar) = due[i], due[i + 1]
+            laid.append((q, r, _ROTATION_OF[(aq - q, ar - r)]))
+        on: set[int] = set()
+        # A placement on a new tile has a space taken: it fits only going up (_fits), which
+        # needs a smoker under its smoker, looked at first.
+        for q, r, k in laid:
+            at = _spot_key(q, r, 0)
+            for d, sq, sr, aq, ar, bq, br in _OVER[k]:
+                key = at + d
+                if len(laid) > 1:
+                    on.add(key)
+                s = get((q + sq, r + sr))
+                if (
+                    s is not None
+                    and s[1] == _SMOKER
+                    and _goes_up(s, get((q + aq, r + ar)), get((q + bq, r + br)))
+                ):
+                    if key not in listed:
+                        listed.add(key)
+                        i = bisect.bisect_left(keys, key)
+                        keys.insert(i, key)
+                        if actions is not None:
+                            actions.insert(i, _tile_action(key))
+                elif key in listed:
+                    listed.remove(key)
+                    i = bisect.bisect_left(keys, key)
+                    del keys[i]
                     if actions is not None:
-                        actions.insert(i, _tile_action(spot))
-            elif spot in listed:
-                listed.remove(spot)
-                i = bisect.bisect_left(spots, spot)
-                del spots[i]
-                if actions is not None:
-                    del actions[i]
+                        del actions[i]
         # A placement beside a new tile and on none has a hex next to it, so it touches the
         # field: it fits exactly when its three spaces are empty (_fits on the seafloor). One
         # with a space taken was not listed before and still does not fit: its spaces are as
         # they were, and going up depends on nothing else.
-        for spot in beside:
-            if spot in listed:
-                continue
-            r, q, k = spot
-            aq, ar, bq, br = _TRIANGLE_FLAT[k]
-            if (q, r) not in top and (q + aq, r + ar) not in top and (q + bq, r + br) not in top:
-                listed.add(spot)
-                i = bisect.bisect_left(spots, spot)
-                spots.insert(i, spot)
-                if actions is not None:
-                    actions.insert(i, _tile_action(spot))
+        for q, r, k in laid:
+            at = _spot_key(q, r, 0)
+            for d, sq, sr, aq, ar, bq, br in _BESIDE[k]:
+                key = at + d
+                if key in listed or key in on:
+                    continue
+                if (
+                    (q + sq, r + sr) not in top
+                    and (q + aq, r + ar) not in top
+                    and (q + bq, r + br) not in top
+                ):
+                    listed.add(key)
+                    i = bisect.bisect_left(keys, key)
+                    keys.insert(i, key)
+                    if actions is not None:
+                        actions.insert(i, _tile_action(key))
         self._spots_due = []
 
     def _fits(self, q: int, r: int, rotation: int) -> bool:
@@ -1256,10 +1282,16 @@ def _tile_view(kind: int | None) -> dict[str, Any] | None:
     return {"kind": _KINDS[kind], "terrains": [data.TERRAINS[t] for t in _KIND_TERRAINS[kind]]}
 
 
-def _tile_action(spot: tuple[int, int, int]) -> Action:
-    """The place_tile action of a placement (r, q, rotation) as ``_tile_spots`` holds it."""
-    r, q, k = spot
-    return {"type": "place_tile", "q": q, "r": r, "rotation": k}
+def _tile_action(key: int) -> Action:
+    """The place_tile action of a placement as ``_tile_keys`` holds it (:func:`_spot_key`)."""
+    rotation = key & 7
+    place = key >> 3
+    return {
+        "type": "place_tile",
+        "q": place % _SPAN - _OFFSET,
+        "r": place // _SPAN - _OFFSET,
+        "rotation": rotation,
+    }
 
 
 register(sys.modules[__name__])

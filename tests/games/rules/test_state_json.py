@@ -244,6 +244,17 @@ def test_a_snapshot_holding_the_options_computed_eagerly_is_refused():
     old = state.to_json()
     old["_legal"] = None
     old["_tile_spots"] = {"set": []}
-    del old["_spots_due"], old["_tile_spot_set"]
+    del old["_spots_due"], old["_tile_key_set"], old["_tile_keys"]
     with pytest.raises(StateFormatError, match="_spots_due"):
+        state_from_json(ventlife, old)
+
+    # Until the placements were kept as ints, a snapshot held them as (r, q, rotation) triples.
+    ventlife_game = ventlife.new_game(2)
+    for _ in range(6):
+        ventlife_game.apply(ventlife_game.legal_actions()[0])
+    old = ventlife_game.to_json()
+    old["_tile_spots"] = {"tuple": [{"tuple": [0, 1, 2]}]}
+    old["_tile_spot_set"] = {"set": [{"tuple": [0, 1, 2]}]}
+    del old["_tile_keys"], old["_tile_key_set"]
+    with pytest.raises(StateFormatError, match="_tile_keys.*_tile_spot_set"):
         state_from_json(ventlife, old)
