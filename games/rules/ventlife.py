@@ -279,18 +279,18 @@ class State(base.State):
     # The place_tile actions of ``_tile_keys``, in its order, kept beside it (not one of the
     # state's fields nor in its JSON form): the listing hands out copies. None when not built
     # since the state was made or loaded.
-    # And a space where a creature could be placed when last looked for: only where to look
-    # first, whatever it holds now (not part of the state either).
-    _transient = frozenset({"_spot_actions", "_hint"})
+    # And by species, a space where one could be placed when last looked for: only where to
+    # look first, whatever it holds now (not part of the state either).
+    _transient = frozenset({"_spot_actions", "_hints"})
     _spot_actions: list[Action] | None
-    _hint: tuple[int, int] | None
+    _hints: list[tuple[int, int] | None]
 
     def __init__(self, num_players: int = 0, options: dict[str, Any] | None = None):
         if options is None:
             return  # an empty shell, which clone fills (base.State.clone)
         super().__init__(num_players, options)
         self._spot_actions = None
-        self._hint = None
+        self._hints = [None] * len(_IDS)
         n = num_players
         choice = options["species"]
         self._bag = data.tile_counts(n)  # copies of each kind left in the bag
@@ -545,7 +545,7 @@ class State(base.State):
         other._spots_due = self._spots_due[:]
         # The actions are never handed out or changed, only copied: both may hold them.
         other._spot_actions = None if self._spot_actions is None else self._spot_actions[:]
-        other._hint = self._hint
+        other._hints = self._hints[:]
         other._life = dict(self._life)
         other._supply = [supply[:] for supply in self._supply]
         other._species = self._species[:]
@@ -901,19 +901,21 @@ class State(base.State):
         return [sp for sp in ([chosen] if chosen is not None else self._species) if supply[sp]]
 
     def _can_place_any(self, seat: int) -> bool:
-        """Whether ``seat`` can place anything at all now: the most permissive species first,
-        and for each the space found last time first (:attr:`_hint`, re-checked like any)."""
-        now = self._species_now()
-        hint = self._hint
-        h = None if hint is None else self._top.get(hint)
-        for sp in _PERMISSIVE:
-            if sp not in now:
-                continue
+        """Whether ``seat`` can place anything at all now. The space found for each species
+        last time (:attr:`_hints`) is re-checked first, like any other; then the field, for
+        the most permissive species first."""
+        now = [sp for sp in _PERMISSIVE if sp in self._species_now()]
+        hints = self._hints
+        top = self._top
+        for sp in now:
+            hint = hints[sp]
+            h = None if hint is None else top.get(hint)
             if h is not None and hint is not None:
                 for _ in self._spots_among(sp, seat, ((hint, h),)):
                     return True
-            for p in self._spots_among(sp, seat, self._candidates(sp)):
-                self._hint = p
+        for sp in now:
+            for p in self._spots_among(sp, seat, self._candidates(sp, newest_first=True)):
+                hints[sp] = p
                 return True
         return False
 
@@ -922,15 +924,18 @@ class State(base.State):
         candidates = self._candidates(species)
         return sorted(self._spots_among(species, seat, candidates), key=hexgrid.reading_key)
 
-    def _candidates(self, species: int) -> Iterable[tuple[tuple[int, int], Any]]:
+    def _candidates(
+        self, species: int, newest_first: bool = False
+    ) -> Iterable[tuple[tuple[int, int], Any]]:
         """Where to look for spots, as (space, topmost hex): the field, or for later snails
-        the spaces next to those placed this turn."""
+        the spaces next to those placed this turn. ``newest_first`` looks at the spaces first
+        tiled last, where creatures are fewest, to find one spot soonest."""
         placed = self._placed
         top = self._top
         if species == _SNAILS and placed:
             near = {p for pos in placed for p in hexgrid.neighbours(pos)}
             return [(p, top[p]) for p in near if p in top]
-        return top.items()
+        return reversed(top.items()) if newest_first else top.items()
 
     def _spots_among(
         self, species: int, seat: int, candidates: Iterable[tuple[tuple[int, int], Any]]
