@@ -42,6 +42,14 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar
 
+try:  # mypyc reads the class option below when it compiles this module
+    from mypy_extensions import mypyc_attr
+except ImportError:  # where it runs as source it changes nothing: no package is needed
+
+    def mypyc_attr(*args: Any, **options: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 CHANCE = -1
 TERMINAL = -2
 
@@ -173,6 +181,7 @@ class GameSpec:
         }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test's toy game, for one
 class State(ABC):
     """A game in progress. Subclasses hold plain, JSON-able data so clone stays cheap."""
 
@@ -275,14 +284,14 @@ class State(ABC):
             raise ValueError("not a chance node")
         return self._chance_outcomes()
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Any) -> None:  # Any: checked here, whatever came in
         """Apply a legal action; otherwise raise IllegalAction and change nothing."""
         found = None
         if type(action) is dict and type(action.get("type")) is str and not self.is_terminal():
             found = self._match(action)  # what canonical does first, without its call
         self._apply(self.canonical(action) if found is None else found)
 
-    def canonical(self, action: Action) -> Action:
+    def canonical(self, action: Any) -> Action:
         """The legal action equal to ``action``, or IllegalAction saying why there is none.
 
         Matching is by value and JSON type, so 1.0 or true never stand in for 1.
@@ -307,9 +316,12 @@ class State(ABC):
         """Per seat ``{"score", "rank"}``; rank is 1-based and tied seats share it."""
         if not self.is_terminal():
             raise ValueError("the game is not over")
+        # As the game gave them: read as floats (their annotation), compiled code would turn
+        # a whole score into 63.0 (games/rules/compiled.py).
+        scores: list[Any] = self._scores()
         return [
             {"score": score, "rank": rank}
-            for score, rank in zip(self._scores(), ranks_from_keys(self._rank_keys()))
+            for score, rank in zip(scores, ranks_from_keys(self._rank_keys()))
         ]
 
     def clone(self) -> State:
@@ -378,7 +390,7 @@ def fields_of(state: State) -> dict[str, Any]:
             fields[name] = getattr(state, name)
         except AttributeError:
             pass
-    fields.update(vars(state))
+    fields.update(getattr(state, "__dict__", ()))
     for name in type(state)._transient:
         fields.pop(name, None)
     return fields
@@ -514,7 +526,7 @@ def _same_types(a: Any, b: Any) -> bool:
     return True
 
 
-def _describe(action: Action) -> str:
+def _describe(action: Any) -> str:
     shown = ", ".join(f"{k}={v!r}" for k, v in action.items() if k != "type")
     return f"{action['type']!r}" + (f" ({shown})" if shown else "")
 
@@ -541,7 +553,7 @@ def register(module: ModuleType) -> ModuleType:
     return module
 
 
-def get_rules(slug: str) -> ModuleType:
+def get_rules(slug: Any) -> ModuleType:
     try:
         return _REGISTRY[slug]
     except KeyError:

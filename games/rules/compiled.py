@@ -34,10 +34,12 @@ import warnings
 from pathlib import Path
 
 # Compiled together (one mypyc group, whose shared part is games/rules/_native__mypyc*.so).
-# Not base.py: every game's State subclasses its State, and a compiled class cannot be
-# subclassed by one that is not. Not games/rules/__init__.py, which chooses between the two
-# forms, nor the data-only deep_vents_data, ventlife_data and oceans_data.
+# base.py too: every game's State subclasses its State, and a compiled class can build on
+# another compiled one directly (its State allows classes that are not compiled, a test's toy
+# game, to subclass it). Not games/rules/__init__.py, which chooses between the two forms, nor
+# the data-only deep_vents_data, ventlife_data and oceans_data.
 MODULES = (
+    "base",
     "hexgrid",
     "deep_sea_adventure",
     "deep_vents",
