@@ -275,7 +275,7 @@ def new_game(num_players: Any = 2, options: Any = None) -> State:
 class State(base.State):
     """Ventlife in progress; plain lists, dicts, tuples and ints only."""
 
-    _caches = frozenset({"_tile_keys", "_tile_key_set", "_spots_due"})
+    _caches = frozenset({"_tile_keys", "_tile_key_set", "_spots_due", "_raised"})
     # The place_tile actions of ``_tile_keys``, in its order, kept beside it (not one of the
     # state's fields nor in its JSON form): the listing hands out copies. None when not built
     # since the state was made or loaded.
@@ -304,6 +304,9 @@ class State(base.State):
         self._tile_keys: list[int] = []
         self._tile_key_set: set[int] = set()  # the same, to look up
         self._spots_due: list[tuple[int, int]] = []
+        # The spaces whose topmost hex is above the seafloor, as they were raised: only there
+        # can Yeti Crabs go, so only there are they looked for.
+        self._raised: list[tuple[int, int]] = []
         # Creatures by plan space: a non-empty tuple of (species, owner); empty spaces absent.
         self._life: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         self._supply = [[0] * len(_IDS) for _ in range(n)]
@@ -543,6 +546,7 @@ class State(base.State):
         other._tile_keys = self._tile_keys[:]
         other._tile_key_set = set(self._tile_key_set)
         other._spots_due = self._spots_due[:]
+        other._raised = self._raised[:]
         # The actions are never handed out or changed, only copied: both may hold them.
         other._spot_actions = None if self._spot_actions is None else self._spot_actions[:]
         other._hints = self._hints[:]
@@ -815,6 +819,8 @@ class State(base.State):
                 covered.append((i, pos, here))
         # Only placements on or next to the new tile change: re-checked when next listed.
         self._spots_due.extend(hexes)
+        if level == _SEAFLOOR + 1:  # a tile goes up on three hexes of one level: these three
+            self._raised.extend(hexes)
         return covered
 
     def _place_tile(self, q: int, r: int, rotation: int) -> None:
@@ -928,13 +934,17 @@ class State(base.State):
         self, species: int, newest_first: bool = False
     ) -> Iterable[tuple[tuple[int, int], Any]]:
         """Where to look for spots, as (space, topmost hex): the field, or for later snails
-        the spaces next to those placed this turn. ``newest_first`` looks at the spaces first
-        tiled last, where creatures are fewest, to find one spot soonest."""
+        the spaces next to those placed this turn, or for Yeti Crabs the raised spaces.
+        ``newest_first`` looks at the spaces first tiled last, where creatures are fewest, to
+        find one spot soonest."""
         placed = self._placed
         top = self._top
         if species == _SNAILS and placed:
             near = {p for pos in placed for p in hexgrid.neighbours(pos)}
             return [(p, top[p]) for p in near if p in top]
+        if species == _CRABS:
+            raised = reversed(self._raised) if newest_first else self._raised
+            return [(p, top[p]) for p in raised]
         return reversed(top.items()) if newest_first else top.items()
 
     def _spots_among(

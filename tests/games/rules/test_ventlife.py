@@ -750,3 +750,24 @@ def test_a_placement_checked_directly_is_exactly_one_of_the_listed_ones():
             assert state._match({"type": "place_tile", "q": True, "r": 0, "rotation": 0}) is None
         state.apply(rng.choice(legal))
     assert looked_up > 1000
+
+
+def test_the_raised_spaces_kept_for_yeti_crabs_are_exactly_those_above_the_seafloor():
+    # Yeti Crabs are looked for only on the spaces kept as raised; the listing and the direct
+    # check both read that list, so it is held here to the field itself, all game long.
+    rng = random.Random(11)
+    state = vl.new_game(4, {})  # the first-game species: Yeti Crabs among them
+    highest = 0
+    while not state.is_terminal():
+        raised = [p for p, (level, _, _) in state._top.items() if level > data.SEAFLOOR]
+        assert sorted(state._raised) == sorted(raised)
+        assert len(set(state._raised)) == len(state._raised)
+        highest = max([highest] + [level for level, _, _ in state._top.values()])
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            legal = state.legal_actions()
+            ups = [a for a in legal if a["type"] == "place_tile" and (a["q"], a["r"]) in state._top]
+            state.apply(rng.choice(ups or legal))  # going up wherever it can
+    assert highest >= data.SEAFLOOR + 2  # a tile went up on raised hexes too
