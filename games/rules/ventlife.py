@@ -731,7 +731,8 @@ class State(base.State):
         top = self._top
         get = top.get
         # The tiles laid since, each as _lay gave its spaces: usually one, as placements are
-        # listed every turn. With more, a placement on one tile and beside another is on one.
+        # listed every turn. With more, a placement on one of them and beside another is
+        # re-checked as one on a new tile (``on``), which it is.
         laid = []
         for i in range(0, len(due), 3):
             (q, r), (aq, ar) = due[i], due[i + 1]
