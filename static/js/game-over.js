@@ -1,7 +1,8 @@
 /* The end of a game on its page. When the game ends while the page is open (the "hadal:game"
    event from static/js/game.js), the page is fetched again and its "Game over" panel (scores
-   with their parts, rating changes, the replay and the rematch) put in place; "Watch the
-   replay" moves the replay slider to the start. */
+   with their parts, rating changes, the replay and the rematch) put in place; if that fetch
+   fails (the server busy, the connection down), it is tried again a few times, later each
+   time. "Watch the replay" moves the replay slider to the start. */
 
 function panelFromServer() {
   return fetch(window.location.href, {credentials: "same-origin"})
@@ -24,22 +25,31 @@ function bindReplay(panel) {
   });
 }
 
+const RETRIES = 5;  // after 1, 2, 4, 8 and 16 seconds
 let asked = false;
+
+async function showPanel(attempt) {
+  const panel = await panelFromServer();
+  const result = document.getElementById("result");
+  if (!result || document.getElementById("game-over")) return;
+  if (!panel) {
+    if (attempt < RETRIES) setTimeout(() => showPanel(attempt + 1), 1000 * 2 ** attempt);
+    return;
+  }
+  result.before(panel);
+  result.hidden = true;
+  bindReplay(panel);
+}
 
 function start() {
   const here = document.getElementById("game-over");
   if (here) bindReplay(here);
-  document.addEventListener("hadal:game", async (event) => {
+  document.addEventListener("hadal:game", (event) => {
     if (event.detail.game.status !== "finished" || asked || document.getElementById("game-over")) {
       return;
     }
     asked = true;
-    const panel = await panelFromServer();
-    const result = document.getElementById("result");
-    if (!panel || !result) return;
-    result.before(panel);
-    result.hidden = true;
-    bindReplay(panel);
+    showPanel(0);
   });
 }
 

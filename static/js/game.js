@@ -118,6 +118,8 @@ class GamePage {
     this.pending = false;
     this.timer = null;
     this.live = null;
+    this.retryTimer = null; // a refresh that failed, to be tried again (retryLater)
+    this.retryDelay = 0;
     this.dom = {
       board: document.getElementById("board"),
       status: document.getElementById("game-status"),
@@ -489,7 +491,7 @@ class GamePage {
     this.refreshing = true;
     try {
       const head = await request("GET", this.api.game);
-      if (!head.ok) return this.lost(head);
+      if (!head.ok) return this.retryLater(head);
       const moved = head.data.version !== this.game.version;
       const finishedNow = head.data.status !== this.game.status;
       if (!moved && !force && !finishedNow) return;
@@ -504,7 +506,7 @@ class GamePage {
         request("GET", withQuery(this.api.events, {after})),
       ]);
       for (const answer of [state, actions, events]) {
-        if (!answer.ok) return this.lost(answer);
+        if (!answer.ok) return this.retryLater(answer);
       }
       // The game moved on between the reads (the log goes further than the head read
       // first): show this, then read it all again at the new head.
@@ -516,6 +518,8 @@ class GamePage {
       this.actions = actions.data;
       this.events = after === 0 ? events.data : this.events.concat(
         events.data.filter((event) => event.seq > this.lastSeq()));
+      if (this.retryDelay) this.flash(""); // read again after a failure: its message goes
+      this.retryDelay = 0;
       this.render();
       if (game.status !== "active") this.stopPolling();
     } finally {
@@ -543,6 +547,19 @@ class GamePage {
 
   lastSeq() {
     return this.events.length ? this.events[this.events.length - 1].seq : 0;
+  }
+
+  /* A refresh that could not read the game (the server busy, the connection down) is tried
+     again, later each time up to 16 s, so that a push it was answering (the last one of a
+     game among them) is not lost until the next. */
+  retryLater(answer) {
+    this.lost(answer);
+    if (answer.status === 401 || answer.status === 403 || this.retryTimer !== null) return;
+    this.retryDelay = Math.min(Math.max(this.retryDelay * 2, 1000), 16000);
+    this.retryTimer = window.setTimeout(() => {
+      this.retryTimer = null;
+      this.refresh(true);
+    }, this.retryDelay);
   }
 
   lost(answer) {

@@ -138,3 +138,61 @@ def test_the_end_appears_when_the_game_ends_and_the_rematch_is_a_click_away(phon
     rematch = Game.objects.get(rematch_of=game)
     assert phone.url.endswith(f"/games/{rematch.pk}/")
     expect(phone.locator("#waiting")).to_contain_text("Waiting for players")
+
+
+def test_the_end_still_appears_when_fetching_it_fails_at_first(phone, make_user):
+    # The panel comes from the page fetched again; a busy server's error is tried again.
+    from playwright.sync_api import expect
+
+    marina, bob = make_user("marina"), make_user("bob")
+    game = services.game_create(
+        slug=DSA, seats=[{"user": "marina"}, {"user": "bob"}], options={}, created_by=marina
+    )
+    services.game_accept(game=game.pk, seat=1, user=bob)
+    sign_in(phone, "marina")
+    phone.goto(f"/games/{game.pk}/")
+    expect(phone.locator("#game-over")).to_have_count(0)
+    refused = []
+
+    def busy_once(route):
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=503, body="busy")
+        else:
+            route.continue_()
+
+    phone.route(re.compile(rf"^https?://[^/]+/games/{game.pk}/$"), busy_once)  # the page
+    services.game_resign(game=game.pk, seat=1, user=bob)
+    expect(phone.locator("#game-over")).to_contain_text("by forfeit", timeout=15_000)
+    assert len(refused) == 1
+    expect(phone.locator("#result")).to_be_hidden()
+
+
+def test_a_push_whose_read_fails_is_read_again_and_the_end_still_shows(phone, make_user):
+    # The game's last push sends the page to read the game; if that read fails, nothing else
+    # would come: the page reads again by itself, and its error goes once it has.
+    from playwright.sync_api import expect
+
+    marina, bob = make_user("marina"), make_user("bob")
+    game = services.game_create(
+        slug=DSA, seats=[{"user": "marina"}, {"user": "bob"}], options={}, created_by=marina
+    )
+    services.game_accept(game=game.pk, seat=1, user=bob)
+    sign_in(phone, "marina")
+    phone.goto(f"/games/{game.pk}/")
+    expect(phone.locator("#game-over")).to_have_count(0)
+    refused = []
+
+    def busy_once(route):
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=503, content_type="application/json", body='{"error": "busy"}')
+        else:
+            route.continue_()
+
+    phone.route(re.compile(rf"^https?://[^/]+/api/games/{game.pk}/$"), busy_once)  # the head
+    services.game_resign(game=game.pk, seat=1, user=bob)
+    expect(phone.locator(".flash-error")).to_contain_text("busy")
+    expect(phone.locator("#game-over")).to_contain_text("by forfeit", timeout=15_000)
+    assert len(refused) == 1
+    expect(phone.locator(".flash-error")).to_have_count(0)
