@@ -115,7 +115,8 @@ def test_an_invitation_in_the_nav_and_an_open_seat_taken_from_the_lobby(phone, m
     expect(phone.locator("#open-games")).to_have_count(0)
 
 
-def test_the_end_appears_when_the_game_ends_and_the_rematch_is_a_click_away(phone, make_user):
+def watching_a_game(phone, make_user) -> Game:
+    """Marina's game against bob, open on her phone, not over yet."""
     from playwright.sync_api import expect
 
     marina, bob = make_user("marina"), make_user("bob")
@@ -126,6 +127,30 @@ def test_the_end_appears_when_the_game_ends_and_the_rematch_is_a_click_away(phon
     sign_in(phone, "marina")
     phone.goto(f"/games/{game.pk}/")
     expect(phone.locator("#game-over")).to_have_count(0)
+    return game
+
+
+def refuse_once(page, path: str, **answer) -> list[str]:
+    """Answer the first request for ``path`` (the whole path) with ``answer`` (a 503 unless
+    it says otherwise), let the rest through; the list gets the refused request's URL."""
+    refused: list[str] = []
+
+    def busy_once(route):
+        if not refused:
+            refused.append(route.request.url)
+            route.fulfill(**{"status": 503, **answer})
+        else:
+            route.continue_()
+
+    page.route(re.compile(rf"^https?://[^/]+{re.escape(path)}$"), busy_once)
+    return refused
+
+
+def test_the_end_appears_when_the_game_ends_and_the_rematch_is_a_click_away(phone, make_user):
+    from playwright.sync_api import expect
+
+    game = watching_a_game(phone, make_user)
+    bob = game.seats.get(index=1).user
     services.game_resign(game=game.pk, seat=1, user=bob)  # bob gives up; marina wins
     over = phone.locator("#game-over")
     expect(over).to_contain_text("by forfeit", timeout=10_000)
@@ -144,25 +169,9 @@ def test_the_end_still_appears_when_fetching_it_fails_at_first(phone, make_user)
     # The panel comes from the page fetched again; a busy server's error is tried again.
     from playwright.sync_api import expect
 
-    marina, bob = make_user("marina"), make_user("bob")
-    game = services.game_create(
-        slug=DSA, seats=[{"user": "marina"}, {"user": "bob"}], options={}, created_by=marina
-    )
-    services.game_accept(game=game.pk, seat=1, user=bob)
-    sign_in(phone, "marina")
-    phone.goto(f"/games/{game.pk}/")
-    expect(phone.locator("#game-over")).to_have_count(0)
-    refused = []
-
-    def busy_once(route):
-        if not refused:
-            refused.append(route.request.url)
-            route.fulfill(status=503, body="busy")
-        else:
-            route.continue_()
-
-    phone.route(re.compile(rf"^https?://[^/]+/games/{game.pk}/$"), busy_once)  # the page
-    services.game_resign(game=game.pk, seat=1, user=bob)
+    game = watching_a_game(phone, make_user)
+    refused = refuse_once(phone, f"/games/{game.pk}/", body="busy")  # the page
+    services.game_resign(game=game.pk, seat=1, user=game.seats.get(index=1).user)
     expect(phone.locator("#game-over")).to_contain_text("by forfeit", timeout=15_000)
     assert len(refused) == 1
     expect(phone.locator("#result")).to_be_hidden()
@@ -173,25 +182,11 @@ def test_a_push_whose_read_fails_is_read_again_and_the_end_still_shows(phone, ma
     # would come: the page reads again by itself, and its error goes once it has.
     from playwright.sync_api import expect
 
-    marina, bob = make_user("marina"), make_user("bob")
-    game = services.game_create(
-        slug=DSA, seats=[{"user": "marina"}, {"user": "bob"}], options={}, created_by=marina
+    game = watching_a_game(phone, make_user)
+    refused = refuse_once(  # the head
+        phone, f"/api/games/{game.pk}/", content_type="application/json", body='{"error": "busy"}'
     )
-    services.game_accept(game=game.pk, seat=1, user=bob)
-    sign_in(phone, "marina")
-    phone.goto(f"/games/{game.pk}/")
-    expect(phone.locator("#game-over")).to_have_count(0)
-    refused = []
-
-    def busy_once(route):
-        if not refused:
-            refused.append(route.request.url)
-            route.fulfill(status=503, content_type="application/json", body='{"error": "busy"}')
-        else:
-            route.continue_()
-
-    phone.route(re.compile(rf"^https?://[^/]+/api/games/{game.pk}/$"), busy_once)  # the head
-    services.game_resign(game=game.pk, seat=1, user=bob)
+    services.game_resign(game=game.pk, seat=1, user=game.seats.get(index=1).user)
     expect(phone.locator(".flash-error")).to_contain_text("busy")
     expect(phone.locator("#game-over")).to_contain_text("by forfeit", timeout=15_000)
     assert len(refused) == 1
