@@ -507,9 +507,12 @@ def game_legal_actions(*, game: Game, user: AbstractUser, seat: int | str) -> li
 def game_events(
     *, game: Game, user: AbstractUser, after: int | str | None = None
 ) -> list[dict[str, Any]]:
-    """The log after version ``after`` as ``user`` may see it."""
+    """The log after version ``after`` as ``user`` may see it, up to the version of ``game``
+    as read: a move committed since that read is not shown with the older head or redacted
+    by the older status (a stream would send it as not yet the head and then drop the move's
+    own message as sent: games.streams); the next read has it."""
     after = 0 if after is None else _version_number(game, after, allow_zero=True)
-    rows = Event.objects.filter(game=game, seq__gt=after).order_by("seq")
+    rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=game.version).order_by("seq")
     return events_as_seen(game=game, user=user, events=rows)
 
 

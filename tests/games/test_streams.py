@@ -4,6 +4,7 @@ two uvicorn processes, a move made through one reaching a stream held open by th
 
 from __future__ import annotations
 
+import json
 import os
 import random
 
@@ -11,8 +12,9 @@ import pytest
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from games import services
+from games import services, streams
 from games.models import Event, GameStatus
+from games.selectors import game_with_seats
 from tests.games.sse import Stream, call, uvicorn_process, uvicorn_thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -120,6 +122,33 @@ def test_a_stale_or_garbage_last_event_id_resumes_from_what_exists(server, alice
     # Too large: resumes at the head; not a number: where the client asked (?after).
     assert int(messages[0]["id"]) == game.version + 1
     stream.close()
+
+
+def frames(chunk: str) -> list[dict]:
+    return [json.loads(line[6:]) for line in chunk.splitlines() if line.startswith("data: ")]
+
+
+def test_a_move_committed_between_reading_the_game_and_its_log_is_not_sent_stale(
+    monkeypatch, alice, bob
+):
+    # A stream reads the game's row, then its log. A move committed between the two reads was
+    # sent with the older row's head, so no message ever had its version equal to its head
+    # (the page waits for one to read the game again), and the move's own message from the hub
+    # was then dropped as sent: the page sat on the old position (seen in the browser tests
+    # on a loaded machine). What a stream sends stops at the row it read; the move follows.
+    game = new_game(alice)
+    row = game_with_seats(game.pk)
+    feed = streams.GameFeed(game=row, user=alice, after=row.version)
+    services.game_resign(game=game.pk, seat=1, user=bob)  # committed after the row was read
+    monkeypatch.setattr(streams, "game_with_seats", lambda game_id: row)
+    assert frames(feed.catch_up()) == []
+    assert (feed.last, feed.done) == (row.version, False)
+    monkeypatch.undo()  # the hub's message, or the next read, brings the move with its head
+    sent = frames(feed.catch_up())
+    game.refresh_from_db()
+    assert [f["version"] for f in sent] == list(range(row.version + 1, game.version + 1))
+    assert all(f["head"] == game.version for f in sent)
+    assert sent[-1]["status"] == "finished" and feed.done
 
 
 def test_a_finished_game_streams_its_log_then_ends_and_a_retry_gets_204(server, alice, bob):
