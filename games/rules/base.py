@@ -34,13 +34,12 @@ from __future__ import annotations
 
 import copy
 import functools
-import itertools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 try:  # mypyc reads the class option below when it compiles this module
     from mypy_extensions import mypyc_attr
@@ -50,8 +49,8 @@ except ImportError:  # where it runs as source it changes nothing: no package is
         return lambda cls: cls
 
 
-CHANCE = -1
-TERMINAL = -2
+CHANCE: Final = -1
+TERMINAL: Final = -2
 
 Action = dict[str, Any]
 
@@ -419,7 +418,7 @@ def _new_game_for(rules: ModuleType, data: Any) -> State:
         raise StateFormatError(f"no new game has these players and options: {exc}") from None
 
 
-_PLAIN = frozenset({str, int, float, bool, type(None)})
+_PLAIN: Final = frozenset({str, int, float, bool, type(None)})
 
 
 @functools.cache
@@ -504,7 +503,12 @@ def int_params(action: Action, *keys: str) -> tuple[int, ...] | None:
 
 def first_two(options: Iterable[Action]) -> list[Action]:
     """Up to two of ``options``: enough to tell a real decision from a forced step."""
-    return list(itertools.islice(options, 2))
+    found: list[Action] = []
+    for option in options:  # a loop, not list(islice(...)): compiled, it calls no builtins
+        found.append(option)
+        if len(found) == 2:
+            break
+    return found
 
 
 def _same_types(a: Any, b: Any) -> bool:
@@ -538,7 +542,7 @@ def ranks_from_keys(keys: list[Any]) -> list[int]:
 
 # -- the registry ---------------------------------------------------------------------------
 
-_REGISTRY: dict[str, ModuleType] = {}
+_REGISTRY: Final[dict[str, ModuleType]] = {}
 
 
 def register(module: ModuleType) -> ModuleType:

@@ -61,30 +61,30 @@ Rulings
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Final
 
 from games.rules import base
 from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, register
 
 # Values of the 8 chips of each level (the number of dots on the chip's back).
-_CHIP_VALUES: dict[int, tuple[int, ...]] = {
+_CHIP_VALUES: Final[dict[int, tuple[int, ...]]] = {
     1: (0, 0, 1, 1, 2, 2, 3, 3),
     2: (4, 4, 5, 5, 6, 6, 7, 7),
     3: (8, 8, 9, 9, 10, 10, 11, 11),
     4: (12, 12, 13, 13, 14, 14, 15, 15),
 }
-_LEVELS = (1, 2, 3, 4)
-_TOP_LEVEL = 4
-AIR = 25
-ROUNDS = 3
-_DIE_FACES = (1, 2, 3)
-_ROLL_PROBABILITY = 1 / len(_DIE_FACES) ** 2
-_STACK_SIZE = 3
-_BLANK = None  # a trail space is a level (int), a stack (tuple of levels) or _BLANK
+_LEVELS: Final = (1, 2, 3, 4)
+_TOP_LEVEL: Final = 4
+AIR: Final = 25
+ROUNDS: Final = 3
+_DIE_FACES: Final = (1, 2, 3)
+_ROLL_PROBABILITY: Final = 1 / len(_DIE_FACES) ** 2
+_STACK_SIZE: Final = 3
+_BLANK: Final = None  # a trail space is a level (int), a stack (tuple of levels) or _BLANK
 
-_CHANCE_KIND = {"roll": "roll", "reveal": "reveal", "stack": "stack_draw"}
-_SEAT_ACTIONS = ("continue", "turn_back", "take", "drop", "pass")
-_CHANCE_ACTIONS = ("roll", "reveal", "stack_draw")
+_CHANCE_KIND: Final = {"roll": "roll", "reveal": "reveal", "stack": "stack_draw"}
+_SEAT_ACTIONS: Final = ("continue", "turn_back", "take", "drop", "pass")
+_CHANCE_ACTIONS: Final = ("roll", "reveal", "stack_draw")
 
 spec = GameSpec(
     slug="deep-sea-adventure",

@@ -108,44 +108,48 @@ Rulings
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from typing import Any, TypedDict
+from typing import Any, Final, TypedDict
 
 from games.rules import base, hexgrid
 from games.rules import deep_vents_data as data
 from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, OptionSpec, register
 
-_NAMES = [h.name for h in data.HEXES]
-_KIND = {name: k for k, name in enumerate(_NAMES)}
-_TRAIT_INDEX = {trait: i for i, trait in enumerate(data.TRAITS)}
-_HEAT = _TRAIT_INDEX[data.HEAT]
-_PRED = _TRAIT_INDEX[data.PREDATION]
-_FRONT = [tuple(h.traits.count(t) for t in data.TRAITS) for h in data.HEXES]
-_BACK = tuple(data.BACK_TRAITS.count(t) for t in data.TRAITS)
-_HOT = [data.HEAT_PER_ARCHAEON in h.traits for h in data.HEXES]
-_GROW = [h.grow for h in data.HEXES]
-_GROW_TRAITS = [
+_NAMES: Final = [h.name for h in data.HEXES]
+_KIND: Final = {name: k for k, name in enumerate(_NAMES)}
+_TRAIT_INDEX: Final = {trait: i for i, trait in enumerate(data.TRAITS)}
+_HEAT: Final = _TRAIT_INDEX[data.HEAT]
+_PRED: Final = _TRAIT_INDEX[data.PREDATION]
+_FRONT: Final = [tuple(h.traits.count(t) for t in data.TRAITS) for h in data.HEXES]
+_BACK: Final = tuple(data.BACK_TRAITS.count(t) for t in data.TRAITS)
+_HOT: Final = [data.HEAT_PER_ARCHAEON in h.traits for h in data.HEXES]
+_GROW: Final = [h.grow for h in data.HEXES]
+_GROW_TRAITS: Final = [
     tuple(_TRAIT_INDEX[t] for t in h.grow[1]) if h.grow[0] == "adjacent_traits" else ()
     for h in data.HEXES
 ]
-_TRIGGER = [h.trigger for h in data.HEXES]
-_TRACK = [h.track for h in data.HEXES]
-_PASSIVE = [h.passive for h in data.HEXES]
-_SQUID = [h.name in data.SQUIDS for h in data.HEXES]
-_ERUPTS = [bool(h.trigger) and h.trigger[0][0] == "erupt" for h in data.HEXES]
-_STARTER = _KIND[data.STARTING_HEX]
-_STACK = [0 if k == _STARTER else h.copies for k, h in enumerate(data.HEXES)]
-_CAP = data.HEX_CAP
+_TRIGGER: Final = [h.trigger for h in data.HEXES]
+_TRACK: Final = [h.track for h in data.HEXES]
+_PASSIVE: Final = [h.passive for h in data.HEXES]
+_SQUID: Final = [h.name in data.SQUIDS for h in data.HEXES]
+_ERUPTS: Final = [bool(h.trigger) and h.trigger[0][0] == "erupt" for h in data.HEXES]
+_STARTER: Final = _KIND[data.STARTING_HEX]
+_STACK: Final = [0 if k == _STARTER else h.copies for k, h in enumerate(data.HEXES)]
+_CAP: Final = data.HEX_CAP
+# The rules' numbers read on every turn, as Final names (compiled: C variables, not a module's
+# attributes).
+_LOAN: Final = data.SHORTFALL_LOAN
+_ELIMINATING: Final = data.ELIMINATING_SHORTFALLS
+_ROUNDS: Final = data.ROUNDS
 # A grower of kind k (adjacent_traits): what an adjacent face-up hex of kind n adds, its
 # heat per archaeon aside (_GROW_FRONT[k][n]), and what a decimated one adds (_GROW_BACK[k]).
-_GROW_FRONT = [
+_GROW_FRONT: Final = [
     [sum(_FRONT[n][t] for t in wanted if not (t == _HEAT and _HOT[n])) for n in range(len(_FRONT))]
     for wanted in _GROW_TRAITS
 ]
-_GROW_BACK = [sum(_BACK[t] for t in wanted) for wanted in _GROW_TRAITS]
+_GROW_BACK: Final = [sum(_BACK[t] for t in wanted) for wanted in _GROW_TRAITS]
 # Per trait, how many symbols of it each kind's front shows.
-_FRONT_BY_TRAIT = [[front[t] for front in _FRONT] for t in range(len(data.TRAITS))]
-_CHOICES = data.ROW_LENGTH + 1
+_FRONT_BY_TRAIT: Final = [[front[t] for front in _FRONT] for t in range(len(data.TRAITS))]
+_CHOICES: Final = data.ROW_LENGTH + 1
 
 
 class PlacedHex(TypedDict):
@@ -167,8 +171,8 @@ class RowHex(TypedDict):
     archaea: int
 
 
-_CHANCE_PHASES = ("deal", "opener", "refill")
-_PHASE_ACTIONS = {
+_CHANCE_PHASES: Final = ("deal", "opener", "refill")
+_PHASE_ACTIONS: Final = {
     "bid": ("bid", "pass"),
     "take": ("take",),
     "place": ("place",),
@@ -176,9 +180,9 @@ _PHASE_ACTIONS = {
     "respond": ("shell", "no_shell", "decimate"),
     "end_turn": ("end_turn",),
 }
-_SEAT_ACTIONS = {kind for kinds in _PHASE_ACTIONS.values() for kind in kinds} | {"pay_shortfall"}
-_PAY = {"type": "pay_shortfall"}
-_ALWAYS_AN_EFFECT = frozenset({"shell", "gain", "erupt"})
+_SEAT_ACTIONS: Final = {"pay_shortfall", *(k for kinds in _PHASE_ACTIONS.values() for k in kinds)}
+_PAY: Final = {"type": "pay_shortfall"}
+_ALWAYS_AN_EFFECT: Final = frozenset({"shell", "gain", "erupt"})
 
 spec = GameSpec(
     slug="deep-vents",
@@ -203,7 +207,7 @@ spec = GameSpec(
 )
 
 # _CLOCKWISE[n][seat]: the other seats of an n-seat game, clockwise from ``seat``.
-_CLOCKWISE = {
+_CLOCKWISE: Final = {
     n: [tuple((seat + i) % n for i in range(1, n)) for seat in range(n)]
     for n in range(spec.min_players, spec.max_players + 1)
 }
@@ -283,9 +287,11 @@ class State(base.State):
             options = self._place_options()
         elif phase == "activate":
             known = self._decision
-            options = (
-                [dict(o) for o in known] if known else self._activation_options(*self._active())
-            )
+            if known:
+                options = [dict(o) for o in known]
+            else:
+                h, adjacent = self._active()
+                options = self._activation_options(h, adjacent)
         elif phase == "respond":
             options = self._respond_options()
         else:
@@ -298,7 +304,7 @@ class State(base.State):
         """The branch of the listing (or of the chance outcomes) that ``action`` names: the
         same ranges and predicates, or, for the few options of one hex's activation or one
         response, those options."""
-        kind = action["type"]
+        kind: str = action["type"]
         phase = self._phase
         if phase == "opener":
             seat = base.int_params(action, "seat")
@@ -326,7 +332,7 @@ class State(base.State):
                 kind == "take"
                 and len(action) == 2
                 and type(slot) is int
-                and slot in self._take_slots()
+                and 0 <= slot <= self._take_limit()
             ):
                 return {"type": "take", "slot": slot}
             return None
@@ -363,7 +369,7 @@ class State(base.State):
 
     def _apply(self, action: Action) -> None:
         self._decision = None
-        kind = action["type"]
+        kind: str = action["type"]
         if kind == "draw":
             self._draw(_KIND[action["hex"]])
         elif kind == "opener":
@@ -381,12 +387,13 @@ class State(base.State):
         elif kind == "place":
             self._place(action["q"], action["r"])
         elif kind in ("grow", "trigger", "done"):
-            self._activate(action, *self._active())
+            h, adjacent = self._active()  # not *self._active(): a generic call, compiled
+            self._activate(action, h, adjacent)
         elif kind in ("shell", "no_shell", "decimate"):
             self._respond(action)
         elif kind == "pay_shortfall":
             seat = self._decider
-            self._supply[seat] -= data.SHORTFALL_LOAN
+            self._supply[seat] -= _LOAN
             self._tokens[seat] -= 1
         else:  # end_turn
             self._finish_turn()
@@ -535,25 +542,19 @@ class State(base.State):
                     return
             elif phase == "end_turn":
                 seat = self._turn_seat
-                if (
-                    self._tokens[seat] >= data.ELIMINATING_SHORTFALLS
-                    and self._supply[seat] >= data.SHORTFALL_LOAN
-                ):
+                if self._tokens[seat] >= _ELIMINATING and self._supply[seat] >= _LOAN:
                     self._decider = seat
                     return
                 self._finish_turn()
             elif phase == "take":
-                slots = self._take_slots()
-                if len(slots) > 1 or self._can_pay(self._turn_seat):
+                if self._take_limit() > 0 or self._can_pay(self._turn_seat):
                     return
-                self._take(slots[0])
+                self._take(0)
             elif phase == "place":
-                spaces = set()
-                for space in self._empty_neighbours():
-                    spaces.add(space)
-                    if len(spaces) > 1:
-                        return
-                self._place(*spaces.pop())
+                only = self._only_space()
+                if only is None:
+                    return
+                self._place(only[0], only[1])
             elif phase == "bid":
                 seat = self._decider
                 if self._bid_high is not None and self._bid_high >= self._supply[seat]:
@@ -596,7 +597,7 @@ class State(base.State):
             self._activate(options[0], h, adjacent)
 
     def _can_pay(self, seat: int) -> bool:
-        return self._tokens[seat] > 0 and self._supply[seat] >= data.SHORTFALL_LOAN
+        return self._tokens[seat] > 0 and self._supply[seat] >= _LOAN
 
     # -- setup and bidding ------------------------------------------------------------------
 
@@ -647,14 +648,15 @@ class State(base.State):
         self._phase = "take"
 
     def _take_options(self) -> list[Action]:
-        return [{"type": "take", "slot": k} for k in self._take_slots()]
+        return [{"type": "take", "slot": k} for k in range(self._take_limit() + 1)]
 
-    def _take_slots(self) -> range:
-        """The slots the seat may take: slot 0 with a shortfall token, else those it can pay."""
+    def _take_limit(self) -> int:
+        """The last slot the seat may take (it may take any up to it): slot 0 with a shortfall
+        token, else the last it can pay for."""
         seat = self._turn_seat
         if self._tokens[seat]:
-            return range(1)
-        return range(min(len(self._market) - 1, self._supply[seat]) + 1)
+            return 0
+        return min(len(self._market) - 1, self._supply[seat])
 
     def _take(self, slot: int) -> None:
         self._supply[self._turn_seat] -= slot
@@ -674,18 +676,20 @@ class State(base.State):
         """The spaces the held hex may go on (:meth:`_can_place`): the empty neighbours of the
         seat's hexes."""
         where = self._where[self._turn_seat]
-        neighbours = hexgrid.neighbours
-        return {p for pos in where for p in neighbours(pos) if p not in where}
+        return {p for pos in where for p in hexgrid.neighbours(pos) if p not in where}
 
-    def _empty_neighbours(self) -> Iterator[hexgrid.Hex]:
-        """The empty neighbours of each of the seat's hexes in turn (some more than once):
-        :meth:`_free_spaces` one by one."""
+    def _only_space(self) -> hexgrid.Hex | None:
+        """The one space the held hex may go on, if there is only one (:meth:`_free_spaces`,
+        stopping at a second)."""
         where = self._where[self._turn_seat]
-        neighbours = hexgrid.neighbours
+        found: hexgrid.Hex | None = None
         for pos in where:
-            for p in neighbours(pos):
-                if p not in where:
-                    yield p
+            for p in hexgrid.neighbours(pos):
+                if p not in where and p != found:
+                    if found is not None:
+                        return None
+                    found = p
+        return found
 
     def _can_place(self, space: hexgrid.Hex) -> bool:
         """An empty space touching any of the seat's hexes, decimated ones too: one of the
@@ -715,15 +719,17 @@ class State(base.State):
 
     def _begin_activation(self) -> None:
         self._decision = None
-        keys = [(h["r"], h["q"]) for h in self._ecosystems[self._turn_seat]]  # reading order
-        self._act = sorted(range(len(keys)), key=keys.__getitem__)
+        # The hexes' numbers in reading order (by r, then q); sorted as tuples, not by a key
+        # function, which compiled code calls as a Python function.
+        board = self._ecosystems[self._turn_seat]
+        self._act = [i for _, _, i in sorted([(h["r"], h["q"], i) for i, h in enumerate(board)])]
         self._cursor = 0
         self._fired = 0
         self._phase = "activate"
 
     def _finish_turn(self) -> None:
         seat = self._turn_seat
-        if self._tokens[seat] >= data.ELIMINATING_SHORTFALLS:
+        if self._tokens[seat] >= _ELIMINATING:
             self._eliminate(seat)
         if self._out.count(False) <= 1:
             self._phase = "over"
@@ -736,7 +742,7 @@ class State(base.State):
             if not self._out[order[following]]:
                 break
         if following <= position:  # round over
-            if self._round == data.ROUNDS:
+            if self._round == _ROUNDS:
                 self._phase = "over"
                 return
             self._round += 1
@@ -803,7 +809,7 @@ class State(base.State):
 
     def _activate(self, action: Action, h: PlacedHex, adjacent: list[PlacedHex]) -> None:
         """Carry out ``action`` for the active hex ``h`` (touching ``adjacent``)."""
-        kind = action["type"]
+        kind: str = action["type"]
         if kind == "trigger":
             seat = self._current
             assert seat is not None, "no turn has begun"
@@ -827,7 +833,7 @@ class State(base.State):
 
     def _grow(self, h: PlacedHex, adjacent: list[PlacedHex], action: Action) -> None:
         grow = _GROW[h["kind"]]
-        how = grow[0]
+        how: str = grow[0]
         if how == "add":
             gain = grow[1]
         elif how == "adjacent_traits":
@@ -878,7 +884,7 @@ class State(base.State):
         if not steps:
             return []
         first = steps[0]
-        how = first[0]
+        how: str = first[0]
         if how == "erupt":
             return [{"type": "trigger"}] if h["archaea"] >= first[1] else []
         if how == "spend_all_from":
@@ -900,7 +906,7 @@ class State(base.State):
         seat = self._current
         assert seat is not None, "no turn has begun"
         for step in steps:
-            how = step[0]
+            how: str = step[0]
             if how in _ALWAYS_AN_EFFECT:
                 return True
             if how == "collect":
@@ -927,7 +933,7 @@ class State(base.State):
         name = _NAMES[h["kind"]]
         opponents = self._opponents(seat)
         for step in _TRIGGER[h["kind"]]:
-            how = step[0]
+            how: str = step[0]
             if how in ("spend", "spend_per_adjacent"):
                 h["archaea"] -= _cost(step, adjacent)
             elif how == "spend_all_from":
@@ -975,7 +981,7 @@ class State(base.State):
     # -- attacks and decimation -------------------------------------------------------------
 
     def _damage_of(self, step: tuple, defender: int) -> int:
-        mode = step[1]
+        mode: str = step[1]
         if mode == "flat":
             return step[2]
         board = self._ecosystems[defender]
@@ -1035,7 +1041,7 @@ class State(base.State):
         while damage > self._supply[seat]:
             # "you must take a shortfall token and 10 archaea. Then finish taking damage"
             self._tokens[seat] += 1
-            self._supply[seat] += data.SHORTFALL_LOAN
+            self._supply[seat] += _LOAN
         self._supply[seat] -= damage
 
     def _decimation_candidates(self, seat: int, what: str) -> list[PlacedHex]:
@@ -1104,7 +1110,7 @@ class State(base.State):
         if kind == "pay_shortfall":
             if not self._tokens[seat]:
                 return "you hold no shortfall token"
-            if self._supply[seat] < data.SHORTFALL_LOAN:
+            if self._supply[seat] < _LOAN:
                 return (
                     f"paying off a shortfall token costs {data.SHORTFALL_LOAN} archaea; "
                     f"you have {self._supply[seat]}"

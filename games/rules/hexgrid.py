@@ -8,15 +8,16 @@ the neighbours of (q, r) are (q+1, r), (q-1, r), (q, r-1), (q+1, r-1), (q-1, r+1
 from __future__ import annotations
 
 from collections.abc import Container
+from typing import Final
 
 Hex = tuple[int, int]
 
 # Clockwise from east: E, SE, SW, W, NW, NE, numbered 0 to 5 (Ventlife's rotations count them).
-DIRECTIONS: tuple[Hex, ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+DIRECTIONS: Final[tuple[Hex, ...]] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
 
 # Neighbours by space, filled as spaces come up. Boards grow around the middle (a Ventlife
 # field of 60 tiles spans at most 180 spaces), so this stays small.
-_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}
+_NEIGHBOURS: Final[dict[Hex, tuple[Hex, ...]]] = {}
 
 
 def neighbours(pos: Hex) -> tuple[Hex, ...]:

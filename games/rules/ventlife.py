@@ -126,45 +126,45 @@ import itertools
 import random
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Final
 
 from games.rules import base, hexgrid
 from games.rules import ventlife_data as data
 from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, OptionSpec, register
 
-_IDS = data.SPECIES_IDS
-_SPECIES = {sid: i for i, sid in enumerate(_IDS)}
-_NAMES = [s.name for s in data.SPECIES]
-_WORMS, _SNAILS, _SHRIMP, _FISH, _CRABS, _OCTOPUS, _SPONGES = (
-    _SPECIES[s]
-    for s in (
-        data.TUBE_WORMS,
-        data.VOLCANO_SNAILS,
-        data.BLIND_SHRIMP,
-        data.EELPOUT,
-        data.YETI_CRABS,
-        data.OCTOPUS,
-        data.SPONGES,
-    )
-)
-_TERRAIN = {t: i for i, t in enumerate(data.TERRAINS)}
-_SMOKER, _BASALT, _DIFFUSE, _MAT = (_TERRAIN[t] for t in data.TERRAINS)
-_KINDS = [k.name for k in data.TILE_KINDS]
-_KIND = {name: k for k, name in enumerate(_KINDS)}
-_KIND_TERRAINS = [
+_IDS: Final = data.SPECIES_IDS
+_SPECIES: Final = {sid: i for i, sid in enumerate(_IDS)}
+_NAMES: Final = [s.name for s in data.SPECIES]
+# Each its own Final name: compiled, a Final module constant is read from a C variable, any
+# other from the module's dictionary.
+_WORMS: Final = _SPECIES[data.TUBE_WORMS]
+_SNAILS: Final = _SPECIES[data.VOLCANO_SNAILS]
+_SHRIMP: Final = _SPECIES[data.BLIND_SHRIMP]
+_FISH: Final = _SPECIES[data.EELPOUT]
+_CRABS: Final = _SPECIES[data.YETI_CRABS]
+_OCTOPUS: Final = _SPECIES[data.OCTOPUS]
+_SPONGES: Final = _SPECIES[data.SPONGES]
+_TERRAIN: Final = {t: i for i, t in enumerate(data.TERRAINS)}
+_SMOKER: Final = _TERRAIN[data.SMOKER]
+_BASALT: Final = _TERRAIN[data.BASALT]
+_DIFFUSE: Final = _TERRAIN[data.DIFFUSE]
+_MAT: Final = _TERRAIN[data.MAT]
+_KINDS: Final = [k.name for k in data.TILE_KINDS]
+_KIND: Final = {name: k for k, name in enumerate(_KINDS)}
+_KIND_TERRAINS: Final = [
     (_SMOKER, _TERRAIN[k.terrains[0]], _TERRAIN[k.terrains[1]]) for k in data.TILE_KINDS
 ]
-_SEAFLOOR = data.SEAFLOOR
-_MAX_SNAILS = data.MAX_SNAILS_PER_TURN
+_SEAFLOOR: Final = data.SEAFLOOR
+_MAX_SNAILS: Final = data.MAX_SNAILS_PER_TURN
 
 # Rotation k: first terrain at direction k (clockwise from east), second at direction k+1.
-_ROTATIONS = len(hexgrid.DIRECTIONS)
-_TRIANGLE = tuple(
+_ROTATIONS: Final = len(hexgrid.DIRECTIONS)
+_TRIANGLE: Final = tuple(
     (hexgrid.DIRECTIONS[k], hexgrid.DIRECTIONS[(k + 1) % _ROTATIONS]) for k in range(_ROTATIONS)
 )
-_TRIANGLE_FLAT = tuple((a[0], a[1], b[0], b[1]) for a, b in _TRIANGLE)
+_TRIANGLE_FLAT: Final = tuple((a[0], a[1], b[0], b[1]) for a, b in _TRIANGLE)
 # Per rotation, the offsets from the smoker of the nine spaces around the tile.
-_RING = tuple(
+_RING: Final = tuple(
     tuple(
         sorted(
             {
@@ -179,12 +179,12 @@ _RING = tuple(
 )
 # Offsets from a hex to the smoker of each placement covering it, with the rotation: as the
 # smoker itself, as the first terrain, as the second.
-_CONTAINING = (
+_CONTAINING: Final = (
     [(0, 0, k) for k in range(_ROTATIONS)]
     + [(-a[0], -a[1], k) for k, (a, _) in enumerate(_TRIANGLE)]
     + [(-b[0], -b[1], k) for k, (_, b) in enumerate(_TRIANGLE)]
 )
-_CONTAINING_RQ = tuple((dr, dq, k) for dq, dr, k in _CONTAINING)  # as placements are kept
+_CONTAINING_RQ: Final = tuple((dr, dq, k) for dq, dr, k in _CONTAINING)  # as placements are kept
 
 
 def _placements_over(spaces: Iterable[tuple[int, int]]) -> set[tuple[int, int, int]]:
@@ -195,8 +195,8 @@ def _placements_over(spaces: Iterable[tuple[int, int]]) -> set[tuple[int, int, i
 # A placement (r, q, rotation) is kept as one int, ordered as the triple is: an int hashes and
 # compares for less than a tuple, and a playout re-checks about 150 placements a tile. Every
 # tile touches the field, so no space is ever more than 3 * 60 hexes from the middle.
-_OFFSET = 1 << 9
-_SPAN = 2 * _OFFSET
+_OFFSET: Final = 1 << 9
+_SPAN: Final = 2 * _OFFSET
 
 
 def _spot_key(q: int, r: int, rotation: int) -> int:
@@ -216,20 +216,20 @@ def _around(spots: Iterable[tuple[int, int, int]]) -> tuple[tuple[int, ...], ...
 # For a tile laid with its smoker on (0, 0) in rotation k: the placements with a hex on it
 # (_OVER[k]) and those with a hex on one of the nine spaces around it but none on it
 # (_BESIDE[k]), as _around gives them; and a tile's rotation by its first terrain's offset.
-_OVER = tuple(_around(_placements_over(((0, 0), a, b))) for a, b in _TRIANGLE)
-_BESIDE = tuple(
+_OVER: Final = tuple(_around(_placements_over(((0, 0), a, b))) for a, b in _TRIANGLE)
+_BESIDE: Final = tuple(
     _around(_placements_over(_RING[k]) - _placements_over(((0, 0), a, b)))
     for k, (a, b) in enumerate(_TRIANGLE)
 )
-_ROTATION_OF = {a: k for k, (a, _) in enumerate(_TRIANGLE)}
+_ROTATION_OF: Final = {a: k for k, (a, _) in enumerate(_TRIANGLE)}
 # The species by how few conditions their spots have, to tell soonest whether any is left.
-_PERMISSIVE = (_SPONGES, _SHRIMP, _OCTOPUS, _CRABS, _FISH, _SNAILS, _WORMS)
-_RANDOM_SETS = [list(c) for c in itertools.combinations(range(len(_IDS)), data.IN_PLAY)]
+_PERMISSIVE: Final = (_SPONGES, _SHRIMP, _OCTOPUS, _CRABS, _FISH, _SNAILS, _WORMS)
+_RANDOM_SETS: Final = [list(c) for c in itertools.combinations(range(len(_IDS)), data.IN_PLAY)]
 
-_CHANCE_PHASES = ("species", "deal", "draw")
-_SEAT_ACTIONS = ("pick", "leave_out", "place_tile", "move", "place", "stop")
-_CHANCE_ACTIONS = ("species", "draw")
-_PHASE_ACTIONS = {"tile": ("place_tile",), "move": ("move",), "creatures": ("place", "stop")}
+_CHANCE_PHASES: Final = ("species", "deal", "draw")
+_SEAT_ACTIONS: Final = ("pick", "leave_out", "place_tile", "move", "place", "stop")
+_CHANCE_ACTIONS: Final = ("species", "draw")
+_PHASE_ACTIONS: Final = {"tile": ("place_tile",), "move": ("move",), "creatures": ("place", "stop")}
 
 spec = GameSpec(
     slug="ventlife",

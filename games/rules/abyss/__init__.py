@@ -199,7 +199,7 @@ class State(Flow):
     def _match(self, action: Action) -> Action | None:
         """The branch of the options (or of the chance outcomes) that ``action`` names."""
         top = self._tasks[-1]
-        kind = top[0]
+        kind: str = top[0]
         if kind in CHANCE_TASKS:
             return self._match_chance(top, action)
         matcher = MATCHERS.get(kind)

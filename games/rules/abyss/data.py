@@ -18,37 +18,38 @@ are the project's own wording.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 # The five Ally races, in the order the rules introduce them, with their colours.
-SQUID = "squid"  # blue
-SHELLFISH = "shellfish"  # green
-CRAB = "crab"  # red
-SEAHORSE = "seahorse"  # yellow
-JELLYFISH = "jellyfish"  # purple
-RACES: tuple[str, ...] = (SQUID, SHELLFISH, CRAB, SEAHORSE, JELLYFISH)
+SQUID: Final = "squid"  # blue
+SHELLFISH: Final = "shellfish"  # green
+CRAB: Final = "crab"  # red
+SEAHORSE: Final = "seahorse"  # yellow
+JELLYFISH: Final = "jellyfish"  # purple
+RACES: Final[tuple[str, ...]] = (SQUID, SHELLFISH, CRAB, SEAHORSE, JELLYFISH)
 
 # "Each race has 13 cards: one worth 5, two worth 4, three worth 3, three worth 2, four worth 1."
-ALLY_COPIES: dict[int, int] = {1: 4, 2: 3, 3: 3, 4: 2, 5: 1}
-MONSTERS = 6  # "71 Exploration cards (65 Allies & 6 Monsters)"
+ALLY_COPIES: Final[dict[int, int]] = {1: 4, 2: 3, 3: 3, 4: 2, 5: 1}
+MONSTERS: Final = 6  # "71 Exploration cards (65 Allies & 6 Monsters)"
 
 # "20 Monster tokens (2 worth 4, 9 worth 3 and 9 worth 2)", drawn face down.
-MONSTER_TOKENS: dict[int, int] = {2: 9, 3: 9, 4: 2}
+MONSTER_TOKENS: Final[dict[int, int]] = {2: 9, 3: 9, 4: 2}
 
-TRACK_SPACES = 5  # the exploration track (the rules' example fills five)
-ALLY_PRICES = (1, 2, 3)  # the 1st, 2nd and 3rd Ally bought in one exploration
-FULL_TRACK_PEARLS = 1  # the forced take or fight on the last space
-COURT_SLOTS = 6
-COURT_REFILL_AT = 2  # "if only two Lords are left ... gain two Pearls and refill"
-COURT_REFILL_PEARLS = 2
-KEYS_FOR_LOCATION = 3
-MAX_LOCATION_DRAW = 4  # "draw 1, 2, 3 or 4 Locations"
-LORDS_TO_END = 7  # "any player recruits their 7th Lord"
-STARTING_PEARLS = 1
-PLOT_COST = 1  # pearls per Lord brought to the Court
+TRACK_SPACES: Final = 5  # the exploration track (the rules' example fills five)
+ALLY_PRICES: Final = (1, 2, 3)  # the 1st, 2nd and 3rd Ally bought in one exploration
+FULL_TRACK_PEARLS: Final = 1  # the forced take or fight on the last space
+COURT_SLOTS: Final = 6
+COURT_REFILL_AT: Final = 2  # "if only two Lords are left ... gain two Pearls and refill"
+COURT_REFILL_PEARLS: Final = 2
+KEYS_FOR_LOCATION: Final = 3
+MAX_LOCATION_DRAW: Final = 4  # "draw 1, 2, 3 or 4 Locations"
+LORDS_TO_END: Final = 7  # "any player recruits their 7th Lord"
+STARTING_PEARLS: Final = 1
+PLOT_COST: Final = 1  # pearls per Lord brought to the Court
 
 # Threat track: the rewards on each of its six spaces, as (pearls, monster tokens, keys).
-THREAT_SPACES = 6
-THREAT_REWARDS: dict[int, tuple[tuple[int, int, int], ...]] = {
+THREAT_SPACES: Final = 6
+THREAT_REWARDS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {
     1: ((1, 0, 0), (0, 1, 0)),
     2: ((2, 0, 0), (1, 1, 0), (0, 2, 0)),
     3: ((0, 0, 1),),
@@ -57,19 +58,19 @@ THREAT_REWARDS: dict[int, tuple[tuple[int, int, int], ...]] = {
     6: ((0, 0, 2),),
 }
 
-SOLDIER = "soldier"  # red
-MERCHANT = "merchant"  # green
-POLITICIAN = "politician"  # blue
-MAGE = "mage"  # purple
-FARMER = "farmer"  # yellow
-AMBASSADOR = "ambassador"  # several colours
-GUILDS = (SOLDIER, MERCHANT, POLITICIAN, MAGE, FARMER, AMBASSADOR)
+SOLDIER: Final = "soldier"  # red
+MERCHANT: Final = "merchant"  # green
+POLITICIAN: Final = "politician"  # blue
+MAGE: Final = "mage"  # purple
+FARMER: Final = "farmer"  # yellow
+AMBASSADOR: Final = "ambassador"  # several colours
+GUILDS: Final = (SOLDIER, MERCHANT, POLITICIAN, MAGE, FARMER, AMBASSADOR)
 
 # When a power acts: once on recruiting (the card's arrow), or for as long as the Lord is free
 # and not assassinated, or both (the Commander).
-ONCE = "once"
-WHILE_FREE = "while free"
-BOTH = "once and while free"
+ONCE: Final = "once"
+WHILE_FREE: Final = "while free"
+BOTH: Final = "once and while free"
 
 
 @dataclass(frozen=True)
@@ -88,10 +89,10 @@ class Lord:
     chosen: tuple[str, ...] = ()
 
 
-_ALL = ("cost", "races", "required", "ip", "keys")
-_NUMBERS = ("cost", "races", "ip", "keys")  # the guild's colour gives the required race
+_ALL: Final = ("cost", "races", "required", "ip", "keys")
+_NUMBERS: Final = ("cost", "races", "ip", "keys")  # the guild's colour gives the required race
 
-POWERS = {
+POWERS: Final = {
     # Politicians
     "corruptor": "You may at once recruit one more Lord from the Court, paying 5 pearls for it "
     "instead of Allies.",
@@ -134,7 +135,7 @@ POWERS = {
     " the weakest.",
 }
 
-LORDS: tuple[Lord, ...] = (
+LORDS: Final[tuple[Lord, ...]] = (
     # Politicians (blue; the large bubble is a Squid)
     Lord(
         "Corruptor",
@@ -451,7 +452,7 @@ LORDS: tuple[Lord, ...] = (
 )
 
 # What a Location counts at the end, per item: see :func:`abyss.State._location_points`.
-LOCATION_ITEMS = {
+LOCATION_ITEMS: Final = {
     "race": "the owner's affiliated Allies of the given race",
     "guild": "the owner's Lords (free or not) of the given guild",
     "guilds": "the different guilds among the owner's Lords",
@@ -473,7 +474,7 @@ class Location:
     every: int = 1
 
 
-LOCATIONS: tuple[Location, ...] = (
+LOCATIONS: Final[tuple[Location, ...]] = (
     Location("Parliament", 6, 2, "guild", POLITICIAN, "rules"),
     Location("Sanctuary", 4, 3, "race", JELLYFISH, "rules"),
     Location("Abyss", 0, 2, "guilds", None, "rules"),

@@ -6,6 +6,7 @@ carries out every step without a decision.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from games.rules.abyss import data
 from games.rules.abyss.payments import finishable, race_sums, requirement
@@ -37,7 +38,7 @@ from games.rules.abyss.tasks import (
 from games.rules.abyss.view import Views
 from games.rules.base import Action, first_two
 
-_SLAVER_PRICE = 2
+_SLAVER_PRICE: Final = 2
 
 
 class Flow(Views):
@@ -48,7 +49,7 @@ class Flow(Views):
         tasks = self._tasks
         while tasks:
             top = tasks[-1]
-            kind = top[0]
+            kind: str = top[0]
             if kind in CHANCE_TASKS:
                 return
             carry_out = STEPS.get(kind)

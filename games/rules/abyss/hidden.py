@@ -4,13 +4,14 @@ only some seats may see."""
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from games.rules import base
 from games.rules.abyss.table import Table
 from games.rules.abyss.tables import ALLIES, CARDS, MONSTER, RACE, RACES, TOKEN_VALUES
 from games.rules.base import Action
 
-_RESAMPLE_TRIES = 20
+_RESAMPLE_TRIES: Final = 20
 
 
 class Hidden(Table):

@@ -4,6 +4,8 @@ the decisions they ask for. Turn-long powers are read where they apply, through 
 
 from __future__ import annotations
 
+from typing import Final
+
 from games.rules.abyss.hidden import Hidden
 from games.rules.abyss.tables import (
     ALLIES,
@@ -22,9 +24,9 @@ from games.rules.abyss.tables import (
 from games.rules.abyss.tasks import choices, resolves, step
 from games.rules.base import Action
 
-_CORRUPTOR_PRICE = 5
-_SEEKER_TOLL = 2
-_MERCHANT_PEARLS = {"shopkeeper": 1, "peddler": 2, "trader": 3}
+_CORRUPTOR_PRICE: Final = 5
+_SEEKER_TOLL: Final = 2
+_MERCHANT_PEARLS: Final = {"shopkeeper": 1, "peddler": 2, "trader": 3}
 
 
 class Powers(Hidden):

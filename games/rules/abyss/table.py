@@ -7,7 +7,7 @@ per token value. The task stack (:mod:`games.rules.abyss.tasks`) says what happe
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from games.rules import base
 from games.rules.abyss import data
@@ -26,7 +26,7 @@ from games.rules.abyss.tables import (
 from games.rules.abyss.tasks import CHOICES
 from games.rules.base import Action
 
-_COST_SHIFT = 2  # Treasurer, Recruiter
+_COST_SHIFT: Final = 2  # Treasurer, Recruiter
 
 
 class Table(base.State):

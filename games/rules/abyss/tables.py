@@ -6,41 +6,45 @@ Lord or a Location is its index in :mod:`games.rules.abyss.data`'s table.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from games.rules.abyss import data
 
-RACES = data.RACES
-RACE_INDEX = {race: i for i, race in enumerate(RACES)}
-ALLIES = 25
-MONSTER = 25
-CARDS = 26
-RACE = tuple(c // 5 for c in range(ALLIES))
-VALUE = tuple(c % 5 + 1 for c in range(ALLIES))
-FULL_DECK = tuple([data.ALLY_COPIES[v] for _ in RACES for v in range(1, 6)] + [data.MONSTERS])
-TOKEN_VALUES = tuple(sorted(data.MONSTER_TOKENS))
-POPCOUNT = tuple(bin(mask).count("1") for mask in range(32))
+RACES: Final = data.RACES
+RACE_INDEX: Final = {race: i for i, race in enumerate(RACES)}
+ALLIES: Final = 25
+MONSTER: Final = 25
+CARDS: Final = 26
+RACE: Final = tuple(c // 5 for c in range(ALLIES))
+VALUE: Final = tuple(c % 5 + 1 for c in range(ALLIES))
+FULL_DECK: Final = tuple(
+    [data.ALLY_COPIES[v] for _ in RACES for v in range(1, 6)] + [data.MONSTERS]
+)
+TOKEN_VALUES: Final = tuple(sorted(data.MONSTER_TOKENS))
+POPCOUNT: Final = tuple(bin(mask).count("1") for mask in range(32))
 
-LORDS = data.LORDS
-LORD_INDEX = {lord.name: i for i, lord in enumerate(LORDS)}
-L_NAME = tuple(lord.name for lord in LORDS)
-L_GUILD = tuple(lord.guild for lord in LORDS)
-L_COST = tuple(lord.cost for lord in LORDS)
-L_RACES = tuple(lord.races for lord in LORDS)
-L_REQUIRED = tuple(-1 if lord.required is None else RACE_INDEX[lord.required] for lord in LORDS)
-L_IP = tuple(lord.ip for lord in LORDS)
-L_KEYS = tuple(lord.keys for lord in LORDS)
-L_POWER = tuple(lord.power for lord in LORDS)
-LOCATIONS = data.LOCATIONS
-LOCATION_INDEX = {location.name: i for i, location in enumerate(LOCATIONS)}
-LOCATION_NAME = tuple(location.name for location in LOCATIONS)
+LORDS: Final = data.LORDS
+LORD_INDEX: Final = {lord.name: i for i, lord in enumerate(LORDS)}
+L_NAME: Final = tuple(lord.name for lord in LORDS)
+L_GUILD: Final = tuple(lord.guild for lord in LORDS)
+L_COST: Final = tuple(lord.cost for lord in LORDS)
+L_RACES: Final = tuple(lord.races for lord in LORDS)
+L_REQUIRED: Final = tuple(
+    -1 if lord.required is None else RACE_INDEX[lord.required] for lord in LORDS
+)
+L_IP: Final = tuple(lord.ip for lord in LORDS)
+L_KEYS: Final = tuple(lord.keys for lord in LORDS)
+L_POWER: Final = tuple(lord.power for lord in LORDS)
+LOCATIONS: Final = data.LOCATIONS
+LOCATION_INDEX: Final = {location.name: i for i, location in enumerate(LOCATIONS)}
+LOCATION_NAME: Final = tuple(location.name for location in LOCATIONS)
 
 # A Lord in front of a seat: [lord, where, assassinated]; where is a Location index, FREE, or
 # COMMITTED while its keys are being spent and the Location is not yet chosen.
-FREE = -1
-COMMITTED = -2
+FREE: Final = -1
+COMMITTED: Final = -2
 
-HAND_LIMIT = 6  # Commander
+HAND_LIMIT: Final = 6  # Commander
 
 
 def card_view(c: int) -> dict[str, Any]:
@@ -49,7 +53,7 @@ def card_view(c: int) -> dict[str, Any]:
     return {"race": RACES[RACE[c]], "value": VALUE[c]}
 
 
-CARD_VIEWS = tuple(card_view(c) for c in range(CARDS))
+CARD_VIEWS: Final = tuple(card_view(c) for c in range(CARDS))
 
 
 def cards_view(counts: list[int]) -> list[dict[str, Any]]:

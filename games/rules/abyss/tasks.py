@@ -19,21 +19,21 @@ decorator:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from games.rules.base import Action
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 # By kind of task; the functions are the State's methods, called with the state first.
-STEPS: dict[str, Callable[..., None]] = {}
-CHOICES: dict[str, Callable[..., Iterable[Action]]] = {}
-MATCHERS: dict[str, Callable[..., Action | None]] = {}
-RESOLVERS: dict[str, Callable[..., None]] = {}
+STEPS: Final[dict[str, Callable[..., None]]] = {}
+CHOICES: Final[dict[str, Callable[..., Iterable[Action]]]] = {}
+MATCHERS: Final[dict[str, Callable[..., Action | None]]] = {}
+RESOLVERS: Final[dict[str, Callable[..., None]]] = {}
 
 
 # The chance tasks and the type of the outcome each waits for.
-CHANCE_TASKS = {
+CHANCE_TASKS: Final = {
     "first_player": "first_player",
     "court_draw": "draw_lord",
     "scheme_draw": "draw_lord",
@@ -43,8 +43,8 @@ CHANCE_TASKS = {
     "token": "draw_token",
     "steal": "steal",
 }
-CHANCE_TYPES = frozenset(CHANCE_TASKS.values())
-SEAT_TYPES = frozenset(
+CHANCE_TYPES: Final = frozenset(CHANCE_TASKS.values())
+SEAT_TYPES: Final = frozenset(
     (
         "plot",
         "sell",
