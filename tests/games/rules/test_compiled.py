@@ -136,3 +136,28 @@ def test_a_build_is_stale_once_any_rule_source_is_newer(tmp_path, monkeypatch):
     assert compiled.stale() == ["abyss/__init__.py", "base.py"]
     (here / f"hexgrid{suffix}").unlink()
     assert not compiled.built()
+
+
+def test_every_constant_of_a_compiled_module_is_final():
+    # Compiled, a module constant that is not Final is looked up in the module's dictionary
+    # each time it is read (nearly a fifth of Abyss's replay instructions): CONTRIBUTING.md.
+    import ast
+
+    loose = []
+    for module in compiled.MODULES:
+        path = compiled.source_of(module)
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign):
+                names = [t for t in node.targets if isinstance(t, ast.Name | ast.Tuple)]
+                flat = [n for t in names for n in (t.elts if isinstance(t, ast.Tuple) else [t])]
+                loose += [f"{module}.{n.id}" for n in flat if _constant(n)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                final = "Final" in ast.unparse(node.annotation)
+                if _constant(node.target) and not final:
+                    loose.append(f"{module}.{node.target.id}")
+    assert loose == []
+
+
+def _constant(name) -> bool:
+    text = getattr(name, "id", "").lstrip("_")
+    return text.isupper()
