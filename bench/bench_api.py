@@ -281,6 +281,9 @@ def main() -> None:
         help="profile the API moves (cProfile; the ratios then mean little) and print the top",
     )
     parser.add_argument(
+        "--profile-out", metavar="FILE", help="with --profile, also save the profile for pstats"
+    )
+    parser.add_argument(
         "--steps",
         action="store_true",
         help="after the measurement, time each step of more moves in CPU time and print where"
@@ -346,6 +349,8 @@ def main() -> None:
         if profiler is not None:
             pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+            if args.profile_out:
+                profiler.dump_stats(args.profile_out)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         teardown_test_environment()

@@ -271,9 +271,10 @@ def write(
     ]
     writer = _WRITERS[connection.vendor]
     try:
-        # PostgreSQL's single statement is atomic alone; inside a caller's transaction it gets
-        # a savepoint, so that a refused write leaves the caller's transaction usable.
-        if connection.in_atomic_block or connection.vendor == "sqlite":
+        # Inside a caller's transaction the write gets a savepoint, so that a refused write
+        # leaves the caller's transaction usable. Alone, PostgreSQL's single statement is
+        # atomic, and SQLite's writer makes its own transaction.
+        if connection.in_atomic_block:
             with transaction.atomic(using=head.db):
                 ids = writer(connection, head, expected_version, columns, values, seat_changes)
         else:
@@ -386,14 +387,14 @@ def _postgresql_write_sql(
     return "WITH " + ", ".join(ctes) + " SELECT array(SELECT id FROM new ORDER BY seq)"
 
 
-def _fetch_one(connection, sql: str, params: list[Any]) -> tuple:
-    """Run ``sql`` and return its one row.
+def _direct(connection):
+    """The DB-API connection under Django's, when a statement may go straight to it, or None.
 
-    Through the psycopg connection Django holds, with Django's own error translation (so a
-    duplicate is an IntegrityError and a broken connection is closed at the request's end),
-    when nothing watches the connection's queries: Django's cursor wrapper cost about 0.03 ms
-    of an append's 0.2 ms of Python (bench_store.py). Through Django's cursor when its queries
-    are logged or wrapped (DEBUG, the tests' query counts, an execute_wrapper), before the
+    Straight to it, with Django's own error translation (``wrap_database_errors``: a duplicate
+    is an IntegrityError, a broken connection is closed at the request's end), when nothing
+    watches the connection's queries: Django's cursor wrapper cost about 0.03 ms of an
+    append's 0.2 ms of Python (bench_store.py). None, for Django's cursor, when its queries are
+    logged or wrapped (DEBUG, the tests' query counts, an execute_wrapper), before the
     connection is open, and while its health check for this request is still to be done.
     """
     raw = connection.connection
@@ -403,39 +404,98 @@ def _fetch_one(connection, sql: str, params: list[Any]) -> tuple:
         or connection.execute_wrappers
         or (connection.health_check_enabled and not connection.health_check_done)
     ):
+        return None
+    connection.validate_no_broken_transaction()
+    return raw
+
+
+def _fetch_one(connection, sql: str, params: list[Any]) -> tuple:
+    """Run ``sql`` (psycopg's placeholders) and return its one row, directly where
+    :func:`_direct` allows."""
+    raw = _direct(connection)
+    if raw is None:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchone()
-    connection.validate_no_broken_transaction()
     with connection.wrap_database_errors:
         return raw.execute(sql, params).fetchone()
 
 
 def _write_sqlite(connection, head, expected, columns, values, seat_changes):
-    """A few statements in the caller's transaction: IMMEDIATE transactions serialise the
-    writers, so the head cannot move between them."""
-    sets = ", ".join(f'"{name}" = %s' for name in columns)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE games_game SET {sets} WHERE id = %s AND version = %s",
+    """A few statements in one IMMEDIATE transaction (the caller's, or one of their own):
+    IMMEDIATE transactions serialise the writers, so the head cannot move between them."""
+    raw = None if connection.in_atomic_block else _direct(connection)
+    update, insert, *seat_updates = _sqlite_write_sql(
+        tuple(columns),
+        len(values),
+        tuple((index, tuple(c)) for index, c in seat_changes.items()),
+        "%s" if raw is None else "?",
+    )
+    statements = [
+        (
+            update,
             [_column_value(connection, n, v) for n, v in columns.items()] + [head.id, expected],
-        )
-        if cursor.rowcount != 1:
-            return None
-        cursor.execute(
-            f"INSERT INTO games_event ({_EVENT_NAMES}) VALUES "
-            + ", ".join([_SQLITE_EVENT_ROW] * len(values))
-            + " RETURNING id, seq",
-            [value for row in values for value in row],
-        )
-        ids = [pk for pk, _ in sorted(cursor.fetchall(), key=lambda row: row[1])]
-        for index, change in seat_changes.items():
-            seat_sets = ", ".join(f'"{name}" = %s' for name in change)
-            cursor.execute(
-                f'UPDATE games_seat SET {seat_sets} WHERE game_id = %s AND "index" = %s',
-                [*change.values(), head.id, index],
-            )
+        ),
+        (insert, [value for row in values for value in row]),
+    ]
+    statements += [
+        (sql, [*change.values(), head.id, index])
+        for sql, (index, change) in zip(seat_updates, seat_changes.items())
+    ]
+    if raw is None:
+        # Within the caller's transaction (write() gave it a savepoint), or one of its own.
+        with transaction.atomic(using=head.db, savepoint=False), connection.cursor() as cursor:
+            return _sqlite_statements(cursor.execute, statements)
+    # Alone, straight to sqlite3 (which Django keeps in autocommit): the transaction that
+    # Django's atomic() would open and close, without its bookkeeping.
+    with connection.wrap_database_errors:
+        raw.execute("BEGIN IMMEDIATE")
+        try:
+            ids = _sqlite_statements(raw.execute, statements)
+            raw.execute("COMMIT" if ids is not None else "ROLLBACK")
+        except BaseException:
+            if raw.in_transaction:
+                raw.rollback()
+            raise
     return ids
+
+
+def _sqlite_statements(execute, statements: list[tuple[str, list[Any]]]) -> list[int] | None:
+    """The head's update (None if it was not at the expected version), the events' insert
+    (their ids in order) and the seats' updates."""
+    (update, update_params), (insert, insert_params), *seats = statements
+    if execute(update, update_params).rowcount != 1:
+        return None
+    rows = execute(insert, insert_params).fetchall()
+    for sql, params in seats:
+        execute(sql, params)
+    return [pk for pk, _ in sorted(rows, key=lambda row: row[1])]
+
+
+@functools.lru_cache(maxsize=256)
+def _sqlite_write_sql(
+    columns: tuple[str, ...],
+    events: int,
+    seat_changes: tuple[tuple[int, tuple[str, ...]], ...],
+    placeholder: str,
+) -> tuple[str, ...]:
+    """SQLite's statements for a write's shape, built once per shape: the head's update, the
+    events' insert, the seats' updates. With Django's placeholder for its cursor (which
+    converts it, and formats it into the statement it logs), or sqlite3's own."""
+    sets = ", ".join(f'"{name}" = %s' for name in columns)
+    statements = [
+        f"UPDATE games_game SET {sets} WHERE id = %s AND version = %s",
+        f"INSERT INTO games_event ({_EVENT_NAMES}) VALUES "
+        + ", ".join([_SQLITE_EVENT_ROW] * events)
+        + " RETURNING id, seq",
+    ]
+    statements += [
+        "UPDATE games_seat SET "
+        + ", ".join(f'"{name}" = %s' for name in names)
+        + ' WHERE game_id = %s AND "index" = %s'
+        for _, names in seat_changes
+    ]
+    return tuple(sql.replace("%s", placeholder) for sql in statements)
 
 
 _WRITERS = {"postgresql": _write_postgresql, "sqlite": _write_sqlite}
