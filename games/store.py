@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
+from config.direct import direct, fetch_one, qmark
 from games import head_sharing, logchain, push
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat, Snapshot
 from games.rules import get_rules
@@ -359,7 +360,7 @@ def _write_postgresql(connection, head, expected, columns, values, seat_changes)
         len(values),
         tuple((index, tuple(change)) for index, change in seat_changes.items()),
     )
-    return _fetch_one(connection, sql, params)[0] or None
+    return fetch_one(connection, sql, params)[0] or None
 
 
 @functools.lru_cache(maxsize=256)
@@ -387,49 +388,15 @@ def _postgresql_write_sql(
     return "WITH " + ", ".join(ctes) + " SELECT array(SELECT id FROM new ORDER BY seq)"
 
 
-def _direct(connection):
-    """The DB-API connection under Django's, when a statement may go straight to it, or None.
-
-    Straight to it, with Django's own error translation (``wrap_database_errors``: a duplicate
-    is an IntegrityError, a broken connection is closed at the request's end), when nothing
-    watches the connection's queries: Django's cursor wrapper cost about 0.03 ms of an
-    append's 0.2 ms of Python (bench_store.py). None, for Django's cursor, when its queries are
-    logged or wrapped (DEBUG, the tests' query counts, an execute_wrapper), before the
-    connection is open, and while its health check for this request is still to be done.
-    """
-    raw = connection.connection
-    if (
-        raw is None
-        or connection.queries_logged
-        or connection.execute_wrappers
-        or (connection.health_check_enabled and not connection.health_check_done)
-    ):
-        return None
-    connection.validate_no_broken_transaction()
-    return raw
-
-
-def _fetch_one(connection, sql: str, params: list[Any]) -> tuple:
-    """Run ``sql`` (psycopg's placeholders) and return its one row, directly where
-    :func:`_direct` allows."""
-    raw = _direct(connection)
-    if raw is None:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchone()
-    with connection.wrap_database_errors:
-        return raw.execute(sql, params).fetchone()
-
-
 def _write_sqlite(connection, head, expected, columns, values, seat_changes):
     """A few statements in one IMMEDIATE transaction (the caller's, or one of their own):
     IMMEDIATE transactions serialise the writers, so the head cannot move between them."""
-    raw = None if connection.in_atomic_block else _direct(connection)
+    raw = None if connection.in_atomic_block else direct(connection)
     update, insert, *seat_updates = _sqlite_write_sql(
         tuple(columns),
         len(values),
         tuple((index, tuple(c)) for index, c in seat_changes.items()),
-        "%s" if raw is None else "?",
+        raw is not None,
     )
     statements = [
         (
@@ -477,11 +444,11 @@ def _sqlite_write_sql(
     columns: tuple[str, ...],
     events: int,
     seat_changes: tuple[tuple[int, tuple[str, ...]], ...],
-    placeholder: str,
+    for_sqlite3: bool,
 ) -> tuple[str, ...]:
     """SQLite's statements for a write's shape, built once per shape: the head's update, the
-    events' insert, the seats' updates. With Django's placeholder for its cursor (which
-    converts it, and formats it into the statement it logs), or sqlite3's own."""
+    events' insert, the seats' updates. With Django's placeholders for its cursor (which
+    converts them, and formats them into the statement it logs), or sqlite3's own."""
     sets = ", ".join(f'"{name}" = %s' for name in columns)
     statements = [
         f"UPDATE games_game SET {sets} WHERE id = %s AND version = %s",
@@ -495,7 +462,7 @@ def _sqlite_write_sql(
         + ' WHERE game_id = %s AND "index" = %s'
         for _, names in seat_changes
     ]
-    return tuple(sql.replace("%s", placeholder) for sql in statements)
+    return tuple(qmark(sql) if for_sqlite3 else sql for sql in statements)
 
 
 _WRITERS = {"postgresql": _write_postgresql, "sqlite": _write_sqlite}
