@@ -733,11 +733,18 @@ def maybe_snapshot(game, state: State, previous_version: int) -> None:
         return  # load_state replays a table log from the start
     if every <= 0 or game.version // every == previous_version // every:
         return
-    Snapshot.objects.using(where(game)).get_or_create(
-        game_id=game.pk,
-        version=game.version,
-        rules_version=get_rules(game.slug).spec.version,
-        defaults={"state": state.to_json()},
+    # One statement: a snapshot someone wrote first is as good as ours (ON CONFLICT DO
+    # NOTHING), where get_or_create read, then wrote in a savepoint of its own.
+    Snapshot.objects.using(where(game)).bulk_create(
+        [
+            Snapshot(
+                game_id=game.pk,
+                version=game.version,
+                rules_version=get_rules(game.slug).spec.version,
+                state=state.to_json(),
+            )
+        ],
+        ignore_conflicts=True,
     )
 
 

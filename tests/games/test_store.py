@@ -132,6 +132,30 @@ def test_snapshots_are_written_every_n_events_and_reads_match_a_full_replay(game
     assert store.load_state(game, at=middle).view(None) == partial.view(None)
 
 
+def test_a_snapshot_written_twice_keeps_the_first_and_the_transaction_goes_on(game, settings):
+    """Two writers crossing the same multiple (a retry, a bot and a sweep) both try to keep a
+    snapshot: the second changes nothing and raises nothing, even inside a transaction."""
+    from django.db import transaction
+
+    settings.HADAL_SNAPSHOT_EVERY = 5
+    play_random_moves(game, 6)
+    game.refresh_from_db()
+    snapshots = Snapshot.objects.filter(game=game)
+    first, count = snapshots.order_by("version").first(), snapshots.count()
+    state = store.load_state(game, at=first.version)
+    with transaction.atomic():
+        store.maybe_snapshot(game_at(game, first.version), state, first.version - 1)
+        assert snapshots.count() == count
+    kept = snapshots.get(version=first.version)
+    assert (kept.pk, kept.state) == (first.pk, first.state)
+
+
+def game_at(game, version):
+    """The game's row as it was at ``version`` (for a write that crossed it)."""
+    game.version = version
+    return game
+
+
 def test_a_rules_version_bump_ignores_old_snapshots(game, settings, monkeypatch):
     settings.HADAL_SNAPSHOT_EVERY = 3
     play_random_moves(game, 6)
