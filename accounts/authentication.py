@@ -1,15 +1,24 @@
-"""Token authentication that asks the database one prepared question per request.
+"""Token authentication that asks the database one prepared question per request, or none.
 
 DRF's TokenAuthentication builds an ORM query with a join for every request, and building it
 costs several times what the database takes to answer; measured, it was a third of a move.
 This asks the same question in plain SQL, built once per process and sent straight to the
 driver where nothing watches the queries (config.direct), and builds the user from the row,
 so a revoked token or a deactivated member is refused at once, exactly as before.
+
+A move's request does not even ask. Its token, if this process has seen it valid before, is
+checked again by the move's write, in the same statement as the version
+(``TokenAuthentication(checked_by_write=True)``): a revoked token or a deactivated member writes nothing,
+and whenever the request does not end in a write of its own, :meth:`CheckedByWrite.confirm`
+asks the question before the answer goes out, so such a request still gets its 401.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -20,39 +29,125 @@ from config.direct import fetch_one
 
 
 @functools.cache
-def _query() -> tuple[str, list[str], list[tuple[int, list, Any]], type]:
+def _query() -> tuple[str, list[str], list[tuple[int, list, Any]], Any, str]:
     """The statement, the names of the fields it selects, the converters the ORM would apply
-    to them (SQLite's datetimes are read naive, and the ORM makes them aware), and the user
-    model. The converters are those of the connection that first asked, which read only the
-    settings, so any thread's connection may use them."""
+    to them (SQLite's datetimes are read naive, and the ORM makes them aware), the user
+    model, and the condition a write checks the token with. The converters are those of the
+    connection that first asked, which read only the settings, so any thread's connection may
+    use them."""
     user = get_user_model()
     fields = user._meta.concrete_fields
+    table = user._meta.db_table
     select = ", ".join(f'u."{f.column}"' for f in fields)
     sql = (
-        f"SELECT {select} FROM {user._meta.db_table} u"
+        f"SELECT {select} FROM {table} u"
         ' JOIN authtoken_token t ON t.user_id = u."id" WHERE t."key" = %s'
     )
     converters = []
     for index, field in enumerate(fields):
-        column = field.get_col(user._meta.db_table)
+        column = field.get_col(table)
         found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
         if found:
             converters.append((index, found, column))
-    return sql, [f.attname for f in fields], converters, user
+    condition = (
+        f'EXISTS (SELECT 1 FROM authtoken_token t JOIN {table} u ON u."id" = t.user_id'
+        ' WHERE t."key" = %s AND u."id" = %s AND u."is_active")'
+    )
+    return sql, [f.attname for f in fields], converters, user, condition
+
+
+class _Seen:
+    """The rows of tokens this process has found valid, most recent last, at most ``size``.
+    Only ever a hint: whatever is taken from here is checked again by the database."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self._rows: OrderedDict[str, tuple] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> tuple | None:
+        with self._lock:
+            return self._rows.get(key)
+
+    def put(self, key: str, row: tuple) -> None:
+        with self._lock:
+            self._rows[key] = row
+            self._rows.move_to_end(key)
+            while len(self._rows) > self.size:
+                self._rows.popitem(last=False)
+
+    def forget(self, key: str) -> None:
+        with self._lock:
+            self._rows.pop(key, None)
+
+
+seen = _Seen()
+
+
+def _checked_row(key: str) -> tuple:
+    """The token's member as a row, converted as the ORM would; AuthenticationFailed if the
+    token is unknown or its member deactivated."""
+    sql, _, converters, _, _ = _query()
+    row = fetch_one(connection, sql, [key])
+    if row is None:
+        seen.forget(key)
+        raise exceptions.AuthenticationFailed("Invalid token.")
+    if not converters:
+        return row
+    values = list(row)
+    for index, functions, column in converters:
+        for function in functions:
+            values[index] = function(values[index], column, connection)
+    return tuple(values)
+
+
+def _user(row: tuple):
+    _, names, _, user_model, _ = _query()
+    return user_model.from_db(connection.alias, names, row)
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
+    """DRF's token authentication, one statement a request. With ``checked_by_write``, for an
+    endpoint whose only effect is a guarded write (a move): a token this process has seen
+    valid is taken as its member for now, with :class:`CheckedByWrite` as ``request.auth``,
+    and a token not seen before is checked as usual. (One class either way, so the API's
+    schema names one token scheme.)"""
+
+    def __init__(self, checked_by_write: bool = False):
+        self.checked_by_write = checked_by_write
+
     def authenticate_credentials(self, key):
-        sql, names, converters, user_model = _query()
-        row = fetch_one(connection, sql, [key])
-        if row is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
-        if converters:
-            row = list(row)
-            for index, functions, column in converters:
-                for function in functions:
-                    row[index] = function(row[index], column, connection)
-        user = user_model.from_db(connection.alias, names, row)
+        if self.checked_by_write:
+            row = seen.get(key)
+            if row is not None:
+                user = _user(row)
+                return user, CheckedByWrite(key, user.pk)
+        row = _checked_row(key)
+        user = _user(row)
         if not user.is_active:
+            seen.forget(key)
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        seen.put(key, row)
         return user, key
+
+
+@dataclass(frozen=True)
+class CheckedByWrite:
+    """``request.auth`` of a request whose token this process saw valid before and did not
+    ask about again: its write must check it (:meth:`condition`), and anything else the
+    request ends in must :meth:`confirm` it first."""
+
+    key: str
+    user_id: int
+
+    def condition(self) -> tuple[str, list[Any]]:
+        """SQL that holds while the token is the member's and the member is active, and its
+        parameters."""
+        return _query()[4], [self.key, self.user_id]
+
+    def confirm(self) -> None:
+        """Ask the database; AuthenticationFailed (401) if the token is no longer good."""
+        user = _user(_checked_row(self.key))
+        if not user.is_active or user.pk != self.user_id:
+            seen.forget(self.key)
+            raise exceptions.AuthenticationFailed("Invalid token.")

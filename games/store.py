@@ -20,6 +20,9 @@ import json
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from types import ModuleType
@@ -223,6 +226,27 @@ def load_head(game_id: int, db: str = DEFAULT_DB_ALIAS) -> Head | None:
 # -- writing -------------------------------------------------------------------------------------
 
 
+# A condition every write in the current context must meet (guarded()): its SQL, with
+# Django's placeholders, and its parameters.
+_guard: ContextVar[tuple[str, tuple[Any, ...]] | None] = ContextVar("write_guard", default=None)
+
+
+@contextmanager
+def guarded(condition: str, params: Sequence[Any]) -> Iterator[None]:
+    """Within: every write is made only if ``condition`` (an SQL expression, with ``%s``
+    placeholders for ``params``) holds, checked in the same statement as its version. A write
+    it refuses writes nothing and is refused as a stale version is (VersionConflict, or the
+    first result of its idempotency key), so a caller who guards must find out which it was.
+
+    The API's token check uses it: a token seen valid before is checked again by the write
+    itself rather than by a statement of its own (accounts.authentication)."""
+    token = _guard.set((condition, tuple(params)))
+    try:
+        yield
+    finally:
+        _guard.reset(token)
+
+
 def write(
     head: Head,
     expected_version: int,
@@ -347,10 +371,14 @@ _SQLITE_EVENT_ROW = "(" + ", ".join("%s" for _ in _EVENT_COLUMNS) + ")"
 
 
 def _write_postgresql(connection, head, expected, columns, values, seat_changes):
-    """One statement: the head's row only at the expected version, the events only if it was,
-    the seats with them."""
+    """One statement: the head's row only at the expected version (and where the context
+    guards writes, only if its condition holds), the events only if it was, the seats with
+    them."""
+    guard = _guard.get()
     params: list[Any] = [_column_value(connection, n, v) for n, v in columns.items()]
     params += [head.id, expected]
+    if guard is not None:
+        params += guard[1]
     for row in values:
         params += row
     for index, change in seat_changes.items():
@@ -359,21 +387,26 @@ def _write_postgresql(connection, head, expected, columns, values, seat_changes)
         tuple(columns),
         len(values),
         tuple((index, tuple(change)) for index, change in seat_changes.items()),
+        None if guard is None else guard[0],
     )
     return fetch_one(connection, sql, params)[0] or None
 
 
 @functools.lru_cache(maxsize=256)
 def _postgresql_write_sql(
-    columns: tuple[str, ...], events: int, seat_changes: tuple[tuple[int, tuple[str, ...]], ...]
+    columns: tuple[str, ...],
+    events: int,
+    seat_changes: tuple[tuple[int, tuple[str, ...]], ...],
+    guard: str | None,
 ) -> str:
     """The write's statement for its shape (the columns projected, how many events, which
-    seats change what), built once per shape: a move writes the same few shapes again and
-    again, and psycopg prepares each one."""
+    seats change what, the guard), built once per shape: a move writes the same few shapes
+    again and again, and psycopg prepares each one."""
     sets = ", ".join(
         f"{name} = %s" + ("::jsonb" if name in _JSON_COLUMNS else "") for name in columns
     )
-    ctes = [f"head AS (UPDATE games_game SET {sets} WHERE id = %s AND version = %s RETURNING id)"]
+    where = "id = %s AND version = %s" + ("" if guard is None else f" AND {guard}")
+    ctes = [f"head AS (UPDATE games_game SET {sets} WHERE {where} RETURNING id)"]
     ctes.append(
         f"new AS (INSERT INTO games_event ({_EVENT_NAMES}) SELECT v.* FROM (VALUES "
         + ", ".join([_PG_EVENT_ROW] * events)
@@ -392,16 +425,19 @@ def _write_sqlite(connection, head, expected, columns, values, seat_changes):
     """A few statements in one IMMEDIATE transaction (the caller's, or one of their own):
     IMMEDIATE transactions serialise the writers, so the head cannot move between them."""
     raw = None if connection.in_atomic_block else direct(connection)
+    guard = _guard.get()
     update, insert, *seat_updates = _sqlite_write_sql(
         tuple(columns),
         len(values),
         tuple((index, tuple(c)) for index, c in seat_changes.items()),
+        None if guard is None else guard[0],
         raw is not None,
     )
     statements = [
         (
             update,
-            [_column_value(connection, n, v) for n, v in columns.items()] + [head.id, expected],
+            [_column_value(connection, n, v) for n, v in columns.items()]
+            + [head.id, expected, *(() if guard is None else guard[1])],
         ),
         (insert, [value for row in values for value in row]),
     ]
@@ -444,14 +480,16 @@ def _sqlite_write_sql(
     columns: tuple[str, ...],
     events: int,
     seat_changes: tuple[tuple[int, tuple[str, ...]], ...],
+    guard: str | None,
     for_sqlite3: bool,
 ) -> tuple[str, ...]:
     """SQLite's statements for a write's shape, built once per shape: the head's update, the
     events' insert, the seats' updates. With Django's placeholders for its cursor (which
     converts them, and formats them into the statement it logs), or sqlite3's own."""
     sets = ", ".join(f'"{name}" = %s' for name in columns)
+    where = "id = %s AND version = %s" + ("" if guard is None else f" AND {guard}")
     statements = [
-        f"UPDATE games_game SET {sets} WHERE id = %s AND version = %s",
+        f"UPDATE games_game SET {sets} WHERE {where}",
         f"INSERT INTO games_event ({_EVENT_NAMES}) VALUES "
         + ", ".join([_SQLITE_EVENT_ROW] * events)
         + " RETURNING id, seq",

@@ -5,12 +5,14 @@ from __future__ import annotations
 from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.authentication import CheckedByWrite, TokenAuthentication
 from accounts.errors import InvalidInput
-from games import lobby, selectors, services
+from games import lobby, selectors, services, store
 from games.api import logs as log_api
 from games.api import serializers as s
 from games.models import Game, Seat
@@ -129,13 +131,34 @@ class GameActionsApi(APIView):
         actions = services.game_legal_actions(game=game, user=request.user, seat=seat)
         return Response(actions, headers={"X-Game-Version": str(game.version)})
 
+    def get_authenticators(self):
+        # A move's token, if this process has seen it valid, is checked by the move's own
+        # write, not by a statement of its own (accounts.authentication); the session and
+        # every other request as everywhere.
+        request = getattr(self, "request", None)
+        moving = getattr(request, "method", None) == "POST"
+        return [TokenAuthentication(checked_by_write=moving), SessionAuthentication()]
+
     @extend_schema(request=s.ActionIn, responses={201: s.AppendOut})
     def post(self, request, pk):
+        checked_by_write = request.auth if isinstance(request.auth, CheckedByWrite) else None
+        if checked_by_write is None:
+            return _appended(request, self._move(request, pk))
+        try:
+            with store.guarded(*checked_by_write.condition()):
+                appended = self._move(request, pk)
+        except Exception:
+            checked_by_write.confirm()  # a 401 before any other answer
+            raise
+        if appended.replayed:
+            checked_by_write.confirm()  # the write that checked the token was not ours
+        return _appended(request, appended)
+
+    def _move(self, request, pk):
         body = s.ActionIn.validated(request.data)
         # The service reads the game itself: from this process's cache of committed versions
         # when the client's expected version is there, so a move need not read it at all.
-        appended = services.game_action_append(game=pk, user=request.user, **body)
-        return _appended(request, appended)
+        return services.game_action_append(game=pk, user=request.user, **body)
 
 
 class GameEventsApi(APIView):

@@ -78,3 +78,121 @@ def test_the_check_skips_djangos_cursor_unless_the_queries_are_watched(alice, mo
     with CaptureQueriesContext(connection) as captured:
         assert client.get("/api/games/").status_code == 200
     assert [q for q in captured.captured_queries if "authtoken_token" in q["sql"]]
+
+
+# -- a move's token, checked by the move's own write -------------------------------------------
+
+DSA = "deep-sea-adventure"
+
+
+@pytest.fixture
+def table(alice, bob):
+    """alice's client (her token already seen valid by this process) and a game of alice
+    and bob, alice to play first."""
+    key = Token.objects.create(user=alice).key
+    client = client_with(key)
+    created = client.post(
+        "/api/games/", {"game": DSA, "seats": [{"user": "alice"}, {"user": "bob"}]}, format="json"
+    )
+    assert created.status_code == 201
+    return client, key, created.json()["id"]
+
+
+def move(client, game_id, seat=0, version=None, **extra):
+    return client.post(
+        f"/api/games/{game_id}/actions/",
+        {
+            "seat": seat,
+            "expected_version": 1 if version is None else version,
+            "action": {"type": "continue"},
+            **extra,
+        },
+        format="json",
+    )
+
+
+def log_of(game_id) -> list[int]:
+    from games.models import Event
+
+    return list(Event.objects.filter(game_id=game_id).values_list("seq", flat=True))
+
+
+def test_a_move_by_a_token_seen_before_asks_nothing_but_its_write(table):
+    client, _, game_id = table
+    with CaptureQueriesContext(connection) as captured:
+        assert move(client, game_id).status_code == 201
+    asked = [q["sql"] for q in captured.captured_queries if "authtoken_token" in q["sql"]]
+    assert len(asked) == 1 and "UPDATE games_game" in asked[0]
+
+
+def revoke(key):
+    Token.objects.filter(key=key).delete()
+
+
+def deactivate(key):
+    user = Token.objects.get(key=key).user
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+
+
+@pytest.mark.parametrize("withdraw", [revoke, deactivate], ids=["revoked", "deactivated"])
+def test_a_withdrawn_token_seen_before_moves_nothing_and_gets_401(table, withdraw):
+    client, key, game_id = table
+    before = log_of(game_id)
+    withdraw(key)
+    response = move(client, game_id)
+    assert response.status_code == 401 and "error" in response.json()
+    assert log_of(game_id) == before
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        {"seat": 1},  # not alice's seat: a 403 for a good token
+        {"version": 7},  # stale: a 409
+        {"action": {"type": "take"}},  # not a legal action now: a 422
+        {"expected_version": "one"},  # malformed: a 400
+    ],
+    ids=["seat", "version", "illegal", "malformed"],
+)
+def test_a_withdrawn_token_gets_401_before_any_other_refusal(table, wrong):
+    client, key, game_id = table
+    body = {"seat": 0, "expected_version": 1, "action": {"type": "continue"}}
+    if "version" in wrong:
+        body["expected_version"] = wrong["version"]
+    else:
+        body.update(wrong)
+    good = client.post(f"/api/games/{game_id}/actions/", body, format="json").status_code
+    assert good in (400, 403, 409, 422)
+    revoke(key)
+    response = client.post(f"/api/games/{game_id}/actions/", body, format="json")
+    assert response.status_code == 401
+
+
+def test_a_withdrawn_token_does_not_get_the_first_result_of_its_key_again(table):
+    client, key, game_id = table
+    first = move(client, game_id, idempotency_key="once")
+    assert first.status_code == 201
+    assert move(client, game_id, idempotency_key="once").json() == first.json()
+    revoke(key)
+    again = move(client, game_id, idempotency_key="once")
+    assert again.status_code == 401 and "events" not in again.json()
+
+
+def test_a_token_never_seen_is_asked_about_first(alice, bob):
+    key = Token.objects.create(user=alice).key
+    from accounts.authentication import seen
+
+    assert seen.get(key) is None
+    client = client_with(key)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get("/api/games/").status_code == 200
+    assert [q for q in captured.captured_queries if "authtoken_token" in q["sql"]]
+    assert seen.get(key) is not None
+
+
+def test_only_the_move_is_checked_by_its_write_the_legal_actions_ask_first(table):
+    client, key, game_id = table
+    assert client.get(f"/api/games/{game_id}/actions/?seat=0").status_code == 200
+    revoke(key)
+    assert client.get(f"/api/games/{game_id}/actions/?seat=0").status_code == 401
