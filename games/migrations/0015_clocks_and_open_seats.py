@@ -11,15 +11,20 @@ def running_clocks(apps, schema_editor):
     """Games under way with a move clock get the deadline the sweep now reads: the last
     append plus the move's seconds, where a person is to play and everyone has sat down."""
     Game = apps.get_model("games", "Game")
-    clocked = Game.objects.filter(
-        status="active", mode="play", move_seconds__isnull=False, current_player__isnull=False
-    ).exclude(seats__accepted=False)
+    # The database being migrated, not the default one (a second database, the tests' store).
+    clocked = (
+        Game.objects.using(schema_editor.connection.alias)
+        .filter(
+            status="active", mode="play", move_seconds__isnull=False, current_player__isnull=False
+        )
+        .exclude(seats__accepted=False)
+    )
     for game in clocked.iterator():
         seat = game.seats.filter(index=game.current_player).first()
         if seat is None or seat.bot or seat.resigned:
             continue
         game.deadline = game.moved_at + timedelta(seconds=game.move_seconds)
-        game.save(update_fields=["deadline"])
+        game.save(update_fields=["deadline"], using=schema_editor.connection.alias)
 
 
 class Migration(migrations.Migration):

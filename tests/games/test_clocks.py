@@ -285,7 +285,11 @@ def test_an_expired_clock_before_the_deadline_column_existed_is_found(alice, bob
     game = banked_game(alice, bob, {"move_seconds": 60, "on_timeout": "random"})
     Game.objects.filter(pk=game.pk).update(deadline=None, moved_at=timezone.now())
     migration = import_module("games.migrations.0015_clocks_and_open_seats")
-    migration.running_clocks(apps, None)
+    from types import SimpleNamespace
+
+    from django.db import connection
+
+    migration.running_clocks(apps, SimpleNamespace(connection=connection))  # what it reads
     game.refresh_from_db()
     assert game.deadline == game.moved_at + timedelta(seconds=60)
 
