@@ -7,10 +7,11 @@ import datetime
 
 import pytest
 from django.db import connection
-from django.db.backends.utils import CursorWrapper
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from tests.sql import through_djangos_cursor
 
 pytestmark = pytest.mark.django_db
 
@@ -60,21 +61,13 @@ def test_a_deactivated_members_token_is_refused_at_once(alice):
     assert client_with(key).get("/api/games/").status_code == 401
 
 
-def test_the_check_skips_djangos_cursor_unless_the_queries_are_watched(alice, monkeypatch):
+def test_the_check_skips_djangos_cursor_unless_the_queries_are_watched(alice):
     key = Token.objects.create(user=alice).key
     client = client_with(key)
     client.get("/api/games/")  # the connection is open
-    through_django: list[str] = []
-    execute = CursorWrapper.execute
-
-    def watched(self, sql, params=None):
-        through_django.append(sql)
-        return execute(self, sql, params)
-
-    monkeypatch.setattr(CursorWrapper, "execute", watched)
-    assert client.get("/api/games/").status_code == 200
+    with through_djangos_cursor() as through_django:
+        assert client.get("/api/games/").status_code == 200
     assert not [sql for sql in through_django if "authtoken_token" in sql]
-    monkeypatch.undo()
     with CaptureQueriesContext(connection) as captured:
         assert client.get("/api/games/").status_code == 200
     assert [q for q in captured.captured_queries if "authtoken_token" in q["sql"]]

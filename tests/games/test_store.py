@@ -370,32 +370,23 @@ def test_on_postgresql_a_move_written_again_and_again_is_planned_once(game):
 
 
 @pytest.mark.postgres
-def test_on_postgresql_a_write_goes_straight_to_psycopg_unless_queries_are_watched(
-    game, monkeypatch
-):
+def test_on_postgresql_a_write_goes_straight_to_psycopg_unless_queries_are_watched(game):
     """The write's statement skips Django's cursor wrapper when nothing logs the queries, yet
     still gets Django's error translation: a key used before, met by the database's unique
     index, is an IntegrityError, and so the first batch comes back. Under a query capture
     (DEBUG, the tests' counts) it goes through Django's cursor and is seen."""
-    from django.db.backends.utils import CursorWrapper
     from django.test.utils import CaptureQueriesContext
+
+    from tests.sql import through_djangos_cursor
 
     head = store.load_head(game.pk)
     first, head = store.write(head, head.version, [continue_event()], idempotency_key="k1")
     _, head = store.write(head, head.version, [continue_event(1)])
 
-    through_django: list[str] = []
-    execute = CursorWrapper.execute
-
-    def watched(self, sql, params=None):
-        through_django.append(sql)
-        return execute(self, sql, params)
-
-    monkeypatch.setattr(CursorWrapper, "execute", watched)
-    _, head = store.write(head, head.version, [continue_event()])
-    again, _ = store.write(head, head.version, [continue_event()], idempotency_key="k1")
+    with through_djangos_cursor() as through_django:
+        _, head = store.write(head, head.version, [continue_event()])
+        again, _ = store.write(head, head.version, [continue_event()], idempotency_key="k1")
     assert through_django and not [s for s in through_django if "INSERT INTO games_event" in s]
-    monkeypatch.undo()
     assert again.replayed and [e.seq for e in again.events] == [e.seq for e in first.events]
     assert Event.objects.filter(game=game).count() == 4
 

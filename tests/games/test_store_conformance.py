@@ -199,13 +199,13 @@ def test_writers_racing_with_one_key_write_one_batch(db_alias):
     assert Event.objects.using(db_alias).filter(game=game).count() == 3
 
 
-def test_a_write_refused_after_its_head_was_updated_leaves_nothing(db_alias, monkeypatch):
+def test_a_write_refused_after_its_head_was_updated_leaves_nothing(db_alias):
     """Alone (no caller's transaction), a write is a transaction of its own: when its events
     are refused after the head's row was updated (a key logged earlier, met by the unique
     index), the row is as it was and the first batch comes back. SQLite's write goes straight
     to sqlite3 there, around Django's cursor, and must still roll back and still have its
     error translated for the store to see the duplicate."""
-    from django.db.backends.utils import CursorWrapper
+    from tests.sql import through_djangos_cursor
 
     game = new_stream(db_alias)
     first = store.append(head(db_alias, game), 1, [continue_event()], idempotency_key="k")
@@ -213,16 +213,8 @@ def test_a_write_refused_after_its_head_was_updated_leaves_nothing(db_alias, mon
     before = head(db_alias, game)
     assert not connections[db_alias].in_atomic_block
 
-    through_django: list[str] = []
-    execute = CursorWrapper.execute
-
-    def watched(self, sql, params=None):
-        through_django.append(sql)
-        return execute(self, sql, params)
-
-    monkeypatch.setattr(CursorWrapper, "execute", watched)
-    again = store.append(before, 3, [continue_event(), continue_event()], idempotency_key="k")
-    monkeypatch.undo()
+    with through_djangos_cursor() as through_django:
+        again = store.append(before, 3, [continue_event(), continue_event()], idempotency_key="k")
     assert not [sql for sql in through_django if "games_event (" in sql]
     assert again.replayed and [e.pk for e in again.events] == [e.pk for e in first.events]
     after = head(db_alias, game)
