@@ -392,6 +392,12 @@ def _write_postgresql(connection, head, expected, columns, values, seat_changes)
     return fetch_one(connection, sql, params)[0] or None
 
 
+def _head_where(guard: str | None) -> str:
+    """Which row of games_game a write updates: the game at the expected version, and where
+    the context guards writes (guarded()), only while the guard's condition holds."""
+    return "id = %s AND version = %s" + ("" if guard is None else f" AND {guard}")
+
+
 @functools.lru_cache(maxsize=256)
 def _postgresql_write_sql(
     columns: tuple[str, ...],
@@ -405,7 +411,7 @@ def _postgresql_write_sql(
     sets = ", ".join(
         f"{name} = %s" + ("::jsonb" if name in _JSON_COLUMNS else "") for name in columns
     )
-    where = "id = %s AND version = %s" + ("" if guard is None else f" AND {guard}")
+    where = _head_where(guard)
     ctes = [f"head AS (UPDATE games_game SET {sets} WHERE {where} RETURNING id)"]
     ctes.append(
         f"new AS (INSERT INTO games_event ({_EVENT_NAMES}) SELECT v.* FROM (VALUES "
@@ -487,7 +493,7 @@ def _sqlite_write_sql(
     events' insert, the seats' updates. With Django's placeholders for its cursor (which
     converts them, and formats them into the statement it logs), or sqlite3's own."""
     sets = ", ".join(f'"{name}" = %s' for name in columns)
-    where = "id = %s AND version = %s" + ("" if guard is None else f" AND {guard}")
+    where = _head_where(guard)
     statements = [
         f"UPDATE games_game SET {sets} WHERE {where}",
         f"INSERT INTO games_event ({_EVENT_NAMES}) VALUES "
