@@ -6,11 +6,11 @@ This asks the same question in plain SQL, built once per process and sent straig
 driver where nothing watches the queries (config.direct), and builds the user from the row,
 so a revoked token or a deactivated member is refused at once, exactly as before.
 
-A move's request does not even ask. Its token, if this process has seen it valid before, is
-checked again by the move's write, in the same statement as the version
-(``TokenAuthentication(checked_by_write=True)``): a revoked token or a deactivated member writes nothing,
-and whenever the request does not end in a write of its own, :meth:`CheckedByWrite.confirm`
-asks the question before the answer goes out, so such a request still gets its 401.
+A move's request does not even ask (``TokenAuthentication(checked_by_write=True)``). Its
+token, if this process has seen it valid before, is checked again by the move's write, in the
+same statement as the version: a revoked token or a deactivated member writes nothing, and
+whenever the request does not end in a write of its own, :meth:`CheckedByWrite.confirm` asks
+the question before the answer goes out, so such a request still gets its 401.
 """
 
 from __future__ import annotations
