@@ -49,6 +49,20 @@ def fetch_one(connection, sql: str, params: list[Any]) -> tuple | None:
         return raw.execute(sql, params).fetchone()
 
 
+def fetch_all(connection, sql: str, params: list[Any]) -> list[tuple]:
+    """Run ``sql`` (written with Django's ``%s`` placeholders) and return its rows; straight
+    to the driver where :func:`direct` allows."""
+    raw = direct(connection)
+    if raw is None:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.fetchall()
+    if connection.vendor == "sqlite":
+        sql = qmark(sql)
+    with connection.wrap_database_errors:
+        return raw.execute(sql, params).fetchall()
+
+
 @functools.lru_cache(maxsize=256)
 def qmark(sql: str) -> str:
     """``sql`` with sqlite3's placeholders for Django's (the statements given here hold no

@@ -16,12 +16,13 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.bots import bot_level, bot_user
 from accounts.errors import InvalidInput, NotYourSeat, RuleViolation
+from config.direct import fetch_all
 from games import inputs, records, store
 from games import services as game_services
 from games.catalog import game_type
@@ -444,6 +445,22 @@ def _champion(tournament: Tournament, done: list[Round]) -> str | None:
     return rows[0]["player"] if rows else None
 
 
+def _tournaments_of(game_ids: list[int]) -> set[int]:
+    """The tournaments these games are tables of (in a round not re-paired): one statement,
+    sent straight to the database driver (config.direct). Every finished game asks, and the
+    ORM's query took about 0.8 ms of a finishing move to build and run."""
+    found: set[int] = set()
+    for start in range(0, len(game_ids), 500):  # a batch (an import) in bounded statements
+        chunk = list(game_ids[start : start + 500])
+        sql = (
+            f"SELECT DISTINCT r.tournament_id FROM {Table._meta.db_table} t"
+            f" JOIN {Round._meta.db_table} r ON r.id = t.round_id"
+            f" WHERE t.game_id IN ({', '.join(['%s'] * len(chunk))}) AND NOT r.void"
+        )
+        found.update(pk for (pk,) in fetch_all(connection, sql, chunk))
+    return found
+
+
 def tournaments_end_if_over(*, game_ids: list[int]) -> list[int]:
     """End the tournaments whose last round these games completed: called when games end.
     Returns the ids of the tournaments it ended.
@@ -451,11 +468,7 @@ def tournaments_end_if_over(*, game_ids: list[int]) -> list[int]:
     Most games belong to no tournament: for them this is one read, with no transaction (on
     SQLite a transaction begins by taking the write lock), and the end of a game costs no
     more. A tournament found is locked and read again inside one."""
-    pks = set(
-        Table.objects.filter(game_id__in=game_ids, round__void=False).values_list(
-            "round__tournament_id", flat=True
-        )
-    )
+    pks = _tournaments_of(game_ids)
     if not pks:
         return []
     ended = []

@@ -349,6 +349,26 @@ def test_a_round_is_paired_again_only_before_any_result(organiser, api_for, play
     assert refused.status_code == 422 and "result" in refused.json()["error"]
 
 
+def test_the_tournaments_a_finished_game_may_end_are_those_it_is_a_live_table_of(
+    organiser, players
+):
+    """A finished game asks which tournaments it is a table of: a re-paired round's tables
+    count for none, and a batch (an import) longer than one statement's worth is asked in
+    parts, the table found wherever it lies in the batch."""
+    from league.services.tournaments import _tournaments_of
+
+    tid = create(organiser).json()["id"]
+    first = pair(organiser, tid)
+    repaired = organiser.post(f"/api/tournaments/{tid}/rounds/1/repair/").json()
+    live = repaired["tables"][0]["game"]
+    void = first["tables"][0]["game"]
+    other = Game.objects.create(slug=DSA, rules_version=1, options={}, num_players=2).pk
+    assert _tournaments_of([live]) == {tid}
+    assert _tournaments_of([void, other]) == set()
+    assert _tournaments_of([other] * 700 + [live]) == {tid}
+    assert _tournaments_of([]) == set()
+
+
 def test_csv_exports(organiser, api_for, players):
     users = {p.username: p for p in players}
     tid = create(organiser).json()["id"]
