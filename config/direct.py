@@ -38,29 +38,24 @@ def direct(connection):
 def fetch_one(connection, sql: str, params: list[Any]) -> tuple | None:
     """Run ``sql`` (written with Django's ``%s`` placeholders) and return its first row, or
     None; straight to the driver where :func:`direct` allows."""
-    raw = direct(connection)
-    if raw is None:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchone()
-    if connection.vendor == "sqlite":
-        sql = qmark(sql)
-    with connection.wrap_database_errors:
-        return raw.execute(sql, params).fetchone()
+    return _run(connection, sql, params, "fetchone")
 
 
 def fetch_all(connection, sql: str, params: list[Any]) -> list[tuple]:
-    """Run ``sql`` (written with Django's ``%s`` placeholders) and return its rows; straight
-    to the driver where :func:`direct` allows."""
+    """Run ``sql`` as :func:`fetch_one` does and return all its rows."""
+    return _run(connection, sql, params, "fetchall")
+
+
+def _run(connection, sql: str, params: list[Any], fetch: str) -> Any:
     raw = direct(connection)
     if raw is None:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            return cursor.fetchall()
+            return getattr(cursor, fetch)()
     if connection.vendor == "sqlite":
         sql = qmark(sql)
     with connection.wrap_database_errors:
-        return raw.execute(sql, params).fetchall()
+        return getattr(raw.execute(sql, params), fetch)()
 
 
 @functools.lru_cache(maxsize=256)
