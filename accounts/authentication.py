@@ -28,32 +28,45 @@ from rest_framework import authentication, exceptions
 from config.direct import fetch_one
 
 
+@dataclass(frozen=True)
+class _TokenQuery:
+    """What checking a token takes, worked out once per process (:func:`_query`)."""
+
+    sql: str  # the member's row by token
+    names: list[str]  # the attributes of the fields it selects, in order
+    # The converters the ORM would apply to them, by index (SQLite's datetimes are read naive,
+    # and the ORM makes them aware). Those of the connection that first asked, which read only
+    # the settings, so any thread's connection may use them.
+    converters: list[tuple[int, list, Any]]
+    model: Any  # the user model
+    condition: str  # what a write checks the token with (CheckedByWrite)
+
+
 @functools.cache
-def _query() -> tuple[str, list[str], list[tuple[int, list, Any]], Any, str]:
-    """The statement, the names of the fields it selects, the converters the ORM would apply
-    to them (SQLite's datetimes are read naive, and the ORM makes them aware), the user
-    model, and the condition a write checks the token with. The converters are those of the
-    connection that first asked, which read only the settings, so any thread's connection may
-    use them."""
+def _query() -> _TokenQuery:
     user = get_user_model()
     fields = user._meta.concrete_fields
     table = user._meta.db_table
     select = ", ".join(f'u."{f.column}"' for f in fields)
-    sql = (
-        f"SELECT {select} FROM {table} u"
-        ' JOIN authtoken_token t ON t.user_id = u."id" WHERE t."key" = %s'
-    )
     converters = []
     for index, field in enumerate(fields):
         column = field.get_col(table)
         found = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
         if found:
             converters.append((index, found, column))
-    condition = (
-        f'EXISTS (SELECT 1 FROM authtoken_token t JOIN {table} u ON u."id" = t.user_id'
-        ' WHERE t."key" = %s AND u."id" = %s AND u."is_active")'
+    return _TokenQuery(
+        sql=(
+            f"SELECT {select} FROM {table} u"
+            ' JOIN authtoken_token t ON t.user_id = u."id" WHERE t."key" = %s'
+        ),
+        names=[f.attname for f in fields],
+        converters=converters,
+        model=user,
+        condition=(
+            f'EXISTS (SELECT 1 FROM authtoken_token t JOIN {table} u ON u."id" = t.user_id'
+            ' WHERE t."key" = %s AND u."id" = %s AND u."is_active")'
+        ),
     )
-    return sql, [f.attname for f in fields], converters, user, condition
 
 
 class _Seen:
@@ -87,23 +100,23 @@ seen = _Seen()
 def _checked_row(key: str) -> tuple:
     """The token's member as a row, converted as the ORM would; AuthenticationFailed if the
     token is unknown or its member deactivated."""
-    sql, _, converters, _, _ = _query()
-    row = fetch_one(connection, sql, [key])
+    query = _query()
+    row = fetch_one(connection, query.sql, [key])
     if row is None:
         seen.forget(key)
         raise exceptions.AuthenticationFailed("Invalid token.")
-    if not converters:
+    if not query.converters:
         return row
     values = list(row)
-    for index, functions, column in converters:
+    for index, functions, column in query.converters:
         for function in functions:
             values[index] = function(values[index], column, connection)
     return tuple(values)
 
 
 def _user(row: tuple):
-    _, names, _, user_model, _ = _query()
-    return user_model.from_db(connection.alias, names, row)
+    query = _query()
+    return query.model.from_db(connection.alias, query.names, row)
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
@@ -143,7 +156,7 @@ class CheckedByWrite:
     def condition(self) -> tuple[str, list[Any]]:
         """SQL that holds while the token is the member's and the member is active, and its
         parameters."""
-        return _query()[4], [self.key, self.user_id]
+        return _query().condition, [self.key, self.user_id]
 
     def confirm(self) -> None:
         """Ask the database; AuthenticationFailed (401) if the token is no longer good."""
