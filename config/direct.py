@@ -10,6 +10,7 @@ the connection's queries.
 from __future__ import annotations
 
 import functools
+import threading
 from typing import Any
 
 
@@ -35,6 +36,25 @@ def direct(connection):
     return raw
 
 
+def cursor_of(connection, raw):
+    """A driver cursor on ``raw`` (what :func:`direct` gave), kept on ``connection`` and used
+    again by the same thread for as long as ``raw`` is its connection.
+
+    ``raw.execute()`` makes a new cursor for every statement, and psycopg's costs more to make
+    than a prepared statement of a few parameters costs to send. Each caller reads its
+    statement's rows before it sends the next, so one cursor serves them all. Kept per thread:
+    a Django connection belongs to one thread, except where the test server shares an
+    in-memory SQLite database's connection with the test's own thread.
+    """
+    thread = threading.get_ident()
+    kept = getattr(connection, "_hadal_direct_cursor", None)
+    if kept is not None and kept[0] is raw and kept[1] == thread:
+        return kept[2]
+    cursor = raw.cursor()
+    connection._hadal_direct_cursor = (raw, thread, cursor)
+    return cursor
+
+
 def fetch_one(connection, sql: str, params: list[Any]) -> tuple | None:
     """Run ``sql`` (written with Django's ``%s`` placeholders) and return its first row, or
     None; straight to the driver where :func:`direct` allows."""
@@ -55,7 +75,7 @@ def _run(connection, sql: str, params: list[Any], fetch: str) -> Any:
     if connection.vendor == "sqlite":
         sql = qmark(sql)
     with connection.wrap_database_errors:
-        return getattr(raw.execute(sql, params), fetch)()
+        return getattr(cursor_of(connection, raw).execute(sql, params), fetch)()
 
 
 @functools.lru_cache(maxsize=256)

@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.utils import timezone
 
-from config.direct import direct, fetch_one, qmark
+from config.direct import cursor_of, direct, fetch_one, qmark
 from games import head_sharing, logchain, push
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat, Snapshot
 from games.rules import get_rules
@@ -431,6 +431,7 @@ def _write_sqlite(connection, head, expected, columns, values, seat_changes):
     """A few statements in one IMMEDIATE transaction (the caller's, or one of their own):
     IMMEDIATE transactions serialise the writers, so the head cannot move between them."""
     raw = None if connection.in_atomic_block else direct(connection)
+    cursor = None if raw is None else cursor_of(connection, raw)
     guard = _guard.get()
     update, insert, *seat_updates = _sqlite_write_sql(
         tuple(columns),
@@ -458,10 +459,10 @@ def _write_sqlite(connection, head, expected, columns, values, seat_changes):
     # Alone, straight to sqlite3 (which Django keeps in autocommit): the transaction that
     # Django's atomic() would open and close, without its bookkeeping.
     with connection.wrap_database_errors:
-        raw.execute("BEGIN IMMEDIATE")
+        cursor.execute("BEGIN IMMEDIATE")
         try:
-            ids = _sqlite_statements(raw.execute, statements)
-            raw.execute("COMMIT" if ids is not None else "ROLLBACK")
+            ids = _sqlite_statements(cursor.execute, statements)
+            cursor.execute("COMMIT" if ids is not None else "ROLLBACK")
         except BaseException:
             if raw.in_transaction:
                 raw.rollback()
