@@ -48,10 +48,10 @@ def cursor_of(connection, raw):
     """
     thread = threading.get_ident()
     kept = getattr(connection, "_hadal_direct_cursor", None)
-    if kept is not None and kept[0] is raw and kept[1] == thread:
-        return kept[2]
+    if kept is not None and kept[0] == thread and kept[1].connection is raw:
+        return kept[1]
     cursor = raw.cursor()
-    connection._hadal_direct_cursor = (raw, thread, cursor)
+    connection._hadal_direct_cursor = (thread, cursor)
     return cursor
 
 

@@ -431,7 +431,6 @@ def _write_sqlite(connection, head, expected, columns, values, seat_changes):
     """A few statements in one IMMEDIATE transaction (the caller's, or one of their own):
     IMMEDIATE transactions serialise the writers, so the head cannot move between them."""
     raw = None if connection.in_atomic_block else direct(connection)
-    cursor = None if raw is None else cursor_of(connection, raw)
     guard = _guard.get()
     update, insert, *seat_updates = _sqlite_write_sql(
         tuple(columns),
@@ -458,6 +457,7 @@ def _write_sqlite(connection, head, expected, columns, values, seat_changes):
             return _sqlite_statements(cursor.execute, statements)
     # Alone, straight to sqlite3 (which Django keeps in autocommit): the transaction that
     # Django's atomic() would open and close, without its bookkeeping.
+    cursor = cursor_of(connection, raw)
     with connection.wrap_database_errors:
         cursor.execute("BEGIN IMMEDIATE")
         try:
