@@ -142,6 +142,35 @@ class Peer:
         self.datastore.close()
 
 
+def floor_tables(cursor, heads: int) -> None:
+    """(Re)make the floor's two tables, empty, with ``heads`` head rows at version 0 (ids from 0)."""
+    cursor.execute(
+        "CREATE TABLE IF NOT EXISTS floor_head (id bigint PRIMARY KEY,"
+        " version integer NOT NULL, current_player smallint)"
+    )
+    cursor.execute(
+        "CREATE TABLE IF NOT EXISTS floor_event (stream bigint NOT NULL,"
+        " version integer NOT NULL, topic text NOT NULL, state bytea NOT NULL,"
+        " PRIMARY KEY (stream, version))"
+    )
+    cursor.execute("TRUNCATE floor_head, floor_event")
+    for n in range(heads):
+        cursor.execute("INSERT INTO floor_head VALUES (%s, 0, 0)", [n])
+
+
+def floor_sql(events: int) -> str:
+    """The floor's append of ``events`` events. Parameters: the new version, whose turn, the
+    head's id, the expected version, the stream, then (version, topic, state) of each event."""
+    rows = ", ".join(["(%s::integer, %s::text, %s::bytea)"] * events)
+    return (
+        "WITH head AS (UPDATE floor_head SET version = %s, current_player = %s"
+        " WHERE id = %s AND version = %s RETURNING id)"
+        " INSERT INTO floor_event (stream, version, topic, state)"
+        f" SELECT %s, v.* FROM (VALUES {rows}) AS v(version, topic, state)"
+        " WHERE EXISTS (SELECT 1 FROM head)"
+    )
+
+
 class HeadFloor:
     """What the store's guarantee costs at least, with no Python of ours: through psycopg, one
     statement updating a narrow head row only at the expected version and inserting the
@@ -151,28 +180,10 @@ class HeadFloor:
     def __init__(self, writers: int, events: int):
         self.connections = [psycopg.connect(**server(), autocommit=True) for _ in range(writers)]
         with self.connections[0].cursor() as cursor:
-            cursor.execute(
-                "CREATE TABLE IF NOT EXISTS floor_head (id bigint PRIMARY KEY,"
-                " version integer NOT NULL, current_player smallint)"
-            )
-            cursor.execute(
-                "CREATE TABLE IF NOT EXISTS floor_event (stream bigint NOT NULL,"
-                " version integer NOT NULL, topic text NOT NULL, state bytea NOT NULL,"
-                " PRIMARY KEY (stream, version))"
-            )
-            cursor.execute("TRUNCATE floor_head, floor_event")
-            for n in range(writers):
-                cursor.execute("INSERT INTO floor_head VALUES (%s, 0, 0)", [n])
+            floor_tables(cursor, writers)
         self.versions = [0] * writers
         self.events = events
-        rows = ", ".join(["(%s::integer, %s::text, %s::bytea)"] * events)
-        self.sql = (
-            "WITH head AS (UPDATE floor_head SET version = %s, current_player = %s"
-            " WHERE id = %s AND version = %s RETURNING id)"
-            " INSERT INTO floor_event (stream, version, topic, state)"
-            f" SELECT %s, v.* FROM (VALUES {rows}) AS v(version, topic, state)"
-            " WHERE EXISTS (SELECT 1 FROM head)"
-        )
+        self.sql = floor_sql(events)
 
     def append(self, writer: int, i: int) -> int:
         expected = self.versions[writer]

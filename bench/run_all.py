@@ -4,14 +4,15 @@
     .venv/bin/python bench/run_all.py --quick    # smaller counts, for a smoke run
 
 The API bench runs on the database DATABASE_URL names (SQLite in memory without it); the
-store, load and stream benches need PostgreSQL (DATABASE_URL=postgres://...) and are skipped
-without it; the stream bench needs Redis (REDIS_URL) too.
+store, statement, load and stream benches need PostgreSQL (DATABASE_URL=postgres://...) and
+are skipped without it; the statement bench needs pgbench, the stream bench Redis (REDIS_URL).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,7 @@ BENCHES = [
     ("bench_bots.py", ["--positions", "10", "--iterations", "50", "--repeats", "1"], False),
     ("bench_import.py", ["--plays", "500"], False),
     ("bench_store.py", ["--seconds", "1", "--repeats", "1"], True),
+    ("bench_statement.py", ["--seconds", "1", "--repeats", "1"], True),  # and pgbench
     ("bench_load.py", ["--seconds", "3", "--clients", "4"], True),
     ("bench_stream.py", ["--subscribers", "20", "--moves", "60"], True),  # and REDIS_URL
 ]
@@ -46,6 +48,9 @@ def main() -> int:
             continue
         if script == "bench_stream.py" and not os.environ.get("REDIS_URL"):
             print(f"\n$ python bench/{script}: skipped, needs REDIS_URL=redis://...")
+            continue
+        if script == "bench_statement.py" and shutil.which("pgbench") is None:
+            print(f"\n$ python bench/{script}: skipped, needs pgbench")
             continue
         command = [sys.executable, str(HERE / script), *(quick if args.quick else [])]
         print(f"\n$ python bench/{script} {' '.join(command[2:])}".rstrip(), flush=True)
