@@ -24,8 +24,8 @@ keyed events (`both`).
         [--seconds 4] [--writers 1,8] [--repeats 3] [--commit off,on] [--variants]
 
 `--commit off` runs with synchronous_commit off, so that the time is the statement's work and
-not the disk's flush; `on` is as deployed. Needs pgbench (Debian: postgresql-client or the
-server's package). Writes into a throwaway database (bench_statement_<name>), created and dropped
+not the disk's flush; `on` is as deployed. Needs pgbench (on Debian it comes with the
+server's package, postgresql-15). Writes into a throwaway database (bench_statement_<name>), created and dropped
 by the run; every run checks that each transaction wrote its events.
 """
 
