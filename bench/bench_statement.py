@@ -48,11 +48,9 @@ from django.test.utils import setup_test_environment, teardown_test_environment
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore
 
 from games import store
-from games.models import EventKind, Game
-from games.rules import get_rules
+from games.models import EventKind
 
 EVENTS = 2  # a move: the decision and the chance after it, as bench_store appends
-TOPIC = "hadal.bench:Moved"
 STATE = "\\x" + bench_store.STATE.hex()  # bytea's text form
 FINGERPRINT = "9e83cfe96b93a0f449cc36d46996e773777fa5509f2d7ab5474089b86237b514"
 DATA = ('{"action":{"type":"continue"}}', '{"action":{"dice":[2,3],"type":"roll"}}')
@@ -66,7 +64,7 @@ def constants() -> dict[str, str]:
     return {
         "now": "2026-12-03 12:00:00+00:00",
         "fp": FINGERPRINT,
-        "topic": TOPIC,
+        "topic": bench_store.TOPIC,
         "state": STATE,
         **{f"kind{k}": str(KINDS[k]) for k in range(EVENTS)},
         **{f"data{k}": DATA[k] for k in range(EVENTS)},
@@ -123,13 +121,7 @@ class Contender:
 
 def new_games(writers: int) -> int:
     """Fresh streams for a run: ``writers`` new games at version 0; the first one's id."""
-    rules = get_rules(bench_store.SLUG)
-    ids = [
-        Game.objects.create(
-            slug=bench_store.SLUG, rules_version=rules.spec.version, options={}, num_players=2
-        ).id
-        for _ in range(writers)
-    ]
+    ids = [head.id for head in bench_store.Hadal(writers, EVENTS).heads]
     if ids != list(range(ids[0], ids[0] + writers)):
         raise RuntimeError("the bench's games did not get consecutive ids")
     return ids[0]

@@ -48,6 +48,7 @@ from games.store import NewEvent  # noqa: E402
 
 SLUG = "deep-sea-adventure"
 STATE = b'{"action": {"type": "roll", "dice": [2, 3]}}'
+TOPIC = "hadal.bench:Moved"
 
 
 def run_writers(count: int, seconds: float, append) -> int:
@@ -129,7 +130,7 @@ class Peer:
                 StoredEvent(
                     originator_id=self.streams[writer],
                     originator_version=first + k,
-                    topic="hadal.bench:Moved",
+                    topic=TOPIC,
                     state=STATE,
                 )
                 for k in range(self.events)
@@ -189,7 +190,7 @@ class HeadFloor:
         expected = self.versions[writer]
         params: list = [expected + self.events, i % 2, writer, expected, writer]
         for k in range(self.events):
-            params += [expected + 1 + k, "hadal.bench:Moved", STATE]
+            params += [expected + 1 + k, TOPIC, STATE]
         with self.connections[writer].cursor() as cursor:
             cursor.execute(self.sql, params, prepare=True)
             if cursor.rowcount != self.events:
