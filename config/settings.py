@@ -78,10 +78,16 @@ TEMPLATES = [
 ]
 
 # -- database ----------------------------------------------------------------------------------
+# CONN_MAX_AGE keeps a connection between requests, for a server that runs each request on a
+# thread of its own (Celery's worker, runserver). Never under ASGI (config.asgi refuses it):
+# there every request has a context of its own and a kept connection is never given back. The
+# ASGI web service pools its connections instead (DB_POOL, below).
+CONN_MAX_AGE = int(os.environ.get("CONN_MAX_AGE", "0"))
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_max_age=CONN_MAX_AGE,
+        conn_health_checks=CONN_MAX_AGE > 0,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -105,6 +111,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     options.setdefault("server_side_binding", env_bool("DB_SERVER_SIDE_BINDING", True))
     threshold = os.environ.get("DB_PREPARE_THRESHOLD", "5").strip().lower()
     options.setdefault("prepare_threshold", None if threshold == "off" else int(threshold))
+    # psycopg's pool: each process holds at most DB_POOL_MAX_SIZE connections, lends one to a
+    # request for as long as it runs and takes it back at its end; a request that finds none
+    # free within DB_POOL_TIMEOUT seconds is a 503, and the server's limit is never reached.
+    if env_bool("DB_POOL", False):
+        options["pool"] = {
+            "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
+            "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "10")),
+            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+            "max_idle": float(os.environ.get("DB_POOL_MAX_IDLE", "300")),
+        }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- auth --------------------------------------------------------------------------------------

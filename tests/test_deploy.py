@@ -123,3 +123,36 @@ def test_the_web_service_and_the_image_serve_asgi_through_uvicorn_workers():
     from uvicorn_worker import UvicornWorker  # installed from the lock
 
     assert UvicornWorker
+
+
+def test_the_web_service_pools_its_connections_and_keeps_none_per_request():
+    """Under ASGI Django never gives a kept connection back (CONN_MAX_AGE > 0 filled the
+    database within 16 clients): the web service pools them instead."""
+    web = production_environment()
+    assert web.get("CONN_MAX_AGE", "0") == "0"
+    assert web["DB_POOL"] == "1" and int(web["DB_POOL_MAX_SIZE"]) > 0
+
+
+def asgi_start(tmp_path, **env: str) -> subprocess.CompletedProcess:
+    """Load the ASGI application in a process with the production environment and ``env``."""
+    environment = {
+        "PATH": os.environ["PATH"],
+        **production_environment(),
+        "STATIC_ROOT": str(tmp_path),
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "-c", "import config.asgi"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_asgi_application_refuses_to_start_with_persistent_connections(tmp_path):
+    started = asgi_start(tmp_path, CONN_MAX_AGE="60", DB_POOL="0")
+    assert started.returncode != 0
+    assert "CONN_MAX_AGE must be 0 under ASGI" in started.stderr
+    assert asgi_start(tmp_path).returncode == 0
