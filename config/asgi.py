@@ -7,9 +7,13 @@ from django.core.asgi import get_asgi_application
 from django.core.exceptions import ImproperlyConfigured
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+django_application = get_asgi_application()
 
 from django.conf import settings  # noqa: E402  (configured by the line above)
+
+from config.edge import Edge  # noqa: E402
+
+application = Edge(django_application)
 
 if any(db.get("CONN_MAX_AGE") for db in settings.DATABASES.values()):
     # Django runs each ASGI request in a context of its own and never gives a kept connection

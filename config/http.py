@@ -19,7 +19,7 @@ import logging
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection
 from django.http import Http404, HttpResponse, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -36,6 +36,31 @@ DATABASE_DOWN = (OperationalError, InterfaceError)
 
 def is_api(request) -> bool:
     return request.path.startswith("/api/")
+
+
+# -- bodies ---------------------------------------------------------------------------------
+
+
+def body_limit(content_type: str) -> int:
+    """The most bytes a body of this type may have: a file sent from a form (a plays import)
+    HADAL_UPLOAD_MAX_BYTES, anything else DATA_UPLOAD_MAX_MEMORY_SIZE."""
+    if content_type.startswith("multipart/"):
+        return settings.HADAL_UPLOAD_MAX_BYTES
+    return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+
+def body_refusal(length: str | None, content_type: str) -> tuple[str, int] | None:
+    """Why a body of ``length`` bytes (the Content-Length header as sent, None without one)
+    may not be read: a 400 for a length that is not a number, a 413 for one over the limit."""
+    if length is None:
+        return None
+    text = length.strip()
+    if not (text.isascii() and text.isdigit()):
+        return "the Content-Length header is not a number", 400
+    # 19 digits and more is beyond any limit (and beyond what int64 servers accept).
+    if len(text) > 18 or int(text) > body_limit(content_type):
+        return "the request body is too large", 413
+    return None
 
 
 # -- the middleware ---------------------------------------------------------------------------
@@ -63,14 +88,9 @@ class RequestGuardMiddleware:
     def _refusal(request) -> tuple[str, int] | None:
         if "\x00" in request.path:
             return "the address may not contain the NUL character", 400
-        length = request.META.get("CONTENT_LENGTH") or "0"
-        if (
-            length.isascii()
-            and length.isdigit()
-            and int(length) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-            and not request.content_type.startswith("multipart/")
-        ):
-            return "the request body is too large", 413
+        refusal = body_refusal(request.META.get("CONTENT_LENGTH") or None, request.content_type)
+        if refusal is not None:
+            return refusal
         params = [request.GET]
         if request.method == "POST" and request.content_type in (
             "application/x-www-form-urlencoded",
@@ -137,6 +157,17 @@ def exception_handler(exc, context):
         body["fields"] = response.data
     response.data = body
     return response
+
+
+def healthz(request):
+    """``GET /healthz/``: 200 while this process serves and reaches its database, else 503 (for
+    an operator's uptime check and the deployment's own)."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DATABASE_DOWN:
+        return JsonResponse({"status": "the database is unavailable"}, status=503)
+    return JsonResponse({"status": "ok"})
 
 
 def not_found(request, exception=None):

@@ -230,6 +230,13 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-unrated-games": {"task": "league.tasks.sweep_unrated_games", "schedule": 300.0},
 }
 
+# -- request bodies --------------------------------------------------------------------------
+# Refused on their headers, before a byte is read (config.edge, config.http.body_refusal):
+# JSON and forms at Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), a file sent from a form
+# (a plays import) at this; the proxy in front (config/caddy/Caddyfile) allows no more either.
+HADAL_UPLOAD_MAX_BYTES = int(os.environ.get("HADAL_UPLOAD_MAX_BYTES", str(10 * 1024 * 1024)))
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # a larger upload waits in a temporary file
+
 # -- Hadal -------------------------------------------------------------------------------------
 # A snapshot of the replayed state every N events keeps reads O(1) in the game's length.
 HADAL_SNAPSHOT_EVERY = int(os.environ.get("HADAL_SNAPSHOT_EVERY", "50"))
@@ -265,6 +272,16 @@ HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))
 # proxies from closing a quiet stream.
 HADAL_STREAM_REDIS_URL = os.environ.get("HADAL_STREAM_REDIS_URL", REDIS_URL)
 HADAL_STREAM_KEEPALIVE = float(os.environ.get("HADAL_STREAM_KEEPALIVE", "15"))
+# The threads the streams share for their synchronous moments (config.edge): who asks, and
+# the log read on connecting or after a gap. Any number of open streams, this many threads.
+HADAL_STREAM_THREADS = int(os.environ.get("HADAL_STREAM_THREADS", "4"))
+# Open streams allowed to one member and to one address at once (games.stream_leases), and
+# how long a stream may stay quiet, or open at all, before the server ends it (EventSource
+# reconnects at once where it left off, and asks again who it is).
+HADAL_STREAMS_PER_MEMBER = int(os.environ.get("HADAL_STREAMS_PER_MEMBER", "20"))
+HADAL_STREAMS_PER_ADDRESS = int(os.environ.get("HADAL_STREAMS_PER_ADDRESS", "300"))
+HADAL_STREAM_IDLE_SECONDS = float(os.environ.get("HADAL_STREAM_IDLE_SECONDS", "900"))
+HADAL_STREAM_MAX_SECONDS = float(os.environ.get("HADAL_STREAM_MAX_SECONDS", "3600"))
 # Turn e-mails (for those who ask, accounts.Profile) only in games without a clock shorter
 # than this: a game at the board needs none.
 HADAL_TURN_EMAIL_MIN_CLOCK = int(os.environ.get("HADAL_TURN_EMAIL_MIN_CLOCK", "3600"))
