@@ -145,11 +145,16 @@ STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 # -- security when served for real -------------------------------------------------------------
 # On by default once DEBUG is off; each can be turned off from the environment (say, to try
 # the compose file on http://localhost without a TLS proxy in front).
+# Whether a request came over https, and from which address, is the ASGI server's to say: uvicorn
+# takes X-Forwarded-Proto and X-Forwarded-For only from the proxies in FORWARDED_ALLOW_IPS (the
+# compose file's Caddy), and gives Django the client's own address and scheme. Django and DRF
+# read no forwarded header themselves (no SECURE_PROXY_SSL_HEADER; NUM_PROXIES 0): a client that
+# reaches the app directly can name neither another address nor https.
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]  # asked over plain http from inside the network
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
@@ -173,8 +178,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "sign_in_failures": os.environ.get("HADAL_SIGN_IN_FAILURES", "10/min")
     },
-    # Behind the reverse proxy of docker-compose: the client is the last address it adds.
-    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
+    # The client is REMOTE_ADDR, which uvicorn has set from a trusted proxy's X-Forwarded-For.
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Hadal API",
@@ -225,6 +230,9 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.2,
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Analyses take minutes of search each: a queue of their own, served by a worker of their own
+# (docker-compose.yml's analysis), so that however many wait, a bot's reply or a clock does not.
+CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": "analysis"}}
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 60.0},
     "sweep-unrated-games": {"task": "league.tasks.sweep_unrated_games", "schedule": 300.0},

@@ -24,7 +24,7 @@ def database_user(service: dict) -> str:
 
 def test_compose_runs_web_worker_beat_postgres_and_redis():
     services = compose()["services"]
-    assert {"web", "worker", "beat", "postgres", "redis"} <= set(services)
+    assert {"proxy", "web", "worker", "analysis", "beat", "postgres", "redis"} <= set(services)
     assert "gunicorn" in services["web"]["command"]
     assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
@@ -32,7 +32,7 @@ def test_compose_runs_web_worker_beat_postgres_and_redis():
 
 def test_compose_settings_come_from_the_environment_not_the_file():
     services = compose()["services"]
-    for name in ("migrate", "web", "worker", "beat"):
+    for name in ("migrate", "web", "worker", "analysis", "beat"):
         env = services[name]["environment"]
         assert env["DEBUG"] == "0"
         assert env["SECRET_KEY"].startswith("${SECRET_KEY")
@@ -156,3 +156,36 @@ def test_the_asgi_application_refuses_to_start_with_persistent_connections(tmp_p
     assert started.returncode != 0
     assert "CONN_MAX_AGE must be 0 under ASGI" in started.stderr
     assert asgi_start(tmp_path).returncode == 0
+
+
+def test_only_the_proxy_publishes_a_port_and_the_app_believes_only_the_proxy():
+    """Behind a published app port anyone could name any address in X-Forwarded-For (30
+    usernames sprayed with no 429): now nothing but Caddy is reachable from outside, and the
+    app trusts forwarded addresses from Caddy's fixed address alone."""
+    services = compose()["services"]
+    published = {name for name, service in services.items() if service.get("ports")}
+    assert published == {"proxy"}
+    assert services["proxy"]["image"].startswith("caddy:")
+    proxy_address = services["proxy"]["networks"]["default"]["ipv4_address"]
+    assert services["web"]["environment"]["FORWARDED_ALLOW_IPS"] == proxy_address
+    assert "NUM_PROXIES" not in services["web"]["environment"]
+
+
+def test_the_proxy_serves_the_repositorys_caddyfile_with_the_apps_body_limit():
+    from config.settings import HADAL_UPLOAD_MAX_BYTES
+
+    mounts = compose()["services"]["proxy"]["volumes"]
+    assert "./config/caddy/Caddyfile:/etc/caddy/Caddyfile:ro" in mounts
+    caddyfile = (ROOT / "config" / "caddy" / "Caddyfile").read_text()
+    limit = re.search(r"max_size \{\$HADAL_BODY_LIMIT:(\d+)MB\}", caddyfile)
+    assert limit and int(limit.group(1)) * 1024 * 1024 == HADAL_UPLOAD_MAX_BYTES
+    assert "read_header" in caddyfile and "read_body" in caddyfile
+
+
+def test_analyses_have_a_queue_and_a_worker_of_their_own():
+    from config.settings import CELERY_TASK_ROUTES
+
+    services = compose()["services"]
+    assert CELERY_TASK_ROUTES["games.tasks.analyse_game"] == {"queue": "analysis"}
+    assert "--queues=celery" in services["worker"]["command"]
+    assert "--queues=analysis" in services["analysis"]["command"]

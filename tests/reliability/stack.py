@@ -119,6 +119,8 @@ class Stack:
             "CSRF_TRUSTED_ORIGINS": self.url,
             "HADAL_SITE_URL": self.url,
             "HADAL_DOMAIN": f"{self.host}:{self.https_port}",
+            # The proxy runs on this machine: gunicorn trusts what it forwards from here.
+            "HADAL_PROXY_ADDRESS": "127.0.0.1",
         }
 
     # -- the parts ------------------------------------------------------------------------------
@@ -269,12 +271,13 @@ class Stack:
             raise RuntimeError(
                 "the proxy needs Caddy (Debian's package caddy; .ci/run installs it)"
             )
+        declared = self.spec["services"]["proxy"].get("environment", {})
         env = {
             "PATH": os.environ["PATH"],
             "HOME": str(self.work),
             "XDG_DATA_HOME": str(self.work / "caddy-data"),
             "XDG_CONFIG_HOME": str(self.work / "caddy-config"),
-            **self.environment("proxy"),
+            **{name: fill(str(value), self.values) for name, value in declared.items()},
             "HADAL_HTTPS_PORT": str(self.https_port),
             "HADAL_HTTP_PORT": str(self.http_port),
             "HADAL_UPSTREAM": f"127.0.0.1:{self.app_port}",
@@ -428,6 +431,34 @@ print(json.dumps(tokens))
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [DATABASE]
             ).fetchone()
         return int(row[0]) if row else 0
+
+    def processes_of(self, name: str) -> list[int]:
+        """The pids of a service: its process and every process of its group (the workers)."""
+        group = self.processes[name].pid
+        pids = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError):
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                    if int(fields[2]) == group:  # the fifth field, the process group
+                        pids.append(int(entry.name))
+        return pids
+
+    def threads(self, name: str) -> int:
+        """Threads that the service's processes hold now."""
+        return sum(
+            len(list(Path(f"/proc/{pid}/task").iterdir())) for pid in self.processes_of(name)
+        )
+
+    def memory(self, name: str) -> int:
+        """Resident bytes of the service's processes now."""
+        total = 0
+        for pid in self.processes_of(name):
+            with contextlib.suppress(OSError):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+        return total
 
     def log(self, name: str) -> str:
         return self.logs[name].read_text(errors="replace")
