@@ -136,7 +136,10 @@ def exception_handler(exc, context):
             {"error": str(exc), "version": exc.current}, status=status.HTTP_409_CONFLICT
         )
     if isinstance(exc, ServiceError):
-        return Response({"error": str(exc)}, status=exc.status)
+        response = Response({"error": str(exc)}, status=exc.status)
+        if getattr(exc, "retry_after", None):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     if isinstance(exc, DATABASE_DOWN):
         log.error("database unavailable: %s", exc)
         return Response(

@@ -272,6 +272,13 @@ HADAL_ANALYSIS = {
         "deep-vents": {"luck_turns": 8},  # a drawn hex is taken only several takes later
     },
 }
+# Analyses a member may start (reading one that exists is free): so many being computed at
+# once and so many an hour; and how many may wait, service-wide, before the next waits too.
+HADAL_ANALYSIS_LIMITS = {
+    "at_once": int(os.environ.get("HADAL_ANALYSES_AT_ONCE", "2")),
+    "per_hour": int(os.environ.get("HADAL_ANALYSES_PER_HOUR", "10")),
+    "waiting": int(os.environ.get("HADAL_ANALYSES_WAITING", "30")),
+}
 # Elo's K: how far one game moves a rating.
 HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))
 

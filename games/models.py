@@ -311,3 +311,10 @@ class Analysis(models.Model):
     budget = models.JSONField(default=dict)  # what it was computed with
     started_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
+    # Who asked for it to be computed (each member may start only so many: games.analysis).
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["requested_by", "started_at"])]

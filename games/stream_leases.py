@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connections
 
-from accounts.errors import ServiceError
+from accounts.errors import TooMany
 
 log = logging.getLogger(__name__)
 
@@ -46,10 +46,6 @@ for i, key in ipairs(KEYS) do
 end
 return {0, 0}
 """
-
-
-class TooManyStreams(ServiceError):
-    status = 429
 
 
 @dataclass
@@ -166,7 +162,7 @@ def leases() -> Leases:
 
 def acquire(*, user_id: int | None, address: str) -> Lease:
     """A lease for one more stream by this member (None for a visitor) from this address, or
-    TooManyStreams saying which cap it would pass."""
+    TooMany saying which cap it would pass."""
     prefix = f"hadal:{connections['default'].settings_dict['NAME']}:streams:"
     keys, caps, whose = [], [], []
     if user_id is not None:
@@ -179,9 +175,10 @@ def acquire(*, user_id: int | None, address: str) -> Lease:
     lease, refused = leases().acquire(keys, caps)
     if refused is not None:
         index, held = refused
-        raise TooManyStreams(
+        raise TooMany(
             f"{whose[index - 1]} {held} event streams open, the most allowed: close one (a tab "
-            "or another device) and try again"
+            "or another device) and try again",
+            retry_after=int(settings.HADAL_STREAM_KEEPALIVE),
         )
     return lease
 

@@ -315,7 +315,8 @@ class Stack:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGTERM)
             try:
-                process.wait(20)
+                # Celery's warm shutdown waits for a task (an analysis takes minutes): not here.
+                process.wait(10)
             except subprocess.TimeoutExpired:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
