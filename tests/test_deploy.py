@@ -172,13 +172,15 @@ def test_only_the_proxy_publishes_a_port_and_the_app_believes_only_the_proxy():
 
 
 def test_the_proxy_serves_the_repositorys_caddyfile_with_the_apps_body_limit():
-    from config.settings import HADAL_UPLOAD_MAX_BYTES
+    from django.conf import settings
 
     mounts = compose()["services"]["proxy"]["volumes"]
     assert "./config/caddy/Caddyfile:/etc/caddy/Caddyfile:ro" in mounts
     caddyfile = (ROOT / "config" / "caddy" / "Caddyfile").read_text()
-    limit = re.search(r"max_size \{\$HADAL_BODY_LIMIT:(\d+)MB\}", caddyfile)
-    assert limit and int(limit.group(1)) * 1024 * 1024 == HADAL_UPLOAD_MAX_BYTES
+    upload = re.findall(r"\{\$HADAL_UPLOAD_LIMIT:(\d+)\}", caddyfile)
+    body = re.findall(r"\{\$HADAL_BODY_LIMIT:(\d+)\}", caddyfile)
+    assert upload and {int(n) for n in upload} == {settings.HADAL_UPLOAD_MAX_BYTES}
+    assert body and {int(n) for n in body} == {settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
     assert "read_header" in caddyfile and "read_body" in caddyfile
 
 

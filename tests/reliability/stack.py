@@ -137,11 +137,18 @@ class Stack:
         return {
             "PATH": f"{BIN}:{os.environ['PATH']}",
             "HOME": str(self.work),
+            "TMPDIR": str(self.temporary(service)),
             "PYTHONUNBUFFERED": "1",
             "HADAL_RULES": os.environ.get("HADAL_RULES", "auto"),
             **env,
             **extra,
         }
+
+    def temporary(self, service: str) -> Path:
+        """The service's temporary directory (what /tmp is to its container)."""
+        path = self.work / "tmp" / service
+        path.mkdir(parents=True, exist_ok=True)
+        return path
 
     def _local(self, value: str) -> str:
         """A compose address (postgres:5432, redis:6379, web:8000) as this machine's."""
