@@ -95,10 +95,21 @@ class Stack:
     """The compose deployment on this machine. ``url`` is the proxy (the only published port);
     ``app`` is gunicorn's own port, which only the proxy should reach."""
 
-    def __init__(self, *, postgres_url: str, work: Path, web_workers: int | None = None):
+    def __init__(
+        self,
+        *,
+        postgres_url: str,
+        work: Path,
+        web_workers: int | None = None,
+        overrides: dict[str, dict[str, str]] | None = None,
+    ):
+        """``web_workers`` and ``overrides`` (settings by service) change the compose file's
+        deployment, for a benchmark that measures one worker or lifts a cap; the reliability
+        suite runs it as it is."""
         self.admin_url = postgres_url
         self.work = work
         self.web_workers = web_workers
+        self.overrides = overrides or {}
         self.spec = compose()
         admin = urlsplit(postgres_url)
         self.pg_host, self.pg_port = admin.hostname or "127.0.0.1", admin.port or 5432
@@ -125,7 +136,7 @@ class Stack:
 
     # -- the parts ------------------------------------------------------------------------------
 
-    def environment(self, service: str, **extra: str) -> dict[str, str]:
+    def environment(self, service: str) -> dict[str, str]:
         """The service's environment as compose would give it, pointed at this machine."""
         declared = self.spec["services"][service].get("environment", {})
         env = {name: fill(str(value), self.values) for name, value in declared.items()}
@@ -141,7 +152,7 @@ class Stack:
             "PYTHONUNBUFFERED": "1",
             "HADAL_RULES": os.environ.get("HADAL_RULES", "auto"),
             **env,
-            **extra,
+            **self.overrides.get(service, {}),
         }
 
     def temporary(self, service: str) -> Path:
