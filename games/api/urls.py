@@ -3,6 +3,10 @@ from django.urls import path
 from games.api import analysis, export, logs, streams, views
 
 urlpatterns = [
+    # First: Django keeps, on each request, every pattern it tried before the one that
+    # matched, and a stream's request lives as long as the stream (1.7 KB each, listed last).
+    path("games/<int:pk>/stream/", streams.game_stream, name="api-game-stream"),
+    path("me/stream/", streams.user_stream, name="api-me-stream"),
     path("games/types/", views.GameTypesApi.as_view(), name="api-game-types"),
     path("games/", views.GameListCreateApi.as_view(), name="api-games"),
     path("games/open/", views.OpenGamesApi.as_view(), name="api-games-open"),
@@ -16,8 +20,6 @@ urlpatterns = [
     path("games/<int:pk>/actions/", views.GameActionsApi.as_view(), name="api-game-actions"),
     path("games/<int:pk>/events/", views.GameEventsApi.as_view(), name="api-game-events"),
     path("games/<int:pk>/export/", export.GameExportApi.as_view(), name="api-game-export"),
-    path("games/<int:pk>/stream/", streams.game_stream, name="api-game-stream"),
-    path("me/stream/", streams.user_stream, name="api-me-stream"),
     path("games/<int:pk>/analysis/", analysis.GameAnalysisApi.as_view(), name="api-game-analysis"),
     path("games/<int:pk>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
     path(

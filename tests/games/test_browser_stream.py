@@ -86,7 +86,8 @@ HIDE = """(hidden) => {
 
 
 def test_a_hidden_page_lets_its_quiet_stream_rest_and_takes_it_up_when_looked_at(
-    page, settings  # noqa: F811
+    page,
+    settings,  # noqa: F811
 ):
     """The server ends a stream quiet for HADAL_STREAM_IDLE_SECONDS; a page nobody looks at
     does not open it again (an abandoned tab holds nothing) until it is looked at, and then it
