@@ -98,6 +98,10 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # The hash of the last event: the whole log in 64 hex digits (games/logchain.py).
     fingerprint = models.CharField(max_length=64, blank=True, default="")
+    # What each event's hash covers (logchain's formats): 2 for a game made now, which hashes
+    # the actor too; 1, the database's default, for the games logged before, and for a row
+    # written by anything that does not know of formats (their hashes leave the actor out).
+    chain_version = models.PositiveSmallIntegerField(default=2, db_default=1)
 
     class Meta:
         # The last move first; the id breaks ties, so that a page of a list follows the last.

@@ -123,6 +123,7 @@ class Head:
     updated_at: datetime
     finished_at: datetime | None
     seats: tuple[SeatInfo, ...]
+    chain_version: int  # what each event's hash covers (logchain's formats)
     fingerprint: str = ""  # the hash of the last event (logchain)
     scorekeeper_id: int | None = None  # a table log's (games.logs): who sees all while it runs
     # The clock (games.clocks), also projected with every append.
@@ -199,6 +200,7 @@ def head_of(game: Game) -> Head:
         updated_at=game.updated_at,
         finished_at=game.finished_at,
         seats=seats,
+        chain_version=game.chain_version,
         fingerprint=game.fingerprint,
         scorekeeper_id=game.scorekeeper_id,
         bank_seconds=game.bank_seconds,
@@ -281,7 +283,11 @@ def write(
     texts = [logchain.canonical_text(e.data) for e in events]  # hashed and logged alike
     hashes = logchain.chain(
         head.fingerprint,
-        [(first + i, e.kind, text, e.seat, time) for i, (e, text) in enumerate(zip(events, texts))],
+        [
+            (first + i, e.kind, text, e.seat, e.actor_id, time)
+            for i, (e, text) in enumerate(zip(events, texts))
+        ],
+        version=head.chain_version,
     )
     columns["fingerprint"] = hashes[-1]
     rows = [
@@ -578,7 +584,14 @@ def create_streams(streams: list[tuple[Game, list[Seat], list[list[NewEvent]]]])
             for event in batch:
                 seq += 1
                 previous = logchain.event_hash(
-                    previous, seq, event.kind, event.data, event.seat, time
+                    previous,
+                    seq,
+                    event.kind,
+                    event.data,
+                    event.seat,
+                    time,
+                    actor=event.actor_id,
+                    chain=game.chain_version,
                 )
                 events.append(
                     Event(
@@ -612,6 +625,51 @@ def batch_for_key(game, key: str) -> AppendResult | None:
         return None
     rows = list(events.filter(game_id=game.pk, batch=first.batch).order_by("seq"))
     return AppendResult(version=rows[-1].seq, events=rows, replayed=True)
+
+
+# -- the chain -----------------------------------------------------------------------------------
+
+
+class ChainBroken(Exception):
+    """A stored log does not hash to its chain: the message names the first event that fails."""
+
+
+def verify_chain(game) -> str:
+    """Check every stored event's hash under the game's chain format (logchain), in order from
+    the first, and the game's fingerprint; return the fingerprint, or raise ChainBroken naming
+    the first event whose hash is not that of what it holds."""
+    previous = logchain.GENESIS
+    rows = (
+        Event.objects.using(where(game))
+        .filter(game_id=game.pk)
+        .order_by("seq")
+        .values_list("seq", "kind", "data", "seat", "actor_id", "created_at", "hash")
+    )
+    for number, (seq, kind, data, seat, actor, created_at, digest) in enumerate(rows, start=1):
+        if seq != number:
+            raise ChainBroken(f"event {number} is missing")
+        try:
+            computed = logchain.event_hash(
+                previous,
+                seq,
+                kind,
+                data,
+                seat,
+                logchain.time_text(created_at),
+                actor=actor,
+                chain=game.chain_version,
+            )
+        except ValueError as exc:
+            raise ChainBroken(f"event {seq} ({kind}): cannot be hashed ({exc})") from None
+        if computed != digest:
+            raise ChainBroken(
+                f"event {seq} ({kind}): its hash does not match what it holds (chain format "
+                f"{game.chain_version}), so the event or its hash was changed"
+            )
+        previous = digest
+    if previous != game.fingerprint:
+        raise ChainBroken("the game's fingerprint is not the hash of its last event")
+    return previous
 
 
 # -- replay --------------------------------------------------------------------------------------
