@@ -263,12 +263,23 @@ class Event(models.Model):
 
 class Snapshot(models.Model):
     """A rule state after event ``version`` in its JSON form (``State.to_json``), only valid
-    for its ``rules_version``. A cache derived from the events: it may be dropped at will."""
+    for its ``rules_version``. A cache derived from the events: it may be dropped at will.
+
+    The app's database role may update this table, so a row says what it was taken at, the
+    hash of event ``version`` (``chain_hash``), and carries ``mac``, an HMAC under the
+    service's SECRET_KEY over the game, the versions, that hash and the state's text: the
+    store uses a snapshot only if both hold (games.store), and replays the events where they
+    do not."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
     version = models.PositiveIntegerField()
     rules_version = models.PositiveIntegerField()
-    state = models.JSONField()
+    # Text, not JSON: the canonical JSON (logchain.canonical_text) exactly as the mac covers
+    # it, where jsonb would give back its own spelling, to be encoded again to be checked.
+    state = models.TextField()
+    # Empty in a row written before snapshots were sealed: never used, replaced when read.
+    chain_hash = models.CharField(max_length=64, default="", db_default="")
+    mac = models.CharField(max_length=64, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
