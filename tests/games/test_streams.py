@@ -403,8 +403,12 @@ def test_a_stream_that_hears_moves_still_ends_at_its_age_and_asks_again_who_list
 
 
 @pytest.fixture
-def in_process_leases(settings):
-    """The streams' caps counted by this process (no Redis), small."""
+def in_process_leases(settings, monkeypatch):
+    """The streams' caps counted by this process (no Redis), small, from a count of none: the
+    streams of earlier tests on this address may still be on their way out."""
+    from games import stream_leases
+
+    monkeypatch.setattr(stream_leases, "_leases", None)
     settings.HADAL_STREAM_REDIS_URL = ""
     settings.HADAL_STREAMS_PER_MEMBER = 2
     settings.HADAL_STREAMS_PER_ADDRESS = 3
