@@ -286,3 +286,143 @@ def test_the_game_page_offers_the_invited_accept_and_decline(api, client, u37):
     assert client.post(f"/games/{game['id']}/accept/", {"seat": 1}).status_code == 302
     assert Game.objects.get(pk=game["id"]).seats.get(index=1).accepted
     assert "You are invited" not in client.get(f"/games/{game['id']}/").content.decode()
+
+
+# -- the four side doors (issue 33, item 2): nobody is rated for what they never agreed to ---------
+#
+# Each door as the outside attacker walked through it: alice, a member like any other, rates u75
+# and u76 (or u50), who were never asked.
+
+
+@pytest.fixture
+def strangers(make_user):
+    return {name: make_user(name) for name in ("u75", "u76")}
+
+
+def my_own_league(client, name="Side door") -> str:
+    response = client.post("/api/leagues/", {"name": name}, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()["slug"]
+
+
+def changes_of(*names) -> list[RatingChange]:
+    return list(RatingChange.objects.filter(user__username__in=names))
+
+
+@pytest.mark.xfail(strict=True, reason="issue 33: the side door is open")
+def test_door_a_an_organiser_of_their_own_league_adds_two_members_and_records_a_result(
+    api, strangers, django_capture_on_commit_callbacks
+):
+    league = my_own_league(api)
+    for name in strangers:
+        assert (
+            api.post(f"/api/leagues/{league}/members/", {"player": name}, format="json").status_code
+            == 201
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        body = record(api, "u75", "u76", league=league).json()
+    assert body["status"] == "active" and body["record"]["waiting_for"] == ["u75", "u76"]
+    assert changes_of("u75", "u76") == [] and not Rating.objects.exists()
+    assert api.get(f"/api/leagues/{league}/standings/").json() == []
+
+
+LEAGUE_CSV = "play,date,game,player,guest,score,rank\n" + "".join(
+    f"p{n},2026-0{n}-01,abyss,u50,no,80,1\np{n},2026-0{n}-01,abyss,alice,no,{60 + n},2\n"
+    for n in range(1, 6)
+)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 33: the side door is open")
+def test_door_b_the_same_organiser_imports_plays_naming_a_member_who_never_agreed(
+    api, client, alice, make_user, django_capture_on_commit_callbacks
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    make_user("u50")
+    league = my_own_league(api)
+    api.post(f"/api/leagues/{league}/members/", {"player": "u50"}, format="json")
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/leagues/{league}/import/",
+            {"format": "csv", "file": SimpleUploadedFile("plays.csv", LEAGUE_CSV.encode())},
+        )
+    assert response.status_code == 302
+    games = Game.objects.filter(leagues__slug=league)
+    assert games.count() == 5 and {g.status for g in games} == {"active"}
+    assert changes_of("u50") == [] and not Rating.objects.filter(user__username="u50").exists()
+    assert api.get(f"/api/leagues/{league}/standings/").json() == []
+
+
+def table_tournament(client, players, **extra) -> int:
+    body = {
+        "name": "Self-made open",
+        "game": DSA,
+        "format": "swiss",
+        "table_size": 2,
+        "rounds": 1,
+        "mode": "table",
+        "players": players,
+        **extra,
+    }
+    response = client.post("/api/tournaments/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 33: the side door is open")
+def test_door_c_a_self_made_tournaments_organiser_overrides_a_result(
+    api, strangers, django_capture_on_commit_callbacks
+):
+    tid = table_tournament(api, ["u75", "u76"])
+    table = api.post(f"/api/tournaments/{tid}/rounds/", format="json").json()["tables"][0]
+    results = [{"player": "u75", "rank": 1, "score": 9}, {"player": "u76", "rank": 2, "score": 1}]
+    with django_capture_on_commit_callbacks(execute=True):
+        overridden = api.post(
+            f"/api/tournaments/{tid}/tables/{table['id']}/override/",
+            {"results": results},
+            format="json",
+        )
+    assert overridden.status_code == 201 and overridden.json()["status"] == "final"
+    # Event day goes on: the table counts for the tournament...
+    standings = {row["player"]: row for row in api.get(f"/api/tournaments/{tid}/standings/").json()}
+    assert standings["u75"]["points"] == 1 and standings["u75"]["wins"] == 1
+    # ... but rates nobody who never agreed to play.
+    assert changes_of("u75", "u76") == [] and not Rating.objects.exists()
+
+
+def log_table(client, seats, scorekeeper="alice") -> dict:
+    response = client.post(
+        "/api/games/",
+        {"game": DSA, "mode": "log", "scorekeeper": scorekeeper, "seats": seats},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def enter_to_the_end(client, game_id: int, rng) -> None:
+    while (now := client.get(f"/api/games/{game_id}/log/").json())["due"] is not None:
+        response = client.post(
+            f"/api/games/{game_id}/actions/",
+            {
+                "seat": "chance" if now["due"] == "chance" else now["seat"],
+                "expected_version": now["version"],
+                "action": rng.choice(now["choices"]),
+            },
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+
+
+@pytest.mark.xfail(strict=True, reason="issue 33: the side door is open")
+def test_door_d_a_scorekeeper_not_seated_keeps_a_log_of_two_members_and_chooses_every_die(
+    api, strangers, django_capture_on_commit_callbacks
+):
+    import random
+
+    game = log_table(api, [{"user": "u75"}, {"user": "u76"}])
+    with django_capture_on_commit_callbacks(execute=True):
+        enter_to_the_end(api, game["id"], random.Random(75))
+    assert api.get(f"/api/games/{game['id']}/").json()["status"] == "finished"
+    assert changes_of("u75", "u76") == [] and not Rating.objects.exists()
