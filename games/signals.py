@@ -24,6 +24,9 @@ And one question the pages ask upward, since only the apps above know the answer
 - ``game_over_panels(game)``: what to show at the end of a finished game beyond its result.
   Receivers answer ``(template name, context)`` or None; :func:`end_panels` collects them
   (league answers with each seat's rating change).
+- ``invitation_panels(user)``: what else waits for ``user``'s answer beyond the seats offered
+  to them, for their invitations page; answered as ``game_over_panels`` is, collected by
+  :func:`invitations_elsewhere` (league answers with leagues to join and tournament entries).
 
 A bulk writer (games.services.announcements_batched) sends each once per game type for all its
 games: ``game_id`` is the last of them and ``game_ids`` lists them all.
@@ -39,6 +42,7 @@ turn_started = Signal()
 invitation_sent = Signal()
 round_paired = Signal()
 game_over_panels = Signal()
+invitation_panels = Signal()
 
 
 def may_correct(game, user) -> bool:
@@ -49,3 +53,9 @@ def may_correct(game, user) -> bool:
 
 def end_panels(game) -> list[tuple[str, dict]]:
     return [answer for _, answer in game_over_panels.send(sender=None, game=game) if answer]
+
+
+def invitations_elsewhere(user) -> list[tuple[str, dict]]:
+    if not user.is_authenticated:
+        return []
+    return [answer for _, answer in invitation_panels.send(sender=None, user=user) if answer]

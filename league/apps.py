@@ -10,6 +10,7 @@ class LeagueConfig(AppConfig):
             bot_levels_measured,
             game_finished,
             game_over_panels,
+            invitation_panels,
             record_correctable,
             result_corrected,
         )
@@ -23,6 +24,8 @@ class LeagueConfig(AppConfig):
         game_finished.connect(_end_tournaments, dispatch_uid="league.tournament.end")
         # The end of a game on its page shows what it did to each player's rating.
         game_over_panels.connect(_rating_panel, dispatch_uid="league.rating_panel")
+        # A member's invitations page lists the leagues (and tournaments) asking them too.
+        invitation_panels.connect(_invitations_panel, dispatch_uid="league.invitations")
         bot_levels_measured.connect(on_measured, dispatch_uid="league.bot_levels")
 
 
@@ -52,3 +55,9 @@ def _rating_panel(sender, *, game, **kwargs):
     from league.selectors import rating_changes_of
 
     return "league/_rating_changes.html", rating_changes_of(game)
+
+
+def _invitations_panel(sender, *, user, **kwargs):
+    from league.selectors import league_invitations_of
+
+    return "league/_invitations.html", {"leagues": league_invitations_of(user)}

@@ -138,6 +138,31 @@ class Membership(models.Model):
         constraints = [models.UniqueConstraint(fields=["league", "user"], name="membership_unique")]
 
 
+class LeagueInvitation(models.Model):
+    """An organiser asked someone to join a league and they have not answered yet. Until they
+    accept they are not a member: an organiser's word on a record does not stand for them, and
+    a record naming them waits for their own confirmation. Accepting makes the Membership (in
+    the role asked) and removes the invitation; declining removes it, and they may be asked
+    again."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_invitations"
+    )
+    role = models.CharField(
+        max_length=10, choices=Membership.Role.choices, default=Membership.Role.MEMBER
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="league_invitation_unique")
+        ]
+
+
 class Season(models.Model):
     """A stretch of a league's calendar, both days included; no end date means it runs until
     one is set. A league's seasons never overlap, so a day belongs to one season at most. Its

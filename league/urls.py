@@ -16,6 +16,18 @@ urlpatterns = [
         name="league-standings-csv",
     ),
     path("leagues/<slug:slug>/members/", views.league_member_add, name="league-member-add"),
+    path(
+        "leagues/<slug:slug>/accept/",
+        views.league_invitation_answer,
+        {"answer": "accept"},
+        name="league-accept",
+    ),
+    path(
+        "leagues/<slug:slug>/decline/",
+        views.league_invitation_answer,
+        {"answer": "decline"},
+        name="league-decline",
+    ),
     path("leagues/<slug:slug>/seasons/", views.league_season_add, name="league-season-add"),
     path(
         "leagues/<slug:slug>/seasons/tournament/",

@@ -50,7 +50,7 @@ from league.forms import (
     TableResultForm,
     TournamentForm,
 )
-from league.models import League, Season, Tournament
+from league.models import League, LeagueInvitation, Season, Tournament
 from league.plays import MAX_BYTES as MAX_PLAYS_FILE
 from league.ratings import DEFAULT_RATING
 from league.services import leagues, plays, tournaments
@@ -298,8 +298,10 @@ def _league_page(
     organiser = selectors.is_league_organiser(league, request.user)
     player_url = Link("player", None)
     members = list(league.membership_set.select_related("user").order_by("-role", "user__username"))
-    for member in members:
+    invited = selectors.league_invited(league)
+    for member in [*members, *invited]:
         member.url = player_url(member.user.username)
+    invitation = next((i for i in invited if i.user_id == request.user.pk), None)
     games = (
         league.games.exclude(status=GameStatus.VOID)
         .order_by("-finished_at", "-pk")
@@ -313,6 +315,8 @@ def _league_page(
             "organiser": organiser,
             "member": selectors.is_league_member(league, request.user),
             "members": members,
+            "invited": invited,
+            "invitation": invitation,
             "seasons": choice.seasons,
             "choice": choice,
             "season_links": [
@@ -379,11 +383,12 @@ def _result_line(game: Game) -> list[dict[str, Any]]:
 @login_required
 @require_POST
 def league_member_add(request, slug: str):
+    """An organiser invites someone (or changes a member's role)."""
     league = get_object_or_404(League, slug=slug)
     form = MemberForm(request.POST)
     if form.is_valid():
         try:
-            membership = leagues.member_add(
+            added = leagues.member_invite(
                 league=league,
                 player=form.cleaned_data["player"],
                 role=form.cleaned_data["role"],
@@ -394,11 +399,34 @@ def league_member_add(request, slug: str):
         except ServiceError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(
-                request, f"{membership.user.username} is a {membership.role} of {league.name}."
-            )
+            name = added.user.username
+            if isinstance(added, LeagueInvitation):
+                text = f"{name} is invited to {league.name}: a {added.role} once they accept."
+            else:
+                text = f"{name} is a {added.role} of {league.name}."
+            messages.success(request, text)
             return redirect("league-detail", slug=league.slug)
     return _league_page(request, league, bound={"member": form})
+
+
+@login_required
+@require_POST
+def league_invitation_answer(request, slug: str, answer: str):
+    """The person invited joins the league, or declines, from its page or their invitations."""
+    league = get_object_or_404(League, slug=slug)
+    try:
+        if answer == "accept":
+            leagues.invitation_accept(league=league, by=request.user)
+            messages.success(request, f"Welcome to {league.name}.")
+        else:
+            leagues.invitation_decline(league=league, by=request.user)
+            messages.success(request, f"You declined to join {league.name}.")
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)  # the invitations page
+    return redirect("league-detail", slug=league.slug)
 
 
 @login_required

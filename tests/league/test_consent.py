@@ -125,10 +125,11 @@ def test_only_named_members_confirm_once_and_only_while_it_waits(api, api_for, u
     assert final.status_code == 409 and "final" in final.json()["error"]
 
 
-def test_a_league_organiser_records_or_confirms_for_everyone(api, api_for, u37, u38):
+def test_a_league_organiser_records_or_confirms_for_the_leagues_members(api, api_for, u37, u38):
     api.post("/api/leagues/", {"name": "Harbour"}, format="json")
-    for name in ("u37", "u38"):
-        api.post("/api/leagues/harbour/members/", {"player": name}, format="json")
+    for user in (u37, u38):
+        api.post("/api/leagues/harbour/members/", {"player": user.username}, format="json")
+        assert api_for(user).post("/api/leagues/harbour/accept/").status_code == 201
     by_organiser = record(api, league="harbour").json()
     assert by_organiser["status"] == "finished"
     by_member = record(api_for(u37), league="harbour").json()
@@ -309,7 +310,6 @@ def changes_of(*names) -> list[RatingChange]:
     return list(RatingChange.objects.filter(user__username__in=names))
 
 
-@pytest.mark.xfail(strict=True, reason="issue 33: the side door is open")
 def test_door_a_an_organiser_of_their_own_league_adds_two_members_and_records_a_result(
     api, strangers, django_capture_on_commit_callbacks
 ):
@@ -426,3 +426,175 @@ def test_door_d_a_scorekeeper_not_seated_keeps_a_log_of_two_members_and_chooses_
         enter_to_the_end(api, game["id"], random.Random(75))
     assert api.get(f"/api/games/{game['id']}/").json()["status"] == "finished"
     assert changes_of("u75", "u76") == [] and not Rating.objects.exists()
+
+
+# -- joining a league is an invitation the member accepts ------------------------------------------
+
+
+def invite(client, league, name, role="member"):
+    return client.post(
+        f"/api/leagues/{league}/members/", {"player": name, "role": role}, format="json"
+    )
+
+
+def test_harbour_invites_u75_who_joins_and_from_then_on_the_organisers_word_stands(
+    api, api_for, strangers
+):
+    league = my_own_league(api, "Harbour")
+    asked = invite(api, league, "u75")
+    assert asked.status_code == 201
+    body = asked.json()
+    assert body["added"] == {"player": "u75", "role": "member", "status": "invited"}
+    assert [m["player"] for m in body["members"]] == ["alice"]  # the creator organises it
+    assert body["members"][0]["role"] == "organiser"
+    assert [(i["player"], i["invited_by"]) for i in body["invited"]] == [("u75", "alice")]
+    assert api.get("/api/leagues/").json() == [{"slug": "harbour", "name": "Harbour", "members": 1}]
+    u75 = api_for(strangers["u75"])
+    mine = u75.get("/api/me/invitations/").json()["leagues"]
+    assert [(i["league"], i["invited_by"], i["accept"]) for i in mine] == [
+        ("harbour", "alice", "/api/leagues/harbour/accept/")
+    ]
+
+    joined = u75.post("/api/leagues/harbour/accept/")
+    assert joined.status_code == 201
+    assert [m["player"] for m in joined.json()["members"]] == ["alice", "u75"]
+    assert (
+        joined.json()["invited"] == [] and u75.get("/api/me/invitations/").json()["leagues"] == []
+    )
+    # alice's record of a game between two members is final at once...
+    assert record(api, "alice", "u75", league=league).json()["status"] == "finished"
+    # ... and of one naming u76, who was never asked, it waits for u76 alone.
+    waiting = record(api, "u75", "u76", league=league).json()
+    assert waiting["status"] == "active" and waiting["record"]["waiting_for"] == ["u76"]
+
+
+def test_an_invited_person_is_no_member_until_they_accept(api, api_for, strangers):
+    league = my_own_league(api, "Harbour")
+    for name in strangers:
+        invite(api, league, name)
+    api_for(strangers["u75"]).post(f"/api/leagues/{league}/accept/")
+    # u76 may not record the league's games, and alice's word does not stand for u76 ...
+    assert record(api_for(strangers["u76"]), league=league).status_code == 403
+    game = record(api, "u75", "u76", league=league).json()
+    assert game["record"]["waiting_for"] == ["u76"]
+    # ... even when she confirms it: a clear 409, and nothing written.
+    before = Event.objects.filter(game_id=game["id"]).count()
+    refused = api.post(f"/api/matches/{game['id']}/confirm/", {}, format="json")
+    assert refused.status_code == 409
+    assert "u76 has not agreed to be one" in refused.json()["error"]
+    assert Event.objects.filter(game_id=game["id"]).count() == before
+    # Nor does her correction: it waits for u76 as well.
+    corrected = api.post(
+        f"/api/matches/{game['id']}/correct/",
+        {"results": [{"player": "u75", "rank": 2}, {"player": "u76", "rank": 1}]},
+        format="json",
+    ).json()
+    assert corrected["status"] == "active" and corrected["record"]["waiting_for"] == ["u76"]
+    assert rated() == {}
+    # u76's own confirmation makes it final.
+    done = api_for(strangers["u76"]).post(f"/api/matches/{game['id']}/confirm/", format="json")
+    assert done.json()["status"] == "finished"
+    assert rated() == {"u75": pytest.approx(-16), "u76": pytest.approx(16)}
+
+
+def test_an_organisers_confirmation_stands_for_the_members_it_covers_and_waits_for_the_rest(
+    api, api_for, strangers, make_user
+):
+    league = my_own_league(api, "Harbour")
+    u77 = make_user("u77")
+    for user in (strangers["u75"], u77):
+        invite(api, league, user.username)
+        api_for(user).post(f"/api/leagues/{league}/accept/")
+    invite(api, league, "u76")
+    game = (
+        api_for(u77)
+        .post(
+            "/api/matches/",
+            {
+                "game": DSA,
+                "played_at": "2026-11-20",
+                "league": league,
+                "results": [
+                    {"player": "u75", "rank": 1},
+                    {"player": "u76", "rank": 2},
+                    {"player": "u77", "rank": 3},
+                ],
+            },
+            format="json",
+        )
+        .json()
+    )
+    assert game["record"]["waiting_for"] == ["u75", "u76"]
+    confirmed = api.post(f"/api/matches/{game['id']}/confirm/", format="json").json()
+    assert confirmed["status"] == "active" and confirmed["record"]["waiting_for"] == ["u76"]
+    event = Event.objects.filter(game_id=game["id"], kind="ResultConfirmed").get()
+    assert event.data == {"on_behalf_of": ["u75"]}
+    # The invitation accepted later does not confirm what was recorded before: u76 says so.
+    api_for(strangers["u76"]).post(f"/api/leagues/{league}/accept/")
+    assert Game.objects.get(pk=game["id"]).status == "active"
+    api_for(strangers["u76"]).post(f"/api/matches/{game['id']}/confirm/", format="json")
+    assert Game.objects.get(pk=game["id"]).status == "finished"
+
+
+def test_declining_removes_the_invitation_and_the_organiser_may_ask_again(api, api_for, strangers):
+    league = my_own_league(api, "Harbour")
+    invite(api, league, "u75", role="organiser")
+    u75 = api_for(strangers["u75"])
+    declined = u75.post(f"/api/leagues/{league}/decline/")
+    assert declined.status_code == 200 and declined.json()["invited"] == []
+    again = u75.post(f"/api/leagues/{league}/accept/")
+    assert again.status_code == 409 and "no invitation" in again.json()["error"]
+    assert u75.post(f"/api/leagues/{league}/decline/").status_code == 409
+    assert invite(api, league, "u75").json()["added"]["status"] == "invited"
+    joined = u75.post(f"/api/leagues/{league}/accept/").json()
+    assert {"player": "u75", "role": "member"} in joined["members"]  # the role asked last
+
+
+def test_nobody_answers_another_persons_invitation_and_bad_answers_change_nothing(
+    api, api_for, strangers
+):
+    league = my_own_league(api, "Harbour")
+    invite(api, league, "u75")
+    u76 = api_for(strangers["u76"])
+    other = u76.post(f"/api/leagues/{league}/accept/", {"player": "u75"}, format="json")
+    assert other.status_code == 403 and "answer your own" in other.json()["error"]
+    assert (
+        api.post(f"/api/leagues/{league}/decline/", {"player": "u75"}, format="json").status_code
+        == 403
+    )
+    assert u76.post(f"/api/leagues/{league}/accept/").status_code == 409  # never asked
+    assert api.post(f"/api/leagues/{league}/accept/").status_code == 409  # a member already
+    assert u76.post("/api/leagues/no-such-club/accept/").status_code == 404
+    assert api_for(strangers["u75"]).post(f"/api/leagues/{league}/accept/").status_code == 201
+    twice = api_for(strangers["u75"]).post(f"/api/leagues/{league}/accept/")
+    assert twice.status_code == 409 and "a member of Harbour already" in twice.json()["error"]
+    # Only an organiser invites, and only a person.
+    assert invite(api_for(strangers["u75"]), league, "u76").status_code == 403
+    assert invite(api, league, "bot-random").status_code == 400
+    assert invite(api, league, "nobody").status_code == 400
+    assert api.get(f"/api/leagues/{league}/").json()["invited"] == []
+    assert [m["player"] for m in api.get(f"/api/leagues/{league}/").json()["members"]] == [
+        "alice",
+        "u75",
+    ]
+
+
+def test_the_league_page_and_the_invitations_page_offer_to_join(api, client, strangers):
+    league = my_own_league(api, "Harbour")
+    invite(api, league, "u75")
+    invite(api, league, "u76")
+    client.force_login(strangers["u75"])
+    page = client.get(f"/leagues/{league}/").content.decode()
+    assert "You are invited to join Harbour" in page
+    assert f'action="/leagues/{league}/accept/"' in page
+    assert 'id="invited"' in page and "u76" in page
+    listed = client.get("/invitations/").content.decode()
+    assert 'id="league-invitations"' in listed and f'action="/leagues/{league}/decline/"' in listed
+    response = client.post(f"/leagues/{league}/accept/", {"next": "/invitations/"})
+    assert response.status_code == 302 and response["Location"] == "/invitations/"
+    assert 'id="league-invitations"' not in client.get("/invitations/").content.decode()
+    page = client.get(f"/leagues/{league}/").content.decode()
+    assert "You are invited" not in page
+    client.force_login(strangers["u76"])
+    assert client.post(f"/leagues/{league}/decline/").status_code == 302
+    assert "You are invited" not in client.get(f"/leagues/{league}/").content.decode()
