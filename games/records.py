@@ -618,7 +618,9 @@ def _folded(events: list[tuple[str, Any, str | None]], named: list[str]) -> dict
                 state["club_record"] = True
         elif kind == EventKind.RESULT_CONFIRMED:
             # An organiser's confirmation may stand for members of the league (on_behalf_of).
-            state["confirmed_by"] += [actor, *data.get("on_behalf_of", ())]
+            for name in [actor, *data.get("on_behalf_of", ())]:
+                if name not in state["confirmed_by"]:
+                    state["confirmed_by"].append(name)
         elif kind == EventKind.RESULT_DISPUTED:
             state["status"] = "disputed"
             state["disputes"].append(

@@ -8,14 +8,16 @@ before they have taken their seat.
 from __future__ import annotations
 
 import datetime as dt
+import io
+import json
 from unittest import mock
 
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import records, services, tasks
 from games.models import Event, Game
-from league.models import RatedGame, Rating, RatingChange
+from league.models import League, RatedGame, Rating, RatingChange
 from league.services.ratings import ratings_update
 
 pytestmark = pytest.mark.django_db
@@ -332,7 +334,6 @@ LEAGUE_CSV = "play,date,game,player,guest,score,rank\n" + "".join(
 )
 
 
-@pytest.mark.xfail(strict=True, reason="issue 33: the side door is open")
 def test_door_b_the_same_organiser_imports_plays_naming_a_member_who_never_agreed(
     api, client, alice, make_user, django_capture_on_commit_callbacks
 ):
@@ -598,3 +599,106 @@ def test_the_league_page_and_the_invitations_page_offer_to_join(api, client, str
     client.force_login(strangers["u76"])
     assert client.post(f"/leagues/{league}/decline/").status_code == 302
     assert "You are invited" not in client.get(f"/leagues/{league}/").content.decode()
+
+
+# -- imports: a play naming someone who has not joined waits for them ------------------------------
+
+
+def test_an_import_keeps_the_members_plays_final_and_holds_the_rest_for_confirmation(
+    api, api_for, strangers, django_capture_on_commit_callbacks
+):
+    from league.services.plays import plays_import
+
+    alice = strangers["u75"].__class__.objects.get(username="alice")
+    league = my_own_league(api, "Harbour")
+    invite(api, league, "u75")
+    api_for(strangers["u75"]).post(f"/api/leagues/{league}/accept/")
+    invite(api, league, "u76")  # asked, not yet answered
+    text = (
+        "play,date,game,player,guest,score,rank\n"
+        "p1,2026-01-01,abyss,alice,no,80,1\np1,2026-01-01,abyss,u75,no,70,2\n"
+        "p2,2026-02-01,abyss,u75,no,80,1\np2,2026-02-01,abyss,u76,no,70,2\n"
+        "p3,2026-03-01,abyss,alice,no,80,1\np3,2026-03-01,abyss,u76,no,70,2\n"
+        "p3,2026-03-01,abyss,Zoe,yes,60,3\n"
+    )
+    club = League.objects.get(slug=league)
+    dry = plays_import(league=club, content=text, format="csv", by=alice, dry_run=True)
+    assert dry.lines()[-1] == (
+        "2 plays would wait for the confirmation of members who have not joined the league: u76 (2)"
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        report = plays_import(league=club, content=text, format="csv", by=alice)
+    assert report.imported and report.waiting == {"u76": 2}
+    first, second, third = Game.objects.filter(leagues=club).order_by("pk")
+    assert first.status == "finished"  # alice and u75, a member: final, as before
+    waits = [records.result_state(g) for g in (second, third)]
+    assert [(g.status, w["waiting_for"]) for g, w in zip((second, third), waits)] == [
+        ("active", ["u76"]),
+        ("active", ["u76"]),
+    ]
+    assert waits[0]["confirmed_by"] == ["alice", "u75"]  # her word stands for u75
+    assert set(changes_of("u75")) == set(
+        RatingChange.objects.filter(game=first, user__username="u75")
+    )
+    assert changes_of("u76") == []
+    # u76 confirms one of them: it is final, and rated in the order played.
+    with django_capture_on_commit_callbacks(execute=True):
+        api_for(strangers["u76"]).post(f"/api/matches/{third.pk}/confirm/", format="json")
+    assert [c.game_id for c in changes_of("u76")] == [third.pk]
+    assert_equal_to_a_recompute("abyss")
+
+
+def assert_equal_to_a_recompute(slug: str) -> None:
+    """The ratings as the service keeps them are those ``manage.py recompute_ratings`` makes."""
+    from django.core.management import call_command
+
+    def now():
+        return (
+            sorted(
+                (r.user_id, round(r.rating, 9), r.games, round(r.openskill_mu, 9))
+                for r in Rating.objects.filter(slug=slug)
+            ),
+            sorted(
+                (c.game_id, c.user_id, round(c.before, 9), round(c.after, 9))
+                for c in RatingChange.objects.filter(slug=slug)
+            ),
+            sorted(
+                RatedGame.objects.filter(slug=slug).values_list("game_id", "skipped", "version")
+            ),
+        )
+
+    kept = now()
+    call_command("recompute_ratings", "--game", slug, stdout=io.StringIO())
+    assert now() == kept
+
+
+def test_a_bgstats_import_takes_an_invited_person_as_a_member_whose_plays_wait(api, strangers):
+    from league.services.plays import plays_import
+
+    alice = strangers["u75"].__class__.objects.get(username="alice")
+    league = my_own_league(api, "Harbour")
+    invite(api, league, "u75")
+    export = {
+        "games": [{"id": 1, "name": "Abyss", "highestWins": True}],
+        "players": [{"id": 1, "name": "alice"}, {"id": 2, "name": "U75"}],
+        "locations": [],
+        "plays": [
+            {
+                "playDate": "2026-01-01 20:00:00",
+                "gameRefId": 1,
+                "playerScores": [
+                    {"playerRefId": 1, "score": "80", "winner": True},
+                    {"playerRefId": 2, "score": "70", "winner": False},
+                ],
+            }
+        ],
+    }
+    report = plays_import(
+        league=League.objects.get(slug=league),
+        content=json.dumps(export),
+        format="bgstats",
+        by=alice,
+    )
+    assert report.members == {"U75": "u75", "alice": "alice"} and report.waiting == {"u75": 1}
+    game = Game.objects.get()
+    assert game.status == "active" and records.result_state(game)["waiting_for"] == ["u75"]
