@@ -58,6 +58,9 @@ def _rating_panel(sender, *, game, **kwargs):
 
 
 def _invitations_panel(sender, *, user, **kwargs):
-    from league.selectors import league_invitations_of
+    from league.selectors import entries_asking, league_invitations_of
 
-    return "league/_invitations.html", {"leagues": league_invitations_of(user)}
+    return "league/_invitations.html", {
+        "leagues": league_invitations_of(user),
+        "entries": entries_asking(user),
+    }

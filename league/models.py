@@ -33,13 +33,16 @@ class Rating(models.Model):
 
 
 class RatedGame(models.Model):
-    """A finished game the ratings have taken in, in order; ``skipped`` says why if unrated."""
+    """A finished game the ratings have taken in, in order; ``skipped`` says why if unrated.
+    A game ``held`` is not rated yet because someone in it has not agreed (league.consent): it
+    is rated, in its place, once they have."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rated")
     slug = models.CharField(max_length=40)
     finished_at = models.DateTimeField()
     version = models.PositiveIntegerField()  # the game's version when rated: a correction moves it
-    skipped = models.CharField(max_length=100, blank=True)
+    skipped = models.CharField(max_length=200, blank=True)
+    held = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["slug", "finished_at", "game"])]
@@ -281,6 +284,13 @@ class Tournament(models.Model):
 
 
 class Entry(models.Model):
+    class Answer(models.TextChoices):
+        # Entered by an organiser: asked, and the tournament's games wait for their yes to be
+        # rated (league.consent); they are paired and play meanwhile.
+        INVITED = "invited"
+        ACCEPTED = "accepted"  # said yes, or entered themself (open entry)
+        DECLINED = "declined"  # said no: withdrawn
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries"
@@ -290,6 +300,7 @@ class Entry(models.Model):
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     waitlisted = models.BooleanField(default=False)  # open entry beyond the cap
     checked_in = models.BooleanField(default=False)
+    answer = models.CharField(max_length=8, choices=Answer.choices, default=Answer.INVITED)
 
     class Meta:
         ordering = ["seed"]

@@ -215,6 +215,17 @@ def league_invitations_of(user) -> list[LeagueInvitation]:
     )
 
 
+def entries_asking(user) -> list[Entry]:
+    """The tournaments an organiser entered ``user`` in who has not answered, newest first."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        Entry.objects.filter(user=user, answer=Entry.Answer.INVITED)
+        .select_related("tournament", "tournament__created_by")
+        .order_by("-tournament__created_at", "-pk")
+    )
+
+
 def league_detail(league: League) -> dict[str, Any]:
     members = league.membership_set.select_related("user").order_by("user__username")
     return {
@@ -449,6 +460,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
                 "dropped": e.dropped,
                 "waitlisted": e.waitlisted,
                 "checked_in": e.checked_in,
+                "answer": e.answer,
             }
             for e in tournament.entries.select_related("user")
         ],
@@ -885,10 +897,17 @@ SKIPPED_WORDS = {
 
 def rating_changes_of(game: Game) -> dict:
     """What a finished game did to its players' Elo ratings: the changes, or why it was not
-    rated, or neither while the rating is under way."""
+    rated (or is not yet: ``held``), or neither while the rating is under way."""
     changes = [
         {"player": c.user.username, "before": c.before, "after": c.after, "delta": c.delta}
         for c in RatingChange.objects.filter(game=game).select_related("user").order_by("seat")
     ]
-    skipped = RatedGame.objects.filter(game=game).values_list("skipped", flat=True).first()
-    return {"changes": changes, "skipped": SKIPPED_WORDS.get(skipped or "", skipped or "")}
+    skipped, held = RatedGame.objects.filter(game=game).values_list("skipped", "held").first() or (
+        "",
+        False,
+    )
+    return {
+        "changes": changes,
+        "skipped": SKIPPED_WORDS.get(skipped, skipped),
+        "held": held,  # not rated yet: waiting for someone's agreement (league.consent)
+    }

@@ -57,6 +57,18 @@ urlpatterns = [
     path("tournaments/<int:pk>/drop/", views.tournament_drop, name="tournament-drop"),
     path("tournaments/<int:pk>/reenter/", views.tournament_reenter, name="tournament-reenter"),
     path(
+        "tournaments/<int:pk>/accept/",
+        views.tournament_entry_answer,
+        {"answer": "accept"},
+        name="tournament-accept",
+    ),
+    path(
+        "tournaments/<int:pk>/decline/",
+        views.tournament_entry_answer,
+        {"answer": "decline"},
+        name="tournament-decline",
+    ),
+    path(
         "tournaments/<int:pk>/rounds/<int:number>/print/",
         views.tournament_print,
         name="tournament-print",

@@ -50,7 +50,7 @@ from league.forms import (
     TableResultForm,
     TournamentForm,
 )
-from league.models import League, LeagueInvitation, Season, Tournament
+from league.models import Entry, League, LeagueInvitation, Season, Tournament
 from league.plays import MAX_BYTES as MAX_PLAYS_FILE
 from league.ratings import DEFAULT_RATING
 from league.services import leagues, plays, tournaments
@@ -778,6 +778,12 @@ def _tournament_page(
                 if not e.waitlisted and not e.dropped and not e.checked_in
             ],
             "dropped_players": [e.user.username for e in entries if e.dropped],
+            # Entered by an organiser and not yet answered: their games rate nobody meanwhile.
+            "unanswered": [
+                e.user.username
+                for e in entries
+                if e.answer == Entry.Answer.INVITED and not e.dropped
+            ],
             "standings": tournament_standing_rows(
                 selectors.tournament_standings(
                     tournament, entries=entries, rounds=live, tables=tables
@@ -1078,6 +1084,27 @@ def _whole_or_none(raw: str | None) -> Any:
     if raw is None or raw.strip() == "":
         return None
     return int(raw) if raw.strip().isdigit() else raw
+
+
+@login_required
+@require_POST
+def tournament_entry_answer(request, pk: int, answer: str):
+    """The player an organiser entered accepts or declines, from the tournament's page or
+    their invitations page (``next``)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    try:
+        if answer == "accept":
+            tournaments.entry_accept(tournament=tournament, by=request.user)
+            messages.success(request, f"You are in {tournament.name}.")
+        else:
+            tournaments.entry_decline(tournament=tournament, by=request.user)
+            messages.success(request, f"You declined: you are out of {tournament.name}.")
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)
+    return redirect("tournament-detail", pk=tournament.pk)
 
 
 tournament_reenter = _simple_post(_reenter, anchor="#organiser")

@@ -351,8 +351,19 @@ class LeagueInvitationOut(serializers.Serializer):
     decline = serializers.CharField(help_text="where to POST to decline")
 
 
+class EntryInvitationOut(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    status = serializers.ChoiceField(choices=["open", "running", "finished"])
+    entered_by = serializers.CharField(allow_null=True, help_text="who made the tournament")
+    accept = serializers.CharField(help_text="where to POST to accept")
+    decline = serializers.CharField(help_text="where to POST to decline (you are withdrawn)")
+
+
 class MyInvitationsOut(serializers.Serializer):
     leagues = LeagueInvitationOut(many=True)
+    tournaments = EntryInvitationOut(many=True)
 
 
 # -- tournaments ----------------------------------------------------------------------------------
@@ -524,6 +535,12 @@ class EntryOut(serializers.Serializer):
     dropped = serializers.BooleanField()
     waitlisted = serializers.BooleanField(help_text="waiting for a place (beyond the cap)")
     checked_in = serializers.BooleanField()
+    answer = serializers.ChoiceField(
+        choices=["invited", "accepted", "declined"],
+        help_text="invited: entered by an organiser, not yet answered (paired and playing, but"
+        " no game of theirs is rated until they accept); accepted (or entered themself);"
+        " declined: withdrawn",
+    )
 
 
 class TimeControlOut(serializers.Serializer):

@@ -66,6 +66,16 @@ urlpatterns = [
         name="api-tournament-drop",
     ),
     path(
+        "tournaments/<int:pk>/accept/",
+        views.TournamentEntryAnswerApi.as_view(action="accept"),
+        name="api-tournament-accept",
+    ),
+    path(
+        "tournaments/<int:pk>/decline/",
+        views.TournamentEntryAnswerApi.as_view(action="decline"),
+        name="api-tournament-decline",
+    ),
+    path(
         "tournaments/<int:pk>/reenter/",
         views.TournamentReenterApi.as_view(),
         name="api-tournament-reenter",

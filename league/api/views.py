@@ -268,7 +268,7 @@ class LeagueInvitationAnswerApi(APIView):
 
 class MyInvitationsApi(APIView):
     """What you have been asked to agree to and have not answered, newest first: leagues to
-    join (games you are invited to are at ``/api/games/invited/``)."""
+    join and tournament entries (games you are invited to are at ``/api/games/invited/``)."""
 
     @extend_schema(responses=s.MyInvitationsOut)
     def get(self, request):
@@ -284,7 +284,19 @@ class MyInvitationsApi(APIView):
             }
             for i in selectors.league_invitations_of(request.user)
         ]
-        return Response(s.MyInvitationsOut({"leagues": leagues_}).data)
+        tournaments_ = [
+            {
+                "tournament": e.tournament_id,
+                "name": e.tournament.name,
+                "game": e.tournament.slug,
+                "status": e.tournament.status,
+                "entered_by": e.tournament.created_by.username if e.tournament.created_by else None,
+                "accept": reverse("api-tournament-accept", args=[e.tournament_id]),
+                "decline": reverse("api-tournament-decline", args=[e.tournament_id]),
+            }
+            for e in selectors.entries_asking(request.user)
+        ]
+        return Response(s.MyInvitationsOut({"leagues": leagues_, "tournaments": tournaments_}).data)
 
 
 class LeagueSeasonsApi(APIView):
@@ -386,6 +398,33 @@ class TournamentEntryApi(APIView):
         body.is_valid(raise_exception=True)
         change = tournaments.entry_add if self.action == "enter" else tournaments.entry_drop
         change(tournament=tournament, by=request.user, **body.validated_data)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentEntryAnswerApi(APIView):
+    """accept/: the player an organiser entered says yes, and the tournament's games they
+    played are rated once everyone at each has agreed; decline/: they say no and are
+    withdrawn. Only your own entry; entering yourself (register/) needs no answer."""
+
+    action = ""
+
+    @extend_schema(
+        request=s.AnswerInvitationIn,
+        responses={
+            201: s.TournamentOut,
+            403: OpenApiResponse(s.ErrorOut, description="another player's entry"),
+            404: OpenApiResponse(s.ErrorOut, description="no such tournament"),
+            409: OpenApiResponse(
+                s.ErrorOut, description="not entered, or answered already (accepted, declined)"
+            ),
+        },
+    )
+    def post(self, request, pk):
+        tournament = _tournament(pk)
+        body = s.AnswerInvitationIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        answer = tournaments.entry_accept if self.action == "accept" else tournaments.entry_decline
+        answer(tournament=tournament, by=request.user, player=body.validated_data.get("player"))
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
 

@@ -147,6 +147,8 @@ class Command(BaseCommand):
             created_by=members["alice"],
             league=club,
         )
+        for name in MEMBERS[1:]:  # alice entered herself; the others say yes to her entry
+            tournaments.entry_accept(tournament=cup, by=members[name])
         tournaments.round_pair(tournament=cup, by=members["alice"])
 
     @staticmethod
