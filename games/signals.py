@@ -3,6 +3,9 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
 
 - ``game_finished(game_id, slug)``: a game ended, played here or recorded from a table.
 - ``result_corrected(game_id, slug)``: a finished game's result changed (a correction).
+- ``consent_changed(game_id, slug)``: someone at a finished game agreed to it, or refused it,
+  after it ended (a table log's seat accepted or declined): the ratings may take it in now, or
+  know never to.
 - ``turn_started(game, seat, user_id)``: it has become the person at ``seat``'s turn (``game``
   is the head, games.store.Head).
 - ``invitation_sent(game, seat, user_id)``: a seat was offered to a person who has not taken
@@ -36,6 +39,7 @@ from django.dispatch import Signal
 
 game_finished = Signal()
 result_corrected = Signal()
+consent_changed = Signal()
 bot_levels_measured = Signal()
 record_correctable = Signal()
 turn_started = Signal()

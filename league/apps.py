@@ -8,6 +8,7 @@ class LeagueConfig(AppConfig):
     def ready(self):
         from games.signals import (
             bot_levels_measured,
+            consent_changed,
             game_finished,
             game_over_panels,
             invitation_panels,
@@ -20,6 +21,8 @@ class LeagueConfig(AppConfig):
         # games, league.tasks, is the backstop for an announcement that was lost).
         game_finished.connect(_rate, dispatch_uid="league.rate.finished")
         result_corrected.connect(_rate, dispatch_uid="league.rate.corrected")
+        # A finished game held for someone's agreement (league.consent) who has now answered.
+        consent_changed.connect(_rate, dispatch_uid="league.rate.consent")
         record_correctable.connect(_may_correct, dispatch_uid="league.may_correct")
         game_finished.connect(_end_tournaments, dispatch_uid="league.tournament.end")
         # The end of a game on its page shows what it did to each player's rating.
