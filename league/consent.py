@@ -34,7 +34,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from games.models import Event, EventKind, Game, GameMode
-from league.models import Entry, Table
+from league.models import Entry, RatedGame, Table
 
 User = get_user_model()
 CHUNK = 500  # ids per IN (...) list, well below every backend's limit on parameters
@@ -55,9 +55,12 @@ class Hold:
         return not self.refused
 
     @property
-    def marked(self) -> tuple[str, bool]:
-        """What the ratings' ledger (RatedGame) keeps of it: ``skipped`` and ``held``."""
-        return self.reason, self.may_agree
+    def marked(self) -> tuple[str, str]:
+        """What the ratings' ledger (RatedGame) keeps of it: ``skipped`` and ``consent``."""
+        return (
+            self.reason,
+            RatedGame.Consent.WAITING if self.may_agree else RatedGame.Consent.REFUSED,
+        )
 
     @property
     def reason(self) -> str:

@@ -34,15 +34,21 @@ class Rating(models.Model):
 
 class RatedGame(models.Model):
     """A finished game the ratings have taken in, in order; ``skipped`` says why if unrated.
-    A game ``held`` is not rated yet because someone in it has not agreed (league.consent): it
-    is rated, in its place, once they have."""
+    A game someone in it has not agreed to (league.consent) is held (``consent`` "waiting"):
+    rated, in its place, once they have; one someone refused ("refused") never is. Neither
+    counts in a league's standings."""
+
+    class Consent(models.TextChoices):
+        AGREED = "agreed"  # by everyone in it (or it needed nobody's agreement)
+        WAITING = "waiting"
+        REFUSED = "refused"
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rated")
     slug = models.CharField(max_length=40)
     finished_at = models.DateTimeField()
     version = models.PositiveIntegerField()  # the game's version when rated: a correction moves it
     skipped = models.CharField(max_length=200, blank=True)
-    held = models.BooleanField(default=False)
+    consent = models.CharField(max_length=8, choices=Consent.choices, default=Consent.AGREED)
 
     class Meta:
         indexes = [models.Index(fields=["slug", "finished_at", "game"])]

@@ -493,10 +493,15 @@ def league_games(league: League, *, season: Season | None = None) -> QuerySet[Ga
     """The league's finished games in the order played: those recorded for it and those of
     its tournaments. With a season: the league's games played on the season's days, except a
     tournament's games, which count in their tournament's season (if it has one) whatever
-    their date."""
-    games = Game.objects.filter(status=GameStatus.FINISHED, result__isnull=False).filter(
-        Q(pk__in=League.games.through.objects.filter(league=league).values("game_id"))
-        | Q(table__round__tournament__league=league)
+    their date. Not those someone in them has not agreed to (league.consent): the ratings'
+    ledger says which, once it has taken a game in."""
+    games = (
+        Game.objects.filter(status=GameStatus.FINISHED, result__isnull=False)
+        .filter(
+            Q(pk__in=League.games.through.objects.filter(league=league).values("game_id"))
+            | Q(table__round__tournament__league=league)
+        )
+        .exclude(rated__consent__in=[RatedGame.Consent.WAITING, RatedGame.Consent.REFUSED])
     )
     if season is not None:
         days = Q(finished_at__date__gte=season.starts_on)
@@ -902,12 +907,11 @@ def rating_changes_of(game: Game) -> dict:
         {"player": c.user.username, "before": c.before, "after": c.after, "delta": c.delta}
         for c in RatingChange.objects.filter(game=game).select_related("user").order_by("seat")
     ]
-    skipped, held = RatedGame.objects.filter(game=game).values_list("skipped", "held").first() or (
-        "",
-        False,
-    )
+    marker = RatedGame.objects.filter(game=game).values_list("skipped", "consent").first()
+    skipped, agreement = marker or ("", RatedGame.Consent.AGREED)
     return {
         "changes": changes,
         "skipped": SKIPPED_WORDS.get(skipped, skipped),
-        "held": held,  # not rated yet: waiting for someone's agreement (league.consent)
+        # not rated yet: waiting for someone's agreement (league.consent)
+        "held": agreement == RatedGame.Consent.WAITING,
     }

@@ -25,8 +25,12 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name="ratedgame",
-            name="held",
-            field=models.BooleanField(default=False),
+            name="consent",
+            field=models.CharField(
+                choices=[("agreed", "Agreed"), ("waiting", "Waiting"), ("refused", "Refused")],
+                default="agreed",
+                max_length=8,
+            ),
         ),
         migrations.AlterField(
             model_name="ratedgame",

@@ -7,11 +7,11 @@ duplicate task finds nothing to do; a late one (a game that ended before games a
 makes it recompute that game type from the start, so the numbers always equal a full
 recompute.
 
-A game someone in it has not agreed to (league.consent) takes its place in the ledger
-``held``, rating nobody. When they agree (the task is asked again for that game, or the sweep
-finds it) its marker goes and it is taken in as any late game is; a refusal makes the marker
-final (not held: never rated). The sweep re-reads only the held games' agreement, so a game
-that stays held costs it a few queries and no recompute.
+A game someone in it has not agreed to (league.consent) takes its place in the ledger held
+(``consent`` "waiting"), rating nobody. When they agree (the task is asked again for that game,
+or the sweep finds it) its marker goes and it is taken in as any late game is; a refusal makes
+the marker final ("refused": never rated). The sweep re-reads only the waiting games'
+agreement, so a game that stays held costs it a few queries and no recompute.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from league.models import RatedGame, Rating, RatingChange, RatingLedger
 from league.ratings import EloLadder, OpenSkillLadder
 
 BATCH = 2000
+AGREED, WAITING = RatedGame.Consent.AGREED, RatedGame.Consent.WAITING
 
 
 @dataclass
@@ -103,14 +104,18 @@ def _rate(
     table = table_of(game)
     if isinstance(table, str) or hold is not None:
         # Fewer than two members is no game to rate, whoever agreed; else it waits (or not).
-        skipped, held = (table, False) if isinstance(table, str) or hold is None else hold.marked
+        skipped, agreement = (
+            (table, RatedGame.Consent.AGREED)
+            if isinstance(table, str) or hold is None
+            else hold.marked
+        )
         return RatedGame(
             game=game,
             slug=game.slug,
             finished_at=game.finished_at,
             version=game.version,
             skipped=skipped,
-            held=held,
+            consent=agreement,
         ), []
     users, ranks = table
     elo = ladders.elo.rate(users, ranks)
@@ -166,11 +171,11 @@ def ratings_update(*, slug: str, game_id: int | None = None) -> int:
     after the last one rated, read from an index. Without it (the sweep), every game is."""
     _lock(slug)
     if game_id is None:
-        released = _release(RatedGame.objects.filter(slug=slug, held=True))
+        released = _release(RatedGame.objects.filter(slug=slug, consent=WAITING))
         last = _last_rated(slug)
         unrated = list(finished_games(slug).filter(rated__isnull=True))
         corrected = (
-            RatedGame.objects.filter(slug=slug, held=False)
+            RatedGame.objects.filter(slug=slug, consent=AGREED)
             .exclude(version=F("game__version"))
             .exists()
         )
@@ -178,7 +183,9 @@ def ratings_update(*, slug: str, game_id: int | None = None) -> int:
     else:
         asked = Game.objects.filter(pk=game_id, slug=slug).select_related("rated").first()
         ledger = getattr(asked, "rated", None)
-        released = _release([ledger]) if ledger is not None and ledger.held else 0
+        # A game someone had not agreed to: released if they now have, else kept up to date.
+        waited = ledger is not None and ledger.consent != AGREED
+        released = _release([ledger]) if ledger is not None and waited else 0
         if released:
             ledger = None
         last = _last_rated(slug)
@@ -186,7 +193,7 @@ def ratings_update(*, slug: str, game_id: int | None = None) -> int:
         corrected = (
             asked is not None
             and ledger is not None
-            and not ledger.held
+            and not waited
             and ledger.version != asked.version
         )
         late = (
@@ -286,8 +293,9 @@ def _finished_after(slug: str, last):
 
 
 def _release(markers: Iterable[RatedGame]) -> int:
-    """Of held games' markers, remove those of games now agreed to (they are then unrated, and
-    taken in as late games are), and bring the others' up to date; how many were released."""
+    """Of the markers of games someone had not agreed to, remove those of games everyone now
+    agrees to (they are then unrated, and taken in as late games are), and bring the others'
+    up to date; how many were released."""
     markers = list(markers)
     if not markers:
         return 0
@@ -299,14 +307,14 @@ def _release(markers: Iterable[RatedGame]) -> int:
         game, hold = by_id[marker.game_id], held.get(marker.game_id)
         if hold is None and game.status == GameStatus.FINISHED:
             released.append(marker.pk)
-        elif hold is not None and (marker.skipped, marker.held, marker.version) != (
+        elif hold is not None and (marker.skipped, marker.consent, marker.version) != (
             *hold.marked,
             game.version,
         ):
-            (marker.skipped, marker.held), marker.version = hold.marked, game.version
+            (marker.skipped, marker.consent), marker.version = hold.marked, game.version
             changed.append(marker)
     RatedGame.objects.filter(pk__in=released).delete()
-    RatedGame.objects.bulk_update(changed, ["skipped", "held", "version"])
+    RatedGame.objects.bulk_update(changed, ["skipped", "consent", "version"])
     return len(released)
 
 
@@ -314,8 +322,8 @@ def slugs_with_unrated_games() -> list[str]:
     """Game types with a finished game not rated yet, rated before a correction, or held until
     someone agreed who now has."""
     unrated = Game.objects.filter(status=GameStatus.FINISHED, rated__isnull=True)
-    corrected = RatedGame.objects.filter(held=False).exclude(version=F("game__version"))
-    held = list(Game.objects.filter(rated__held=True).prefetch_related("seats"))
+    corrected = RatedGame.objects.filter(consent=AGREED).exclude(version=F("game__version"))
+    held = list(Game.objects.filter(rated__consent=WAITING).prefetch_related("seats"))
     still = consent.holds(held)
     return sorted(
         set(unrated.values_list("slug", flat=True))

@@ -885,7 +885,7 @@ def _rate_held_games(tournament: Tournament) -> None:
     someone's agreement (league.services.ratings releases those everyone now agrees to)."""
     held: dict[str, list[int]] = {}
     for game_id, slug in RatedGame.objects.filter(
-        held=True, game__table__round__tournament=tournament
+        consent=RatedGame.Consent.WAITING, game__table__round__tournament=tournament
     ).values_list("game_id", "slug"):
         held.setdefault(slug, []).append(game_id)
     for slug, ids in held.items():

@@ -729,7 +729,7 @@ def test_the_held_table_is_rated_once_both_entrants_accept_and_equals_a_recomput
     with django_capture_on_commit_callbacks(execute=True):
         override(api, tid, table["id"], "u75", "u76")
     marker = RatedGame.objects.get(game_id=table["game"])
-    assert marker.held and marker.skipped == (
+    assert marker.consent == "waiting" and marker.skipped == (
         "waiting for u75 to accept their entry and u76 to accept their entry"
     )
     # A game of another table, played later, is rated meanwhile: the held one will come late.
@@ -789,7 +789,10 @@ def test_event_day_runs_on_entries_not_yet_accepted_and_a_confirmed_result_is_ag
         b,
     }
     held = RatedGame.objects.get(game_id=settled["game"])
-    assert held.held and not RatingChange.objects.filter(game_id=settled["game"]).exists()
+    assert (
+        held.consent == "waiting"
+        and not RatingChange.objects.filter(game_id=settled["game"]).exists()
+    )
     assert held.skipped == f"waiting for {c} to accept their entry and {d} to accept their entry"
 
 
@@ -839,7 +842,8 @@ def test_a_declined_entry_leaves_the_games_it_played_unrated(
         override(api, tid, table["id"], "u75", "u76")
         answer(api_for(strangers["u76"]), tid, "decline")
     marker = RatedGame.objects.get(game_id=table["game"])
-    assert marker.held and "u76 to be entered again and accept" in marker.skipped
+    assert marker.consent == "waiting"
+    assert "u76 to be entered again and accept" in marker.skipped
     assert not RatingChange.objects.exists()
     body = api.get(f"/api/tournaments/{tid}/").json()
     assert [p["dropped"] for p in body["players"]] == [False, True]
@@ -935,14 +939,15 @@ def test_the_sweep_leaves_a_held_game_alone_and_recompute_holds_it_too(
     from league.services import ratings
 
     _, game = held_table(api, strangers, django_capture_on_commit_callbacks)
-    assert RatedGame.objects.get(game_id=game).held
+    assert RatedGame.objects.get(game_id=game).consent == "waiting"
     assert ratings.slugs_with_unrated_games() == []
     with mock.patch.object(ratings, "ratings_recompute", wraps=ratings.ratings_recompute) as redo:
         assert league_tasks.sweep_unrated_games() == 0
         assert ratings_update(slug=DSA) == 0
     assert redo.call_count == 0  # no recompute for a game that still waits
     assert_equal_to_a_recompute(DSA)
-    assert RatedGame.objects.get(game_id=game).held and not RatingChange.objects.exists()
+    assert RatedGame.objects.get(game_id=game).consent == "waiting"
+    assert not RatingChange.objects.exists()
 
 
 @pytest.mark.after_commit_errors
@@ -959,7 +964,7 @@ def test_an_agreement_whose_task_was_lost_is_rated_by_the_sweep(
     ):
         answer(api_for(strangers["u75"]), tid)
         answer(api_for(strangers["u76"]), tid)
-    assert RatedGame.objects.get(game_id=game).held  # the task never ran
+    assert RatedGame.objects.get(game_id=game).consent == "waiting"  # the task never ran
     assert ratings.slugs_with_unrated_games() == [DSA]
     assert league_tasks.sweep_unrated_games() == 1
     assert RatingChange.objects.filter(game_id=game).count() == 2
@@ -1041,7 +1046,7 @@ def test_a_seat_declined_means_the_log_is_never_rated_and_says_so(
         enter_to_the_end(api, game["id"], random.Random(76))
         seat_answer(api_for(strangers["u75"]), game["id"], 0)
     marker = RatedGame.objects.get(game_id=game["id"])
-    assert not marker.held and marker.skipped == "u76 declined their seat"
+    assert marker.consent == "refused" and marker.skipped == "u76 declined their seat"
     assert not RatingChange.objects.exists()
     assert_equal_to_a_recompute(DSA)
     client.force_login(strangers["u75"])
@@ -1091,3 +1096,24 @@ def api_for_user(user):
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
     return client
+
+
+def test_a_league_tournaments_held_table_is_out_of_the_league_standings_until_agreed(
+    api, api_for, strangers, django_capture_on_commit_callbacks
+):
+    league = my_own_league(api, "Harbour")
+    for name in strangers:
+        invite(api, league, name)
+        api_for(strangers[name]).post(f"/api/leagues/{league}/accept/")
+    # Members of the league, but entered in its tournament by alice without being asked.
+    tid = table_tournament(api, ["u75", "u76"], league=league)
+    table = api.post(f"/api/tournaments/{tid}/rounds/", format="json").json()["tables"][0]
+    with django_capture_on_commit_callbacks(execute=True):
+        override(api, tid, table["id"], "u75", "u76")
+    assert api.get(f"/api/leagues/{league}/standings/").json() == []
+    assert len(api.get(f"/api/tournaments/{tid}/standings/").json()) == 2  # event day goes on
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in strangers:
+            answer(api_for(strangers[name]), tid)
+    rows = api.get(f"/api/leagues/{league}/standings/").json()
+    assert [(r["player"], r["games"], r["wins"]) for r in rows] == [("u75", 1, 1), ("u76", 1, 0)]
