@@ -195,7 +195,13 @@ SPECTACULAR_SETTINGS = {
         "config.schema.add_error_responses",
     ],
     # One enum for the Deep cards, wherever a card is named (a sheet in, a sheet out, stats).
-    "ENUM_NAME_OVERRIDES": {"DeepCardEnum": "games.rules.oceans_data.CARD_NAMES"},
+    # One for a tournament's status (its page and the entries waiting for an answer), under
+    # the name it had before the second, and one for a person asked to join a league.
+    "ENUM_NAME_OVERRIDES": {
+        "DeepCardEnum": "games.rules.oceans_data.CARD_NAMES",
+        "TournamentOutStatusEnum": ["open", "running", "finished"],
+        "MembershipStatusEnum": ["invited", "member"],
+    },
 }
 
 # -- cache -----------------------------------------------------------------------------------

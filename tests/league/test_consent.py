@@ -1117,3 +1117,23 @@ def test_a_league_tournaments_held_table_is_out_of_the_league_standings_until_ag
             answer(api_for(strangers[name]), tid)
     rows = api.get(f"/api/leagues/{league}/standings/").json()
     assert [(r["player"], r["games"], r["wins"]) for r in rows] == [("u75", 1, 1), ("u76", 1, 0)]
+
+
+def test_the_schema_documents_every_answer(api):
+    schema = api.get("/api/schema/?format=json").json()
+    paths, schemas = schema["paths"], schema["components"]["schemas"]
+    for path in (
+        "/api/leagues/{slug}/accept/",
+        "/api/leagues/{slug}/decline/",
+        "/api/tournaments/{id}/accept/",
+        "/api/tournaments/{id}/decline/",
+    ):
+        responses = paths[path]["post"]["responses"]
+        assert {"403", "404", "409"} <= set(responses), path
+    assert set(paths["/api/me/invitations/"]["get"]["responses"]["200"]["content"]) == {
+        "application/json"
+    }
+    assert "invited" in schemas["LeagueOut"]["properties"]
+    assert schemas["MembershipStatusEnum"]["enum"] == ["invited", "member"]
+    assert schemas["AnswerEnum"]["enum"] == ["invited", "accepted", "declined"]
+    assert "answer" in schemas["EntryOut"]["properties"]
