@@ -61,9 +61,16 @@ def _rating_panel(sender, *, game, **kwargs):
 
 
 def _invitations_panel(sender, *, user, **kwargs):
+    from games.catalog import game_name
+    from games.records import records_waiting_for
     from league.selectors import entries_asking, league_invitations_of
 
     return "league/_invitations.html", {
         "leagues": league_invitations_of(user),
         "entries": entries_asking(user),
+        # Club records naming them that wait for their confirmation (an import's, say).
+        "records": [
+            {"game": game, "name": game_name(game.slug), "state": state}
+            for game, state in records_waiting_for(user)
+        ],
     }

@@ -965,7 +965,8 @@ def entry_reenter(*, tournament: Tournament, player: str, by: AbstractUser) -> E
 
 @transaction.atomic
 def entry_check_in(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
-    """A player checks in (or an organiser checks them in) before round 1."""
+    """A player checks in (or an organiser checks them in) before round 1. Checking in
+    yourself accepts the organisers' entry too."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     player = inputs.text(player, "player", 150)
     entry = tournament.entries.select_related("user").filter(user__username=player).first()
@@ -986,6 +987,11 @@ def entry_check_in(*, tournament: Tournament, player: str, by: AbstractUser) -> 
     entry.checked_in = True
     entry.save(update_fields=["checked_in"])
     _log(tournament, "CheckedIn", by, {"player": player})
+    if by.pk == entry.user_id and entry.answer == Entry.Answer.INVITED:
+        # Checking in yourself is saying yes: you are there to play.
+        entry.answer = Entry.Answer.ACCEPTED
+        entry.save(update_fields=["answer"])
+        _log(tournament, "EntryAccepted", by, {"player": player})
     return entry
 
 

@@ -1137,3 +1137,27 @@ def test_the_schema_documents_every_answer(api):
     assert schemas["MembershipStatusEnum"]["enum"] == ["invited", "member"]
     assert schemas["AnswerEnum"]["enum"] == ["invited", "accepted", "declined"]
     assert "answer" in schemas["EntryOut"]["properties"]
+
+
+def test_checking_in_yourself_accepts_the_entry(api_for, make_user):
+    org = api_for(make_user("org"))
+    ann = make_user("ann")
+    make_user("ben")
+    tid = table_tournament(org, ["ann", "ben"], check_in=True)
+    org.post(f"/api/tournaments/{tid}/checkin/", {"player": "ben"}, format="json")
+    api_for(ann).post(f"/api/tournaments/{tid}/checkin/", {}, format="json")
+    players = {p["player"]: p for p in org.get(f"/api/tournaments/{tid}/").json()["players"]}
+    assert (players["ann"]["checked_in"], players["ann"]["answer"]) == (True, "accepted")
+    assert (players["ben"]["checked_in"], players["ben"]["answer"]) == (True, "invited")
+
+
+def test_the_invitations_page_lists_the_records_waiting_for_you(api, client, strangers):
+    game = record(api, "u75", "u76").json()
+    client.force_login(strangers["u75"])
+    listed = client.get("/invitations/").content.decode()
+    assert (
+        'id="records-to-confirm"' in listed and f'action="/matches/{game["id"]}/confirm/"' in listed
+    )
+    response = client.post(f"/matches/{game['id']}/confirm/", {"next": "/invitations/"})
+    assert response["Location"] == "/invitations/"
+    assert 'id="records-to-confirm"' not in client.get("/invitations/").content.decode()
