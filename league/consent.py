@@ -3,10 +3,11 @@
 recompute_ratings``).
 
 A finished game is rated only once every member seated at it has agreed to it. Until then it is
-held: it counts wherever else it counts (a tournament's standings and pairings, a league's
-table once final), it rates nobody, and the moment the last of them agrees it is rated in its
-place in the order games ended. A member who refused it, or can no longer agree, means it is
-never rated. Guests and bots are not members: they need no agreement and are never rated.
+held: it still counts for its tournament (standings, the next round's pairing), it rates
+nobody and stays out of a league's standings (league.selectors.league_games reads the ratings'
+ledger), and the moment the last of them agrees it is rated in its place in the order games
+ended. A member who refused it, or can no longer agree, means it is never rated. Guests and
+bots are not members: they need no agreement and are never rated.
 
 What agreeing is, by the kind of game:
 

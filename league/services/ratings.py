@@ -171,7 +171,7 @@ def ratings_update(*, slug: str, game_id: int | None = None) -> int:
     after the last one rated, read from an index. Without it (the sweep), every game is."""
     _lock(slug)
     if game_id is None:
-        released = _release(RatedGame.objects.filter(slug=slug, consent=WAITING))
+        _release(RatedGame.objects.filter(slug=slug, consent=WAITING))  # those now unrated
         last = _last_rated(slug)
         unrated = list(finished_games(slug).filter(rated__isnull=True))
         corrected = (
@@ -185,8 +185,7 @@ def ratings_update(*, slug: str, game_id: int | None = None) -> int:
         ledger = getattr(asked, "rated", None)
         # A game someone had not agreed to: released if they now have, else kept up to date.
         waited = ledger is not None and ledger.consent != AGREED
-        released = _release([ledger]) if ledger is not None and waited else 0
-        if released:
+        if ledger is not None and waited and _release([ledger]):
             ledger = None
         last = _last_rated(slug)
         unrated = list(_finished_after(slug, last))

@@ -1161,3 +1161,28 @@ def test_the_invitations_page_lists_the_records_waiting_for_you(api, client, str
     response = client.post(f"/matches/{game['id']}/confirm/", {"next": "/invitations/"})
     assert response["Location"] == "/invitations/"
     assert 'id="records-to-confirm"' not in client.get("/invitations/").content.decode()
+
+
+def test_one_yes_releases_every_game_it_held_in_the_order_they_ended(
+    api, api_for, strangers, django_capture_on_commit_callbacks
+):
+    answer(api_for(strangers["u75"]), tid := table_tournament(api, ["u75", "u76"], rounds=2))
+    games = []
+    for winner, loser in (("u75", "u76"), ("u76", "u75")):
+        table = api.post(f"/api/tournaments/{tid}/rounds/", format="json").json()["tables"][0]
+        with django_capture_on_commit_callbacks(execute=True):
+            override(api, tid, table["id"], winner, loser)
+        games.append(table["game"])
+    assert set(RatedGame.objects.values_list("consent", flat=True)) == {"waiting"}
+    with django_capture_on_commit_callbacks(execute=True):
+        answer(api_for(strangers["u76"]), tid)
+    # u75 won the first at 1500 each (+16); u76, 1484 by then, won the second (+17).
+    assert {
+        (c.game_id, c.user.username, round(c.after - c.before)) for c in RatingChange.objects.all()
+    } == {
+        (games[0], "u75", 16),
+        (games[0], "u76", -16),
+        (games[1], "u75", -17),
+        (games[1], "u76", 17),
+    }
+    assert_equal_to_a_recompute(DSA)
