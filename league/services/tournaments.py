@@ -958,7 +958,11 @@ def entry_reenter(*, tournament: Tournament, player: str, by: AbstractUser) -> E
         return _enter(tournament, entry.user, by)
     entry.dropped_after_round = None
     entry.entered_after_round = played
-    entry.save(update_fields=["dropped_after_round", "entered_after_round"])
+    if entry.answer == Entry.Answer.DECLINED:
+        # They said no: putting them back in asks them again (an answer they agreed to before
+        # stands for the games played since, as a drop does not take it back).
+        entry.answer = _answer(entry.user, by)
+    entry.save(update_fields=["dropped_after_round", "entered_after_round", "answer"])
     _log(tournament, "EntryReentered", by, {"player": player, "after_round": played})
     return entry
 

@@ -847,6 +847,12 @@ def test_a_declined_entry_leaves_the_games_it_played_unrated(
     assert not RatingChange.objects.exists()
     body = api.get(f"/api/tournaments/{tid}/").json()
     assert [p["dropped"] for p in body["players"]] == [False, True]
+    # Put back in, u76 is asked again; this time the yes rates the game played.
+    back = api.post(f"/api/tournaments/{tid}/reenter/", {"player": "u76"}, format="json")
+    assert back.json()["players"][1]["answer"] == "invited"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert answer(api_for(strangers["u76"]), tid).status_code == 201
+    assert RatingChange.objects.filter(game_id=table["game"]).count() == 2
 
 
 def test_nobody_answers_for_another_entrant_and_bad_answers_change_nothing(api, api_for, strangers):
