@@ -1,8 +1,11 @@
-"""Nobody changes another member's rating without their consent (issue 12, item 5).
+"""Nobody changes another member's rating without their consent (issue 12, item 5; issue 33,
+item 2).
 
 A recorded result naming other members is rated once each has confirmed it, or a league
-organiser has; a named member may dispute it. A game never plays or forfeits a person's moves
-before they have taken their seat.
+organiser has for the league's members; a named member may dispute it. A game never plays or
+forfeits a person's moves before they have taken their seat. Joining a league, being entered in
+a tournament and being seated at a table log are invitations the member answers; until they
+say yes, what names them waits (league.consent).
 """
 
 from __future__ import annotations
@@ -978,8 +981,8 @@ def test_an_agreement_whose_task_was_lost_is_rated_by_the_sweep(
     assert_equal_to_a_recompute(DSA)
 
 
-def test_the_game_page_says_why_a_game_is_not_rated_yet(
-    api, client, strangers, django_capture_on_commit_callbacks
+def test_the_rating_panel_says_why_a_game_is_not_rated_yet(
+    api, strangers, django_capture_on_commit_callbacks
 ):
     from league.selectors import rating_changes_of
 
