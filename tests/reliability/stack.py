@@ -404,6 +404,15 @@ class Stack:
         status, data, _ = self.request("POST", path, body, headers=headers, **how)
         return status, data
 
+    def signed_in(self, username: str, password: str = "a long pass phrase") -> Browser:
+        """A browser signed in to the site as ``username`` (the pages, with their CSRF)."""
+        browser = Browser(self)
+        browser.get("/accounts/login/")
+        status, _ = browser.post("/accounts/login/", {"username": username, "password": password})
+        if status != 302:
+            raise RuntimeError(f"{username} could not sign in ({status})")
+        return browser
+
     def manage(self, *args: str, stdin: str | None = None) -> str:
         """A management command, run as the web service runs (the app role)."""
         done = subprocess.run(
@@ -491,3 +500,55 @@ def running(postgres_url: str, **options: Any) -> Iterator[Stack]:
             yield stack.start()
         finally:
             stack.close()
+
+
+class Browser:
+    """The pages as a browser uses them: cookies kept, forms sent with their CSRF token and
+    the Referer an https page sends."""
+
+    def __init__(self, stack: Stack):
+        self.stack = stack
+        self.cookies: dict[str, str] = {}
+
+    def _send(self, method: str, path: str, body: bytes | None, kind: str | None):
+        headers = {"Referer": f"{self.stack.url}{path}"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if kind:
+            headers["Content-Type"] = kind
+        if "csrftoken" in self.cookies and method == "POST":
+            headers["X-CSRFToken"] = self.cookies["csrftoken"]
+        status, data, response = self.stack.request(method, path, body, headers)
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key] = rest.split(";", 1)[0]
+        return status, data
+
+    def get(self, path: str):
+        return self._send("GET", path, None, None)
+
+    def post(self, path: str, fields: dict[str, str]):
+        from urllib.parse import urlencode
+
+        return self._send(
+            "POST", path, urlencode(fields).encode(), "application/x-www-form-urlencoded"
+        )
+
+    def upload(self, path: str, fields: dict[str, str], name: str, filename: str, data: bytes):
+        """A form with a file, as multipart/form-data."""
+        boundary = secrets.token_hex(12)
+        parts = [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n{value}\r\n'.encode()
+            for key, value in fields.items()
+        ]
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; '
+            f'filename="{filename}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
+            + data
+            + b"\r\n"
+        )
+        parts.append(f"--{boundary}--\r\n".encode())
+        return self._send(
+            "POST", path, b"".join(parts), f"multipart/form-data; boundary={boundary}"
+        )
