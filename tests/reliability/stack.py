@@ -272,7 +272,7 @@ class Stack:
         return [
             name
             for name, service in self.spec["services"].items()
-            if service.get("command", [None])[0] == "celery"
+            if "celery" in service.get("command", [])
         ]
 
     def wait_for_worker(self, name: str) -> None:
