@@ -7,6 +7,7 @@ input before it writes anything, whichever door the input came through.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 import re
 from typing import Any
@@ -19,6 +20,8 @@ EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
 # A date-only record is taken as noon UTC, up to a day ahead of UTC for clubs east of it.
 FUTURE_SLACK = dt.timedelta(days=1)
 MAX_SCORE = 1_000_000_000
+# As deep as any file or body the service reads needs (a BG Stats export nests 4 deep).
+MAX_JSON_DEPTH = 32
 _DIGITS = re.compile(r"[0-9]+")
 
 
@@ -113,3 +116,53 @@ def calendar_date(value: Any, name: str, *, years_ahead: int = 10) -> dt.date:
     if not EARLIEST.date() <= value <= latest:
         raise InvalidInput(f"{name} must be from 1900 to {latest.year}")
     return value
+
+
+def json_document(raw: str, name: str) -> Any:
+    """Parsed JSON that nests at most MAX_JSON_DEPTH deep and holds only what the service can
+    store: no NUL or lone surrogate in its text, no number that is not finite or too long."""
+    try:
+        value = json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:  # the C decoder stops at the interpreter's recursion limit
+        raise InvalidInput(f"{name} is JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(
+            f"{name} is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except ValueError:  # int() refuses a number of more than 4,300 digits
+        raise InvalidInput(f"{name} holds a number too long to be one") from None
+    json_value(value, name)
+    return value
+
+
+def _no_constant(word: str):
+    raise InvalidInput(f"{word} is not a number: numbers must be finite")
+
+
+def json_value(value: Any, name: str) -> None:
+    """Raise InvalidInput if parsed JSON nests deeper than MAX_JSON_DEPTH or holds text or
+    numbers the service cannot store. Iterative, so a hostile depth cannot exhaust the stack."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise InvalidInput(f"{name} is JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        if isinstance(item, dict):
+            for key, child in item.items():
+                _storable_text(key, name)
+                stack.append((child, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, str):
+            _storable_text(item, name)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise InvalidInput(f"{name} holds a number that is not finite")
+
+
+def _storable_text(value: str, name: str) -> None:
+    if "\x00" in value:
+        raise InvalidInput(f"{name} holds text with the NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{name} holds text that is not Unicode (a lone surrogate)") from None
