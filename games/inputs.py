@@ -20,6 +20,7 @@ EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
 # A date-only record is taken as noon UTC, up to a day ahead of UTC for clubs east of it.
 FUTURE_SLACK = dt.timedelta(days=1)
 MAX_SCORE = 1_000_000_000
+BIGINT = 2**63 - 1  # the largest id or version a row holds
 # As deep as any file or body the service reads needs (a BG Stats export nests 4 deep).
 MAX_JSON_DEPTH = 32
 _DIGITS = re.compile(r"[0-9]+")
@@ -35,6 +36,15 @@ def whole_number(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidInput(f"{name} must be a whole number from {low} to {high}")
     return value
+
+
+def whole_number_or_none(value: Any, low: int, high: int) -> int | None:
+    """whole_number's value, or None where it would refuse: for input that is ignored when it
+    is garbage (a page's ``?seat=``, a stream's Last-Event-ID), never handed to int() raw."""
+    try:
+        return whole_number(value, "", low, high)
+    except InvalidInput:
+        return None
 
 
 def text(value: Any, name: str, max_length: int, *, blank: bool = False) -> str:

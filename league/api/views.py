@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 
 from accounts.bots import is_bot
 from accounts.errors import InvalidInput
-from games import records
+from games import inputs, records
 from games.api.serializers import GameOut
 from games.catalog import game_types
 from games.selectors import game_with_seats
@@ -260,8 +260,9 @@ class TournamentListCreateApi(APIView):
             if league is None:
                 raise InvalidInput("a season belongs to a league: name the league too")
             season = league.seasons.filter(name=season_name).first()
-            if season is None and season_name.isdigit():
-                season = league.seasons.filter(pk=int(season_name)).first()
+            number = inputs.whole_number_or_none(season_name, 1, inputs.BIGINT)
+            if season is None and number is not None:
+                season = league.seasons.filter(pk=number).first()
             if season is None:
                 raise InvalidInput(f"{league.name} has no season {season_name!r}")
         tournament = tournaments.tournament_create(

@@ -730,11 +730,11 @@ def round_start(
         raise InvalidInput(f"round {number} has not been paired")
     if round_.started_at is not None:
         raise RuleViolation(f"round {number}'s clock is already running")
-    if minutes is None or minutes == "":
+    if minutes is None or (isinstance(minutes, str) and not minutes.strip()):
         minutes = tournament.round_minutes
     if minutes is None:
         raise InvalidInput("say how many minutes the round lasts")
-    minutes = _whole(minutes, "minutes", 5, 600)
+    minutes = inputs.whole_number(minutes, "minutes", 5, 600)  # a page's form sends text
     round_.started_at = timezone.now()
     round_.minutes = minutes
     round_.save(update_fields=["started_at", "minutes"])
