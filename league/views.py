@@ -358,7 +358,7 @@ def league_standings_csv(request, slug: str):
         part
         for part in (
             league.slug,
-            slugify(choice.season.name) if choice.season else "all",
+            leagues.name_slug(choice.season.name) if choice.season else "all",
             choice.slug,
         )
         if part

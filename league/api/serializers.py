@@ -219,7 +219,10 @@ class AnswerIn(serializers.Serializer):
 
 
 class LeagueIn(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
+    name = serializers.CharField(
+        max_length=100,
+        help_text="in any script, kept as typed; the league's slug is made from it",
+    )
     description = serializers.CharField(
         required=False, allow_blank=True, max_length=5000, default=""
     )
@@ -297,7 +300,10 @@ class LeagueGameStandingsOut(serializers.Serializer):
 
 
 class LeagueOut(serializers.Serializer):
-    slug = serializers.CharField()
+    slug = serializers.CharField(
+        help_text="the name in ASCII (transliterated, or `league` where nothing is), "
+        "with -2, -3... where another league has it"
+    )
     name = serializers.CharField()
     description = serializers.CharField(allow_blank=True)
     members = MemberOut(many=True)
