@@ -1,8 +1,9 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.views import TokenView
+from config import http
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -11,10 +12,15 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("games.api.urls")),
     path("api/", include("league.api.urls")),
+    # Any other API path, a trailing slash missing included: the API's JSON 404, never a page
+    # (DEBUG's included) nor an APPEND_SLASH redirect, which would drop a POST's body.
+    re_path(r"^api/", http.not_found),
     path("", include("accounts.urls")),
     path("", include("league.urls")),
     path("", include("games.urls")),
 ]
 
+handler400 = "config.http.bad_request"
+handler403 = "config.http.permission_denied"
 handler404 = "config.http.not_found"
 handler500 = "config.http.server_error"

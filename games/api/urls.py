@@ -1,5 +1,6 @@
 from django.urls import path
 
+from config.http import methods_allowed
 from games.api import analysis, export, logs, streams, views
 
 urlpatterns = [
@@ -16,8 +17,13 @@ urlpatterns = [
     path("games/<int:pk>/actions/", views.GameActionsApi.as_view(), name="api-game-actions"),
     path("games/<int:pk>/events/", views.GameEventsApi.as_view(), name="api-game-events"),
     path("games/<int:pk>/export/", export.GameExportApi.as_view(), name="api-game-export"),
-    path("games/<int:pk>/stream/", streams.game_stream, name="api-game-stream"),
-    path("me/stream/", streams.user_stream, name="api-me-stream"),
+    # The streams are not DRF views: TRACE or PUT must not open one.
+    path(
+        "games/<int:pk>/stream/",
+        methods_allowed(streams.game_stream, "GET"),
+        name="api-game-stream",
+    ),
+    path("me/stream/", methods_allowed(streams.user_stream, "GET"), name="api-me-stream"),
     path("games/<int:pk>/analysis/", analysis.GameAnalysisApi.as_view(), name="api-game-analysis"),
     path("games/<int:pk>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
     path(
