@@ -1,9 +1,30 @@
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.views import TokenView
 from config import http
+from games.inputs import BIGINT
+
+
+class IdConverter:
+    """``<id:pk>``: a row's id (or a round's or a table's number) in a path, as ``<int:>`` but
+    at most what a bigint column holds. A longer number names no row, so the path names
+    nothing (the API's 404), where ``<int:>`` would hand it to the database, which overflows."""
+
+    regex = "[0-9]{1,19}"
+
+    def to_python(self, value: str) -> int:
+        number = int(value)
+        if number > BIGINT:
+            raise ValueError(f"{value} is beyond any id")
+        return number
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("admin/", admin.site.urls),
