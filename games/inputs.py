@@ -14,13 +14,15 @@ from typing import Any
 
 from django.utils import timezone
 
-from accounts.errors import InvalidInput
+from accounts.errors import InvalidInput, Refused, RuleViolation
 
 EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
 # A date-only record is taken as noon UTC, up to a day ahead of UTC for clubs east of it.
 FUTURE_SLACK = dt.timedelta(days=1)
 MAX_SCORE = 1_000_000_000
 BIGINT = 2**63 - 1  # the largest id or version a row holds
+MAX_SEAT = 11  # twelve seats at most, as the schema says
+MAX_VERSION = 2**31 - 1  # Game.version's column, as the schema says
 # As deep as any file or body the service reads needs (a BG Stats export nests 4 deep).
 MAX_JSON_DEPTH = 32
 _DIGITS = re.compile(r"[0-9]+")
@@ -36,6 +38,24 @@ def whole_number(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidInput(f"{name} must be a whole number from {low} to {high}")
     return value
+
+
+def seat(value: Any, num_players: int) -> int:
+    """A seat of a game of ``num_players``: a number the schema allows (else InvalidInput,
+    400) that this game has (else RuleViolation, 422: well-formed, not this game's)."""
+    number = whole_number(value, "seat", 0, MAX_SEAT)
+    if number >= num_players:
+        raise RuleViolation(f"seat {number}: this game's seats are 0 to {num_players - 1}")
+    return number
+
+
+def version(value: Any, head: int, low: int) -> int:
+    """A version of a game whose head is ``head``: a number from ``low`` the schema allows
+    (else InvalidInput, 400) that the game has reached (else RuleViolation, 422)."""
+    number = whole_number(value, "version", low, MAX_VERSION)
+    if number > head:
+        raise RuleViolation(f"version {number}: the game is at version {head}")
+    return number
 
 
 def whole_number_or_none(value: Any, low: int, high: int) -> int | None:
@@ -100,11 +120,11 @@ def past_moment(value: Any, name: str) -> dt.datetime:
     try:
         moment = moment.astimezone(dt.UTC)
     except OverflowError:
-        raise InvalidInput(f"{name} is out of range (it must be from 1900 to today)") from None
+        raise Refused(f"{name} is out of range (it must be from 1900 to today)") from None
     if moment < EARLIEST:
-        raise InvalidInput(f"{name} is before 1900 (it must be from 1900 to today)")
+        raise Refused(f"{name} is before 1900 (it must be from 1900 to today)")
     if moment > timezone.now() + FUTURE_SLACK:
-        raise InvalidInput(f"{name} is in the future (it must be from 1900 to today)")
+        raise Refused(f"{name} is in the future (it must be from 1900 to today)")
     return moment
 
 
@@ -124,7 +144,7 @@ def calendar_date(value: Any, name: str, *, years_ahead: int = 10) -> dt.date:
         .replace(year=timezone.now().year + years_ahead)
     )
     if not EARLIEST.date() <= value <= latest:
-        raise InvalidInput(f"{name} must be from 1900 to {latest.year}")
+        raise Refused(f"{name} must be from 1900 to {latest.year}")
     return value
 
 

@@ -14,7 +14,14 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from accounts.errors import InvalidInput, NotYourSeat
+from accounts.errors import (
+    Conflict,
+    InvalidInput,
+    NotYourSeat,
+    Refused,
+    RuleViolation,
+    UnknownName,
+)
 from games import inputs, records
 from games.models import Game
 from league.models import League, Membership, Season, Tournament
@@ -56,7 +63,7 @@ def league_create(*, name: str, created_by: AbstractUser, description: str = "")
         if re.fullmatch(rf"{re.escape(base)}(-[0-9]+)?", league.slug)
     }
     if any(other.casefold() == name.casefold() for other in family.values()):
-        raise InvalidInput(f"a league called {name!r} exists already")
+        raise Conflict(f"a league called {name!r} exists already")
     for number in itertools.count(1):
         suffix = "" if number == 1 else f"-{number}"
         slug = base[: SLUG_LENGTH - len(suffix)].rstrip("-") + suffix
@@ -83,7 +90,7 @@ def member_add(
     player = inputs.text(player, "player", 150)
     user = User.objects.filter(username=player, is_active=True).first()
     if user is None:
-        raise InvalidInput(f"no player {player!r}")
+        raise UnknownName(f"no player {player!r}")
     membership, _ = Membership.objects.update_or_create(
         league=league, user=user, defaults={"role": role}
     )
@@ -110,7 +117,7 @@ def season_add(
     try:
         season.clean()
     except ValidationError as exc:
-        raise InvalidInput("; ".join(exc.messages)) from None
+        raise Refused("; ".join(exc.messages)) from None
     season.save()
     return season
 
@@ -124,7 +131,7 @@ def season_tournament_add(
     if not is_league_organiser(season.league, by):
         raise NotYourSeat("only the league's organisers may arrange its seasons")
     if tournament.league_id != season.league_id:
-        raise InvalidInput(f"{tournament.name} is not a tournament of {season.league.name}")
+        raise RuleViolation(f"{tournament.name} is not a tournament of {season.league.name}")
     tournament.season = season
     tournament.save(update_fields=["season"])
     return tournament
@@ -148,7 +155,7 @@ def match_record(
     if league is not None:
         club = League.objects.filter(slug=league).first() if isinstance(league, str) else None
         if club is None:
-            raise InvalidInput(f"no league {league!r}")
+            raise UnknownName(f"no league {league!r}")
         if not is_league_member(club, recorded_by):
             raise NotYourSeat("only the league's members may record its games")
     recorded = records.match_record(

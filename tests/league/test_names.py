@@ -11,7 +11,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.errors import InvalidInput
+from accounts.errors import Conflict, InvalidInput
 from league.models import League
 from league.services import leagues, tournaments
 
@@ -89,7 +89,7 @@ def test_a_suffix_fits_a_long_slug(alice):
 @pytest.mark.parametrize("name", ["Λέσχη Πειραιά", "ΛΈΣΧΗ ΠΕΙΡΑΙΆ", " Λέσχη Πειραιά "])
 def test_the_same_name_again_is_refused_whatever_its_case(alice, name):
     leagues.league_create(name="Λέσχη Πειραιά", created_by=alice)
-    with pytest.raises(InvalidInput, match="exists already"):
+    with pytest.raises(Conflict, match="exists already"):
         leagues.league_create(name=name, created_by=alice)
     assert League.objects.count() == 1
 
