@@ -47,14 +47,16 @@ run: $(STAMP) $(RULES_STAMP)
 
 # The whole suite, on every core. Tests needing PostgreSQL, Redis or a Celery worker skip with
 # a reason unless DATABASE_URL / REDIS_URL / CELERY_WORKER are set (.ci/run sets them). The
-# worker serves one test database, so the tests that talk to it run after, in one process.
+# worker serves one test database, so the tests that talk to it run after, in one process; so
+# does the reliability suite, which runs the compose deployment on this machine and loads it.
 test: $(STAMP) $(RULES_STAMP)
-	$(BIN)/python -m pytest -n auto -m "not celery_worker"
+	$(BIN)/python -m pytest -n auto -m "not celery_worker and not reliability"
 	$(BIN)/python -m pytest -m celery_worker
+	$(BIN)/python -m pytest -m reliability tests/reliability
 
 # Everything but the slow and browser tests, for the edit-test loop.
 test-fast: $(STAMP) $(RULES_STAMP)
-	$(BIN)/python -m pytest -n auto -m "not slow and not browser and not celery_worker" -q
+	$(BIN)/python -m pytest -n auto -m "not slow and not browser and not celery_worker and not reliability" -q
 
 # Lint, format and types, as CI checks them before the tests.
 lint: $(STAMP)

@@ -46,3 +46,20 @@ class RuleViolation(ServiceError):
 
 class KeyReused(RuleViolation):
     """An idempotency key sent again with a different request (HTTP 422)."""
+
+
+class TooMany(ServiceError):
+    """The caller has asked for more than their share (HTTP 429); ``retry_after`` seconds,
+    when known, is when to ask again."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Busy(TooMany):
+    """The service as a whole has as much of this work as it takes now (HTTP 503)."""
+
+    status = 503

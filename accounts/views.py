@@ -3,6 +3,8 @@ passwords with a 429 until the burst has passed."""
 
 from __future__ import annotations
 
+from math import ceil
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -17,7 +19,7 @@ from rest_framework.response import Response
 
 from accounts.forms import SettingsForm, SignUpForm
 from accounts.models import Profile
-from accounts.throttling import FailedSignInThrottle
+from accounts.throttling import FailedSignInThrottle, remember_device
 from config.parsers import StrictJSONParser
 
 
@@ -37,17 +39,20 @@ class SignInView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
-        throttle = FailedSignInThrottle(request.POST.get("username", ""))
+        username = request.POST.get("username", "")
+        throttle = FailedSignInThrottle(username)
         if not throttle.allow_request(request):
             return render(
                 request,
                 "registration/too_many.html",
-                {"wait": round(throttle.wait() or 60)},
+                {"wait": round(throttle.wait() or 60), "account": throttle.refused == "account"},
                 status=429,
             )
         response = super().post(request, *args, **kwargs)
         if response.status_code == 200:  # the form came back: wrong name or password
             throttle.record_failure(request)
+        elif request.user.is_authenticated:
+            remember_device(request, response, username)
         return response
 
 
@@ -58,15 +63,19 @@ class TokenView(ObtainAuthToken):
 
     def post(self, request, *args, **kwargs):
         username = request.data.get("username", "") if hasattr(request.data, "get") else ""
-        throttle = FailedSignInThrottle(username if isinstance(username, str) else "")
+        username = username if isinstance(username, str) else ""
+        throttle = FailedSignInThrottle(username)
         if not throttle.allow_request(request):
-            raise exceptions.Throttled(throttle.wait())
+            wait = throttle.wait()
+            raise exceptions.Throttled(wait, detail=f"{throttle.message()} {ceil(wait or 60)} s")
         serializer = self.get_serializer(data=request.data)
         if not serializer.is_valid():
             throttle.record_failure(request)
             raise exceptions.ValidationError(serializer.errors)
         token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
-        return Response({"token": token.key})
+        response = Response({"token": token.key})
+        remember_device(request, response, username)
+        return response
 
 
 @login_required

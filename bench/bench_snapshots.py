@@ -9,7 +9,12 @@ in the same run:
   (b) replay: (a) plus games.store.apply_event on a fresh new_game, the read without snapshots;
   (c) snapshot read: json.loads of the snapshot, state_from_json, then (b) for the tail only;
   (d) encode: json.dumps(state.to_json()), paid once per snapshot written;
-  (e) decode: state_from_json(json.loads(snapshot)), the snapshot's share of (c).
+  (e) decode: state_from_json(json.loads(snapshot)), the snapshot's share of (c);
+  (f) checked read: (c) with the store's check of the row (its chain hash, and the HMAC over
+      the row's text, the state's canonical JSON), what a cold read from a snapshot costs
+      since snapshots are sealed;
+  (g) check: that check alone, and (h) seal: the canonical text and HMAC a snapshot written
+      pays.
 A cold read is what the in-process head cache does not serve: another worker process, a
 restart, a game evicted from the cache, or a view at an earlier version (``?at=V``). The
 database's own round trips are not measured; they are the same for (b) and (c) but for one
@@ -24,10 +29,12 @@ import argparse
 import json
 import statistics
 import time
+from types import SimpleNamespace
 
 import _common
 from bench_replay import decode, recorded_game, replay  # django.setup() happens there
 
+from games import logchain, store
 from games.rules import get_rules, registered
 from games.rules.base import state_from_json
 from games.store import apply_event
@@ -49,6 +56,21 @@ def snapshot_read(rules, snapshot: str, tail: list[str]):
         event = json.loads(text)
         apply_event(state, event["kind"], event["data"])
     return state
+
+
+def checked_read(rules, row: SimpleNamespace, tail: list[str]):
+    """(c) as the store reads a row: its text checked, then decoded and rebuilt."""
+    if store._snapshot_fault(GAME_ID, rules.spec.version, row) is not None:
+        raise AssertionError("the bench's own snapshot must pass its check")
+    state = state_from_json(rules, json.loads(row.state))
+    for text in tail:
+        event = json.loads(text)
+        apply_event(state, event["kind"], event["data"])
+    return state
+
+
+GAME_ID = 1
+CHAIN_HASH = "c" * 64  # as the row and the log's event at its version both say
 
 
 def seconds_per_call(fn, times: int) -> float:
@@ -78,12 +100,28 @@ def compare(rules, args) -> None:
     tail = texts[at:]
     assert snapshot_read(rules, snapshot, tail).result() == result, "the read must reach the end"
 
+    def sealed() -> str:
+        text = logchain.canonical_text(state.to_json())
+        return store.snapshot_mac(GAME_ID, at, rules.spec.version, CHAIN_HASH, text)
+
+    row = SimpleNamespace(
+        version=at,
+        state=logchain.canonical_text(state.to_json()),  # as the row holds it
+        chain_hash=CHAIN_HASH,
+        logged_hash=CHAIN_HASH,
+        mac=sealed(),
+    )
+    assert checked_read(rules, row, tail).result() == result
+
     cases = {
         "floor: json.loads of the events": lambda: decode(texts),
         "full replay": lambda: replay(rules, PLAYERS, texts),
         "snapshot read (snapshot + tail)": lambda: snapshot_read(rules, snapshot, tail),
         "encode: dumps(to_json())": lambda: json.dumps(state.to_json()),
         "decode: state_from_json(loads())": lambda: state_from_json(rules, json.loads(snapshot)),
+        "checked read (snapshot + tail)": lambda: checked_read(rules, row, tail),
+        "check: chain hash, HMAC": lambda: store._snapshot_fault(GAME_ID, rules.spec.version, row),
+        "seal: canonical text, HMAC": sealed,
     }
     print(
         f"\n{rules.spec.name}: the longest of {args.candidates} {PLAYERS}-player games "
@@ -108,6 +146,13 @@ def compare(rules, args) -> None:
         f"  a cold read from the snapshot takes {read / replayed:.0%} of a full replay "
         f"({replayed / read:.1f}x faster); writing one costs as much as applying "
         f"{best['encode: dumps(to_json())'] / per_event:.0f} events"
+    )
+    checked = best["checked read (snapshot + tail)"]
+    print(
+        f"  the row's check makes the cold read {checked / read:.2f}x as long "
+        f"(+{(checked - read) * 1e3:.3f} ms; the check alone "
+        f"{best['check: chain hash, HMAC'] * 1e3:.3f} ms), still "
+        f"{replayed / checked:.1f}x faster than a full replay"
     )
 
 

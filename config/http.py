@@ -13,19 +13,16 @@ never gets HTML:
   :func:`permission_denied`, :func:`not_found`, :func:`server_error`, :func:`csrf_failure`)
   answer ``{"error": ...}`` for API paths; an API path that names nothing, a trailing slash
   missing included, is :func:`not_found` whatever DEBUG says (config.urls routes it there, so
-  no APPEND_SLASH redirect either), and :func:`methods_allowed` answers a method a view
-  that is not DRF's does not take.
+  no APPEND_SLASH redirect either).
 """
 
 from __future__ import annotations
 
 import logging
-from functools import wraps
 
-from asgiref.sync import iscoroutinefunction
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection
 from django.http import Http404, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
@@ -43,6 +40,31 @@ DATABASE_DOWN = (OperationalError, InterfaceError)
 
 def is_api(request) -> bool:
     return request.path.startswith("/api/")
+
+
+# -- bodies ---------------------------------------------------------------------------------
+
+
+def body_limit(content_type: str) -> int:
+    """The most bytes a body of this type may have: a file sent from a form (a plays import)
+    HADAL_UPLOAD_MAX_BYTES, anything else DATA_UPLOAD_MAX_MEMORY_SIZE."""
+    if content_type.startswith("multipart/"):
+        return settings.HADAL_UPLOAD_MAX_BYTES
+    return settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+
+
+def body_refusal(length: str | None, content_type: str) -> tuple[str, int] | None:
+    """Why a body of ``length`` bytes (the Content-Length header as sent, None without one)
+    may not be read: a 400 for a length that is not a number, a 413 for one over the limit."""
+    if length is None:
+        return None
+    text = length.strip()
+    if not (text.isascii() and text.isdigit()):
+        return "the Content-Length header is not a number", 400
+    # 19 digits and more is beyond any limit (and beyond what int64 servers accept).
+    if len(text) > 18 or int(text) > body_limit(content_type):
+        return "the request body is too large", 413
+    return None
 
 
 # -- the middleware ---------------------------------------------------------------------------
@@ -70,14 +92,9 @@ class RequestGuardMiddleware:
     def _refusal(request) -> tuple[str, int] | None:
         if "\x00" in request.path:
             return "the address may not contain the NUL character", 400
-        length = request.META.get("CONTENT_LENGTH") or "0"
-        if (
-            length.isascii()
-            and length.isdigit()
-            and int(length) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-            and not request.content_type.startswith("multipart/")
-        ):
-            return "the request body is too large", 413
+        refusal = body_refusal(request.META.get("CONTENT_LENGTH") or None, request.content_type)
+        if refusal is not None:
+            return refusal
         params = [request.GET]
         if request.method == "POST" and request.content_type in (
             "application/x-www-form-urlencoded",
@@ -123,7 +140,10 @@ def exception_handler(exc, context):
             {"error": str(exc), "version": exc.current}, status=status.HTTP_409_CONFLICT
         )
     if isinstance(exc, ServiceError):
-        return Response({"error": str(exc)}, status=exc.status)
+        response = Response({"error": str(exc)}, status=exc.status)
+        if getattr(exc, "retry_after", None):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     if isinstance(exc, DATABASE_DOWN):
         log.error("database unavailable: %s", exc)
         return Response(
@@ -144,6 +164,17 @@ def exception_handler(exc, context):
         body["fields"] = response.data
     response.data = body
     return response
+
+
+def healthz(request):
+    """``GET /healthz/``: 200 while this process serves and reaches its database, else 503 (for
+    an operator's uptime check and the deployment's own)."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DATABASE_DOWN:
+        return JsonResponse({"status": "the database is unavailable"}, status=503)
+    return JsonResponse({"status": "ok"})
 
 
 def bad_request(request, exception=None):
@@ -197,28 +228,6 @@ def _names_a_view(path: str) -> bool:
         return resolve(path).func is not not_found
     except Resolver404:
         return False
-
-
-def methods_allowed(view, *methods: str):
-    """The async ``view`` for ``methods`` (HEAD with GET); any other method gets the API's 405
-    with an Allow header before the view or the CSRF check runs. For the views that are not
-    DRF's (the event streams), which would otherwise answer TRACE or PUT as a GET."""
-    if not iscoroutinefunction(view):
-        raise TypeError(f"{view.__qualname__} is not an async view")
-    allowed = [m.upper() for m in methods]
-    if "GET" in allowed and "HEAD" not in allowed:
-        allowed.append("HEAD")
-
-    @csrf_exempt
-    @wraps(view)
-    async def gate(request, *args, **kwargs):
-        if request.method not in allowed:
-            response = JsonResponse({"error": f'method "{request.method}" not allowed'}, status=405)
-            response["Allow"] = ", ".join(allowed)
-            return response
-        return await view(request, *args, **kwargs)
-
-    return gate
 
 
 def server_error(request):

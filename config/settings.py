@@ -79,10 +79,16 @@ TEMPLATES = [
 ]
 
 # -- database ----------------------------------------------------------------------------------
+# CONN_MAX_AGE keeps a connection between requests, for a server that runs each request on a
+# thread of its own (Celery's worker, runserver). Never under ASGI (config.asgi refuses it):
+# there every request has a context of its own and a kept connection is never given back. The
+# ASGI web service pools its connections instead (DB_POOL, below).
+CONN_MAX_AGE = int(os.environ.get("CONN_MAX_AGE", "0"))
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_max_age=CONN_MAX_AGE,
+        conn_health_checks=CONN_MAX_AGE > 0,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -106,6 +112,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     options.setdefault("server_side_binding", env_bool("DB_SERVER_SIDE_BINDING", True))
     threshold = os.environ.get("DB_PREPARE_THRESHOLD", "5").strip().lower()
     options.setdefault("prepare_threshold", None if threshold == "off" else int(threshold))
+    # psycopg's pool: each process holds at most DB_POOL_MAX_SIZE connections, lends one to a
+    # request for as long as it runs and takes it back at its end; a request that finds none
+    # free within DB_POOL_TIMEOUT seconds is a 503, and the server's limit is never reached.
+    if env_bool("DB_POOL", False):
+        options["pool"] = {
+            "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "2")),
+            "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "10")),
+            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+            "max_idle": float(os.environ.get("DB_POOL_MAX_IDLE", "300")),
+        }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- auth --------------------------------------------------------------------------------------
@@ -130,11 +146,16 @@ STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
 # -- security when served for real -------------------------------------------------------------
 # On by default once DEBUG is off; each can be turned off from the environment (say, to try
 # the compose file on http://localhost without a TLS proxy in front).
+# Whether a request came over https, and from which address, is the ASGI server's to say: uvicorn
+# takes X-Forwarded-Proto and X-Forwarded-For only from the proxies in FORWARDED_ALLOW_IPS (the
+# compose file's Caddy), and gives Django the client's own address and scheme. Django and DRF
+# read no forwarded header themselves (no SECURE_PROXY_SSL_HEADER; NUM_PROXIES 0): a client that
+# reaches the app directly can name neither another address nor https.
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]  # asked over plain http from inside the network
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
@@ -158,8 +179,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "sign_in_failures": os.environ.get("HADAL_SIGN_IN_FAILURES", "10/min")
     },
-    # Behind the reverse proxy of docker-compose: the client is the last address it adds.
-    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
+    # The client is REMOTE_ADDR, which uvicorn has set from a trusted proxy's X-Forwarded-For.
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Hadal API",
@@ -183,7 +204,13 @@ SPECTACULAR_SETTINGS = {
     # A text field that may not be blank says so (minLength 1), as the server refuses it.
     "ENFORCE_NON_BLANK_FIELDS": True,
     # One enum for the Deep cards, wherever a card is named (a sheet in, a sheet out, stats).
-    "ENUM_NAME_OVERRIDES": {"DeepCardEnum": "games.rules.oceans_data.CARD_NAMES"},
+    # One for a tournament's status (its page and the entries waiting for an answer), under
+    # the name it had before the second, and one for a person asked to join a league.
+    "ENUM_NAME_OVERRIDES": {
+        "DeepCardEnum": "games.rules.oceans_data.CARD_NAMES",
+        "TournamentOutStatusEnum": ["open", "running", "finished"],
+        "MembershipStatusEnum": ["invited", "member"],
+    },
 }
 
 # -- cache -----------------------------------------------------------------------------------
@@ -218,10 +245,20 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.2,
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# Analyses take minutes of search each: a queue of their own, served by a worker of their own
+# (docker-compose.yml's analysis), so that however many wait, a bot's reply or a clock does not.
+CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": "analysis"}}
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 60.0},
     "sweep-unrated-games": {"task": "league.tasks.sweep_unrated_games", "schedule": 300.0},
 }
+
+# -- request bodies --------------------------------------------------------------------------
+# Refused on their headers, before a byte is read (config.edge, config.http.body_refusal):
+# JSON and forms at Django's DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), a file sent from a form
+# (a plays import) at this; the proxy in front (config/caddy/Caddyfile) allows no more either.
+HADAL_UPLOAD_MAX_BYTES = int(os.environ.get("HADAL_UPLOAD_MAX_BYTES", str(10 * 1024 * 1024)))
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # a larger upload waits in a temporary file
 
 # -- Hadal -------------------------------------------------------------------------------------
 # A snapshot of the replayed state every N events keeps reads O(1) in the game's length.
@@ -250,6 +287,13 @@ HADAL_ANALYSIS = {
         "deep-vents": {"luck_turns": 8},  # a drawn hex is taken only several takes later
     },
 }
+# Analyses a member may start (reading one that exists is free): so many being computed at
+# once and so many an hour; and how many may wait, service-wide, before the next waits too.
+HADAL_ANALYSIS_LIMITS = {
+    "at_once": int(os.environ.get("HADAL_ANALYSES_AT_ONCE", "2")),
+    "per_hour": int(os.environ.get("HADAL_ANALYSES_PER_HOUR", "10")),
+    "waiting": int(os.environ.get("HADAL_ANALYSES_WAITING", "30")),
+}
 # Elo's K: how far one game moves a rating.
 HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))
 
@@ -258,6 +302,16 @@ HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))
 # proxies from closing a quiet stream.
 HADAL_STREAM_REDIS_URL = os.environ.get("HADAL_STREAM_REDIS_URL", REDIS_URL)
 HADAL_STREAM_KEEPALIVE = float(os.environ.get("HADAL_STREAM_KEEPALIVE", "15"))
+# The threads the streams share for their synchronous moments (config.edge): who asks, and
+# the log read on connecting or after a gap. Any number of open streams, this many threads.
+HADAL_STREAM_THREADS = int(os.environ.get("HADAL_STREAM_THREADS", "4"))
+# Open streams allowed to one member and to one address at once (games.stream_leases), and
+# how long a stream may stay quiet, or open at all, before the server ends it (EventSource
+# reconnects at once where it left off, and asks again who it is).
+HADAL_STREAMS_PER_MEMBER = int(os.environ.get("HADAL_STREAMS_PER_MEMBER", "20"))
+HADAL_STREAMS_PER_ADDRESS = int(os.environ.get("HADAL_STREAMS_PER_ADDRESS", "300"))
+HADAL_STREAM_IDLE_SECONDS = float(os.environ.get("HADAL_STREAM_IDLE_SECONDS", "900"))
+HADAL_STREAM_MAX_SECONDS = float(os.environ.get("HADAL_STREAM_MAX_SECONDS", "3600"))
 # Turn e-mails (for those who ask, accounts.Profile) only in games without a clock shorter
 # than this: a game at the board needs none.
 HADAL_TURN_EMAIL_MIN_CLOCK = int(os.environ.get("HADAL_TURN_EMAIL_MIN_CLOCK", "3600"))

@@ -27,6 +27,7 @@ class IdConverter:
 register_converter(IdConverter, "id")
 
 urlpatterns = [
+    path("healthz/", http.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
 
-from accounts.errors import Conflict
+from accounts.errors import Busy, Conflict, TooMany
 from games import store
 from games.bots.analysis import Budget, Step, analyse
 from games.models import Analysis, Event, EventKind, Game, GameMode, GameStatus
@@ -44,28 +44,79 @@ def analysis_budget(slug: str) -> Budget:
     )
 
 
-def game_analysis_get(*, game_id: int) -> Analysis:
-    """The game's analysis, started if nobody has asked before (or its worker was lost).
-    404 for no such game; 409 for a game not finished or without moves to analyse."""
+def game_analysis_get(*, game_id: int, user) -> Analysis:
+    """The game's analysis, started for ``user`` if nobody has asked before (or its worker was
+    lost). 404 for no such game; 409 for a game not finished or without moves to analyse; 429
+    when ``user`` has started as many as they may for now, 503 when the analysis queue is as
+    long as it may be. Reading an analysis that exists, finished or running, is free."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise Http404("no such game")
     _require_analysable(game)
+    row = Analysis.objects.filter(game=game).first()
+    if row is not None and not _must_start(row):
+        return row
     with transaction.atomic():
         row, created = Analysis.objects.select_for_update().get_or_create(
-            game=game, defaults={"budget": _budget_json(analysis_budget(game.slug))}
+            game=game,
+            defaults={"budget": _budget_json(analysis_budget(game.slug)), "requested_by": user},
         )
-        restart = not created and (
-            row.status == Analysis.FAILED
-            or (row.status == Analysis.RUNNING and timezone.now() - row.updated_at > STALE_AFTER)
-        )
+        restart = not created and _must_start(row)
+        if created or restart:
+            _check_share(user, game_id=game.pk)
         if restart:
             row.status, row.progress, row.started_at = Analysis.RUNNING, 0.0, timezone.now()
-            row.save(update_fields=["status", "progress", "started_at", "updated_at"])
+            row.requested_by = user
+            row.save(
+                update_fields=["status", "progress", "started_at", "updated_at", "requested_by"]
+            )
         if created or restart:
             transaction.on_commit(lambda: _enqueue(game.pk))
     row.refresh_from_db()  # an eager task has finished by now
     return row
+
+
+def _must_start(row: Analysis) -> bool:
+    """A failed analysis, or one whose worker was lost, is started again."""
+    return row.status == Analysis.FAILED or (
+        row.status == Analysis.RUNNING and timezone.now() - row.updated_at > STALE_AFTER
+    )
+
+
+def _check_share(user, *, game_id: int) -> None:
+    """Whether ``user`` may start one more analysis now (the row for ``game_id`` is theirs in
+    this transaction already, and not counted): each takes minutes of a worker's search, so a
+    member has a few at once and a few an hour, and the queue as a whole has a length."""
+    now = timezone.now()
+    limits = settings.HADAL_ANALYSIS_LIMITS
+    running = Analysis.objects.filter(
+        status=Analysis.RUNNING, updated_at__gt=now - STALE_AFTER
+    ).exclude(game_id=game_id)
+    mine = running.filter(requested_by=user).count()
+    if mine >= limits["at_once"]:
+        raise TooMany(
+            f"you have {mine} analyses being computed; ask again once one is done",
+            retry_after=60,
+        )
+    started = (
+        Analysis.objects.filter(requested_by=user, started_at__gt=now - timedelta(hours=1))
+        .exclude(game_id=game_id)
+        .order_by("started_at")
+        .values_list("started_at", flat=True)
+    )
+    if len(started) >= limits["per_hour"]:
+        wait = int((started[0] + timedelta(hours=1) - now).total_seconds()) + 1
+        raise TooMany(
+            f"you have started {len(started)} analyses in the last hour, the most allowed; "
+            f"the next may start in {wait // 60 + 1} minutes",
+            retry_after=wait,
+        )
+    if running.count() >= limits["waiting"]:
+        raise Busy(
+            "as many analyses as the service computes at once are waiting; ask again in a few "
+            "minutes",
+            retry_after=120,
+        )
 
 
 def _require_analysable(game: Game) -> None:

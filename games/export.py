@@ -11,8 +11,10 @@ from games.store import where
 
 
 def bundle_of(game: Game) -> dict[str, Any]:
-    """The bundle of a game that is over: every event whole (after the end nothing is hidden),
-    its hash, the rule module and its version, and the fingerprint."""
+    """The bundle of a game that is over (format version 2): every event whole (after the end
+    nothing is hidden) with its actor (a member's user id, or null) and its hash, the game's
+    chain format, the rule module and its version, and the fingerprint. Under chain format 1
+    (a game logged before actors were hashed) the actors are carried but not covered."""
     if game.status == GameStatus.ACTIVE:
         raise ValueError("only a game that is over is exported")
     try:
@@ -23,11 +25,12 @@ def bundle_of(game: Game) -> dict[str, Any]:
         Event.objects.using(where(game))
         .filter(game_id=game.pk)
         .order_by("seq")
-        .values_list("seq", "kind", "data", "seat", "created_at", "hash")
+        .values_list("seq", "kind", "data", "seat", "actor_id", "created_at", "hash")
     )
     return {
         "format": logchain.BUNDLE_FORMAT,
         "format_version": logchain.BUNDLE_VERSION,
+        "chain_version": game.chain_version,
         "rules": {"slug": game.slug, "module": module, "version": game.rules_version},
         "game": {"mode": game.mode, "status": game.status},
         "events": [
@@ -36,10 +39,11 @@ def bundle_of(game: Game) -> dict[str, Any]:
                 "kind": kind,
                 "data": data,
                 "seat": seat,
+                "actor": actor,
                 "time": logchain.time_text(created_at),
                 "hash": digest,
             }
-            for seq, kind, data, seat, created_at, digest in events
+            for seq, kind, data, seat, actor, created_at, digest in events
         ],
         "fingerprint": game.fingerprint,
     }

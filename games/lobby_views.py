@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.errors import ServiceError
-from games import clocks, lobby
+from games import clocks, lobby, logs, signals
 from games.catalog import game_name
 from games.models import Game, GameStatus, Seat
 from games.templatetags.ordinals import ordinal
@@ -83,7 +83,16 @@ def invitations(request):
                     "clock": clocks.describe(clocks.time_control_of(seat.game)),
                 }
                 for seat in seats
-            ]
+            ],
+            "log_seats": [
+                {
+                    "seat": seat,
+                    "name": game_name(seat.game.slug),
+                    "keeper": seat.game.scorekeeper.username if seat.game.scorekeeper else "",
+                }
+                for seat in logs.log_seats_waiting(request.user)
+            ],
+            "elsewhere": signals.invitations_elsewhere(request.user),
         },
     )
 

@@ -3,10 +3,17 @@
 Pure Python (the standard library only), so that ``games/verify_log.py`` can check a bundle on
 a machine with nothing but Python and this repository's ``games/rules``.
 
-Each event's hash is SHA-256 over the canonical JSON of its seq, kind, data, seat and time and
-the hash of the event before it (the empty string before the first), so the last hash, the
-game's fingerprint, stands for the whole log: change any event, or drop or reorder one, and
-every hash from there on changes.
+Each event's hash is SHA-256 over the canonical JSON of what it says and the hash of the event
+before it (the empty string before the first), so the last hash, the game's fingerprint, stands
+for the whole log: change any event, or drop or reorder one, and every hash from there on
+changes. What an event's hash covers is the game's chain format (``Game.chain_version``):
+
+- format 1 (the games logged before the actor was hashed): seq, kind, data, seat and time;
+- format 2: those and the actor, who made the event, as the member's user id (null for the
+  server: chance, a clock, a bot's seat without a member). An id, never a name: a member erased
+  later loses their name, not their id, so their games still verify.
+
+A stored game keeps the format it was logged under for ever: its events are never rewritten.
 """
 
 from __future__ import annotations
@@ -17,8 +24,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 GENESIS = ""  # the "previous hash" of a game's first event
+CHAIN_VERSIONS = (1, 2)
+CHAIN_VERSION = 2  # a new game's
 BUNDLE_FORMAT = "hadal-game-log"
-BUNDLE_VERSION = 1
+# 1: events without their actor, of chain format 1 only; 2: each event's actor, and the
+# bundle's chain_version (games/verify_log.py reads both).
+BUNDLE_VERSIONS = (1, 2)
+BUNDLE_VERSION = 2  # what the export writes
 
 
 _CANONICAL = json.JSONEncoder(
@@ -44,33 +56,66 @@ def time_text(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")[:-6] + "Z"
 
 
-def event_hash(previous: str, seq: int, kind: str, data: Any, seat: int | None, time: str) -> str:
+def event_hash(
+    previous: str,
+    seq: int,
+    kind: str,
+    data: Any,
+    seat: int | None,
+    time: str,
+    *,
+    actor: int | None = None,
+    chain: int,
+) -> str:
     """The hash of one event, chained to ``previous``: SHA-256 of the canonical form of
-    ``{"seq", "kind", "data", "seat", "time", "prev"}``."""
-    return event_hash_of_text(previous, seq, kind, _CANONICAL(data), seat, time)
+    ``{"seq", "kind", "data", "seat", "time", "prev"}`` in chain format 1, and with
+    ``"actor"`` besides in format 2 (format 1 leaves the actor out)."""
+    return event_hash_of_text(previous, seq, kind, _CANONICAL(data), seat, time, actor, chain)
 
 
 def event_hash_of_text(
-    previous: str, seq: int, kind: str, data_text: str, seat: int | None, time: str
+    previous: str,
+    seq: int,
+    kind: str,
+    data_text: str,
+    seat: int | None,
+    time: str,
+    actor: int | None,
+    chain: int,
 ) -> str:
     """:func:`event_hash` for data already in its canonical text (the store writes that text
     to the log too, so a move encodes its data once). The body is put together in the
-    canonical form's own order, keys sorted: data, kind, prev, seat, seq, time."""
-    if type(seq) is not int or not (seat is None or type(seat) is int):
-        raise TypeError("seq and seat must be whole numbers")  # bool would print as true
+    canonical form's own order, keys sorted: (actor,) data, kind, prev, seat, seq, time."""
+    if (
+        type(seq) is not int
+        or not (seat is None or type(seat) is int)
+        or not (actor is None or type(actor) is int)
+    ):
+        raise TypeError("seq, seat and actor must be whole numbers")  # bool would print as true
+    if chain == 2:
+        head = f'{{"actor":{"null" if actor is None else actor},"data":'
+    elif chain == 1:
+        head = '{"data":'
+    else:
+        raise ValueError(f"chain format {chain!r}: the formats are {CHAIN_VERSIONS}")
     body = (
-        f'{{"data":{data_text},"kind":{_CANONICAL(kind)},"prev":{_CANONICAL(previous)},'
+        f'{head}{data_text},"kind":{_CANONICAL(kind)},"prev":{_CANONICAL(previous)},'
         f'"seat":{"null" if seat is None else seat},"seq":{seq},"time":{_CANONICAL(time)}}}'
     )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def chain(previous: str, events: list[tuple[int, str, str, int | None, str]]) -> list[str]:
-    """The hashes of ``events`` ((seq, kind, data as canonical text, seat, time) each)
-    following ``previous``."""
+def chain(
+    previous: str,
+    events: list[tuple[int, str, str, int | None, int | None, str]],
+    *,
+    version: int,
+) -> list[str]:
+    """The hashes of ``events`` ((seq, kind, data as canonical text, seat, actor, time) each)
+    following ``previous``, in chain format ``version``."""
     hashes = []
-    for seq, kind, data_text, seat, time in events:
-        previous = event_hash_of_text(previous, seq, kind, data_text, seat, time)
+    for seq, kind, data_text, seat, actor, time in events:
+        previous = event_hash_of_text(previous, seq, kind, data_text, seat, time, actor, version)
         hashes.append(previous)
     return hashes
 

@@ -62,7 +62,9 @@ def log_create(
     created_by: AbstractUser,
 ) -> Game:
     """A new table log. Seats are people at the table, ``{"user": name}`` or ``{"guest":
-    name}``; the scorekeeper is a user seated at it or the creator (an organiser)."""
+    name}``; the scorekeeper is a user seated at it or the creator (an organiser). The members
+    seated, other than the scorekeeper and the creator, have not agreed to it until they
+    accept their seat; it is kept and finished meanwhile, and rated only once they have."""
     rules, options = services.game_setup(slug, seats, options)
     people = [_table_seat(i, s) for i, s in enumerate(seats)]
     keeper = _scorekeeper(scorekeeper, [u for u, _ in people if u is not None], created_by)
@@ -75,10 +77,13 @@ def log_create(
         created_by=created_by,
         scorekeeper=keeper,
     )
+    # Whoever keeps the log or sets it up agrees to it by doing so; every other member seated
+    # accepts their seat (games.services.game_accept) before it may be rated.
+    accepted = [user is None or user.pk in (keeper.pk, created_by.pk) for user, _ in people]
     Seat.objects.bulk_create(
         [
-            Seat(game=game, index=i, user=user, guest=guest, accepted=True)
-            for i, (user, guest) in enumerate(people)
+            Seat(game=game, index=i, user=user, guest=guest, accepted=taken)
+            for i, ((user, guest), taken) in enumerate(zip(people, accepted))
         ]
     )
     state = store.new_state(game)
@@ -92,6 +97,7 @@ def log_create(
             "options": options,
             "seats": [{"user": u.username} if u else {"guest": g} for u, g in people],
             "scorekeeper": keeper.username,
+            "accepted": [i for i, taken in enumerate(accepted) if taken],
         },
         actor_id=created_by.pk,
     )
@@ -338,6 +344,59 @@ def last_standing_entry(game: Game | Head) -> int | None:
     skipped = store.undone(rows)
     standing = [seq for seq, kind, _ in rows if kind in ENTRIES and seq not in skipped]
     return standing[-1] if standing else None
+
+
+# -- the seated agreeing to it --------------------------------------------------------------------
+
+
+def require_unanswered(head: Head, seat: int) -> None:
+    """A seat of a table log is answered once: accepted, or declined (which refuses the log
+    for good); either during the game or after it."""
+    if head.status == GameStatus.VOID:
+        raise Conflict("the game was called off")
+    if head.seats[seat].accepted:
+        raise Conflict("you have accepted this seat already: the log may be rated")
+    if seats_declined(head) & {seat}:
+        raise Conflict("you declined this seat: the log is never rated")
+
+
+def seats_declined(game: Game | Head) -> set[int]:
+    """The seats of a table log whose person refused it (SeatDeclined)."""
+    return set(
+        Event.objects.using(store.where(game))
+        .filter(game_id=game.pk, kind=EventKind.SEAT_DECLINED)
+        .values_list("seat", flat=True)
+    )
+
+
+def seat_answers(game: Game) -> dict[str, list[str]]:
+    """Who at a table log has not agreed to it yet (``waiting``) and who refused it
+    (``declined``), by name: it is rated only once nobody is waiting and nobody refused."""
+    declined = seats_declined(game)
+    people = [s for s in game.seats.all() if s.user_id is not None and not s.accepted]
+    return {
+        "waiting": [s.user.username for s in people if s.index not in declined],
+        "declined": [s.user.username for s in people if s.index in declined],
+    }
+
+
+def log_seats_waiting(user) -> list[Seat]:
+    """The table log seats ``user`` holds and has not answered, while the log is kept or after,
+    newest first: the log is rated only once they accept."""
+    if not user.is_authenticated:
+        return []
+    seats = list(
+        Seat.objects.filter(user=user, accepted=False, game__mode=GameMode.LOG)
+        .exclude(game__status=GameStatus.VOID)
+        .select_related("game", "game__scorekeeper")
+        .order_by("-game__created_at", "index")
+    )
+    declined = set(
+        Event.objects.filter(
+            game_id__in=[s.game_id for s in seats], kind=EventKind.SEAT_DECLINED
+        ).values_list("game_id", "seat")
+    )
+    return [s for s in seats if (s.game_id, s.index) not in declined]
 
 
 # -- who sees what --------------------------------------------------------------------------------

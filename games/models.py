@@ -98,6 +98,10 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # The hash of the last event: the whole log in 64 hex digits (games/logchain.py).
     fingerprint = models.CharField(max_length=64, blank=True, default="")
+    # What each event's hash covers (logchain's formats): 2 for a game made now, which hashes
+    # the actor too; 1, the database's default, for the games logged before, and for a row
+    # written by anything that does not know of formats (their hashes leave the actor out).
+    chain_version = models.PositiveSmallIntegerField(default=2, db_default=1)
 
     class Meta:
         # The last move first; the id breaks ties, so that a page of a list follows the last.
@@ -259,12 +263,23 @@ class Event(models.Model):
 
 class Snapshot(models.Model):
     """A rule state after event ``version`` in its JSON form (``State.to_json``), only valid
-    for its ``rules_version``. A cache derived from the events: it may be dropped at will."""
+    for its ``rules_version``. A cache derived from the events: it may be dropped at will.
+
+    The app's database role may update this table, so a row says what it was taken at, the
+    hash of event ``version`` (``chain_hash``), and carries ``mac``, an HMAC under the
+    service's SECRET_KEY over the game, the versions, that hash and the state's text: the
+    store uses a snapshot only if both hold (games.store), and replays the events where they
+    do not."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
     version = models.PositiveIntegerField()
     rules_version = models.PositiveIntegerField()
-    state = models.JSONField()
+    # Text, not JSON: the canonical JSON (logchain.canonical_text) exactly as the mac covers
+    # it, where jsonb would give back its own spelling, to be encoded again to be checked.
+    state = models.TextField()
+    # Empty in a row written before snapshots were sealed: never used, replaced when read.
+    chain_hash = models.CharField(max_length=64, default="", db_default="")
+    mac = models.CharField(max_length=64, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -311,3 +326,10 @@ class Analysis(models.Model):
     budget = models.JSONField(default=dict)  # what it was computed with
     started_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
+    # Who asked for it to be computed (each member may start only so many: games.analysis).
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["requested_by", "started_at"])]

@@ -72,37 +72,56 @@ def user_channel(user_id: int, db: str = "default") -> str:
 
 
 class Inbox:
-    """What one listener has been sent and not yet read; filled from any thread."""
+    """What one listener has been sent and not yet read; filled from any thread.
+
+    Under ASGI a list and one future to wait on: an asyncio.Queue, with its events, and the
+    task asyncio.wait_for makes at every wait, cost each open stream 4 KB more."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop | None = None):
         self.loop = loop
-        self.items: asyncio.Queue[str] | queue.SimpleQueue[str] = (
-            asyncio.Queue() if loop is not None else queue.SimpleQueue()
-        )
+        self.items: list[str] = []  # rarely more than one: a list is a tenth of a deque
+        self.waiter: asyncio.Future[None] | None = None
+        self.queue: queue.SimpleQueue[str] | None = queue.SimpleQueue() if loop is None else None
 
     def put(self, message: str) -> None:
-        if self.loop is None:
-            self.items.put_nowait(message)
+        if self.queue is not None:
+            self.queue.put_nowait(message)
             return
+        assert self.loop is not None
         try:
-            self.loop.call_soon_threadsafe(self.items.put_nowait, message)
+            self.loop.call_soon_threadsafe(self._arrived, message)
         except RuntimeError:  # the listener's loop has closed: it is gone
             pass
 
+    def _arrived(self, message: str) -> None:
+        self.items.append(message)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
     async def get(self, timeout: float) -> str | None:
         """The next message, or None after ``timeout`` seconds."""
-        assert isinstance(self.items, asyncio.Queue)
-        try:
-            return await asyncio.wait_for(self.items.get(), timeout)
-        except TimeoutError:
-            return None
+        if not self.items:
+            assert self.loop is not None
+            self.waiter = self.loop.create_future()
+            timer = self.loop.call_later(timeout, _wake, self.waiter)
+            try:
+                await self.waiter
+            finally:
+                timer.cancel()
+                self.waiter = None
+        return self.items.pop(0) if self.items else None
 
     def get_sync(self, timeout: float) -> str | None:
-        assert isinstance(self.items, queue.SimpleQueue)
+        assert self.queue is not None
         try:
-            return self.items.get(timeout=timeout)
+            return self.queue.get(timeout=timeout)
         except queue.Empty:
             return None
+
+
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 class LocalHub:

@@ -4,10 +4,12 @@ A recorded game is a stream like any other, in record mode: no rule module repla
 events are the results as they were recorded, reported, confirmed, disputed, overridden or
 corrected. Nothing is edited: a correction is a new event and moves the projection.
 
-- ``match_record``: a club record, finished at once (GameCreated, ResultRecorded, GameFinished);
-  an Oceans record may carry its score sheet (games.oceans), which corrections carry on.
-- ``record_check`` / ``match_records_confirmed``: the same, split for a bulk writer (an
-  import): every check first, then thousands of confirmed records written at once.
+- ``match_record``: a club record (GameCreated, ResultRecorded), final (GameFinished) once
+  every member it names has confirmed it, at once if the recorder's word stands for all of
+  them; an Oceans record may carry its score sheet (games.oceans), which corrections carry on.
+- ``record_check`` / ``record_write`` / ``match_records_confirmed``: the same, split for a
+  bulk writer (an import): every check first, then thousands of records confirmed for
+  everyone they name written at once.
 - ``table_game_create`` / ``result_report`` / ``result_confirm`` / ``result_override``: a
   tournament table whose seated players report and confirm; a conflict is disputed and left to
   the organiser, who overrides.
@@ -17,6 +19,7 @@ corrected. Nothing is edited: a correction is a new event and moves the projecti
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -234,15 +237,23 @@ def match_record(
     notes: str = "",
     bid: dict | None = None,
     sheet: dict | None = None,
-    confirmed: bool = False,
+    on_behalf_of: Collection[str] = (),
 ) -> Game:
-    """Record a game played on a table. It is final, and rated, once every member it names
-    has confirmed it: at once when it names no member but the recorder, or when
-    ``confirmed`` (the recorder is an organiser of the league it is recorded for). An Oceans
-    record may carry its score sheet (games.oceans)."""
+    """Record a game played on a table: :func:`record_check`, then :func:`record_write`."""
     record = record_check(
         slug=slug, played_at=played_at, results=results, notes=notes, bid=bid, sheet=sheet
     )
+    return record_write(record=record, recorded_by=recorded_by, on_behalf_of=on_behalf_of)
+
+
+@transaction.atomic
+def record_write(*, record: CheckedRecord, recorded_by, on_behalf_of: Collection[str] = ()) -> Game:
+    """Write a checked club record. It is final, and rated, once every member it names has
+    confirmed it: at once when it names no member but the recorder. ``on_behalf_of`` are the
+    members the recorder's word stands for (when an organiser records a league's game, the
+    league's members: the league decides): it is final at once if they are all the others
+    named, and else waits for the rest. An Oceans record may carry its score sheet
+    (games.oceans)."""
     game = record.new_game(recorded_by)
     game.save()
     for seat in record.seats:
@@ -250,8 +261,8 @@ def match_record(
     Seat.objects.bulk_create(record.seats)
     _remember_seats(game, record.seats)
     store.append(game, 0, record.first_events(recorded_by), projection={"current_player": None})
-    if confirmed:
-        _finish(game, result_state(game), reason="recorded")
+    if on_behalf_of:
+        _vouch(game, recorded_by, on_behalf_of, reason="recorded")
     else:
         _finish_if_confirmed(game)
     return game
@@ -259,9 +270,10 @@ def match_record(
 
 @transaction.atomic
 def match_records_confirmed(*, records: list[CheckedRecord], recorded_by) -> list[Game]:
-    """Many records at once, each checked by :func:`record_check` and confirmed (an
-    organiser's import): the same events, projection and announcement as
-    ``match_record(confirmed=True)`` gives each, written in bulk (store.create_streams)."""
+    """Many records at once, each checked by :func:`record_check` and confirmed for every
+    member it names (an organiser's import of plays naming only the league's members): the
+    same events, projection and announcement as :func:`record_write` gives a record
+    confirmed on behalf of everyone it names, written in bulk (store.create_streams)."""
     streams = []
     for record in records:
         game = record.new_game(recorded_by)
@@ -320,11 +332,12 @@ def result_correct(
     by,
     reason: str = "",
     sheet: dict | None = None,
-    authoritative: bool = False,
+    on_behalf_of: Collection[str] = (),
 ) -> dict[str, Any]:
-    """A new result for a club record: an event. An organiser's correction (``authoritative``)
-    is final at once and the ratings follow; anyone else's waits, like the first result, for
-    every member named to confirm it, and until then the last confirmed result stands.
+    """A new result for a club record: an event. It waits, like the first result, for every
+    member named to confirm it, and until then the last confirmed result stands; an
+    organiser's correction stands for the members ``on_behalf_of`` (as for
+    :func:`match_record`), and is final at once if they are all the others named.
 
     The correction carries the score sheet: the one given, or else the record's sheet as it
     was, which must then still agree with the corrected scores."""
@@ -351,37 +364,75 @@ def result_correct(
         game.version,
         [NewEvent(EventKind.RESULT_CORRECTED, data, actor_id=by.pk)],
     )
-    state = result_state(game)
-    if authoritative:
-        _finish(game, state, reason="corrected")
-        return result_state(game)
+    if on_behalf_of:
+        return _vouch(game, by, on_behalf_of, reason="corrected")
     return _finish_if_confirmed(game)
 
 
 @transaction.atomic
-def record_confirm(*, game: Game, user: AbstractUser, for_everyone: bool = False) -> dict[str, Any]:
-    """A member named in a club record confirms it as recorded (or corrected). With
-    ``for_everyone`` (a league organiser) it is confirmed for every member at once."""
+def record_confirm(
+    *, game: Game, user: AbstractUser, on_behalf_of: Collection[str] | None = None
+) -> dict[str, Any]:
+    """A member named in a club record confirms it as recorded (or corrected). An organiser's
+    confirmation (``on_behalf_of`` given, as the league decides: its members named) stands for
+    those members too, and the record is final once nobody else is waited for. It stands for
+    nobody who has not agreed, so a record naming such a member waits for them."""
     state = _open_record(game)
-    if not for_everyone:
+    waiting = state["waiting_for"]
+    mine = user.username in waiting
+    covered = [name for name in waiting if name in (on_behalf_of or ()) and name != user.username]
+    if not mine and not covered:
+        if on_behalf_of is not None:
+            raise Conflict(
+                f"your confirmation stands only for the league's members, and {_names(waiting)}"
+                f" {'has' if len(waiting) == 1 else 'have'} not agreed to be one: the record"
+                " waits for their own confirmation"
+            )
         _require_named(game, user)
-        if user.username in state["confirmed_by"]:
-            raise Conflict("you have already confirmed this result")
+        raise Conflict("you have already confirmed this result")
+    if covered and set(waiting) <= {*covered, user.username}:
+        # Everyone waited for is covered: final at once, as an organiser's confirmation was.
+        store.append(
+            game,
+            game.version,
+            [NewEvent(EventKind.RESULT_CONFIRMED, {"for_everyone": True}, actor_id=user.pk)],
+        )
+        _finish(game, result_state(game), reason="confirmed")
+        return result_state(game)
     store.append(
         game,
         game.version,
         [
             NewEvent(
                 EventKind.RESULT_CONFIRMED,
-                {"for_everyone": True} if for_everyone else {},
+                {"on_behalf_of": covered} if covered else {},
                 actor_id=user.pk,
             )
         ],
     )
-    if for_everyone:
-        _finish(game, result_state(game), reason="confirmed")
-        return result_state(game)
     return _finish_if_confirmed(game)
+
+
+def _vouch(game: Game, by, on_behalf_of: Collection[str], *, reason: str) -> dict[str, Any]:
+    """The word of whoever recorded or corrected the result waiting, for the members
+    ``on_behalf_of``: final at once if it stands for everyone still waited for; else their
+    confirmation, appended, and the record waits for the rest."""
+    state = result_state(game)
+    covered = [name for name in state["waiting_for"] if name in on_behalf_of]
+    if len(covered) == len(state["waiting_for"]):
+        _finish(game, state, reason=reason)
+        return result_state(game)
+    if covered:
+        store.append(
+            game,
+            game.version,
+            [NewEvent(EventKind.RESULT_CONFIRMED, {"on_behalf_of": covered}, actor_id=by.pk)],
+        )
+    return result_state(game)
+
+
+def _names(names: list[str]) -> str:
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 @transaction.atomic
@@ -571,7 +622,10 @@ def _folded(events: list[tuple[str, Any, str | None]], named: list[str]) -> dict
             if kind == EventKind.RESULT_RECORDED:
                 state["club_record"] = True
         elif kind == EventKind.RESULT_CONFIRMED:
-            state["confirmed_by"].append(actor)
+            # An organiser's confirmation may stand for members of the league (on_behalf_of).
+            for name in [actor, *data.get("on_behalf_of", ())]:
+                if name not in state["confirmed_by"]:
+                    state["confirmed_by"].append(name)
         elif kind == EventKind.RESULT_DISPUTED:
             state["status"] = "disputed"
             state["disputes"].append(

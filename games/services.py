@@ -40,7 +40,7 @@ from games.catalog import game_name, game_types
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
-from games.signals import game_finished
+from games.signals import consent_changed, game_finished
 from games.store import AppendResult, Head, NewEvent, VersionConflict
 
 User = get_user_model()
@@ -415,9 +415,13 @@ def everyone_seated(seats) -> bool:
 
 
 def game_accept(*, game: Game | int, seat: int | str, user: AbstractUser) -> AppendResult:
-    """The person invited to ``seat`` takes it; once everyone has, the clock starts."""
+    """The person invited to ``seat`` takes it; once everyone has, the clock starts. At a table
+    log, the person seated agrees to it, while it is kept or after: its result may then be
+    rated (games.logs)."""
     head, state, seat = _invited_seat(game, seat, user)
     events = [NewEvent(EventKind.SEAT_ACCEPTED, {}, seat=seat, actor_id=user.pk)]
+    if head.mode == GameMode.LOG:
+        return _log_seat_answered(game, head, events, accepted=True)
     appended, new = _append_and_project(
         head, head.version, events, state, seat_changes={seat: {"accepted": True}}
     )
@@ -426,8 +430,13 @@ def game_accept(*, game: Game | int, seat: int | str, user: AbstractUser) -> App
 
 
 def game_decline(*, game: Game | int, seat: int | str, user: AbstractUser) -> AppendResult:
-    """The person invited to ``seat`` refuses it: the game is called off, nothing is rated."""
+    """The person invited to ``seat`` refuses it: the game is called off, nothing is rated. At
+    a table log, the person seated refuses it: the log goes on (its scorekeeper keeps it), and
+    it is never rated."""
     head, _, seat = _invited_seat(game, seat, user)
+    if head.mode == GameMode.LOG:
+        declined = [NewEvent(EventKind.SEAT_DECLINED, {}, seat=seat, actor_id=user.pk)]
+        return _log_seat_answered(game, head, declined, accepted=False)
     appended, new = store.write(
         head,
         head.version,
@@ -441,11 +450,33 @@ def game_decline(*, game: Game | int, seat: int | str, user: AbstractUser) -> Ap
     return appended
 
 
+def _log_seat_answered(
+    game: Game | int, head: Head, events: list[NewEvent], *, accepted: bool
+) -> AppendResult:
+    """A table log's seat accepted or declined: the event and, for a yes, the seat taken; the
+    log itself is untouched (no state, no projection: it may be over already)."""
+    seat = events[0].seat
+    assert seat is not None
+    appended, new = store.write(
+        head,
+        head.version,
+        events,
+        seat_changes={seat: {"accepted": True}} if accepted else None,
+    )
+    _update_row(game, new)
+    if new.status == GameStatus.FINISHED:
+        announce(consent_changed, new)  # the ratings may take it in now, or never
+    return appended
+
+
 def _invited_seat(game: Game | int, seat: Any, user) -> tuple[Head, State, int]:
     head, state = _head(game)
     seat = _seat_number(head, seat)
     if seat not in head.seats_of(user):
         raise NotYourSeat(f"you do not hold seat {seat} in this game")
+    if head.mode == GameMode.LOG:
+        logs.require_unanswered(head, seat)
+        return head, state, seat
     _require_play_mode(head)
     if head.status != GameStatus.ACTIVE:
         raise Conflict(

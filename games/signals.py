@@ -3,6 +3,9 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
 
 - ``game_finished(game_id, slug)``: a game ended, played here or recorded from a table.
 - ``result_corrected(game_id, slug)``: a finished game's result changed (a correction).
+- ``consent_changed(game_id, slug)``: someone at a finished game agreed to it, or refused it,
+  after it ended (a table log's seat accepted or declined): the ratings may take it in now, or
+  know never to.
 - ``turn_started(game, seat, user_id)``: it has become the person at ``seat``'s turn (``game``
   is the head, games.store.Head).
 - ``invitation_sent(game, seat, user_id)``: a seat was offered to a person who has not taken
@@ -24,6 +27,9 @@ And one question the pages ask upward, since only the apps above know the answer
 - ``game_over_panels(game)``: what to show at the end of a finished game beyond its result.
   Receivers answer ``(template name, context)`` or None; :func:`end_panels` collects them
   (league answers with each seat's rating change).
+- ``invitation_panels(user)``: what else waits for ``user``'s answer beyond the seats offered
+  to them, for their invitations page; answered as ``game_over_panels`` is, collected by
+  :func:`invitations_elsewhere` (league answers with leagues to join and tournament entries).
 
 A bulk writer (games.services.announcements_batched) sends each once per game type for all its
 games: ``game_id`` is the last of them and ``game_ids`` lists them all.
@@ -33,12 +39,14 @@ from django.dispatch import Signal
 
 game_finished = Signal()
 result_corrected = Signal()
+consent_changed = Signal()
 bot_levels_measured = Signal()
 record_correctable = Signal()
 turn_started = Signal()
 invitation_sent = Signal()
 round_paired = Signal()
 game_over_panels = Signal()
+invitation_panels = Signal()
 
 
 def may_correct(game, user) -> bool:
@@ -49,3 +57,9 @@ def may_correct(game, user) -> bool:
 
 def end_panels(game) -> list[tuple[str, dict]]:
     return [answer for _, answer in game_over_panels.send(sender=None, game=game) if answer]
+
+
+def invitations_elsewhere(user) -> list[tuple[str, dict]]:
+    if not user.is_authenticated:
+        return []
+    return [answer for _, answer in invitation_panels.send(sender=None, user=user) if answer]

@@ -29,8 +29,10 @@ from types import ModuleType
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, IntegrityError, connections, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from config.direct import cursor_of, direct, fetch_one, qmark
 from games import head_sharing, logchain, push
@@ -123,6 +125,7 @@ class Head:
     updated_at: datetime
     finished_at: datetime | None
     seats: tuple[SeatInfo, ...]
+    chain_version: int  # what each event's hash covers (logchain's formats)
     fingerprint: str = ""  # the hash of the last event (logchain)
     scorekeeper_id: int | None = None  # a table log's (games.logs): who sees all while it runs
     # The clock (games.clocks), also projected with every append.
@@ -199,6 +202,7 @@ def head_of(game: Game) -> Head:
         updated_at=game.updated_at,
         finished_at=game.finished_at,
         seats=seats,
+        chain_version=game.chain_version,
         fingerprint=game.fingerprint,
         scorekeeper_id=game.scorekeeper_id,
         bank_seconds=game.bank_seconds,
@@ -281,7 +285,11 @@ def write(
     texts = [logchain.canonical_text(e.data) for e in events]  # hashed and logged alike
     hashes = logchain.chain(
         head.fingerprint,
-        [(first + i, e.kind, text, e.seat, time) for i, (e, text) in enumerate(zip(events, texts))],
+        [
+            (first + i, e.kind, text, e.seat, e.actor_id, time)
+            for i, (e, text) in enumerate(zip(events, texts))
+        ],
+        version=head.chain_version,
     )
     columns["fingerprint"] = hashes[-1]
     rows = [
@@ -578,7 +586,14 @@ def create_streams(streams: list[tuple[Game, list[Seat], list[list[NewEvent]]]])
             for event in batch:
                 seq += 1
                 previous = logchain.event_hash(
-                    previous, seq, event.kind, event.data, event.seat, time
+                    previous,
+                    seq,
+                    event.kind,
+                    event.data,
+                    event.seat,
+                    time,
+                    actor=event.actor_id,
+                    chain=game.chain_version,
                 )
                 events.append(
                     Event(
@@ -612,6 +627,51 @@ def batch_for_key(game, key: str) -> AppendResult | None:
         return None
     rows = list(events.filter(game_id=game.pk, batch=first.batch).order_by("seq"))
     return AppendResult(version=rows[-1].seq, events=rows, replayed=True)
+
+
+# -- the chain -----------------------------------------------------------------------------------
+
+
+class ChainBroken(Exception):
+    """A stored log does not hash to its chain: the message names the first event that fails."""
+
+
+def verify_chain(game) -> str:
+    """Check every stored event's hash under the game's chain format (logchain), in order from
+    the first, and the game's fingerprint; return the fingerprint, or raise ChainBroken naming
+    the first event whose hash is not that of what it holds."""
+    previous = logchain.GENESIS
+    rows = (
+        Event.objects.using(where(game))
+        .filter(game_id=game.pk)
+        .order_by("seq")
+        .values_list("seq", "kind", "data", "seat", "actor_id", "created_at", "hash")
+    )
+    for number, (seq, kind, data, seat, actor, created_at, digest) in enumerate(rows, start=1):
+        if seq != number:
+            raise ChainBroken(f"event {number} is missing")
+        try:
+            computed = logchain.event_hash(
+                previous,
+                seq,
+                kind,
+                data,
+                seat,
+                logchain.time_text(created_at),
+                actor=actor,
+                chain=game.chain_version,
+            )
+        except ValueError as exc:
+            raise ChainBroken(f"event {seq} ({kind}): cannot be hashed ({exc})") from None
+        if computed != digest:
+            raise ChainBroken(
+                f"event {seq} ({kind}): its hash does not match what it holds (chain format "
+                f"{game.chain_version}), so the event or its hash was changed"
+            )
+        previous = digest
+    if previous != game.fingerprint:
+        raise ChainBroken("the game's fingerprint is not the hash of its last event")
+    return previous
 
 
 # -- replay --------------------------------------------------------------------------------------
@@ -714,7 +774,8 @@ def remember_on_commit(head: Head, state: State) -> None:
 
 
 def load_state(game, at: int | None = None) -> State:
-    """The rule state after event ``at`` (default: the head), from the newest valid snapshot."""
+    """The rule state after event ``at`` (default: the head), from the newest snapshot that
+    holds (see :func:`_from_snapshot`) and the events after it."""
     target = game.version if at is None else at
     hit = state_cache.get(where(game), game.pk, target)
     if hit is not None:
@@ -734,63 +795,156 @@ def load_state(game, at: int | None = None) -> State:
             if seq not in skipped:
                 apply_event(state, kind, data)
         return state
-    state, start = _from_snapshot(game, rules, target) or (new_state(game), 0)
-    for kind, data in (
+    found, start, unusable = _from_snapshot(game, rules, target)
+    state = new_state(game) if found is None else found
+    for seq, kind, data in (
         Event.objects.using(where(game))
         .filter(game_id=game.pk, seq__gt=start, seq__lte=target)
         .order_by("seq")
-        .values_list("kind", "data")
+        .values_list("seq", "kind", "data")
     ):
         apply_event(state, kind, data)
+        if seq in unusable:
+            _replace_snapshot(game, rules, seq, unusable[seq], state)
     return state
 
 
-def _from_snapshot(game, rules: ModuleType, target: int) -> tuple[State, int] | None:
-    """The state of the newest snapshot at or before ``target`` that rebuilds, and its version.
+def _from_snapshot(
+    game, rules: ModuleType, target: int
+) -> tuple[State | None, int, dict[int, str]]:
+    """The state of the newest usable snapshot at or before ``target`` and its version (None
+    and 0 if there is none), and those passed over on the way, each version with the hash of
+    its event, for the replay to replace.
 
-    A snapshot that no longer fits the rules' State (written before a refactor, or damaged)
-    is skipped for the next older one: snapshots are a cache, the events are the truth.
+    Snapshots are a cache, the events the truth, and the app's database role may rewrite a
+    snapshot's row: one is used only if it was taken at the chain's hash of its event and its
+    keyed check (:func:`snapshot_mac`) holds. One that fails, or that no longer fits the
+    rules' State (written before a refactor), is skipped for the next older one, with a
+    warning naming the game. A row written before snapshots were sealed is passed over too.
     """
     below = target + 1
+    unusable: dict[int, str] = {}
+    logged = Event.objects.using(where(game)).filter(
+        game_id=OuterRef("game_id"), seq=OuterRef("version")
+    )
     while True:
         snap = (
             Snapshot.objects.using(where(game))
             .filter(game_id=game.pk, rules_version=rules.spec.version, version__lt=below)
             .order_by("-version")
-            .only("version", "state")
+            .annotate(logged_hash=Subquery(logged.values("hash")))
+            .only("version", "state", "chain_hash", "mac")
             .first()
         )
         if snap is None:
-            return None
-        try:
-            return state_from_json(rules, snap.state), snap.version
-        except StateFormatError as exc:
+            return None, 0, unusable
+        below = snap.version
+        fault = _snapshot_fault(game.pk, rules.spec.version, snap)
+        if fault is None:
+            try:
+                return state_from_json(rules, json.loads(snap.state)), snap.version, unusable
+            except (json.JSONDecodeError, StateFormatError) as exc:
+                fault = str(exc)
+        if not snap.mac:
+            logger.info("game %s: snapshot at version %s unsealed, replaced", game.pk, snap.version)
+        else:
             logger.warning(
-                "game %s: snapshot at version %s ignored: %s", game.pk, snap.version, exc
+                "game %s: snapshot at version %s ignored: %s",
+                game.pk,
+                snap.version,
+                fault,
             )
-            below = snap.version
+        if snap.logged_hash:
+            unusable[snap.version] = snap.logged_hash
+
+
+def snapshot_mac(
+    game_id: int,
+    version: int,
+    rules_version: int,
+    chain_hash: str,
+    state_text: str,
+    *,
+    secret: str | None = None,
+) -> str:
+    """A snapshot's keyed check: HMAC-SHA256 under a key drawn from ``secret`` (SECRET_KEY
+    by default) over everything its row says, the state as the text the row holds. The app's
+    database role can rewrite a row, never make the check of what it wrote."""
+    message = f"{game_id}:{version}:{rules_version}:{chain_hash}:{state_text}".encode()
+    return salted_hmac(_SNAPSHOT_SALT, message, secret, algorithm="sha256").hexdigest()
+
+
+_SNAPSHOT_SALT = "games.store.snapshot"
+
+
+def _snapshot_fault(game_id: int, rules_version: int, snap: Snapshot) -> str | None:
+    """Why a snapshot row may not be used, or None if it holds."""
+    if not snap.mac:
+        return "written before snapshots were sealed"
+    if snap.chain_hash != snap.logged_hash:
+        return "taken at a chain hash that is not the log's at its version"
+    # A key rotated out (SECRET_KEY_FALLBACKS) still vouches for what it sealed.
+    for secret in (settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS):
+        check = snapshot_mac(
+            game_id, snap.version, rules_version, snap.chain_hash, snap.state, secret=secret
+        )
+        if constant_time_compare(check, snap.mac):
+            return None
+    return "its keyed check does not match what it holds: the row was changed"
+
+
+def _snapshot_row(
+    game, rules_version: int, version: int, chain_hash: str, state: State
+) -> Snapshot:
+    # The text is what the check covers, byte for byte, so a read checks what it reads
+    # without encoding the state again (that cost as much as decoding it).
+    text = logchain.canonical_text(state.to_json())
+    return Snapshot(
+        game_id=game.pk,
+        version=version,
+        rules_version=rules_version,
+        state=text,
+        chain_hash=chain_hash,
+        mac=snapshot_mac(game.pk, version, rules_version, chain_hash, text),
+    )
 
 
 def maybe_snapshot(game, state: State, previous_version: int) -> None:
-    """Write a snapshot when the append crossed a multiple of HADAL_SNAPSHOT_EVERY."""
+    """Write a snapshot when the append crossed a multiple of HADAL_SNAPSHOT_EVERY, sealed
+    with the chain's hash at the head (``game.fingerprint``, the hash of event
+    ``game.version``)."""
     every = settings.HADAL_SNAPSHOT_EVERY
     if game.mode == GameMode.LOG:
         return  # load_state replays a table log from the start
     if every <= 0 or game.version // every == previous_version // every:
         return
     # One statement: a snapshot someone wrote first is as good as ours (ON CONFLICT DO
-    # NOTHING), where get_or_create read, then wrote in a savepoint of its own.
+    # NOTHING), where get_or_create read, then wrote in a savepoint of its own. A row that
+    # is not (planted ahead of the game, say) is replaced by the first read past it.
+    rules_version = get_rules(game.slug).spec.version
     Snapshot.objects.using(where(game)).bulk_create(
-        [
-            Snapshot(
-                game_id=game.pk,
-                version=game.version,
-                rules_version=get_rules(game.slug).spec.version,
-                state=state.to_json(),
-            )
-        ],
+        [_snapshot_row(game, rules_version, game.version, game.fingerprint, state)],
         ignore_conflicts=True,
     )
+
+
+def _replace_snapshot(game, rules: ModuleType, version: int, chain_hash: str, state: State) -> None:
+    """Put the true state over a snapshot row found unusable, as the replay passes its
+    version, so that it is not met again: a cache row rewritten, never an event. A read
+    that cannot write (a lock, a read-only database) still answers."""
+    row = _snapshot_row(game, rules.spec.version, version, chain_hash, state)
+    try:
+        with transaction.atomic(using=where(game)):
+            Snapshot.objects.using(where(game)).bulk_create(
+                [row],
+                update_conflicts=True,
+                unique_fields=["game", "version", "rules_version"],
+                update_fields=["state", "chain_hash", "mac"],
+            )
+    except DatabaseError:
+        logger.warning(
+            "game %s: could not replace the snapshot at version %s", game.pk, version, exc_info=True
+        )
 
 
 # -- what each reader may see ---------------------------------------------------------------------

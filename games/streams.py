@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import functools
 import json
+import time
+import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, TypeVar
 
@@ -33,7 +35,7 @@ from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
-from games import inputs, push, services
+from games import inputs, push, services, stream_leases
 from games.catalog import game_name
 from games.models import GameMode, GameStatus, Seat
 from games.selectors import game_with_seats
@@ -41,6 +43,25 @@ from games.selectors import game_with_seats
 T = TypeVar("T")
 RETRY_MS = 3000
 KEEPALIVE = ": keep-alive\n\n"
+# Said as a stream ends because it was idle or old: EventSource opens it again at once, where
+# it left off, if its page is still open (and a page that is hidden closes its own).
+ENDED = ": ended; reconnect to go on\n\n"
+
+
+class Feed:
+    """What both kinds of stream share: the lease that counts it (games.stream_leases), given
+    back when the stream ends or, should it never start, when the feed is let go."""
+
+    lease: stream_leases.Lease | None = None
+    done: bool
+
+    def hold(self, lease: stream_leases.Lease) -> None:
+        self.lease = lease
+        weakref.finalize(self, stream_leases.release, lease)
+
+    def release(self) -> None:
+        if self.lease is not None:
+            stream_leases.release(self.lease)
 
 
 def released(read: Callable[..., T]) -> Callable[..., T]:
@@ -66,7 +87,7 @@ def frame(data: dict[str, Any], event_id: int | None = None) -> str:
 # -- a game's stream ------------------------------------------------------------------------------
 
 
-class GameFeed:
+class GameFeed(Feed):
     """The events of one game after version ``after``, as ``user`` may see them."""
 
     def __init__(self, *, game, user, after: int):
@@ -156,7 +177,7 @@ def last_event_id(header: str | None, asked: int, version: int) -> int:
 # -- a person's stream ----------------------------------------------------------------------------
 
 
-class UserFeed:
+class UserFeed(Feed):
     """Notices for ``user``: their turn, invitations, tournament rounds paired."""
 
     def __init__(self, *, user):
@@ -222,35 +243,72 @@ def invitation_notice(game, seat: int) -> dict[str, Any]:
 # -- the loops ------------------------------------------------------------------------------------
 
 
+class _Clock:
+    """When a stream has been quiet too long (nothing but keep-alives for
+    HADAL_STREAM_IDLE_SECONDS) or open too long (HADAL_STREAM_MAX_SECONDS: its reader is asked
+    again who they are when it reconnects, so a signed-out session or a revoked token does not
+    listen for ever)."""
+
+    def __init__(self) -> None:
+        self.opened = self.heard = time.monotonic()
+
+    def heard_something(self) -> None:
+        self.heard = time.monotonic()
+
+    def over(self) -> bool:
+        now = time.monotonic()
+        return (
+            now - self.heard >= settings.HADAL_STREAM_IDLE_SECONDS
+            or now - self.opened >= settings.HADAL_STREAM_MAX_SECONDS
+        )
+
+
 async def stream_async(feed: GameFeed | UserFeed) -> AsyncIterator[str]:
-    """The stream under an ASGI server; ends when the game does, or when the client goes (the
-    server cancels the iteration: the subscription is dropped on the way out)."""
-    async with push.hub().subscribed(feed.channel) as inbox:
-        # Subscribed first, then the log: nothing committed in between is missed.
-        yield f"retry: {RETRY_MS}\n\n" + await sync_to_async(released(feed.catch_up))()
-        while not feed.done:
-            message = await inbox.get(settings.HADAL_STREAM_KEEPALIVE)
-            if message is None:
-                yield KEEPALIVE
-                continue
-            chunk = feed.receive(message)
-            if chunk is None:
-                chunk = await sync_to_async(released(feed.catch_up))()
-            if chunk:
-                yield chunk
+    """The stream under an ASGI server; ends when the game does, when it is idle or old, or
+    when the client goes (the server cancels the iteration: the subscription is dropped and the
+    lease given back on the way out)."""
+    clock = _Clock()
+    try:
+        async with push.hub().subscribed(feed.channel) as inbox:
+            # Subscribed first, then the log: nothing committed in between is missed.
+            yield f"retry: {RETRY_MS}\n\n" + await sync_to_async(released(feed.catch_up))()
+            while not feed.done:
+                message = await inbox.get(settings.HADAL_STREAM_KEEPALIVE)
+                if message is None:
+                    if clock.over():
+                        yield ENDED
+                        return
+                    yield KEEPALIVE
+                    continue
+                chunk = feed.receive(message)
+                if chunk is None:
+                    chunk = await sync_to_async(released(feed.catch_up))()
+                if chunk:
+                    clock.heard_something()
+                    yield chunk
+    finally:
+        feed.release()
 
 
 def stream_sync(feed: GameFeed | UserFeed) -> Iterator[str]:
     """The same under a WSGI server: a thread per stream (runserver has one per request)."""
-    with push.hub().subscribed_sync(feed.channel) as inbox:
-        yield f"retry: {RETRY_MS}\n\n" + released(feed.catch_up)()
-        while not feed.done:
-            message = inbox.get_sync(settings.HADAL_STREAM_KEEPALIVE)
-            if message is None:
-                yield KEEPALIVE
-                continue
-            chunk = feed.receive(message)
-            if chunk is None:
-                chunk = released(feed.catch_up)()
-            if chunk:
-                yield chunk
+    clock = _Clock()
+    try:
+        with push.hub().subscribed_sync(feed.channel) as inbox:
+            yield f"retry: {RETRY_MS}\n\n" + released(feed.catch_up)()
+            while not feed.done:
+                message = inbox.get_sync(settings.HADAL_STREAM_KEEPALIVE)
+                if message is None:
+                    if clock.over():
+                        yield ENDED
+                        return
+                    yield KEEPALIVE
+                    continue
+                chunk = feed.receive(message)
+                if chunk is None:
+                    chunk = released(feed.catch_up)()
+                if chunk:
+                    clock.heard_something()
+                    yield chunk
+    finally:
+        feed.release()

@@ -6,6 +6,11 @@ Django, nothing installed):
 
 It prints what it checked and exits 0, or says where the bundle was changed and exits 1.
 ``manage.py verify_log FILE`` runs the same check.
+
+It reads both bundle formats: version 1 (the events without their actors, every game of chain
+format 1) and version 2 (each event's actor, and the game's chain format: under format 2 each
+hash covers the actor too, under format 1 the actors are carried but not covered). A version it
+does not know it refuses, saying which versions it reads.
 """
 
 from __future__ import annotations
@@ -36,11 +41,16 @@ class Verified:
     events: int
     fingerprint: str
     replayed: bool
+    chain_version: int = 1
 
     def summary(self) -> str:
         lines = [
             f"{self.game}: {self.events} events, every hash matches; "
             f"fingerprint {logchain.short(self.fingerprint)} ({self.fingerprint})",
+            "chain format 2: each hash covers who made the event"
+            if self.chain_version == 2
+            else "chain format 1 (logged before actors were hashed): who made each event is "
+            "not covered by the hashes",
             "replayed through the rules: every move legal, the result as recorded"
             if self.replayed
             else "a recorded result: no moves to replay",
@@ -60,8 +70,8 @@ def verify(raw: bytes) -> Verified:
         raise BundleError(
             f"not JSON at line {exc.lineno}, column {exc.colno} ({exc.msg}): this is not a bundle"
         ) from None
-    events, rules_info, game_info = _shape(bundle)
-    last = _check_chain(events)
+    events, rules_info, game_info, chain_version = _shape(bundle)
+    last = _check_chain(events, chain_version)
     if bundle["fingerprint"] != last:
         raise BundleError(
             "the fingerprint does not match the hash of the last event: it was changed"
@@ -77,22 +87,42 @@ def verify(raw: bytes) -> Verified:
         events=len(events),
         fingerprint=last,
         replayed=replayed,
+        chain_version=chain_version,
     )
 
 
-def _shape(bundle: Any) -> tuple[list[dict], dict, dict]:
+# The fields of a bundle, and of each of its events, in each bundle format.
+_FIELDS = {
+    1: {"format", "format_version", "game", "rules", "events", "fingerprint"},
+    2: {"format", "format_version", "chain_version", "game", "rules", "events", "fingerprint"},
+}
+_EVENT_FIELDS = {
+    1: {"seq", "kind", "data", "seat", "time", "hash"},
+    2: {"seq", "kind", "data", "seat", "actor", "time", "hash"},
+}
+
+
+def _shape(bundle: Any) -> tuple[list[dict], dict, dict, int]:
     if not isinstance(bundle, dict) or bundle.get("format") != logchain.BUNDLE_FORMAT:
         raise BundleError(
             f'not a bundle: expected a JSON object with "format": "{logchain.BUNDLE_FORMAT}"'
         )
-    if bundle.get("format_version") != logchain.BUNDLE_VERSION:
+    version = bundle.get("format_version")
+    if type(version) is not int or version not in logchain.BUNDLE_VERSIONS:
+        known = " and ".join(map(str, logchain.BUNDLE_VERSIONS))
         raise BundleError(
-            f"bundle format version {bundle.get('format_version')!r}: this checker reads "
-            f"version {logchain.BUNDLE_VERSION}"
+            f"bundle format version {version!r}: this checker reads versions {known}; a "
+            "newer bundle needs a newer copy of games/verify_log.py"
         )
-    expected = {"format", "format_version", "game", "rules", "events", "fingerprint"}
+    expected = _FIELDS[version]
     if set(bundle) != expected:
-        raise BundleError(f"a bundle has exactly the fields {sorted(expected)}")
+        raise BundleError(
+            f"a bundle of format version {version} has exactly the fields {sorted(expected)}"
+        )
+    chain_version = bundle.get("chain_version", 1)  # a bundle of version 1: format 1
+    if type(chain_version) is not int or chain_version not in logchain.CHAIN_VERSIONS:
+        known = " and ".join(map(str, logchain.CHAIN_VERSIONS))
+        raise BundleError(f"chain format {chain_version!r}: this checker knows formats {known}")
     events, rules_info, game_info = bundle["events"], bundle["rules"], bundle["game"]
     if not isinstance(events, list) or not events:
         raise BundleError('"events" must be a non-empty list')
@@ -102,7 +132,7 @@ def _shape(bundle: Any) -> tuple[list[dict], dict, dict]:
         raise BundleError('"game" must give exactly the mode and status')
     if not isinstance(bundle["fingerprint"], str):
         raise BundleError('"fingerprint" must be a string of 64 hex digits')
-    keys = {"seq", "kind", "data", "seat", "time", "hash"}
+    keys = _EVENT_FIELDS[version]
     for i, event in enumerate(events, start=1):
         if not isinstance(event, dict) or set(event) != keys:
             raise BundleError(f"event {i}: expected exactly the fields {sorted(keys)}")
@@ -111,15 +141,22 @@ def _shape(bundle: Any) -> tuple[list[dict], dict, dict]:
                 f"event {i}: numbered {event['seq']!r}, so an event is missing, "
                 "added or out of order"
             )
-    return events, rules_info, game_info
+    return events, rules_info, game_info, chain_version
 
 
-def _check_chain(events: list[dict]) -> str:
+def _check_chain(events: list[dict], chain_version: int) -> str:
     previous = logchain.GENESIS
     for event in events:
         try:
             digest = logchain.event_hash(
-                previous, event["seq"], event["kind"], event["data"], event["seat"], event["time"]
+                previous,
+                event["seq"],
+                event["kind"],
+                event["data"],
+                event["seat"],
+                event["time"],
+                actor=event.get("actor"),
+                chain=chain_version,
             )
         except (TypeError, ValueError) as exc:
             raise BundleError(f"event {event['seq']}: cannot be hashed ({exc})") from None

@@ -15,10 +15,22 @@ from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.errors import InvalidInput, NotYourSeat, ServiceError
-from games import endgame, export, inputs, lobby, logchain, records, selectors, services, signals
+from games import (
+    endgame,
+    export,
+    inputs,
+    lobby,
+    logchain,
+    logs,
+    records,
+    selectors,
+    services,
+    signals,
+)
 from games.api.serializers import GameOut
 from games.catalog import game_name, game_types
 from games.forms import NewGameForm
@@ -203,14 +215,30 @@ def game_detail(request, pk: int):
             "has_guide": game.slug in GUIDES,
             "over": endgame.game_over(game, view, request.user),
             "joinable": lobby.joinable_seats(game, request.user),
-            "may_cancel": game.status == GameStatus.ACTIVE
+            "may_cancel": not logged
+            and game.status == GameStatus.ACTIVE
             and game.created_by_id == request.user.pk
             and any(not s.accepted and not s.bot for s in game.seats.all()),
+            # A table log is rated once every member seated has accepted their seat.
+            "log_answers": logs.seat_answers(game) if logged else None,
+            "log_seats_to_answer": _log_seats_to_answer(game, request.user) if logged else [],
             "log_entry": logged
             and game.status == GameStatus.ACTIVE
             and game.scorekeeper_id == request.user.pk,
         },
     )
+
+
+def _log_seats_to_answer(game: Game, user) -> list[int]:
+    """The viewer's seats at a table log that they have neither accepted nor declined."""
+    if not user.is_authenticated or game.status == GameStatus.VOID:
+        return []
+    declined = logs.seats_declined(game)
+    return [
+        s.index
+        for s in game.seats.all()
+        if s.user_id == user.pk and not s.accepted and s.index not in declined
+    ]
 
 
 def _fingerprint(game: Game) -> dict[str, str] | None:
@@ -236,12 +264,22 @@ def game_seat_answer(request, pk: int, answer: str):
     except ServiceError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(
-            request,
-            "You have taken your seat."
-            if answer == "accept"
-            else "You declined: the game is called off.",
-        )
+        if game.mode == GameMode.LOG:
+            done = (
+                "You have agreed to this table log: it is rated once everyone at it has."
+                if answer == "accept"
+                else "You declined: this table log will never be rated."
+            )
+        else:
+            done = (
+                "You have taken your seat."
+                if answer == "accept"
+                else "You declined: the game is called off."
+            )
+        messages.success(request, done)
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)  # the invitations page
     return redirect("game-detail", pk=game.pk)
 
 

@@ -6,6 +6,7 @@ from games.admin import ReadOnlyAdmin
 from league.models import (
     Entry,
     League,
+    LeagueInvitation,
     Membership,
     Rating,
     RatingChange,
@@ -37,6 +38,18 @@ class MembershipInline(admin.TabularInline):
     extra = 1
 
 
+class InvitationInline(admin.TabularInline):
+    """Who has been asked to join and has not answered; only they can accept."""
+
+    model = LeagueInvitation
+    extra = 0
+    fields = ("user", "role", "invited_by", "created_at")
+    readonly_fields = ("user", "invited_by", "created_at")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False  # an organiser invites, on the league's page
+
+
 class SeasonInline(admin.TabularInline):
     model = Season
     extra = 0
@@ -56,15 +69,16 @@ class LeagueAdmin(admin.ModelAdmin):
     list_display = ("name", "slug", "created_at")
     search_fields = ("name",)
     prepopulated_fields = {"slug": ("name",)}
-    inlines = [MembershipInline, SeasonInline]
+    inlines = [MembershipInline, InvitationInline, SeasonInline]
     filter_horizontal = ("games",)
 
 
 class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
-    fields = ("user", "seed", "entered_after_round", "dropped_after_round")
-    readonly_fields = ("entered_after_round", "dropped_after_round")
+    fields = ("user", "seed", "entered_after_round", "dropped_after_round", "answer")
+    # The answer is the entrant's own (league.consent): nobody gives it for them here.
+    readonly_fields = ("entered_after_round", "dropped_after_round", "answer")
 
 
 class TournamentEventInline(admin.TabularInline):

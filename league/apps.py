@@ -8,8 +8,10 @@ class LeagueConfig(AppConfig):
     def ready(self):
         from games.signals import (
             bot_levels_measured,
+            consent_changed,
             game_finished,
             game_over_panels,
+            invitation_panels,
             record_correctable,
             result_corrected,
         )
@@ -19,10 +21,14 @@ class LeagueConfig(AppConfig):
         # games, league.tasks, is the backstop for an announcement that was lost).
         game_finished.connect(_rate, dispatch_uid="league.rate.finished")
         result_corrected.connect(_rate, dispatch_uid="league.rate.corrected")
+        # A finished game held for someone's agreement (league.consent) who has now answered.
+        consent_changed.connect(_rate, dispatch_uid="league.rate.consent")
         record_correctable.connect(_may_correct, dispatch_uid="league.may_correct")
         game_finished.connect(_end_tournaments, dispatch_uid="league.tournament.end")
         # The end of a game on its page shows what it did to each player's rating.
         game_over_panels.connect(_rating_panel, dispatch_uid="league.rating_panel")
+        # A member's invitations page lists the leagues (and tournaments) asking them too.
+        invitation_panels.connect(_invitations_panel, dispatch_uid="league.invitations")
         bot_levels_measured.connect(on_measured, dispatch_uid="league.bot_levels")
 
 
@@ -52,3 +58,19 @@ def _rating_panel(sender, *, game, **kwargs):
     from league.selectors import rating_changes_of
 
     return "league/_rating_changes.html", rating_changes_of(game)
+
+
+def _invitations_panel(sender, *, user, **kwargs):
+    from games.catalog import game_name
+    from games.records import records_waiting_for
+    from league.selectors import entries_asking, league_invitations_of
+
+    return "league/_invitations.html", {
+        "leagues": league_invitations_of(user),
+        "entries": entries_asking(user),
+        # Club records naming them that wait for their confirmation (an import's, say).
+        "records": [
+            {"game": game, "name": game_name(game.slug), "state": state}
+            for game, state in records_waiting_for(user)
+        ],
+    }

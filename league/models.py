@@ -33,13 +33,22 @@ class Rating(models.Model):
 
 
 class RatedGame(models.Model):
-    """A finished game the ratings have taken in, in order; ``skipped`` says why if unrated."""
+    """A finished game the ratings have taken in, in order; ``skipped`` says why if unrated.
+    A game someone in it has not agreed to (league.consent) is held (``consent`` "waiting"):
+    rated, in its place, once they have; one someone refused ("refused") never is. Neither
+    counts in a league's standings."""
+
+    class Consent(models.TextChoices):
+        AGREED = "agreed"  # by everyone in it (or it needed nobody's agreement)
+        WAITING = "waiting"
+        REFUSED = "refused"
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="rated")
     slug = models.CharField(max_length=40)
     finished_at = models.DateTimeField()
     version = models.PositiveIntegerField()  # the game's version when rated: a correction moves it
-    skipped = models.CharField(max_length=100, blank=True)
+    skipped = models.CharField(max_length=200, blank=True)
+    consent = models.CharField(max_length=8, choices=Consent.choices, default=Consent.AGREED)
 
     class Meta:
         indexes = [models.Index(fields=["slug", "finished_at", "game"])]
@@ -136,6 +145,31 @@ class Membership(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["league", "user"], name="membership_unique")]
+
+
+class LeagueInvitation(models.Model):
+    """An organiser asked someone to join a league and they have not answered yet. Until they
+    accept they are not a member: an organiser's word on a record does not stand for them, and
+    a record naming them waits for their own confirmation. Accepting makes the Membership (in
+    the role asked) and removes the invitation; declining removes it, and they may be asked
+    again."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="league_invitations"
+    )
+    role = models.CharField(
+        max_length=10, choices=Membership.Role.choices, default=Membership.Role.MEMBER
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="league_invitation_unique")
+        ]
 
 
 class Season(models.Model):
@@ -256,6 +290,13 @@ class Tournament(models.Model):
 
 
 class Entry(models.Model):
+    class Answer(models.TextChoices):
+        # Entered by an organiser: asked, and the tournament's games wait for their yes to be
+        # rated (league.consent); they are paired and play meanwhile.
+        INVITED = "invited"
+        ACCEPTED = "accepted"  # said yes, or entered themself (open entry)
+        DECLINED = "declined"  # said no: withdrawn
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries"
@@ -265,6 +306,7 @@ class Entry(models.Model):
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     waitlisted = models.BooleanField(default=False)  # open entry beyond the cap
     checked_in = models.BooleanField(default=False)
+    answer = models.CharField(max_length=8, choices=Answer.choices, default=Answer.INVITED)
 
     class Meta:
         ordering = ["seed"]

@@ -23,6 +23,7 @@ from games.models import Event, EventKind, Game, GameStatus, Seat
 from league.models import (
     Entry,
     League,
+    LeagueInvitation,
     Membership,
     RatedGame,
     Rating,
@@ -139,9 +140,28 @@ def is_tournament_organiser(tournament: Tournament, user) -> bool:
 
 
 def may_settle_record(game: Game, user) -> bool:
-    """Staff, or an organiser of a league the record belongs to: their word on it is final."""
+    """Staff, or an organiser of a league the record belongs to: their word on it stands for
+    the league's members (:func:`members_vouched_for`)."""
     return user.is_authenticated and (
         user.is_staff or any(is_league_organiser(club, user) for club in game.leagues.all())
+    )
+
+
+def members_vouched_for(names: set[str], *, by, leagues: list[League]) -> set[str]:
+    """Which of the members ``names`` ``by``'s word on a record stands for: everyone for staff;
+    for an organiser of any of ``leagues``, the members of those leagues, who agreed to be
+    (an invitation accepted); nobody else. One query."""
+    if not by.is_authenticated:
+        return set()
+    if by.is_staff:
+        return set(names)
+    organised = [club.pk for club in leagues if is_league_organiser(club, by)]
+    if not organised:
+        return set()
+    return set(
+        Membership.objects.filter(league_id__in=organised, user__username__in=names)
+        .values_list("user__username", flat=True)
+        .distinct()
     )
 
 
@@ -170,6 +190,42 @@ def league_summaries() -> list[dict[str, Any]]:
     ]
 
 
+def league_invited(league: League) -> list[LeagueInvitation]:
+    """Who has been asked to join and has not answered, with who asked them."""
+    return list(league.invitations.select_related("user", "invited_by").order_by("user__username"))
+
+
+def invitation_out(invitation: LeagueInvitation) -> dict[str, Any]:
+    return {
+        "player": invitation.user.username,
+        "role": invitation.role,
+        "invited_by": invitation.invited_by.username if invitation.invited_by else None,
+        "invited_at": invitation.created_at,
+    }
+
+
+def league_invitations_of(user) -> list[LeagueInvitation]:
+    """The leagues ``user`` has been asked to join and has not answered, newest first."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        LeagueInvitation.objects.filter(user=user)
+        .select_related("league", "invited_by")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def entries_asking(user) -> list[Entry]:
+    """The tournaments an organiser entered ``user`` in who has not answered, newest first."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        Entry.objects.filter(user=user, answer=Entry.Answer.INVITED)
+        .select_related("tournament", "tournament__created_by")
+        .order_by("-tournament__created_at", "-pk")
+    )
+
+
 def league_detail(league: League) -> dict[str, Any]:
     members = league.membership_set.select_related("user").order_by("user__username")
     return {
@@ -177,6 +233,7 @@ def league_detail(league: League) -> dict[str, Any]:
         "name": league.name,
         "description": league.description,
         "members": [{"player": m.user.username, "role": m.role} for m in members],
+        "invited": [invitation_out(i) for i in league_invited(league)],
         "seasons": list(league.seasons.values("id", "name", "starts_on", "ends_on")),
         "tournaments": [
             {"id": t.pk, "name": t.name, "game": t.slug, "status": t.status}
@@ -403,6 +460,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
                 "dropped": e.dropped,
                 "waitlisted": e.waitlisted,
                 "checked_in": e.checked_in,
+                "answer": e.answer,
             }
             for e in tournament.entries.select_related("user")
         ],
@@ -435,10 +493,15 @@ def league_games(league: League, *, season: Season | None = None) -> QuerySet[Ga
     """The league's finished games in the order played: those recorded for it and those of
     its tournaments. With a season: the league's games played on the season's days, except a
     tournament's games, which count in their tournament's season (if it has one) whatever
-    their date."""
-    games = Game.objects.filter(status=GameStatus.FINISHED, result__isnull=False).filter(
-        Q(pk__in=League.games.through.objects.filter(league=league).values("game_id"))
-        | Q(table__round__tournament__league=league)
+    their date. Not those someone in them has not agreed to (league.consent): the ratings'
+    ledger says which, once it has taken a game in."""
+    games = (
+        Game.objects.filter(status=GameStatus.FINISHED, result__isnull=False)
+        .filter(
+            Q(pk__in=League.games.through.objects.filter(league=league).values("game_id"))
+            | Q(table__round__tournament__league=league)
+        )
+        .exclude(rated__consent__in=[RatedGame.Consent.WAITING, RatedGame.Consent.REFUSED])
     )
     if season is not None:
         days = Q(finished_at__date__gte=season.starts_on)
@@ -839,10 +902,16 @@ SKIPPED_WORDS = {
 
 def rating_changes_of(game: Game) -> dict:
     """What a finished game did to its players' Elo ratings: the changes, or why it was not
-    rated, or neither while the rating is under way."""
+    rated (or is not yet: ``held``), or neither while the rating is under way."""
     changes = [
         {"player": c.user.username, "before": c.before, "after": c.after, "delta": c.delta}
         for c in RatingChange.objects.filter(game=game).select_related("user").order_by("seat")
     ]
-    skipped = RatedGame.objects.filter(game=game).values_list("skipped", flat=True).first()
-    return {"changes": changes, "skipped": SKIPPED_WORDS.get(skipped or "", skipped or "")}
+    marker = RatedGame.objects.filter(game=game).values_list("skipped", "consent").first()
+    skipped, agreement = marker or ("", RatedGame.Consent.AGREED)
+    return {
+        "changes": changes,
+        "skipped": SKIPPED_WORDS.get(skipped, skipped),
+        # not rated yet: waiting for someone's agreement (league.consent)
+        "held": agreement == RatedGame.Consent.WAITING,
+    }

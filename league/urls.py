@@ -16,6 +16,18 @@ urlpatterns = [
         name="league-standings-csv",
     ),
     path("leagues/<slug:slug>/members/", views.league_member_add, name="league-member-add"),
+    path(
+        "leagues/<slug:slug>/accept/",
+        views.league_invitation_answer,
+        {"answer": "accept"},
+        name="league-accept",
+    ),
+    path(
+        "leagues/<slug:slug>/decline/",
+        views.league_invitation_answer,
+        {"answer": "decline"},
+        name="league-decline",
+    ),
     path("leagues/<slug:slug>/seasons/", views.league_season_add, name="league-season-add"),
     path(
         "leagues/<slug:slug>/seasons/tournament/",
@@ -44,6 +56,18 @@ urlpatterns = [
     path("tournaments/<id:pk>/enter/", views.tournament_enter, name="tournament-enter"),
     path("tournaments/<id:pk>/drop/", views.tournament_drop, name="tournament-drop"),
     path("tournaments/<id:pk>/reenter/", views.tournament_reenter, name="tournament-reenter"),
+    path(
+        "tournaments/<id:pk>/accept/",
+        views.tournament_entry_answer,
+        {"answer": "accept"},
+        name="tournament-accept",
+    ),
+    path(
+        "tournaments/<id:pk>/decline/",
+        views.tournament_entry_answer,
+        {"answer": "decline"},
+        name="tournament-decline",
+    ),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/print/",
         views.tournament_print,

@@ -50,7 +50,7 @@ from league.forms import (
     TableResultForm,
     TournamentForm,
 )
-from league.models import League, Season, Tournament
+from league.models import Entry, League, LeagueInvitation, Season, Tournament
 from league.plays import MAX_BYTES as MAX_PLAYS_FILE
 from league.ratings import DEFAULT_RATING
 from league.services import leagues, plays, tournaments
@@ -299,8 +299,10 @@ def _league_page(
     organiser = selectors.is_league_organiser(league, request.user)
     player_url = Link("player", None)
     members = list(league.membership_set.select_related("user").order_by("-role", "user__username"))
-    for member in members:
+    invited = selectors.league_invited(league)
+    for member in [*members, *invited]:
         member.url = player_url(member.user.username)
+    invitation = next((i for i in invited if i.user_id == request.user.pk), None)
     games = (
         league.games.exclude(status=GameStatus.VOID)
         .order_by("-finished_at", "-pk")
@@ -314,6 +316,8 @@ def _league_page(
             "organiser": organiser,
             "member": selectors.is_league_member(league, request.user),
             "members": members,
+            "invited": invited,
+            "invitation": invitation,
             "seasons": choice.seasons,
             "choice": choice,
             "season_links": [
@@ -380,11 +384,12 @@ def _result_line(game: Game) -> list[dict[str, Any]]:
 @login_required
 @require_POST
 def league_member_add(request, slug: str):
+    """An organiser invites someone (or changes a member's role)."""
     league = get_object_or_404(League, slug=slug)
     form = MemberForm(request.POST)
     if form.is_valid():
         try:
-            membership = leagues.member_add(
+            added = leagues.member_invite(
                 league=league,
                 player=form.cleaned_data["player"],
                 role=form.cleaned_data["role"],
@@ -395,11 +400,34 @@ def league_member_add(request, slug: str):
         except ServiceError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(
-                request, f"{membership.user.username} is a {membership.role} of {league.name}."
-            )
+            name = added.user.username
+            if isinstance(added, LeagueInvitation):
+                text = f"{name} is invited to {league.name}: a {added.role} once they accept."
+            else:
+                text = f"{name} is a {added.role} of {league.name}."
+            messages.success(request, text)
             return redirect("league-detail", slug=league.slug)
     return _league_page(request, league, bound={"member": form})
+
+
+@login_required
+@require_POST
+def league_invitation_answer(request, slug: str, answer: str):
+    """The person invited joins the league, or declines, from its page or their invitations."""
+    league = get_object_or_404(League, slug=slug)
+    try:
+        if answer == "accept":
+            leagues.invitation_accept(league=league, by=request.user)
+            messages.success(request, f"Welcome to {league.name}.")
+        else:
+            leagues.invitation_decline(league=league, by=request.user)
+            messages.success(request, f"You declined to join {league.name}.")
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)  # the invitations page
+    return redirect("league-detail", slug=league.slug)
 
 
 @login_required
@@ -751,6 +779,12 @@ def _tournament_page(
                 if not e.waitlisted and not e.dropped and not e.checked_in
             ],
             "dropped_players": [e.user.username for e in entries if e.dropped],
+            # Entered by an organiser and not yet answered: their games rate nobody meanwhile.
+            "unanswered": [
+                e.user.username
+                for e in entries
+                if e.answer == Entry.Answer.INVITED and not e.dropped
+            ],
             "standings": tournament_standing_rows(
                 selectors.tournament_standings(
                     tournament, entries=entries, rounds=live, tables=tables
@@ -1045,6 +1079,27 @@ def _round_start(tournament, request, number: int) -> str:
         minutes=request.POST.get("minutes"),
     )
     return f"Round {number}'s clock is running: {round_.minutes} minutes."
+
+
+@login_required
+@require_POST
+def tournament_entry_answer(request, pk: int, answer: str):
+    """The player an organiser entered accepts or declines, from the tournament's page or
+    their invitations page (``next``)."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    try:
+        if answer == "accept":
+            tournaments.entry_accept(tournament=tournament, by=request.user)
+            messages.success(request, f"You are in {tournament.name}.")
+        else:
+            tournaments.entry_decline(tournament=tournament, by=request.user)
+            messages.success(request, f"You declined: you are out of {tournament.name}.")
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)
+    return redirect("tournament-detail", pk=tournament.pk)
 
 
 tournament_reenter = _simple_post(_reenter, anchor="#organiser")

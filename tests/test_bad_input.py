@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 
 from games.models import Event, Game, Seat
 from league.models import Entry, League, Season, Tournament
+from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +52,11 @@ def world(client):
     assert game.status_code == 201, game.content
     league = client.post("/api/leagues/", {"name": "Deep Club"}, format="json")
     assert league.status_code == 201, league.content
+    join(
+        League.objects.get(slug="deep-club"),
+        "bob",
+        by=get_user_model().objects.get(username="alice"),
+    )
     tournament = client.post(
         "/api/tournaments/",
         {
@@ -316,7 +322,8 @@ def test_the_pages_and_ratings_survive_a_rejected_date(
         assert client.get(path).status_code == 200, path
     with django_capture_on_commit_callbacks(execute=True):
         recorded = client.post("/api/matches/", {**MATCH, "league": "deep-club"}, format="json")
-        assert recorded.status_code == 201, recorded.json()  # alice organises the club
+        # alice organises the club, and bob is a member: her word stands for him
+        assert recorded.status_code == 201, recorded.json()
     assert client.get(f"/api/ratings/?game={DSA}").json()["count"] == 2
 
 

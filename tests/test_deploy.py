@@ -24,7 +24,7 @@ def database_user(service: dict) -> str:
 
 def test_compose_runs_web_worker_beat_postgres_and_redis():
     services = compose()["services"]
-    assert {"web", "worker", "beat", "postgres", "redis"} <= set(services)
+    assert {"proxy", "web", "worker", "analysis", "beat", "postgres", "redis"} <= set(services)
     assert "gunicorn" in services["web"]["command"]
     assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
@@ -32,7 +32,7 @@ def test_compose_runs_web_worker_beat_postgres_and_redis():
 
 def test_compose_settings_come_from_the_environment_not_the_file():
     services = compose()["services"]
-    for name in ("migrate", "web", "worker", "beat"):
+    for name in ("migrate", "web", "worker", "analysis", "beat"):
         env = services[name]["environment"]
         assert env["DEBUG"] == "0"
         assert env["SECRET_KEY"].startswith("${SECRET_KEY")
@@ -123,3 +123,71 @@ def test_the_web_service_and_the_image_serve_asgi_through_uvicorn_workers():
     from uvicorn_worker import UvicornWorker  # installed from the lock
 
     assert UvicornWorker
+
+
+def test_the_web_service_pools_its_connections_and_keeps_none_per_request():
+    """Under ASGI Django never gives a kept connection back (CONN_MAX_AGE > 0 filled the
+    database within 16 clients): the web service pools them instead."""
+    web = production_environment()
+    assert web.get("CONN_MAX_AGE", "0") == "0"
+    assert web["DB_POOL"] == "1" and int(web["DB_POOL_MAX_SIZE"]) > 0
+
+
+def asgi_start(tmp_path, **env: str) -> subprocess.CompletedProcess:
+    """Load the ASGI application in a process with the production environment and ``env``."""
+    environment = {
+        "PATH": os.environ["PATH"],
+        **production_environment(),
+        "STATIC_ROOT": str(tmp_path),
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, "-c", "import config.asgi"],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_asgi_application_refuses_to_start_with_persistent_connections(tmp_path):
+    started = asgi_start(tmp_path, CONN_MAX_AGE="60", DB_POOL="0")
+    assert started.returncode != 0
+    assert "CONN_MAX_AGE must be 0 under ASGI" in started.stderr
+    assert asgi_start(tmp_path).returncode == 0
+
+
+def test_only_the_proxy_publishes_a_port_and_the_app_believes_only_the_proxy():
+    """Behind a published app port anyone could name any address in X-Forwarded-For (30
+    usernames sprayed with no 429): now nothing but Caddy is reachable from outside, and the
+    app trusts forwarded addresses from Caddy's fixed address alone."""
+    services = compose()["services"]
+    published = {name for name, service in services.items() if service.get("ports")}
+    assert published == {"proxy"}
+    assert services["proxy"]["image"].startswith("caddy:")
+    proxy_address = services["proxy"]["networks"]["default"]["ipv4_address"]
+    assert services["web"]["environment"]["FORWARDED_ALLOW_IPS"] == proxy_address
+    assert "NUM_PROXIES" not in services["web"]["environment"]
+
+
+def test_the_proxy_serves_the_repositorys_caddyfile_with_the_apps_body_limit():
+    from django.conf import settings
+
+    mounts = compose()["services"]["proxy"]["volumes"]
+    assert "./config/caddy/Caddyfile:/etc/caddy/Caddyfile:ro" in mounts
+    caddyfile = (ROOT / "config" / "caddy" / "Caddyfile").read_text()
+    upload = re.findall(r"\{\$HADAL_UPLOAD_LIMIT:(\d+)\}", caddyfile)
+    body = re.findall(r"\{\$HADAL_BODY_LIMIT:(\d+)\}", caddyfile)
+    assert upload and {int(n) for n in upload} == {settings.HADAL_UPLOAD_MAX_BYTES}
+    assert body and {int(n) for n in body} == {settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+    assert "read_header" in caddyfile and "read_body" in caddyfile
+
+
+def test_analyses_have_a_queue_and_a_worker_of_their_own():
+    from config.settings import CELERY_TASK_ROUTES
+
+    services = compose()["services"]
+    assert CELERY_TASK_ROUTES["games.tasks.analyse_game"] == {"queue": "analysis"}
+    assert "--queues=celery" in services["worker"]["command"]
+    assert "--queues=analysis" in services["analysis"]["command"]

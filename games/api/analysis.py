@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -57,9 +57,10 @@ class AnalysisRunningOut(serializers.Serializer):
 
 
 class GameAnalysisApi(APIView):
-    """Anyone who may watch the game may read its analysis, once the game is over."""
+    """A signed-in member may read a finished game's analysis; the first to ask starts it, on
+    the analysis queue, within their share (games.analysis); everyone after reads it."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may read it
+    permission_classes = [IsAuthenticated]
 
     @extend_schema(
         responses={
@@ -70,13 +71,21 @@ class GameAnalysisApi(APIView):
                 examples=[OpenApiExample("running", {"status": "running", "progress": 0.4})],
             ),
             404: OpenApiResponse(description="no such game"),
+            401: OpenApiResponse(description="not signed in"),
             409: OpenApiResponse(
                 description="the game is still being played, was called off, or was recorded "
                 "by its result only (no moves)"
             ),
+            429: OpenApiResponse(
+                description="you have started as many analyses as you may for now (at once, "
+                "or this hour); Retry-After says when to ask again"
+            ),
+            503: OpenApiResponse(
+                description="the analysis queue is full; Retry-After says when to ask again"
+            ),
         }
     )
     def get(self, request, pk):
-        row = analysis.game_analysis_get(game_id=pk)
+        row = analysis.game_analysis_get(game_id=pk, user=request.user)
         code = status.HTTP_200_OK if row.status == Analysis.DONE else status.HTTP_202_ACCEPTED
         return Response(analysis.analysis_payload(row), status=code)

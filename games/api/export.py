@@ -22,10 +22,11 @@ class GameExportApi(APIView):
             200: OpenApiResponse(
                 OpenApiTypes.OBJECT,
                 description=(
-                    "The bundle: format, format_version, rules {slug, module, version}, game "
-                    "{mode, status}, events [{seq, kind, data, seat, time, hash}] and the "
-                    "fingerprint. Check it with `python3 games/verify_log.py FILE` or "
-                    "`manage.py verify_log FILE`."
+                    "The bundle: format, format_version (2), chain_version (what each hash "
+                    "covers: 2 the actor too, 1 for games logged before), rules {slug, module, "
+                    "version}, game {mode, status}, events [{seq, kind, data, seat, actor, "
+                    "time, hash}] and the fingerprint. Check it with `python3 "
+                    "games/verify_log.py FILE` or `manage.py verify_log FILE`."
                 ),
             )
         }

@@ -13,12 +13,13 @@ from collections.abc import AsyncIterator, Iterator
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import renderers
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.views import APIView
 
-from games import inputs, streams
+from games import inputs, stream_leases, streams
 from games.models import GameStatus
 from games.selectors import game_with_seats
 
@@ -46,10 +47,23 @@ class _Gate(APIView):
         drf_request = self.initialize_request(request, **kwargs)
         self.request = drf_request
         self.headers = self.default_response_headers
+        lease = None
         try:
             self.initial(drf_request, **kwargs)
-            return self.open(drf_request, **kwargs)
+            user = drf_request.user
+            lease = stream_leases.acquire(
+                user_id=user.pk if user.is_authenticated else None,
+                address=request.META.get("REMOTE_ADDR") or "unknown",
+            )
+            opened = self.open(drf_request, **kwargs)
+            if isinstance(opened, HttpResponse):
+                stream_leases.release(lease)
+            else:
+                opened.hold(lease)
+            return opened
         except Exception as exc:
+            if lease is not None:
+                stream_leases.release(lease)
             response = self.handle_exception(exc)
             response.accepted_renderer = renderers.JSONRenderer()
             response.accepted_media_type = "application/json"
@@ -80,16 +94,33 @@ class _UserGate(_Gate):
         return streams.UserFeed(user=request.user)
 
 
+# Only GET is served, and a GET changes nothing: the CSRF check has nothing to guard here, and
+# its refusal would answer another method's 405 with a 403.
+@csrf_exempt
 async def game_stream(request: HttpRequest, pk: int) -> HttpResponse:
     """``GET /api/games/{id}/stream/?after=V``: the game's new events as you may see them."""
+    if request.method != "GET":
+        return _not_allowed(request)
     return _respond(
         request, await sync_to_async(streams.released(_GameGate().opened))(request, pk=pk)
     )
 
 
+@csrf_exempt
 async def user_stream(request: HttpRequest) -> HttpResponse:
     """``GET /api/me/stream/``: your turns, invitations and tournament rounds as they come."""
+    if request.method != "GET":
+        return _not_allowed(request)
     return _respond(request, await sync_to_async(streams.released(_UserGate().opened))(request))
+
+
+def _not_allowed(request: HttpRequest) -> HttpResponse:
+    response = JsonResponse(
+        {"error": f"method {request.method} is not allowed here; a stream is read with GET"},
+        status=405,
+    )
+    response["Allow"] = "GET"
+    return response
 
 
 def _respond(request: HttpRequest, opened) -> HttpResponse:

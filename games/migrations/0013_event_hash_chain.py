@@ -37,7 +37,13 @@ def chain_existing_logs(apps, schema_editor):
             .only("id", "seq", "kind", "data", "seat", "created_at")
         ):
             previous = event_hash(
-                previous, event.seq, event.kind, event.data, event.seat, time_text(event.created_at)
+                previous,
+                event.seq,
+                event.kind,
+                event.data,
+                event.seat,
+                time_text(event.created_at),
+                chain=1,  # the logs of the time: format 1 (Game.chain_version)
             )
             event.hash = previous
             pending.append(event)

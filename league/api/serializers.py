@@ -240,6 +240,14 @@ class MemberIn(serializers.Serializer):
     role = serializers.ChoiceField(choices=["member", "organiser"], default="member")
 
 
+class AnswerInvitationIn(serializers.Serializer):
+    player = serializers.CharField(
+        **NAME,
+        required=False,
+        help_text="whose invitation: yours (the default); nobody answers another's",
+    )
+
+
 class SeasonIn(serializers.Serializer):
     name = Text(max_length=100)
     starts_on = serializers.DateField()
@@ -287,6 +295,17 @@ class MemberOut(serializers.Serializer):
     role = serializers.ChoiceField(choices=["member", "organiser"])
 
 
+class InvitedOut(serializers.Serializer):
+    """Someone asked to join who has not answered: not a member until they accept."""
+
+    player = serializers.CharField()
+    role = serializers.ChoiceField(
+        choices=["member", "organiser"], help_text="the role they would take"
+    )
+    invited_by = serializers.CharField(allow_null=True)
+    invited_at = serializers.DateTimeField()
+
+
 class SeasonOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -316,11 +335,51 @@ class LeagueOut(serializers.Serializer):
     )
     name = serializers.CharField()
     description = serializers.CharField(allow_blank=True)
-    members = MemberOut(many=True)
+    members = MemberOut(many=True, help_text="those who have agreed to be in the league")
+    invited = InvitedOut(many=True, help_text="asked to join, not members until they accept")
     seasons = SeasonOut(many=True)
     tournaments = TournamentSummaryOut(many=True)
     standings = LeagueGameStandingsOut(many=True)
     recent_games = GameOut(many=True)
+
+
+class MemberAddedOut(serializers.Serializer):
+    player = serializers.CharField()
+    role = serializers.ChoiceField(choices=["member", "organiser"])
+    status = serializers.ChoiceField(
+        choices=["invited", "member"],
+        help_text="invited: asked to join, a member once they accept; member: a member already,"
+        " whose role is now this",
+    )
+
+
+class LeagueMemberAddedOut(LeagueOut):
+    added = MemberAddedOut(help_text="what became of the person asked")
+
+
+class LeagueInvitationOut(serializers.Serializer):
+    league = serializers.CharField(help_text="the league's slug")
+    name = serializers.CharField()
+    role = serializers.ChoiceField(choices=["member", "organiser"])
+    invited_by = serializers.CharField(allow_null=True)
+    invited_at = serializers.DateTimeField()
+    accept = serializers.CharField(help_text="where to POST to accept")
+    decline = serializers.CharField(help_text="where to POST to decline")
+
+
+class EntryInvitationOut(serializers.Serializer):
+    tournament = serializers.IntegerField()
+    name = serializers.CharField()
+    game = serializers.CharField()
+    status = serializers.ChoiceField(choices=["open", "running", "finished"])
+    entered_by = serializers.CharField(allow_null=True, help_text="who made the tournament")
+    accept = serializers.CharField(help_text="where to POST to accept")
+    decline = serializers.CharField(help_text="where to POST to decline (you are withdrawn)")
+
+
+class MyInvitationsOut(serializers.Serializer):
+    leagues = LeagueInvitationOut(many=True)
+    tournaments = EntryInvitationOut(many=True)
 
 
 # -- tournaments ----------------------------------------------------------------------------------
@@ -498,6 +557,12 @@ class EntryOut(serializers.Serializer):
     dropped = serializers.BooleanField()
     waitlisted = serializers.BooleanField(help_text="waiting for a place (beyond the cap)")
     checked_in = serializers.BooleanField()
+    answer = serializers.ChoiceField(
+        choices=["invited", "accepted", "declined"],
+        help_text="invited: entered by an organiser, not yet answered (paired and playing, but"
+        " no game of theirs is rated until they accept); accepted (or entered themself);"
+        " declined: withdrawn",
+    )
 
 
 class TimeControlOut(serializers.Serializer):

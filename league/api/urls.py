@@ -30,6 +30,17 @@ urlpatterns = [
         "leagues/<slug:slug>/members/", views.LeagueMembersApi.as_view(), name="api-league-members"
     ),
     path(
+        "leagues/<slug:slug>/accept/",
+        views.LeagueInvitationAnswerApi.as_view(action="accept"),
+        name="api-league-accept",
+    ),
+    path(
+        "leagues/<slug:slug>/decline/",
+        views.LeagueInvitationAnswerApi.as_view(action="decline"),
+        name="api-league-decline",
+    ),
+    path("me/invitations/", views.MyInvitationsApi.as_view(), name="api-me-invitations"),
+    path(
         "leagues/<slug:slug>/seasons/", views.LeagueSeasonsApi.as_view(), name="api-league-seasons"
     ),
     path("tournaments/", views.TournamentListCreateApi.as_view(), name="api-tournaments"),
@@ -53,6 +64,16 @@ urlpatterns = [
         "tournaments/<id:pk>/drop/",
         views.TournamentEntryApi.as_view(action="drop"),
         name="api-tournament-drop",
+    ),
+    path(
+        "tournaments/<id:pk>/accept/",
+        views.TournamentEntryAnswerApi.as_view(action="accept"),
+        name="api-tournament-accept",
+    ),
+    path(
+        "tournaments/<id:pk>/decline/",
+        views.TournamentEntryAnswerApi.as_view(action="decline"),
+        name="api-tournament-decline",
     ),
     path(
         "tournaments/<id:pk>/reenter/",

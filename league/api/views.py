@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -26,7 +27,7 @@ from games.catalog import game_types
 from games.selectors import game_with_seats
 from league import selectors
 from league.api import serializers as s
-from league.models import League, Tournament
+from league.models import League, LeagueInvitation, Tournament
 from league.services import leagues, tournaments
 
 User = get_user_model()
@@ -211,15 +212,91 @@ class LeagueStandingsApi(APIView):
 
 
 class LeagueMembersApi(APIView):
-    """Add a member or an organiser (organisers only)."""
+    """Invite a member or an organiser (organisers only): they are a member once they accept
+    (``accept/``). Naming a member already changes their role."""
 
-    @extend_schema(request=s.MemberIn, responses={201: s.LeagueOut})
+    @extend_schema(
+        request=s.MemberIn,
+        responses={
+            201: s.LeagueMemberAddedOut,
+            403: OpenApiResponse(s.ErrorOut, description="not an organiser of the league"),
+            404: OpenApiResponse(s.ErrorOut, description="no such league"),
+        },
+    )
     def post(self, request, slug):
         league = _league(slug)
         body = s.MemberIn(data=request.data)
         body.is_valid(raise_exception=True)
-        leagues.member_add(league=league, by=request.user, **body.validated_data)
-        return Response(_league_out(league), status=status.HTTP_201_CREATED)
+        added = leagues.member_invite(league=league, by=request.user, **body.validated_data)
+        out = {
+            "player": added.user.username,
+            "role": added.role,
+            "status": "invited" if isinstance(added, LeagueInvitation) else "member",
+        }
+        return Response({**_league_out(league), "added": out}, status=status.HTTP_201_CREATED)
+
+
+class LeagueInvitationAnswerApi(APIView):
+    """accept/: the person invited joins the league, in the role asked; decline/: they say no,
+    and the invitation is gone (the organisers may ask again). Only your own invitation."""
+
+    action = ""
+
+    @extend_schema(
+        request=s.AnswerInvitationIn,
+        responses={
+            200: s.LeagueOut,
+            201: s.LeagueOut,
+            403: OpenApiResponse(s.ErrorOut, description="another person's invitation"),
+            404: OpenApiResponse(s.ErrorOut, description="no such league"),
+            409: OpenApiResponse(
+                s.ErrorOut, description="no invitation waiting (declined, never sent) or a member"
+            ),
+        },
+    )
+    def post(self, request, slug):
+        league = _league(slug)
+        body = s.AnswerInvitationIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        player = body.validated_data.get("player")
+        if self.action == "accept":
+            leagues.invitation_accept(league=league, by=request.user, player=player)
+            return Response(_league_out(league), status=status.HTTP_201_CREATED)
+        leagues.invitation_decline(league=league, by=request.user, player=player)
+        return Response(_league_out(league))
+
+
+class MyInvitationsApi(APIView):
+    """What you have been asked to agree to and have not answered, newest first: leagues to
+    join and tournament entries (games you are invited to are at ``/api/games/invited/``)."""
+
+    @extend_schema(responses=s.MyInvitationsOut)
+    def get(self, request):
+        leagues_ = [
+            {
+                "league": i.league.slug,
+                "name": i.league.name,
+                "role": i.role,
+                "invited_by": i.invited_by.username if i.invited_by else None,
+                "invited_at": i.created_at,
+                "accept": reverse("api-league-accept", args=[i.league.slug]),
+                "decline": reverse("api-league-decline", args=[i.league.slug]),
+            }
+            for i in selectors.league_invitations_of(request.user)
+        ]
+        tournaments_ = [
+            {
+                "tournament": e.tournament_id,
+                "name": e.tournament.name,
+                "game": e.tournament.slug,
+                "status": e.tournament.status,
+                "entered_by": e.tournament.created_by.username if e.tournament.created_by else None,
+                "accept": reverse("api-tournament-accept", args=[e.tournament_id]),
+                "decline": reverse("api-tournament-decline", args=[e.tournament_id]),
+            }
+            for e in selectors.entries_asking(request.user)
+        ]
+        return Response(s.MyInvitationsOut({"leagues": leagues_, "tournaments": tournaments_}).data)
 
 
 class LeagueSeasonsApi(APIView):
@@ -322,6 +399,33 @@ class TournamentEntryApi(APIView):
         body.is_valid(raise_exception=True)
         change = tournaments.entry_add if self.action == "enter" else tournaments.entry_drop
         change(tournament=tournament, by=request.user, **body.validated_data)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentEntryAnswerApi(APIView):
+    """accept/: the player an organiser entered says yes, and the tournament's games they
+    played are rated once everyone at each has agreed; decline/: they say no and are
+    withdrawn. Only your own entry; entering yourself (register/) needs no answer."""
+
+    action = ""
+
+    @extend_schema(
+        request=s.AnswerInvitationIn,
+        responses={
+            201: s.TournamentOut,
+            403: OpenApiResponse(s.ErrorOut, description="another player's entry"),
+            404: OpenApiResponse(s.ErrorOut, description="no such tournament"),
+            409: OpenApiResponse(
+                s.ErrorOut, description="not entered, or answered already (accepted, declined)"
+            ),
+        },
+    )
+    def post(self, request, pk):
+        tournament = _tournament(pk)
+        body = s.AnswerInvitationIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        answer = tournaments.entry_accept if self.action == "accept" else tournaments.entry_decline
+        answer(tournament=tournament, by=request.user, player=body.validated_data.get("player"))
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
 

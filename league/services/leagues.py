@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from accounts.bots import is_bot
 from accounts.errors import (
     Conflict,
     InvalidInput,
@@ -24,12 +25,12 @@ from accounts.errors import (
 )
 from games import inputs, records
 from games.models import Game
-from league.models import League, Membership, Season, Tournament
+from league.models import League, LeagueInvitation, Membership, Season, Tournament
 from league.selectors import (
     is_league_member,
     is_league_organiser,
     may_correct_record,
-    may_settle_record,
+    members_vouched_for,
 )
 
 User = get_user_model()
@@ -80,21 +81,58 @@ def league_create(*, name: str, created_by: AbstractUser, description: str = "")
 
 
 @transaction.atomic
-def member_add(
+def member_invite(
     *, league: League, player: str, role: str = "member", by: AbstractUser
-) -> Membership:
+) -> Membership | LeagueInvitation:
+    """An organiser asks someone to join the league (as a member or an organiser): an
+    invitation, which they accept or decline; nobody becomes a member unasked. Asking again
+    changes the role asked; a member's role is changed at once (they have agreed to be in
+    the league already)."""
     if not is_league_organiser(league, by):
-        raise NotYourSeat("only the league's organisers may add members")
+        raise NotYourSeat("only the league's organisers may invite members")
     if role not in Membership.Role.values:
         raise InvalidInput(f"role must be one of {', '.join(Membership.Role.values)}")
     player = inputs.text(player, "player", 150)
     user = User.objects.filter(username=player, is_active=True).first()
-    if user is None:
+    if user is None or is_bot(user):
         raise UnknownName(f"no player {player!r}")
-    membership, _ = Membership.objects.update_or_create(
-        league=league, user=user, defaults={"role": role}
+    membership = Membership.objects.filter(league=league, user=user).first()
+    if membership is not None:
+        membership.role = role
+        membership.save(update_fields=["role"])
+        return membership
+    invitation, _ = LeagueInvitation.objects.update_or_create(
+        league=league, user=user, defaults={"role": role, "invited_by": by}
     )
+    return invitation
+
+
+def _own_invitation(league: League, by: AbstractUser, player: str | None) -> LeagueInvitation:
+    """The invitation ``by`` answers: their own, waiting (locked), or why not."""
+    if player is not None and player != by.username:
+        raise NotYourSeat("only the person invited may answer an invitation: answer your own")
+    invitation = LeagueInvitation.objects.select_for_update().filter(league=league, user=by).first()
+    if invitation is not None:
+        return invitation
+    if Membership.objects.filter(league=league, user=by).exists():
+        raise Conflict(f"you are a member of {league.name} already")
+    raise Conflict(f"you have no invitation to {league.name} waiting (declined, or never sent)")
+
+
+@transaction.atomic
+def invitation_accept(*, league: League, by: AbstractUser, player: str | None = None) -> Membership:
+    """The person invited joins, in the role they were asked to take: from now on the
+    league's organisers may record and confirm its games for them."""
+    invitation = _own_invitation(league, by, player)
+    membership = Membership.objects.create(league=league, user=by, role=invitation.role)
+    invitation.delete()
     return membership
+
+
+@transaction.atomic
+def invitation_decline(*, league: League, by: AbstractUser, player: str | None = None) -> None:
+    """The person invited says no: the invitation is gone (the organisers may ask again)."""
+    _own_invitation(league, by, player).delete()
 
 
 @transaction.atomic
@@ -150,7 +188,8 @@ def match_record(
     sheet: Any = None,
 ) -> Game:
     """A club record of a game played on a table, in a league if one is named. It waits for
-    the members it names to confirm it, unless a league organiser (or staff) recorded it."""
+    the members it names to confirm it; a league organiser's word stands for the league's
+    members (staff's for everyone), never for someone who has not agreed to be one."""
     club = None
     if league is not None:
         club = League.objects.filter(slug=league).first() if isinstance(league, str) else None
@@ -158,16 +197,14 @@ def match_record(
             raise UnknownName(f"no league {league!r}")
         if not is_league_member(club, recorded_by):
             raise NotYourSeat("only the league's members may record its games")
-    recorded = records.match_record(
-        slug=game,
-        played_at=played_at,
-        results=results,
+    record = records.record_check(
+        slug=game, played_at=played_at, results=results, notes=notes, bid=bid, sheet=sheet
+    )
+    named = {seat.user.username for seat in record.seats if seat.user_id}
+    recorded = records.record_write(
+        record=record,
         recorded_by=recorded_by,
-        notes=notes,
-        bid=bid,
-        sheet=sheet,
-        confirmed=recorded_by.is_staff
-        or (club is not None and is_league_organiser(club, recorded_by)),
+        on_behalf_of=members_vouched_for(named, by=recorded_by, leagues=[club] if club else []),
     )
     if club is not None:
         club.games.add(recorded)
@@ -182,8 +219,8 @@ def match_correct(
     reason: str = "",
     sheet: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Correct a club record: its recorder, a league organiser or staff. Only an organiser's
-    correction is final at once; the recorder's waits for the members' confirmation."""
+    """Correct a club record: its recorder, a league organiser or staff. The correction waits
+    for the members named to confirm it; an organiser's stands for the league's members."""
     if not may_correct_record(game, by):
         raise NotYourSeat("only whoever recorded the game or an organiser may correct it")
     return records.result_correct(
@@ -192,13 +229,24 @@ def match_correct(
         by=by,
         reason=reason,
         sheet=sheet,
-        authoritative=may_settle_record(game, by),
+        on_behalf_of=_vouched(game, by) or (),
     )
 
 
 def match_confirm(*, game: Game, by: AbstractUser) -> dict[str, Any]:
-    """A named member confirms a club record; a league organiser confirms it for everyone."""
-    return records.record_confirm(game=game, user=by, for_everyone=may_settle_record(game, by))
+    """A named member confirms a club record; a league organiser confirms it for the members
+    of the league named in it (not for anyone who has not joined)."""
+    return records.record_confirm(game=game, user=by, on_behalf_of=_vouched(game, by))
+
+
+def _vouched(game: Game, by: AbstractUser) -> set[str] | None:
+    """The members named in ``game`` whose confirmation ``by``'s stands for, or None if
+    ``by`` is neither staff nor an organiser of a league the record belongs to."""
+    clubs = [club for club in game.leagues.all() if is_league_organiser(club, by)]
+    if not by.is_authenticated or not (by.is_staff or clubs):
+        return None
+    named = {seat.user.username for seat in game.seats.select_related("user") if seat.user_id}
+    return members_vouched_for(named, by=by, leagues=clubs)
 
 
 def match_dispute(*, game: Game, by: AbstractUser, reason: str = "") -> dict[str, Any]:

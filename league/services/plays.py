@@ -1,14 +1,16 @@
 """Importing a club's history of plays into a league, and exporting a league's plays.
 
 An imported play is a club record like any other: ``games.records.record_check`` makes every
-check a record gets, then ``games.records.match_records_confirmed`` writes the same events and
-projection as ``match_record`` does, a thousand at a time. Records are confirmed at once
-because only a league organiser may import (an organiser's record needs no other
-confirmation, as from the record form); their ratings follow once the import commits, one
-rating pass per game type, in the order the plays were played (ratings_update recomputes when
-older games arrive). Every play is checked before anything is written: all or nothing, unless
-refused plays are skipped; a dry run is the checks alone, so what it reports is exactly what an
-import would do.
+check a record gets. Only a league organiser may import, and an organiser's word stands for
+the league's members (as from the record form): a play naming only members who have joined
+the league is final at once, and ``games.records.match_records_confirmed`` writes the same
+events and projection as recording it does, a thousand at a time; a play naming anyone who has
+not (invited and not yet accepted, or never asked) is written as a record that waits for their
+own confirmation (``games.records.record_write``), exactly as if recorded from the form. The
+ratings of the final plays follow once the import commits, one rating pass per game type, in
+the order the plays were played (ratings_update recomputes when older games arrive). Every
+play is checked before anything is written: all or nothing, unless refused plays are skipped;
+a dry run is the checks alone, so what it reports is exactly what an import would do.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
+from django.db.models import Q
 
 from accounts.bots import BOT_PREFIX
 from accounts.errors import InvalidInput, NotYourSeat, ServiceError
@@ -30,7 +33,7 @@ from games.services import announcements_batched
 from league import plays as files
 from league.models import League
 from league.plays import Play, Refusal, Seat
-from league.selectors import is_league_organiser
+from league.selectors import is_league_organiser, members_vouched_for
 
 User = get_user_model()
 BATCH = 1000
@@ -42,6 +45,9 @@ class ImportReport:
     refused: list[Refusal] = field(default_factory=list)
     members: dict[str, str] = field(default_factory=dict)  # a BG Stats name -> the member
     guests: list[str] = field(default_factory=list)
+    # Plays naming someone not (yet) in the league: records waiting for each one named here.
+    waiting: dict[str, int] = field(default_factory=dict)  # the member -> plays waiting
+    waiting_plays: int = 0
     dry_run: bool = False
     imported: bool = False  # committed: not a dry run, and nothing refused or skipped
     game_ids: list[int] = field(default_factory=list)
@@ -65,6 +71,13 @@ class ImportReport:
             )
         if self.guests:
             out.append("guests: " + ", ".join(sorted(self.guests)))
+        if self.waiting:
+            plays = self.waiting_plays
+            out.append(
+                f"{plays} play{'s' if plays != 1 else ''} {'wait' if self.imported else 'would wait'}"
+                " for the confirmation of members who have not joined the league: "
+                + ", ".join(f"{name} ({n})" for name, n in sorted(self.waiting.items()))
+            )
         shown = self.refused if refusals is None else self.refused[:refusals]
         out += [f"refused {refusal}" for refusal in shown]
         if len(shown) < len(self.refused):
@@ -108,7 +121,8 @@ def plays_import(
     members = records.members_named(
         [s.player for play in chosen for s in play.seats if not s.guest]
     )
-    checked = []
+    vouched = members_vouched_for(set(members), by=by, leagues=[league])
+    checked, waiting = [], []
     for done, play in enumerate(chosen, start=1):
         try:
             record = records.record_check(
@@ -121,19 +135,32 @@ def plays_import(
         except ServiceError as exc:
             report.refused.append(Refusal(play.where, str(exc)))
         else:
-            checked.append(record)
             report.plays.append(play)
+            unagreed = {s.user.username for s in record.seats if s.user_id} - vouched
+            if unagreed:
+                waiting.append(record)
+                report.waiting_plays += 1
+                for name in unagreed:
+                    report.waiting[name] = report.waiting.get(name, 0) + 1
+            else:
+                checked.append(record)
         if progress is not None:
             progress(done, len(chosen) if dry_run else 2 * len(chosen))
     if dry_run or (report.refused and not skip_refused):
         return report
-    steps = len(chosen) + len(checked)  # each play checked, then each written
+    steps = len(chosen) + len(checked) + len(waiting)  # each play checked, then each written
     with transaction.atomic(), announcements_batched():
         for start in range(0, len(checked), BATCH):
             games = records.match_records_confirmed(
                 records=checked[start : start + BATCH], recorded_by=by
             )
             report.game_ids += [game.pk for game in games]
+            if progress is not None:
+                progress(len(chosen) + len(report.game_ids), steps)
+        # One at a time, as from the record form: each waits for those who have not agreed.
+        for record in waiting:
+            game = records.record_write(record=record, recorded_by=by, on_behalf_of=vouched)
+            report.game_ids.append(game.pk)
             if progress is not None:
                 progress(len(chosen) + len(report.game_ids), steps)
         through = League.games.through
@@ -170,10 +197,14 @@ def _refuse_unknown_members(parsed: files.Parsed) -> None:
 
 
 def _map_to_members(parsed: files.Parsed, league: League, report: ImportReport) -> None:
-    """BG Stats names people as it likes: a name that is a league member's username or full
-    name (case aside) is that member; anyone else is a guest."""
+    """BG Stats names people as it likes: a name that is a league member's (or invited
+    person's) username or full name (case aside) is that member; anyone else is a guest."""
     members: dict[str, str] = {}
-    for user in league.members.filter(is_active=True):
+    # Those asked to join are members here too: their plays wait for their confirmation.
+    asked = User.objects.filter(
+        Q(membership__league=league) | Q(league_invitations__league=league), is_active=True
+    ).distinct()
+    for user in asked:
         for name in (user.username, user.get_full_name()):
             if name.strip():
                 members.setdefault(name.strip().casefold(), user.username)

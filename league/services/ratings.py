@@ -6,10 +6,17 @@ before (``RatedGame`` is the ledger of rated games, and the last of them the wat
 duplicate task finds nothing to do; a late one (a game that ended before games already rated)
 makes it recompute that game type from the start, so the numbers always equal a full
 recompute.
+
+A game someone in it has not agreed to (league.consent) takes its place in the ledger held
+(``consent`` "waiting"), rating nobody. When they agree (the task is asked again for that game,
+or the sweep finds it) its marker goes and it is taken in as any late game is; a refusal makes
+the marker final ("refused": never rated). The sweep re-reads only the waiting games'
+agreement, so a game that stays held costs it a few queries and no recompute.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
@@ -18,10 +25,12 @@ from django.db import transaction
 from django.db.models import F
 
 from games.models import Game, GameStatus
+from league import consent
 from league.models import RatedGame, Rating, RatingChange, RatingLedger
 from league.ratings import EloLadder, OpenSkillLadder
 
 BATCH = 2000
+AGREED, WAITING = RatedGame.Consent.AGREED, RatedGame.Consent.WAITING
 
 
 @dataclass
@@ -75,16 +84,38 @@ def table_of(game: Game) -> tuple[list[int], list[int]] | str:
     return users, [rank for _, rank in members]
 
 
-def _rate(game: Game, ladders: Ladders) -> tuple[RatedGame, list[RatingChange]]:
-    """Rate one game on the ladders; the rows that record it (not yet saved)."""
+def rated_tables(slug: str) -> list[tuple[list[int], list[int]]]:
+    """The players and ranks of every game of ``slug`` the ratings take in, in order: those
+    everyone in them agreed to (league.consent) with two members or more."""
+    games = list(finished_games(slug))
+    held = consent.holds(games)
+    return [
+        table
+        for game in games
+        if game.pk not in held and not isinstance(table := table_of(game), str)
+    ]
+
+
+def _rate(
+    game: Game, ladders: Ladders, hold: consent.Hold | None = None
+) -> tuple[RatedGame, list[RatingChange]]:
+    """Rate one game on the ladders, unless it is ``hold``-en (league.consent); the rows that
+    record it (not yet saved)."""
     table = table_of(game)
-    if isinstance(table, str):
+    if isinstance(table, str) or hold is not None:
+        # Fewer than two members is no game to rate, whoever agreed; else it waits (or not).
+        skipped, agreement = (
+            (table, RatedGame.Consent.AGREED)
+            if isinstance(table, str) or hold is None
+            else hold.marked
+        )
         return RatedGame(
             game=game,
             slug=game.slug,
             finished_at=game.finished_at,
             version=game.version,
-            skipped=table,
+            skipped=skipped,
+            consent=agreement,
         ), []
     users, ranks = table
     elo = ladders.elo.rate(users, ranks)
@@ -139,16 +170,31 @@ def ratings_update(*, slug: str, game_id: int | None = None) -> int:
     with the games rated before it: only that game is checked, and the unrated games are those
     after the last one rated, read from an index. Without it (the sweep), every game is."""
     _lock(slug)
-    last = _last_rated(slug)
     if game_id is None:
+        _release(RatedGame.objects.filter(slug=slug, consent=WAITING))  # those now unrated
+        last = _last_rated(slug)
         unrated = list(finished_games(slug).filter(rated__isnull=True))
-        corrected = RatedGame.objects.filter(slug=slug).exclude(version=F("game__version")).exists()
+        corrected = (
+            RatedGame.objects.filter(slug=slug, consent=AGREED)
+            .exclude(version=F("game__version"))
+            .exists()
+        )
         late = bool(unrated) and last is not None and (unrated[0].finished_at, unrated[0].pk) < last
     else:
-        unrated = list(_finished_after(slug, last))
         asked = Game.objects.filter(pk=game_id, slug=slug).select_related("rated").first()
         ledger = getattr(asked, "rated", None)
-        corrected = asked is not None and ledger is not None and ledger.version != asked.version
+        # A game someone had not agreed to: released if they now have, else kept up to date.
+        waited = ledger is not None and ledger.consent != AGREED
+        if ledger is not None and waited and _release([ledger]):
+            ledger = None
+        last = _last_rated(slug)
+        unrated = list(_finished_after(slug, last))
+        corrected = (
+            asked is not None
+            and ledger is not None
+            and not waited
+            and ledger.version != asked.version
+        )
         late = (
             asked is not None
             and ledger is None
@@ -171,8 +217,9 @@ def ratings_update(*, slug: str, game_id: int | None = None) -> int:
         ladders.elo.games[row.user_id] = row.games
         ladders.openskill.set_rating(row.user_id, row.openskill_mu, row.openskill_sigma)
     rated, changes = [], []
+    held = consent.holds(unrated)
     for game in unrated:
-        marker, rows = _rate(game, ladders)
+        marker, rows = _rate(game, ladders, held.get(game.pk))
         rated.append(marker)
         changes.extend(rows)
     RatedGame.objects.bulk_create(rated)
@@ -197,20 +244,20 @@ def ratings_recompute(
     RatedGame.objects.filter(slug=slug).delete()
     Rating.objects.filter(slug=slug).delete()
     ladders = Ladders.fresh()
-    rated, changes, games = [], [], 0
-    for game in finished_games(slug).iterator(chunk_size=BATCH):
-        marker, rows = _rate(game, ladders)
-        rated.append(marker)
-        changes.extend(rows)
-        games += 1
-        if progress is not None:
-            progress(1)
-        if len(rated) >= BATCH:
-            RatedGame.objects.bulk_create(rated)
-            RatingChange.objects.bulk_create(changes)
-            rated, changes = [], []
-    RatedGame.objects.bulk_create(rated)
-    RatingChange.objects.bulk_create(changes)
+    games = 0
+    games_in_order = finished_games(slug).iterator(chunk_size=BATCH)
+    while batch := list(itertools.islice(games_in_order, BATCH)):
+        rated, changes = [], []
+        held = consent.holds(batch)
+        for game in batch:
+            marker, rows = _rate(game, ladders, held.get(game.pk))
+            rated.append(marker)
+            changes.extend(rows)
+            if progress is not None:
+                progress(1)
+        games += len(batch)
+        RatedGame.objects.bulk_create(rated)
+        RatingChange.objects.bulk_create(changes)
     users = set(ladders.elo.ratings)
     Rating.objects.bulk_create(_rating_rows(slug, users, ladders), batch_size=BATCH)
     changed = sum(
@@ -244,10 +291,41 @@ def _finished_after(slug: str, last):
     )
 
 
+def _release(markers: Iterable[RatedGame]) -> int:
+    """Of the markers of games someone had not agreed to, remove those of games everyone now
+    agrees to (they are then unrated, and taken in as late games are), and bring the others'
+    up to date; how many were released."""
+    markers = list(markers)
+    if not markers:
+        return 0
+    games = Game.objects.filter(pk__in=[m.game_id for m in markers]).prefetch_related("seats")
+    by_id = {game.pk: game for game in games}
+    held = consent.holds(list(by_id.values()))
+    released, changed = [], []
+    for marker in markers:
+        game, hold = by_id[marker.game_id], held.get(marker.game_id)
+        if hold is None and game.status == GameStatus.FINISHED:
+            released.append(marker.pk)
+        elif hold is not None and (marker.skipped, marker.consent, marker.version) != (
+            *hold.marked,
+            game.version,
+        ):
+            (marker.skipped, marker.consent), marker.version = hold.marked, game.version
+            changed.append(marker)
+    RatedGame.objects.filter(pk__in=released).delete()
+    RatedGame.objects.bulk_update(changed, ["skipped", "consent", "version"])
+    return len(released)
+
+
 def slugs_with_unrated_games() -> list[str]:
-    """Game types with a finished game not rated yet, or rated before a correction."""
+    """Game types with a finished game not rated yet, rated before a correction, or held until
+    someone agreed who now has."""
     unrated = Game.objects.filter(status=GameStatus.FINISHED, rated__isnull=True)
-    corrected = RatedGame.objects.exclude(version=F("game__version"))
+    corrected = RatedGame.objects.filter(consent=AGREED).exclude(version=F("game__version"))
+    held = list(Game.objects.filter(rated__consent=WAITING).prefetch_related("seats"))
+    still = consent.holds(held)
     return sorted(
-        set(unrated.values_list("slug", flat=True)) | set(corrected.values_list("slug", flat=True))
+        set(unrated.values_list("slug", flat=True))
+        | set(corrected.values_list("slug", flat=True))
+        | {game.slug for game in held if game.pk not in still}
     )

@@ -9,6 +9,7 @@ and confirm (games/records.py). Every organiser action is logged in TournamentEv
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import random
 from collections import Counter
@@ -20,8 +21,15 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.bots import bot_level, bot_user
-from accounts.errors import InvalidInput, NotYourSeat, Refused, RuleViolation, UnknownName
+from accounts.bots import bot_level, bot_user, is_bot
+from accounts.errors import (
+    Conflict,
+    InvalidInput,
+    NotYourSeat,
+    Refused,
+    RuleViolation,
+    UnknownName,
+)
 from config.direct import fetch_all
 from games import inputs, records, store
 from games import services as game_services
@@ -34,6 +42,7 @@ from league import pairing
 from league.models import (
     Entry,
     Membership,
+    RatedGame,
     Rating,
     Round,
     Table,
@@ -56,6 +65,7 @@ from league.standings import (
     TIEBREAKS,
     fallback_placement,
 )
+from league.tasks import rate_finished_games
 
 User = get_user_model()
 STARTING_BID_GAMES = records.BID_GAMES
@@ -189,7 +199,10 @@ def tournament_create(
     tournament.organisers.add(created_by)
     seeded = _seed(users, seeding, kind.slug)
     Entry.objects.bulk_create(
-        [Entry(tournament=tournament, user=u, seed=i + 1) for i, u in enumerate(seeded)]
+        [
+            Entry(tournament=tournament, user=u, seed=i + 1, answer=_answer(u, created_by))
+            for i, u in enumerate(seeded)
+        ]
     )
     _log(
         tournament,
@@ -202,6 +215,14 @@ def tournament_create(
         },
     )
     return tournament
+
+
+def _answer(user, by) -> str:
+    """An entry's answer as it is made: entering oneself is agreeing (and a bot has nobody to
+    ask); an organiser entering someone asks them (league.consent: their games wait)."""
+    if user.pk == by.pk or is_bot(user):
+        return Entry.Answer.ACCEPTED
+    return Entry.Answer.INVITED
 
 
 def _seed(users: list, seeding: str, slug: str) -> list:
@@ -807,10 +828,81 @@ def _enter(tournament: Tournament, user, by) -> Entry:
     entry.dropped_after_round = None
     entry.waitlisted = waitlisted
     entry.checked_in = False
+    entry.answer = _answer(user, by)
     entry.save()
     kind = "EntryWaitlisted" if waitlisted else "EntryAdded"
     _log(tournament, kind, by, {"player": user.username, "after_round": played})
     return entry
+
+
+def _own_entry(tournament: Tournament, by: AbstractUser, player: str | None) -> Entry:
+    """The entry ``by`` answers for: their own, or why not."""
+    if player is not None and player != by.username:
+        raise NotYourSeat("only the player entered may answer for their entry: answer your own")
+    entry = tournament.entries.select_related("user").filter(user=by).first()
+    if entry is None:
+        raise Conflict(f"you have not been entered in {tournament.name}")
+    return entry
+
+
+@transaction.atomic
+def entry_accept(*, tournament: Tournament, by: AbstractUser, player: str | None = None) -> Entry:
+    """The player an organiser entered says yes: from now on the tournament's games at which
+    everyone has agreed are rated, those already played included (league.consent)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    entry = _own_entry(tournament, by, player)
+    if entry.answer == Entry.Answer.ACCEPTED:
+        raise Conflict("you have accepted this entry already")
+    if entry.answer == Entry.Answer.DECLINED:
+        raise Conflict("you declined this entry: an organiser may enter you again")
+    entry.answer = Entry.Answer.ACCEPTED
+    entry.save(update_fields=["answer"])
+    _log(tournament, "EntryAccepted", by, {"player": by.username})
+    _rate_held_games(tournament)
+    return entry
+
+
+@transaction.atomic
+def entry_decline(*, tournament: Tournament, by: AbstractUser, player: str | None = None) -> Entry:
+    """The player an organiser entered says no: they are withdrawn (before round 1 the first
+    player waiting takes the place), and none of their games at it is rated."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    entry = _own_entry(tournament, by, player)
+    if entry.answer == Entry.Answer.ACCEPTED:
+        raise Conflict("you have accepted this entry: to leave the tournament, drop out")
+    if entry.answer == Entry.Answer.DECLINED:
+        raise Conflict("you have declined this entry already")
+    held_a_place = not entry.waitlisted and not entry.dropped
+    entry.answer = Entry.Answer.DECLINED
+    if not entry.dropped and tournament.status != Tournament.Status.FINISHED:
+        entry.dropped_after_round = live_rounds(tournament).count()
+    entry.waitlisted = False
+    entry.save(update_fields=["answer", "dropped_after_round", "waitlisted"])
+    _log(
+        tournament,
+        "EntryDeclined",
+        by,
+        {"player": by.username, "after_round": entry.dropped_after_round},
+    )
+    if held_a_place and not _started(tournament):
+        _promote(tournament, by)
+    return entry
+
+
+def _rate_held_games(tournament: Tournament) -> None:
+    """Once committed, ask the ratings to look again at the tournament's games held for want of
+    someone's agreement (league.services.ratings releases those everyone now agrees to)."""
+    held: dict[str, list[int]] = {}
+    for game_id, slug in RatedGame.objects.filter(
+        consent=RatedGame.Consent.WAITING, game__table__round__tournament=tournament
+    ).values_list("game_id", "slug"):
+        held.setdefault(slug, []).append(game_id)
+    for slug, ids in held.items():
+        one = ids[0] if len(ids) == 1 else None  # several: the sweep's pass over the game type
+        game_services.after_commit(
+            f"rate {tournament.name}'s games held for consent",
+            functools.partial(rate_finished_games.delay, slug, one),
+        )
 
 
 @transaction.atomic
@@ -875,14 +967,19 @@ def entry_reenter(*, tournament: Tournament, player: str, by: AbstractUser) -> E
         return _enter(tournament, entry.user, by)
     entry.dropped_after_round = None
     entry.entered_after_round = played
-    entry.save(update_fields=["dropped_after_round", "entered_after_round"])
+    if entry.answer == Entry.Answer.DECLINED:
+        # They said no: putting them back in asks them again (an answer they agreed to before
+        # stands for the games played since, as a drop does not take it back).
+        entry.answer = _answer(entry.user, by)
+    entry.save(update_fields=["dropped_after_round", "entered_after_round", "answer"])
     _log(tournament, "EntryReentered", by, {"player": player, "after_round": played})
     return entry
 
 
 @transaction.atomic
 def entry_check_in(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
-    """A player checks in (or an organiser checks them in) before round 1."""
+    """A player checks in (or an organiser checks them in) before round 1. Checking in
+    yourself accepts the organisers' entry too."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     player = inputs.text(player, "player", 150)
     entry = tournament.entries.select_related("user").filter(user__username=player).first()
@@ -903,6 +1000,11 @@ def entry_check_in(*, tournament: Tournament, player: str, by: AbstractUser) -> 
     entry.checked_in = True
     entry.save(update_fields=["checked_in"])
     _log(tournament, "CheckedIn", by, {"player": player})
+    if by.pk == entry.user_id and entry.answer == Entry.Answer.INVITED:
+        # Checking in yourself is saying yes: you are there to play.
+        entry.answer = Entry.Answer.ACCEPTED
+        entry.save(update_fields=["answer"])
+        _log(tournament, "EntryAccepted", by, {"player": player})
     return entry
 
 

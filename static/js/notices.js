@@ -3,7 +3,7 @@
    notifications say when it becomes their turn or they are invited while the page is hidden.
    Notifications are asked for only when the person presses the button (data-turn-alerts). */
 
-import {turnTitle} from "./stream.js";
+import {openStream, turnTitle} from "./stream.js";
 
 const STREAM = "/api/me/stream/";
 
@@ -41,7 +41,7 @@ function alert(title, body, url) {
 
 function listen() {
   const nav = document.getElementById("nav-turns");
-  if (!nav || !("EventSource" in window)) return;
+  if (!nav) return;
   const waiting = new Set();
   const show = () => {
     const count = waiting.size;
@@ -57,26 +57,24 @@ function listen() {
     else waiting.delete(game);
     show();
   });
-  const source = new EventSource(STREAM);
-  // Each (re)connection starts with what waits now: count afresh from it.
-  source.addEventListener("open", () => waiting.clear());
-  source.addEventListener("message", (message) => {
-    let notice;
-    try {
-      notice = JSON.parse(message.data);
-    } catch (err) {
-      return;
-    }
-    if (notice.type === "your_turn") {
-      const fresh = !waiting.has(notice.game);
-      waiting.add(notice.game);
-      if (fresh) alert(`Your turn in ${notice.name}`, "The others have moved.", notice.url);
-    } else if (notice.type === "invitation") {
-      alert(`You are invited to ${notice.name}`, "Take your seat or decline.", notice.url);
-    } else if (notice.type === "round_paired") {
-      alert(`${notice.tournament}: round ${notice.round} is paired`, "", notice.url || "/");
-    }
-    show();
+  openStream(STREAM, {
+    // Each (re)connection starts with what waits now: count afresh from it.
+    onOpen: () => waiting.clear(),
+    onMessage: (notice) => {
+      if (notice.type === "your_turn") {
+        const fresh = !waiting.has(notice.game);
+        waiting.add(notice.game);
+        if (fresh) alert(`Your turn in ${notice.name}`, "The others have moved.", notice.url);
+      } else if (notice.type === "invitation") {
+        alert(`You are invited to ${notice.name}`, "Take your seat or decline.", notice.url);
+      } else if (notice.type === "round_paired") {
+        alert(`${notice.tournament}: round ${notice.round} is paired`, "", notice.url || "/");
+      }
+      show();
+    },
+    onLost: () => {},
+    // Alerts are for a hidden page: with them on, keep listening while hidden.
+    whileHidden: () => "Notification" in window && Notification.permission === "granted",
   });
 }
 

@@ -163,6 +163,22 @@ class Replay {
       return this.say("The analysis could not be loaded.");
     }
     const body = await answer.json().catch(() => ({}));
+    if (answer.status === 401) {
+      this.analysisState = "unavailable";
+      const next = encodeURIComponent(location.pathname);
+      const parts = [html("a", {href: `/accounts/login/?next=${next}`, text: "Sign in"}),
+        " to see how each player did, move by move."];
+      return this.panel.querySelector(".analysis-body").replaceChildren(
+        html("p", {class: "muted analysis-note"}, parts));
+    }
+    if (answer.status === 429 || answer.status === 503) {
+      // Your share, or the service's, is in use: say so, and ask again when told to.
+      const wait = Math.min(300, Math.max(10, Number(answer.headers.get("Retry-After")) || 60));
+      const why = body.error || "the analysis is waiting its turn";
+      this.say(`${why[0].toUpperCase()}${why.slice(1)}.`);
+      window.setTimeout(() => this.fetchAnalysis(), wait * 1000);
+      return;
+    }
     if (answer.status === 202) {
       const done = Math.round(100 * (body.progress || 0));
       this.say(`Analysing the game… ${done}%`, done);

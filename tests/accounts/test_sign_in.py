@@ -73,10 +73,86 @@ def test_the_burst_is_counted_in_the_shared_cache(alice, settings):
     try:
         for _ in range(10):
             token(APIClient(), WRONG)
-        key = FailedSignInThrottle("alice").keys(mock.Mock(META={"REMOTE_ADDR": "x"}, headers={}))[
-            1
-        ]
+        asked = mock.Mock(META={"REMOTE_ADDR": "x"}, headers={}, COOKIES={})
+        [_, (_, key)] = FailedSignInThrottle("alice").keys(asked)
         assert len(cache.get(key)) == 10
         assert token(APIClient(), WRONG).status_code == 429
     finally:
         cache.clear()
+
+
+# -- nobody locks a member out ------------------------------------------------------------------
+
+
+def attack(username: str = "alice", addresses: int = 11) -> None:
+    """Wrong passwords for ``username`` from devices it never signed in on, each from an
+    address of its own (a botnet: no address reaches its own limit)."""
+    for i in range(addresses):
+        token(APIClient(REMOTE_ADDR=f"192.0.2.{i}"), {"username": username, "password": "guess"})
+
+
+def signed_in_device() -> APIClient:
+    """alice's own phone: it has signed in before, and keeps the cookie that says so."""
+    phone = APIClient(REMOTE_ADDR="10.9.9.9")
+    answer = token(phone, RIGHT)
+    assert answer.status_code == 200 and "hadal_device" in answer.cookies
+    return phone
+
+
+def test_the_owners_own_device_signs_in_while_others_guess_at_the_account(alice):
+    phone = signed_in_device()
+    attack()
+    stranger = APIClient(REMOTE_ADDR="192.0.2.200")
+    refused = token(stranger, RIGHT)
+    assert refused.status_code == 429
+    assert "from devices it has not signed in on" in refused.json()["error"]
+    assert token(phone, RIGHT).status_code == 200  # was a 429 for a minute: a lock-out
+
+
+def test_the_sign_in_page_remembers_the_device_too(alice):
+    laptop = Client(REMOTE_ADDR="10.9.9.8")
+    assert laptop.post("/accounts/login/", RIGHT).status_code == 302
+    laptop.post("/accounts/logout/")
+    attack()
+    page = Client(REMOTE_ADDR="192.0.2.201").post("/accounts/login/", RIGHT)
+    assert page.status_code == 429
+    assert "sign in from a phone or computer you have signed in on before" in page.content.decode()
+    assert laptop.post("/accounts/login/", RIGHT).status_code == 302
+
+
+def test_a_device_remembered_for_one_account_is_a_stranger_to_another(alice, bob):
+    phone = signed_in_device()  # alice's
+    attack("bob")
+    assert token(phone, {"username": "bob", "password": "pw-for-tests-only"}).status_code == 429
+
+
+def test_a_forged_device_cookie_is_no_proof(alice):
+    attack()
+    forger = APIClient(REMOTE_ADDR="192.0.2.202")
+    forger.cookies["hadal_device"] = "eyJhY2NvdW50cyI6WyJ4Il19:forged:signature"
+    assert token(forger, RIGHT).status_code == 429
+
+
+def test_the_owners_typos_on_their_own_device_count_for_their_address_only(alice):
+    phone = signed_in_device()
+    for _ in range(10):
+        token(phone, WRONG)
+    assert token(phone, RIGHT).status_code == 429  # their address, as anyone's
+    assert token(APIClient(REMOTE_ADDR="10.1.1.1"), RIGHT).status_code == 200
+
+
+def test_with_the_cache_away_members_still_sign_in(alice, caplog):
+    from django.core.cache import cache
+
+    from accounts.throttling import FailedSignInThrottle
+
+    down = ConnectionError("Error 111 connecting to redis:6379. Connection refused.")
+    with (
+        mock.patch.object(FailedSignInThrottle, "cache", cache),
+        mock.patch.object(cache, "get", side_effect=down),
+        mock.patch.object(cache, "set", side_effect=down),
+    ):
+        assert token(APIClient(), RIGHT).status_code == 200
+        assert token(APIClient(), WRONG).status_code == 400
+        assert Client().post("/accounts/login/", RIGHT).status_code == 302
+    assert "the cache is unavailable" in caplog.text

@@ -1,7 +1,7 @@
 """Every API answer is JSON, ``{"error": ...}`` when it is an error, whoever refuses the
 request: DRF, Django before any view (a Host not allowed, too many fields, CSRF), the URL
-resolver (an unknown path, a trailing slash missing) or the gate in front of the event
-streams. /api/docs/ (Swagger UI, a page) and a stream that opens are the only exceptions."""
+resolver (an unknown path, a trailing slash missing) or an event stream asked with another
+method than GET. /api/docs/ (Swagger UI, a page) and a stream that opens are the only exceptions."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def test_a_stream_refuses_a_method_it_does_not_take_with_a_json_405(
     client.force_login(alice)
     response = client.generic(method, path.format(game=game.pk))
     assert_json_error(response, 405)
-    assert response["Allow"] == "GET, HEAD"
+    assert response["Allow"] == "GET"
 
 
 def test_a_stream_still_opens_with_get(alice, game, token):
@@ -120,7 +120,7 @@ def test_a_stream_still_opens_with_get(alice, game, token):
     response = api().get(
         f"/api/games/{game.pk}/stream/?after={game.version}", HTTP_AUTHORIZATION=f"Token {token}"
     )
-    assert response.status_code == 204  # finished and all sent, through the gate to the view
+    assert response.status_code == 204  # finished and all sent
 
 
 def test_an_error_from_a_view_that_is_not_drfs_is_json(monkeypatch, token, game):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import time
 
 import pytest
+from rest_framework.test import APIClient
 
+from config.celery import app
 from games import services, tasks
 from games.models import Analysis, Game
 
@@ -60,7 +62,9 @@ def test_unknown_games_and_recorded_games(api, alice, small_budget):
 
 
 @pytest.mark.django_db
-def test_the_first_request_starts_it_then_202_until_done_then_200(api, alice, small_budget):
+def test_the_first_request_starts_it_then_202_until_done_then_200(
+    api, alice, make_user, small_budget
+):
     game = finished_game(alice)
     # The test's transaction never commits, so the task queued on commit has not run.
     first = api.get(f"/api/games/{game.pk}/analysis/")
@@ -85,10 +89,12 @@ def test_the_first_request_starts_it_then_202_until_done_then_200(api, alice, sm
         assert 0 <= seat["accuracy"] <= 100
     chance = set(game.events.filter(kind="ChanceResolved").values_list("seq", flat=True))
     assert {entry["version"] for entry in body["luck"]} == chance
-    # Anyone who may watch the game may read it, signed in or not.
-    from rest_framework.test import APIClient
-
-    assert APIClient().get(f"/api/games/{game.pk}/analysis/").json() == body
+    # Any other member reads the same analysis, and starts nothing.
+    carol = make_user("carol")
+    other = APIClient()
+    other.force_authenticate(carol)
+    assert other.get(f"/api/games/{game.pk}/analysis/").json() == body
+    assert Analysis.objects.get(game=game).requested_by == alice
 
 
 @pytest.mark.django_db(transaction=True)
@@ -122,3 +128,71 @@ def test_the_real_worker_computes_it_with_progress(api, alice, settings):
     else:
         raise AssertionError("the worker did not finish the analysis")
     assert answer.json()["decisions"]
+
+
+# -- who may start one, and how many -----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_visitor_who_is_not_signed_in_is_asked_to_and_starts_nothing(alice, small_budget):
+    game = finished_game(alice)
+    answer = APIClient().get(f"/api/games/{game.pk}/analysis/")
+    assert answer.status_code == 401
+    assert not Analysis.objects.exists()
+
+
+def member(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.mark.django_db
+def test_a_member_has_two_analyses_computed_at_once_and_the_third_waits(alice, small_budget):
+    games = [finished_game(alice) for _ in range(3)]
+    # The test's transaction never commits: the tasks queued on commit do not run.
+    answers = [member(alice).get(f"/api/games/{g.pk}/analysis/") for g in games]
+    assert [a.status_code for a in answers] == [202, 202, 429]
+    assert answers[2].json()["error"] == (
+        "you have 2 analyses being computed; ask again once one is done"
+    )
+    assert answers[2]["Retry-After"] == "60"
+    assert not Analysis.objects.filter(game=games[2]).exists()
+    # One is done: the third may start.
+    Analysis.objects.filter(game=games[0]).update(status=Analysis.DONE, result={})
+    assert member(alice).get(f"/api/games/{games[2].pk}/analysis/").status_code == 202
+
+
+@pytest.mark.django_db
+def test_a_member_starts_so_many_an_hour_and_reading_one_is_always_free(
+    alice, make_user, small_budget, settings
+):
+    settings.HADAL_ANALYSIS_LIMITS = {"at_once": 5, "per_hour": 2, "waiting": 30}
+    games = [finished_game(alice) for _ in range(3)]
+    for game in games[:2]:
+        assert member(alice).get(f"/api/games/{game.pk}/analysis/").status_code == 202
+        Analysis.objects.filter(game=game).update(status=Analysis.DONE, result={"seats": []})
+    refused = member(alice).get(f"/api/games/{games[2].pk}/analysis/")
+    assert refused.status_code == 429
+    assert refused.json()["error"].startswith("you have started 2 analyses in the last hour")
+    assert 0 < int(refused["Retry-After"]) <= 3601
+    # What is done is read by anyone signed in, whatever their share.
+    assert member(alice).get(f"/api/games/{games[0].pk}/analysis/").status_code == 200
+    # Someone else starts the third: alice then reads it too, free.
+    assert member(make_user("dave")).get(f"/api/games/{games[2].pk}/analysis/").status_code == 202
+    assert member(alice).get(f"/api/games/{games[2].pk}/analysis/").status_code == 202
+
+
+@pytest.mark.django_db
+def test_the_queue_as_a_whole_has_a_length(alice, make_user, small_budget, settings):
+    settings.HADAL_ANALYSIS_LIMITS = {"at_once": 2, "per_hour": 10, "waiting": 2}
+    games = [finished_game(alice) for _ in range(3)]
+    askers = [member(make_user(name)) for name in ("erin", "frank", "gina")]
+    answers = [client.get(f"/api/games/{g.pk}/analysis/") for client, g in zip(askers, games)]
+    assert [a.status_code for a in answers] == [202, 202, 503]
+    assert "as many analyses as the service computes at once" in answers[2].json()["error"]
+
+
+def test_analyses_go_to_their_own_queue():
+    assert app.amqp.router.route({}, tasks.analyse_game.name)["queue"].name == "analysis"
+    assert app.amqp.router.route({}, tasks.bot_move.name)["queue"].name == "celery"

@@ -95,3 +95,17 @@ def test_the_replay_on_a_phone(page, game):  # noqa: F811
     assert overflow(page) == []
     if os.environ.get("HADAL_SCREENSHOT"):
         page.screenshot(path="/tmp/hadal-replay.png", full_page=True)
+
+
+def test_a_visitor_is_asked_to_sign_in_for_the_analysis(page, game):  # noqa: F811
+    from playwright.sync_api import expect
+
+    from games.models import Analysis
+
+    page.goto(f"/games/{game.pk}/")
+    note = page.locator("#analysis .analysis-note")
+    expect(note).to_have_text("Sign in to see how each player did, move by move.")
+    expect(note.get_by_role("link", name="Sign in")).to_have_attribute(
+        "href", f"/accounts/login/?next=%2Fgames%2F{game.pk}%2F"
+    )
+    assert not Analysis.objects.exists()

@@ -77,3 +77,46 @@ def test_the_game_page_polls_when_the_stream_cannot_be_had(page):  # noqa: F811
     page.goto(reverse("game-detail", args=[game.pk]))
     page.wait_for_timeout(4500)
     assert len(polls(requests, game)) >= 2  # every 2 s
+
+
+HIDE = """(hidden) => {
+  Object.defineProperty(document, "hidden", {configurable: true, get: () => hidden});
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_a_hidden_page_lets_its_quiet_stream_rest_and_takes_it_up_when_looked_at(
+    page,
+    settings,  # noqa: F811
+):
+    """The server ends a stream quiet for HADAL_STREAM_IDLE_SECONDS; a page nobody looks at
+    does not open it again (an abandoned tab holds nothing) until it is looked at, and then it
+    hears what happened meanwhile."""
+    from playwright.sync_api import expect
+
+    settings.HADAL_STREAM_IDLE_SECONDS = 1
+    settings.HADAL_STREAM_KEEPALIVE = 0.5
+    sign_up(page)
+    game = game_against("nemo")
+    opened: list[str] = []
+    page.on(
+        "request",
+        lambda request: opened.append(request.url) if "/stream/" in request.url else None,
+    )
+    page.goto(reverse("game-detail", args=[game.pk]))
+    expect(page).to_have_title(f"Your turn · Deep Sea Adventure #{game.pk} · Hadal")
+    page.evaluate(HIDE, True)
+    page.wait_for_timeout(7000)  # ended after a quiet second, and not opened again (EventSource
+    # alone would be back within 3 s, the retry the stream asks for)
+    game_streams = [u for u in opened if f"/api/games/{game.pk}/stream/" in u]
+    assert len(game_streams) == 1, game_streams
+    marina = game.seats.get(index=0).user
+    action = services.game_legal_actions(game=game, user=marina, seat=0)[-1]
+    services.game_action_append(
+        game=game.pk, seat=0, expected_version=game.version, action=action, user=marina
+    )
+    page.evaluate(HIDE, False)
+    game.refresh_from_db()
+    expect(page.locator("#game-version")).to_have_text(str(game.version))
+    reopened = [u for u in opened if f"/api/games/{game.pk}/stream/" in u]
+    assert len(reopened) == 2 and "after=" in reopened[1]

@@ -50,10 +50,19 @@ def play(game, users, moves=10_000):
 
 
 def recomputed_chain(game_id):
+    """(computed, stored) hash of each event, under the game's chain format."""
+    chain = Game.objects.get(pk=game_id).chain_version
     previous, hashes = logchain.GENESIS, []
     for e in Event.objects.filter(game_id=game_id).order_by("seq"):
         previous = logchain.event_hash(
-            previous, e.seq, e.kind, e.data, e.seat, logchain.time_text(e.created_at)
+            previous,
+            e.seq,
+            e.kind,
+            e.data,
+            e.seat,
+            logchain.time_text(e.created_at),
+            actor=e.actor_id,
+            chain=chain,
         )
         hashes.append((previous, e.hash))
     return hashes
@@ -156,7 +165,7 @@ def test_what_the_failure_says(bundle):
     with pytest.raises(BundleError, match="event 4: numbered 5"):
         verify(logchain.dump_bundle(data))
 
-    with pytest.raises(BundleError, match=r"byte \d+ \(line 2, column 1\) is not as exported"):
+    with pytest.raises(BundleError, match=r"byte \d+ \(line 3, column 1\) is not as exported"):
         verify(bundle.replace(b'\n "events"', b'\n\t"events"', 1))
 
     data = json.loads(bundle)
@@ -174,7 +183,14 @@ def test_a_log_whose_hashes_were_recomputed_still_fails_on_the_rules(bundle):
     previous = logchain.GENESIS
     for e in data["events"]:
         e["hash"] = previous = logchain.event_hash(
-            previous, e["seq"], e["kind"], e["data"], e["seat"], e["time"]
+            previous,
+            e["seq"],
+            e["kind"],
+            e["data"],
+            e["seat"],
+            e["time"],
+            actor=e["actor"],
+            chain=data["chain_version"],
         )
     data["fingerprint"] = previous
     with pytest.raises(BundleError, match=rf"event {move['seq']}: the rules refuse this move"):
@@ -187,8 +203,10 @@ def test_a_log_whose_hashes_were_recomputed_still_fails_on_the_rules(bundle):
         (b"\xff\xfe", "not UTF-8"),
         (b"{not json", "not JSON at line 1, column 2"),
         (b"[]", 'expected a JSON object with "format"'),
-        (b'{"format": "hadal-game-log", "format_version": 9}', "this checker reads version 1"),
-        (b'{"format": "hadal-game-log", "format_version": 1}', "exactly the fields"),
+        (b'{"format": "hadal-game-log", "format_version": 9}', "reads versions 1 and 2"),
+        (b'{"format": "hadal-game-log", "format_version": true}', "reads versions 1 and 2"),
+        (b'{"format": "hadal-game-log", "format_version": 1}', "version 1 has exactly the fields"),
+        (b'{"format": "hadal-game-log", "format_version": 2}', "version 2 has exactly the fields"),
     ],
 )
 def test_what_is_not_a_bundle_is_said_so(raw, says, tmp_path):
@@ -235,7 +253,9 @@ def test_the_migration_chains_the_logs_written_before_it():
     for game in games:
         chain = recomputed_chain(game.pk)
         assert len(chain) == 3 and all(computed == stored for computed, stored in chain)
-        assert Game.objects.get(pk=game.pk).fingerprint == chain[-1][1]
+        migrated = Game.objects.get(pk=game.pk)
+        assert migrated.fingerprint == chain[-1][1]
+        assert migrated.chain_version == 1  # logged before the actor was hashed
     with pytest.raises(Exception, match="append-only"):  # the guard is back
         with connection.cursor() as cursor:
             cursor.execute("UPDATE games_event SET hash = 'x' WHERE game_id = %s", [games[0].pk])

@@ -1,6 +1,7 @@
 """The chain's hash is SHA-256 of one canonical JSON text per event. The store builds that text
 from parts, the event's data encoded once for the hash and the log alike; here it is held to
-the definition: the canonical form of the whole event as one JSON object."""
+the definition: the canonical form of the whole event as one JSON object, without the actor in
+chain format 1 (the games logged before) and with it in format 2."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ import pytest
 from games import logchain
 
 
-def by_definition(previous, seq, kind, data, seat, time) -> str:
+def by_definition(previous, seq, kind, data, seat, time, actor=None, chain=1) -> str:
     body = {"seq": seq, "kind": kind, "data": data, "seat": seat, "time": time, "prev": previous}
+    if chain == 2:
+        body["actor"] = actor
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -47,7 +50,28 @@ CASES = [
 
 @pytest.mark.parametrize("event", CASES)
 def test_a_hash_is_the_canonical_form_of_the_whole_event(event):
-    assert logchain.event_hash(*event) == by_definition(*event)
+    assert logchain.event_hash(*event, chain=1) == by_definition(*event)
+    assert logchain.event_hash(*event, actor=7, chain=2) == by_definition(*event, 7, 2)
+
+
+# A logged hash of format 1 (migration 0013 chained the logs before it; tests/golden holds
+# bundles exported then): what format 1 hashes may never change.
+FORMAT_1 = ("", 1, "GameCreated", {"game": "x"}, None, "2026-12-01T19:00:00.000000Z")
+
+
+def test_format_1_hashes_what_it_always_has_and_leaves_the_actor_out():
+    # As the code before chain formats hashed it (main at 8883d3e).
+    digest = "8a2b667ad638d25b335495662a543b716efc8334a4f63a0344405ad2f2b4f459"
+    assert logchain.event_hash(*FORMAT_1, chain=1) == digest
+    assert logchain.event_hash(*FORMAT_1, actor=3, chain=1) == digest
+
+
+def test_format_2_covers_the_actor():
+    hashes = {logchain.event_hash(*FORMAT_1, actor=actor, chain=2) for actor in (None, 0, 1, 2)}
+    assert len(hashes) == 4
+    assert logchain.event_hash(*FORMAT_1, actor=None, chain=2) != logchain.event_hash(
+        *FORMAT_1, chain=1
+    )
 
 
 def test_random_data_hashes_as_the_definition_says():
@@ -61,17 +85,21 @@ def test_random_data_hashes_as_the_definition_says():
             rng.choice([None, 0, 3]),
             logchain.time_text(logchain.datetime.now(logchain.UTC)),
         )
-        assert logchain.event_hash(*event) == by_definition(*event), event
+        actor, chain = rng.choice([None, 1, 10**9]), rng.choice(logchain.CHAIN_VERSIONS)
+        assert logchain.event_hash(*event, actor=actor, chain=chain) == by_definition(
+            *event, actor, chain
+        ), event
 
 
-def test_a_chain_of_texts_is_the_chain_of_hashes():
-    events = [(i + 1, "K", {"n": i}, i % 2, "t") for i in range(5)]
+@pytest.mark.parametrize("chain", [1, 2])
+def test_a_chain_of_texts_is_the_chain_of_hashes(chain):
+    events = [(i + 1, "K", {"n": i}, i % 2, i or None, "t") for i in range(5)]
     previous, expected = "", []
-    for seq, kind, data, seat, time in events:
-        previous = by_definition(previous, seq, kind, data, seat, time)
+    for seq, kind, data, seat, actor, time in events:
+        previous = by_definition(previous, seq, kind, data, seat, time, actor, chain)
         expected.append(previous)
-    texts = [(s, k, logchain.canonical_text(d), st, t) for s, k, d, st, t in events]
-    assert logchain.chain("", texts) == expected
+    texts = [(s, k, logchain.canonical_text(d), st, a, t) for s, k, d, st, a, t in events]
+    assert logchain.chain("", texts, version=chain) == expected
 
 
 @pytest.mark.parametrize(
@@ -97,12 +125,22 @@ def test_a_naive_event_time_is_refused():
         logchain.time_text(datetime(2026, 12, 1, 19, 0))
 
 
-@pytest.mark.parametrize("seq, seat", [(True, 0), (1, True), (1.0, 0), (1, "0")])
-def test_a_seq_or_seat_that_is_not_a_whole_number_is_refused(seq, seat):
+@pytest.mark.parametrize(
+    "seq, seat, actor",
+    [(True, 0, None), (1, True, None), (1.0, 0, None), (1, "0", None), (1, 0, True), (1, 0, "7")],
+)
+@pytest.mark.parametrize("chain", [1, 2])
+def test_a_seq_seat_or_actor_that_is_not_a_whole_number_is_refused(seq, seat, actor, chain):
     with pytest.raises(TypeError):
-        logchain.event_hash("", seq, "K", {}, seat, "t")
+        logchain.event_hash("", seq, "K", {}, seat, "t", actor=actor, chain=chain)
+
+
+@pytest.mark.parametrize("chain", [0, 3, "2", None])
+def test_a_chain_format_that_does_not_exist_is_refused(chain):
+    with pytest.raises(ValueError, match="chain format"):
+        logchain.event_hash("", 1, "K", {}, None, "t", chain=chain)
 
 
 def test_nan_is_refused():
     with pytest.raises(ValueError):
-        logchain.event_hash("", 1, "K", {"x": float("nan")}, None, "t")
+        logchain.event_hash("", 1, "K", {"x": float("nan")}, None, "t", chain=2)

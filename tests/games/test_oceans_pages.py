@@ -108,7 +108,7 @@ def test_the_oceans_page_counts_games_and_wins_per_card(client, alice, bob):
             played_at="2026-03-01",
             results=[{"player": winner, "rank": 1}, {"player": loser, "rank": 2}],
             recorded_by=alice,
-            confirmed=True,
+            on_behalf_of={"bob"},
             sheet={
                 "players": [
                     {"player": winner, "score_pile": 40, "deep_cards": winner_cards},

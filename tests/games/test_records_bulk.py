@@ -43,9 +43,18 @@ def written(game: Game) -> tuple:
     return events, seats, projection, ScoreSheet.objects.get(game=game).sheet
 
 
-def test_the_bulk_path_writes_what_one_record_at_a_time_writes(alice):
-    one = records.match_record(recorded_by=alice, confirmed=True, **entry())
-    checked = records.record_check(**entry())
+def test_the_bulk_path_writes_what_one_record_at_a_time_writes(alice, bob):
+    # Bob named too, and the recorder's word standing for him (an organiser's, for a member).
+    with_bob = entry(
+        results=[
+            {"player": "alice", "rank": 1},
+            {"player": "bob", "rank": 2},
+            {"player": "Zoe", "guest": True, "rank": 3},
+        ],
+        sheet={"players": [*SHEET["players"], {"player": "bob", "score_pile": 35}]},
+    )
+    one = records.match_record(recorded_by=alice, on_behalf_of={"bob"}, **with_bob)
+    checked = records.record_check(**with_bob)
     (bulk,) = records.match_records_confirmed(records=[checked], recorded_by=alice)
     assert written(bulk) == written(one)
     assert records.result_state(bulk) == records.result_state(one)

@@ -213,7 +213,7 @@ def test_a_move_is_201_when_the_broker_is_down_and_the_sweep_recovers_the_bot(
 
 @pytest.mark.after_commit_errors
 def test_a_record_is_201_when_rating_it_fails_and_the_sweep_rates_it_later(
-    alice, bob, api, caplog, django_capture_on_commit_callbacks
+    alice, bob, api, api_for, caplog, django_capture_on_commit_callbacks
 ):
     from league import tasks as league_tasks
     from league.models import RatedGame
@@ -225,6 +225,8 @@ def test_a_record_is_201_when_rating_it_fails_and_the_sweep_rates_it_later(
         "league": "club",
     }
     api.post("/api/leagues/", {"name": "Club"}, format="json")  # alice organises it
+    api.post("/api/leagues/club/members/", {"player": "bob"}, format="json")
+    api_for(bob).post("/api/leagues/club/accept/")  # bob agrees: her word stands for him
     with (
         mock.patch("league.tasks.rate_finished_games.delay", side_effect=OSError("broker")),
         django_capture_on_commit_callbacks(execute=True),

@@ -6,10 +6,13 @@ connections.
 - Writers racing with one idempotency key: one batch is written, every writer gets it back.
 - Events cannot be updated, deleted or truncated, by any route.
 - Replaying the log gives the state the projection says.
+- A snapshot changed in the database is never served as the state.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import random
 import threading
@@ -19,8 +22,8 @@ from django.conf import settings
 from django.db import DatabaseError, connections, transaction
 
 from games import store
-from games.models import Event, EventKind, Game
-from games.rules import CHANCE, get_rules
+from games.models import Event, EventKind, Game, Snapshot
+from games.rules import CHANCE, get_rules, registered
 from games.store import NewEvent, VersionConflict
 
 DSA = "deep-sea-adventure"
@@ -60,13 +63,16 @@ def db_alias(request):
     return request.param
 
 
-def new_stream(alias: str) -> Game:
-    rules = get_rules(DSA)
+def new_stream(alias: str, slug: str = DSA) -> Game:
+    rules = get_rules(slug)
     game = Game.objects.using(alias).create(
-        slug=DSA, rules_version=rules.spec.version, options={}, num_players=2
+        slug=slug, rules_version=rules.spec.version, options={}, num_players=2
     )
     store.append(
-        game, 0, [NewEvent(EventKind.GAME_CREATED, {"game": DSA})], projection={"current_player": 0}
+        game,
+        0,
+        [NewEvent(EventKind.GAME_CREATED, {"game": slug})],
+        projection={"current_player": 0},
     )
     return game
 
@@ -279,3 +285,56 @@ def test_replaying_the_log_gives_the_state_the_projection_says(db_alias):
     assert final.version == Event.objects.using(db_alias).filter(game=game).count()
     store.state_cache.clear()
     assert store.load_state(final).view(None) == state.view(None)
+
+
+def play_with_snapshots(alias: str, every: int, slug: str = DSA) -> tuple[Game, object]:
+    """A stream played with random legal moves through store.append, a snapshot written
+    wherever an append crosses a multiple of ``every`` (as a move's service writes them)."""
+    game = new_stream(alias, slug)
+    rng = random.Random(11)
+    state = store.new_state(game)
+    while not state.is_terminal() and head(alias, game).version < 4 * every:
+        outcome = rng.choice(state.legal_actions())
+        chance = state.current_player == CHANCE
+        seat = None if chance else state.current_player
+        state.apply(outcome)
+        kind = EventKind.CHANCE_RESOLVED if chance else EventKind.ACTION_APPLIED
+        current = head(alias, game)
+        previous = current.version
+        store.append(current, previous, [NewEvent(kind, {"action": outcome}, seat=seat)])
+        store.maybe_snapshot(current, state, previous)  # append moved it to the new head
+    return head(alias, game), state
+
+
+def test_a_snapshot_changed_in_the_database_is_not_served(db_alias, settings, caplog):
+    """The app's role may rewrite a snapshot's row: a forged one is not used, the read gives
+    the log's state, says so once and puts the true state in the row's place."""
+    settings.HADAL_SNAPSHOT_EVERY = 5
+    game, state = play_with_snapshots(db_alias, 5)
+    snapshots = Snapshot.objects.using(db_alias).filter(game_id=game.pk)
+    newest = snapshots.latest("version")
+    assert newest.version > 15 and newest.mac and newest.chain_hash
+    forged = {**json.loads(newest.state), "_air": 1}
+    snapshots.filter(pk=newest.pk).update(state=json.dumps(forged))
+    with caplog.at_level(logging.WARNING, logger="games.store"):
+        for _ in range(3):
+            store.state_cache.clear()
+            assert store.load_state(game).to_json() == state.to_json()
+    assert caplog.text.count(f"game {game.pk}: snapshot at version {newest.version} ignored") == 1
+    replaced = json.loads(snapshots.get(pk=newest.pk).state)
+    assert replaced == store.load_state(game, at=newest.version).to_json()
+
+
+@pytest.mark.parametrize("slug", sorted(registered()))
+def test_every_snapshot_the_store_writes_reads_back_sealed(db_alias, slug, settings, caplog):
+    """What a database gives back still matches the check the store sealed it with, for every
+    game's state: the text as written (jsonb would reorder keys and spell numbers its way)."""
+    settings.HADAL_SNAPSHOT_EVERY = 5
+    game, state = play_with_snapshots(db_alias, 5, slug)
+    snapshots = Snapshot.objects.using(db_alias).filter(game_id=game.pk)
+    assert snapshots.count() >= 3
+    for snapshot in snapshots:
+        store.state_cache.clear()
+        with caplog.at_level(logging.INFO, logger="games.store"):
+            store.load_state(game, at=snapshot.version)
+    assert caplog.text == ""

@@ -4,9 +4,11 @@ two uvicorn processes, a move made through one reaching a stream held open by th
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
+import time
 
 import pytest
 from django.db import connection
@@ -366,3 +368,115 @@ def test_a_move_goes_through_while_redis_is_away_and_the_hub_stops_trying_for_a_
     assert time.monotonic() - started < 0.5
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
+
+
+# -- how long a stream stays, and how many one may hold -------------------------------------------
+
+
+def read_to_the_end(stream: Stream) -> list[str]:
+    with contextlib.suppress(EOFError):
+        while True:
+            stream.next_message()
+    return stream.comments
+
+
+def test_a_quiet_stream_ends_and_says_so_so_that_eventsource_comes_back(
+    server, alice, bob, settings
+):
+    settings.HADAL_STREAM_IDLE_SECONDS = 1.2
+    game = new_game(alice)
+    stream = Stream(server, f"/api/games/{game.pk}/stream/?after={game.version}", token(alice))
+    assert read_to_the_end(stream)[-1] == ": ended; reconnect to go on"
+    assert ": keep-alive" in stream.comments  # quiet, not yet idle, it was kept alive
+    stream.close()
+
+
+def test_a_stream_that_hears_moves_still_ends_at_its_age_and_asks_again_who_listens(
+    server, alice, bob, settings
+):
+    settings.HADAL_STREAM_MAX_SECONDS = 1.5
+    game = new_game(alice)
+    stream = Stream(server, f"/api/games/{game.pk}/stream/?after={game.version}", token(bob))
+    move(server, game.pk, token(alice))
+    assert read_to_the_end(stream)[-1] == ": ended; reconnect to go on"
+    stream.close()
+
+
+@pytest.fixture
+def in_process_leases(settings, monkeypatch):
+    """The streams' caps counted by this process (no Redis), small, from a count of none: the
+    streams of earlier tests on this address may still be on their way out."""
+    from games import stream_leases
+
+    monkeypatch.setattr(stream_leases, "_leases", None)
+    settings.HADAL_STREAM_REDIS_URL = ""
+    settings.HADAL_STREAMS_PER_MEMBER = 2
+    settings.HADAL_STREAMS_PER_ADDRESS = 3
+
+
+def test_a_member_past_the_cap_is_refused_until_a_stream_of_theirs_ends(
+    server, alice, in_process_leases
+):
+    first, second = (Stream(server, "/api/me/stream/", token(alice)) for _ in range(2))
+    third = Stream(server, "/api/me/stream/", token(alice))
+    assert (first.status, second.status, third.status) == (200, 200, 429)
+    assert json.loads(third.response.read())["error"].startswith("you have 2 event streams open")
+    first.close()
+    assert eventually(lambda: Stream(server, "/api/me/stream/", token(alice)).status == 200)
+    second.close()
+
+
+def test_an_address_past_its_cap_is_refused_whoever_asks(server, alice, bob, in_process_leases):
+    game = new_game(alice)
+    path = f"/api/games/{game.pk}/stream/"
+    held = [Stream(server, path, {}), Stream(server, path, token(alice)), Stream(server, path, {})]
+    refused = Stream(server, path, token(bob))
+    assert [s.status for s in held] == [200, 200, 200] and refused.status == 429
+    assert json.loads(refused.response.read())["error"].startswith(
+        "your address has 3 event streams open"
+    )
+    for stream in held:
+        stream.close()
+
+
+def eventually(check, seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.redis
+def test_the_caps_count_across_processes_and_a_closed_stream_gives_its_lease_back(
+    server, alice, settings
+):
+    """Every process counts in Redis; the lease of a stream its client left is given back."""
+    import redis
+
+    from games import stream_leases
+
+    settings.HADAL_STREAM_REDIS_URL = os.environ["REDIS_URL"]
+    settings.HADAL_STREAMS_PER_MEMBER = 2
+    key = f"hadal:{connection.settings_dict['NAME']}:streams:member:{alice.pk}"
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    client.delete(key)
+    # Another process's stream, as its lease stands in Redis.
+    other, refused = stream_leases.Leases(os.environ["REDIS_URL"]).acquire([key], [2])
+    assert refused is None
+    mine = Stream(server, "/api/me/stream/", token(alice))
+    assert mine.status == 200 and client.zcard(key) == 2
+    assert Stream(server, "/api/me/stream/", token(alice)).status == 429
+    mine.close()
+    assert eventually(lambda: client.zcard(key) == 1)
+    client.delete(key)
+
+
+@pytest.mark.parametrize("method", ["TRACE", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+def test_a_stream_is_read_with_get_and_nothing_else(server, alice, bob, method):
+    game = new_game(alice)
+    for path in (f"/api/games/{game.pk}/stream/", "/api/me/stream/"):
+        status, body = call(server, method, path, token(alice))
+        assert status == 405
+        assert body == {"error": f"method {method} is not allowed here; a stream is read with GET"}

@@ -70,10 +70,14 @@ def stored(game_id: int) -> int:
 
 @pytest.mark.parametrize("slug", CHANCE_GAMES)
 def test_a_physical_game_entered_by_its_scorekeeper_to_the_end(
-    slug, table, api, django_capture_on_commit_callbacks
+    slug, table, api, api_for, bob, django_capture_on_commit_callbacks
 ):
     game = table(slug)
     assert game["mode"] == "log" and game["scorekeeper"] == "alice"
+    # Bob agrees to the log alice keeps (its rating waits for that): he accepts his seat.
+    assert [s["accepted"] for s in game["seats"]] == [True, False, True]
+    accepted = api_for(bob).post(f"/api/games/{game['id']}/accept/", {"seat": 1}, format="json")
+    assert accepted.status_code == 201, accepted.json()
     with django_capture_on_commit_callbacks(execute=True):  # the ratings run once committed
         refused, undone = play_to_the_end(api, game["id"], slug, random.Random(slug))
     assert refused and undone

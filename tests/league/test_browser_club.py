@@ -12,6 +12,7 @@ import pytest
 from league.services import leagues
 from league.services.ratings import ratings_update
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
+from tests.league.members import join
 
 pytestmark = pytest.mark.browser
 WIDTHS = (390, 1400)
@@ -24,7 +25,7 @@ def club(make_user):
         make_user(name)
     league = leagues.league_create(name="The Harbour and Trench Society", created_by=org)
     for name in ("ann", "benedict-the-diver", "cat"):
-        leagues.member_add(league=league, player=name, by=org)
+        join(league, name, by=org)
     leagues.season_add(league=league, name="Autumn", starts_on="2026-09-01", by=org)
     for day in range(1, 13):
         ranks = [1, 2, 3] if day % 3 else [3, 1, 2]

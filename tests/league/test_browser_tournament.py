@@ -81,7 +81,7 @@ def standings(page) -> list[tuple[str, str]]:
     rows = page.locator("#standings tbody tr")
     return [
         (
-            rows.nth(i).locator("td").nth(1).inner_text().strip(),
+            rows.nth(i).locator("td").nth(1).locator("a").inner_text().strip(),
             rows.nth(i).locator("td.points").inner_text().strip(),
         )
         for i in range(rows.count())

@@ -14,6 +14,7 @@ from games.rules import registered
 from league.models import League
 from league.services import leagues, tournaments
 from league.services.ratings import ratings_update
+from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def club_world(make_user):
     org, ann, ben = make_user("org"), make_user("ann"), make_user("ben")
     club = leagues.league_create(name="Harbour club", created_by=org)
     for name in ("ann", "ben"):
-        leagues.member_add(league=club, player=name, by=org)
+        join(club, name, by=org)
     season = leagues.season_add(league=club, name="Autumn", starts_on=dt.date(2026, 9, 1), by=org)
     cups = []
     for slug in SLUGS:

@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from league import selectors
 from league.selectors import KeptTables, kept_tables, standings_out, tables_recomputed
 from league.services import leagues
+from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def people(make_user):
 def club(people):
     league = leagues.league_create(name="Harbour club", created_by=people["org"])
     for name in ("ann", "ben", "cat", "dan"):
-        leagues.member_add(league=league, player=name, by=people["org"])
+        join(league, name, by=people["org"])
     return league
 
 

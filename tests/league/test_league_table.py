@@ -16,6 +16,7 @@ from league.models import Season
 from league.ratings import EloLadder
 from league.services import leagues, tournaments
 from league.services.ratings import ratings_update
+from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -30,7 +31,7 @@ def people(make_user):
 def club(people):
     league = leagues.league_create(name="Harbour club", created_by=people["org"])
     for name in ("ann", "ben", "cat"):
-        leagues.member_add(league=league, player=name, by=people["org"])
+        join(league, name, by=people["org"])
     return league
 
 
@@ -75,7 +76,7 @@ def lines(rows) -> list[tuple]:
 
 def test_only_the_leagues_own_games_count(people, club, make_user):
     other = leagues.league_create(name="Other club", created_by=people["ann"])
-    leagues.member_add(league=other, player="ben", by=people["ann"])
+    join(other, "ben", by=people["ann"])
     record(people, club, {"ann": 1, "ben": 2})
     record(people, club, {"ann": 2, "ben": 1}, league=False)  # no league
     leagues.match_record(

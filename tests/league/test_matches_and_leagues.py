@@ -149,10 +149,12 @@ def test_leagues_members_seasons_and_their_games(api, api_for, bob):
         == 403
     )
     assert record(api_for(bob), league="abyssal-club").status_code == 403
-    assert (
-        api.post("/api/leagues/abyssal-club/members/", {"player": "bob"}, format="json").status_code
-        == 201
-    )
+    invited = api.post("/api/leagues/abyssal-club/members/", {"player": "bob"}, format="json")
+    assert invited.status_code == 201
+    assert invited.json()["added"] == {"player": "bob", "role": "member", "status": "invited"}
+    assert [m["player"] for m in invited.json()["members"]] == ["alice"]
+    assert [i["player"] for i in invited.json()["invited"]] == ["bob"]
+    assert api_for(bob).post("/api/leagues/abyssal-club/accept/").status_code == 201
     assert (
         api.post(
             "/api/leagues/abyssal-club/seasons/",

@@ -16,6 +16,7 @@ from league import selectors
 from league.models import League, Membership, Round, Season, Tournament
 from league.services import leagues, tournaments
 from league.services.ratings import ratings_update
+from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
 DSA, DV = "deep-sea-adventure", "deep-vents"
@@ -91,7 +92,7 @@ def club(alice, bob):
     league = leagues.league_create(
         name="Harbour club", description="Deep games on Thursdays", created_by=alice
     )
-    leagues.member_add(league=league, player="bob", by=alice)
+    join(league, "bob", by=alice)
     return league
 
 
@@ -155,7 +156,10 @@ def test_an_organiser_adds_a_member_and_a_season(client, alice, club, make_user)
         reverse("league-member-add", args=[club.slug]), {"player": "cat", "role": "organiser"}
     )
     assert response.status_code == 302
-    assert club.membership_set.get(user__username="cat").role == "organiser"
+    # Cat is asked, and is an organiser once she says yes.
+    assert not club.membership_set.filter(user__username="cat").exists()
+    assert club.invitations.get(user__username="cat").role == "organiser"
+    assert "cat is invited to Harbour club" in " ".join(messages_of(client.get(response.url)))
 
     response = client.post(
         reverse("league-season-add", args=[club.slug]),
@@ -188,8 +192,9 @@ def test_a_member_who_is_not_an_organiser_is_refused(client, bob, club, make_use
         reverse("league-member-add", args=[club.slug]), {"player": "cat", "role": "organiser"}
     )
     assert response.status_code == 403
-    assert "only the league&#x27;s organisers may add members" in text(response)
+    assert "only the league&#x27;s organisers may invite members" in text(response)
     assert not club.membership_set.filter(user__username="cat").exists()
+    assert not club.invitations.exists()
     response = client.post(
         reverse("league-season-add", args=[club.slug]), {"name": "Mine", "starts_on": "2026-01-01"}
     )

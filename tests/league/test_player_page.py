@@ -15,6 +15,7 @@ from league.models import Rating
 from league.services import leagues
 from league.services.ratings import ratings_update
 from tests.league.bulk import finished_records
+from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -32,7 +33,7 @@ def people(make_user):
 def club(people):
     league = leagues.league_create(name="Harbour club", created_by=people["org"])
     for name in ("ann", "ben", "cat"):
-        leagues.member_add(league=league, player=name, by=people["org"])
+        join(league, name, by=people["org"])
     return league
 
 
@@ -214,7 +215,7 @@ def test_the_pages_read_as_many_queries_for_a_thousand_games_as_for_ten(
     for size in (10, 1000):
         ann, ben = make_user(f"ann{size}"), make_user(f"ben{size}")
         league = leagues.league_create(name=f"Club {size}", created_by=ann)
-        leagues.member_add(league=league, player=ben.username, by=ann)
+        join(league, ben.username, by=ann)
         leagues.season_add(league=league, name="All year", starts_on="2025-01-01", by=ann)
         finished_records(size, [ann, ben], league=league)
         for slug in ("oceans", DSA):

@@ -14,6 +14,7 @@ from games.models import Event, Game
 from league.models import RatingChange
 from league.services import leagues
 from league.services.plays import league_plays, plays_export, plays_import
+from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ CSV = HEADER + (
 @pytest.fixture
 def club(alice, bob):
     league = leagues.league_create(name="Harbour club", created_by=alice)
-    leagues.member_add(league=league, player="bob", by=alice)
+    join(league, "bob", by=alice)
     return league
 
 
@@ -253,7 +254,7 @@ def test_export_then_import_gives_the_same_plays(club, alice, format):
     imported(club, alice)
     text, _ = plays_export(league=club, format=format)
     other = leagues.league_create(name="Second club", created_by=alice)
-    leagues.member_add(league=other, player="bob", by=alice)
+    join(other, "bob", by=alice)
     report = plays_import(league=other, content=text, format=format, by=alice)
     assert report.imported, report.lines()
     assert shape(league_plays(other)) == shape(league_plays(club))

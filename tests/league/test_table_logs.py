@@ -63,6 +63,8 @@ def test_a_table_played_as_a_log_counts_in_the_standings_without_confirmation(
     organiser, api_for, players, django_capture_on_commit_callbacks
 ):
     tid = tournament(organiser)
+    for player in players.values():  # each accepts the organiser's entry: their games are rated
+        assert api_for(player).post(f"/api/tournaments/{tid}/accept/").status_code == 201
     round1 = organiser.post(f"/api/tournaments/{tid}/rounds/", format="json").json()
     logged, reported = round1["tables"]
     keeper = players[logged["seats"][0]]

@@ -119,12 +119,15 @@ class Command(BaseCommand):
             description="Thursday nights, deep-sea games only.",
         )
         for name in ("bob", "carol", "dave"):
-            leagues.member_add(league=club, player=name, by=members["alice"])
+            # Invited, and each says yes: the club's members have agreed to be in it.
+            leagues.member_invite(league=club, player=name, by=members["alice"])
+            leagues.invitation_accept(league=club, by=members[name])
         leagues.match_record(
             game="oceans",
             played_at="2026-11-19",
             league=club.slug,
-            recorded_by=members["alice"],  # an organiser's record is final at once
+            # An organiser's record stands for the club's members: final at once.
+            recorded_by=members["alice"],
             notes="first game with The Deep",
             results=[
                 {"player": "bob", "score": 91, "rank": 1},
@@ -144,6 +147,8 @@ class Command(BaseCommand):
             created_by=members["alice"],
             league=club,
         )
+        for name in MEMBERS[1:]:  # alice entered herself; the others say yes to her entry
+            tournaments.entry_accept(tournament=cup, by=members[name])
         tournaments.round_pair(tournament=cup, by=members["alice"])
 
     @staticmethod

@@ -31,9 +31,7 @@ class Command(BaseCommand):
     def handle(self, *args, game, as_json=False, **options):
         if game not in registered():
             raise CommandError(f"unknown game {game!r}; known: {', '.join(sorted(registered()))}")
-        tables = [
-            t for t in map(ratings.table_of, ratings.finished_games(game)) if not isinstance(t, str)
-        ]
+        tables = ratings.rated_tables(game)
         systems = {
             "elo": EloLadder(k=ratings.elo_k()),
             "openskill": OpenSkillLadder(),
