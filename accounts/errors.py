@@ -11,6 +11,21 @@ class InvalidInput(ServiceError):
     status = 400
 
 
+class Refused(InvalidInput):
+    """Input of the right shape whose meaning is refused, for a reason a schema cannot state:
+    a date in the future, ranks that are not in competition order, a player who has not
+    entered (HTTP 422, like the rules' refusals)."""
+
+    status = 422
+
+
+class UnknownName(InvalidInput):
+    """A name or id in the request that names nothing: no such member, league or season
+    (HTTP 404, as for an address that names nothing)."""
+
+    status = 404
+
+
 class NotYourSeat(ServiceError):
     """Not the caller's to do (HTTP 403)."""
 

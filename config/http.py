@@ -9,8 +9,11 @@ never gets HTML:
 - :class:`RequestGuardMiddleware` refuses NUL characters in the path, the query string and
   form fields (PostgreSQL cannot store them, so they must not get as far as a query), and
   turns a lost database into a 503.
-- :func:`exception_handler` (DRF) and :func:`not_found` / :func:`server_error` (Django's
-  handlers) answer ``{"error": ...}`` for API paths.
+- :func:`exception_handler` (DRF) and Django's handlers (:func:`bad_request`,
+  :func:`permission_denied`, :func:`not_found`, :func:`server_error`, :func:`csrf_failure`)
+  answer ``{"error": ...}`` for API paths; an API path that names nothing, a trailing slash
+  missing included, is :func:`not_found` whatever DEBUG says (config.urls routes it there, so
+  no APPEND_SLASH redirect either).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import InterfaceError, OperationalError, connection
 from django.http import Http404, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -173,12 +177,57 @@ def healthz(request):
     return JsonResponse({"status": "ok"})
 
 
-def not_found(request, exception=None):
+def bad_request(request, exception=None):
+    """Django's 400: a request it refuses before any view (a Host not allowed, more fields or
+    files than DATA_UPLOAD_MAX_NUMBER_FIELDS / _FILES)."""
     if is_api(request):
-        return JsonResponse({"error": "not found"}, status=404)
+        return JsonResponse({"error": "bad request"}, status=400)
+    from django.views.defaults import bad_request as page_bad_request
+
+    return page_bad_request(request, exception)
+
+
+def permission_denied(request, exception=None):
+    if is_api(request):
+        return JsonResponse({"error": "you may not do that"}, status=403)
+    from django.views.defaults import permission_denied as page_permission_denied
+
+    return page_permission_denied(request, exception)
+
+
+def csrf_failure(request, reason: str = ""):
+    """CSRF_FAILURE_VIEW: a signed-in page's POST without its CSRF token."""
+    if is_api(request):
+        return JsonResponse(
+            {"error": f"CSRF failed: {reason}; send the token (X-CSRFToken) or use a token"},
+            status=403,
+        )
+    from django.views.csrf import csrf_failure as page_csrf_failure
+
+    return page_csrf_failure(request, reason)
+
+
+@csrf_exempt
+def not_found(request, exception=None):
+    """Django's 404, and the view of every API path that names nothing."""
+    if is_api(request):
+        message = "not found"
+        with_slash = f"{request.path_info}/"
+        if not request.path_info.endswith("/") and _names_a_view(with_slash):
+            message = f"not found: the address ends in a slash, {with_slash}"
+        return JsonResponse({"error": message}, status=404)
     from django.views.defaults import page_not_found
 
     return page_not_found(request, exception)
+
+
+def _names_a_view(path: str) -> bool:
+    from django.urls import Resolver404, resolve
+
+    try:
+        return resolve(path).func is not not_found
+    except Resolver404:
+        return False
 
 
 def server_error(request):

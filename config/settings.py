@@ -58,6 +58,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+CSRF_FAILURE_VIEW = "config.http.csrf_failure"  # the API's JSON 403 on API paths
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"  # production: uvicorn workers (the streams)
 
@@ -166,8 +167,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.PageNumbers",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.http.exception_handler",
     # JSON only, in and out: an API client never gets HTML, and never sends what we can't store.
@@ -192,8 +193,16 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.streams.add_stream_paths",
+        "config.schema.add_known_names",
         "config.schema.add_error_responses",
+        "config.schema.describe_event_streams",
     ],
+    # config.urls' <id:...>: a whole number a bigint holds.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+    },
+    # A text field that may not be blank says so (minLength 1), as the server refuses it.
+    "ENFORCE_NON_BLANK_FIELDS": True,
     # One enum for the Deep cards, wherever a card is named (a sheet in, a sheet out, stats).
     # One for a tournament's status (its page and the entries waiting for an answer), under
     # the name it had before the second, and one for a person asked to join a league.

@@ -60,7 +60,7 @@ def parse_time_control(value: Any) -> dict[str, Any]:
                 f"time_control.{name} must be a whole number from {least} to {MOST_SECONDS}"
             )
         fields[name] = seconds
-    if fields["increment_seconds"] and fields["move_seconds"] is not None:
+    if "increment_seconds" in value and fields["move_seconds"] is not None:
         raise InvalidInput("time_control.increment_seconds goes with a time bank (bank_seconds)")
     on_timeout = value.get("on_timeout", "random")
     if on_timeout not in TIMEOUT_RULES:

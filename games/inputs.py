@@ -7,18 +7,24 @@ input before it writes anything, whichever door the input came through.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 import re
 from typing import Any
 
 from django.utils import timezone
 
-from accounts.errors import InvalidInput
+from accounts.errors import InvalidInput, Refused, RuleViolation
 
 EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
 # A date-only record is taken as noon UTC, up to a day ahead of UTC for clubs east of it.
 FUTURE_SLACK = dt.timedelta(days=1)
 MAX_SCORE = 1_000_000_000
+BIGINT = 2**63 - 1  # the largest id or version a row holds
+MAX_SEAT = 11  # twelve seats at most, as the schema says
+MAX_VERSION = 2**31 - 1  # Game.version's column, as the schema says
+# As deep as any file or body the service reads needs (a BG Stats export nests 4 deep).
+MAX_JSON_DEPTH = 32
 _DIGITS = re.compile(r"[0-9]+")
 
 
@@ -32,6 +38,33 @@ def whole_number(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidInput(f"{name} must be a whole number from {low} to {high}")
     return value
+
+
+def seat(value: Any, num_players: int) -> int:
+    """A seat of a game of ``num_players``: a number the schema allows (else InvalidInput,
+    400) that this game has (else RuleViolation, 422: well-formed, not this game's)."""
+    number = whole_number(value, "seat", 0, MAX_SEAT)
+    if number >= num_players:
+        raise RuleViolation(f"seat {number}: this game's seats are 0 to {num_players - 1}")
+    return number
+
+
+def version(value: Any, head: int, low: int) -> int:
+    """A version of a game whose head is ``head``: a number from ``low`` the schema allows
+    (else InvalidInput, 400) that the game has reached (else RuleViolation, 422)."""
+    number = whole_number(value, "version", low, MAX_VERSION)
+    if number > head:
+        raise RuleViolation(f"version {number}: the game is at version {head}")
+    return number
+
+
+def whole_number_or_none(value: Any, low: int, high: int) -> int | None:
+    """whole_number's value, or None where it would refuse: for input that is ignored when it
+    is garbage (a page's ``?seat=``, a stream's Last-Event-ID), never handed to int() raw."""
+    try:
+        return whole_number(value, "", low, high)
+    except InvalidInput:
+        return None
 
 
 def text(value: Any, name: str, max_length: int, *, blank: bool = False) -> str:
@@ -87,11 +120,11 @@ def past_moment(value: Any, name: str) -> dt.datetime:
     try:
         moment = moment.astimezone(dt.UTC)
     except OverflowError:
-        raise InvalidInput(f"{name} is out of range (it must be from 1900 to today)") from None
+        raise Refused(f"{name} is out of range (it must be from 1900 to today)") from None
     if moment < EARLIEST:
-        raise InvalidInput(f"{name} is before 1900 (it must be from 1900 to today)")
+        raise Refused(f"{name} is before 1900 (it must be from 1900 to today)")
     if moment > timezone.now() + FUTURE_SLACK:
-        raise InvalidInput(f"{name} is in the future (it must be from 1900 to today)")
+        raise Refused(f"{name} is in the future (it must be from 1900 to today)")
     return moment
 
 
@@ -111,5 +144,55 @@ def calendar_date(value: Any, name: str, *, years_ahead: int = 10) -> dt.date:
         .replace(year=timezone.now().year + years_ahead)
     )
     if not EARLIEST.date() <= value <= latest:
-        raise InvalidInput(f"{name} must be from 1900 to {latest.year}")
+        raise Refused(f"{name} must be from 1900 to {latest.year}")
     return value
+
+
+def json_document(raw: str, name: str) -> Any:
+    """Parsed JSON that nests at most MAX_JSON_DEPTH deep and holds only what the service can
+    store: no NUL or lone surrogate in its text, no number that is not finite or too long."""
+    try:
+        value = json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:  # the C decoder stops at the interpreter's recursion limit
+        raise InvalidInput(f"{name} is JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except json.JSONDecodeError as exc:
+        raise InvalidInput(
+            f"{name} is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
+    except ValueError:  # int() refuses a number of more than 4,300 digits
+        raise InvalidInput(f"{name} holds a number too long to be one") from None
+    json_value(value, name)
+    return value
+
+
+def _no_constant(word: str):
+    raise InvalidInput(f"{word} is not a number: numbers must be finite")
+
+
+def json_value(value: Any, name: str) -> None:
+    """Raise InvalidInput if parsed JSON nests deeper than MAX_JSON_DEPTH or holds text or
+    numbers the service cannot store. Iterative, so a hostile depth cannot exhaust the stack."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise InvalidInput(f"{name} is JSON nested deeper than {MAX_JSON_DEPTH} levels")
+        if isinstance(item, dict):
+            for key, child in item.items():
+                _storable_text(key, name)
+                stack.append((child, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, str):
+            _storable_text(item, name)
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise InvalidInput(f"{name} holds a number that is not finite")
+
+
+def _storable_text(value: str, name: str) -> None:
+    if "\x00" in value:
+        raise InvalidInput(f"{name} holds text with the NUL character")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{name} holds text that is not Unicode (a lone surrogate)") from None

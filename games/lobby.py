@@ -107,7 +107,7 @@ def game_join(*, game: Game | int, seat: object, user: AbstractUser) -> AppendRe
             raise Http404("no such game")
         if head.mode != GameMode.PLAY:
             raise Conflict("this game was played on a table: nobody can join it")
-        index = inputs.whole_number(seat, "seat", 0, head.num_players - 1)
+        index = inputs.seat(seat, head.num_players)
         if head.status != GameStatus.ACTIVE:
             raise Conflict(_not_active(head.status))
         if head.seats_of(user):

@@ -27,7 +27,14 @@ from django.db.models import Prefetch, Q
 from django.http import Http404
 
 from accounts.bots import BOT_PREFIX
-from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
+from accounts.errors import (
+    Conflict,
+    InvalidInput,
+    NotYourSeat,
+    Refused,
+    RuleViolation,
+    UnknownName,
+)
 from games import inputs, services, store
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
@@ -103,7 +110,9 @@ def log_create(
 
 def _table_seat(index: int, seat: Any) -> tuple[AbstractUser | None, str]:
     if isinstance(seat, dict) and "bot" in seat:
-        raise InvalidInput(f"seat {index}: bots do not play at a table; seat a user or a guest")
+        raise Refused(f"seat {index}: bots do not play at a table; seat a user or a guest")
+    if seat == {"open": True}:
+        raise Refused(f"seat {index}: a table log has no open seats; seat a user or a guest")
     if not isinstance(seat, dict) or len(seat) != 1 or not ({"user", "guest"} & seat.keys()):
         raise InvalidInput(f'seat {index} must be {{"user": name}} or {{"guest": name}}')
     if "guest" in seat:
@@ -111,18 +120,18 @@ def _table_seat(index: int, seat: Any) -> tuple[AbstractUser | None, str]:
     name = inputs.text(seat["user"], f"seat {index}: the user", 150)
     user = User.objects.filter(username=name, is_active=True).first()
     if user is None or name.startswith(BOT_PREFIX):
-        raise InvalidInput(f"seat {index}: no user {name!r}")
+        raise UnknownName(f"seat {index}: no user {name!r}")
     return user, ""
 
 
 def _scorekeeper(name: Any, seated: list[AbstractUser], created_by: AbstractUser) -> AbstractUser:
     if name is None:
-        raise InvalidInput("a table log needs a scorekeeper: the user who enters its moves")
+        raise Refused("a table log needs a scorekeeper: the user who enters its moves")
     name = inputs.text(name, "scorekeeper", 150)
     for user in [*seated, created_by]:
         if user.username == name:
             return user
-    raise InvalidInput(
+    raise Refused(
         f"the scorekeeper must be a user seated at the table or you (an organiser), not {name!r}"
     )
 
@@ -146,7 +155,7 @@ def table_log_start(*, game: Game, by: AbstractUser, organiser: bool = False) ->
         rules = get_rules(game.slug)
         rules.spec.validate(game.num_players, game.options)
     except (KeyError, ValueError) as exc:
-        raise InvalidInput(f"this game cannot be logged move by move: {exc}") from None
+        raise Refused(f"this game cannot be logged move by move: {exc}") from None
     head = store.load_head(game.pk)
     assert head is not None  # the row is locked and has seats
     state = store.new_state(game)
@@ -195,9 +204,9 @@ def log_entry_append(
     chance = seat == CHANCE_SEAT
     if not chance:
         try:
-            seat = inputs.whole_number(seat, "seat", 0, head.num_players - 1)
-        except InvalidInput:
-            raise InvalidInput(
+            seat = inputs.seat(seat, head.num_players)
+        except (InvalidInput, RuleViolation) as exc:
+            raise type(exc)(
                 f'seat must be a seat from 0 to {head.num_players - 1}, or "chance" for a '
                 f"chance outcome"
             ) from None

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from accounts.errors import InvalidInput
+from accounts.errors import InvalidInput, Refused
 from games import inputs
 from games.rules.oceans_data import CARDS, PACK, card_named
 
@@ -57,7 +57,7 @@ def parse_sheet(sheet: Any, results: list[dict[str, Any]]) -> dict[str, Any]:
         by_name[name.strip()] = row
     names = [r["player"] for r in results]
     if len(rows) != len(by_name) or set(by_name) != set(names):
-        raise InvalidInput(
+        raise Refused(
             "sheet: players must be exactly the players in the results: " + ", ".join(names)
         )
     players = [_player_sheet(by_name[r["player"]], r) for r in results]
@@ -77,14 +77,14 @@ def _player_sheet(row: dict[str, Any], result: dict[str, Any]) -> dict[str, Any]
         given = total
     given = _points(given, f"{who}: total", low=-MAX_POINTS)
     if given != total:
-        raise InvalidInput(
+        raise Refused(
             f"{who}: the total {given} is not the sum of the score pile {pile}, the bonus"
             f" {bonus} and other points {other} (= {total})"
         )
     if result["score"] is None:
         result["score"] = total
     elif result["score"] != total:
-        raise InvalidInput(f"{who}: the score {result['score']} is not the sheet's total {total}")
+        raise Refused(f"{who}: the score {result['score']} is not the sheet's total {total}")
     cards = row.get("deep_cards") or []
     if not isinstance(cards, list) or len(cards) > len(CARDS) * 2:
         raise InvalidInput(f"{who}: deep_cards must be a list of card names")
@@ -112,7 +112,7 @@ def _single_copies_once(players: list[dict[str, Any]]) -> None:
     for card in CARDS:
         if played[card.name] > card.copies:
             by = [p["player"] for p in players if card.name in p["deep_cards"]]
-            raise InvalidInput(
+            raise Refused(
                 f"sheet: {card.name} is played {played[card.name]} times ({', '.join(by)}),"
                 f" but {PACK} has {'one copy' if card.copies == 1 else f'{card.copies} copies'}"
             )

@@ -28,7 +28,14 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
 from accounts.bots import BOT_PREFIX
-from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
+from accounts.errors import (
+    Conflict,
+    InvalidInput,
+    NotYourSeat,
+    Refused,
+    RuleViolation,
+    UnknownName,
+)
 from games import inputs, oceans, store
 from games.catalog import GameType, game_type
 from games.models import Event, EventKind, Game, GameMode, GameStatus, ScoreSheet, Seat
@@ -57,11 +64,11 @@ def parse_results(
     if not isinstance(results, list) or not results:
         raise InvalidInput("results must be a non-empty list")
     if seat_names is not None and len(results) != len(seat_names):
-        raise InvalidInput(
+        raise Refused(
             f"the results must name exactly the players at the table: {', '.join(seat_names)}"
         )
     if not kind.min_players <= len(results) <= kind.max_players:
-        raise InvalidInput(
+        raise Refused(
             f"{kind.name} takes {kind.min_players} to {kind.max_players} players,"
             f" not {len(results)}"
         )
@@ -87,17 +94,17 @@ def parse_results(
         clean.append({"player": name, "score": score, "rank": rank, "guest": guest})
     names = [c["player"] for c in clean]
     if len(set(names)) != len(names):
-        raise InvalidInput("a player appears twice in the results")
+        raise Refused("a player appears twice in the results")
     ranks = [c["rank"] for c in clean]
     for c in clean:
         if c["rank"] != 1 + sum(1 for r in ranks if r < c["rank"]):
-            raise InvalidInput(
+            raise Refused(
                 f"ranks must be in competition order (1, 1, 3 or 1, 2, 2): {sorted(ranks)} is not"
             )
     _check_scores_agree_with_ranks(clean)
     if seat_names is not None:
         if sorted(names) != sorted(seat_names):
-            raise InvalidInput(
+            raise Refused(
                 f"the results must name exactly the players at the table: {', '.join(seat_names)}"
             )
         by_name = {c["player"]: c for c in clean}
@@ -114,9 +121,7 @@ def _check_scores_agree_with_ranks(clean: list[dict[str, Any]]) -> None:
                 and a["score"] > b["score"]
                 and a["rank"] > b["rank"]
             ):
-                raise InvalidInput(
-                    f"{a['player']} scored more than {b['player']} but is ranked below"
-                )
+                raise Refused(f"{a['player']} scored more than {b['player']} but is ranked below")
 
 
 def parse_sheet(slug: str, sheet: Any, clean: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -125,7 +130,7 @@ def parse_sheet(slug: str, sheet: Any, clean: list[dict[str, Any]]) -> dict[str,
     if sheet is None:
         return None
     if slug != oceans.SLUG:
-        raise InvalidInput(f"{game_type(slug).name} has no score sheet: only Oceans has one")
+        raise RuleViolation(f"{game_type(slug).name} has no score sheet: only Oceans has one")
     checked = oceans.parse_sheet(sheet, clean)
     _check_scores_agree_with_ranks(clean)
     return checked
@@ -309,7 +314,7 @@ def _seat_for(index: int, result: dict[str, Any], members: dict[str, AbstractUse
         return Seat(index=index, guest=name)
     user = members.get(name)
     if user is None:
-        raise InvalidInput(f'no member {name!r} (mark a guest with "guest": true)')
+        raise UnknownName(f'no member {name!r} (mark a guest with "guest": true)')
     return Seat(index=index, user=user)
 
 
@@ -738,7 +743,7 @@ def _check_bid(slug: str, names: list[str], bid: Any) -> dict | None:
     if bid is None:
         return None
     if slug not in BID_GAMES:
-        raise InvalidInput(f"{game_type(slug).name} has no starting bid")
+        raise RuleViolation(f"{game_type(slug).name} has no starting bid")
     if (
         not isinstance(bid, dict)
         or bid.get("player") not in names

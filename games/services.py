@@ -25,9 +25,18 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.bots import BOT_PREFIX, bot_level, bot_user
-from accounts.errors import Conflict, InvalidInput, KeyReused, NotYourSeat, RuleViolation
+from accounts.errors import (
+    Conflict,
+    InvalidInput,
+    KeyReused,
+    NotYourSeat,
+    Refused,
+    RuleViolation,
+    UnknownName,
+)
 from games import clocks, inputs, logs, store
 from games.bots import get_bot
+from games.catalog import game_name, game_types
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
@@ -145,13 +154,17 @@ def game_setup(slug: str, seats: Any, options: dict[str, Any] | None):
     try:
         rules = get_rules(slug)
     except KeyError as exc:
+        if slug in game_types():  # a game Hadal records but does not play (Oceans)
+            raise Refused(
+                f"{game_name(slug)} is recorded from tables only: POST /api/matches/"
+            ) from None
         raise InvalidInput(str(exc.args[0])) from None
     if not isinstance(seats, list) or not seats:
         raise InvalidInput("seats must be a non-empty list")
     try:
         return rules, rules.spec.validate(len(seats), options)
-    except ValueError as exc:
-        raise InvalidInput(str(exc)) from None
+    except ValueError as exc:  # the game's own players and options: the rules refuse
+        raise Refused(str(exc)) from None
 
 
 parse_time_control = clocks.parse_time_control
@@ -203,6 +216,8 @@ def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | Non
 def _seat_user(index: int, seat: Any):
     if seat == {"open": True}:
         return None, ""
+    if isinstance(seat, dict) and set(seat) == {"guest"}:
+        raise Refused(f'seat {index}: a guest sits at a table log only ("mode": "log")')
     if not isinstance(seat, dict) or len(seat) != 1 or not ({"user", "bot"} & seat.keys()):
         raise InvalidInput(
             f'seat {index} must be {{"user": name}}, {{"bot": level}} or {{"open": true}}'
@@ -216,7 +231,7 @@ def _seat_user(index: int, seat: Any):
         return bot_user(level, name, create=False), level
     user = User.objects.filter(username=name, is_active=True).first()
     if user is None or name.startswith(BOT_PREFIX):
-        raise InvalidInput(f"seat {index}: no user {name!r}")
+        raise UnknownName(f"seat {index}: no user {name!r}")
     return user, ""
 
 
@@ -654,13 +669,13 @@ def _same_request(earlier: AppendResult, request: Request) -> AppendResult:
 
 
 def _seat_number(game: Game | Head, seat: Any) -> int:
-    return inputs.whole_number(seat, "seat", 0, game.num_players - 1)
+    return inputs.seat(seat, game.num_players)
 
 
 def _version_number(game: Game, at: Any, *, allow_zero: bool = False) -> int:
     if at is None:
         return game.version
-    return inputs.whole_number(at, "version", 0 if allow_zero else 1, game.version)
+    return inputs.version(at, game.version, 0 if allow_zero else 1)
 
 
 def _action_data(state: State, action: Any) -> dict[str, Any]:

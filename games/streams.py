@@ -35,7 +35,7 @@ from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
-from games import push, services, stream_leases
+from games import inputs, push, services, stream_leases
 from games.catalog import game_name
 from games.models import GameMode, GameStatus, Seat
 from games.selectors import game_with_seats
@@ -170,12 +170,8 @@ def last_event_id(header: str | None, asked: int, version: int) -> int:
     """Where a reconnecting client resumes: after its Last-Event-ID if that is a version of the
     game, after the head if it is beyond it, where it first asked if it is not a number (a
     client's or a proxy's garbage is no reason to refuse it, or to fail every retry)."""
-    if header is None:
-        return asked
-    text = header.strip()
-    if not (text.isascii() and text.isdigit()):
-        return asked
-    return min(int(text), version)
+    seen = inputs.whole_number_or_none(header, 0, inputs.BIGINT)
+    return asked if seen is None else min(seen, version)
 
 
 # -- a person's stream ----------------------------------------------------------------------------

@@ -19,7 +19,18 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.errors import InvalidInput, NotYourSeat, ServiceError
-from games import endgame, export, lobby, logchain, logs, records, selectors, services, signals
+from games import (
+    endgame,
+    export,
+    inputs,
+    lobby,
+    logchain,
+    logs,
+    records,
+    selectors,
+    services,
+    signals,
+)
 from games.api.serializers import GameOut
 from games.catalog import game_name, game_types
 from games.forms import NewGameForm
@@ -316,8 +327,9 @@ def _recorded_game(request, game: Game):
 
 def _chosen_seat(asked: str | None, mine: list[int], to_play: int | None) -> int | None:
     """The seat asked for if the viewer holds it; else theirs that is to play; else their first."""
-    if asked is not None and asked.isascii() and asked.isdigit() and int(asked) in mine:
-        return int(asked)
+    seat = inputs.whole_number_or_none(asked, 0, inputs.BIGINT)
+    if seat in mine:
+        return seat
     if to_play in mine:
         return to_play
     return mine[0] if mine else None

@@ -11,8 +11,10 @@ with ``playDate`` ("YYYY-MM-DD HH:MM:SS"), ``gameRefId`` and ``playerScores`` (`
 ``score`` as text, ``winner``, ``seatOrder``, ``rank``, 0 when not set). Its games are mapped to
 Hadal's by name, its players to members by name (league.services.plays), everyone else a guest.
 
-A file of the wrong shape (missing columns, not a BG Stats export) raises InvalidInput naming
-what is missing; a bad value refuses its row (:class:`Refusal`), naming the row and the field.
+A CSV's lines may end in LF, CRLF or CR alone, with or without a byte-order mark. A file of the
+wrong shape (missing columns, not a BG Stats export, JSON nested too deeply or holding a number
+that is not finite) raises InvalidInput naming what is wrong; a bad value refuses its row
+(:class:`Refusal`), naming the row and the field.
 """
 
 from __future__ import annotations
@@ -97,8 +99,11 @@ def decode(raw: bytes, name: str = "the file") -> str:
 
 
 def read_csv(text: str, games: dict[str, GameType]) -> Parsed:
-    """Plays from the CSV, grouped by ``play`` in the order first seen."""
-    reader = csv.DictReader(io.StringIO(text))
+    """Plays from the CSV, grouped by ``play`` in the order first seen. Lines may end in LF,
+    CRLF or CR alone (classic Mac OS and old Excel exports)."""
+    # newline="": csv finds the line ends itself, as its documentation asks, so that each of
+    # them ends a row and a quoted one is part of its field.
+    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
     header = [(h or "").strip().lower() for h in reader.fieldnames or []]
     missing = [c for c in CSV_COLUMNS if c not in header]
     if missing:
@@ -156,10 +161,7 @@ def read_csv(text: str, games: dict[str, GameType]) -> Parsed:
 def read_bgstats(text: str, games: dict[str, GameType]) -> Parsed:
     """Plays from a BG Stats export; each play's players by their BG Stats names (guests for
     now: league.services.plays maps the names to members)."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise InvalidInput("the file is not JSON: a BG Stats export is a JSON file") from None
+    data = inputs.json_document(text, "the file")
     if not isinstance(data, dict):
         raise InvalidInput("not a BG Stats export: it should be an object of tables")
     missing = [t for t in BGSTATS_TABLES if not isinstance(data.get(t), list)]
@@ -170,15 +172,12 @@ def read_bgstats(text: str, games: dict[str, GameType]) -> Parsed:
         )
     titles, highest = {}, {}
     for i, game in enumerate(data["games"]):
-        if not isinstance(game, dict) or "id" not in game:
-            raise InvalidInput(f"not a BG Stats export: games[{i}] has no id")
-        titles[game["id"]] = str(game.get("name") or "")
-        highest[game["id"]] = game.get("highestWins", True) is not False
+        ref = _row_id(game, f"games[{i}]")
+        titles[ref] = _name(game, f"games[{i}]")
+        highest[ref] = game.get("highestWins", True) is not False
     names = {}
     for i, player in enumerate(data["players"]):
-        if not isinstance(player, dict) or "id" not in player:
-            raise InvalidInput(f"not a BG Stats export: players[{i}] has no id")
-        names[player["id"]] = str(player.get("name") or "").strip()
+        names[_row_id(player, f"players[{i}]")] = _name(player, f"players[{i}]")
     plays, refused = [], []
     for i, raw in enumerate(data["plays"], start=1):
         where = f"play {i}"
@@ -189,6 +188,30 @@ def read_bgstats(text: str, games: dict[str, GameType]) -> Parsed:
     return Parsed(plays, refused, names=sorted(set(names.values()) - {""}))
 
 
+def _row_id(row: Any, at: str) -> int | str:
+    """A BG Stats table row's ``id``, which the plays refer to: a number (or text)."""
+    ref = _ref(row.get("id")) if isinstance(row, dict) else None
+    if ref is None:
+        raise InvalidInput(f"not a BG Stats export: {at} has no id")
+    return ref
+
+
+def _ref(value: Any) -> int | str | None:
+    """An id as BG Stats writes one, or None for anything else (a list, an object)."""
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def _name(row: dict, at: str) -> str:
+    name = row.get("name")
+    if name is None:
+        return ""
+    if not isinstance(name, str):
+        raise InvalidInput(f"not a BG Stats export: {at}: name must be text")
+    return inputs.text(name, f"{at}: name", 150, blank=True)
+
+
 def _bgstats_play(raw, index: int, titles, highest, names, games) -> Play:
     where = f"play {index}"
     if not isinstance(raw, dict):
@@ -196,9 +219,10 @@ def _bgstats_play(raw, index: int, titles, highest, names, games) -> Play:
     if raw.get("ignored") is True:
         raise InvalidInput("ignored: the play is marked ignored in BG Stats")
     date = inputs.past_moment(raw.get("playDate") or "", "playDate")
-    if raw.get("gameRefId") not in titles:
+    game_ref = _ref(raw.get("gameRefId"))
+    if game_ref not in titles:
         raise InvalidInput(f"gameRefId: no game {raw.get('gameRefId')!r} in the games table")
-    title = titles[raw["gameRefId"]]
+    title = titles[game_ref]
     slug = _game_by_name(title, games)
     if slug is None:
         raise InvalidInput(f"gameRefId: {title!r} is not a game Hadal knows")
@@ -208,10 +232,10 @@ def _bgstats_play(raw, index: int, titles, highest, names, games) -> Play:
     seats, winners, orders = [], [], []
     for j, line in enumerate(scores, start=1):
         at = f"player {j}"
-        if not isinstance(line, dict) or line.get("playerRefId") not in names:
-            ref = line.get("playerRefId") if isinstance(line, dict) else None
+        ref = _ref(line.get("playerRefId")) if isinstance(line, dict) else None
+        if ref not in names:
             raise InvalidInput(f"{at}: playerRefId: no player {ref!r} in the players table")
-        name = names[line["playerRefId"]]
+        name = names[ref]
         if not name:
             raise InvalidInput(f"{at}: the player has no name")
         rank = line.get("rank") or 0
@@ -230,10 +254,13 @@ def _bgstats_play(raw, index: int, titles, highest, names, games) -> Play:
         order = line.get("seatOrder")
         orders.append(order if isinstance(order, int) and not isinstance(order, bool) else 0)
     if any(s.rank is None for s in seats):
-        _rank_from_winners_and_scores(seats, winners, highest[raw["gameRefId"]])
+        _rank_from_winners_and_scores(seats, winners, highest[game_ref])
     if len(set(orders)) == len(orders) and all(o > 0 for o in orders):
         seats = [s for _, s in sorted(zip(orders, seats), key=lambda pair: pair[0])]
-    key = str(raw.get("uuid") or index)
+    uuid = raw.get("uuid")
+    if uuid is not None and not isinstance(uuid, str):
+        raise InvalidInput("uuid must be text")
+    key = inputs.text(uuid or str(index), "uuid", 100)
     return Play(key=key, where=f"{where} ({key})", date=date, game=slug, seats=seats)
 
 

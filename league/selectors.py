@@ -16,7 +16,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.bots import is_bot
-from accounts.errors import InvalidInput
+from accounts.errors import InvalidInput, UnknownName
 from games import records
 from games.catalog import game_name, game_types
 from games.models import Event, EventKind, Game, GameStatus, Seat
@@ -179,7 +179,7 @@ def league_named(slug: str | None) -> League | None:
         return None
     league = League.objects.filter(slug=slug).first()
     if league is None:
-        raise InvalidInput(f"no league {slug!r}")
+        raise UnknownName(f"no league {slug!r}")
     return league
 
 
@@ -704,7 +704,7 @@ def season_named(league: League, raw: str | int | None) -> Season | None:
         raise InvalidInput(f"season must be the id of one of {league.name}'s seasons") from None
     season = league.seasons.filter(pk=number).first()
     if season is None:
-        raise InvalidInput(f"{league.name} has no season {number}")
+        raise UnknownName(f"{league.name} has no season {number}")
     return season
 
 

@@ -37,72 +37,70 @@ urlpatterns = [
     path("leagues/<slug:slug>/import/", views.league_plays_import, name="league-plays-import"),
     path("leagues/<slug:slug>/export/", views.league_plays_export, name="league-plays-export"),
     path("matches/new/", views.match_new, name="match-new"),
-    path("matches/<int:pk>/correct/", views.match_correct, name="match-correct"),
+    path("matches/<id:pk>/correct/", views.match_correct, name="match-correct"),
     path(
-        "matches/<int:pk>/confirm/", views.match_answer, {"answer": "confirm"}, name="match-confirm"
+        "matches/<id:pk>/confirm/", views.match_answer, {"answer": "confirm"}, name="match-confirm"
     ),
     path(
-        "matches/<int:pk>/dispute/", views.match_answer, {"answer": "dispute"}, name="match-dispute"
+        "matches/<id:pk>/dispute/", views.match_answer, {"answer": "dispute"}, name="match-dispute"
     ),
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/new/", views.tournament_new, name="tournament-new"),
-    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
-    path("tournaments/<int:pk>/pair/", views.tournament_pair, name="tournament-pair"),
+    path("tournaments/<id:pk>/", views.tournament_detail, name="tournament-detail"),
+    path("tournaments/<id:pk>/pair/", views.tournament_pair, name="tournament-pair"),
     path(
-        "tournaments/<int:pk>/rounds/<int:number>/repair/",
+        "tournaments/<id:pk>/rounds/<id:number>/repair/",
         views.tournament_repair,
         name="tournament-repair",
     ),
-    path("tournaments/<int:pk>/enter/", views.tournament_enter, name="tournament-enter"),
-    path("tournaments/<int:pk>/drop/", views.tournament_drop, name="tournament-drop"),
-    path("tournaments/<int:pk>/reenter/", views.tournament_reenter, name="tournament-reenter"),
+    path("tournaments/<id:pk>/enter/", views.tournament_enter, name="tournament-enter"),
+    path("tournaments/<id:pk>/drop/", views.tournament_drop, name="tournament-drop"),
+    path("tournaments/<id:pk>/reenter/", views.tournament_reenter, name="tournament-reenter"),
     path(
-        "tournaments/<int:pk>/accept/",
+        "tournaments/<id:pk>/accept/",
         views.tournament_entry_answer,
         {"answer": "accept"},
         name="tournament-accept",
     ),
     path(
-        "tournaments/<int:pk>/decline/",
+        "tournaments/<id:pk>/decline/",
         views.tournament_entry_answer,
         {"answer": "decline"},
         name="tournament-decline",
     ),
     path(
-        "tournaments/<int:pk>/rounds/<int:number>/print/",
+        "tournaments/<id:pk>/rounds/<id:number>/print/",
         views.tournament_print,
         name="tournament-print",
     ),
+    path("tournaments/<id:pk>/projector/", views.tournament_projector, name="tournament-projector"),
+    path("tournaments/<id:pk>/register/", views.tournament_register, name="tournament-register"),
+    path("tournaments/<id:pk>/checkin/", views.tournament_check_in, name="tournament-checkin"),
     path(
-        "tournaments/<int:pk>/projector/", views.tournament_projector, name="tournament-projector"
-    ),
-    path("tournaments/<int:pk>/register/", views.tournament_register, name="tournament-register"),
-    path("tournaments/<int:pk>/checkin/", views.tournament_check_in, name="tournament-checkin"),
-    path(
-        "tournaments/<int:pk>/rounds/<int:number>/start/",
+        "tournaments/<id:pk>/rounds/<id:number>/start/",
         views.tournament_round_start,
         name="tournament-round-start",
     ),
     path(
-        "tournaments/<int:pk>/tables/<int:table>/report/",
+        "tournaments/<id:pk>/tables/<id:table>/report/",
         views.table_result,
         {"action": "report"},
         name="table-report",
     ),
     path(
-        "tournaments/<int:pk>/tables/<int:table>/confirm/",
+        "tournaments/<id:pk>/tables/<id:table>/confirm/",
         views.table_result,
         {"action": "confirm"},
         name="table-confirm",
     ),
     path(
-        "tournaments/<int:pk>/tables/<int:table>/override/",
+        "tournaments/<id:pk>/tables/<id:table>/override/",
         views.table_result,
         {"action": "override"},
         name="table-override",
     ),
     path(
-        "tournaments/<int:pk>/tables/<int:table>/log/",
+        "tournaments/<id:pk>/tables/<id:table>/log/",
         table_log_views.table_log,
         name="table-log",
     ),

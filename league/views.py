@@ -30,7 +30,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.bots import BOT_PREFIX
 from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
-from games import records
+from games import inputs, records
 from games.catalog import game_name, game_types
 from games.links import Link
 from games.models import Game, GameMode, GameStatus
@@ -203,7 +203,8 @@ def _place(played: selectors.Played) -> str:
 
 
 def _whole_number(raw: str | None, default: int) -> int:
-    return int(raw) if raw and raw.isascii() and raw.isdigit() else default
+    number = inputs.whole_number_or_none(raw, 0, inputs.BIGINT)
+    return default if number is None else number
 
 
 def _query(request, **changes) -> str:
@@ -361,7 +362,7 @@ def league_standings_csv(request, slug: str):
         part
         for part in (
             league.slug,
-            slugify(choice.season.name) if choice.season else "all",
+            leagues.name_slug(choice.season.name) if choice.season else "all",
             choice.slug,
         )
         if part
@@ -1075,15 +1076,9 @@ def _round_start(tournament, request, number: int) -> str:
         tournament=tournament,
         number=number,
         by=request.user,
-        minutes=_whole_or_none(request.POST.get("minutes")),
+        minutes=request.POST.get("minutes"),
     )
     return f"Round {number}'s clock is running: {round_.minutes} minutes."
-
-
-def _whole_or_none(raw: str | None) -> Any:
-    if raw is None or raw.strip() == "":
-        return None
-    return int(raw) if raw.strip().isdigit() else raw
 
 
 @login_required

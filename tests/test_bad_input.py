@@ -89,29 +89,20 @@ def assert_refused(response, before, status=400):
     assert rows() == before
 
 
+HUGE = "9" * 100_000
+CUP = {
+    "name": "Cup",
+    "game": DSA,
+    "format": "swiss",
+    "table_size": 2,
+    "mode": "table",
+    "players": ["alice", "bob"],
+    "league": "deep-club",
+}
 RESULTS = [{"player": "alice", "rank": 1, "score": 10}, {"player": "bob", "rank": 2, "score": 5}]
 MATCH = {"game": DSA, "played_at": "2026-11-01", "results": RESULTS}
 
 CASES = {
-    # 1. dates out of range
-    "played_at year 1 east of UTC": (
-        "POST",
-        "/api/matches/",
-        {**MATCH, "played_at": "0001-01-01T00:00+14:00"},
-    ),
-    "played_at year 1": ("POST", "/api/matches/", {**MATCH, "played_at": "0001-01-01"}),
-    "played_at before 1900": ("POST", "/api/matches/", {**MATCH, "played_at": "1899-12-31"}),
-    "played_at in the future": ("POST", "/api/matches/", {**MATCH, "played_at": "2999-01-01"}),
-    "played_at year 9999 west of UTC": (
-        "POST",
-        "/api/matches/",
-        {**MATCH, "played_at": "9999-12-31T23:59-12:00"},
-    ),
-    "season in year 1": (
-        "POST",
-        "/api/leagues/deep-club/seasons/",
-        {"name": "Old", "starts_on": "0001-01-01"},
-    ),
     # 2. NUL characters
     "NUL in a seat's user": (
         "POST",
@@ -178,6 +169,18 @@ CASES = {
     "² as ?after": ("GET", "/api/games/{game}/events/?after=²", None),
     "² as the actions ?seat": ("GET", "/api/games/{game}/actions/?seat=²", None),
     "a huge ?at": ("GET", "/api/games/{game}/state/?at=" + "9" * 40, None),
+    # more digits than int() converts (4,300)
+    "a 100,000-digit ?after": ("GET", "/api/games/{game}/events/?after=" + HUGE, None),
+    "a 100,000-digit ?at": ("GET", "/api/games/{game}/state/?at=" + HUGE, None),
+    "a 100,000-digit ?seat": ("GET", "/api/games/{game}/state/?seat=" + HUGE, None),
+    "a 100,000-digit actions ?seat": ("GET", "/api/games/{game}/actions/?seat=" + HUGE, None),
+    "a 100,000-digit ?season": ("GET", "/api/leagues/deep-club/standings/?season=" + HUGE, None),
+    "a 30-digit ?season": ("GET", "/api/leagues/deep-club/standings/?season=" + "9" * 30, None),
+    "a 100,000-digit seat": (
+        "POST",
+        "/api/games/{game}/actions/",
+        {"seat": HUGE, "expected_version": 1, "action": {"type": "continue"}},
+    ),
     "a negative ?after": ("GET", "/api/games/{game}/events/?after=-1", None),
     # numbers JSON allows and Python turns into infinity
     "a huge seat number": (
@@ -194,6 +197,29 @@ CASES = {
         "POST",
         "/api/matches/",
         {**MATCH, "results": [{**RESULTS[0], "score": 10**400}, RESULTS[1]]},
+    ),
+}
+
+# Well-formed (the schema allows them), refused for what they mean: 422.
+MEANINGS = {
+    # dates out of range
+    "played_at year 1 east of UTC": (
+        "POST",
+        "/api/matches/",
+        {**MATCH, "played_at": "0001-01-01T00:00+14:00"},
+    ),
+    "played_at year 1": ("POST", "/api/matches/", {**MATCH, "played_at": "0001-01-01"}),
+    "played_at before 1900": ("POST", "/api/matches/", {**MATCH, "played_at": "1899-12-31"}),
+    "played_at in the future": ("POST", "/api/matches/", {**MATCH, "played_at": "2999-01-01"}),
+    "played_at year 9999 west of UTC": (
+        "POST",
+        "/api/matches/",
+        {**MATCH, "played_at": "9999-12-31T23:59-12:00"},
+    ),
+    "season in year 1": (
+        "POST",
+        "/api/leagues/deep-club/seasons/",
+        {"name": "Old", "starts_on": "0001-01-01"},
     ),
 }
 
@@ -252,6 +278,13 @@ def test_bad_input_is_a_json_400_and_stores_nothing(client, world, case):
     path = path.format(**world)
     before = rows()
     assert_refused(send(client, method, path, body), before)
+
+
+@pytest.mark.parametrize("case", MEANINGS)
+def test_well_formed_input_refused_for_its_meaning_is_a_json_422(client, world, case):
+    method, path, body = MEANINGS[case]
+    before = rows()
+    assert_refused(send(client, method, path.format(**world), body), before, status=422)
 
 
 @pytest.mark.parametrize("case", RAW)
@@ -342,3 +375,98 @@ def test_a_lost_database_is_a_json_503_for_the_api_and_a_503_page(client, world)
     with mock.patch("games.views.get_object_or_404", side_effect=down):
         page = Client(raise_request_exception=False).get(f"/games/{world['game']}/")
     assert page.status_code == 503
+
+
+# -- numbers too long for int() -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/{huge}/",
+        "/api/games/{huge}/events/",
+        "/api/matches/{huge}/confirm/",
+        "/api/tournaments/{huge}/",
+        "/api/tournaments/{tournament}/tables/{huge}/report/",
+        "/api/tournaments/{tournament}/rounds/{huge}/start/",
+    ],
+)
+@pytest.mark.parametrize("digits", [25, 100_000])
+def test_an_id_too_large_for_any_row_is_a_json_4xx(client, world, path, digits):
+    # Past int()'s 4,300 digits the address matches no route (404); below, the view finds no
+    # such row (404) or refuses the body or the round first (400).
+    path = path.format(huge="9" * digits, **world)
+    method = "POST" if path.endswith(("confirm/", "report/", "start/")) else "GET"
+    before = rows()
+    response = send(client, method, path, {})
+    assert response.status_code in (400, 404), (response.status_code, response.content[:300])
+    assert_refused(response, before, status=response.status_code)
+
+
+@pytest.mark.parametrize("season", ["²", "9" * 30, "9" * 100], ids=["²", "30 digits", "100 digits"])
+def test_a_tournament_season_that_is_no_id_nor_name_is_a_json_404(client, world, season):
+    before = rows()
+    response = send(client, "POST", "/api/tournaments/", {**CUP, "season": season})
+    assert_refused(response, before, status=404)
+
+
+@pytest.mark.parametrize(
+    "header",
+    [HUGE, "9" * 25, "²", "-3", " 7 "],
+    ids=["100,000 digits", "25 digits", "²", "-3", "7"],
+)
+def test_a_last_event_id_that_is_no_version_resumes_where_asked(header):
+    from games.streams import last_event_id
+
+    expected = 7 if header == " 7 " else 3
+    assert last_event_id(header, 3, 10) == expected
+
+
+def test_a_100000_digit_last_event_id_on_a_finished_game_is_ignored(client, world):
+    game = Game.objects.get(pk=world["game"])
+    client.post(f"/api/games/{game.pk}/resign/", {"seat": 0}, format="json")
+    game.refresh_from_db()
+    assert game.status == "finished"
+    response = client.get(
+        f"/api/games/{game.pk}/stream/?after={game.version}", HTTP_LAST_EVENT_ID=HUGE
+    )
+    assert response.status_code == 204  # all sent: garbage is no reason to send it again
+
+
+def page_client(user="alice"):
+    from django.test import Client
+
+    page = Client(raise_request_exception=False)
+    page.force_login(get_user_model().objects.get(username=user))
+    return page
+
+
+@pytest.mark.parametrize("seat", [HUGE, "9" * 25], ids=["100,000 digits", "25 digits"])
+def test_a_page_asked_for_a_seat_of_many_digits_shows_the_game(client, world, seat):
+    assert page_client().get(f"/games/{world['game']}/?seat={seat}").status_code == 200
+
+
+def test_a_player_page_asked_for_a_chart_page_of_many_digits_shows_it(
+    client, world, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        recorded = client.post("/api/matches/", {**MATCH, "league": "deep-club"}, format="json")
+    assert recorded.status_code == 201  # alice organises the club: rated at once
+    response = page_client().get(f"/players/alice/?chart-{DSA}={HUGE}")
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("minutes", ["²", HUGE], ids=["²", "100,000 digits"])
+def test_a_round_clock_of_strange_minutes_is_refused_on_the_page(client, world, minutes):
+    from league.services import tournaments
+
+    alice = get_user_model().objects.get(username="alice")
+    tournament = Tournament.objects.get(pk=world["tournament"])
+    tournaments.round_pair(tournament=tournament, by=alice)
+    before = rows()
+    response = page_client().post(
+        f"/tournaments/{world['tournament']}/rounds/1/start/", {"minutes": minutes}
+    )
+    assert response.status_code == 200, response.status_code  # the page, with the error
+    assert "minutes must be a whole number" in response.content.decode()
+    assert rows() == before

@@ -10,7 +10,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.errors import InvalidInput
+from accounts.errors import Refused, RuleViolation
 from games import logs, store
 from games.api.serializers import AppendOut
 from games.models import Game, GameMode, GameStatus
@@ -21,9 +21,9 @@ from games.selectors import game_with_seats
 def log_create(request, data: dict[str, Any]) -> Game:
     """``POST /api/games/`` with ``"mode": "log"``: the checks only a table log makes."""
     if data["mode"] != "log":
-        raise InvalidInput('scorekeeper is for a table log only: add "mode": "log"')
+        raise Refused('scorekeeper is for a table log only: add "mode": "log"')
     if data["time_control"] is not None:
-        raise InvalidInput("no clock runs in a table log: leave time_control out")
+        raise Refused("no clock runs in a table log: leave time_control out")
     return logs.log_create(
         slug=data["game"],
         seats=data["seats"],
@@ -82,7 +82,7 @@ class LogDueApi(APIView):
 
 def log_due(game: Game, user) -> dict[str, Any]:
     if game.mode != GameMode.LOG:
-        raise InvalidInput("this game is not a table log")
+        raise RuleViolation("this game is not a table log")
     logs.require_seat_view(game, user)  # the scorekeeper's, while the game runs
     state = store.load_state(game)
     over = game.status != GameStatus.ACTIVE or state.is_terminal()

@@ -4,7 +4,8 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import clocks, export, records
+from games import clocks, export, inputs, records
+from games.api.fields import SeatField, Text, TimeControlField
 from games.models import Game
 from games.rules.oceans_data import CARD_NAMES
 
@@ -194,48 +195,41 @@ class GameOut(serializers.ModelSerializer):
         return clocks.clock_out(game, timezone.now())
 
 
-class SeatIn(serializers.Serializer):
-    user = serializers.CharField(required=False)
-    bot = serializers.CharField(required=False)
+class GameListIn(serializers.Serializer):
+    """The query of the games list; each optional."""
+
+    scope = serializers.ChoiceField(
+        choices=["mine", "all"], default="mine", help_text="mine: the games you sit at"
+    )
+    status = serializers.ChoiceField(choices=["active", "finished", "void"], required=False)
+    game = Text(required=False, max_length=40, help_text="one game type (a slug)")
 
 
 class GameCreateIn(serializers.Serializer):
-    game = serializers.CharField()
-    seats = serializers.ListField(
-        child=serializers.DictField(),
-        min_length=1,
-        max_length=12,
-        help_text='per seat {"user": name} (invited), {"bot": level}, or {"open": true}: a seat'
-        " anyone signed in may take (POST /api/games/{id}/join/); in a table log"
-        ' {"user": name} or {"guest": name}',
-    )
+    game = Text()
+    seats = serializers.ListField(child=SeatField(), min_length=1, max_length=12)
     options = serializers.DictField(required=False, default=dict)
-    time_control = serializers.JSONField(
-        required=False,
-        default=None,
-        help_text='{"move_seconds": n} or {"bank_seconds": n, "increment_seconds": m}, with'
-        ' "on_timeout": "random" (the random bot moves) or "forfeit"',
-    )
+    time_control = TimeControlField(required=False, allow_null=True, default=None)
     mode = serializers.ChoiceField(
         choices=["play", "log"],
         default="play",
         help_text="play: played here; log: a table log, a game on a physical table whose "
         "scorekeeper enters every move and chance outcome",
     )
-    scorekeeper = serializers.CharField(
+    scorekeeper = Text(
         required=False,
         default=None,
         help_text="log only: the user who enters the moves (seated, or you as organiser)",
     )
 
 
-MAX_VERSION = 2**31 - 1
+MAX_VERSION = inputs.MAX_VERSION
 
 
 @extend_schema_field(
     {
         "oneOf": [
-            {"type": "integer", "minimum": 0, "maximum": 11},
+            {"type": "integer", "minimum": 0, "maximum": inputs.MAX_SEAT},
             {"type": "string", "enum": ["chance"]},
         ],
         "description": 'the seat acting; "chance" for a chance outcome entered in a table log',
@@ -245,7 +239,7 @@ class SeatOrChanceField(serializers.Field):
     def to_internal_value(self, data):
         if data == "chance":
             return data
-        return serializers.IntegerField(min_value=0, max_value=11).run_validation(data)
+        return serializers.IntegerField(min_value=0, max_value=inputs.MAX_SEAT).run_validation(data)
 
     def to_representation(self, value):
         return value
@@ -255,7 +249,7 @@ class ActionIn(serializers.Serializer):
     seat = SeatOrChanceField()
     expected_version = serializers.IntegerField(min_value=0, max_value=MAX_VERSION)
     action = serializers.DictField()
-    idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=False)
+    idempotency_key = Text(required=False, max_length=100, allow_blank=False)
 
     @classmethod
     def validated(cls, data: object) -> dict:
@@ -305,12 +299,12 @@ class AppendOut(serializers.Serializer):
 
 
 class ResignIn(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0, max_value=11)
-    idempotency_key = serializers.CharField(required=False, max_length=100, allow_blank=False)
+    seat = serializers.IntegerField(min_value=0, max_value=inputs.MAX_SEAT)
+    idempotency_key = Text(required=False, max_length=100, allow_blank=False)
 
 
 class SeatChoiceIn(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0, max_value=11)
+    seat = serializers.IntegerField(min_value=0, max_value=inputs.MAX_SEAT)
 
 
 class GameTypeOut(serializers.Serializer):

@@ -12,15 +12,16 @@ from rest_framework.views import APIView
 
 from accounts.authentication import CheckedByWrite, TokenAuthentication
 from accounts.errors import InvalidInput
-from games import lobby, logs, selectors, services, store
+from games import inputs, lobby, logs, selectors, services, store
 from games.api import logs as log_api
 from games.api import serializers as s
+from games.catalog import game_types
 from games.models import Game, Seat
 from games.rules import registered
 from games.selectors import game_with_seats
 
-SEAT = {"type": "integer", "minimum": 0, "maximum": 11}
-VERSION = {"type": "integer", "minimum": 1}
+SEAT = {"type": "integer", "minimum": 0, "maximum": inputs.MAX_SEAT}
+VERSION = {"type": "integer", "minimum": 1, "maximum": inputs.MAX_VERSION}
 LEGAL_ACTIONS = {
     "type": "array",
     "items": {
@@ -46,25 +47,23 @@ class GameListCreateApi(generics.ListAPIView):
 
     serializer_class = s.GameOut
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("scope", str, enum=["mine", "all"]),
-            OpenApiParameter("status", str, enum=["active", "finished", "void"]),
-            OpenApiParameter("game", str),
-        ]
-    )
+    @extend_schema(parameters=[s.GameListIn])
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
-        params = self.request.query_params
+        query = s.GameListIn(data=self.request.query_params.dict())  # ?status= is blank
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
         games = Game.objects.all()
-        if params.get("scope", "mine") != "all":
+        if params["scope"] != "all":
             # A semi-join, not a join and DISTINCT: the order stays the index's.
             games = games.filter(pk__in=Seat.objects.filter(user=self.request.user).values("game"))
-        if params.get("status"):
+        if "status" in params:
             games = games.filter(status=params["status"])
-        if params.get("game"):
+        if "game" in params:
+            if params["game"] not in game_types():
+                raise InvalidInput(f"unknown game {params['game']!r}")
             games = games.filter(slug=params["game"])
         return games.prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))
 
@@ -168,7 +167,7 @@ class GameEventsApi(APIView):
         parameters=[
             OpenApiParameter(
                 "after",
-                {"type": "integer", "minimum": 0},
+                {"type": "integer", "minimum": 0, "maximum": inputs.MAX_VERSION},
                 description="only events after this version",
             )
         ],

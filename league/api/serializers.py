@@ -9,21 +9,30 @@ from __future__ import annotations
 
 import math
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.api.fields import Moment, Text, TimeControlField
 from games.api.serializers import GameOut, RecordOut, ResultOut
+from games.inputs import BIGINT, MAX_SCORE
 from games.rules.oceans_data import CARD_NAMES
+from league.standings import TIEBREAKS
 
 NAME = {"max_length": 150}
 
 
 @extend_schema_field(OpenApiTypes.NUMBER)
 class NumberField(serializers.Field):
-    """A finite JSON number, kept as given (an int stays an int)."""
+    """A finite JSON number, kept as given (an int stays an int), from ``low`` to ``high``
+    (by default as large as games.inputs.score takes a score)."""
 
     default_error_messages = {"invalid": "must be a number"}
+
+    def __init__(self, *, low: float = -MAX_SCORE, high: float = MAX_SCORE, **kwargs):
+        super().__init__(**kwargs)
+        self.validators += [MinValueValidator(low), MaxValueValidator(high)]
 
     def to_internal_value(self, data):
         if (
@@ -39,7 +48,7 @@ class NumberField(serializers.Field):
 
 
 class ResultIn(serializers.Serializer):
-    player = serializers.CharField(**NAME)
+    player = Text(**NAME)
     rank = serializers.IntegerField(min_value=1, max_value=100)
     score = NumberField(required=False, allow_null=True, default=None)
     guest = serializers.BooleanField(
@@ -48,12 +57,12 @@ class ResultIn(serializers.Serializer):
 
 
 class BidIn(serializers.Serializer):
-    player = serializers.CharField(**NAME)
+    player = Text(**NAME)
     amount = serializers.IntegerField(min_value=0, max_value=1000)
 
 
 class PlayerSheetIn(serializers.Serializer):
-    player = serializers.CharField(**NAME, help_text="as named in the results")
+    player = Text(**NAME, help_text="as named in the results")
     score_pile = serializers.IntegerField(
         min_value=0, max_value=10_000, help_text="the population in the score pile"
     )
@@ -84,7 +93,7 @@ class PlayerSheetIn(serializers.Serializer):
 class SheetIn(serializers.Serializer):
     """An Oceans score sheet: per player its parts and total, the scenarios, the Reef."""
 
-    edition = serializers.CharField(
+    edition = Text(
         max_length=100,
         allow_blank=True,
         default="",
@@ -92,7 +101,7 @@ class SheetIn(serializers.Serializer):
     )
     reef = serializers.BooleanField(default=False, help_text="the Reef variant was played")
     scenarios = serializers.ListField(
-        child=serializers.CharField(max_length=100),
+        child=Text(max_length=100),
         max_length=12,
         default=list,
         help_text="the scenario cards used",
@@ -182,20 +191,20 @@ class PlayerDetailOut(PlayerOut):
 
 
 class MatchIn(serializers.Serializer):
-    game = serializers.CharField(max_length=40)
-    played_at = serializers.CharField(
+    game = Text(max_length=40)
+    played_at = Moment(
         max_length=40, help_text="YYYY-MM-DD or an ISO date-time, from 1900 to today"
     )
     results = results_field()
-    league = serializers.CharField(required=False, max_length=50)
-    notes = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+    league = Text(required=False, max_length=50)
+    notes = Text(required=False, allow_blank=True, max_length=2000, default="")
     bid = BidIn(required=False, allow_null=True, default=None)
     sheet = sheet_field()
 
 
 class CorrectionIn(serializers.Serializer):
     results = results_field()
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+    reason = Text(required=False, allow_blank=True, max_length=500, default="")
     sheet = SheetField(
         required=False,
         allow_null=True,
@@ -206,7 +215,7 @@ class CorrectionIn(serializers.Serializer):
 
 
 class AnswerIn(serializers.Serializer):
-    reason = serializers.CharField(
+    reason = Text(
         required=False,
         allow_blank=True,
         max_length=500,
@@ -219,14 +228,15 @@ class AnswerIn(serializers.Serializer):
 
 
 class LeagueIn(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    description = serializers.CharField(
-        required=False, allow_blank=True, max_length=5000, default=""
+    name = Text(
+        max_length=100,
+        help_text="in any script, kept as typed; the league's slug is made from it",
     )
+    description = Text(required=False, allow_blank=True, max_length=5000, default="")
 
 
 class MemberIn(serializers.Serializer):
-    player = serializers.CharField(**NAME)
+    player = Text(**NAME)
     role = serializers.ChoiceField(choices=["member", "organiser"], default="member")
 
 
@@ -239,7 +249,7 @@ class AnswerInvitationIn(serializers.Serializer):
 
 
 class SeasonIn(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
+    name = Text(max_length=100)
     starts_on = serializers.DateField()
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
 
@@ -251,11 +261,14 @@ class ErrorOut(serializers.Serializer):
 class LeagueStandingsIn(serializers.Serializer):
     """The query of a league's standings; both optional."""
 
-    game = serializers.CharField(
+    game = Text(
         required=False, max_length=40, help_text="one game type (a slug); without it, all games"
     )
     season = serializers.IntegerField(
-        required=False, min_value=1, help_text="a season's id; without it, every league game"
+        required=False,
+        min_value=1,
+        max_value=BIGINT,
+        help_text="a season's id; without it, every league game",
     )
 
 
@@ -316,7 +329,10 @@ class LeagueGameStandingsOut(serializers.Serializer):
 
 
 class LeagueOut(serializers.Serializer):
-    slug = serializers.CharField()
+    slug = serializers.CharField(
+        help_text="the name in ASCII (transliterated, or `league` where nothing is), "
+        "with -2, -3... where another league has it"
+    )
     name = serializers.CharField()
     description = serializers.CharField(allow_blank=True)
     members = MemberOut(many=True, help_text="those who have agreed to be in the league")
@@ -369,31 +385,22 @@ class MyInvitationsOut(serializers.Serializer):
 # -- tournaments ----------------------------------------------------------------------------------
 
 
-class TimeControlIn(serializers.Serializer):
-    """A deadline per move, or a time bank per seat with an increment (games.clocks)."""
-
-    move_seconds = serializers.IntegerField(min_value=5, max_value=7 * 86400, required=False)
-    bank_seconds = serializers.IntegerField(min_value=5, max_value=7 * 86400, required=False)
-    increment_seconds = serializers.IntegerField(min_value=0, max_value=7 * 86400, required=False)
-    on_timeout = serializers.ChoiceField(choices=["random", "forfeit"], default="random")
-
-
 class TournamentIn(serializers.Serializer):
-    name = serializers.CharField(max_length=100)
-    game = serializers.CharField(max_length=40)
+    name = Text(max_length=100)
+    game = Text(max_length=40)
     format = serializers.ChoiceField(choices=["swiss", "round-robin", "elimination"])
     table_size = serializers.IntegerField(min_value=2, max_value=4)
     rounds = serializers.IntegerField(min_value=1, max_value=50, default=3)
     mode = serializers.ChoiceField(choices=["online", "table"], default="online")
     players = serializers.ListField(
-        child=serializers.CharField(**NAME),
+        child=Text(**NAME),
         max_length=2000,
         default=list,
         help_text="in seed order; at least two, unless entry_mode is open",
     )
     options = serializers.DictField(required=False, default=dict)
-    league = serializers.CharField(required=False, max_length=50, allow_null=True, default=None)
-    bye_points = NumberField(required=False, default=0)
+    league = Text(required=False, max_length=50, allow_null=True, default=None)
+    bye_points = NumberField(required=False, default=0, low=0)
     placement_points = serializers.DictField(
         child=serializers.ListField(child=NumberField(), min_length=2, max_length=4),
         required=False,
@@ -405,7 +412,7 @@ class TournamentIn(serializers.Serializer):
         " 3 a table of 2 scores 5/1; at tables of 4 a table of 3 scores 5/2.5/1)",
     )
     tiebreaks = serializers.ListField(
-        child=serializers.CharField(max_length=20),
+        child=serializers.ChoiceField(choices=TIEBREAKS),
         required=False,
         allow_null=True,
         default=None,
@@ -419,7 +426,7 @@ class TournamentIn(serializers.Serializer):
         " table that fell back to fewer seats (there all but the last), so every round"
         " eliminates someone",
     )
-    time_control = TimeControlIn(required=False, allow_null=True, default=None)
+    time_control = TimeControlField(required=False, allow_null=True, default=None)
     seeding = serializers.ChoiceField(
         choices=["entry", "rating", "random"],
         default="entry",
@@ -437,6 +444,8 @@ class TournamentIn(serializers.Serializer):
         required=False,
         allow_null=True,
         default=None,
+        min_value=2,
+        max_value=2000,
         help_text="the most players; later entries wait in line and move up as places free",
     )
     check_in = serializers.BooleanField(
@@ -444,11 +453,15 @@ class TournamentIn(serializers.Serializer):
     )
     top_cut = serializers.IntegerField(
         default=0,
+        min_value=0,
+        max_value=2000,
         help_text="Swiss: after the rounds, the top N of the standings play elimination"
         " (advance per table) to a champion; 0 for none",
     )
     avoid_club_rounds = serializers.IntegerField(
         default=0,
+        min_value=0,
+        max_value=50,
         help_text="for this many rounds, players sharing a league (other than this"
         " tournament's) are kept apart where repeats allow",
     )
@@ -456,9 +469,11 @@ class TournamentIn(serializers.Serializer):
         required=False,
         allow_null=True,
         default=None,
+        min_value=5,
+        max_value=600,
         help_text="table mode: the length of a round's clock (rounds/<n>/start/)",
     )
-    season = serializers.CharField(
+    season = Text(
         required=False,
         allow_null=True,
         default=None,
@@ -468,22 +483,29 @@ class TournamentIn(serializers.Serializer):
 
 
 class PlayerNameIn(serializers.Serializer):
-    player = serializers.CharField(**NAME)
+    player = Text(**NAME)
 
 
 class CheckInIn(serializers.Serializer):
-    player = serializers.CharField(
+    player = Text(
         **NAME, required=False, help_text="an organiser checks a player in; else yourself"
     )
 
 
 class CapIn(serializers.Serializer):
-    cap = serializers.IntegerField(allow_null=True, help_text="null: no cap")
+    cap = serializers.IntegerField(
+        allow_null=True, min_value=2, max_value=2000, help_text="null: no cap"
+    )
 
 
 class RoundStartIn(serializers.Serializer):
     minutes = serializers.IntegerField(
-        required=False, allow_null=True, default=None, help_text="default: round_minutes"
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=5,
+        max_value=600,
+        help_text="default: round_minutes",
     )
 
 

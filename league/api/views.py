@@ -20,8 +20,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.bots import is_bot
-from accounts.errors import InvalidInput
-from games import records
+from accounts.errors import InvalidInput, Refused, UnknownName
+from games import inputs, records
 from games.api.serializers import GameOut
 from games.catalog import game_types
 from games.selectors import game_with_seats
@@ -201,7 +201,7 @@ class LeagueStandingsApi(APIView):
         league = League.objects.filter(slug=slug).first()
         if league is None:
             raise NotFound(f"no league {slug!r}")
-        query = s.LeagueStandingsIn(data=request.query_params)
+        query = s.LeagueStandingsIn(data=request.query_params.dict())  # ?game= is blank
         query.is_valid(raise_exception=True)
         rows = selectors.league_table(
             league,
@@ -335,12 +335,13 @@ class TournamentListCreateApi(APIView):
         season = None
         if season_name is not None:
             if league is None:
-                raise InvalidInput("a season belongs to a league: name the league too")
+                raise Refused("a season belongs to a league: name the league too")
             season = league.seasons.filter(name=season_name).first()
-            if season is None and season_name.isdigit():
-                season = league.seasons.filter(pk=int(season_name)).first()
+            number = inputs.whole_number_or_none(season_name, 1, inputs.BIGINT)
+            if season is None and number is not None:
+                season = league.seasons.filter(pk=number).first()
             if season is None:
-                raise InvalidInput(f"{league.name} has no season {season_name!r}")
+                raise UnknownName(f"{league.name} has no season {season_name!r}")
         tournament = tournaments.tournament_create(
             created_by=request.user, league=league, season=season, **data
         )

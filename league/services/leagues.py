@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
+import re
 from typing import Any
 
+from anyascii import anyascii
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from accounts.bots import is_bot
-from accounts.errors import Conflict, InvalidInput, NotYourSeat
+from accounts.errors import (
+    Conflict,
+    InvalidInput,
+    NotYourSeat,
+    Refused,
+    RuleViolation,
+    UnknownName,
+)
 from games import inputs, records
 from games.models import Game
 from league.models import League, LeagueInvitation, Membership, Season, Tournament
@@ -26,16 +36,46 @@ from league.selectors import (
 User = get_user_model()
 
 
+SLUG_LENGTH = League._meta.get_field("slug").max_length
+# The slug of a name with nothing to transliterate (all punctuation, say).
+GENERATED_SLUG = "league"
+
+
+def name_slug(name: str, max_length: int = SLUG_LENGTH) -> str:
+    """A name in ASCII for an address or a file name: transliterated (anyascii romanises
+    every script it can and names emoji: "Λέσχη Πειραιά" is "leschi-peiraia", "🐙" is
+    "octopus"), then slugified; empty if nothing is left."""
+    # anyascii writes an emoji as its name between colons (":octopus:"): a word of its own.
+    return slugify(anyascii(name).replace(":", " "))[:max_length].strip("-")
+
+
 @transaction.atomic
 def league_create(*, name: str, created_by: AbstractUser, description: str = "") -> League:
+    """A league called ``name`` exactly as typed, in any script. Its slug is the name in
+    ASCII (or ``league`` where nothing transliterates), with ``-2``, ``-3``... where another
+    league has it; the same name again, whatever its case, is refused."""
     name = inputs.text(name, "name", 100)
     description = inputs.text(description or "", "description", 5000, blank=True)
-    slug = slugify(name)[:50]
-    if not slug:
-        raise InvalidInput("name: give the league a name with letters or digits")
-    if League.objects.filter(slug=slug).exists():
-        raise InvalidInput(f"a league called {name!r} exists already")
-    league = League.objects.create(name=name, slug=slug, description=description)
+    base = name_slug(name) or GENERATED_SLUG
+    # Leagues whose name has the same slug as this one's, with or without a suffix.
+    family = {
+        league.slug: league.name
+        for league in League.objects.filter(slug__startswith=base).only("slug", "name")
+        if re.fullmatch(rf"{re.escape(base)}(-[0-9]+)?", league.slug)
+    }
+    if any(other.casefold() == name.casefold() for other in family.values()):
+        raise Conflict(f"a league called {name!r} exists already")
+    for number in itertools.count(1):
+        suffix = "" if number == 1 else f"-{number}"
+        slug = base[: SLUG_LENGTH - len(suffix)].rstrip("-") + suffix
+        if slug in family:
+            continue
+        try:
+            with transaction.atomic():  # another league may take the slug first
+                league = League.objects.create(name=name, slug=slug, description=description)
+        except IntegrityError:
+            continue
+        break
     Membership.objects.create(league=league, user=created_by, role=Membership.Role.ORGANISER)
     return league
 
@@ -55,7 +95,7 @@ def member_invite(
     player = inputs.text(player, "player", 150)
     user = User.objects.filter(username=player, is_active=True).first()
     if user is None or is_bot(user):
-        raise InvalidInput(f"no player {player!r}")
+        raise UnknownName(f"no player {player!r}")
     membership = Membership.objects.filter(league=league, user=user).first()
     if membership is not None:
         membership.role = role
@@ -115,7 +155,7 @@ def season_add(
     try:
         season.clean()
     except ValidationError as exc:
-        raise InvalidInput("; ".join(exc.messages)) from None
+        raise Refused("; ".join(exc.messages)) from None
     season.save()
     return season
 
@@ -129,7 +169,7 @@ def season_tournament_add(
     if not is_league_organiser(season.league, by):
         raise NotYourSeat("only the league's organisers may arrange its seasons")
     if tournament.league_id != season.league_id:
-        raise InvalidInput(f"{tournament.name} is not a tournament of {season.league.name}")
+        raise RuleViolation(f"{tournament.name} is not a tournament of {season.league.name}")
     tournament.season = season
     tournament.save(update_fields=["season"])
     return tournament
@@ -154,7 +194,7 @@ def match_record(
     if league is not None:
         club = League.objects.filter(slug=league).first() if isinstance(league, str) else None
         if club is None:
-            raise InvalidInput(f"no league {league!r}")
+            raise UnknownName(f"no league {league!r}")
         if not is_league_member(club, recorded_by):
             raise NotYourSeat("only the league's members may record its games")
     record = records.record_check(

@@ -22,7 +22,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.bots import bot_level, bot_user, is_bot
-from accounts.errors import Conflict, InvalidInput, NotYourSeat, RuleViolation
+from accounts.errors import (
+    Conflict,
+    InvalidInput,
+    NotYourSeat,
+    Refused,
+    RuleViolation,
+    UnknownName,
+)
 from config.direct import fetch_all
 from games import inputs, records, store
 from games import services as game_services
@@ -117,18 +124,20 @@ def tournament_create(
     if mode not in Tournament.Mode.values:
         raise InvalidInput(f"mode must be one of {', '.join(Tournament.Mode.values)}")
     if mode == Tournament.Mode.ONLINE and not kind.playable:
-        raise InvalidInput(f'{kind.name} is recorded from tables only: use mode "table"')
+        raise Refused(f'{kind.name} is recorded from tables only: use mode "table"')
     table_size = _whole(table_size, "table_size", 2, 4)
     if not kind.min_players <= table_size <= kind.max_players:
-        raise InvalidInput(f"{kind.name} is played by {kind.min_players} to {kind.max_players}")
+        raise Refused(f"{kind.name} is played by {kind.min_players} to {kind.max_players}")
     rounds = _whole(rounds, "rounds", 1, 50)
     top_cut = _whole(top_cut, "top_cut", 0, 2000)
     if top_cut and format != Tournament.Format.SWISS:
-        raise InvalidInput("a top cut follows Swiss rounds: use format swiss")
+        raise Refused("a top cut follows Swiss rounds: use format swiss")
     if top_cut == 1:
-        raise InvalidInput("a top cut takes at least two players")
+        raise Refused("a top cut takes at least two players")
     knockout = format == Tournament.Format.ELIMINATION or top_cut
-    advance = _whole(advance, "advance", 1, table_size - 1) if knockout else 1
+    advance = _whole(advance, "advance", 1, 3) if knockout else 1
+    if advance > table_size - 1:  # the table's, not a number's
+        raise Refused(f"advance must be from 1 to {table_size - 1} at tables of {table_size}")
     options = _game_options(kind.slug, mode, options)
     if seeding not in Tournament.Seeding.values:
         raise InvalidInput(f"seeding must be one of {', '.join(Tournament.Seeding.values)}")
@@ -140,16 +149,16 @@ def tournament_create(
     avoid_club_rounds = _whole(avoid_club_rounds, "avoid_club_rounds", 0, 50)
     if round_minutes is not None:
         if mode != Tournament.Mode.TABLE:
-            raise InvalidInput("round_minutes is for tournaments played on tables")
+            raise Refused("round_minutes is for tournaments played on tables")
         round_minutes = _whole(round_minutes, "round_minutes", 5, 600)
     if season is not None and (league is None or season.league_id != league.pk):
-        raise InvalidInput("the season must be one of the tournament's league")
+        raise Refused("the season must be one of the tournament's league")
     users = _players(players)
     if cap is not None and len(users) > cap:
-        raise InvalidInput(f"the cap of {cap} is below the {len(users)} players entered")
+        raise Refused(f"the cap of {cap} is below the {len(users)} players entered")
     if entry_mode == Tournament.EntryMode.ORGANISER or len(users) >= 2:
         if len(users) < 2:
-            raise InvalidInput("a tournament needs at least two players")
+            raise Refused("a tournament needs at least two players")
         _check_field(format, len(users), table_size, advance, top_cut)
     elif top_cut:
         _check_field(format, top_cut, table_size, advance, top_cut)
@@ -161,7 +170,7 @@ def tournament_create(
         raise NotYourSeat("only the league's organisers may hold its tournaments")
     if time_control is not None:
         if mode != Tournament.Mode.ONLINE:
-            raise InvalidInput("time_control is for online tournaments")
+            raise Refused("time_control is for online tournaments")
         game_services.parse_time_control(time_control)
     tournament = Tournament.objects.create(
         name=name,
@@ -242,7 +251,7 @@ def _check_field(
     which would eliminate nobody (league.pairing.elimination_field says which), and a top cut
     larger than the field."""
     if top_cut > players:
-        raise InvalidInput(f"a top cut of {top_cut} is larger than the field of {players}")
+        raise Refused(f"a top cut of {top_cut} is larger than the field of {players}")
     try:
         if format == Tournament.Format.ELIMINATION:
             pairing.elimination_field(players, table_size, advance)
@@ -251,7 +260,7 @@ def _check_field(
         if top_cut:
             pairing.elimination_field(top_cut, table_size, advance)
     except ValueError as exc:
-        raise InvalidInput(f"{'top cut: ' if top_cut else ''}{exc}") from None
+        raise Refused(f"{'top cut: ' if top_cut else ''}{exc}") from None
 
 
 def _game_options(slug: str, mode: str, options: Any) -> dict[str, Any]:
@@ -265,7 +274,7 @@ def _game_options(slug: str, mode: str, options: Any) -> dict[str, Any]:
             spec = get_rules(slug).spec
             return spec.validate(spec.min_players, options)
         except ValueError as exc:
-            raise InvalidInput(str(exc)) from None
+            raise Refused(str(exc)) from None
     return options
 
 
@@ -273,7 +282,7 @@ def _players(players: Any) -> list:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise InvalidInput("players must be a list of usernames")
     if len(set(players)) != len(players):
-        raise InvalidInput("a player is entered twice")
+        raise Refused("a player is entered twice")
     return [_player(name) for name in players]
 
 
@@ -286,7 +295,7 @@ def _player(name: Any):
         return bot_user(level, name)
     user = User.objects.filter(username=name, is_active=True).first()
     if user is None:
-        raise InvalidInput(f"no player {name!r}")
+        raise UnknownName(f"no player {name!r}")
     return user
 
 
@@ -305,7 +314,7 @@ def _placement(points: Any, table_size: int) -> dict[str, list[float]]:
             or len(values) != int(size)
             or not all(_finite(v) for v in values)
         ):
-            raise InvalidInput(f"placement_points[{size!r}] must list {size} numbers")
+            raise Refused(f"placement_points[{size!r}] must list {size} numbers")
         table[str(size)] = values
     scaled = fallback_placement(
         {int(size): values for size, values in table.items()},
@@ -741,14 +750,14 @@ def round_start(
         raise RuleViolation("round clocks are for tournaments played on tables")
     round_ = live_rounds(tournament).filter(number=number).first()
     if round_ is None:
-        raise InvalidInput(f"round {number} has not been paired")
+        raise UnknownName(f"round {number} has not been paired")
     if round_.started_at is not None:
         raise RuleViolation(f"round {number}'s clock is already running")
-    if minutes is None or minutes == "":
+    if minutes is None or (isinstance(minutes, str) and not minutes.strip()):
         minutes = tournament.round_minutes
     if minutes is None:
-        raise InvalidInput("say how many minutes the round lasts")
-    minutes = _whole(minutes, "minutes", 5, 600)
+        raise RuleViolation("say how many minutes the round lasts")
+    minutes = inputs.whole_number(minutes, "minutes", 5, 600)  # a page's form sends text
     round_.started_at = timezone.now()
     round_.minutes = minutes
     round_.save(update_fields=["started_at", "minutes"])
@@ -905,7 +914,7 @@ def entry_drop(*, tournament: Tournament, player: str, by: AbstractUser) -> Entr
     player = inputs.text(player, "player", 150)
     entry = tournament.entries.select_related("user").filter(user__username=player).first()
     if entry is None:
-        raise InvalidInput(f"{player!r} has not entered this tournament")
+        raise Refused(f"{player!r} has not entered this tournament")
     if by.pk != entry.user_id:
         _require_organiser(tournament, by)
     if entry.dropped:
@@ -943,7 +952,7 @@ def entry_reenter(*, tournament: Tournament, player: str, by: AbstractUser) -> E
     player = inputs.text(player, "player", 150)
     entry = tournament.entries.select_related("user").filter(user__username=player).first()
     if entry is None:
-        raise InvalidInput(f"{player!r} has not entered this tournament")
+        raise Refused(f"{player!r} has not entered this tournament")
     if not entry.dropped:
         raise RuleViolation(f"{player} has not dropped: there is nothing to re-enter")
     if tournament.status == Tournament.Status.FINISHED:
@@ -975,7 +984,7 @@ def entry_check_in(*, tournament: Tournament, player: str, by: AbstractUser) -> 
     player = inputs.text(player, "player", 150)
     entry = tournament.entries.select_related("user").filter(user__username=player).first()
     if entry is None:
-        raise InvalidInput(f"{player!r} has not entered this tournament")
+        raise Refused(f"{player!r} has not entered this tournament")
     if by.pk != entry.user_id:
         _require_organiser(tournament, by)
     if not tournament.check_in:
@@ -1032,7 +1041,7 @@ def table_get(tournament: Tournament, table_id: Any) -> Table:
         else None
     )
     if table is None:
-        raise InvalidInput(f"no table {table_id!r} in this tournament")
+        raise UnknownName(f"no table {table_id!r} in this tournament")
     return table
 
 
@@ -1079,7 +1088,7 @@ def table_override(
 
 def _check_bid(tournament: Tournament, bid: Any) -> None:
     if bid is not None and not tournament.options.get("starting_bid"):
-        raise InvalidInput("this tournament does not bid for first player")
+        raise RuleViolation("this tournament does not bid for first player")
 
 
 # -- export ---------------------------------------------------------------------------------------

@@ -196,7 +196,7 @@ def test_a_bot_to_play_first_waits_for_the_open_seat(
         ("carol", 0, 409, "that seat is taken"),  # the creator's
         ("bob", 2, 409, "you already sit at this game"),  # joining your own game twice
         ("alice", 2, 409, "you already sit at this game"),
-        ("carol", 7, 400, "seat"),
+        ("carol", 7, 422, "seat"),  # a seat this game does not have
     ],
 )
 def test_joining_badly_is_refused_and_changes_nothing(

@@ -270,7 +270,7 @@ def test_only_the_scorekeeper_enters(table, api_for, bob, make_user):
 def test_a_seat_that_is_not_at_the_table_is_refused(table, api):
     game = table(DSA)
     response = enter(api, game["id"], 3, {"type": "continue"}, 1)
-    assert response.status_code == 400
+    assert response.status_code == 422  # well-formed, not this table's
     assert response.json()["error"] == (
         'seat must be a seat from 0 to 2, or "chance" for a chance outcome'
     )
@@ -326,7 +326,7 @@ def test_a_table_log_that_cannot_be_is_refused(api, bob, body, error):
     if body.get("scorekeeper", "") is None:
         del payload["scorekeeper"]
     response = api.post("/api/games/", payload, format="json")
-    assert response.status_code == 400
+    assert response.status_code == 422  # each a well-formed request the table log refuses
     assert error in response.json()["error"]
     assert Game.objects.count() == games_before
 

@@ -572,8 +572,8 @@ def test_nobody_answers_another_persons_invitation_and_bad_answers_change_nothin
     assert twice.status_code == 409 and "a member of Harbour already" in twice.json()["error"]
     # Only an organiser invites, and only a person.
     assert invite(api_for(strangers["u75"]), league, "u76").status_code == 403
-    assert invite(api, league, "bot-random").status_code == 400
-    assert invite(api, league, "nobody").status_code == 400
+    assert invite(api, league, "bot-random").status_code == 404  # no such person
+    assert invite(api, league, "nobody").status_code == 404
     assert api.get(f"/api/leagues/{league}/").json()["invited"] == []
     assert [m["player"] for m in api.get(f"/api/leagues/{league}/").json()["members"]] == [
         "alice",
@@ -1073,7 +1073,7 @@ def test_the_scorekeepers_seat_and_the_creators_are_agreed_the_others_are_asked(
     assert created["accepted"] == [0, 1]
     assert seat_answer(api_for(strangers["u75"]), game["id"], 1).status_code == 409
     assert seat_answer(api_for(strangers["u75"]), game["id"], 2).status_code == 403
-    assert seat_answer(api_for(strangers["u76"]), game["id"], 7).status_code == 400
+    assert seat_answer(api_for(strangers["u76"]), game["id"], 7).status_code == 422  # not its seat
     # Agreeing does not show u76 what only the scorekeeper sees while the log is kept.
     assert seat_answer(api_for(strangers["u76"]), game["id"], 2).status_code == 201
     assert (

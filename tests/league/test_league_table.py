@@ -273,7 +273,7 @@ def test_the_standings_api(api_for, people, club):
     "query, status, message",
     [
         ({"game": "chess"}, 400, "unknown game 'chess'"),
-        ({"season": "999"}, 400, "Harbour club has no season 999"),
+        ({"season": "999"}, 404, "Harbour club has no season 999"),
         ({"season": "x"}, 400, "season"),
     ],
 )
@@ -290,7 +290,7 @@ def test_an_unknown_league_or_another_leagues_season(api_for, people, club):
     response = api.get("/api/leagues/nowhere/standings/")
     assert response.status_code == 404 and response.json() == {"error": "no league 'nowhere'"}
     response = api.get(f"/api/leagues/{club.slug}/standings/", {"season": season.pk})
-    assert response.status_code == 400
+    assert response.status_code == 404
 
 
 def test_the_schema_documents_the_standings(client):

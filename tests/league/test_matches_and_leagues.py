@@ -98,7 +98,12 @@ def test_a_recorded_game_feeds_the_ratings_without_its_guests(api, api_for, bob)
 )
 def test_bad_records_are_refused_and_create_nothing(api, bob, overrides, message):
     response = record(api, **overrides)
-    assert response.status_code == 400 and message in response.json()["error"]
+    # 404 for a name that names nothing, as for an address; 422 for what the schema cannot say
+    meanings = {"future", "competition order", "scored more", "twice", "2 to 4 players"}
+    status = 404 if message.startswith(("no member", "no league")) else 400
+    status = 422 if message in meanings else status
+    assert response.status_code == status, response.json()
+    assert message in response.json()["error"]
     assert not Game.objects.exists()
 
 
@@ -136,7 +141,7 @@ def test_a_correction_is_an_event_and_the_ratings_follow(api, api_for, bob):
 def test_leagues_members_seasons_and_their_games(api, api_for, bob):
     created = api.post("/api/leagues/", {"name": "Abyssal Club"}, format="json")
     assert created.status_code == 201 and created.json()["slug"] == "abyssal-club"
-    assert api.post("/api/leagues/", {"name": "Abyssal Club"}, format="json").status_code == 400
+    assert api.post("/api/leagues/", {"name": "Abyssal Club"}, format="json").status_code == 409
     assert (
         api_for(bob)
         .post("/api/leagues/abyssal-club/members/", {"player": "bob"}, format="json")
@@ -156,7 +161,7 @@ def test_leagues_members_seasons_and_their_games(api, api_for, bob):
             {"name": "Winter", "starts_on": "2026-12-01", "ends_on": "2026-11-01"},
             format="json",
         ).status_code
-        == 400
+        == 422  # ends before it starts: well-formed, refused
     )
     assert (
         api.post(
@@ -200,7 +205,7 @@ def test_a_winning_bid_is_checked_before_it_is_recorded(api, bob):
     ]
     bad = record(api, game="deep-vents", results=results, bid={"player": "zed", "amount": 3})
     assert bad.status_code == 400 and "bid" in bad.json()["error"]
-    assert record(api, results=results, bid={"player": "alice", "amount": 3}).status_code == 400
+    assert record(api, results=results, bid={"player": "alice", "amount": 3}).status_code == 422
     good = record(api, game="deep-vents", results=results, bid={"player": "bob", "amount": 3})
     assert good.status_code == 201
     recorded = Event.objects.get(game_id=good.json()["id"], kind="ResultRecorded")

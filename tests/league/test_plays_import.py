@@ -231,7 +231,7 @@ def test_a_bgstats_export_maps_players_to_members_or_guests_and_games_by_name(cl
             '{"games": [], "plays": []}',
             "not a BG Stats export: it has no players, locations tables",
         ),
-        ("play,date\n", "the file is not JSON: a BG Stats export is a JSON file"),
+        ("play,date\n", "the file is not JSON: Expecting value (line 1, column 1)"),
     ],
 )
 def test_a_file_of_another_shape_is_refused_whole(club, alice, content, message):
@@ -325,3 +325,151 @@ def test_a_file_of_the_wrong_shape_is_a_form_error(client, club, alice):
     client.force_login(alice)
     response = upload(client, club, "name,score\nalice,1\n")
     assert response.status_code == 200 and "the CSV lacks the columns" in response.content.decode()
+
+
+# -- files as spreadsheets and hostile senders write them ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line_end, bom",
+    [("\r", ""), ("\r\n", ""), ("\n", "\ufeff"), ("\r", "\ufeff"), ("\r\n", "\ufeff")],
+    ids=["CR (classic Mac, old Excel)", "CRLF", "BOM", "BOM and CR", "BOM and CRLF"],
+)
+def test_a_csv_reads_the_same_whatever_ends_its_lines(club, alice, line_end, bom):
+    content = (bom + CSV.replace("\n", line_end)).encode()
+    report = plays_import(league=club, content=content, format="csv", by=alice, dry_run=True)
+    assert not report.refused, report.lines()
+    expected = plays_import(league=club, content=CSV, format="csv", by=alice, dry_run=True)
+    assert shape(report.plays) == shape(expected.plays)
+    assert [p.where for p in report.plays] == [p.where for p in expected.plays]
+
+
+def test_a_quoted_line_break_stays_in_its_field(club, alice):
+    # Read as newline="" asks, csv finds the line ends itself, so a quoted one is text.
+    text = CSV.replace("\n", "\r\n").replace("Zoe", '"Zoe\nSmith"')
+    report = plays_import(league=club, content=text, format="csv", by=alice, dry_run=True)
+    assert not report.refused, report.lines()
+    assert report.plays[0].seats[-1].player == "Zoe\nSmith"
+
+
+DEEP = 100_000
+
+
+def one_play(old: str = "", new: str = "", count: int = 1, edit=None) -> str:
+    """A BG Stats export of one Oceans play that imports cleanly, changed by ``edit`` and with
+    ``old`` replaced by ``new``."""
+    export = json.loads(bgstats())
+    export["plays"] = export["plays"][:1]
+    if edit is not None:
+        edit(export)
+    text = json.dumps(export)
+    assert old in text
+    return text.replace(old, new, count)
+
+
+HOSTILE_BGSTATS = {
+    "nested 100,000 deep": "[" * DEEP + "]" * DEEP,
+    "a table nested 100,000 deep": one_play(
+        '"locations": [', '"locations": [' + "[" * DEEP + "]" * DEEP + ", "
+    ),
+    "an extra key nested 100,000 deep": one_play(
+        '"games": ', '"x": ' + '{"a":' * DEEP + "1" + "}" * DEEP + ', "games": '
+    ),
+    # the object, its locations table and 31 lists in it: 33 levels, one more than allowed
+    "nested 33 deep": one_play('"locations": [', '"locations": [' + "[" * 31 + "]" * 31 + ", "),
+    "a number of 5,000 digits": one_play('"seatOrder": 2', '"seatOrder": ' + "9" * 5000),
+    "a score of 1e400": one_play('"score": "41"', '"score": 1e400'),
+    "a score of NaN": one_play('"score": "41"', '"score": NaN'),
+    "a score of -Infinity": one_play('"score": "41"', '"score": -Infinity'),
+    "a score of 10**30": one_play('"score": "41"', '"score": 1' + "0" * 30),
+    "a score as text of 400 digits": one_play('"score": "41"', '"score": "' + "9" * 400 + '"'),
+    "a score that is a list": one_play('"score": "41"', '"score": [41]'),
+    "a rank of 10**30": one_play('"rank": 0', '"rank": 1' + "0" * 30),
+    "a rank that is text": one_play('"rank": 0', '"rank": "1"'),
+    "a rank that is a fraction": one_play('"rank": 0', '"rank": 1.5'),
+    "a game id that is a list": one_play(
+        '"id": 1, "name": "Oceans"', '"id": [1], "name": "Oceans"'
+    ),
+    "a player id that is an object": one_play(
+        '"id": 3, "name": "Zoe"', '"id": {"a": 3}, "name": "Zoe"'
+    ),
+    "a gameRefId that is a list": one_play('"gameRefId": 1', '"gameRefId": [1]'),
+    "a playerRefId that is an object": one_play('"playerRefId": 3', '"playerRefId": {}'),
+    "a game name that is an object": one_play('"name": "Oceans"', '"name": {"x": "Oceans"}'),
+    "a player name that is a list": one_play('"name": "Zoe"', '"name": ["Zoe"]'),
+    "a player's name of 10,000 letters": one_play(
+        '"name": "Zoe"', '"name": "' + "Z" * 10_000 + '"'
+    ),
+    "playerScores that is an object": one_play(
+        edit=lambda e: e["plays"][0].update(playerScores={"a": e["plays"][0]["playerScores"]})
+    ),
+    "a playDate that is a number": one_play(
+        '"playDate": "2024-05-01 19:30:00"', '"playDate": 20240501'
+    ),
+    "a uuid that is an object": one_play('"uuid": "A1"', '"uuid": {"a": 1}'),
+    "plays that is an object": one_play(edit=lambda e: e.update(plays={"a": e["plays"]})),
+    "a NUL in a name": one_play('"name": "Zoe"', '"name": "Zo\\u0000e"'),
+    "a lone surrogate in a name": one_play('"name": "Zoe"', '"name": "\\ud800"'),
+    "a game that is not an object": one_play('"games": [', '"games": [7, '),
+}
+
+
+def test_the_hostile_files_start_from_one_that_imports(club, alice):
+    report = plays_import(league=club, content=one_play(), format="bgstats", by=alice)
+    assert report.imported and len(report.plays) == 1, report.lines()
+
+
+@pytest.mark.parametrize("case", HOSTILE_BGSTATS)
+def test_a_hostile_bgstats_file_is_a_clear_error_and_changes_nothing(club, alice, case):
+    content = HOSTILE_BGSTATS[case].encode("utf-8", "surrogatepass")
+    try:
+        report = plays_import(league=club, content=content, format="bgstats", by=alice)
+    except InvalidInput as refused:
+        assert str(refused) and len(str(refused)) < 300, str(refused)[:300]
+    else:
+        assert report.refused and not report.imported, report.lines()
+        assert all(len(str(r)) < 300 for r in report.refused)
+    assert not Game.objects.exists() and not Event.objects.exists()
+
+
+def test_a_bgstats_file_nested_too_deeply_says_so(club, alice):
+    with pytest.raises(InvalidInput, match="nested deeper than"):
+        plays_import(
+            league=club, content=HOSTILE_BGSTATS["nested 100,000 deep"], format="bgstats", by=alice
+        )
+
+
+def test_the_command_reads_a_cr_csv_and_refuses_a_deep_file(club, alice, tmp_path):
+    csv_file = tmp_path / "plays.csv"
+    csv_file.write_bytes(CSV.replace("\n", "\r").encode())
+    call_command(
+        "import_plays", str(csv_file), "--league", club.slug, stdout=StringIO(), stderr=StringIO()
+    )
+    assert Game.objects.count() == 2
+    deep = tmp_path / "plays.json"
+    deep.write_text(HOSTILE_BGSTATS["a table nested 100,000 deep"])
+    with pytest.raises(CommandError, match="nested deeper than"):
+        call_command(
+            "import_plays", str(deep), "--league", club.slug, stdout=StringIO(), stderr=StringIO()
+        )
+    assert Game.objects.count() == 2
+
+
+def test_the_page_reads_a_cr_csv_and_refuses_a_deep_file(client, club, alice):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(alice)
+    client.raise_request_exception = False
+    done = upload(client, club, CSV.replace("\n", "\r"))
+    assert done.status_code == 302 and Game.objects.count() == 2
+    deep = client.post(
+        f"/leagues/{club.slug}/import/",
+        {
+            "format": "bgstats",
+            "file": SimpleUploadedFile(
+                "plays.json", HOSTILE_BGSTATS["nested 100,000 deep"].encode()
+            ),
+        },
+    )
+    assert deep.status_code == 200 and "nested deeper than" in deep.content.decode()
+    assert Game.objects.count() == 2

@@ -216,7 +216,8 @@ def test_too_few_checked_in_refuses_round_one_and_changes_nothing(org, api_for, 
 )
 def test_bad_settings_are_refused(org, overrides, message):
     response = create(org, **overrides)
-    assert response.status_code == 400 and message in str(response.json()), response.json()
+    assert response.status_code == 422, response.json()  # well-formed, but not together
+    assert message in str(response.json())
 
 
 # -- top cut ------------------------------------------------------------------------------------
@@ -274,7 +275,7 @@ def test_a_tournament_in_a_season_counts_in_its_standings(org, api_for, users):
         league=league, name="Old", starts_on=dt.date(2010, 1, 1), ends_on=dt.date(2010, 12, 31)
     )
     wrong = create(org, league="club", season="Autumn")
-    assert wrong.status_code == 400 and "no season 'Autumn'" in str(wrong.json())
+    assert wrong.status_code == 404 and "no season 'Autumn'" in str(wrong.json())
     body = create(org, league="club", season="Old", rounds=1).json()
     assert body["season"] == "Old"
     play_round(api_for, users, body["id"], pair(org, body["id"]))
@@ -301,7 +302,7 @@ def test_a_top_cut_larger_than_the_field_at_round_one_changes_nothing(org, api_f
         api_for(users[name]).post(f"/api/tournaments/{tid}/register/")
     before = kinds(tid)
     response = org.post(f"/api/tournaments/{tid}/rounds/")
-    assert response.status_code == 400
+    assert response.status_code == 422  # the field as it stands
     assert "a top cut of 4 is larger than the field of 3" in response.content.decode()
     assert kinds(tid) == before and org.get(f"/api/tournaments/{tid}/").json()["status"] == "open"
 

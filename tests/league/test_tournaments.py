@@ -182,7 +182,13 @@ def test_seeding_is_in_the_schema(client):
 )
 def test_bad_tournaments_are_refused_with_a_reason(organiser, players, overrides, message):
     response = create(organiser, **overrides)
-    assert response.status_code == 400 and message in response.json()["error"]
+    # 400 for what breaks the schema; 404 for a name that names nothing, as for an address; 422
+    # for settings of the right shape that cannot be (the game's, the field's)
+    malformed = message in ("seeding", "unknown game", "table_size", "format", "tiebreaks")
+    malformed = malformed or message in ("placement_points", "rounds")
+    status = 400 if malformed else 404 if message.startswith("no player") else 422
+    assert response.status_code == status, response.json()
+    assert message in response.json()["error"]
     assert not Tournament.objects.exists()
 
 
@@ -277,7 +283,11 @@ def test_bad_reports_are_refused_and_change_nothing(organiser, api_for, players,
     response = api_for(users[a]).post(
         f"/api/tournaments/{tid}/tables/{table['id']}/report/", payload, format="json"
     )
-    assert response.status_code == 400 and message in response.json()["error"]
+    # a malformed result is a 400; well-formed results that cannot be (the players, their
+    # ranks or scores) a 422
+    malformed = message not in ("exactly the players", "competition order", "scored more")
+    assert response.status_code == (400 if malformed else 422), response.json()
+    assert message in response.json()["error"]
     assert Event.objects.filter(game_id=table["game"]).count() == before
 
 
