@@ -138,8 +138,10 @@ def add_error_responses(result, generator, request, public):
 
 def describe_event_streams(result, generator, request, public):
     """drf-spectacular postprocessing hook: a ``text/event-stream`` response's schema, written
-    as the JSON each message's ``data:`` carries, becomes the schema of a message as OpenAPI
-    3.0 reads it (one event: ``data`` text holding that JSON, an ``id``, an ``event``)."""
+    as the JSON each message's ``data:`` carries, becomes the schema of a message (one event:
+    ``data`` text holding that JSON, an ``id``, an ``event``). OpenAPI 3.0 has no keyword for
+    what a string holds (contentSchema is JSON Schema 2019's, and makes a 3.0 schema invalid),
+    so the JSON's schema is named in extensions, and in the description for people."""
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             for response in operation.get("responses", {}).values():
@@ -152,8 +154,10 @@ def describe_event_streams(result, generator, request, public):
                     "properties": {
                         "data": {
                             "type": "string",
-                            "contentMediaType": "application/json",
-                            "contentSchema": stream["schema"],
+                            "description": "one line of JSON: "
+                            + stream["schema"].get("$ref", "").rsplit("/", 1)[-1],
+                            "x-contentMediaType": "application/json",
+                            "x-contentSchema": stream["schema"],
                         },
                         "id": {"type": "string", "description": "the event's version, if any"},
                         "event": {"type": "string"},

@@ -49,12 +49,13 @@ def seat(value: Any, num_players: int) -> int:
     return number
 
 
-def version(value: Any, head: int, low: int) -> int:
+def version(value: Any, head: int, low: int, name: str = "version") -> int:
     """A version of a game whose head is ``head``: a number from ``low`` the schema allows
-    (else InvalidInput, 400) that the game has reached (else RuleViolation, 422)."""
-    number = whole_number(value, "version", low, MAX_VERSION)
+    (else InvalidInput, 400) that the game has reached (else RuleViolation, 422); ``name`` is
+    what the errors call it."""
+    number = whole_number(value, name, low, MAX_VERSION)
     if number > head:
-        raise RuleViolation(f"version {number}: the game is at version {head}")
+        raise RuleViolation(f"{name} {number}: the game is at version {head}")
     return number
 
 

@@ -80,7 +80,8 @@ class _GameGate(_Gate):
     def open(self, request, pk):
         game = game_with_seats(pk)
         asked = request.query_params.get("after")
-        after = 0 if asked is None else inputs.whole_number(asked, "after", 0, game.version)
+        # As /events/ reads it: not a version at all, a 400; one the game has not reached, a 422.
+        after = 0 if asked is None else inputs.version(asked, game.version, 0, "after")
         after = streams.last_event_id(request.headers.get("Last-Event-ID"), after, game.version)
         if game.status != GameStatus.ACTIVE and after >= game.version:
             return HttpResponse(status=204)  # over and all sent: EventSource stops retrying
@@ -190,7 +191,9 @@ _NOTICE_MESSAGE = {
 }
 
 
-def _operation(operation_id: str, summary: str, schema_name: str, parameters: list) -> dict:
+def _operation(
+    operation_id: str, summary: str, schema_name: str, parameters: list, extra: dict | None = None
+) -> dict:
     return {
         "operationId": operation_id,
         "summary": summary,
@@ -206,6 +209,11 @@ def _operation(operation_id: str, summary: str, schema_name: str, parameters: li
             },
             "204": {"description": "the game is over and everything was sent"},
             "401": {"description": "not signed in (the person's stream), or a bad token"},
+            "429": {
+                "description": "you (or your address) hold as many open streams as allowed; "
+                "Retry-After says when to try again"
+            },
+            **(extra or {}),
         },
     }
 
@@ -237,6 +245,7 @@ def add_stream_paths(result, generator, request, public):
             "The game's new events as you may see them, as they happen",
             "GameStreamMessage",
             [game_id, after, last],
+            {"422": {"description": "?after= names a version the game has not reached"}},
         )
     }
     paths["/api/me/stream/"] = {

@@ -189,9 +189,9 @@ def test_streams_refuse_what_the_json_api_refuses(server, alice, bob):
     assert Stream(server, "/api/games/987654/stream/", token(alice)).status == 404
     bad_token = {"Authorization": "Token not-a-token"}
     assert Stream(server, f"/api/games/{game.pk}/stream/", bad_token).status == 401
-    for after in ("x", "-1", str(game.version + 1)):
+    for after, status in (("x", 400), ("-1", 400), (str(game.version + 1), 422)):
         refused = Stream(server, f"/api/games/{game.pk}/stream/?after={after}", token(alice))
-        assert refused.status == 400
+        assert refused.status == status
         assert "after" in refused.response.read().decode()
     assert Stream(server, "/api/me/stream/", {}).status in (401, 403)
     # Spectators may watch a game, as they may read its events.
@@ -480,3 +480,14 @@ def test_a_stream_is_read_with_get_and_nothing_else(server, alice, bob, method):
         status, body = call(server, method, path, token(alice))
         assert status == 405
         assert body == {"error": f"method {method} is not allowed here; a stream is read with GET"}
+
+
+def test_a_stream_asked_after_a_version_the_game_has_not_reached_is_a_422(server, alice, bob):
+    game = new_game(alice)
+    status, body = call(
+        server, "GET", f"/api/games/{game.pk}/stream/?after={game.version + 5}", token(alice)
+    )
+    assert status == 422
+    assert body == {"error": f"after {game.version + 5}: the game is at version {game.version}"}
+    status, body = call(server, "GET", f"/api/games/{game.pk}/stream/?after=soon", token(alice))
+    assert status == 400 and body["error"].startswith("after must be a whole number")
