@@ -82,8 +82,10 @@ class FailedSignInThrottle(SimpleRateThrottle):
         """(what it counts, its cache key): the address, and the account unless this device
         has signed in as it before."""
         keys = [("address", self._key(f"addr:{self.get_ident(request)}"))]
-        if self.username and _account(self.username) not in _remembered(request):
-            keys.append(("account", self._key(f"user:{self.username}")))
+        account = _account(self.username) if self.username else ""
+        if account and account not in _remembered(request):
+            # The digest, not the name: a cache key may hold no spaces or control characters.
+            keys.append(("account", self._key(f"user:{account}")))
         return keys
 
     def allow_request(self, request, view=None) -> bool:
