@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 
 _MARK = "999999999"  # a value every converter used here (int, str, slug) takes
 _SAFE = "!$&'()*+,;=" + "/~:@"  # what django.urls.reverse leaves unquoted (RFC 3986)
@@ -23,3 +25,12 @@ class Link:
 
     def __call__(self, value: object) -> str:
         return f"{self.head}{quote(str(value), safe=_SAFE)}{self.tail}"
+
+
+def back_or(request, *default):
+    """A redirect to the form's ``next`` (the page it was sent from: the invitations page, a
+    player's list of records), if it is one of this site's, else to ``redirect(*default)``."""
+    back = request.POST.get("next", "")
+    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+        return redirect(back)
+    return redirect(*default)

@@ -15,7 +15,6 @@ from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from accounts.errors import InvalidInput, NotYourSeat, ServiceError
@@ -34,6 +33,7 @@ from games import (
 from games.api.serializers import GameOut
 from games.catalog import game_name, game_types
 from games.forms import NewGameForm
+from games.links import back_or
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
 from games.rules import CHANCE
 from games.store import VersionConflict
@@ -277,10 +277,7 @@ def game_seat_answer(request, pk: int, answer: str):
                 else "You declined: the game is called off."
             )
         messages.success(request, done)
-    back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        return redirect(back)  # the invitations page
-    return redirect("game-detail", pk=game.pk)
+    return back_or(request, "game-detail", game.pk)
 
 
 RECORD_WORDS = {

@@ -24,7 +24,6 @@ from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
@@ -32,7 +31,7 @@ from accounts.bots import BOT_PREFIX
 from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
 from games import inputs, records
 from games.catalog import game_name, game_types
-from games.links import Link
+from games.links import Link, back_or
 from games.models import Game, GameMode, GameStatus
 from league import selectors
 from league.charts import rating_chart
@@ -424,10 +423,7 @@ def league_invitation_answer(request, slug: str, answer: str):
             messages.success(request, f"You declined to join {league.name}.")
     except ServiceError as exc:
         messages.error(request, str(exc))
-    back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        return redirect(back)  # the invitations page
-    return redirect("league-detail", slug=league.slug)
+    return back_or(request, "league-detail", league.slug)
 
 
 @login_required
@@ -558,10 +554,7 @@ def match_answer(request, pk: int, answer: str):
             messages.success(request, "Disputed: the result waits for a correction.")
     except ServiceError as exc:
         messages.error(request, str(exc))
-    back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        return redirect(back)  # the player page's list of records waiting for them
-    return redirect("game-detail", pk=game.pk)
+    return back_or(request, "game-detail", game.pk)
 
 
 @login_required
@@ -1096,10 +1089,7 @@ def tournament_entry_answer(request, pk: int, answer: str):
             messages.success(request, f"You declined: you are out of {tournament.name}.")
     except ServiceError as exc:
         messages.error(request, str(exc))
-    back = request.POST.get("next", "")
-    if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
-        return redirect(back)
-    return redirect("tournament-detail", pk=tournament.pk)
+    return back_or(request, "tournament-detail", tournament.pk)
 
 
 tournament_reenter = _simple_post(_reenter, anchor="#organiser")
