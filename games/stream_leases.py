@@ -67,7 +67,7 @@ class Leases:
         self.lock = threading.Lock()
         self.live: dict[str, Lease] = {}
         self.ended: list[Lease] = []
-        self.local: dict[str, dict[str, float]] = {}  # without Redis: key -> lease -> expiry
+        self.local: dict[str, set[str]] = {}  # without Redis: the leases held in each set
         self.wake = threading.Event()
         self.client = None
         self.script = None
@@ -81,11 +81,11 @@ class Leases:
     def acquire(self, keys: list[str], caps: list[int]) -> tuple[Lease, tuple[int, int] | None]:
         """A lease in every set of ``keys``, or which set (1-based) is full and how full."""
         lease = Lease(id=uuid.uuid4().hex, keys=keys)
-        now = time.time()
-        expires = now + _lifetime()
         if self.script is None:
-            refused = self._acquire_locally(lease, caps, now, expires)
+            refused = self._acquire_locally(lease, caps)
         else:
+            now = time.time()
+            expires = now + _lifetime()
             try:
                 index, held = self.script(keys=keys, args=[now, expires, lease.id, *caps])
             except Exception:
@@ -98,16 +98,15 @@ class Leases:
                 self.live[lease.id] = lease
         return lease, refused
 
-    def _acquire_locally(self, lease, caps, now: float, expires: float):
+    def _acquire_locally(self, lease: Lease, caps: list[int]) -> tuple[int, int] | None:
+        """The count without Redis: this process's own streams, given back as they end."""
         with self.lock:
             for i, key in enumerate(lease.keys):
-                held = self.local.setdefault(key, {})
-                for stale in [k for k, until in held.items() if until <= now]:
-                    del held[stale]
-                if len(held) >= caps[i]:
-                    return i + 1, len(held)
+                held = len(self.local.get(key, ()))
+                if held >= caps[i]:
+                    return i + 1, held
             for key in lease.keys:
-                self.local[key][lease.id] = float("inf")  # a process's own streams never lapse
+                self.local.setdefault(key, set()).add(lease.id)
         return None
 
     def release(self, lease: Lease) -> None:
@@ -116,20 +115,26 @@ class Leases:
         with self.lock:
             if self.client is None:
                 for key in lease.keys:
-                    self.local.get(key, {}).pop(lease.id, None)
+                    self.local.get(key, set()).discard(lease.id)
                 return
             if self.live.pop(lease.id, None) is not None:
                 self.ended.append(lease)
         self.wake.set()
 
     def _keep(self) -> None:
-        """Every keep-alive (or at once when a stream ends): renew the live leases, give back
-        the ended ones, in one pipeline."""
+        """Give back the leases of the streams that ended as soon as they end, and renew the
+        live ones every keep-alive, each in one pipeline: a burst of streams ending sends
+        their removals, never a renewal of every stream open."""
+        renewed = 0.0
         while True:
             self.wake.wait(settings.HADAL_STREAM_KEEPALIVE)
             self.wake.clear()
+            due = time.monotonic() - renewed >= settings.HADAL_STREAM_KEEPALIVE
             with self.lock:
-                live, ended, self.ended = list(self.live.values()), self.ended, []
+                ended, self.ended = self.ended, []
+                live = list(self.live.values()) if due else []
+            if not ended and not due:
+                continue
             expires = time.time() + _lifetime()
             try:
                 assert self.client is not None
@@ -145,6 +150,8 @@ class Leases:
                 pipe.execute()
             except Exception:
                 log.warning("stream leases: Redis unavailable; the leases run out by themselves")
+            if due:
+                renewed = time.monotonic()
 
 
 _leases: Leases | None = None

@@ -491,3 +491,33 @@ def test_a_stream_asked_after_a_version_the_game_has_not_reached_is_a_422(server
     assert body == {"error": f"after {game.version + 5}: the game is at version {game.version}"}
     status, body = call(server, "GET", f"/api/games/{game.pk}/stream/?after=soon", token(alice))
     assert status == 400 and body["error"].startswith("after must be a whole number")
+
+
+@pytest.mark.redis
+def test_a_live_lease_is_renewed_and_a_dead_processs_runs_out(settings):
+    """Each process renews its streams' leases every keep-alive; a worker that died renews
+    nothing, and its leases stop counting once they run out."""
+    import uuid
+
+    import redis
+
+    from games import stream_leases
+
+    settings.HADAL_STREAM_KEEPALIVE = 0.3
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    key = f"hadal:test:leases:{uuid.uuid4().hex}"
+    leases = stream_leases.Leases(os.environ["REDIS_URL"])
+    try:
+        mine, refused = leases.acquire([key], [2])
+        assert refused is None
+        first = client.zscore(key, mine.id)
+        assert eventually(lambda: client.zscore(key, mine.id) > first + 0.2)
+        client.zadd(key, {"a-dead-workers-stream": time.time() - 1})
+        second, refused = leases.acquire([key], [2])  # the dead one no longer counts
+        assert refused is None
+        _, refused = leases.acquire([key], [2])
+        assert refused == (1, 2)
+        leases.release(mine)
+        assert eventually(lambda: client.zscore(key, mine.id) is None)
+    finally:
+        client.delete(key)
