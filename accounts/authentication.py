@@ -3,7 +3,7 @@
 DRF's TokenAuthentication builds an ORM query with a join for every request, and building it
 costs several times what the database takes to answer; measured, it was a third of a move.
 This asks the same question in plain SQL, built once per process and sent straight to the
-driver where nothing watches the queries (config.direct), and builds the user from the row,
+driver where nothing watches the queries (core.direct), and builds the user from the row,
 so a revoked token or a deactivated member is refused at once, exactly as before.
 
 A move's request does not even ask (``TokenAuthentication(checked_by_write=True)``). Its
@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from rest_framework import authentication, exceptions
 
-from config.direct import fetch_one
+from core.direct import fetch_one
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from accounts.errors import InvalidInput
+from core.errors import InvalidInput
 
 BOT_PREFIX = "bot-"
 BOT_SUFFIX_MAX = 20

@@ -10,7 +10,7 @@ class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="profile"
     )
-    # An e-mail when it becomes their turn in a game without a short clock (games.notices).
+    # An e-mail when it becomes their turn in a game without a short clock (games.live.notices).
     turn_emails = models.BooleanField(default=False)
 
     def __str__(self) -> str:

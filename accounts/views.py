@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from accounts.forms import SettingsForm, SignUpForm
 from accounts.models import Profile
 from accounts.throttling import FailedSignInThrottle, remember_device
-from config.parsers import StrictJSONParser
+from core.parsers import StrictJSONParser
 
 
 class SignUpView(CreateView):

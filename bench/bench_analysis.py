@@ -31,10 +31,10 @@ import django  # noqa: E402
 
 django.setup()
 
-from games.analysis import analysis_budget  # noqa: E402
 from games.bots import get_bot  # noqa: E402
 from games.bots.analysis import Step, analyse  # noqa: E402
 from games.bots.rewards import sample_outcome  # noqa: E402
+from games.play.analysis import analysis_budget  # noqa: E402
 from games.rules import get_rules, registered  # noqa: E402
 
 

@@ -61,10 +61,12 @@ from django.views.decorators.csrf import csrf_exempt  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 import config.urls  # noqa: E402
-import games.api.views  # noqa: E402
+import games.api.play  # noqa: E402
 from config.celery import app as celery_app  # noqa: E402
-from games import logchain, push, services, store  # noqa: E402
-from games.services import game_create  # noqa: E402
+from games import logchain, store  # noqa: E402
+from games.live import push  # noqa: E402
+from games.play import services  # noqa: E402
+from games.play.services import game_create  # noqa: E402
 
 SLUG = "deep-sea-adventure"
 
@@ -184,7 +186,7 @@ def measure(moves: int, warmup: int, seed: int, profiler=None):
 # and stays put on a loaded machine); the step is the span less the spans inside it.
 SPANS = [  # (step, module, function, the span it lies in)
     ("request: middleware, DRF, token", None, None, None),
-    ("the view: parse, answer", games.api.views.GameActionsApi, "post", "request"),
+    ("the view: parse, answer", games.api.play.GameActionsApi, "post", "request"),
     ("read the head, check the seat", services, "game_action_append", "the view"),
     ("rules, chance, clock, head kept", services, "_append_decision", "read the head"),
     ("the store: transaction, rows", store, "write", "rules, chance"),

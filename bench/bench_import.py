@@ -4,7 +4,7 @@ Synthetic plays, seeded: each of the five games, 2 to 4 players (the game's rang
 40 members and now and then a guest, scores and ranks that agree, dates over five years. Then,
 in the same run, on a fresh database each:
   (a) import: league.services.plays.plays_import, as `manage.py import_plays` runs it: every
-      play through the record service's checks (games.records.record_check) and written in
+      play through the record service's checks (games.records.services.record_check) and written in
       bulk in one transaction (plays naming only members who joined the league; with
       --not-joined K, the last K of the 40 have not, and their plays are written one at a time
       as records waiting for them), then, once committed, the ratings of every game in the

@@ -10,7 +10,7 @@ ends. Only the moves are timed. Then the same clients post to the peer for the s
 
 With a Redis cache (``REDIS_CACHE_URL``) the moves are played twice, each time on a fresh
 server: once with each worker's own cache of heads only, once with the heads shared through
-Redis (HADAL_SHARED_HEADS, games.head_sharing), so that a move landing on another worker than
+Redis (HADAL_SHARED_HEADS, games.store.sharing), so that a move landing on another worker than
 the last one still finds its game without reading it.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/hadal REDIS_CACHE_URL=redis://127.0.0.1:6379/1 \\

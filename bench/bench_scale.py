@@ -50,9 +50,9 @@ from django.test.utils import CaptureQueriesContext, setup_test_environment  # n
 from django.utils import timezone  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
-from games import services  # noqa: E402
 from games.admin import LAST_EVENTS  # noqa: E402
 from games.models import Game, GameStatus, Seat  # noqa: E402
+from games.play import services  # noqa: E402
 from league.models import League, Membership  # noqa: E402
 from league.services import leagues, tournaments  # noqa: E402
 from league.services.ratings import ratings_recompute, ratings_update  # noqa: E402

@@ -206,7 +206,7 @@ async def hold_streams(deployment: Stack, total: int, games: int, per_game: int)
         f"""
 import json
 from django.contrib.auth import get_user_model
-from games import services
+from games.play import services
 host = get_user_model().objects.get(username="host")
 print(json.dumps([
     services.game_create(

@@ -1,5 +1,5 @@
 """The ASGI application: what production serves (gunicorn with uvicorn workers), so that the
-event streams (games.api.streams) are held open by an event loop, not a thread each."""
+event streams (games.api.live) are held open by an event loop, not a thread each."""
 
 import os
 

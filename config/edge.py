@@ -6,7 +6,7 @@ spooled to disk first, one of 10^20 held the connection open. Here:
 
 - a body is refused on its headers: over the limit, a 413; without a Content-Length (sent in
   chunks), a 411;
-- an event stream (games.api.streams) runs its few moments of synchronous work (who asks, the
+- an event stream (games.api.live) runs its few moments of synchronous work (who asks, the
   log it catches up on) on a small shared set of threads instead of a thread of its own, which
   Django would keep for as long as the stream stays open (1,000 streams held 969 threads).
 

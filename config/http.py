@@ -3,7 +3,7 @@
 No bad input reaches a service or the database as anything but a clear 4xx, and an API client
 never gets HTML:
 
-- ``config.parsers.StrictJSONParser`` refuses JSON nested too deeply, NUL characters, lone
+- ``core.parsers.StrictJSONParser`` refuses JSON nested too deeply, NUL characters, lone
   surrogates and numbers that are not finite (``NaN``, ``Infinity``, ``1e400``), and bodies
   over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413).
 - :class:`RequestGuardMiddleware` refuses NUL characters in the path, the query string and
@@ -29,8 +29,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from accounts.errors import ServiceError
-from config.parsers import PayloadTooLarge
+from core.errors import ServiceError
+from core.parsers import PayloadTooLarge
 from games.store import VersionConflict
 
 log = logging.getLogger(__name__)

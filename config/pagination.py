@@ -5,7 +5,7 @@ from __future__ import annotations
 from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 
-from games import inputs
+from core import inputs
 
 
 class PageNumbers(PageNumberPagination):

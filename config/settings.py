@@ -172,7 +172,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "config.http.exception_handler",
     # JSON only, in and out: an API client never gets HTML, and never sends what we can't store.
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.StrictJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.StrictJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Wrong passwords, per client address and per username (accounts.throttling).
@@ -192,7 +192,7 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "games.api.streams.add_stream_paths",
+        "games.api.live.add_stream_paths",
         "config.schema.add_known_names",
         "config.schema.add_error_responses",
         "config.schema.describe_event_streams",
@@ -266,13 +266,13 @@ HADAL_SNAPSHOT_EVERY = int(os.environ.get("HADAL_SNAPSHOT_EVERY", "50"))
 # A bot seat that has waited this long is re-enqueued by the sweep.
 HADAL_BOT_STALL_SECONDS = int(os.environ.get("HADAL_BOT_STALL_SECONDS", "30"))
 # With no beat (Celery eager, ``make run``) the web process runs the sweep itself, in a thread
-# started by its first request, every this many seconds; 0 turns it off (games.sweeper).
+# started by its first request, every this many seconds; 0 turns it off (games.play.sweeper).
 HADAL_EAGER_SWEEP_SECONDS = float(os.environ.get("HADAL_EAGER_SWEEP_SECONDS", "1"))
 # An invitation (or an open seat) nobody answers within this many hours calls the game off.
 HADAL_INVITATION_HOURS = float(os.environ.get("HADAL_INVITATION_HOURS", "72"))
 # How long the searching bots think per move (the Celery task's time limit is 60 s).
 HADAL_BOT_BUDGETS = {"mcts": {"seconds": float(os.environ.get("HADAL_MCTS_SECONDS", "1.0"))}}
-# Committed heads shared by the app's processes through the cache (games.head_sharing): a
+# Committed heads shared by the app's processes through the cache (games.store.sharing): a
 # move lands on any gunicorn worker and finds its game without reading it. On with Redis.
 HADAL_SHARED_HEADS = env_bool("HADAL_SHARED_HEADS", bool(CACHE_URL))
 HADAL_SHARED_HEADS_SECONDS = int(os.environ.get("HADAL_SHARED_HEADS_SECONDS", "600"))
@@ -297,7 +297,7 @@ HADAL_ANALYSIS_LIMITS = {
 # Elo's K: how far one game moves a rating.
 HADAL_ELO_K = float(os.environ.get("HADAL_ELO_K", "32"))
 
-# The event streams (games.streams): fanned out through Redis pub/sub between processes when
+# The event streams (games.live.streams): fanned out through Redis pub/sub between processes when
 # set, within the process otherwise (`make run`); a comment line every so many seconds keeps
 # proxies from closing a quiet stream.
 HADAL_STREAM_REDIS_URL = os.environ.get("HADAL_STREAM_REDIS_URL", REDIS_URL)
@@ -305,7 +305,7 @@ HADAL_STREAM_KEEPALIVE = float(os.environ.get("HADAL_STREAM_KEEPALIVE", "15"))
 # The threads the streams share for their synchronous moments (config.edge): who asks, and
 # the log read on connecting or after a gap. Any number of open streams, this many threads.
 HADAL_STREAM_THREADS = int(os.environ.get("HADAL_STREAM_THREADS", "4"))
-# Open streams allowed to one member and to one address at once (games.stream_leases), and
+# Open streams allowed to one member and to one address at once (games.live.leases), and
 # how long a stream may stay quiet, or open at all, before the server ends it (EventSource
 # reconnects at once where it left off, and asks again who it is).
 HADAL_STREAMS_PER_MEMBER = int(os.environ.get("HADAL_STREAMS_PER_MEMBER", "20"))

@@ -4,7 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.views import TokenView
 from config import http
-from games.inputs import BIGINT
+from core.inputs import BIGINT
 
 
 class IdConverter:

@@ -14,8 +14,8 @@ from django.utils import timezone
 from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
 
-from games.links import Link
 from games.models import Event, EventKind, Seat
+from games.pages.links import Link
 
 EMPTY = "-"  # the admin's empty_value_display
 _KINDS = dict(EventKind.choices)

@@ -10,21 +10,21 @@ class GamesConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from accounts.bots import register_levels
-        from games import sweeper
         from games.bots import BOTS
+        from games.play import sweeper
 
         register_levels(BOTS)  # accounts knows bot users, games knows what bots there are
-        from games import notices
+        from games.live import notices
 
         notices.connect()
         post_migrate.connect(_guard_the_log, sender=self)
         # Clocks fire with no beat too (eager mode): the web process sweeps in a thread.
-        request_started.connect(sweeper.start, dispatch_uid="games.sweeper")
+        request_started.connect(sweeper.start, dispatch_uid="games.play.sweeper")
 
 
 def _guard_the_log(using, **kwargs):
     from django.db import connections
 
-    from games.append_only import ensure_sqlite_triggers
+    from games.store.guards import ensure_sqlite_triggers
 
     ensure_sqlite_triggers(connections[using])

@@ -1,6 +1,6 @@
 """The hash chain over a game's events, and the bundle that carries a finished game's log.
 
-Pure Python (the standard library only), so that ``games/verify_log.py`` can check a bundle on
+Pure Python (the standard library only), so that ``games/records/verify.py`` can check a bundle on
 a machine with nothing but Python and this repository's ``games/rules``.
 
 Each event's hash is SHA-256 over the canonical JSON of what it says and the hash of the event
@@ -28,7 +28,7 @@ CHAIN_VERSIONS = (1, 2)
 CHAIN_VERSION = 2  # a new game's
 BUNDLE_FORMAT = "hadal-game-log"
 # 1: events without their actor, of chain format 1 only; 2: each event's actor, and the
-# bundle's chain_version (games/verify_log.py reads both).
+# bundle's chain_version (games/records/verify.py reads both).
 BUNDLE_VERSIONS = (1, 2)
 BUNDLE_VERSION = 2  # what the export writes
 

@@ -16,7 +16,7 @@ class GameStatus(models.TextChoices):
     ACTIVE = "active"
     FINISHED = "finished"
     # Withdrawn before any result: a tournament round re-paired, an invitation declined or
-    # never answered (games.lobby).
+    # never answered (games.play.lobby).
     VOID = "void", "Called off"
 
 
@@ -43,7 +43,7 @@ class EventKind(models.TextChoices):
     RESULT_OVERRIDDEN = "ResultOverridden"
     RESULT_CORRECTED = "ResultCorrected"
     GAME_VOIDED = "GameVoided"
-    # Table logs (games.logs): a tournament table turned into a log, and the scorekeeper
+    # Table logs (games.tablelog.services): a tournament table turned into a log, and the scorekeeper
     # taking back the last entry (a correction of the log's tail: replay skips that entry).
     LOG_STARTED = "LogStarted"
     ENTRY_UNDONE = "EntryUndone"
@@ -68,7 +68,7 @@ class Game(models.Model):
     # random bot plays it (on_timeout "random") or the seat forfeits ("forfeit").
     move_seconds = models.PositiveIntegerField(null=True, blank=True)
     on_timeout = models.CharField(max_length=8, default="random")
-    # Or a time bank per seat with an increment per turn (Fischer): games.clocks. ``banks`` is
+    # Or a time bank per seat with an increment per turn (Fischer): games.play.clocks. ``banks`` is
     # each seat's time left at moved_at; ``deadline`` is when the seat to play runs out (null
     # while no clock runs), both written with the append that changes them.
     bank_seconds = models.PositiveIntegerField(null=True, blank=True)
@@ -135,7 +135,7 @@ class Game(models.Model):
 class Seat(models.Model):
     """Who sits at seat ``index``: a user, a bot (bots are users with ``bot`` set), or, at a
     recorded table game, a guest known only by name; or nobody yet, a seat left open for
-    anyone to take (games.lobby), which is never accepted until someone does."""
+    anyone to take (games.play.lobby), which is never accepted until someone does."""
 
     # The unique (game, index) serves every lookup by game.
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="seats", db_index=False)
@@ -291,7 +291,7 @@ class Snapshot(models.Model):
 
 
 class ScoreSheet(models.Model):
-    """The score sheet of a recorded game's final result (an Oceans sheet: games.oceans), a
+    """The score sheet of a recorded game's final result (an Oceans sheet: games.records.oceans), a
     projection of its events kept in the same transaction as the result it belongs to, so
     that statistics over sheets read one table."""
 
@@ -326,7 +326,7 @@ class Analysis(models.Model):
     budget = models.JSONField(default=dict)  # what it was computed with
     started_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
-    # Who asked for it to be computed (each member may start only so many: games.analysis).
+    # Who asked for it to be computed (each member may start only so many: games.play.analysis).
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -9,7 +9,7 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
 - ``turn_started(game, seat, user_id)``: it has become the person at ``seat``'s turn (``game``
   is the head, games.store.Head).
 - ``invitation_sent(game, seat, user_id)``: a seat was offered to a person who has not taken
-  it, at a new game or a rematch (games.push sees it in the write); the user stream
+  it, at a new game or a rematch (games.live.push sees it in the write); the user stream
   (``/api/me/stream/``) passes it on.
 - ``round_paired(user_ids, notice)``: sent by the apps above (league) when a tournament round is
   paired; games passes ``notice`` (a JSON-able dict) to each person's stream.
@@ -31,7 +31,7 @@ And one question the pages ask upward, since only the apps above know the answer
   to them, for their invitations page; answered as ``game_over_panels`` is, collected by
   :func:`invitations_elsewhere` (league answers with leagues to join and tournament entries).
 
-A bulk writer (games.services.announcements_batched) sends each once per game type for all its
+A bulk writer (games.play.services.announcements_batched) sends each once per game type for all its
 games: ``game_id`` is the last of them and ``game_ids`` lists them all.
 """
 

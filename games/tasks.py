@@ -10,8 +10,8 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import analysis, lobby, services
 from games.models import Game, GameStatus, Seat
+from games.play import analysis, lobby, services
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def sweep_stalled_bots() -> int:
     """Re-enqueue bot or resigned seats that have waited too long (a lost task, a dead worker),
     play the moves of people whose clock has run out, and call off games whose invitations
     went unanswered. A tournament never stalls. With no beat (eager mode, ``make run``)
-    games.sweeper runs this in a thread of the web process."""
+    games.play.sweeper runs this in a thread of the web process."""
     now = timezone.now()
     cutoff = now - timedelta(seconds=settings.HADAL_BOT_STALL_SECONDS)
     handled = 0
@@ -75,8 +75,8 @@ def sweep_stalled_bots() -> int:
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def turn_email(game_id: int, seat: int, version: int) -> bool:
-    """Mail a person that it is their turn (games.notices); once per turn, whatever the retries."""
-    from games import notices
+    """Mail a person that it is their turn (games.live.notices); once per turn, whatever the retries."""
+    from games.live import notices
 
     return notices.send_turn_email(game_id=game_id, seat=seat, version=version)
 

@@ -2,7 +2,9 @@
 
 from django.urls import path
 
-from games import lobby_views, log_views, views
+from games.pages import lobby as lobby_views
+from games.pages import play as views
+from games.pages import tablelog as log_views
 
 urlpatterns = [
     path("", views.game_list, name="game-list"),

@@ -11,14 +11,14 @@ bots are not members: they need no agreement and are never rated.
 
 What agreeing is, by the kind of game:
 
-- A club record (games.records) is finished only once every member it names has confirmed it,
+- A club record (games.records.services) is finished only once every member it names has confirmed it,
   or an organiser whose word stands for them (they joined the league): a finished record has
   everyone's agreement already.
 - A tournament's table (played here, reported at a table or kept as a table log): the member
   entered themself, or accepted the organisers' entry (league.services.tournaments), or
   reported or confirmed the very result that stands. An entry declined (withdrawn) agrees to
   nothing; an organiser may enter them again, and their yes then counts for the tables held.
-- A table log (games.logs) outside a tournament: its scorekeeper and whoever created it
+- A table log (games.tablelog.services) outside a tournament: its scorekeeper and whoever created it
   agreed by doing so; every other member seated accepts their seat, during or after the game;
   declining it refuses it.
 - A game played here: every person took their seat (accepted the invitation, or moved), or
@@ -157,7 +157,7 @@ def _not_entered(
             yield game, user_id, "be entered again and accept" if declined else "accept their entry"
 
 
-# The events of a table's result (games.records): who said which result.
+# The events of a table's result (games.records.services): who said which result.
 _RESULT_EVENTS = (
     EventKind.RESULT_REPORTED,
     EventKind.RESULT_CONFIRMED,

@@ -2,7 +2,7 @@
 
 Forms check the shape of what was typed and turn it into the arguments the services take;
 whether a league, tournament, result or record can be made of it is decided by the services
-(``league.services.leagues``, ``league.services.tournaments``, ``games.records``), whose
+(``league.services.leagues``, ``league.services.tournaments``, ``games.records.services``), whose
 ``InvalidInput`` messages the views show as form errors.
 """
 
@@ -14,8 +14,8 @@ from django import forms
 from django.utils import timezone
 
 from games.catalog import game_types
-from games.forms import ClockForm
-from games.oceans import SLUG as OCEANS
+from games.pages.forms import ClockForm
+from games.records.oceans import SLUG as OCEANS
 from games.rules.oceans_data import CARDS
 from league.models import League, Membership, Season, Tournament
 from league.services.tournaments import STARTING_BID_GAMES
@@ -341,7 +341,7 @@ class MatchForm(forms.Form):
 
     For Oceans, the score sheet too: per row the score pile, bonus token, other points and the
     Deep cards played, and for the game the scenarios and the Reef variant. The row's score is
-    the sheet's total (left empty, the sum); the service checks the sheet (games.oceans)."""
+    the sheet's total (left empty, the sum); the service checks the sheet (games.records.oceans)."""
 
     game = forms.ChoiceField(choices=lambda: [(k.slug, k.name) for k in game_types().values()])
     played_at = forms.DateField(

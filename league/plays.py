@@ -29,8 +29,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from accounts.errors import InvalidInput
-from games import inputs
+from core import inputs
+from core.errors import InvalidInput
 from games.catalog import GameType
 
 CSV_COLUMNS = ("play", "date", "game", "player", "guest", "score", "rank")

@@ -16,10 +16,10 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.bots import is_bot
-from accounts.errors import InvalidInput, UnknownName
-from games import records
+from core.errors import InvalidInput, UnknownName
 from games.catalog import game_name, game_types
 from games.models import Event, EventKind, Game, GameStatus, Seat
+from games.records import services as records
 from league.models import (
     Entry,
     League,

@@ -13,7 +13,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.errors import InvalidInput, ServiceError
+from core.errors import InvalidInput, ServiceError
 from games.api.serializers import GameOut
 from games.selectors import game_with_seats
 from league.models import Tournament

@@ -28,11 +28,12 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from accounts.bots import BOT_PREFIX
-from accounts.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
-from games import inputs, records
+from core import inputs
+from core.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
 from games.catalog import game_name, game_types
-from games.links import Link, back_or
 from games.models import Game, GameMode, GameStatus
+from games.pages.links import Link, back_or
+from games.records import services as records
 from league import selectors
 from league.charts import rating_chart
 from league.figures import figure, standing_rows, tournament_standing_rows

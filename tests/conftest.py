@@ -83,7 +83,7 @@ def _fast_settings(request):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Heads stay in the test's process (tests/games/test_head_sharing.py shares them).
     settings.HADAL_SHARED_HEADS = False
-    # No sweeping thread behind a test's back (games.sweeper); the tests of it start one.
+    # No sweeping thread behind a test's back (games.play.sweeper); the tests of it start one.
     settings.HADAL_EAGER_SWEEP_SECONDS = 0
     if not request.node.get_closest_marker("redis_cache"):
         # A cache of the test's own: throttles and counters never leak between tests.
@@ -101,7 +101,7 @@ def _uses_django(request) -> bool:
 
 @pytest.fixture(autouse=True)
 def _after_commit_failures_fail_the_test(request, caplog):
-    """Work run after a commit logs its failures instead of raising (games.services
+    """Work run after a commit logs its failures instead of raising (games.play.services
     .after_commit); a test fails on such a log unless it expects one."""
     yield
     if request.node.get_closest_marker("after_commit_errors"):
@@ -109,7 +109,7 @@ def _after_commit_failures_fail_the_test(request, caplog):
     failures = [
         r.getMessage()
         for r in caplog.get_records("call")
-        if r.name == "games.services" and r.levelname == "ERROR"
+        if r.name == "games.play.services" and r.levelname == "ERROR"
     ]
     assert not failures, failures
 
@@ -130,7 +130,7 @@ def _empty_state_cache(request):
     if not _uses_django(request):
         yield
         return
-    from games.notices import forget_choices
+    from games.live.notices import forget_choices
     from games.store import state_cache
 
     state_cache.clear()

@@ -12,7 +12,7 @@ from django.db.backends.utils import CursorWrapper
 @contextmanager
 def through_djangos_cursor() -> Iterator[list[str]]:
     """The statements sent through Django's cursor wrapper within, as they go; a statement
-    sent straight to the driver (config.direct) is not among them."""
+    sent straight to the driver (core.direct) is not among them."""
     seen: list[str] = []
     execute = CursorWrapper.execute
 

@@ -7,9 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils.text import capfirst
 
-from games import services
 from games.admin import LAST_EVENTS, EstimatedCountPaginator
 from games.models import Event, Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

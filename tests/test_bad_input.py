@@ -369,10 +369,10 @@ def test_a_lost_database_is_a_json_503_for_the_api_and_a_503_page(client, world)
     from django.test import Client
 
     down = OperationalError("connection to server at 127.0.0.1 failed: Connection refused")
-    with mock.patch("games.api.views.game_with_seats", side_effect=down):
+    with mock.patch("games.api.play.game_with_seats", side_effect=down):
         response = client.get(f"/api/games/{world['game']}/")
     assert response.status_code == 503 and "unavailable" in response.json()["error"]
-    with mock.patch("games.views.get_object_or_404", side_effect=down):
+    with mock.patch("games.pages.play.get_object_or_404", side_effect=down):
         page = Client(raise_request_exception=False).get(f"/games/{world['game']}/")
     assert page.status_code == 503
 
@@ -416,7 +416,7 @@ def test_a_tournament_season_that_is_no_id_nor_name_is_a_json_404(client, world,
     ids=["100,000 digits", "25 digits", "²", "-3", "7"],
 )
 def test_a_last_event_id_that_is_no_version_resumes_where_asked(header):
-    from games.streams import last_event_id
+    from games.live.streams import last_event_id
 
     expected = 7 if header == " 7 " else 3
     assert last_event_id(header, 3, 10) == expected

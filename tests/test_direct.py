@@ -1,4 +1,4 @@
-"""config.direct: statements straight to the driver through one kept cursor per connection and
+"""core.direct: statements straight to the driver through one kept cursor per connection and
 thread, which a failed statement, a new connection or another thread never trip over."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connection, connections, transaction
 
-from config.direct import cursor_of, direct, fetch_all, fetch_one
+from core.direct import cursor_of, direct, fetch_all, fetch_one
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -140,7 +140,7 @@ def test_the_edge_knows_every_stream_by_its_address():
     from django.urls import URLPattern, get_resolver
 
     from config.edge import is_stream
-    from games.api import streams
+    from games.api import live as streams
 
     def patterns(resolver, prefix=""):
         for entry in resolver.url_patterns:

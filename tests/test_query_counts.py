@@ -18,8 +18,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import services
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
+from games.play import services
 from games.store import state_cache
 from league.models import League, Membership, Rating, RatingChange
 from league.services import leagues, tournaments

@@ -8,8 +8,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import analysis
 from games.models import Analysis
+from games.play import analysis
 
 ACTION = {"type": "object", "required": ["type"], "additionalProperties": True}
 
@@ -58,7 +58,7 @@ class AnalysisRunningOut(serializers.Serializer):
 
 class GameAnalysisApi(APIView):
     """A signed-in member may read a finished game's analysis; the first to ask starts it, on
-    the analysis queue, within their share (games.analysis); everyone after reads it."""
+    the analysis queue, within their share (games.play.analysis); everyone after reads it."""
 
     permission_classes = [IsAuthenticated]
 

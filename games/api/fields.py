@@ -7,9 +7,9 @@ from django.core.validators import RegexValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import clocks
+from games.play import clocks
 
-# What games.inputs.text refuses: the C0 control characters but tab, line feed and return.
+# What core.inputs.text refuses: the C0 control characters but tab, line feed and return.
 _ALLOWED = r"[^\x00-\x08\x0b\x0c\x0e-\x1f]"
 _VISIBLE = r"[^\s\x00-\x1f]"
 
@@ -40,7 +40,7 @@ class Text(serializers.CharField):
     {"anyOf": [{"type": "string", "format": "date"}, {"type": "string", "format": "date-time"}]}
 )
 class Moment(Text):
-    """When something happened: a date or an ISO date-time, as text (games.inputs.past_moment
+    """When something happened: a date or an ISO date-time, as text (core.inputs.past_moment
     reads it, and refuses one before 1900 or in the future)."""
 
 
@@ -77,7 +77,7 @@ def _one_key(key: str, value: dict) -> dict:
     }
 )
 class SeatField(serializers.DictField):
-    """A seat of a new game, read by the services (games.services, games.logs)."""
+    """A seat of a new game, read by the services (games.play.services, games.tablelog.services)."""
 
 
 _SECONDS = {"type": "integer", "minimum": 5, "maximum": clocks.MOST_SECONDS}
@@ -114,4 +114,4 @@ _ON_TIMEOUT = {
     }
 )
 class TimeControlField(serializers.JSONField):
-    """A time control, read by games.clocks.parse_time_control."""
+    """A time control, read by games.play.clocks.parse_time_control."""

@@ -4,9 +4,12 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import clocks, export, inputs, records
+from core import inputs
 from games.api.fields import SeatField, Text, TimeControlField
 from games.models import Game
+from games.play import clocks
+from games.records import export
+from games.records import services as records
 from games.rules.oceans_data import CARD_NAMES
 
 
@@ -62,7 +65,7 @@ class PlayerSheetOut(serializers.Serializer):
 
 
 class SheetOut(serializers.Serializer):
-    """An Oceans score sheet (games.oceans)."""
+    """An Oceans score sheet (games.records.oceans)."""
 
     edition = serializers.CharField(
         allow_blank=True, help_text="the base rulebook's edition followed"

@@ -1,6 +1,10 @@
 from django.urls import path
 
-from games.api import analysis, export, logs, streams, views
+from games.api import analysis
+from games.api import live as streams
+from games.api import play as views
+from games.api import records as export
+from games.api import tablelog as logs
 
 urlpatterns = [
     # First: Django keeps, on each request, every pattern it tried before the one that

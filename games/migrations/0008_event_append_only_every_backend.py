@@ -7,12 +7,12 @@ UPDATE and DELETE), and on PostgreSQL a statement trigger for TRUNCATE, which ro
 never see.
 
 SQLite drops a table's triggers when Django's schema editor remakes the table; games.apps
-creates any that are missing after every migrate (games/append_only.py).
+creates any that are missing after every migrate (games/store/guards.py).
 """
 
 from django.db import migrations
 
-from games.append_only import OPERATIONS, sqlite_trigger
+from games.store.guards import OPERATIONS, sqlite_trigger
 
 SQLITE_CREATE = [sqlite_trigger(op) for op in OPERATIONS]
 SQLITE_DROP = [

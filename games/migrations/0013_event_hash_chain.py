@@ -10,8 +10,8 @@ again). Only the new column is filled; nothing an event says changes.
 import django.utils.timezone
 from django.db import migrations, models
 
-from games.append_only import OPERATIONS, sqlite_trigger
 from games.logchain import GENESIS, event_hash, time_text
+from games.store.guards import OPERATIONS, sqlite_trigger
 
 BATCH = 2000
 

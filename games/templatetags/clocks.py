@@ -2,7 +2,7 @@
 
 from django import template
 
-from games import clocks
+from games.play import clocks
 
 register = template.Library()
 

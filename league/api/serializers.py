@@ -14,9 +14,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.inputs import BIGINT, MAX_SCORE
 from games.api.fields import Moment, Text, TimeControlField
 from games.api.serializers import GameOut, RecordOut, ResultOut
-from games.inputs import BIGINT, MAX_SCORE
 from games.rules.oceans_data import CARD_NAMES
 from league.standings import TIEBREAKS
 
@@ -26,7 +26,7 @@ NAME = {"max_length": 150}
 @extend_schema_field(OpenApiTypes.NUMBER)
 class NumberField(serializers.Field):
     """A finite JSON number, kept as given (an int stays an int), from ``low`` to ``high``
-    (by default as large as games.inputs.score takes a score)."""
+    (by default as large as core.inputs.score takes a score)."""
 
     default_error_messages = {"invalid": "must be a number"}
 
@@ -111,7 +111,7 @@ class SheetIn(serializers.Serializer):
 
 @extend_schema_field(SheetIn)
 class SheetField(serializers.JSONField):
-    """An Oceans score sheet, checked by the service (games.oceans), whose errors name the
+    """An Oceans score sheet, checked by the service (games.records.oceans), whose errors name the
     player and the field."""
 
 

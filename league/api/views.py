@@ -20,10 +20,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.bots import is_bot
-from accounts.errors import InvalidInput, Refused, UnknownName
-from games import inputs, records
+from core import inputs
+from core.errors import InvalidInput, Refused, UnknownName
 from games.api.serializers import GameOut
 from games.catalog import game_types
+from games.records import services as records
 from games.selectors import game_with_seats
 from league import selectors
 from league.api import serializers as s

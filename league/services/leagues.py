@@ -15,7 +15,8 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from accounts.bots import is_bot
-from accounts.errors import (
+from core import inputs
+from core.errors import (
     Conflict,
     InvalidInput,
     NotYourSeat,
@@ -23,8 +24,8 @@ from accounts.errors import (
     RuleViolation,
     UnknownName,
 )
-from games import inputs, records
 from games.models import Game
+from games.records import services as records
 from league.models import League, LeagueInvitation, Membership, Season, Tournament
 from league.selectors import (
     is_league_member,

@@ -1,4 +1,4 @@
-"""A table-mode tournament's table played as a table log (games.logs) instead of a reported
+"""A table-mode tournament's table played as a table log (games.tablelog.services) instead of a reported
 result: its scorekeeper (a player at the table, or an organiser) enters the game move by move,
 the rules give the result, and it needs no confirmation."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractUser
 
-from accounts.errors import InvalidInput
-from games import logs
+from core.errors import InvalidInput
 from games.models import Game
+from games.tablelog import services as logs
 from league.models import Table, Tournament
 from league.selectors import is_tournament_organiser
 

@@ -3,7 +3,7 @@
 The maths is pure (league/pairing.py, league/standings.py); this module feeds it from the
 database and writes what it decides. Online tables are games played in the service and report
 themselves when they end; table-mode tables are recorded games whose seated players report
-and confirm (games/records.py). Every organiser action is logged in TournamentEvent.
+and confirm (games/records/services.py). Every organiser action is logged in TournamentEvent.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.bots import bot_level, bot_user, is_bot
-from accounts.errors import (
+from core import inputs
+from core.direct import fetch_all
+from core.errors import (
     Conflict,
     InvalidInput,
     NotYourSeat,
@@ -30,11 +32,11 @@ from accounts.errors import (
     RuleViolation,
     UnknownName,
 )
-from config.direct import fetch_all
-from games import inputs, records, store
-from games import services as game_services
+from games import store
 from games.catalog import game_type
 from games.models import Event, EventKind, Game, GameStatus
+from games.play import services as game_services
+from games.records import services as records
 from games.rules import get_rules
 from games.signals import round_paired
 from games.store import NewEvent
@@ -470,7 +472,7 @@ def _champion(tournament: Tournament, done: list[Round]) -> str | None:
 
 def _tournaments_of(game_ids: list[int]) -> set[int]:
     """The tournaments these games are tables of (in a round not re-paired): one statement,
-    sent straight to the database driver (config.direct). Every finished game asks, and the
+    sent straight to the database driver (core.direct). Every finished game asks, and the
     ORM's query took about 0.8 ms of a finishing move to build and run."""
     found: set[int] = set()
     for start in range(0, len(game_ids), 500):  # a batch (an import) in bounded statements
@@ -667,7 +669,7 @@ def _write_round(
 def _announce_round(
     tournament: Tournament, number: int, paired: list[tuple[int | None, list[int]]]
 ) -> None:
-    """Tell each player's stream (games.notices) where they play the round just paired."""
+    """Tell each player's stream (games.live.notices) where they play the round just paired."""
     url = reverse("tournament-detail", args=[tournament.pk])
     for game_id, user_ids in paired:
         notice = {"tournament": tournament.name, "round": number, "game": game_id, "url": url}

@@ -163,7 +163,7 @@ class GamePage {
   /* A seat in people's words: the player's name, with their place at the table only when
      one person holds several seats (a hot-seat game). */
   who(seat) {
-    // A table log waits at a chance node for what the table turns up (games/logs.py).
+    // A table log waits at a chance node for what the table turns up (games/tablelog/services.py).
     if (seat === -1) return "the table (chance)";
     const name = this.seatName(seat);
     const same = this.game.seats.filter((row, i) => this.seatName(i) === name).length;
@@ -381,7 +381,7 @@ class GamePage {
       case "LogStarted":
         return `the table's moves are entered from here on by ${data.scorekeeper}`;
       case "EntryUndone": {
-        // A table log's correction: the entry it takes back stays in the log (games/logs.py).
+        // A table log's correction: the entry it takes back stays in the log (games/tablelog/services.py).
         const taken = this.events.find((e) => e.seq === data.undoes);
         return `taken back: ${taken ? this.describe(taken) : "the last entry"}`;
       }

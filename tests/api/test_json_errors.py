@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from games import services
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 
@@ -124,7 +124,7 @@ def test_a_stream_still_opens_with_get(alice, game, token):
 
 
 def test_an_error_from_a_view_that_is_not_drfs_is_json(monkeypatch, token, game):
-    from games.api import streams
+    from games.api import live as streams
 
     def broken(*args, **kwargs):
         raise RuntimeError("the stream broke")

@@ -8,7 +8,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import services
+from games.play import services
 from league.services import leagues
 
 pytestmark = pytest.mark.django_db

@@ -24,7 +24,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 
 from config.celery import app as celery_app
-from games import services
+from games.play import services
 from league.services import leagues, tournaments
 
 pytestmark = [pytest.mark.slow, pytest.mark.schema_fuzz, pytest.mark.django_db(transaction=True)]

@@ -8,8 +8,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from config.celery import app
-from games import services, tasks
+from games import tasks
 from games.models import Analysis, Game
+from games.play import services
 
 DSA = "deep-sea-adventure"
 SMALL = {"iterations": 8, "luck_samples": 1}

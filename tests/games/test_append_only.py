@@ -14,8 +14,9 @@ from django.core.management import CommandError, call_command
 from django.db import DatabaseError, connection, transaction
 from django.db.models import QuerySet
 
-from games import services, store
+from games import store
 from games.models import Event, EventKind, Game
+from games.play import services
 from games.store import NewEvent
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from games import services, store
+from games import store
 from games.models import Game
+from games.play import services
 from games.rules import deep_vents_data as data
 from tests.games.test_browser import (  # noqa: F401  (the browser fixture, shared)
     page,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
+from games.play import services
 from games.rules.base import _REGISTRY
 from tests.games import pearl_race
 from tests.games.test_browser import (  # noqa: F401  (the browser fixture, shared)

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from games import services, sweeper
 from games.models import Event, Game
+from games.play import services, sweeper
 from tests.games.test_browser import browser_page
 
 pytestmark = pytest.mark.browser
@@ -25,7 +25,7 @@ def phone(live_server, transactional_db):
 
 @pytest.fixture
 def sweeping(settings):
-    """The in-process sweep of ``make run`` (games.sweeper), quick."""
+    """The in-process sweep of ``make run`` (games.play.sweeper), quick."""
     settings.HADAL_EAGER_SWEEP_SECONDS = 0.2
     yield
     sweeper.stop()

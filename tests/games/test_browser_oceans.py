@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from games import records
 from games.models import Game
+from games.records import services as records
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
 from tests.league.test_browser_tournament import sign_in
 

@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Game, GameMode, GameStatus
-from games.views import GUIDES
+from games.pages.play import GUIDES
 from league.models import Table, Tournament
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
 

@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games import services
 from games.models import Game
+from games.play import services
 from tests.games.test_browser import page, sign_up  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.browser

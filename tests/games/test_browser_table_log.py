@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import logs
 from games.models import Event, EventKind, Game
+from games.tablelog import services as logs
 from tests.games.test_browser import browser_page, sign_up
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

@@ -22,8 +22,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games import services, store
+from games import store
 from games.models import Event, Game
+from games.play import services
 from games.rules import ventlife_data as data
 from tests.games.test_browser import (  # noqa: F401  (the browser fixture, shared)
     page,

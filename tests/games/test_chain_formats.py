@@ -16,17 +16,17 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games import logchain, store
-from games.append_only import OPERATIONS, ensure_sqlite_triggers
 from games.models import Event, EventKind, Game, Seat
+from games.records.verify import BundleError, verify
 from games.rules import get_rules
 from games.store import NewEvent
-from games.verify_log import BundleError, verify
+from games.store.guards import OPERATIONS, ensure_sqlite_triggers
 from tests.games.test_fingerprint import DSA, new_game, play
 
 pytestmark = pytest.mark.django_db
 
 REPO = Path(__file__).resolve().parents[2]
-SCRIPT = REPO / "games" / "verify_log.py"
+SCRIPT = REPO / "games" / "records" / "verify.py"
 GOLDEN_V1 = sorted((REPO / "tests" / "golden" / "bundle_v1").glob("*.json"))
 
 
@@ -272,7 +272,7 @@ def test_a_bundle_of_a_version_to_come_is_refused_saying_which_are_read(tmp_path
     failed = run_script(tmp_path, raw)
     assert failed.returncode == 1
     assert "this checker reads versions 1 and 2" in failed.stderr
-    assert "needs a newer copy of games/verify_log.py" in failed.stderr
+    assert "needs a newer copy of games/records/verify.py" in failed.stderr
 
 
 def test_verify_log_checks_a_stored_game(finished, capsys):

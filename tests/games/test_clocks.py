@@ -11,8 +11,9 @@ import pytest
 from django.db.models import F
 from django.utils import timezone
 
-from games import services, sweeper, tasks
+from games import tasks
 from games.models import Event, Game
+from games.play import services, sweeper
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -310,7 +311,7 @@ class FakeClock:
 def test_the_banks_on_the_row_are_the_banks_the_log_gives(alice, bob, monkeypatch):
     """Bank bookkeeping is derivable: folding the log's append times through the same rule
     gives the row's banks and deadline, turn after turn."""
-    from games import clocks
+    from games.play import clocks
     from games.store import new_state
 
     clock = FakeClock()

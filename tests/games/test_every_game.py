@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from games import services, store
+from games import store
+from games.play import services
 from games.rules import registered
 
 pytestmark = pytest.mark.django_db

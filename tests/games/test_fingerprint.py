@@ -14,9 +14,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
-from games import logchain, services
+from games import logchain
 from games.models import Event, Game
-from games.verify_log import BundleError, verify
+from games.play import services
+from games.records.verify import BundleError, verify
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +123,7 @@ def test_a_finished_game_exports_a_bundle_that_verifies(finished, bundle, tmp_pa
 def test_the_standalone_script_needs_nothing_but_python(bundle, tmp_path):
     path = tmp_path / "game.json"
     path.write_bytes(bundle)
-    script = REPO / "games" / "verify_log.py"
+    script = REPO / "games" / "records" / "verify.py"
     # -I -S: no site-packages (so no Django), no environment, run from elsewhere.
     ok = subprocess.run(
         [sys.executable, "-I", "-S", str(script), str(path)],

@@ -6,7 +6,7 @@ import types
 
 import pytest
 
-from games import forms as game_forms
+from games.pages import forms as game_forms
 from games.rules import registered
 from games.rules.base import GameSpec, OptionSpec
 

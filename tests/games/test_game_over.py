@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from games import endgame, services
 from games.models import Game
+from games.play import endgame, services
 from games.rules import CHANCE, get_rules
 
 pytestmark = pytest.mark.django_db

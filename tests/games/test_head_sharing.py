@@ -1,4 +1,4 @@
-"""Committed heads shared between the app's processes through the cache (games.head_sharing):
+"""Committed heads shared between the app's processes through the cache (games.store.sharing):
 a move served by a process that did not write the last one reads nothing of the game, and
 nothing uncommitted, stale or unreadable is ever served from the cache."""
 
@@ -12,8 +12,10 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from games import head_sharing, services, store
+from games import store
+from games.play import services
 from games.rules import get_rules
+from games.store import sharing as head_sharing
 
 pytestmark = pytest.mark.django_db
 

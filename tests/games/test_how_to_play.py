@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.catalog import game_types
+from games.play import services
 
 TEST_ONLY_GAME = "pearl-race"  # tests/games/pearl_race.py, registered by some tests
 

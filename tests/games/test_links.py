@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.links import Link
+from games.pages.links import Link
 
 
 @pytest.mark.parametrize("name", ["ann", "a.b+c@d", "bot-mcts", "ünï", "o'hara", "sp ace"])

@@ -1,4 +1,4 @@
-"""Invitations, open seats, the lobby and rematches (games.lobby): who comes to sit at a game,
+"""Invitations, open seats, the lobby and rematches (games.play.lobby): who comes to sit at a game,
 and the bad input around it (answers twice, late answers, seats taken) as clear 409s that
 change nothing."""
 
@@ -10,8 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db.models import F
 
-from games import lobby, services, store, tasks
+from games import store, tasks
 from games.models import Event, Game
+from games.play import lobby, services
 from games.signals import game_finished, invitation_sent
 
 User = get_user_model()
@@ -319,7 +320,7 @@ def test_two_people_racing_for_the_last_seat_one_gets_in(make_user):
     """Two threads, two connections, one open seat: one joins, the other is told it is taken."""
     import threading
 
-    from accounts.errors import Conflict
+    from core.errors import Conflict
 
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
     game = services.game_create(

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import records
 from games.models import Game, ScoreSheet
+from games.records import services as records
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ import copy
 
 import pytest
 
-from accounts.errors import InvalidInput
+from core.errors import InvalidInput
 from games.models import Event, Game, ScoreSheet
-from games.oceans import card_statistics, parse_sheet
+from games.records.oceans import card_statistics, parse_sheet
 from games.rules.oceans_data import CARDS, EVENT, TRAIT, card_named
 
 

@@ -14,8 +14,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services, store
+from games import store
 from games.models import Game, GameStatus
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from accounts.errors import InvalidInput
-from games import records, services
+from core.errors import InvalidInput
 from games.models import Event, Game, ScoreSheet
+from games.play import services
+from games.records import services as records
 from games.signals import game_finished
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,9 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from config.celery import app as celery_app
-from games import services, store, tasks
+from games import store, tasks
 from games.models import Event, EventKind, Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,9 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from rest_framework.test import APIClient
 
-from games import logchain, services, store
+from games import logchain, store
 from games.models import Event, Game, Snapshot
+from games.play import services
 from games.rules import get_rules
 from games.rules.base import state_from_json
 from tests.games.test_append_only import acting_as, app_role  # noqa: F401 - a fixture

@@ -11,8 +11,9 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from games import logchain, services, store
+from games import logchain, store
 from games.models import AppendOnlyError, Event, EventKind, Game, Snapshot
+from games.play import services
 from games.rules import get_rules
 from games.rules.base import state_from_json
 from games.store import NewEvent, VersionConflict

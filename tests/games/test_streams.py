@@ -14,8 +14,9 @@ import pytest
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from games import services, streams
+from games.live import streams
 from games.models import Event, GameStatus
+from games.play import services
 from games.selectors import game_with_seats
 from tests.games.sse import Stream, call, uvicorn_process, uvicorn_thread
 
@@ -332,7 +333,7 @@ def test_a_stream_the_client_leaves_stops_listening(server, alice, bob):
     """The client goes: the server ends the stream and drops its subscription."""
     import time
 
-    from games import push
+    from games.live import push
 
     game = new_game(alice)
     hub = push.hub()
@@ -354,7 +355,7 @@ def test_a_move_goes_through_while_redis_is_away_and_the_hub_stops_trying_for_a_
 ):
     import time
 
-    from games import push
+    from games.live import push
 
     settings.HADAL_STREAM_REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
     hub = push.hub()
@@ -406,7 +407,7 @@ def test_a_stream_that_hears_moves_still_ends_at_its_age_and_asks_again_who_list
 def in_process_leases(settings, monkeypatch):
     """The streams' caps counted by this process (no Redis), small, from a count of none: the
     streams of earlier tests on this address may still be on their way out."""
-    from games import stream_leases
+    from games.live import leases as stream_leases
 
     monkeypatch.setattr(stream_leases, "_leases", None)
     settings.HADAL_STREAM_REDIS_URL = ""
@@ -455,7 +456,7 @@ def test_the_caps_count_across_processes_and_a_closed_stream_gives_its_lease_bac
     """Every process counts in Redis; the lease of a stream its client left is given back."""
     import redis
 
-    from games import stream_leases
+    from games.live import leases as stream_leases
 
     settings.HADAL_STREAM_REDIS_URL = os.environ["REDIS_URL"]
     settings.HADAL_STREAMS_PER_MEMBER = 2
@@ -501,7 +502,7 @@ def test_a_live_lease_is_renewed_and_a_dead_processs_runs_out(settings):
 
     import redis
 
-    from games import stream_leases
+    from games.live import leases as stream_leases
 
     settings.HADAL_STREAM_KEEPALIVE = 0.3
     client = redis.Redis.from_url(os.environ["REDIS_URL"])

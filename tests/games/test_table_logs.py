@@ -1,4 +1,4 @@
-"""Table logs (games.logs) through the HTTP API: a physical game of each game with chance
+"""Table logs (games.tablelog.services) through the HTTP API: a physical game of each game with chance
 entered by its scorekeeper to the end, refused entries that store nothing, undo as an event,
 what each reader sees, and the ratings."""
 
@@ -10,8 +10,8 @@ import pytest
 
 from games import store
 from games.models import Event, EventKind, Game
+from games.records.verify import verify
 from games.rules import get_rules
-from games.verify_log import verify
 from league.models import RatingChange
 
 pytestmark = pytest.mark.django_db
@@ -451,8 +451,9 @@ def test_the_scorekeepers_page_and_everyone_elses(table, client, alice, bob):
 
 def test_a_table_with_a_bot_is_not_logged(alice):
     from accounts.bots import bot_user
-    from accounts.errors import Conflict
-    from games import logs, records
+    from core.errors import Conflict
+    from games.records import services as records
+    from games.tablelog import services as logs
 
     game = records.table_game_create(slug=DSA, users=[alice, bot_user("random")], created_by=alice)
     with pytest.raises(Conflict, match="bots do not play at a table log"):

@@ -6,8 +6,9 @@ import time
 
 import pytest
 
-from games import services, store, tasks
+from games import store, tasks
 from games.models import Event, Game
+from games.play import services
 
 DSA = "deep-sea-adventure"
 

@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.db.models import F
 
-from games import services, tasks
+from games import tasks
 from games.models import Event, Game
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"

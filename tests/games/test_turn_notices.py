@@ -12,8 +12,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Profile
-from games import notices, push, services
+from games.live import notices, push
 from games.models import Game, GameStatus
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"

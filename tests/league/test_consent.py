@@ -18,8 +18,10 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from games import records, services, tasks
+from games import tasks
 from games.models import Event, Game
+from games.play import services
+from games.records import services as records
 from league.models import League, RatedGame, Rating, RatingChange, TournamentEvent
 from league.services.ratings import ratings_update
 
@@ -1012,7 +1014,7 @@ def finished_log(api, seats, on_commit, seed=75) -> dict:
 def test_the_log_is_rated_once_both_seated_accept_after_the_game_and_equals_a_recompute(
     api, api_for, strangers, django_capture_on_commit_callbacks
 ):
-    from games.verify_log import verify
+    from games.records.verify import verify
 
     game = finished_log(api, [{"user": "u75"}, {"user": "u76"}], django_capture_on_commit_callbacks)
     assert [s["accepted"] for s in game["seats"]] == [False, False]

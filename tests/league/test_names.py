@@ -11,7 +11,7 @@ from django.urls import reverse
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.errors import Conflict, InvalidInput
+from core.errors import Conflict, InvalidInput
 from league.models import League
 from league.services import leagues, tournaments
 

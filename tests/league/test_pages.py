@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import records
 from games.models import Event, Game, GameStatus
+from games.records import services as records
 from league import selectors
 from league.models import League, Membership, Round, Season, Tournament
 from league.services import leagues, tournaments

@@ -9,7 +9,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from accounts.errors import InvalidInput, NotYourSeat
+from core.errors import InvalidInput, NotYourSeat
 from games.models import Event, Game
 from league.models import RatingChange
 from league.services import leagues

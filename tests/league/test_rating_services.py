@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games import services as game_services
 from games.models import Game
+from games.play import services as game_services
 from league import tasks
 from league.models import RatedGame, Rating, RatingChange
 from league.services import ratings as services

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games.models import Event, Game
-from games.verify_log import verify
+from games.records.verify import verify
 from league.models import RatingChange
 
 pytestmark = pytest.mark.django_db

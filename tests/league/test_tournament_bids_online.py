@@ -7,8 +7,8 @@ import io
 
 import pytest
 
-from games import services as game_services
 from games.models import Game
+from games.play import services as game_services
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.reliability
 FINISHED_GAMES = """
 import json, random
 from django.contrib.auth import get_user_model
-from games import services
+from games.play import services
 from games.models import Game
 User = get_user_model()
 alice = User.objects.get(username="analyst")

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.reliability
 LONG_GAME = """
 import json
 from django.contrib.auth import get_user_model
-from games import services
+from games.play import services
 User = get_user_model()
 alice = User.objects.get(username="keeper")
 while True:
@@ -58,7 +58,7 @@ def as_app_role(stack):
 
 
 def forget_shared_heads(stack) -> None:
-    """The heads the app's processes shared through Redis (games.head_sharing): without them a
+    """The heads the app's processes shared through Redis (games.store.sharing): without them a
     read of an old version goes to the snapshots."""
     shared = redis.Redis(port=stack.redis_port)
     for key in shared.scan_iter("*hadal:head:*"):
@@ -105,7 +105,7 @@ def test_a_bundle_whose_moves_are_given_to_someone_else_does_not_verify(stack, t
     honest = tmp_path / "honest.json"
     honest.write_bytes(exported if isinstance(exported, bytes) else dump_bundle(exported))
     bundle = json.loads(honest.read_bytes())
-    check = [sys.executable, "-I", "-S", str(ROOT / "games" / "verify_log.py")]
+    check = [sys.executable, "-I", "-S", str(ROOT / "games" / "records" / "verify.py")]
     assert subprocess.run([*check, str(honest)], capture_output=True).returncode == 0
     moved = next(e for e in bundle["events"] if e["actor"] is not None)
     moved["actor"] = moved["actor"] + 1000  # the same move, said to be another member's

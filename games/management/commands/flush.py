@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from django.core.management.commands import flush
 from django.db import connections, transaction
 
-from games.append_only import ensure_sqlite_triggers
 from games.models import Event, Game
+from games.store.guards import ensure_sqlite_triggers
 
 
 class Command(flush.Command):

@@ -1,4 +1,4 @@
-"""manage.py verify_log FILE: check an exported game bundle (games/verify_log.py);
+"""manage.py verify_log FILE: check an exported game bundle (games/records/verify.py);
 manage.py verify_log --game ID: check a stored game's chain (games.store.verify_chain)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games import logchain, store
 from games.models import Game
-from games.verify_log import BundleError, verify
+from games.records.verify import BundleError, verify
 
 
 class Command(BaseCommand):

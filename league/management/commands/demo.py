@@ -10,8 +10,8 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from games import services
 from games.models import Game
+from games.play import services
 from games.rules import registered
 from league.services import leagues, tournaments
 
@@ -19,7 +19,7 @@ DSA = "deep-sea-adventure"
 MEMBERS = ("alice", "bob", "carol", "dave")
 
 
-# The club's Oceans game, as its score sheet had it (games.oceans).
+# The club's Oceans game, as its score sheet had it (games.records.oceans).
 OCEANS_SHEET = {
     "edition": "first printing",
     "reef": False,

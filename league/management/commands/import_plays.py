@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from accounts.errors import ServiceError
+from core.errors import ServiceError
 from league.models import League, Membership
 from league.plays import FORMATS
 from league.services.plays import plays_import

@@ -234,7 +234,7 @@ def test_the_budget_can_name_the_searchs_root_judging():
 
 
 def test_the_service_budget_carries_a_per_game_root(settings):
-    from games.analysis import _budget_json, analysis_budget
+    from games.play.analysis import _budget_json, analysis_budget
 
     settings.HADAL_ANALYSIS = {"iterations": 5, "per_game": {"ventlife": {"root": "cheap"}}}
     assert analysis_budget("ventlife").root == "cheap"

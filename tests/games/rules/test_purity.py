@@ -17,7 +17,7 @@ PURE = [
     "league/standings.py",
     "league/charts.py",
     "games/logchain.py",  # the offline log checker needs only Python
-    "games/verify_log.py",
+    "games/records/verify.py",
 ]
 
 

@@ -6,7 +6,7 @@ corrected. Nothing is edited: a correction is a new event and moves the projecti
 
 - ``match_record``: a club record (GameCreated, ResultRecorded), final (GameFinished) once
   every member it names has confirmed it, at once if the recorder's word stands for all of
-  them; an Oceans record may carry its score sheet (games.oceans), which corrections carry on.
+  them; an Oceans record may carry its score sheet (games.records.oceans), which corrections carry on.
 - ``record_check`` / ``record_write`` / ``match_records_confirmed``: the same, split for a
   bulk writer (an import): every check first, then thousands of records confirmed for
   everyone they name written at once.
@@ -28,7 +28,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
 from accounts.bots import BOT_PREFIX
-from accounts.errors import (
+from core import inputs
+from core.errors import (
     Conflict,
     InvalidInput,
     NotYourSeat,
@@ -36,11 +37,12 @@ from accounts.errors import (
     RuleViolation,
     UnknownName,
 )
-from games import inputs, oceans, store
+from games import store
 from games.catalog import GameType, game_type
 from games.models import Event, EventKind, Game, GameMode, GameStatus, ScoreSheet, Seat
+from games.play.services import announce
+from games.records import oceans
 from games.rules import deep_vents_data
-from games.services import announce
 from games.signals import game_finished, result_corrected
 from games.store import NewEvent
 
@@ -253,7 +255,7 @@ def record_write(*, record: CheckedRecord, recorded_by, on_behalf_of: Collection
     members the recorder's word stands for (when an organiser records a league's game, the
     league's members: the league decides): it is final at once if they are all the others
     named, and else waits for the rest. An Oceans record may carry its score sheet
-    (games.oceans)."""
+    (games.records.oceans)."""
     game = record.new_game(recorded_by)
     game.save()
     for seat in record.seats:
@@ -791,3 +793,12 @@ def _finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
     elif correcting:
         ScoreSheet.objects.filter(game=game).delete()
     announce(result_corrected if correcting else game_finished, game)
+
+
+def oceans_card_statistics() -> list[dict]:
+    """Per Deep card of the promo pack: in how many final Oceans records it was played, and
+    how often its player won, from the sheets of those records (one query)."""
+    sheets = ScoreSheet.objects.filter(
+        slug=oceans.SLUG, game__status=GameStatus.FINISHED
+    ).values_list("sheet", "game__result")
+    return oceans.card_statistics(list(sheets))

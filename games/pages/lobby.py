@@ -1,5 +1,5 @@
 """Pages for coming to a game: your invitations, the lobby of open seats and live games to
-watch, taking an open seat, and asking for a rematch. The services are games.lobby's."""
+watch, taking an open seat, and asking for a rematch. The services are games.play.lobby's."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from accounts.errors import ServiceError
-from games import clocks, lobby, logs, signals
+from core.errors import ServiceError
+from games import signals
 from games.catalog import game_name
 from games.models import Game, GameStatus, Seat
+from games.play import clocks, lobby
+from games.tablelog import services as logs
 from games.templatetags.ordinals import ordinal
 
 LOBBY_GAMES = 50

@@ -11,14 +11,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import CheckedByWrite, TokenAuthentication
-from accounts.errors import InvalidInput
-from games import inputs, lobby, logs, selectors, services, store
-from games.api import logs as log_api
+from core import inputs
+from core.errors import InvalidInput
+from games import store
 from games.api import serializers as s
+from games.api import tablelog as log_api
 from games.catalog import game_types
 from games.models import Game, Seat
+from games.play import lobby, services
+from games.records import services as records
 from games.rules import registered
 from games.selectors import game_with_seats
+from games.tablelog import services as logs
 
 SEAT = {"type": "integer", "minimum": 0, "maximum": inputs.MAX_SEAT}
 VERSION = {"type": "integer", "minimum": 1, "maximum": inputs.MAX_VERSION}
@@ -281,4 +285,4 @@ class OceansCardsApi(APIView):
 
     @extend_schema(responses=s.DeepCardOut(many=True))
     def get(self, request):
-        return Response(s.DeepCardOut(selectors.oceans_card_statistics(), many=True).data)
+        return Response(s.DeepCardOut(records.oceans_card_statistics(), many=True).data)

@@ -11,13 +11,13 @@ from typing import Any
 
 from django import forms
 
-from games import clocks
 from games.bots import BOTS, bot_name
+from games.play import clocks
 from games.rules import registered
 from games.rules.base import GameSpec, OptionSpec
 
 # The value of a seat's "who" choice when a person (named by username) takes the seat, and
-# when the seat is left open for anyone to take (games.lobby).
+# when the seat is left open for anyone to take (games.play.lobby).
 PERSON = "person"
 OPEN = "open"
 

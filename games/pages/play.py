@@ -1,6 +1,6 @@
 """Server-rendered pages: the games list, a new game and the game page.
 
-Pages parse input and call ``games.services``. The game page embeds only what the services
+Pages parse input and call ``games.play.services``. The game page embeds only what the services
 return for the viewer (their seat's view, their legal actions, the log as they may see it);
 static/js/game.js draws it and keeps it live through the JSON API.
 """
@@ -17,26 +17,20 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from accounts.errors import InvalidInput, NotYourSeat, ServiceError
-from games import (
-    endgame,
-    export,
-    inputs,
-    lobby,
-    logchain,
-    logs,
-    records,
-    selectors,
-    services,
-    signals,
-)
+from core import inputs
+from core.errors import InvalidInput, NotYourSeat, ServiceError
+from games import logchain, signals
 from games.api.serializers import GameOut
 from games.catalog import game_name, game_types
-from games.forms import NewGameForm
-from games.links import back_or
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
+from games.pages.forms import NewGameForm
+from games.pages.links import back_or
+from games.play import endgame, lobby, services
+from games.records import export
+from games.records import services as records
 from games.rules import CHANCE
 from games.store import VersionConflict
+from games.tablelog import services as logs
 
 RECENT_GAMES = 20
 MY_GAMES = 50
@@ -338,7 +332,7 @@ def _chosen_seat(asked: str | None, mine: list[int], to_play: int | None) -> int
 def oceans_page(request):
     """Oceans, recorded not played: what a record checks, and the promo pack's Deep cards with
     how often each was played and won with."""
-    cards = selectors.oceans_card_statistics()
+    cards = records.oceans_card_statistics()
     return render(
         request,
         "games/oceans.html",

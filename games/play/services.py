@@ -25,7 +25,8 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.bots import BOT_PREFIX, bot_level, bot_user
-from accounts.errors import (
+from core import inputs
+from core.errors import (
     Conflict,
     InvalidInput,
     KeyReused,
@@ -34,14 +35,16 @@ from accounts.errors import (
     RuleViolation,
     UnknownName,
 )
-from games import clocks, inputs, logs, store
+from games import store
 from games.bots import get_bot
 from games.catalog import game_name, game_types
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
+from games.play import clocks
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
 from games.signals import consent_changed, game_finished
 from games.store import AppendResult, Head, NewEvent, VersionConflict
+from games.tablelog import services as logs
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -96,11 +99,11 @@ def game_create(
     """Create a game: the GameCreated event, any opening chance, and the seats.
 
     ``time_control`` is ``{"move_seconds": n}`` or ``{"bank_seconds": n, "increment_seconds":
-    m}``, with ``"on_timeout": "random" | "forfeit"``, or None (games.clocks). The people
+    m}``, with ``"on_timeout": "random" | "forfeit"``, or None (games.play.clocks). The people
     seated, other than the creator, are invited: each takes the seat by accepting or by
     moving, and no clock runs until everyone has. A seat ``{"open": true}`` is left for anyone
-    to take (games.lobby). ``seated`` seats everyone at once (tournament entrants accepted by
-    entering). ``rematch_of`` is the finished game this one is the rematch of (games.lobby)."""
+    to take (games.play.lobby). ``seated`` seats everyone at once (tournament entrants accepted by
+    entering). ``rematch_of`` is the finished game this one is the rematch of (games.play.lobby)."""
     rules, options = game_setup(slug, seats, options)
     seat_users = [_seat_user(i, s) for i, s in enumerate(seats)]
     clock = parse_time_control(time_control)
@@ -143,7 +146,7 @@ def game_create(
     seated_game = Game.objects.prefetch_related(
         Prefetch("seats", Seat.objects.select_related("user"))
     ).get(pk=game.pk)
-    # The people invited hear of it from the write itself (games.push: invitation_sent).
+    # The people invited hear of it from the write itself (games.live.push: invitation_sent).
     _append_and_project(store.head_of(seated_game), 0, events, state, game=game)
     return game
 
@@ -405,7 +408,7 @@ def _resign(
 
 
 def has_open_seats(seats) -> bool:
-    """Some seat is left for anyone to take (games.lobby): the game waits for it."""
+    """Some seat is left for anyone to take (games.play.lobby): the game waits for it."""
     return any(s.user_id is None and not s.guest for s in seats)
 
 
@@ -417,7 +420,7 @@ def everyone_seated(seats) -> bool:
 def game_accept(*, game: Game | int, seat: int | str, user: AbstractUser) -> AppendResult:
     """The person invited to ``seat`` takes it; once everyone has, the clock starts. At a table
     log, the person seated agrees to it, while it is kept or after: its result may then be
-    rated (games.logs)."""
+    rated (games.tablelog.services)."""
     head, state, seat = _invited_seat(game, seat, user)
     events = [NewEvent(EventKind.SEAT_ACCEPTED, {}, seat=seat, actor_id=user.pk)]
     if head.mode == GameMode.LOG:
@@ -556,7 +559,7 @@ def game_events(
     """The log after version ``after`` as ``user`` may see it, up to the version of ``game``
     as read: a move committed since that read is not shown with the older head or redacted
     by the older status (a stream would send it as not yet the head and then drop the move's
-    own message as sent: games.streams); the next read has it."""
+    own message as sent: games.live.streams); the next read has it."""
     after = 0 if after is None else _version_number(game, after, allow_zero=True)
     rows = Event.objects.filter(game=game, seq__gt=after, seq__lte=game.version).order_by("seq")
     return events_as_seen(game=game, user=user, events=rows)
@@ -569,13 +572,13 @@ def events_as_seen(*, game: Game, user: AbstractUser, events) -> list[dict[str, 
 
 def seats_seen_by(game: Game | Head, user) -> set[int]:
     """The seats whose private data ``user`` sees: their own, or in a table log all of them
-    for the scorekeeper and none for anyone else (games.logs)."""
+    for the scorekeeper and none for anyone else (games.tablelog.services)."""
     return logs.seats_seen(game, user) if game.mode == GameMode.LOG else seats_of(game, user)
 
 
 def events_seen_from(*, game: Game | Head, seats: set[int], events) -> list[dict[str, Any]]:
     """Events as a reader holding ``seats`` may see them (one redaction serves every reader
-    holding the same seats: games.streams renders a message once for all its spectators)."""
+    holding the same seats: games.live.streams renders a message once for all its spectators)."""
     # Recorded games hold no private data; a played game shows all once over, if its rules say;
     # a table log too, since the table has shown everything by its end.
     public_end = game.status == GameStatus.FINISHED and (
@@ -780,7 +783,7 @@ def _append_and_project(
 
 def schedule_next(head: Head) -> None:
     """Once committed, what the game at ``head`` waits for: a bot's move, or the clock of the
-    person to play checked when it runs out. Nothing while a seat is open (games.lobby)."""
+    person to play checked when it runs out. Nothing while a seat is open (games.play.lobby)."""
     if head.status != GameStatus.ACTIVE or head.current_player is None:
         return
     if has_open_seats(head.seats):
@@ -851,7 +854,7 @@ def announcements_batched() -> Iterator[None]:
 
 def enqueue_timeout(game_id: int, seat: int, version: int, seconds: float) -> None:
     """Check the clock when it runs out. In eager mode there is no waiting: the sweep catches
-    expired clocks instead, run by the beat or, with no beat, by games.sweeper's thread."""
+    expired clocks instead, run by the beat or, with no beat, by games.play.sweeper's thread."""
     from games.tasks import move_timeout
 
     if not move_timeout.app.conf.task_always_eager:

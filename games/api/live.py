@@ -4,7 +4,7 @@ client listens and an ASGI worker holds thousands of them where a WSGI worker ho
 Who may listen is decided exactly as for the JSON API: DRF's pipeline (content negotiation,
 the authentication classes, token or session, the permissions, throttles) runs on the request
 in a thread, and its errors are the API's ``{"error": ...}`` answers. Then the response is a
-stream (games.streams) over an async iterator under ASGI, a plain one under WSGI.
+stream (games.live.streams) over an async iterator under ASGI, a plain one under WSGI.
 """
 
 from __future__ import annotations
@@ -19,14 +19,16 @@ from rest_framework import renderers
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.views import APIView
 
-from games import inputs, stream_leases, streams
+from core import inputs
+from games.live import leases as stream_leases
+from games.live import streams
 from games.models import GameStatus
 from games.selectors import game_with_seats
 
 
 class EventStreamRenderer(renderers.BaseRenderer):
     """Lets a client ask for ``text/event-stream`` (EventSource does) through DRF's content
-    negotiation; the stream itself is written by games.streams, not rendered."""
+    negotiation; the stream itself is written by games.live.streams, not rendered."""
 
     media_type = "text/event-stream"
     format = "event-stream"

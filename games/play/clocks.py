@@ -1,7 +1,7 @@
 """Clocks: a deadline per move, or a time bank per seat with an increment per turn (Fischer).
 
 A game's clock is part of its row, written by the same statement as the append that changes it
-(games.services._append_and_project), so it is always the clock of the version the row is at:
+(games.play.services._append_and_project), so it is always the clock of the version the row is at:
 
 - ``move``: the seat to play has ``move_seconds`` from the last append.
 - ``bank``: every seat starts with ``bank_seconds``. ``banks`` holds each seat's time left at
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from accounts.errors import InvalidInput
+from core.errors import InvalidInput
 
 TIMEOUT_RULES = ("random", "forfeit")
 MOST_SECONDS = 7 * 86400

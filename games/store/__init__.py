@@ -34,11 +34,13 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from config.direct import cursor_of, direct, fetch_one, qmark
-from games import head_sharing, logchain, push
+from core.direct import cursor_of, direct, fetch_one, qmark
+from games import logchain
+from games.live import push
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat, Snapshot
 from games.rules import get_rules
 from games.rules.base import State, StateFormatError, state_from_json
+from games.store import sharing as head_sharing
 
 logger = logging.getLogger(__name__)
 
@@ -127,8 +129,10 @@ class Head:
     seats: tuple[SeatInfo, ...]
     chain_version: int  # what each event's hash covers (logchain's formats)
     fingerprint: str = ""  # the hash of the last event (logchain)
-    scorekeeper_id: int | None = None  # a table log's (games.logs): who sees all while it runs
-    # The clock (games.clocks), also projected with every append.
+    scorekeeper_id: int | None = (
+        None  # a table log's (games.tablelog.services): who sees all while it runs
+    )
+    # The clock (games.play.clocks), also projected with every append.
     bank_seconds: int | None = None
     increment_seconds: int = 0
     banks: list[float] | None = None
@@ -693,7 +697,9 @@ def apply_event(state: State, kind: str, data: dict[str, Any]) -> None:
         state.apply(data["action"])
 
 
-undone = logchain.undone  # the entries a table log's scorekeeper took back (games.logs)
+undone = (
+    logchain.undone
+)  # the entries a table log's scorekeeper took back (games.tablelog.services)
 
 
 def replay(game, events) -> State:
@@ -709,7 +715,7 @@ def replay(game, events) -> State:
 
 class HeadCache:
     """Recently committed versions of games in this process: the head and the rule state, and
-    with ``HADAL_SHARED_HEADS`` those the app's other processes committed (games.head_sharing).
+    with ``HADAL_SHARED_HEADS`` those the app's other processes committed (games.store.sharing).
 
     Safe because a committed version of a stream never changes: entries are only added once
     the write that made them has committed, and a version's seats and row are facts of that

@@ -2,7 +2,7 @@
 replayed through the rules. Needs only Python and this repository's ``games/`` folder (no
 Django, nothing installed):
 
-    python3 games/verify_log.py hadal-game-17.json
+    python3 games/records/verify.py hadal-game-17.json
 
 It prints what it checked and exits 0, or says where the bundle was changed and exits 1.
 ``manage.py verify_log FILE`` runs the same check.
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 if __package__ in (None, ""):  # run as a script: import games.* from the repository
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from games import logchain  # noqa: E402
 from games.rules import IllegalAction, get_rules  # noqa: E402
@@ -112,7 +112,7 @@ def _shape(bundle: Any) -> tuple[list[dict], dict, dict, int]:
         known = " and ".join(map(str, logchain.BUNDLE_VERSIONS))
         raise BundleError(
             f"bundle format version {version!r}: this checker reads versions {known}; a "
-            "newer bundle needs a newer copy of games/verify_log.py"
+            "newer bundle needs a newer copy of games/records/verify.py"
         )
     expected = _FIELDS[version]
     if set(bundle) != expected:
@@ -262,7 +262,7 @@ def _check_bytes(raw: bytes, bundle: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python3 games/verify_log.py BUNDLE.json", file=sys.stderr)
+        print("usage: python3 games/records/verify.py BUNDLE.json", file=sys.stderr)
         return 2
     try:
         raw = Path(args[0]).read_bytes()

@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import lobby, services, signals
+from games import signals
 from games.models import Game, GameMode, GameStatus
+from games.play import lobby, services
 
 # The parts of a score in the games' words, by the key the rule modules' views use.
 PART_WORDS = {

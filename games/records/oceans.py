@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from accounts.errors import InvalidInput, Refused
-from games import inputs
+from core import inputs
+from core.errors import InvalidInput, Refused
 from games.rules.oceans_data import CARDS, PACK, card_named
 
 SLUG = "oceans"
@@ -33,7 +33,7 @@ PLAYER_KEYS = {"player", "score_pile", "bonus", "other", "total", "deep_cards"}
 
 
 def parse_sheet(sheet: Any, results: list[dict[str, Any]]) -> dict[str, Any]:
-    """The clean sheet for ``results`` (clean results, see games.records.parse_results). A
+    """The clean sheet for ``results`` (clean results, see games.records.services.parse_results). A
     result without a score takes its total; one with a score must agree with it."""
     if not isinstance(sheet, dict):
         raise InvalidInput("sheet must be an object")

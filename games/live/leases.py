@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connections
 
-from accounts.errors import TooMany
+from core.errors import TooMany
 
 log = logging.getLogger(__name__)
 

@@ -8,9 +8,10 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.views import APIView
 
-from accounts.errors import Conflict
-from games import export, logchain
+from core.errors import Conflict
+from games import logchain
 from games.models import GameStatus
+from games.records import export
 from games.selectors import game_with_seats
 
 
@@ -26,7 +27,7 @@ class GameExportApi(APIView):
                     "covers: 2 the actor too, 1 for games logged before), rules {slug, module, "
                     "version}, game {mode, status}, events [{seq, kind, data, seat, actor, "
                     "time, hash}] and the fingerprint. Check it with `python3 "
-                    "games/verify_log.py FILE` or `manage.py verify_log FILE`."
+                    "games/records/verify.py FILE` or `manage.py verify_log FILE`."
                 ),
             )
         }

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from accounts.errors import InvalidInput, Refused, RuleViolation
+from core.errors import InvalidInput, Refused, RuleViolation
 
 EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
 # A date-only record is taken as noon UTC, up to a day ahead of UTC for clubs east of it.

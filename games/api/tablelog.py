@@ -1,4 +1,4 @@
-"""HTTP API for table logs (games.logs): creating one, taking its last entry back, and what
+"""HTTP API for table logs (games.tablelog.services): creating one, taking its last entry back, and what
 the scorekeeper's phone asks for: what is due now and the choices the rules allow."""
 
 from __future__ import annotations
@@ -10,12 +10,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.errors import Refused, RuleViolation
-from games import logs, store
+from core.errors import Refused, RuleViolation
+from games import store
 from games.api.serializers import AppendOut
 from games.models import Game, GameMode, GameStatus
 from games.rules import CHANCE
 from games.selectors import game_with_seats
+from games.tablelog import services as logs
 
 
 def log_create(request, data: dict[str, Any]) -> Game:
@@ -45,7 +46,7 @@ class LogUndoApi(APIView):
     def post(self, request, pk):
         body = UndoIn(data=request.data)
         body.is_valid(raise_exception=True)
-        from games.api.views import _appended  # views routes "mode": "log" here
+        from games.api.play import _appended  # views routes "mode": "log" here
 
         appended = logs.log_undo(
             game=pk, expected_version=body.validated_data["expected_version"], user=request.user

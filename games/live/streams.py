@@ -1,13 +1,13 @@
 """Server-sent event streams: a game's new events as the reader may see them, and a person's
-notices. The views (games.api.streams) check who is asking; this module says what they hear.
+notices. The views (games.api.live) check who is asking; this module says what they hear.
 
-A stream is a feed driven by a loop: the feed turns what the hub brings (games.push) into SSE
+A stream is a feed driven by a loop: the feed turns what the hub brings (games.live.push) into SSE
 frames, and reads the log itself when it may have missed something (a gap in the versions, a
 hub that lost its connection, an actor it cannot name without the database). The loop is
 written twice, for an ASGI server (an async iterator, uvicorn in production) and for a WSGI
 thread (`make run`'s runserver), around the same feed.
 
-Message format (documented in the OpenAPI schema, games.api.streams.SCHEMA):
+Message format (documented in the OpenAPI schema, games.api.live.SCHEMA):
 
     id: 12
     data: {"type": "event", "version": 12, "head": 13, "status": "active",
@@ -35,9 +35,12 @@ from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
-from games import inputs, push, services, stream_leases
+from core import inputs
 from games.catalog import game_name
+from games.live import leases as stream_leases
+from games.live import push
 from games.models import GameMode, GameStatus, Seat
+from games.play import services
 from games.selectors import game_with_seats
 
 T = TypeVar("T")
@@ -49,7 +52,7 @@ ENDED = ": ended; reconnect to go on\n\n"
 
 
 class Feed:
-    """What both kinds of stream share: the lease that counts it (games.stream_leases), given
+    """What both kinds of stream share: the lease that counts it (games.live.leases), given
     back when the stream ends or, should it never start, when the feed is let go."""
 
     lease: stream_leases.Lease | None = None

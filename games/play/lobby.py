@@ -1,7 +1,7 @@
 """Invitations, open seats and rematches: how people come to sit at a game together.
 
 - An invitation is a seat held for a named person who has not taken it yet (Seat.accepted is
-  false): they accept or decline it (games.services), and one nobody answers within
+  false): they accept or decline it (games.play.services), and one nobody answers within
   ``HADAL_INVITATION_HOURS`` lapses: the game is voided (a GameVoided event, nothing rated,
   nothing deleted). The same holds for a seat left open that nobody takes.
 - An open seat (``{"open": true}`` when creating) is held for nobody: anyone signed in who
@@ -26,9 +26,11 @@ from django.http import Http404
 from django.utils import timezone
 
 from accounts.bots import is_bot
-from accounts.errors import Conflict, InvalidInput, NotYourSeat
-from games import clocks, inputs, services, store
+from core import inputs
+from core.errors import Conflict, InvalidInput, NotYourSeat
+from games import store
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
+from games.play import clocks, services
 from games.store import AppendResult, NewEvent, VersionConflict
 
 # -- reading --------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""A finished game's log as a bundle anyone can check offline (games/verify_log.py)."""
+"""A finished game's log as a bundle anyone can check offline (games/records/verify.py)."""
 
 from __future__ import annotations
 

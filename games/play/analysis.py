@@ -19,7 +19,7 @@ from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
 
-from accounts.errors import Busy, Conflict, TooMany
+from core.errors import Busy, Conflict, TooMany
 from games import store
 from games.bots.analysis import Budget, Step, analyse
 from games.models import Analysis, Event, EventKind, Game, GameMode, GameStatus

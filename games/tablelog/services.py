@@ -27,7 +27,8 @@ from django.db.models import Prefetch, Q
 from django.http import Http404
 
 from accounts.bots import BOT_PREFIX
-from accounts.errors import (
+from core import inputs
+from core.errors import (
     Conflict,
     InvalidInput,
     NotYourSeat,
@@ -35,8 +36,9 @@ from accounts.errors import (
     RuleViolation,
     UnknownName,
 )
-from games import inputs, services, store
+from games import store
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
+from games.play import services
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State
 from games.store import AppendResult, Head, NewEvent, VersionConflict
@@ -78,7 +80,7 @@ def log_create(
         scorekeeper=keeper,
     )
     # Whoever keeps the log or sets it up agrees to it by doing so; every other member seated
-    # accepts their seat (games.services.game_accept) before it may be rated.
+    # accepts their seat (games.play.services.game_accept) before it may be rated.
     accepted = [user is None or user.pk in (keeper.pk, created_by.pk) for user, _ in people]
     Seat.objects.bulk_create(
         [
@@ -161,7 +163,7 @@ def table_log_start(*, game: Game, by: AbstractUser, organiser: bool = False) ->
     state = store.new_state(game)
     started = NewEvent(
         EventKind.LOG_STARTED,
-        # What the rules are set up with, so that the log alone replays (games/verify_log.py).
+        # What the rules are set up with, so that the log alone replays (games/records/verify.py).
         {"scorekeeper": by.username, "rules_version": rules.spec.version, "options": game.options},
         actor_id=by.pk,
     )

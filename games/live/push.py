@@ -15,7 +15,7 @@ broker), a NOTIFY payload is capped at 8000 bytes (an Abyss batch with its priva
 exceed it), and LISTEN needs one PostgreSQL connection per listening process held outside the
 pool, with psycopg's notifications read by polling that connection. A message lost while Redis
 is away is not lost for a stream: the events are in the log, and a stream that sees a gap in
-the versions reads what it missed from the database (games.streams).
+the versions reads what it missed from the database (games.live.streams).
 
 Messages are JSON. A game's channel carries the raw events with the head they produced (the
 private parts too: redaction happens per listener, with the same code as the events API); a

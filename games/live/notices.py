@@ -1,5 +1,5 @@
 """What a person is told when it becomes their turn, when they are invited to a seat and when a
-tournament round pairs them: a notice on their stream (games.streams), and for a turn in a game
+tournament round pairs them: a notice on their stream (games.live.streams), and for a turn in a game
 without a short clock, an e-mail if they asked for one (accounts.Profile)."""
 
 from __future__ import annotations
@@ -10,18 +10,21 @@ import time
 from django.conf import settings
 from django.db.models.signals import post_delete, post_save
 
-from games import push, store, streams
+from games import store
+from games.live import push, streams
 from games.signals import invitation_sent, round_paired, turn_started
 
 
 def connect() -> None:
-    turn_started.connect(on_turn_started, dispatch_uid="games.notices.turn")
-    invitation_sent.connect(on_invitation_sent, dispatch_uid="games.notices.invitation")
-    round_paired.connect(on_round_paired, dispatch_uid="games.notices.round")
+    turn_started.connect(on_turn_started, dispatch_uid="games.live.notices.turn")
+    invitation_sent.connect(on_invitation_sent, dispatch_uid="games.live.notices.invitation")
+    round_paired.connect(on_round_paired, dispatch_uid="games.live.notices.round")
     from accounts.models import Profile
 
-    post_save.connect(_forget_choice, sender=Profile, dispatch_uid="games.notices.profile")
-    post_delete.connect(_forget_choice, sender=Profile, dispatch_uid="games.notices.profile-gone")
+    post_save.connect(_forget_choice, sender=Profile, dispatch_uid="games.live.notices.profile")
+    post_delete.connect(
+        _forget_choice, sender=Profile, dispatch_uid="games.live.notices.profile-gone"
+    )
 
 
 def on_turn_started(*, game, seat: int, user_id: int, **kwargs) -> None:

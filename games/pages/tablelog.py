@@ -1,4 +1,4 @@
-"""The scorekeeper's page of a table log (games.logs), made for a phone: what is due now, the
+"""The scorekeeper's page of a table log (games.tablelog.services), made for a phone: what is due now, the
 choices the rules allow as big buttons or a searchable list, and "undo the last entry".
 static/js/log.js draws it and posts the entries through the JSON API."""
 
@@ -10,13 +10,14 @@ from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from accounts.errors import InvalidInput
-from games import logs, services
-from games.api.logs import log_due
+from core.errors import InvalidInput
 from games.api.serializers import GameOut
+from games.api.tablelog import log_due
 from games.catalog import game_name
 from games.models import Game, GameMode, GameStatus, Seat
+from games.play import services
 from games.rules import registered
+from games.tablelog import services as logs
 
 # What the scorekeeper enters for each game, and when, in the game's words. Where the table
 # keeps something secret, the person who sees it shows the scorekeeper (or is the scorekeeper).

@@ -1,0 +1,7 @@
+"""Recorded games: results reported from a table, confirmed by those who played.
+
+services (record, confirm, correct, void), oceans (the Oceans score sheet), export (a finished
+game's bundle) and verify (the bundle's checker, runnable with nothing but Python: this
+package's __init__ imports nothing, so ``games.records.verify`` stays free of Django). It may
+import play, the store and the models; never live, tablelog, api, pages or games.tasks.
+"""
