@@ -187,8 +187,8 @@ def measure(moves: int, warmup: int, seed: int, profiler=None):
 SPANS = [  # (step, module, function, the span it lies in)
     ("request: middleware, DRF, token", None, None, None),
     ("the view: parse, answer", games.api.play.GameActionsApi, "post", "request"),
-    ("read the head, check the seat", services, "game_action_append", "the view"),
-    ("rules, chance, clock, head kept", services, "_append_decision", "read the head"),
+    ("check the seat", services, "move_append", "the view"),
+    ("rules, chance, clock, head kept", services, "_append_decision", "check the seat"),
     ("the store: transaction, rows", store, "write", "rules, chance"),
     ("hash chain", logchain, "chain", "the store"),
     ("SQL statements", store, "_WRITERS", "the store"),

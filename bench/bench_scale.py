@@ -52,7 +52,7 @@ from django.utils import timezone  # noqa: E402
 from config.celery import app as celery_app  # noqa: E402
 from games.admin import LAST_EVENTS  # noqa: E402
 from games.models import Game, GameStatus, Seat  # noqa: E402
-from games.play import services  # noqa: E402
+from games.play import reads, services  # noqa: E402
 from league.models import League, Membership  # noqa: E402
 from league.services import leagues, tournaments  # noqa: E402
 from league.services.ratings import ratings_recompute, ratings_update  # noqa: E402
@@ -257,7 +257,7 @@ def played_game() -> Game:
     users = {0: a, 1: b}
     while game.version < 100:
         seat = game.current_player
-        action = services.game_legal_actions(game=game, user=users[seat], seat=seat)[0]
+        action = reads.game_legal_actions(game=game, user=users[seat], seat=seat)[0]
         services.game_action_append(
             game=game, seat=seat, expected_version=game.version, action=action, user=users[seat]
         )

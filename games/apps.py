@@ -14,9 +14,11 @@ class GamesConfig(AppConfig):
         from games.play import sweeper
 
         register_levels(BOTS)  # accounts knows bot users, games knows what bots there are
+        from games import tasks
         from games.live import notices
 
         notices.connect()
+        tasks.connect()  # play's requests for work, answered by queueing a task
         post_migrate.connect(_guard_the_log, sender=self)
         # Clocks fire with no beat too (eager mode): the web process sweeps in a thread.
         request_started.connect(sweeper.start, dispatch_uid="games.play.sweeper")

@@ -31,7 +31,7 @@ And one question the pages ask upward, since only the apps above know the answer
   to them, for their invitations page; answered as ``game_over_panels`` is, collected by
   :func:`invitations_elsewhere` (league answers with leagues to join and tournament entries).
 
-A bulk writer (games.play.services.announcements_batched) sends each once per game type for all its
+A bulk writer (games.play.steps.announcements_batched) sends each once per game type for all its
 games: ``game_id`` is the last of them and ``game_ids`` lists them all.
 """
 
@@ -45,6 +45,10 @@ record_correctable = Signal()
 turn_started = Signal()
 invitation_sent = Signal()
 round_paired = Signal()
+# Work for a worker, sent once the transaction has committed; games.tasks answers each.
+bot_to_move = Signal()  # game_id, seat, version: a bot's (or a resigned seat's) move is due
+clock_started = Signal()  # game_id, seat, version, seconds: check the clock when it runs out
+analysis_wanted = Signal()  # game_id: compute a finished game's analysis
 game_over_panels = Signal()
 invitation_panels = Signal()
 

@@ -1,17 +1,21 @@
-"""Celery tasks for games. Each fetches by id and calls a service; all are idempotent."""
+"""Celery tasks for games. Each fetches by id and calls a service; all are idempotent.
+
+The top of the app: nothing imports this module but games.apps, whose ready() connects the
+receivers below. Play asks for work by signal (games.signals): a bot's move, a clock to check,
+an analysis, a turn's e-mail; the receivers here queue the task, once the write has committed.
+"""
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+import threading
 
 from celery import shared_task
-from django.conf import settings
 from django.db import OperationalError
-from django.utils import timezone
 
-from games.models import Game, GameStatus, Seat
-from games.play import analysis, lobby, services
+from games.live import notices
+from games.play import analysis, services, sweeper
+from games.signals import analysis_wanted, bot_to_move, clock_started, turn_started
 
 log = logging.getLogger(__name__)
 
@@ -46,38 +50,14 @@ def move_timeout(game_id: int, seat: int, version: int) -> int | None:
 
 @shared_task(acks_late=True, soft_time_limit=50, time_limit=60)
 def sweep_stalled_bots() -> int:
-    """Re-enqueue bot or resigned seats that have waited too long (a lost task, a dead worker),
-    play the moves of people whose clock has run out, and call off games whose invitations
-    went unanswered. A tournament never stalls. With no beat (eager mode, ``make run``)
-    games.play.sweeper runs this in a thread of the web process."""
-    now = timezone.now()
-    cutoff = now - timedelta(seconds=settings.HADAL_BOT_STALL_SECONDS)
-    handled = 0
-    waiting = Game.objects.filter(
-        status=GameStatus.ACTIVE, current_player__isnull=False, mode="play"
-    )
-    # updated_at (indexed) is never later than moved_at, so it narrows the scan first.
-    for game in waiting.filter(updated_at__lt=cutoff, moved_at__lt=cutoff).iterator():
-        seat = Seat.objects.filter(game=game, index=game.current_player).first()
-        if seat is not None and (seat.bot or seat.resigned):
-            services.enqueue_bot_move(game.pk, game.current_player, game.version)
-            handled += 1
-    # The clocks that have run out, along a partial index of the running ones.
-    expired = Game.objects.filter(deadline__lte=now, status=GameStatus.ACTIVE)
-    for game_id, seat, version in expired.values_list("pk", "current_player", "version"):
-        if services.game_timeout(game_id=game_id, seat=seat, version=version) is not None:
-            handled += 1
-    handled += lobby.lapse_invitations(now=now)
-    if handled:
-        log.info("moved %d stalled or timed-out seat(s) or lapsed invitation(s)", handled)
-    return handled
+    """games.play.sweeper.sweep, from the beat (with no beat, the sweeper's own thread)."""
+    return sweeper.sweep()
 
 
 @shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def turn_email(game_id: int, seat: int, version: int) -> bool:
-    """Mail a person that it is their turn (games.live.notices); once per turn, whatever the retries."""
-    from games.live import notices
-
+    """Mail a person that it is their turn (games.live.notices); once per turn, whatever the
+    retries."""
     return notices.send_turn_email(game_id=game_id, seat=seat, version=version)
 
 
@@ -85,3 +65,50 @@ def turn_email(game_id: int, seat: int, version: int) -> bool:
 def analyse_game(game_id: int) -> bool:
     """Compute a finished game's analysis; a duplicate delivery finds it done and does nothing."""
     return analysis.game_analysis_compute(game_id=game_id)
+
+
+# -- the receivers: play's requests for work ------------------------------------------------------
+
+
+def connect() -> None:
+    bot_to_move.connect(enqueue_bot_move, dispatch_uid="games.tasks.bot_move")
+    clock_started.connect(enqueue_timeout, dispatch_uid="games.tasks.move_timeout")
+    analysis_wanted.connect(enqueue_analysis, dispatch_uid="games.tasks.analyse_game")
+    turn_started.connect(enqueue_turn_email, dispatch_uid="games.tasks.turn_email")
+
+
+_eager = threading.local()
+
+
+def enqueue_bot_move(*, game_id: int, seat: int, version: int, **kwargs) -> None:
+    """Enqueue a bot move. In eager mode, run bot moves one after another, not nested."""
+    if not bot_move.app.conf.task_always_eager:
+        bot_move.delay(game_id, seat, version)
+        return
+    queue = getattr(_eager, "queue", None)
+    if queue is not None:
+        queue.append((game_id, seat, version))
+        return
+    _eager.queue = [(game_id, seat, version)]
+    try:
+        while _eager.queue:
+            bot_move.apply(args=_eager.queue.pop(0))
+    finally:
+        _eager.queue = None
+
+
+def enqueue_timeout(*, game_id: int, seat: int, version: int, seconds: float, **kwargs) -> None:
+    """Check the clock when it runs out. In eager mode there is no waiting: the sweep catches
+    expired clocks instead, run by the beat or, with no beat, by games.play.sweeper's thread."""
+    if not move_timeout.app.conf.task_always_eager:
+        move_timeout.apply_async((game_id, seat, version), countdown=max(0.0, seconds) + 1)
+
+
+def enqueue_analysis(*, game_id: int, **kwargs) -> None:
+    analyse_game.delay(game_id)
+
+
+def enqueue_turn_email(*, game, seat: int, user_id: int, **kwargs) -> None:
+    """A turn's e-mail, for a person who asked for one and a game without a short clock."""
+    if notices.wants_turn_email(game, user_id):
+        turn_email.delay(game.id, seat, game.version)

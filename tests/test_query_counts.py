@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
-from games.play import services
+from games.play import reads, services
 from games.store import state_cache
 from league.models import League, Membership, Rating, RatingChange
 from league.services import leagues, tournaments
@@ -182,7 +182,7 @@ def test_a_game_page_with_its_log(member, alice, bob):
         target = game.version + count
         while game.version < target:
             seat = game.current_player
-            action = services.game_legal_actions(game=game, user=users[seat], seat=seat)[0]
+            action = reads.game_legal_actions(game=game, user=users[seat], seat=seat)[0]
             services.game_action_append(
                 game=game, seat=seat, expected_version=game.version, action=action, user=users[seat]
             )

@@ -18,11 +18,11 @@ from games.api import serializers as s
 from games.api import tablelog as log_api
 from games.catalog import game_types
 from games.models import Game, Seat
-from games.play import lobby, services
+from games.play import lobby, reads, seating, services, steps
 from games.records import services as records
 from games.rules import registered
 from games.selectors import game_with_seats
-from games.tablelog import services as logs
+from games.tablelog import services as tablelog
 
 SEAT = {"type": "integer", "minimum": 0, "maximum": inputs.MAX_SEAT}
 VERSION = {"type": "integer", "minimum": 1, "maximum": inputs.MAX_VERSION}
@@ -113,7 +113,7 @@ class GameStateApi(APIView):
     )
     def get(self, request, pk):
         game = game_with_seats(pk)
-        view = services.game_view(
+        view = reads.game_view(
             game=game,
             user=request.user,
             seat=request.query_params.get("seat"),
@@ -131,7 +131,7 @@ class GameActionsApi(APIView):
         seat = request.query_params.get("seat")
         if seat is None:
             raise InvalidInput("give the seat: ?seat=N")
-        actions = services.game_legal_actions(game=game, user=request.user, seat=seat)
+        actions = reads.game_legal_actions(game=game, user=request.user, seat=seat)
         return Response(actions, headers={"X-Game-Version": str(game.version)})
 
     def get_authenticators(self):
@@ -146,7 +146,7 @@ class GameActionsApi(APIView):
     def post(self, request, pk):
         checked_by_write = request.auth if isinstance(request.auth, CheckedByWrite) else None
         if checked_by_write is None:
-            return _appended(request, self._move(request, pk))
+            return s.appended_response(request, self._move(request, pk))
         try:
             with store.guarded(*checked_by_write.condition()):
                 appended = self._move(request, pk)
@@ -155,13 +155,18 @@ class GameActionsApi(APIView):
             raise
         if appended.replayed:
             checked_by_write.confirm()  # the write that checked the token was not ours
-        return _appended(request, appended)
+        return s.appended_response(request, appended)
 
     def _move(self, request, pk):
         body = s.ActionIn.validated(request.data)
-        # The service reads the game itself: from this process's cache of committed versions
-        # when the client's expected version is there, so a move need not read it at all.
-        return services.game_action_append(game=pk, user=request.user, **body)
+        # The game is read from this process's cache of committed versions when the client's
+        # expected version is there, so a move need not read it at all; a table log's entries
+        # (and chance outcomes) are the scorekeeper's, taken by games.tablelog.
+        head, state = steps.load_expected(pk, body["expected_version"])
+        append = (
+            tablelog.entry_append if tablelog.takes(head, body["seat"]) else services.move_append
+        )
+        return append(pk, head, state, user=request.user, **body)
 
 
 class GameEventsApi(APIView):
@@ -180,9 +185,7 @@ class GameEventsApi(APIView):
     def get(self, request, pk):
         game = game_with_seats(pk)
         return Response(
-            services.game_events(
-                game=game, user=request.user, after=request.query_params.get("after")
-            )
+            reads.game_events(game=game, user=request.user, after=request.query_params.get("after"))
         )
 
 
@@ -192,7 +195,7 @@ class GameResignApi(APIView):
         body = s.ResignIn(data=request.data)
         body.is_valid(raise_exception=True)
         appended = services.game_resign(game=pk, user=request.user, **body.validated_data)
-        return _appended(request, appended)
+        return s.appended_response(request, appended)
 
 
 class GameSeatApi(APIView):
@@ -205,9 +208,9 @@ class GameSeatApi(APIView):
     def post(self, request, pk):
         body = s.SeatChoiceIn(data=request.data)
         body.is_valid(raise_exception=True)
-        act = services.game_accept if self.action == "accept" else services.game_decline
+        act = seating.game_accept if self.action == "accept" else seating.game_decline
         appended = act(game=pk, seat=body.validated_data["seat"], user=request.user)
-        return _appended(request, appended)
+        return s.appended_response(request, appended)
 
 
 class GameJoinApi(APIView):
@@ -218,7 +221,7 @@ class GameJoinApi(APIView):
         body = s.SeatChoiceIn(data=request.data)
         body.is_valid(raise_exception=True)
         appended = lobby.game_join(game=pk, seat=body.validated_data["seat"], user=request.user)
-        return _appended(request, appended)
+        return s.appended_response(request, appended)
 
 
 class GameRematchApi(APIView):
@@ -241,7 +244,7 @@ class GameCancelApi(APIView):
 
     @extend_schema(request=None, responses={201: s.AppendOut})
     def post(self, request, pk):
-        return _appended(request, lobby.game_cancel(game=pk, user=request.user))
+        return s.appended_response(request, lobby.game_cancel(game=pk, user=request.user))
 
 
 class InvitationsApi(generics.ListAPIView):
@@ -253,7 +256,7 @@ class InvitationsApi(generics.ListAPIView):
 
     def get_queryset(self):
         invited = [seat.game_id for seat in lobby.invitations_for(self.request.user)]
-        invited += [seat.game_id for seat in logs.log_seats_waiting(self.request.user)]
+        invited += [seat.game_id for seat in seating.log_seats_waiting(self.request.user)]
         return lobby.with_seats(Game.objects.filter(pk__in=invited).order_by("-created_at", "-id"))
 
 
@@ -264,17 +267,6 @@ class OpenGamesApi(generics.ListAPIView):
 
     def get_queryset(self):
         return lobby.open_games()
-
-
-def _appended(request, appended) -> Response:
-    """The append's result; a repeated idempotency key gets the first result again."""
-    events = services.events_as_seen(game=appended.head, user=request.user, events=appended.events)
-    headers = {"Idempotent-Replayed": "true"} if appended.replayed else {}
-    return Response(
-        {"version": appended.version, "events": events},
-        status=status.HTTP_201_CREATED,
-        headers=headers,
-    )
 
 
 class OceansCardsApi(APIView):

@@ -2,12 +2,13 @@
 
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers
+from rest_framework import serializers, status
+from rest_framework.response import Response
 
 from core import inputs
 from games.api.fields import SeatField, Text, TimeControlField
 from games.models import Game
-from games.play import clocks
+from games.play import clocks, reads
 from games.records import export
 from games.records import services as records
 from games.rules.oceans_data import CARD_NAMES
@@ -299,6 +300,17 @@ class EventOut(serializers.Serializer):
 class AppendOut(serializers.Serializer):
     version = serializers.IntegerField()
     events = EventOut(many=True)
+
+
+def appended_response(request, appended) -> Response:
+    """The append's result; a repeated idempotency key gets the first result again."""
+    events = reads.events_as_seen(game=appended.head, user=request.user, events=appended.events)
+    headers = {"Idempotent-Replayed": "true"} if appended.replayed else {}
+    return Response(
+        {"version": appended.version, "events": events},
+        status=status.HTTP_201_CREATED,
+        headers=headers,
+    )
 
 
 class ResignIn(serializers.Serializer):

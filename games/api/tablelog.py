@@ -12,8 +12,9 @@ from rest_framework.views import APIView
 
 from core.errors import Refused, RuleViolation
 from games import store
-from games.api.serializers import AppendOut
+from games.api.serializers import AppendOut, appended_response
 from games.models import Game, GameMode, GameStatus
+from games.play import reads
 from games.rules import CHANCE
 from games.selectors import game_with_seats
 from games.tablelog import services as logs
@@ -46,12 +47,10 @@ class LogUndoApi(APIView):
     def post(self, request, pk):
         body = UndoIn(data=request.data)
         body.is_valid(raise_exception=True)
-        from games.api.play import _appended  # views routes "mode": "log" here
-
         appended = logs.log_undo(
             game=pk, expected_version=body.validated_data["expected_version"], user=request.user
         )
-        return _appended(request, appended)
+        return appended_response(request, appended)
 
 
 class LogDueOut(serializers.Serializer):
@@ -84,7 +83,7 @@ class LogDueApi(APIView):
 def log_due(game: Game, user) -> dict[str, Any]:
     if game.mode != GameMode.LOG:
         raise RuleViolation("this game is not a table log")
-    logs.require_seat_view(game, user)  # the scorekeeper's, while the game runs
+    reads.require_seat_view(game, user)  # the scorekeeper's, while the game runs
     state = store.load_state(game)
     over = game.status != GameStatus.ACTIVE or state.is_terminal()
     player = None if over else state.current_player

@@ -29,10 +29,6 @@ def connect() -> None:
 
 def on_turn_started(*, game, seat: int, user_id: int, **kwargs) -> None:
     push.notify_user(user_id, lambda: streams.turn_notice(game, seat), game.db)
-    if wants_turn_email(game, user_id):
-        from games.tasks import turn_email
-
-        turn_email.delay(game.id, seat, game.version)
 
 
 def on_invitation_sent(*, game, seat: int, user_id: int, **kwargs) -> None:

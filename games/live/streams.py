@@ -40,7 +40,7 @@ from games.catalog import game_name
 from games.live import leases as stream_leases
 from games.live import push
 from games.models import GameMode, GameStatus, Seat
-from games.play import services
+from games.play import reads
 from games.selectors import game_with_seats
 
 T = TypeVar("T")
@@ -103,7 +103,7 @@ class GameFeed(Feed):
     def catch_up(self) -> str:
         """What the log holds after the last version sent (the database: run it in a thread)."""
         game = game_with_seats(self.game_id)
-        events = services.game_events(game=game, user=self.user, after=self.last)
+        events = reads.game_events(game=game, user=self.user, after=self.last)
         return self._frames(game, events)
 
     def receive(self, message: str) -> str | None:
@@ -118,7 +118,7 @@ class GameFeed(Feed):
             e.actor_id is not None and e.actor_id not in seated for e in events
         ):
             return None  # a gap, or an actor only the database can name
-        chunk = _rendered(message, frozenset(services.seats_seen_by(head, self.user)))
+        chunk = _rendered(message, frozenset(reads.seats_seen_by(head, self.user)))
         self.last = head.version
         self.done = head.status != GameStatus.ACTIVE
         return chunk
@@ -129,7 +129,7 @@ class GameFeed(Feed):
             self.last = events[-1]["seq"]
         if game.status != GameStatus.ACTIVE and self.last >= game.version:
             self.done = True
-        return _frames(game, events, services.seats_seen_by(game, self.user))
+        return _frames(game, events, reads.seats_seen_by(game, self.user))
 
 
 @functools.lru_cache(maxsize=256)
@@ -145,9 +145,7 @@ def _rendered(message: str, seats: frozenset[int]) -> str:
     """A message's frames for a reader holding ``seats``: redacted and written once for all
     the readers holding the same seats (every spectator, say)."""
     head, events = _parsed(message)
-    return _frames(
-        head, services.events_seen_from(game=head, seats=set(seats), events=events), seats
-    )
+    return _frames(head, reads.events_seen_from(game=head, seats=set(seats), events=events), seats)
 
 
 def _frames(game, events: list[dict[str, Any]], mine) -> str:

@@ -14,8 +14,7 @@ from core.errors import ServiceError
 from games import signals
 from games.catalog import game_name
 from games.models import Game, GameStatus, Seat
-from games.play import clocks, lobby
-from games.tablelog import services as logs
+from games.play import clocks, lobby, seating
 from games.templatetags.ordinals import ordinal
 
 LOBBY_GAMES = 50
@@ -92,7 +91,7 @@ def invitations(request):
                     "name": game_name(seat.game.slug),
                     "keeper": seat.game.scorekeeper.username if seat.game.scorekeeper else "",
                 }
-                for seat in logs.log_seats_waiting(request.user)
+                for seat in seating.log_seats_waiting(request.user)
             ],
             "elsewhere": signals.invitations_elsewhere(request.user),
         },

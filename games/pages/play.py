@@ -25,12 +25,11 @@ from games.catalog import game_name, game_types
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
 from games.pages.forms import NewGameForm
 from games.pages.links import back_or
-from games.play import endgame, lobby, services
+from games.play import endgame, lobby, reads, seating, services
 from games.records import export
 from games.records import services as records
 from games.rules import CHANCE
 from games.store import VersionConflict
-from games.tablelog import services as logs
 
 RECENT_GAMES = 20
 MY_GAMES = 50
@@ -95,7 +94,7 @@ def _row(game: Game, user) -> GameRow:
         turn = _seat_name(seat)
         if sum(1 for s in seats if _seat_name(s) == turn) > 1:  # one person, several seats
             turn = f"{turn} (player {seat.index + 1})"
-        your_turn = game.current_player in services.seats_of(game, user)
+        your_turn = game.current_player in reads.seats_of(game, user)
     return GameRow(
         game=game,
         name=game_name(game.slug),
@@ -166,11 +165,11 @@ def game_detail(request, pk: int):
         return _recorded_game(request, game)
     # A table log is watched, not played, here: its scorekeeper enters it on its own page.
     logged = game.mode == GameMode.LOG
-    mine = [] if logged else sorted(services.seats_of(game, request.user))
+    mine = [] if logged else sorted(reads.seats_of(game, request.user))
     seat = _chosen_seat(request.GET.get("seat"), mine, game.current_player)
-    view = services.game_view(game=game, user=request.user, seat=seat)
+    view = reads.game_view(game=game, user=request.user, seat=seat)
     actions = (
-        [] if seat is None else services.game_legal_actions(game=game, user=request.user, seat=seat)
+        [] if seat is None else reads.game_legal_actions(game=game, user=request.user, seat=seat)
     )
     page = {
         "game": GameOut(game).data,
@@ -179,7 +178,7 @@ def game_detail(request, pk: int):
         "my_seats": mine,
         "view": view,
         "actions": actions,
-        "events": services.game_events(game=game, user=request.user),
+        "events": reads.game_events(game=game, user=request.user),
         "api": {
             "game": reverse("api-game", args=[game.pk]),
             "state": reverse("api-game-state", args=[game.pk]),
@@ -214,7 +213,7 @@ def game_detail(request, pk: int):
             and game.created_by_id == request.user.pk
             and any(not s.accepted and not s.bot for s in game.seats.all()),
             # A table log is rated once every member seated has accepted their seat.
-            "log_answers": logs.seat_answers(game) if logged else None,
+            "log_answers": seating.seat_answers(game) if logged else None,
             "log_seats_to_answer": _log_seats_to_answer(game, request.user) if logged else [],
             "log_entry": logged
             and game.status == GameStatus.ACTIVE
@@ -227,7 +226,7 @@ def _log_seats_to_answer(game: Game, user) -> list[int]:
     """The viewer's seats at a table log that they have neither accepted nor declined."""
     if not user.is_authenticated or game.status == GameStatus.VOID:
         return []
-    declined = logs.seats_declined(game)
+    declined = seating.seats_declined(game)
     return [
         s.index
         for s in game.seats.all()
@@ -248,7 +247,7 @@ def _fingerprint(game: Game) -> dict[str, str] | None:
 def game_seat_answer(request, pk: int, answer: str):
     """An invited person takes their seat, or declines it and calls the game off."""
     game = get_object_or_404(Game, pk=pk)
-    act = services.game_accept if answer == "accept" else services.game_decline
+    act = seating.game_accept if answer == "accept" else seating.game_decline
     try:
         act(game=game, seat=request.POST.get("seat"), user=request.user)
     except VersionConflict:
@@ -294,7 +293,7 @@ def _recorded_game(request, game: Game):
     me = request.user.username if request.user.is_authenticated else None
     log = [
         {**event, "words": RECORD_WORDS.get(event["kind"], event["kind"])}
-        for event in services.game_events(game=game, user=request.user)
+        for event in reads.game_events(game=game, user=request.user)
     ]
     return render(
         request,

@@ -15,7 +15,7 @@ from games.api.serializers import GameOut
 from games.api.tablelog import log_due
 from games.catalog import game_name
 from games.models import Game, GameMode, GameStatus, Seat
-from games.play import services
+from games.play import reads
 from games.rules import registered
 from games.tablelog import services as logs
 
@@ -72,13 +72,13 @@ def game_log_page(request, pk: int):
         pk=pk,
         mode=GameMode.LOG,
     )
-    if not logs.is_scorekeeper(game, request.user) or game.status != GameStatus.ACTIVE:
+    if not reads.is_scorekeeper(game, request.user) or game.status != GameStatus.ACTIVE:
         return redirect("game-detail", pk=game.pk)
     page = {
         "game": GameOut(game).data,
         "name": game_name(game.slug),
         "due": log_due(game, request.user),
-        "events": services.game_events(game=game, user=request.user),
+        "events": reads.game_events(game=game, user=request.user),
         "seats": [s.name for s in game.seats.all()],
         "api": {
             "game": reverse("api-game", args=[game.pk]),

@@ -24,6 +24,7 @@ from games import store
 from games.bots.analysis import Budget, Step, analyse
 from games.models import Analysis, Event, EventKind, Game, GameMode, GameStatus
 from games.rules import get_rules
+from games.signals import analysis_wanted
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ def game_analysis_get(*, game_id: int, user) -> Analysis:
                 update_fields=["status", "progress", "started_at", "updated_at", "requested_by"]
             )
         if created or restart:
-            transaction.on_commit(lambda: _enqueue(game.pk))
+            transaction.on_commit(lambda: analysis_wanted.send(sender=Game, game_id=game.pk))
     row.refresh_from_db()  # an eager task has finished by now
     return row
 
@@ -130,12 +131,6 @@ def _require_analysable(game: Game) -> None:
         raise Conflict("the game was called off: there is nothing to analyse")
     if not get_rules(game.slug).spec.reveal_at_end:
         raise Conflict("this game keeps its hands secret after the end: it is not analysed")
-
-
-def _enqueue(game_id: int) -> None:
-    from games.tasks import analyse_game
-
-    analyse_game.delay(game_id)
 
 
 def game_analysis_compute(*, game_id: int) -> bool:

@@ -9,7 +9,7 @@ from typing import Any
 
 from games import signals
 from games.models import Game, GameMode, GameStatus
-from games.play import lobby, services
+from games.play import lobby, reads
 
 # The parts of a score in the games' words, by the key the rule modules' views use.
 PART_WORDS = {
@@ -74,7 +74,7 @@ def game_over(game: Game, view: dict[str, Any], user) -> GameOver | None:
     if game.mode != GameMode.PLAY or game.status != GameStatus.FINISHED or not game.result:
         return None
     seats = list(game.seats.all())
-    mine = services.seats_of(game, user)
+    mine = reads.seats_of(game, user)
     forfeit = any(entry["score"] is None for entry in game.result)  # won by forfeit
     columns, parts = score_parts(view, len(seats)) if not forfeit else ([], [])
     lines = sorted(

@@ -30,7 +30,7 @@ from core import inputs
 from core.errors import Conflict, InvalidInput, NotYourSeat
 from games import store
 from games.models import EventKind, Game, GameMode, GameStatus, Seat
-from games.play import clocks, services
+from games.play import clocks, services, steps
 from games.store import AppendResult, NewEvent, VersionConflict
 
 # -- reading --------------------------------------------------------------------------------------
@@ -143,7 +143,7 @@ def game_join(*, game: Game | int, seat: object, user: AbstractUser) -> AppendRe
                     seat_changes={index: {"user_id": user.pk, "accepted": True}},
                     now=now,
                 )
-                services.schedule_next(replace(new, seats=seats))
+                steps.schedule_next(replace(new, seats=seats))
         except VersionConflict:
             continue  # the game moved meanwhile (perhaps someone took the seat): look again
         return appended
@@ -194,7 +194,7 @@ def game_lapse(*, game_id: int) -> AppendResult | None:
             head.version,
             [NewEvent(EventKind.GAME_VOIDED, {"reason": "lapsed", "seats": waiting})],
             projection={"status": GameStatus.VOID, "current_player": None, "deadline": None},
-            idempotency_key=services.server_key("lapse", waiting[0], head.version),
+            idempotency_key=steps.server_key("lapse", waiting[0], head.version),
         )
     except VersionConflict:
         return None

@@ -14,9 +14,15 @@ from __future__ import annotations
 
 import logging
 import threading
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import close_old_connections
+from django.utils import timezone
+
+from games.models import Game, GameStatus, Seat
+from games.play import lobby, services
+from games.signals import bot_to_move
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +36,7 @@ def start(**kwargs) -> None:
     global _thread
     if running():
         return  # every request after the first: nothing to import or look up
-    from config.celery import app
+    from celery import current_app as app
 
     interval = settings.HADAL_EAGER_SWEEP_SECONDS
     if interval <= 0 or not app.conf.task_always_eager:
@@ -57,12 +63,40 @@ def stop() -> None:
 
 
 def _run(interval: float) -> None:
-    from games.tasks import sweep_stalled_bots
-
     while not _stop.wait(interval):
         try:
-            sweep_stalled_bots()
+            sweep()
         except Exception:
             log.exception("the in-process sweep failed; it tries again in %s s", interval)
         finally:
             close_old_connections()
+
+
+def sweep() -> int:
+    """Re-enqueue bot or resigned seats that have waited too long (a lost task, a dead worker),
+    play the moves of people whose clock has run out, and call off games whose invitations
+    went unanswered. A tournament never stalls. With no beat (eager mode, ``make run``)
+    this module's thread runs it in the web process."""
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=settings.HADAL_BOT_STALL_SECONDS)
+    handled = 0
+    waiting = Game.objects.filter(
+        status=GameStatus.ACTIVE, current_player__isnull=False, mode="play"
+    )
+    # updated_at (indexed) is never later than moved_at, so it narrows the scan first.
+    for game in waiting.filter(updated_at__lt=cutoff, moved_at__lt=cutoff).iterator():
+        seat = Seat.objects.filter(game=game, index=game.current_player).first()
+        if seat is not None and (seat.bot or seat.resigned):
+            bot_to_move.send(
+                sender=Game, game_id=game.pk, seat=game.current_player, version=game.version
+            )
+            handled += 1
+    # The clocks that have run out, along a partial index of the running ones.
+    expired = Game.objects.filter(deadline__lte=now, status=GameStatus.ACTIVE)
+    for game_id, seat, version in expired.values_list("pk", "current_player", "version"):
+        if services.game_timeout(game_id=game_id, seat=seat, version=version) is not None:
+            handled += 1
+    handled += lobby.lapse_invitations(now=now)
+    if handled:
+        log.info("moved %d stalled or timed-out seat(s) or lapsed invitation(s)", handled)
+    return handled

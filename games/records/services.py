@@ -40,7 +40,7 @@ from core.errors import (
 from games import store
 from games.catalog import GameType, game_type
 from games.models import Event, EventKind, Game, GameMode, GameStatus, ScoreSheet, Seat
-from games.play.services import announce
+from games.play.steps import announce
 from games.records import oceans
 from games.rules import deep_vents_data
 from games.signals import game_finished, result_corrected

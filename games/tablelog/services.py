@@ -38,7 +38,7 @@ from core.errors import (
 )
 from games import store
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
-from games.play import services
+from games.play import reads, services, steps
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State
 from games.store import AppendResult, Head, NewEvent, VersionConflict
@@ -80,7 +80,7 @@ def log_create(
         scorekeeper=keeper,
     )
     # Whoever keeps the log or sets it up agrees to it by doing so; every other member seated
-    # accepts their seat (games.play.services.game_accept) before it may be rated.
+    # accepts their seat (games.play.seating.game_accept) before it may be rated.
     accepted = [user is None or user.pk in (keeper.pk, created_by.pk) for user, _ in people]
     Seat.objects.bulk_create(
         [
@@ -106,7 +106,7 @@ def log_create(
     seated = Game.objects.prefetch_related(
         Prefetch("seats", Seat.objects.select_related("user"))
     ).get(pk=game.pk)
-    services._append_and_project(store.head_of(seated), 0, [created], state, game=game)
+    steps.append_and_project(store.head_of(seated), 0, [created], state, game=game)
     return game
 
 
@@ -185,6 +185,43 @@ def table_log_start(*, game: Game, by: AbstractUser, organiser: bool = False) ->
 # -- entering moves -------------------------------------------------------------------------------
 
 
+def takes(head: Head, seat: Any) -> bool:
+    """An action for a table log, or a chance outcome (only a table log takes one: anywhere
+    else it is refused here, with the reason)."""
+    return head.mode == GameMode.LOG or seat == CHANCE_SEAT
+
+
+def entry_append(
+    game: Game | int,
+    head: Head,
+    state: State,
+    *,
+    seat: Any,
+    expected_version: int,
+    action: Any,
+    user: AbstractUser,
+    idempotency_key: str | None = None,
+) -> AppendResult:
+    """One entry posted to the game's actions (games.api.play), the head already loaded."""
+    appended, new = log_entry_append(
+        head=head,
+        state=state,
+        seat=seat,
+        expected_version=expected_version,
+        action=action,
+        user=user,
+        idempotency_key=steps.client_key(idempotency_key),
+    )
+    steps.update_row(game, new)
+    return appended
+
+
+def log_entry_add(*, game: Game | int, expected_version: int, **entry: Any) -> AppendResult:
+    """An entry by the scorekeeper, the game loaded here: for callers other than the API."""
+    head, state = steps.load_expected(game, expected_version)
+    return entry_append(game, head, state, expected_version=expected_version, **entry)
+
+
 def log_entry_append(
     *,
     head: Head,
@@ -221,10 +258,10 @@ def log_entry_append(
             raise RuleViolation("the game is over")
         _require_due(head, state, seat)
         canonical = _checked(state, action, chance)
-        data = services._action_data(state, canonical)
+        data = steps.action_data(state, canonical)
         state.apply(canonical)
         event = NewEvent(kind, data, seat=None if chance else seat, actor_id=user.pk)
-        return services._append_and_project(
+        return steps.append_and_project(
             head,
             expected_version,
             [event],
@@ -233,7 +270,7 @@ def log_entry_append(
             request=request,
         )
     except (VersionConflict, RuleViolation):
-        earlier = services._earlier_result(head, idempotency_key, request)
+        earlier = steps.earlier_result(head, idempotency_key, request)
         if earlier is None:
             raise
         earlier.head = head
@@ -328,7 +365,7 @@ def log_undo(*, game: Game | int, expected_version: Any, user: AbstractUser) -> 
         appended, new = store.write(head, expected_version, [event], projection=projection)
         store.remember_on_commit(new, state)
     if isinstance(game, Game):
-        services._update_row(game, new)
+        steps.update_row(game, new)
     return appended
 
 
@@ -351,88 +388,15 @@ def last_standing_entry(game: Game | Head) -> int | None:
 # -- the seated agreeing to it --------------------------------------------------------------------
 
 
-def require_unanswered(head: Head, seat: int) -> None:
-    """A seat of a table log is answered once: accepted, or declined (which refuses the log
-    for good); either during the game or after it."""
-    if head.status == GameStatus.VOID:
-        raise Conflict("the game was called off")
-    if head.seats[seat].accepted:
-        raise Conflict("you have accepted this seat already: the log may be rated")
-    if seats_declined(head) & {seat}:
-        raise Conflict("you declined this seat: the log is never rated")
-
-
-def seats_declined(game: Game | Head) -> set[int]:
-    """The seats of a table log whose person refused it (SeatDeclined)."""
-    return set(
-        Event.objects.using(store.where(game))
-        .filter(game_id=game.pk, kind=EventKind.SEAT_DECLINED)
-        .values_list("seat", flat=True)
-    )
-
-
-def seat_answers(game: Game) -> dict[str, list[str]]:
-    """Who at a table log has not agreed to it yet (``waiting``) and who refused it
-    (``declined``), by name: it is rated only once nobody is waiting and nobody refused."""
-    declined = seats_declined(game)
-    people = [s for s in game.seats.all() if s.user_id is not None and not s.accepted]
-    return {
-        "waiting": [s.user.username for s in people if s.index not in declined],
-        "declined": [s.user.username for s in people if s.index in declined],
-    }
-
-
-def log_seats_waiting(user) -> list[Seat]:
-    """The table log seats ``user`` holds and has not answered, while the log is kept or after,
-    newest first: the log is rated only once they accept."""
-    if not user.is_authenticated:
-        return []
-    seats = list(
-        Seat.objects.filter(user=user, accepted=False, game__mode=GameMode.LOG)
-        .exclude(game__status=GameStatus.VOID)
-        .select_related("game", "game__scorekeeper")
-        .order_by("-game__created_at", "index")
-    )
-    declined = set(
-        Event.objects.filter(
-            game_id__in=[s.game_id for s in seats], kind=EventKind.SEAT_DECLINED
-        ).values_list("game_id", "seat")
-    )
-    return [s for s in seats if (s.game_id, s.index) not in declined]
-
-
 # -- who sees what --------------------------------------------------------------------------------
 
 
-def scorekeeper_id(game: Game | Head) -> int | None:
-    return game.scorekeeper_id  # the row's, or the head's: no query either way
-
-
-def is_scorekeeper(game: Game | Head, user) -> bool:
-    return bool(user is not None and user.is_authenticated and scorekeeper_id(game) == user.pk)
-
-
 def _require_scorekeeper(game: Game | Head, user) -> None:
-    if not is_scorekeeper(game, user):
-        keeper = User.objects.filter(pk=scorekeeper_id(game)).values_list("username", flat=True)
+    if not reads.is_scorekeeper(game, user):
+        keeper = User.objects.filter(pk=reads.scorekeeper_id(game)).values_list(
+            "username", flat=True
+        )
         raise NotYourSeat(
             f"only this table log's scorekeeper ({keeper.first()}) enters its moves and "
             f"chance outcomes"
         )
-
-
-def require_seat_view(game: Game, user) -> None:
-    """A seat's own view of a running table log is the scorekeeper's alone."""
-    if game.status == GameStatus.ACTIVE and not is_scorekeeper(game, user):
-        raise NotYourSeat(
-            "while a table log runs, only its scorekeeper sees the seats' views; "
-            "everyone else watches as a spectator"
-        )
-
-
-def seats_seen(game: Game | Head, user) -> set[int]:
-    """The seats whose private entries ``user`` sees in the log: all of them for the
-    scorekeeper, who entered them; none for anyone else while the game runs."""
-    if is_scorekeeper(game, user):
-        return set(range(game.num_players))
-    return set()

@@ -28,7 +28,7 @@ from accounts.bots import BOT_PREFIX
 from core.errors import InvalidInput, NotYourSeat, ServiceError
 from games.catalog import game_name, game_types
 from games.models import GameStatus
-from games.play.services import announcements_batched
+from games.play.steps import announcements_batched
 from games.records import services as records
 from league import plays as files
 from league.models import League

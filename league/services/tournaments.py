@@ -36,6 +36,7 @@ from games import store
 from games.catalog import game_type
 from games.models import Event, EventKind, Game, GameStatus
 from games.play import services as game_services
+from games.play import steps
 from games.records import services as records
 from games.rules import get_rules
 from games.signals import round_paired
@@ -901,7 +902,7 @@ def _rate_held_games(tournament: Tournament) -> None:
         held.setdefault(slug, []).append(game_id)
     for slug, ids in held.items():
         one = ids[0] if len(ids) == 1 else None  # several: the sweep's pass over the game type
-        game_services.after_commit(
+        steps.after_commit(
             f"rate {tournament.name}'s games held for consent",
             functools.partial(rate_finished_games.delay, slug, one),
         )

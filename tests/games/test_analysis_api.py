@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from config.celery import app
 from games import tasks
 from games.models import Analysis, Game
-from games.play import services
+from games.play import reads, services
 
 DSA = "deep-sea-adventure"
 SMALL = {"iterations": 8, "luck_samples": 1}
@@ -26,7 +26,7 @@ def finished_game(alice) -> Game:
         if game.status == "finished":
             return game
         seat = game.current_player
-        actions = services.game_legal_actions(game=game, user=alice, seat=seat)
+        actions = reads.game_legal_actions(game=game, user=alice, seat=seat)
         action = next((a for a in actions if a["type"] in ("turn_back", "take")), actions[0])
         services.game_action_append(
             game=game.pk, seat=seat, expected_version=game.version, action=action, user=alice

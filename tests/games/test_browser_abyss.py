@@ -24,7 +24,7 @@ from django.urls import reverse
 
 from games import store
 from games.models import Game
-from games.play import services
+from games.play import reads, services, steps
 from games.rules import CHANCE
 from games.rules.abyss import data
 from tests.games.test_browser import (  # noqa: F401  (the browser fixture, shared)
@@ -71,7 +71,7 @@ def head(game: Game) -> Game:
 def seat_view(game: Game, seat: int) -> dict:
     """The view the page of ``seat`` is served, as the API gives it."""
     game = head(game)
-    return services.game_view(game=game, user=game.seats.get(index=seat).user, seat=seat)
+    return reads.game_view(game=game, user=game.seats.get(index=seat).user, seat=seat)
 
 
 def choose(state, prefer: tuple[str, ...]) -> dict:
@@ -191,7 +191,7 @@ def test_board_offer_and_recruit(page, monkeypatch):
     from playwright.sync_api import expect
 
     # The chance player plays from a fixed seed: the same deal and draws every run.
-    monkeypatch.setattr(services, "chance_rng", random.Random(SEED))
+    monkeypatch.setattr(steps, "chance_rng", random.Random(SEED))
     sign_up(page)
     marina = get_user_model().objects.get(username="marina")
     get_user_model().objects.create_user(username="nemo", password="a-long-Passphrase-42")

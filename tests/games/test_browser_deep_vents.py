@@ -20,7 +20,7 @@ from django.urls import reverse
 
 from games import store
 from games.models import Game
-from games.play import services
+from games.play import reads, services, steps
 from games.rules import deep_vents_data as data
 from tests.games.test_browser import (  # noqa: F401  (the browser fixture, shared)
     page,
@@ -123,7 +123,7 @@ def test_bid_take_place_and_activate(page, monkeypatch):
 
     # The chance player (and through it the bot) plays from a fixed seed: the same deal and
     # the same bot moves every run.
-    monkeypatch.setattr(services, "chance_rng", random.Random(SEED))
+    monkeypatch.setattr(steps, "chance_rng", random.Random(SEED))
 
     sign_up(page)
 
@@ -160,9 +160,7 @@ def test_bid_take_place_and_activate(page, monkeypatch):
         game.refresh_from_db()
         bids = [
             a["amount"]
-            for a in services.game_legal_actions(
-                game=game, user=game.seats.get(index=0).user, seat=0
-            )
+            for a in reads.game_legal_actions(game=game, user=game.seats.get(index=0).user, seat=0)
             if a["type"] == "bid"
         ]
         expect(amount).to_have_attribute("min", str(min(bids)))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.play import services
+from games.play import reads, services
 from games.rules.base import _REGISTRY
 from tests.games import pearl_race
 from tests.games.test_browser import (  # noqa: F401  (the browser fixture, shared)
@@ -60,7 +60,7 @@ def test_a_game_without_a_renderer_is_shown_and_played_to_the_end(page, pearl_ra
     )
     page.goto(f"/games/{game.pk}/")
     assert not renderer_file(page.content()).exists()
-    left = services.game_view(game=game, user=marina)["pearls_left"]  # the server's chance
+    left = reads.game_view(game=game, user=marina)["pearls_left"]  # the server's chance
 
     # The view, entry by entry: the pearls in the bed, none taken yet, seat 0 to move.
     board = page.locator("#board .generic-view")

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from games.models import Event, Game
-from games.play import services, sweeper
+from games.play import seating, services, sweeper
 from tests.games.test_browser import browser_page
 
 pytestmark = pytest.mark.browser
@@ -67,7 +67,7 @@ def test_the_clock_counts_down_and_when_it_runs_out_the_move_is_played(phone, ma
     note = phone.locator("#clock-note")
     expect(note).to_contain_text("The clock starts once everyone has taken their seat.")
     expect(phone.locator(".clock-seat.running")).to_have_count(0)
-    services.game_accept(game=game.pk, seat=1, user=bob)
+    seating.game_accept(game=game.pk, seat=1, user=bob)
     game = Game.objects.get(pk=game.pk)
     phone.reload()
     running = phone.locator(".clock-seat.running .clock-time")
@@ -123,7 +123,7 @@ def watching_a_game(phone, make_user) -> Game:
     game = services.game_create(
         slug=DSA, seats=[{"user": "marina"}, {"user": "bob"}], options={}, created_by=marina
     )
-    services.game_accept(game=game.pk, seat=1, user=bob)
+    seating.game_accept(game=game.pk, seat=1, user=bob)
     sign_in(phone, "marina")
     phone.goto(f"/games/{game.pk}/")
     expect(phone.locator("#game-over")).to_have_count(0)

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games.models import Game
-from games.play import services
+from games.play import reads, services
 from tests.games.test_browser import page, sign_up  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.browser
@@ -57,7 +57,7 @@ def test_the_game_page_hears_the_other_players_move_without_polling(page):  # no
     nemo = game.seats.get(index=1).user
     game.refresh_from_db()
     while game.current_player == 1:  # nemo dives and decides until it is marina's turn
-        action = services.game_legal_actions(game=game, user=nemo, seat=1)[-1]
+        action = reads.game_legal_actions(game=game, user=nemo, seat=1)[-1]
         services.game_action_append(
             game=game.pk, seat=1, expected_version=game.version, action=action, user=nemo
         )
@@ -111,7 +111,7 @@ def test_a_hidden_page_lets_its_quiet_stream_rest_and_takes_it_up_when_looked_at
     game_streams = [u for u in opened if f"/api/games/{game.pk}/stream/" in u]
     assert len(game_streams) == 1, game_streams
     marina = game.seats.get(index=0).user
-    action = services.game_legal_actions(game=game, user=marina, seat=0)[-1]
+    action = reads.game_legal_actions(game=game, user=marina, seat=0)[-1]
     services.game_action_append(
         game=game.pk, seat=0, expected_version=game.version, action=action, user=marina
     )

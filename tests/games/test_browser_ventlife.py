@@ -24,7 +24,7 @@ from django.urls import reverse
 
 from games import store
 from games.models import Event, Game
-from games.play import services
+from games.play import reads, services, steps
 from games.rules import ventlife_data as data
 from tests.games.test_browser import (  # noqa: F401  (the browser fixture, shared)
     page,
@@ -120,7 +120,7 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
     from playwright.sync_api import expect
 
     # The tiles come out of the bag in the same order every run.
-    monkeypatch.setattr(services, "chance_rng", random.Random(SEED))
+    monkeypatch.setattr(steps, "chance_rng", random.Random(SEED))
     sign_up(page)
     marina = get_user_model().objects.get(username="marina")
     kelp = get_user_model().objects.create_user("kelp", password="a-long-Passphrase-42")
@@ -181,7 +181,7 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
     expect(lines.filter(has_text=shown_draw).first).to_be_visible()
 
     # The positions: one blue spot per place the smoker may go, none on the buttons.
-    legal = services.game_legal_actions(game=game, user=marina, seat=0)
+    legal = reads.game_legal_actions(game=game, user=marina, seat=0)
     positions: dict[tuple[int, int], list[int]] = {}
     for action in legal:
         positions.setdefault((action["q"], action["r"]), []).append(action["rotation"])
@@ -234,7 +234,7 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
     # Creatures: a button per species that can go somewhere; choose the Yeti Crabs (they go
     # only above the seafloor) and their hexes are ringed, no others.
     assert view["phase"] == "creatures"
-    legal = services.game_legal_actions(game=game, user=marina, seat=0)
+    legal = reads.game_legal_actions(game=game, user=marina, seat=0)
     offered = {a["species"] for a in legal if a["type"] == "place"}
     expect(page.locator("#actions button.vl-species")).to_have_count(len(offered))
     spots = {(a["q"], a["r"]) for a in legal if a.get("species") == "yeti-crabs"}

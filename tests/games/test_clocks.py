@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import tasks
 from games.models import Event, Game
-from games.play import services, sweeper
+from games.play import reads, seating, services, sweeper
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -37,7 +37,7 @@ def banked_game(alice, bob, time_control=BANK, accept=True):
         time_control=time_control,
     )
     if accept:
-        services.game_accept(game=game, seat=1, user=bob)
+        seating.game_accept(game=game, seat=1, user=bob)
     return Game.objects.get(pk=game.pk)
 
 
@@ -45,7 +45,7 @@ def play_turn(game, user) -> Game:
     """The seat to play takes the first legal action until the turn passes to another seat."""
     seat = game.current_player
     while game.status == "active" and game.current_player == seat:
-        action = services.game_legal_actions(game=game, user=user, seat=seat)[0]
+        action = reads.game_legal_actions(game=game, user=user, seat=seat)[0]
         services.game_action_append(
             game=game.pk, seat=seat, expected_version=game.version, action=action, user=user
         )
@@ -151,7 +151,7 @@ def test_a_bad_bank_clock_is_a_400(api, bob, clock):
 
 def test_declining_stops_the_clock(alice, bob):
     game = banked_game(alice, bob, accept=False)
-    services.game_decline(game=game.pk, seat=1, user=bob)
+    seating.game_decline(game=game.pk, seat=1, user=bob)
     game.refresh_from_db()
     assert game.status == "void" and game.deadline is None
 
@@ -318,7 +318,7 @@ def test_the_banks_on_the_row_are_the_banks_the_log_gives(alice, bob, monkeypatc
     monkeypatch.setattr(timezone, "now", clock)
     game = banked_game(alice, bob, accept=False)
     clock.wait(40)  # bob takes his time accepting: nobody's clock runs meanwhile
-    services.game_accept(game=game.pk, seat=1, user=bob)
+    seating.game_accept(game=game.pk, seat=1, user=bob)
     players = {0: alice, 1: bob}
     spent = {0: 0.0, 1: 0.0}
     turns = {0: 0, 1: 0}

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games import store
-from games.play import services
+from games.play import reads, services
 from games.rules import registered
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def test_a_whole_game_through_the_services_replays_to_the_same_head(slug, make_u
         if game.status == "finished":
             break
         seat = game.current_player
-        actions = services.game_legal_actions(game=game, user=users[seat], seat=seat)
+        actions = reads.game_legal_actions(game=game, user=users[seat], seat=seat)
         services.game_action_append(
             game=game,
             seat=seat,

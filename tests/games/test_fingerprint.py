@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from games import logchain
 from games.models import Event, Game
-from games.play import services
+from games.play import reads, services
 from games.records.verify import BundleError, verify
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def play(game, users, moves=10_000):
         if game.status != "active":
             return game
         seat = game.current_player
-        actions = services.game_legal_actions(game=game, user=users[seat], seat=seat)
+        actions = reads.game_legal_actions(game=game, user=users[seat], seat=seat)
         # Turn back with loot when offered, so chips are revealed and scored.
         action = next((a for a in actions if a["type"] in ("turn_back", "take")), actions[0])
         services.game_action_append(

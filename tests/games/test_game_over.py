@@ -10,7 +10,7 @@ import re
 import pytest
 
 from games.models import Game
-from games.play import endgame, services
+from games.play import endgame, reads, seating, services
 from games.rules import CHANCE, get_rules
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def play_out(game, players, rng) -> Game:
             return game
         seat = game.current_player
         user = players[seat]
-        actions = services.game_legal_actions(game=game, user=user, seat=seat)
+        actions = reads.game_legal_actions(game=game, user=user, seat=seat)
         services.game_action_append(
             game=game.pk,
             seat=seat,
@@ -41,7 +41,7 @@ def finished(alice, bob, django_capture_on_commit_callbacks):
     game = services.game_create(
         slug=DSA, seats=[{"user": "alice"}, {"user": "bob"}], options={}, created_by=alice
     )
-    services.game_accept(game=game, seat=1, user=bob)
+    seating.game_accept(game=game, seat=1, user=bob)
     with django_capture_on_commit_callbacks(execute=True):  # league rates it on commit
         return play_out(game, [alice, bob], random.Random(7))
 
@@ -99,7 +99,7 @@ def test_a_game_won_by_forfeit_says_so_and_shows_no_parts(client, alice, bob):
     game = services.game_create(
         slug=DSA, seats=[{"user": "alice"}, {"user": "bob"}], options={}, created_by=alice
     )
-    services.game_accept(game=game, seat=1, user=bob)
+    seating.game_accept(game=game, seat=1, user=bob)
     services.game_resign(game=game.pk, seat=0, user=alice)
     client.force_login(bob)
     page = client.get(f"/games/{game.pk}/").content.decode()

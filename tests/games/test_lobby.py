@@ -12,7 +12,7 @@ from django.db.models import F
 
 from games import store, tasks
 from games.models import Event, Game
-from games.play import lobby, services
+from games.play import lobby, reads, services
 from games.signals import game_finished, invitation_sent
 
 User = get_user_model()
@@ -300,7 +300,7 @@ def test_a_game_page_posts_a_rematch_and_lands_on_it(api, api_for, bob, client):
     response = client.post(f"/games/{old['id']}/rematch/")
     new = Game.objects.exclude(pk=old["id"]).get()
     assert response.status_code == 302 and response.url == f"/games/{new.pk}/"
-    assert services.seats_of(new, bob) == {0}
+    assert reads.seats_of(new, bob) == {0}
 
 
 def test_the_game_page_offers_its_open_seat_to_a_visitor_not_to_its_players(api, client, bob):

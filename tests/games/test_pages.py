@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from games import store
 from games.models import Game, GameStatus
-from games.play import services
+from games.play import reads, services, steps
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def play(game, user, seat, action):
 def finished_round(monkeypatch, alice, bob):
     """Alice (seat 0) and Bob (seat 1) play round 1 to its end; Alice brings a level-1 chip
     home, worth 3, so after the round only she may see its value."""
-    monkeypatch.setattr(services, "chance_rng", HighestOutcome())
+    monkeypatch.setattr(steps, "chance_rng", HighestOutcome())
     game = services.game_create(
         slug="deep-sea-adventure",
         seats=[{"user": "alice"}, {"user": "bob"}],
@@ -70,7 +70,7 @@ def finished_round(monkeypatch, alice, bob):
     # 6 less 1 held: she is home too, the round ends and her chip is revealed.
     play(game, bob, 1, {"type": "turn_back"})
     game.refresh_from_db()
-    view = services.game_view(game=game, user=alice, seat=0)
+    view = reads.game_view(game=game, user=alice, seat=0)
     assert view["round"] == 2 and view["divers"][0]["scored"] == [3], view
     return game
 
@@ -279,7 +279,7 @@ def test_game_page_for_a_seated_user(client, alice, bot_game):
     assert response.status_code == 200
     data = page_data(response)
     assert data["seat"] == 0 and data["my_seats"] == [0]
-    assert data["view"] == services.game_view(game=bot_game, user=alice, seat=0)
+    assert data["view"] == reads.game_view(game=bot_game, user=alice, seat=0)
     assert data["actions"] == [{"type": "continue"}]
     assert [e["kind"] for e in data["events"]] == ["GameCreated"]
     assert data["api"]["actions"] == f"/api/games/{bot_game.pk}/actions/"
@@ -294,7 +294,7 @@ def test_game_page_for_a_spectator(client, bob, bot_game):
     assert response.status_code == 200
     data = page_data(response)
     assert data["seat"] is None and data["my_seats"] == [] and data["actions"] == []
-    assert data["view"] == services.game_view(game=bot_game, user=bob, seat=None)
+    assert data["view"] == reads.game_view(game=bot_game, user=bob, seat=None)
     assert "Resign" not in response.content.decode()
 
 
@@ -337,7 +337,7 @@ def test_game_page_ignores_a_seat_the_viewer_does_not_hold(client, bob, bot_game
         sign_in(client, bob).get(reverse("game-detail", args=[bot_game.pk]), {"seat": "0"})
     )
     assert data["seat"] is None
-    assert data["view"] == services.game_view(game=bot_game, user=bob, seat=None)
+    assert data["view"] == reads.game_view(game=bot_game, user=bob, seat=None)
 
 
 def test_game_page_for_an_unknown_game_is_404(client, alice):
@@ -363,7 +363,7 @@ def test_game_page_shows_revealed_values_face_up_to_everyone(client, alice, bob,
 
 def test_game_page_source_carries_no_other_seats_hand(client, alice, bob, monkeypatch):
     """Hidden information never reaches the page: in Abyss, the other seat's hand."""
-    monkeypatch.setattr(services, "chance_rng", random.Random(4))  # the same deal every run
+    monkeypatch.setattr(steps, "chance_rng", random.Random(4))  # the same deal every run
     game = services.game_create(
         slug="abyss",
         seats=[{"user": "alice"}, {"user": "bob"}],

@@ -7,7 +7,7 @@ import pytest
 
 from core.errors import InvalidInput
 from games.models import Event, Game, ScoreSheet
-from games.play import services
+from games.play import steps
 from games.records import services as records
 from games.signals import game_finished
 
@@ -93,7 +93,7 @@ def test_a_batch_announces_once_per_game_type_with_every_game(
     game_finished.connect(listen)
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            with services.announcements_batched():
+            with steps.announcements_batched():
                 games = records.match_records_confirmed(
                     records=[records.record_check(**entry()) for _ in range(3)],
                     recorded_by=alice,

@@ -13,7 +13,7 @@ from kombu.exceptions import OperationalError
 from config.celery import app as celery_app
 from games import store, tasks
 from games.models import Event, EventKind, Game
-from games.play import services
+from games.play import seating, services, steps
 
 pytestmark = pytest.mark.django_db
 
@@ -88,12 +88,12 @@ def test_a_client_cannot_take_the_key_the_server_uses_when_a_clock_runs_out(
         time_control={"move_seconds": 5, "on_timeout": "random"},
     )
     for seat, user in ((1, bob), (2, carol)):
-        services.game_accept(game=head(game), seat=seat, user=user)
+        seating.game_accept(game=head(game), seat=seat, user=user)
     version = head(game).version
     # Bob resigns under the key alice's timeout at the next version would use.
     resigned = api_for(bob).post(
         f"/api/games/{game.pk}/resign/",
-        {"seat": 1, "idempotency_key": services.server_key("timeout", 0, version + 1)},
+        {"seat": 1, "idempotency_key": steps.server_key("timeout", 0, version + 1)},
         format="json",
     )
     assert resigned.status_code == 201, resigned.json()
@@ -109,7 +109,7 @@ def test_a_client_cannot_take_the_key_of_a_bots_move(alice, api):
     game = services.game_create(
         slug=DSA, seats=[{"user": "alice"}, {"bot": "random"}], options={}, created_by=alice
     )
-    key = services.server_key("bot", 1, 7)
+    key = steps.server_key("bot", 1, 7)
     response = api.post(
         f"/api/games/{game.pk}/actions/",
         {"seat": 0, "expected_version": 1, "action": {"type": "continue"}, "idempotency_key": key},

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from games import logchain, store
 from games.models import Event, Game, Snapshot
-from games.play import services
+from games.play import reads, services
 from games.rules import get_rules
 from games.rules.base import state_from_json
 from tests.games.test_append_only import acting_as, app_role  # noqa: F401 - a fixture
@@ -55,7 +55,7 @@ def play_until(game, done, limit: int = 200) -> None:
         if done():
             return
         seat = game.current_player
-        action = services.game_legal_actions(game=game, user=seated[seat], seat=seat)[0]
+        action = reads.game_legal_actions(game=game, user=seated[seat], seat=seat)[0]
         services.game_action_append(
             game=game, seat=seat, expected_version=game.version, action=action, user=seated[seat]
         )

@@ -13,7 +13,7 @@ from django.db import connection, transaction
 
 from games import logchain, store
 from games.models import AppendOnlyError, Event, EventKind, Game, Snapshot
-from games.play import services
+from games.play import reads, services
 from games.rules import get_rules
 from games.rules.base import state_from_json
 from games.store import NewEvent, VersionConflict
@@ -108,7 +108,7 @@ def play_random_moves(game, count: int) -> None:
         if game.status != "active":
             return
         seat = game.current_player
-        action = services.game_legal_actions(game=game, user=seat_users[seat], seat=seat)[0]
+        action = reads.game_legal_actions(game=game, user=seat_users[seat], seat=seat)[0]
         services.game_action_append(
             game=game,
             seat=seat,

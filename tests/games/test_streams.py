@@ -16,7 +16,7 @@ from rest_framework.authtoken.models import Token
 
 from games.live import streams
 from games.models import Event, GameStatus
-from games.play import services
+from games.play import reads, services
 from games.selectors import game_with_seats
 from tests.games.sse import Stream, call, uvicorn_process, uvicorn_thread
 
@@ -222,7 +222,7 @@ def test_an_abyss_stream_for_one_seat_never_carries_the_other_seats_tokens(serve
         if len(bobs_private()) >= 2 or game.status != GameStatus.ACTIVE:
             break
         seat = game.current_player
-        actions = services.game_legal_actions(game=game, user=users[seat], seat=seat)
+        actions = reads.game_legal_actions(game=game, user=users[seat], seat=seat)
         fights = [a for a in actions if a["type"] in ("fight", "explore")]
         choice = rng.choice(fights) if fights and rng.random() < 0.8 else rng.choice(actions)
         services.game_action_append(

@@ -10,7 +10,7 @@ from django.db.models import F
 
 from games import tasks
 from games.models import Event, Game
-from games.play import services
+from games.play import seating, services
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -25,7 +25,7 @@ def clocked_game(alice, bob, on_timeout="random"):
         created_by=alice,
         time_control={"move_seconds": 60, "on_timeout": on_timeout},
     )
-    services.game_accept(game=game, seat=1, user=bob)
+    seating.game_accept(game=game, seat=1, user=bob)
     return Game.objects.get(pk=game.pk)
 
 

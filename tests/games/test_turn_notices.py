@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import Profile
 from games.live import notices, push
 from games.models import Game, GameStatus
-from games.play import services
+from games.play import reads, services
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -34,7 +34,7 @@ def opening_move(game: Game, user) -> None:
     """The seat to play makes its first legal move."""
     game.refresh_from_db()
     seat = game.current_player
-    action = services.game_legal_actions(game=game, user=user, seat=seat)[0]
+    action = reads.game_legal_actions(game=game, user=user, seat=seat)[0]
     services.game_action_append(
         game=game.pk, seat=seat, expected_version=game.version, action=action, user=user
     )

@@ -8,6 +8,7 @@ import io
 import pytest
 
 from games.models import Game
+from games.play import reads
 from games.play import services as game_services
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ def _act(game: Game, users: dict, pick) -> None:
     game.refresh_from_db()
     seat = game.current_player
     name = game.seats.get(index=seat).user.username
-    actions = game_services.game_legal_actions(game=game, user=users[name], seat=seat)
+    actions = reads.game_legal_actions(game=game, user=users[name], seat=seat)
     game_services.game_action_append(
         game=game,
         seat=seat,

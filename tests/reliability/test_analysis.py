@@ -16,6 +16,7 @@ import json, random
 from django.contrib.auth import get_user_model
 from games.play import services
 from games.models import Game
+from games.play import reads
 User = get_user_model()
 alice = User.objects.get(username="analyst")
 made = []
@@ -29,7 +30,7 @@ for _ in range({count}):
         if game.status != "active":
             break
         seat = game.current_player
-        actions = services.game_legal_actions(game=game, user=alice, seat=seat)
+        actions = reads.game_legal_actions(game=game, user=alice, seat=seat)
         action = next((a for a in actions if a["type"] in ("turn_back", "take")), actions[0])
         services.game_action_append(
             game=game.pk, seat=seat, expected_version=game.version, action=action, user=alice

@@ -21,6 +21,7 @@ LONG_GAME = """
 import json
 from django.contrib.auth import get_user_model
 from games.play import services
+from games.play import reads
 User = get_user_model()
 alice = User.objects.get(username="keeper")
 while True:
@@ -34,7 +35,7 @@ while True:
             break
         seat = game.current_player
         user = game.seats.get(index=seat).user
-        actions = services.game_legal_actions(game=game, user=user, seat=seat)
+        actions = reads.game_legal_actions(game=game, user=user, seat=seat)
         action = next((a for a in actions if a["type"] == "dive"), actions[0])
         services.game_action_append(
             game=game.pk, seat=seat, expected_version=game.version, action=action, user=user

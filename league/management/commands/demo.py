@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from games.models import Game
-from games.play import services
+from games.play import reads, services
 from games.rules import registered
 from league.services import leagues, tournaments
 
@@ -156,7 +156,7 @@ class Command(BaseCommand):
         game.refresh_from_db()
         seat = game.current_player
         user = game.seats.get(index=seat).user
-        actions = services.game_legal_actions(game=game, user=user, seat=seat)
+        actions = reads.game_legal_actions(game=game, user=user, seat=seat)
         services.game_action_append(
             game=game,
             seat=seat,
