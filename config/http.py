@@ -19,6 +19,7 @@ never gets HTML:
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
@@ -141,8 +142,9 @@ def exception_handler(exc, context):
         )
     if isinstance(exc, ServiceError):
         response = Response({"error": str(exc)}, status=exc.status)
-        if getattr(exc, "retry_after", None):
-            response["Retry-After"] = str(exc.retry_after)
+        retry_after = getattr(exc, "retry_after", None)  # TooMany, Busy
+        if retry_after:
+            response["Retry-After"] = str(retry_after)
         return response
     if isinstance(exc, DATABASE_DOWN):
         log.error("database unavailable: %s", exc)
@@ -159,7 +161,7 @@ def exception_handler(exc, context):
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
-    body = {"error": _first_message(response.data)}
+    body: dict[str, Any] = {"error": _first_message(response.data)}
     if isinstance(exc, exceptions.ValidationError) and isinstance(response.data, dict):
         body["fields"] = response.data
     response.data = body

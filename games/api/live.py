@@ -10,6 +10,7 @@ stream (games.live.streams) over an async iterator under ASGI, a plain one under
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
@@ -72,15 +73,16 @@ class _Gate(APIView):
             response.renderer_context = self.get_renderer_context()
             return response.render()
 
-    def open(self, request, **kwargs):
+    def open(self, request, **kwargs: Any) -> HttpResponse | streams.GameFeed | streams.UserFeed:
+        """A feed to stream, or a response that ends the request (204: nothing more to send)."""
         raise NotImplementedError
 
 
 class _GameGate(_Gate):
     permission_classes = [IsAuthenticatedOrReadOnly]  # as /events/: spectators may watch
 
-    def open(self, request, pk):
-        game = game_with_seats(pk)
+    def open(self, request, **kwargs: Any) -> HttpResponse | streams.GameFeed:
+        game = game_with_seats(kwargs["pk"])
         asked = request.query_params.get("after")
         # As /events/ reads it: not a version at all, a 400; one the game has not reached, a 422.
         after = 0 if asked is None else inputs.version(asked, game.version, 0, "after")
@@ -93,7 +95,7 @@ class _GameGate(_Gate):
 class _UserGate(_Gate):
     permission_classes = [IsAuthenticated]
 
-    def open(self, request):
+    def open(self, request, **kwargs: Any) -> streams.UserFeed:
         return streams.UserFeed(user=request.user)
 
 
