@@ -630,32 +630,8 @@ def tournament_new(request):
     form = TournamentForm(request.POST or None, user=request.user)
     status = 200
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            tournament = tournaments.tournament_create(
-                name=data["name"],
-                game=data["game"],
-                format=data["format"],
-                table_size=data["table_size"],
-                rounds=data["rounds"],
-                mode=data["mode"],
-                players=form.players_list(),
-                created_by=request.user,
-                options=form.options(),
-                league=data["league"],
-                bye_points=data["bye_points"],
-                advance=data["advance"],
-                seeding=data["seeding"],
-                time_control=form.time_control(),
-                entry_mode=data["entry_mode"],
-                cap=data["cap"],
-                check_in=data["check_in"],
-                top_cut=data["top_cut"] or 0,
-                avoid_club_rounds=data["avoid_club_rounds"] or 0,
-                round_minutes=data["round_minutes"],
-                season=data["season"],
-                tiebreaks=data["tiebreaks"],
-            )
+            tournament = tournaments.tournament_create(spec=form.spec(), created_by=request.user)
         except ServiceError as exc:
             form.add_error(None, str(exc))
             status = _refusal_status(exc)
