@@ -31,11 +31,10 @@ from accounts.errors import (
     UnknownName,
 )
 from config.direct import fetch_all
-from games import inputs, records, store
+from games import inputs, records
 from games import services as game_services
-from games.models import Event, EventKind, Game, GameStatus
+from games.models import Game, GameStatus
 from games.signals import round_paired
-from games.store import NewEvent
 from league import pairing
 from league.models import (
     Entry,
@@ -510,14 +509,11 @@ def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
 def why_not_repairable(round_: Round) -> str | None:
     """Why round ``round_`` can no longer be paired again (a table has started or has a
     result), or None if it can."""
-    tables = round_.tables.order_by("number")
-    started = tables.exclude(game__status=GameStatus.ACTIVE) | tables.filter(
-        game__in=Event.objects.filter(
-            game__table__round=round_,
-            kind__in=[EventKind.ACTION_APPLIED, EventKind.RESULT_REPORTED],
-        ).values("game_id")
+    tables = list(round_.tables.order_by("number").values_list("number", "game_id", "game__status"))
+    played = game_services.games_played(game_ids=[game for _, game, _ in tables])
+    first = next(
+        (n for n, game, status in tables if status != GameStatus.ACTIVE or game in played), None
     )
-    first = started.order_by("number").values_list("number", flat=True).first()
     if first is None:
         return None
     return f"table {first} has started or has a result: this round can no longer be paired again"
@@ -539,12 +535,7 @@ def round_repair(*, tournament: Tournament, number: int, by: AbstractUser) -> Ro
     if reason:
         raise RuleViolation(reason)
     for table in current.tables.select_related("game"):
-        store.append(
-            table.game,
-            table.game.version,
-            [NewEvent(EventKind.GAME_VOIDED, {"reason": "round paired again"}, actor_id=by.pk)],
-            projection={"status": GameStatus.VOID, "current_player": None},
-        )
+        game_services.game_void(game=table.game, by=by, reason="round paired again")
     current.void = True
     current.save(update_fields=["void"])
     # Whoever entered while this round was waiting plays it now.
