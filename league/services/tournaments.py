@@ -13,6 +13,7 @@ import functools
 import io
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -28,6 +29,7 @@ from accounts.errors import (
     NotYourSeat,
     Refused,
     RuleViolation,
+    ServiceError,
     UnknownName,
 )
 from config.direct import fetch_all
@@ -35,7 +37,7 @@ from games import inputs, records
 from games import services as game_services
 from games.models import Game, GameStatus
 from games.signals import round_paired
-from league import pairing
+from league import pairing, permissions
 from league.models import (
     Entry,
     Membership,
@@ -841,6 +843,7 @@ def table_get(tournament: Tournament, table_id: Any) -> Table:
         (
             Table.objects.filter(pk=table_id, round__tournament=tournament, round__void=False)
             .select_related("game")
+            .prefetch_related("game__seats__user")
             .first()
         )
         if str(table_id).isascii() and str(table_id).isdigit()
@@ -854,7 +857,9 @@ def table_get(tournament: Tournament, table_id: Any) -> Table:
 def table_report(
     *, tournament: Tournament, table: Table, user, results: Any, bid: Any = None
 ) -> dict[str, Any]:
+    """A seated player reports the result (permissions.why_not_report says who may)."""
     _check_bid(tournament, bid)
+    _require(permissions.why_not_report, tournament, user, table)
     return _ended(
         table, records.result_report(game=table.game, user=user, results=results, bid=bid)
     )
@@ -863,7 +868,7 @@ def table_report(
 def _ended(table: Table, state: dict[str, Any]) -> dict[str, Any]:
     """A table's result final: the tournament ends if that was its last (the game's end is
     announced too, after the commit; this ends it at once, in the same request)."""
-    if state["status"] == "final":
+    if state["status"] == Table.Report.FINAL:
         tournaments_end_if_over(game_ids=[table.game_id])
     return state
 
@@ -879,6 +884,7 @@ def table_confirm(
     """A seated player confirms the report; stating another winning bid disputes it."""
     if bid is not records.UNSTATED:
         _check_bid(tournament, bid)
+    _require(permissions.why_not_confirm, tournament, user, table)
     return _ended(
         table, records.result_confirm(game=table.game, user=user, results=results, bid=bid)
     )
@@ -887,9 +893,17 @@ def table_confirm(
 def table_override(
     *, tournament: Tournament, table: Table, by, results: Any, bid: Any = None
 ) -> dict[str, Any]:
-    _require_organiser(tournament, by)
+    """An organiser settles the result, or corrects it once final."""
+    _require(permissions.why_not_override, tournament, by, table)
     _check_bid(tournament, bid)
     return _ended(table, records.result_override(game=table.game, by=by, results=results, bid=bid))
+
+
+def _require(why_not: Callable[..., ServiceError | None], tournament, user, table) -> None:
+    """Refuse what ``why_not`` (league.permissions) refuses ``user`` at ``table``."""
+    refusal = why_not(permissions.Viewer.of(tournament, user), permissions.table_at(table))
+    if refusal is not None:
+        raise refusal
 
 
 def _check_bid(tournament: Tournament, bid: Any) -> None:
