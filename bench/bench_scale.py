@@ -56,6 +56,7 @@ from games.play import reads, services  # noqa: E402
 from league.models import League, Membership  # noqa: E402
 from league.services import leagues, tournaments  # noqa: E402
 from league.services.ratings import ratings_recompute, ratings_update  # noqa: E402
+from league.tournament_spec import TournamentSpec  # noqa: E402
 
 User = get_user_model()
 PLAYED = ["deep-sea-adventure", "ventlife", "abyss", "deep-vents"]
@@ -209,13 +210,15 @@ def build_through_services(rng: random.Random) -> dict:
     organiser = User.objects.get(username="player001")
     entrants = [f"player{i:03d}" for i in range(2, 2 + 2 * TABLES)]
     cup = tournaments.tournament_create(
-        name="Trench Open",
-        game=DSA,
-        format="swiss",
-        table_size=2,
-        rounds=3,
-        mode="table",
-        players=entrants,
+        spec=TournamentSpec(
+            name="Trench Open",
+            game=DSA,
+            format="swiss",
+            table_size=2,
+            rounds=3,
+            mode="table",
+            players=entrants,
+        ),
         created_by=organiser,
     )
     round_ = tournaments.round_pair(tournament=cup, by=organiser)

@@ -34,7 +34,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games.models import Event, EventKind, Game, GameMode
+from games.models import EventKind, Game, GameMode
+from games.play import reads as game_reads
 from league.models import Entry, RatedGame, Table
 
 User = get_user_model()
@@ -171,15 +172,11 @@ _RESULT_EVENTS = (
 def _agreed_to_the_result(game_ids: list[int]) -> dict[int, set[int]]:
     """Per table game, the members who reported, confirmed or (disputing) claimed the result
     that stands: the result as it finally stands, not one overridden or corrected since."""
-    said: dict[int, dict[int, Any]] = {}  # game -> user -> the result they said
+    said: dict[int, dict[int | None, Any]] = {}  # game -> user -> the result they said
     current: dict[int, Any] = {}
     final: dict[int, Any] = {}
-    rows = (
-        Event.objects.filter(game_id__in=game_ids, kind__in=_RESULT_EVENTS)
-        .order_by("game_id", "seq")
-        .values_list("game_id", "kind", "data", "actor_id")
-    )
-    for game_id, kind, data, actor in rows:
+    rows = game_reads.events_of_kinds(game_ids=game_ids, kinds=_RESULT_EVENTS)
+    for game_id, kind, data, _, actor in rows:
         mine = said.setdefault(game_id, {})
         if kind == EventKind.RESULT_REPORTED:
             current[game_id] = mine[actor] = data["results"]
@@ -193,7 +190,9 @@ def _agreed_to_the_result(game_ids: list[int]) -> dict[int, set[int]]:
         else:
             final[game_id] = data["result"]
     return {
-        game_id: {user for user, result in by.items() if result == final.get(game_id)}
+        game_id: {
+            user for user, result in by.items() if user is not None and result == final.get(game_id)
+        }
         for game_id, by in said.items()
     }
 
@@ -208,11 +207,12 @@ def _refusals_of_logs(
     logs = {g.pk: g for g in games if g.mode == GameMode.LOG and g.pk in waiting}
     if not logs:
         return
-    declined = set(
-        Event.objects.filter(game_id__in=logs, kind=EventKind.SEAT_DECLINED).values_list(
-            "game_id", "seat"
+    declined = {
+        (game_id, seat)
+        for game_id, _, _, seat, _ in game_reads.events_of_kinds(
+            game_ids=list(logs), kinds=(EventKind.SEAT_DECLINED,)
         )
-    )
+    }
     for game_id, game in logs.items():
         for seat in _people(game):
             if (game_id, seat.index) in declined:

@@ -2,8 +2,9 @@
 
 Forms check the shape of what was typed and turn it into the arguments the services take;
 whether a league, tournament, result or record can be made of it is decided by the services
-(``league.services.leagues``, ``league.services.tournaments``, ``games.records.services``), whose
-``InvalidInput`` messages the views show as form errors.
+(``league.services.leagues``, ``league.services.tournaments``, ``games.records.services``) and, for a
+new tournament, by ``league.tournament_spec``, whose ``InvalidInput`` messages the views show
+as form errors.
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from typing import Any
 from django import forms
 from django.utils import timezone
 
+from core import inputs
+from core.errors import InvalidInput
 from games.catalog import game_types
 from games.pages.forms import ClockForm
 from games.records.oceans import SLUG as OCEANS
 from games.rules.oceans_data import CARDS
 from league.models import League, Membership, Season, Tournament
-from league.services.tournaments import STARTING_BID_GAMES
 from league.standings import DEFAULT_TIEBREAKS
+from league.tournament_spec import BOUNDS, STARTING_BID_GAMES, TournamentSpec
 
 
 def _game_choices() -> list[tuple[str, str]]:
@@ -98,8 +101,22 @@ class PlaysImportForm(forms.Form):
 # -- tournaments ----------------------------------------------------------------------------------
 
 
+def _whole_field(setting: str, **kwargs: Any) -> forms.IntegerField:
+    """A whole-number tournament setting within its bounds (league.tournament_spec.BOUNDS),
+    refused with a message naming the setting and its bounds."""
+    low, high = BOUNDS[setting]
+    refused = f"{setting} must be a whole number from {low} to {high}"
+    return forms.IntegerField(
+        min_value=low,
+        max_value=high,
+        error_messages={"min_value": refused, "max_value": refused},
+        **kwargs,
+    )
+
+
 class TournamentForm(ClockForm):
-    """A new tournament. ``players`` is one username per line, in seed order."""
+    """A new tournament. ``players`` is one username per line, in seed order. The form checks
+    what was typed; what it means is checked as :meth:`spec` makes the tournament of it."""
 
     name = forms.CharField(max_length=100)
     game = forms.ChoiceField(choices=_game_choices, initial="deep-sea-adventure")
@@ -112,8 +129,10 @@ class TournamentForm(ClockForm):
         initial=Tournament.Mode.TABLE,
         help_text="Only games not marked “table only” can be played online.",
     )
-    table_size = forms.IntegerField(label="Players per table", initial=2)
-    rounds = forms.IntegerField(initial=3, help_text="Elimination runs until one player is left.")
+    table_size = _whole_field("table_size", label="Players per table", initial=2)
+    rounds = _whole_field(
+        "rounds", initial=3, help_text="Elimination runs until one player is left."
+    )
     advance = forms.IntegerField(
         label="Advance per table",
         initial=1,
@@ -135,10 +154,10 @@ class TournamentForm(ClockForm):
             (Tournament.EntryMode.OPEN, "players enter themselves until round 1"),
         ],
     )
-    cap = forms.IntegerField(
+    cap = _whole_field(
+        "cap",
         label="Most players",
         required=False,
-        min_value=2,
         help_text="Leave empty for no limit; later entries wait in line for a place.",
     )
     check_in = forms.BooleanField(
@@ -146,17 +165,17 @@ class TournamentForm(ClockForm):
         required=False,
         help_text="Whoever has not checked in when round 1 is paired is dropped.",
     )
-    top_cut = forms.IntegerField(
+    top_cut = _whole_field(
+        "top_cut",
         label="Top cut",
         required=False,
-        min_value=0,
         help_text="Swiss: after the rounds, this many of the top play elimination to a"
         " champion. Leave empty for none.",
     )
-    avoid_club_rounds = forms.IntegerField(
+    avoid_club_rounds = _whole_field(
+        "avoid_club_rounds",
         label="Keep club mates apart for",
         required=False,
-        min_value=0,
         help_text="Rounds in which players who share a league are not paired together where"
         " it can be helped.",
     )
@@ -176,7 +195,8 @@ class TournamentForm(ClockForm):
         ],
         help_text="Applied in the order listed; none ticked means the usual ones.",
     )
-    round_minutes = forms.IntegerField(
+    round_minutes = _whole_field(
+        "round_minutes",
         label="Minutes per round",
         required=False,
         help_text="On tables: the round's clock, started from the tournament page.",
@@ -193,7 +213,16 @@ class TournamentForm(ClockForm):
         help_text="Round 1 follows the seeds: Swiss pits the top half against the bottom half;"
         " elimination snakes them, so the top seeds start at different tables.",
     )
-    bye_points = forms.FloatField(label="Points for a bye", initial=0)
+    bye_points = forms.FloatField(
+        label="Points for a bye",
+        initial=0,
+        min_value=0,
+        max_value=inputs.MAX_SCORE,
+        error_messages={
+            "min_value": f"bye_points must be a number from 0 to {inputs.MAX_SCORE:,}",
+            "max_value": f"bye_points must be a number from 0 to {inputs.MAX_SCORE:,}",
+        },
+    )
     starting_bid = forms.BooleanField(
         label="Bid for first player",
         required=False,
@@ -231,6 +260,12 @@ class TournamentForm(ClockForm):
             self.add_error("season", "Choose a season of the tournament's league.")
         return data
 
+    def clean_name(self) -> str:
+        try:  # no control characters, as the API's Text refuses them
+            return inputs.text(self.cleaned_data["name"], "name", 100)
+        except InvalidInput as exc:
+            raise forms.ValidationError(str(exc)) from None
+
     @property
     def bid_games(self) -> list[str]:
         return sorted(STARTING_BID_GAMES)
@@ -257,6 +292,34 @@ class TournamentForm(ClockForm):
     def clean_bye_points(self) -> int | float:
         points = self.cleaned_data["bye_points"]
         return int(points) if points.is_integer() else points
+
+    def spec(self) -> TournamentSpec:
+        """The tournament the form describes; raises the service's errors (InvalidInput,
+        Refused) where its settings do not fit together or the game."""
+        data = self.cleaned_data
+        return TournamentSpec(
+            name=data["name"],
+            game=data["game"],
+            format=data["format"],
+            table_size=data["table_size"],
+            rounds=data["rounds"],
+            mode=data["mode"],
+            players=self.players_list(),
+            options=self.options(),
+            league=data["league"],
+            season=data["season"],
+            bye_points=data["bye_points"],
+            tiebreaks=data["tiebreaks"],
+            advance=data["advance"],
+            time_control=self.time_control(),
+            seeding=data["seeding"],
+            entry_mode=data["entry_mode"],
+            cap=data["cap"],
+            check_in=data["check_in"],
+            top_cut=data["top_cut"] or 0,
+            avoid_club_rounds=data["avoid_club_rounds"] or 0,
+            round_minutes=data["round_minutes"],
+        )
 
 
 class PlayerForm(forms.Form):

@@ -336,6 +336,15 @@ class Round(models.Model):
 
 
 class Table(models.Model):
+    class Report(models.TextChoices):
+        """Where a table-mode table's reported result stands: the ``status`` of its game's
+        games.records.services.result_state, spelt as it spells it."""
+
+        AWAITING_REPORT = "awaiting report"
+        AWAITING_CONFIRMATION = "awaiting confirmation"
+        DISPUTED = "disputed"  # the players disagree: the organiser settles it
+        FINAL = "final"
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="table")

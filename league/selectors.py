@@ -18,7 +18,8 @@ from django.utils import timezone
 from accounts.bots import is_bot
 from core.errors import InvalidInput, UnknownName
 from games.catalog import game_name, game_types
-from games.models import Event, EventKind, Game, GameStatus, Seat
+from games.models import Game, GameStatus, Seat
+from games.play import reads as game_reads
 from games.records import services as records
 from league.models import (
     Entry,
@@ -301,36 +302,18 @@ def online_bids(games: list[Game]) -> dict[int, dict[str, Any]]:
     """The starting bid at each game played here with the starting-bid variant, once someone
     has bid: ``{"player", "amount", "settled"}``, the highest bid so far and its bidder;
     settled once a move other than a bid or a pass is made, or the game is over. At most two
-    queries for any number of games."""
+    queries for any number of games (games.play.reads.starting_bids)."""
     bidding = {g.pk: g for g in games if g.options.get("starting_bid")}
     if not bidding:
         return {}
-    last: dict[int, tuple[int, int, int]] = {}  # game -> (seq, seat, amount) of the last bid
-    for game_id, seq, seat, data in (
-        Event.objects.filter(
-            game_id__in=bidding, kind=EventKind.ACTION_APPLIED, data__action__type="bid"
-        )
-        .order_by("game_id", "seq")
-        .values_list("game_id", "seq", "seat", "data")
-    ):
-        last[game_id] = (seq, seat, data["action"]["amount"])
-    # Bidding opens a game (before it only the deal, which is chance), so any other move
-    # means the bid is over; a game that is over is past it anyway.
-    active = [pk for pk in last if bidding[pk].status == GameStatus.ACTIVE]
-    moved_on = set(
-        Event.objects.filter(game_id__in=active, kind=EventKind.ACTION_APPLIED)
-        .exclude(data__action__type__in=["bid", "pass"])
-        .values_list("game_id", flat=True)
-        .distinct()
-    )
     out = {}
-    for game_id, (_, seat, amount) in last.items():
-        game = bidding[game_id]
-        names = seat_names(game)
+    bids = game_reads.starting_bids(games=list(bidding.values()))
+    for game_id, (seat, amount, settled) in bids.items():
+        names = seat_names(bidding[game_id])
         out[game_id] = {
             "player": names[seat] if seat is not None and seat < len(names) else None,
             "amount": amount,
-            "settled": game_id in moved_on or game.status != GameStatus.ACTIVE,
+            "settled": settled,
         }
     return out
 

@@ -34,7 +34,7 @@ from games.catalog import game_name, game_types
 from games.models import Game, GameMode, GameStatus
 from games.pages.links import Link, back_or
 from games.records import services as records
-from league import selectors
+from league import permissions, selectors
 from league.charts import rating_chart
 from league.figures import figure, standing_rows, tournament_standing_rows
 from league.forms import (
@@ -50,7 +50,7 @@ from league.forms import (
     TableResultForm,
     TournamentForm,
 )
-from league.models import Entry, League, LeagueInvitation, Season, Tournament
+from league.models import Entry, League, LeagueInvitation, Season, Table, Tournament
 from league.plays import MAX_BYTES as MAX_PLAYS_FILE
 from league.ratings import DEFAULT_RATING
 from league.services import leagues, plays, tournaments
@@ -631,32 +631,8 @@ def tournament_new(request):
     form = TournamentForm(request.POST or None, user=request.user)
     status = 200
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            tournament = tournaments.tournament_create(
-                name=data["name"],
-                game=data["game"],
-                format=data["format"],
-                table_size=data["table_size"],
-                rounds=data["rounds"],
-                mode=data["mode"],
-                players=form.players_list(),
-                created_by=request.user,
-                options=form.options(),
-                league=data["league"],
-                bye_points=data["bye_points"],
-                advance=data["advance"],
-                seeding=data["seeding"],
-                time_control=form.time_control(),
-                entry_mode=data["entry_mode"],
-                cap=data["cap"],
-                check_in=data["check_in"],
-                top_cut=data["top_cut"] or 0,
-                avoid_club_rounds=data["avoid_club_rounds"] or 0,
-                round_minutes=data["round_minutes"],
-                season=data["season"],
-                tiebreaks=data["tiebreaks"],
-            )
+            tournament = tournaments.tournament_create(spec=form.spec(), created_by=request.user)
         except ServiceError as exc:
             form.add_error(None, str(exc))
             status = _refusal_status(exc)
@@ -715,7 +691,7 @@ def _tournament_page(
 ):
     bound = bound or {}
     user = request.user
-    organiser = selectors.is_tournament_organiser(tournament, user)
+    viewer = permissions.Viewer.of(tournament, user)
     settle = request.GET.get("settle", "")
     urls = _TableUrls(tournament.pk)
     # The rounds, their tables (games, seats, players) and the entries, each read once and
@@ -731,8 +707,7 @@ def _tournament_page(
                 _table_panel(
                     tournament,
                     table,
-                    user,
-                    organiser,
+                    viewer,
                     versions[table["game"]],
                     bound,
                     settle=settle == str(table["id"]),
@@ -753,7 +728,7 @@ def _tournament_page(
         {
             "tournament": tournament,
             "name": game_name(tournament.slug),
-            "organiser": organiser,
+            "organiser": viewer.organiser,
             "organisers": [u.username for u in tournament.organisers.order_by("username")],
             "rounds": rounds,
             "latest": rounds[-1]["number"] if rounds else None,
@@ -818,8 +793,7 @@ class _TableUrls:
 def _table_panel(
     tournament: Tournament,
     out: dict[str, Any],
-    user,
-    organiser: bool,
+    viewer: permissions.Viewer,
     version: int,
     bound: dict[Any, Any],
     *,
@@ -827,7 +801,6 @@ def _table_panel(
     urls: _TableUrls | None = None,
 ) -> TablePanel:
     seats, state = out["seats"], out.get("report")
-    me = user.username if user.is_authenticated else None
     panel = TablePanel(
         id=out["id"],
         number=out["number"],
@@ -836,18 +809,62 @@ def _table_panel(
         seats=seats,
         columns=[],
         rows=[],
-        seated=me in seats,
+        seated=viewer.name in seats,
         bid=out.get("bid"),
+        logged=out.get("mode") == GameMode.LOG,
         urls=(urls or _TableUrls(tournament.pk)).of(out["id"], out["game"]),
     )
+    panel.columns, panel.rows = _result_rows(out, viewer.name)
+    if state is None:  # an online table or a table log: its game reports itself
+        return panel
+    panel.confirmed_by = state["confirmed_by"]
+    if state["status"] == Table.Report.AWAITING_CONFIRMATION:
+        panel.waiting_for = [
+            n for n in seats if n not in state["confirmed_by"] and not n.startswith(BOT_PREFIX)
+        ]
+    at = permissions.TableAt.of(out)
+    has_bid = bool(tournament.options.get("starting_bid"))
+    may_confirm = permissions.may_confirm(viewer, at)
+    panel.report_form = _result_form(
+        bound,
+        panel,
+        "report",
+        permissions.may_report(viewer, at),
+        bid=has_bid,
+        results=state["reported"],
+        bid_value=state["bid"],
+    )
+    panel.dispute_form = _result_form(
+        bound, panel, "dispute", may_confirm, bid=False, results=state["reported"]
+    )
+    panel.confirm_version = version if may_confirm else None
+    panel.may_log = permissions.may_log(viewer, at)
+    panel.may_override = permissions.may_override(viewer, at)
+    panel.override_form = _result_form(
+        bound,
+        panel,
+        "override",
+        panel.may_override and settle,
+        bid=has_bid,
+        results=out["result"] or state["reported"],
+        bid_value=state["bid"],
+    )
+    return panel
+
+
+def _result_rows(out: dict[str, Any], me: str | None) -> tuple[list[str], list[dict[str, Any]]]:
+    """A table's result columns and, per seat, its player and their line in each: the result
+    once final, else the report and each dispute of it."""
+    state = out.get("report")
     lines: list[list[dict]] = []
+    columns: list[str] = []
     if out["status"] == GameStatus.FINISHED:
-        panel.columns, lines = ["Result"], [out["result"]]
+        columns, lines = ["Result"], [out["result"]]
     elif state and state["reported"]:
-        panel.columns = [f"Reported by {state['confirmed_by'][0]}"]
-        panel.columns += [f"{d['by']} says" for d in state["disputes"]]
+        columns = [f"Reported by {state['confirmed_by'][0]}"]
+        columns += [f"{d['by']} says" for d in state["disputes"]]
         lines = [state["reported"]] + [d["results"] for d in state["disputes"]]
-    panel.rows = [
+    rows = [
         {
             "seat": i,
             "player": name,
@@ -862,60 +879,33 @@ def _table_panel(
                 for column in lines
             ],
         }
-        for i, name in enumerate(seats)
+        for i, name in enumerate(out["seats"])
     ]
-    if state:
-        panel.confirmed_by = state["confirmed_by"]
-        if state["status"] == "awaiting confirmation":
-            panel.waiting_for = [
-                n for n in seats if n not in state["confirmed_by"] and not n.startswith(BOT_PREFIX)
-            ]
-    panel.logged = out.get("mode") == GameMode.LOG
-    if state is None:  # an online table or a table log: its game reports itself
-        return panel
+    return columns, rows
 
-    has_bid = bool(tournament.options.get("starting_bid"))
 
-    def form(action: str, offered: bool, *, bid: bool, results=None, bid_value=None):
-        if (action, panel.id) in bound:
-            return bound[(action, panel.id)]
-        if not offered:
-            return None
-        return TableResultForm(
-            seats=seats,
-            bid=bid,
-            prefix=f"t{panel.id}-{action}",
-            initial=TableResultForm.initial_from(results, bid_value),
-        )
-
-    open_ = out["status"] == GameStatus.ACTIVE and panel.seated
-    only_mine = state["confirmed_by"] == [me]
-    may_report = open_ and (
-        state["status"] == "awaiting report"
-        or (state["status"] == "awaiting confirmation" and only_mine)
+def _result_form(
+    bound: dict[Any, Any],
+    panel: TablePanel,
+    action: str,
+    offered: bool,
+    *,
+    bid: bool,
+    results: list[dict] | None = None,
+    bid_value: dict | None = None,
+) -> TableResultForm | None:
+    """The table's form for ``action``: as it was sent back with its errors, else a new one
+    where it is ``offered``, filled with ``results``."""
+    if (action, panel.id) in bound:
+        return bound[(action, panel.id)]
+    if not offered:
+        return None
+    return TableResultForm(
+        seats=panel.seats,
+        bid=bid,
+        prefix=f"t{panel.id}-{action}",
+        initial=TableResultForm.initial_from(results, bid_value),
     )
-    may_confirm = (
-        open_ and state["status"] == "awaiting confirmation" and me not in state["confirmed_by"]
-    )
-    panel.report_form = form(
-        "report", may_report, bid=has_bid, results=state["reported"], bid_value=state["bid"]
-    )
-    panel.dispute_form = form("dispute", may_confirm, bid=False, results=state["reported"])
-    panel.confirm_version = version if may_confirm else None
-    panel.may_log = (
-        out["status"] == GameStatus.ACTIVE
-        and state["status"] == "awaiting report"
-        and (panel.seated or organiser)
-    )
-    panel.may_override = organiser
-    panel.override_form = form(
-        "override",
-        organiser and settle,
-        bid=has_bid,
-        results=out["result"] or state["reported"],
-        bid_value=state["bid"],
-    )
-    return panel
 
 
 def _attempt(
@@ -1164,9 +1154,9 @@ def _confirm_as_reported(request, tournament: Tournament, table_, out: dict[str,
 
 
 def _table_message(number: int, state: dict[str, Any]) -> str:
-    if state["status"] == "final":
+    if state["status"] == Table.Report.FINAL:
         return f"Table {number}: the result is final."
-    if state["status"] == "disputed":
+    if state["status"] == Table.Report.DISPUTED:
         return f"Table {number}: the result is disputed; the organiser decides it."
     return f"Table {number}: reported, awaiting confirmation."
 

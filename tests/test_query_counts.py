@@ -24,6 +24,7 @@ from games.store import state_cache
 from league.models import League, Membership, Rating, RatingChange
 from league.services import leagues, tournaments
 from league.services.ratings import ratings_update
+from league.tournament_spec import TournamentSpec
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -321,13 +322,15 @@ def test_a_tournament_page_in_table_mode(member, alice, page):
         state["tables"] = size
         players = [u.username for u in new_users(2 * size, "entrant")]
         tournament = tournaments.tournament_create(
-            name=unique("Open "),
-            game=DSA,
-            format="swiss",
-            table_size=2,
-            rounds=1,
-            mode="table",
-            players=players,
+            spec=TournamentSpec(
+                name=unique("Open "),
+                game=DSA,
+                format="swiss",
+                table_size=2,
+                rounds=1,
+                mode="table",
+                players=players,
+            ),
             created_by=alice,
         )
         round_ = tournaments.round_pair(tournament=tournament, by=alice)

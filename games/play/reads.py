@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractUser
 
 from core.errors import NotYourSeat
 from games import store
-from games.models import Event, Game, GameMode, GameStatus, Seat
+from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.play import steps
 from games.rules import get_rules
 from games.store import Head
@@ -141,3 +141,58 @@ def seats_seen(game: Game | Head, user) -> set[int]:
     if is_scorekeeper(game, user):
         return set(range(game.num_players))
     return set()
+
+
+# -- for the apps above: league's tournament tables ----------------------------------------------
+
+
+def games_played(*, game_ids: list[int]) -> set[int]:
+    """Those of ``game_ids`` in which a player has moved or a result has been reported: one
+    query."""
+    return set(
+        Event.objects.filter(
+            game_id__in=game_ids, kind__in=(EventKind.ACTION_APPLIED, EventKind.RESULT_REPORTED)
+        )
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+
+
+def starting_bids(*, games: list[Game]) -> dict[int, tuple[int | None, int, bool]]:
+    """Per game of ``games`` in which someone has made a starting bid: ``(seat, amount, over)``
+    of the last bid so far, ``over`` once a move other than a bid or a pass has been made or
+    the game is no longer active. At most two queries for any number of games."""
+    last: dict[int, tuple[int | None, int]] = {}
+    for game_id, seat, data in (
+        Event.objects.filter(
+            game__in=games, kind=EventKind.ACTION_APPLIED, data__action__type="bid"
+        )
+        .order_by("game_id", "seq")
+        .values_list("game_id", "seat", "data")
+    ):
+        last[game_id] = (seat, data["action"]["amount"])
+    # Bidding opens a game (before it only the deal, which is chance), so any other move
+    # means the bid is over; a game that is over is past it anyway.
+    active = {g.pk for g in games if g.pk in last and g.status == GameStatus.ACTIVE}
+    moved_on = set(
+        Event.objects.filter(game_id__in=active, kind=EventKind.ACTION_APPLIED)
+        .exclude(data__action__type__in=["bid", "pass"])
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    return {
+        pk: (seat, amount, pk in moved_on or pk not in active)
+        for pk, (seat, amount) in last.items()
+    }
+
+
+def events_of_kinds(
+    *, game_ids: list[int], kinds: tuple[str, ...]
+) -> list[tuple[int, str, dict[str, Any], int | None, int | None]]:
+    """The events of ``kinds`` in ``game_ids`` as ``(game_id, kind, data, seat, actor_id)``,
+    by game and in the order they were appended: one query."""
+    return list(
+        Event.objects.filter(game_id__in=game_ids, kind__in=kinds)
+        .order_by("game_id", "seq")
+        .values_list("game_id", "kind", "data", "seat", "actor_id")
+    )

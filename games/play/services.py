@@ -411,3 +411,18 @@ def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | No
 
 
 # -- scheduling bots ------------------------------------------------------------------------------
+
+
+# -- for the apps above: league's tournament tables ----------------------------------------------
+
+
+@transaction.atomic
+def game_void(*, game: Game, by: AbstractUser, reason: str) -> None:
+    """Call ``game`` off (GameVoided, by ``by`` for ``reason``): it ends with no result and
+    nobody moves again. A tournament calls off the tables of a round it pairs again."""
+    store.append(
+        game,
+        game.version,
+        [NewEvent(EventKind.GAME_VOIDED, {"reason": reason}, actor_id=by.pk)],
+        projection={"status": GameStatus.VOID, "current_player": None},
+    )

@@ -19,6 +19,7 @@ from games.api.fields import Moment, Text, TimeControlField
 from games.api.serializers import GameOut, RecordOut, ResultOut
 from games.rules.oceans_data import CARD_NAMES
 from league.standings import TIEBREAKS
+from league.tournament_spec import BOUNDS
 
 NAME = {"max_length": 150}
 
@@ -122,6 +123,12 @@ def sheet_field():
         default=None,
         help_text="Oceans only: the score sheet (omit it for a result without one)",
     )
+
+
+def whole_field(setting: str, **kwargs) -> serializers.IntegerField:
+    """A whole-number tournament setting, within its bounds (league.tournament_spec.BOUNDS)."""
+    low, high = BOUNDS[setting]
+    return serializers.IntegerField(min_value=low, max_value=high, **kwargs)
 
 
 def results_field(**kwargs):
@@ -389,8 +396,8 @@ class TournamentIn(serializers.Serializer):
     name = Text(max_length=100)
     game = Text(max_length=40)
     format = serializers.ChoiceField(choices=["swiss", "round-robin", "elimination"])
-    table_size = serializers.IntegerField(min_value=2, max_value=4)
-    rounds = serializers.IntegerField(min_value=1, max_value=50, default=3)
+    table_size = whole_field("table_size")
+    rounds = whole_field("rounds", default=3)
     mode = serializers.ChoiceField(choices=["online", "table"], default="online")
     players = serializers.ListField(
         child=Text(**NAME),
@@ -418,9 +425,8 @@ class TournamentIn(serializers.Serializer):
         default=None,
         max_length=10,
     )
-    advance = serializers.IntegerField(
-        min_value=1,
-        max_value=3,
+    advance = whole_field(
+        "advance",
         default=1,
         help_text="elimination: the top k of each table go through, but never everyone at a"
         " table that fell back to fewer seats (there all but the last), so every round"
@@ -440,37 +446,33 @@ class TournamentIn(serializers.Serializer):
         default="organiser",
         help_text="open: players enter themselves (register/) until round 1 is paired",
     )
-    cap = serializers.IntegerField(
+    cap = whole_field(
+        "cap",
         required=False,
         allow_null=True,
         default=None,
-        min_value=2,
-        max_value=2000,
         help_text="the most players; later entries wait in line and move up as places free",
     )
     check_in = serializers.BooleanField(
         default=False, help_text="pairing round 1 drops whoever has not checked in (checkin/)"
     )
-    top_cut = serializers.IntegerField(
+    top_cut = whole_field(
+        "top_cut",
         default=0,
-        min_value=0,
-        max_value=2000,
         help_text="Swiss: after the rounds, the top N of the standings play elimination"
         " (advance per table) to a champion; 0 for none",
     )
-    avoid_club_rounds = serializers.IntegerField(
+    avoid_club_rounds = whole_field(
+        "avoid_club_rounds",
         default=0,
-        min_value=0,
-        max_value=50,
         help_text="for this many rounds, players sharing a league (other than this"
         " tournament's) are kept apart where repeats allow",
     )
-    round_minutes = serializers.IntegerField(
+    round_minutes = whole_field(
+        "round_minutes",
         required=False,
         allow_null=True,
         default=None,
-        min_value=5,
-        max_value=600,
         help_text="table mode: the length of a round's clock (rounds/<n>/start/)",
     )
     season = Text(
@@ -493,9 +495,7 @@ class CheckInIn(serializers.Serializer):
 
 
 class CapIn(serializers.Serializer):
-    cap = serializers.IntegerField(
-        allow_null=True, min_value=2, max_value=2000, help_text="null: no cap"
-    )
+    cap = whole_field("cap", allow_null=True, help_text="null: no cap")
 
 
 class RoundStartIn(serializers.Serializer):

@@ -30,6 +30,7 @@ from league import selectors
 from league.api import serializers as s
 from league.models import League, LeagueInvitation, Tournament
 from league.services import leagues, tournaments
+from league.tournament_spec import TournamentSpec
 
 User = get_user_model()
 
@@ -343,9 +344,8 @@ class TournamentListCreateApi(APIView):
                 season = league.seasons.filter(pk=number).first()
             if season is None:
                 raise UnknownName(f"{league.name} has no season {season_name!r}")
-        tournament = tournaments.tournament_create(
-            created_by=request.user, league=league, season=season, **data
-        )
+        spec = TournamentSpec(**data, league=league, season=season)
+        tournament = tournaments.tournament_create(spec=spec, created_by=request.user)
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
 

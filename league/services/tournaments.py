@@ -13,6 +13,7 @@ import functools
 import io
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -30,18 +31,16 @@ from core.errors import (
     NotYourSeat,
     Refused,
     RuleViolation,
+    ServiceError,
     UnknownName,
 )
-from games import store
-from games.catalog import game_type
-from games.models import Event, EventKind, Game, GameStatus
+from games.models import Game, GameStatus
+from games.play import reads as game_reads
 from games.play import services as game_services
 from games.play import steps
 from games.records import services as records
-from games.rules import get_rules
 from games.signals import round_paired
-from games.store import NewEvent
-from league import pairing
+from league import pairing, permissions
 from league.models import (
     Entry,
     Membership,
@@ -62,145 +61,48 @@ from league.selectors import (
     tables_of,
     tournament_standings,
 )
-from league.standings import (
-    DEFAULT_PLACEMENT_POINTS,
-    DEFAULT_TIEBREAKS,
-    TIEBREAKS,
-    fallback_placement,
-)
 from league.tasks import rate_finished_games
+from league.tournament_spec import TournamentSpec, check_field
 
 User = get_user_model()
-STARTING_BID_GAMES = records.BID_GAMES
 
 
 # -- creating -------------------------------------------------------------------------------------
 
 
 @transaction.atomic
-def tournament_create(
-    *,
-    name: Any,
-    game: Any,
-    format: Any,
-    table_size: Any,
-    rounds: Any,
-    mode: Any,
-    players: Any,
-    created_by,
-    options: Any = None,
-    league=None,
-    bye_points: Any = 0,
-    placement_points: Any = None,
-    tiebreaks: Any = None,
-    advance: Any = 1,
-    time_control: Any = None,
-    seeding: Any = Tournament.Seeding.ENTRY,
-    entry_mode: Any = Tournament.EntryMode.ORGANISER,
-    cap: Any = None,
-    check_in: Any = False,
-    top_cut: Any = 0,
-    avoid_club_rounds: Any = 0,
-    round_minutes: Any = None,
-    season=None,
-) -> Tournament:
-    """A tournament with its entries. ``seeding`` orders the seeds, which pair round 1: the
-    order given (``entry``), Elo in the game, highest first, with the unrated at the default
-    rating and ties in the order given (``rating``), or a draw (``random``). The entry order,
-    the seeding and the seeds are logged.
-
-    ``entry_mode`` "open" lets players enter themselves until round 1 (a field of fewer than
-    two is then allowed until round 1 is paired); ``cap`` bounds the field, beyond it players
-    wait in line. ``check_in`` drops, when round 1 is paired, whoever has not checked in.
-    ``top_cut`` (Swiss only) sends the top N of the standings after ``rounds`` rounds into an
-    elimination stage, ``advance`` of each table going through. ``avoid_club_rounds`` keeps
-    players who share a league (other than the tournament's own) apart for that many rounds.
-    ``round_minutes`` (table mode) is the default length of a round's clock. ``season`` puts
-    its games in that season of ``league``."""
-    name = inputs.text(name, "name", 100)
-    try:
-        kind = game_type(game)
-    except (KeyError, TypeError):
-        raise InvalidInput(f"unknown game {game!r}") from None
-    if format not in Tournament.Format.values:
-        raise InvalidInput(f"format must be one of {', '.join(Tournament.Format.values)}")
-    if mode not in Tournament.Mode.values:
-        raise InvalidInput(f"mode must be one of {', '.join(Tournament.Mode.values)}")
-    if mode == Tournament.Mode.ONLINE and not kind.playable:
-        raise Refused(f'{kind.name} is recorded from tables only: use mode "table"')
-    table_size = _whole(table_size, "table_size", 2, 4)
-    if not kind.min_players <= table_size <= kind.max_players:
-        raise Refused(f"{kind.name} is played by {kind.min_players} to {kind.max_players}")
-    rounds = _whole(rounds, "rounds", 1, 50)
-    top_cut = _whole(top_cut, "top_cut", 0, 2000)
-    if top_cut and format != Tournament.Format.SWISS:
-        raise Refused("a top cut follows Swiss rounds: use format swiss")
-    if top_cut == 1:
-        raise Refused("a top cut takes at least two players")
-    knockout = format == Tournament.Format.ELIMINATION or top_cut
-    advance = _whole(advance, "advance", 1, 3) if knockout else 1
-    if advance > table_size - 1:  # the table's, not a number's
-        raise Refused(f"advance must be from 1 to {table_size - 1} at tables of {table_size}")
-    options = _game_options(kind.slug, mode, options)
-    if seeding not in Tournament.Seeding.values:
-        raise InvalidInput(f"seeding must be one of {', '.join(Tournament.Seeding.values)}")
-    if entry_mode not in Tournament.EntryMode.values:
-        raise InvalidInput(f"entry_mode must be one of {', '.join(Tournament.EntryMode.values)}")
-    if not isinstance(check_in, bool):
-        raise InvalidInput("check_in must be true or false")
-    cap = None if cap is None else _whole(cap, "cap", 2, 2000)
-    avoid_club_rounds = _whole(avoid_club_rounds, "avoid_club_rounds", 0, 50)
-    if round_minutes is not None:
-        if mode != Tournament.Mode.TABLE:
-            raise Refused("round_minutes is for tournaments played on tables")
-        round_minutes = _whole(round_minutes, "round_minutes", 5, 600)
-    if season is not None and (league is None or season.league_id != league.pk):
-        raise Refused("the season must be one of the tournament's league")
-    users = _players(players)
-    if cap is not None and len(users) > cap:
-        raise Refused(f"the cap of {cap} is below the {len(users)} players entered")
-    if entry_mode == Tournament.EntryMode.ORGANISER or len(users) >= 2:
-        if len(users) < 2:
-            raise Refused("a tournament needs at least two players")
-        _check_field(format, len(users), table_size, advance, top_cut)
-    elif top_cut:
-        _check_field(format, top_cut, table_size, advance, top_cut)
-    placement = _placement(placement_points, table_size)
-    order = _tiebreaks(tiebreaks)
-    if inputs.score(bye_points, "bye_points") is None or bye_points < 0:
-        raise InvalidInput("bye_points must be a number from 0")
-    if league is not None and not is_league_organiser(league, created_by):
+def tournament_create(*, spec: TournamentSpec, created_by: AbstractUser) -> Tournament:
+    """The tournament ``spec`` describes (its settings checked as it was made), with its
+    entries, seeded as it says. The entry order, the seeding and the seeds are logged."""
+    users = [_player(name) for name in spec.players]
+    if spec.league is not None and not is_league_organiser(spec.league, created_by):
         raise NotYourSeat("only the league's organisers may hold its tournaments")
-    if time_control is not None:
-        if mode != Tournament.Mode.ONLINE:
-            raise Refused("time_control is for online tournaments")
-        game_services.parse_time_control(time_control)
     tournament = Tournament.objects.create(
-        name=name,
-        slug=kind.slug,
-        format=format,
-        table_size=table_size,
-        rounds=rounds,
-        mode=mode,
-        options=options,
-        placement_points=placement,
-        tiebreaks=order,
-        bye_points=bye_points,
-        advance=advance,
-        seeding=seeding,
-        league=league,
-        season=season,
-        time_control=time_control,
+        name=spec.name,
+        slug=spec.game,
+        format=spec.format,
+        table_size=spec.table_size,
+        rounds=spec.rounds,
+        mode=spec.mode,
+        options=spec.options,
+        placement_points=spec.placement_points,
+        tiebreaks=spec.tiebreaks,
+        bye_points=spec.bye_points,
+        advance=spec.advance,
+        seeding=spec.seeding,
+        league=spec.league,
+        season=spec.season,
+        time_control=spec.time_control,
         created_by=created_by,
-        entry_mode=entry_mode,
-        cap=cap,
-        check_in=check_in,
-        top_cut=top_cut,
-        avoid_club_rounds=avoid_club_rounds,
-        round_minutes=round_minutes,
+        entry_mode=spec.entry_mode,
+        cap=spec.cap,
+        check_in=spec.check_in,
+        top_cut=spec.top_cut,
+        avoid_club_rounds=spec.avoid_club_rounds,
+        round_minutes=spec.round_minutes,
     )
     tournament.organisers.add(created_by)
-    seeded = _seed(users, seeding, kind.slug)
+    seeded = _seed(users, spec.seeding, spec.game)
     Entry.objects.bulk_create(
         [
             Entry(tournament=tournament, user=u, seed=i + 1, answer=_answer(u, created_by))
@@ -213,7 +115,7 @@ def tournament_create(
         created_by,
         {
             "players": [u.username for u in users],
-            "seeding": seeding,
+            "seeding": spec.seeding,
             "seeds": [u.username for u in seeded],
         },
     )
@@ -247,48 +149,6 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
     return value
 
 
-def _check_field(
-    format: str, players: int, table_size: int, advance: int, top_cut: int = 0
-) -> None:
-    """Refuse a field no round could seat, an elimination event (or top cut) some round of
-    which would eliminate nobody (league.pairing.elimination_field says which), and a top cut
-    larger than the field."""
-    if top_cut > players:
-        raise Refused(f"a top cut of {top_cut} is larger than the field of {players}")
-    try:
-        if format == Tournament.Format.ELIMINATION:
-            pairing.elimination_field(players, table_size, advance)
-        elif not pairing.table_sizes(players, table_size)[0]:
-            raise ValueError(f"{players} players cannot fill a table of {table_size}")
-        if top_cut:
-            pairing.elimination_field(top_cut, table_size, advance)
-    except ValueError as exc:
-        raise Refused(f"{'top cut: ' if top_cut else ''}{exc}") from None
-
-
-def _game_options(slug: str, mode: str, options: Any) -> dict[str, Any]:
-    if options is not None and not isinstance(options, dict):
-        raise InvalidInput("options must be an object")
-    options = dict(options or {})
-    if slug in STARTING_BID_GAMES:
-        options.setdefault("starting_bid", True)  # tournaments bid for first player
-    if mode == Tournament.Mode.ONLINE:
-        try:
-            spec = get_rules(slug).spec
-            return spec.validate(spec.min_players, options)
-        except ValueError as exc:
-            raise Refused(str(exc)) from None
-    return options
-
-
-def _players(players: Any) -> list:
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise InvalidInput("players must be a list of usernames")
-    if len(set(players)) != len(players):
-        raise Refused("a player is entered twice")
-    return [_player(name) for name in players]
-
-
 def _player(name: Any):
     """An entrant: a member, or a bot player (created on entry, so a tournament of bots can
     be held)."""
@@ -300,50 +160,6 @@ def _player(name: Any):
     if user is None:
         raise UnknownName(f"no player {name!r}")
     return user
-
-
-def _placement(points: Any, table_size: int) -> dict[str, list[float]]:
-    """Points by place per table size: the defaults, then what the organiser gave; a smaller
-    size the organiser did not give scores on the full table's scale (``fallback_placement``)."""
-    table = {str(size): list(values) for size, values in DEFAULT_PLACEMENT_POINTS.items()}
-    if points is None:
-        points = {}
-    if not isinstance(points, dict):
-        raise InvalidInput('placement_points must be {"2": [1, 0], "3": [5, 3, 1], ...}')
-    for size, values in points.items():
-        if (
-            str(size) not in {"2", "3", "4"}
-            or not isinstance(values, list)
-            or len(values) != int(size)
-            or not all(_finite(v) for v in values)
-        ):
-            raise Refused(f"placement_points[{size!r}] must list {size} numbers")
-        table[str(size)] = values
-    scaled = fallback_placement(
-        {int(size): values for size, values in table.items()},
-        table_size,
-        given=[int(size) for size in points],
-    )
-    return {str(size): values for size, values in scaled.items()}
-
-
-def _finite(value: Any) -> bool:
-    try:
-        return inputs.score(value, "a number") is not None
-    except InvalidInput:
-        return False
-
-
-def _tiebreaks(names: Any) -> list[str]:
-    if names is None:
-        return list(DEFAULT_TIEBREAKS)
-    if (
-        not isinstance(names, list)
-        or not all(n in TIEBREAKS for n in names)
-        or len(set(names)) != len(names)
-    ):
-        raise InvalidInput(f"tiebreaks must be a list from: {', '.join(TIEBREAKS)}")
-    return names
 
 
 def _log(tournament: Tournament, kind: str, actor, data: dict[str, Any]) -> None:
@@ -423,7 +239,7 @@ def _close_registration(tournament: Tournament, by) -> None:
             f"round 1 needs at least two players{' checked in' if tournament.check_in else ''};"
             f" {len(waiting)} {'is' if len(waiting) == 1 else 'are'}"
         )
-    _check_field(
+    check_field(
         tournament.format,
         len(waiting),
         tournament.table_size,
@@ -698,14 +514,11 @@ def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
 def why_not_repairable(round_: Round) -> str | None:
     """Why round ``round_`` can no longer be paired again (a table has started or has a
     result), or None if it can."""
-    tables = round_.tables.order_by("number")
-    started = tables.exclude(game__status=GameStatus.ACTIVE) | tables.filter(
-        game__in=Event.objects.filter(
-            game__table__round=round_,
-            kind__in=[EventKind.ACTION_APPLIED, EventKind.RESULT_REPORTED],
-        ).values("game_id")
+    tables = list(round_.tables.order_by("number").values_list("number", "game_id", "game__status"))
+    played = game_reads.games_played(game_ids=[game for _, game, _ in tables])
+    first = next(
+        (n for n, game, status in tables if status != GameStatus.ACTIVE or game in played), None
     )
-    first = started.order_by("number").values_list("number", flat=True).first()
     if first is None:
         return None
     return f"table {first} has started or has a result: this round can no longer be paired again"
@@ -727,12 +540,7 @@ def round_repair(*, tournament: Tournament, number: int, by: AbstractUser) -> Ro
     if reason:
         raise RuleViolation(reason)
     for table in current.tables.select_related("game"):
-        store.append(
-            table.game,
-            table.game.version,
-            [NewEvent(EventKind.GAME_VOIDED, {"reason": "round paired again"}, actor_id=by.pk)],
-            projection={"status": GameStatus.VOID, "current_player": None},
-        )
+        game_services.game_void(game=table.game, by=by, reason="round paired again")
     current.void = True
     current.save(update_fields=["void"])
     # Whoever entered while this round was waiting plays it now.
@@ -1038,6 +846,7 @@ def table_get(tournament: Tournament, table_id: Any) -> Table:
         (
             Table.objects.filter(pk=table_id, round__tournament=tournament, round__void=False)
             .select_related("game")
+            .prefetch_related("game__seats__user")
             .first()
         )
         if str(table_id).isascii() and str(table_id).isdigit()
@@ -1051,7 +860,9 @@ def table_get(tournament: Tournament, table_id: Any) -> Table:
 def table_report(
     *, tournament: Tournament, table: Table, user, results: Any, bid: Any = None
 ) -> dict[str, Any]:
+    """A seated player reports the result (permissions.why_not_report says who may)."""
     _check_bid(tournament, bid)
+    _require(permissions.why_not_report, tournament, user, table)
     return _ended(
         table, records.result_report(game=table.game, user=user, results=results, bid=bid)
     )
@@ -1060,7 +871,7 @@ def table_report(
 def _ended(table: Table, state: dict[str, Any]) -> dict[str, Any]:
     """A table's result final: the tournament ends if that was its last (the game's end is
     announced too, after the commit; this ends it at once, in the same request)."""
-    if state["status"] == "final":
+    if state["status"] == Table.Report.FINAL:
         tournaments_end_if_over(game_ids=[table.game_id])
     return state
 
@@ -1076,6 +887,7 @@ def table_confirm(
     """A seated player confirms the report; stating another winning bid disputes it."""
     if bid is not records.UNSTATED:
         _check_bid(tournament, bid)
+    _require(permissions.why_not_confirm, tournament, user, table)
     return _ended(
         table, records.result_confirm(game=table.game, user=user, results=results, bid=bid)
     )
@@ -1084,9 +896,17 @@ def table_confirm(
 def table_override(
     *, tournament: Tournament, table: Table, by, results: Any, bid: Any = None
 ) -> dict[str, Any]:
-    _require_organiser(tournament, by)
+    """An organiser settles the result, or corrects it once final."""
+    _require(permissions.why_not_override, tournament, by, table)
     _check_bid(tournament, bid)
     return _ended(table, records.result_override(game=table.game, by=by, results=results, bid=bid))
+
+
+def _require(why_not: Callable[..., ServiceError | None], tournament, user, table) -> None:
+    """Refuse what ``why_not`` (league.permissions) refuses ``user`` at ``table``."""
+    refusal = why_not(permissions.Viewer.of(tournament, user), permissions.table_at(table))
+    if refusal is not None:
+        raise refusal
 
 
 def _check_bid(tournament: Tournament, bid: Any) -> None:

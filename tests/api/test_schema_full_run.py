@@ -26,6 +26,7 @@ from rest_framework.authtoken.models import Token
 from config.celery import app as celery_app
 from games.play import services
 from league.services import leagues, tournaments
+from league.tournament_spec import TournamentSpec
 
 pytestmark = [pytest.mark.slow, pytest.mark.schema_fuzz, pytest.mark.django_db(transaction=True)]
 
@@ -55,13 +56,15 @@ def token(make_user):
     services.game_resign(game=over.pk, seat=0, user=alice)
     leagues.league_create(name="Harbour", created_by=alice)
     tournaments.tournament_create(
-        name="Cup",
-        game=DSA,
-        format="swiss",
-        table_size=2,
-        rounds=1,
-        mode="table",
-        players=["alice", "bob"],
+        spec=TournamentSpec(
+            name="Cup",
+            game=DSA,
+            format="swiss",
+            table_size=2,
+            rounds=1,
+            mode="table",
+            players=["alice", "bob"],
+        ),
         created_by=alice,
     )
     return Token.objects.create(user=alice).key

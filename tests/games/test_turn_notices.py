@@ -15,6 +15,7 @@ from accounts.models import Profile
 from games.live import notices, push
 from games.models import Game, GameStatus
 from games.play import reads, services
+from league.tournament_spec import TournamentSpec
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -203,13 +204,15 @@ def test_a_paired_tournament_round_tells_each_player(
     from league.services import tournaments
 
     tournament = tournaments.tournament_create(
-        name="Harbour Cup",
-        game=DSA,
-        format="swiss",
-        table_size=2,
-        rounds=1,
-        mode="online",
-        players=["alice", "bob"],
+        spec=TournamentSpec(
+            name="Harbour Cup",
+            game=DSA,
+            format="swiss",
+            table_size=2,
+            rounds=1,
+            mode="online",
+            players=["alice", "bob"],
+        ),
         created_by=alice,
     )
     with push.hub().subscribed_sync(push.user_channel(bob.pk)) as inbox:

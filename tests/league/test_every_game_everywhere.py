@@ -14,6 +14,7 @@ from games.rules import registered
 from league.models import League
 from league.services import leagues, tournaments
 from league.services.ratings import ratings_update
+from league.tournament_spec import TournamentSpec
 from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
@@ -45,15 +46,17 @@ def club_world(make_user):
         )
         ratings_update(slug=slug)
         cup = tournaments.tournament_create(
-            name=f"{kind.name} cup",
-            game=slug,
-            format="swiss",
-            table_size=2,
-            rounds=1,
-            mode="table",
-            players=["ann", "ben"],
+            spec=TournamentSpec(
+                name=f"{kind.name} cup",
+                game=slug,
+                format="swiss",
+                table_size=2,
+                rounds=1,
+                mode="table",
+                players=["ann", "ben"],
+                league=club,
+            ),
             created_by=org,
-            league=club,
         )
         tournaments.round_pair(tournament=cup, by=org)
         cups.append(cup)

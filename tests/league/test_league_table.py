@@ -16,6 +16,7 @@ from league.models import Season
 from league.ratings import EloLadder
 from league.services import leagues, tournaments
 from league.services.ratings import ratings_update
+from league.tournament_spec import TournamentSpec
 from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
@@ -49,15 +50,17 @@ def record(people, club, ranks: dict[str, int], *, game="oceans", on="2026-10-01
 def finished_cup(people, club, ranks: dict[str, int]):
     """A table tournament of the league with one table, settled by the organiser."""
     cup = tournaments.tournament_create(
-        name="Cup",
-        game=DSA,
-        format="swiss",
-        table_size=len(ranks),
-        rounds=1,
-        mode="table",
-        players=list(ranks),
+        spec=TournamentSpec(
+            name="Cup",
+            game=DSA,
+            format="swiss",
+            table_size=len(ranks),
+            rounds=1,
+            mode="table",
+            players=list(ranks),
+            league=club,
+        ),
         created_by=people["org"],
-        league=club,
     )
     round_ = tournaments.round_pair(tournament=cup, by=people["org"])
     table = round_.tables.get()

@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 from core.errors import Conflict, InvalidInput
 from league.models import League
 from league.services import leagues, tournaments
+from league.tournament_spec import TournamentSpec
 
 pytestmark = pytest.mark.django_db
 
@@ -122,15 +123,17 @@ def test_seasons_and_tournaments_keep_their_names_too(client, api, alice, bob):
     assert season.status_code == 201, season.json()
     assert [s["name"] for s in season.json()["seasons"]] == ["Χειμώνας 2026 ❄️"]
     cup = tournaments.tournament_create(
-        name="深海カップ",
-        game=DSA,
-        format="swiss",
-        table_size=2,
-        rounds=1,
-        mode="table",
-        players=["alice", "bob"],
+        spec=TournamentSpec(
+            name="深海カップ",
+            game=DSA,
+            format="swiss",
+            table_size=2,
+            rounds=1,
+            mode="table",
+            players=["alice", "bob"],
+            league=league,
+        ),
         created_by=alice,
-        league=league,
     )
     assert api.get(f"/api/tournaments/{cup.pk}/").json()["name"] == "深海カップ"
     page = client.get(reverse("tournament-detail", args=[cup.pk])).content.decode()

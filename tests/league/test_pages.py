@@ -16,6 +16,7 @@ from league import selectors
 from league.models import League, Membership, Round, Season, Tournament
 from league.services import leagues, tournaments
 from league.services.ratings import ratings_update
+from league.tournament_spec import TournamentSpec
 from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
@@ -114,15 +115,17 @@ def test_the_league_page_shows_members_seasons_standings_games_and_tournaments(
     leagues.match_confirm(game=game, by=alice)
     ratings_update(slug="oceans")
     cup = tournaments.tournament_create(
-        name="Winter cup",
-        game=DSA,
-        format="swiss",
-        table_size=2,
-        rounds=1,
-        mode="table",
-        players=["alice", "bob"],
+        spec=TournamentSpec(
+            name="Winter cup",
+            game=DSA,
+            format="swiss",
+            table_size=2,
+            rounds=1,
+            mode="table",
+            players=["alice", "bob"],
+            league=club,
+        ),
         created_by=alice,
-        league=club,
     )
     page = client.get(reverse("league-detail", args=[club.slug]))
     assert page.status_code == 200
@@ -372,13 +375,15 @@ def tournament_post(**overrides):
 
 def test_the_tournament_pages_render(client, org, players):
     t = tournaments.tournament_create(
-        name="Autumn open",
-        game=DSA,
-        format="swiss",
-        table_size=2,
-        rounds=3,
-        mode="table",
-        players=list(players),
+        spec=TournamentSpec(
+            name="Autumn open",
+            game=DSA,
+            format="swiss",
+            table_size=2,
+            rounds=3,
+            mode="table",
+            players=list(players),
+        ),
         created_by=org,
     )
     listing = client.get(reverse("tournaments"))
@@ -458,13 +463,15 @@ def test_an_online_tournament_with_a_clock(client, org, players):
 
 def test_an_online_tournaments_tables_link_to_their_games_and_take_no_reports(client, org, players):
     t = tournaments.tournament_create(
-        name="Online open",
-        game=DSA,
-        format="swiss",
-        table_size=2,
-        rounds=1,
-        mode="online",
-        players=list(players),
+        spec=TournamentSpec(
+            name="Online open",
+            game=DSA,
+            format="swiss",
+            table_size=2,
+            rounds=1,
+            mode="online",
+            players=list(players),
+        ),
         created_by=org,
     )
     tournaments.round_pair(tournament=t, by=org)
@@ -494,13 +501,15 @@ def test_a_tournament_joins_only_a_league_its_creator_organises(client, alice, b
 def open_(org, players):
     """A table-mode Swiss of four at tables of two, not yet paired."""
     return tournaments.tournament_create(
-        name="Autumn open",
-        game=DSA,
-        format="swiss",
-        table_size=2,
-        rounds=2,
-        mode="table",
-        players=list(players),
+        spec=TournamentSpec(
+            name="Autumn open",
+            game=DSA,
+            format="swiss",
+            table_size=2,
+            rounds=2,
+            mode="table",
+            players=list(players),
+        ),
         created_by=org,
     )
 
@@ -781,13 +790,15 @@ def test_a_dispute_then_the_organiser_overrides(client, org, players, paired):
 
 def test_a_deep_vents_table_reports_the_winning_bid(client, org, players):
     t = tournaments.tournament_create(
-        name="Vents cup",
-        game=DV,
-        format="swiss",
-        table_size=2,
-        rounds=1,
-        mode="table",
-        players=list(players),
+        spec=TournamentSpec(
+            name="Vents cup",
+            game=DV,
+            format="swiss",
+            table_size=2,
+            rounds=1,
+            mode="table",
+            players=list(players),
+        ),
         created_by=org,
     )
     tournaments.round_pair(tournament=t, by=org)
@@ -812,13 +823,15 @@ def test_a_deep_vents_table_reports_the_winning_bid(client, org, players):
 
 def test_after_the_last_round_pairing_closes_the_tournament(client, org, players, make_user):
     t = tournaments.tournament_create(
-        name="Short",
-        game=DSA,
-        format="swiss",
-        table_size=2,
-        rounds=1,
-        mode="table",
-        players=["ann", "ben"],
+        spec=TournamentSpec(
+            name="Short",
+            game=DSA,
+            format="swiss",
+            table_size=2,
+            rounds=1,
+            mode="table",
+            players=["ann", "ben"],
+        ),
         created_by=org,
     )
     as_user(client, org).post(reverse("tournament-pair", args=[t.pk]))

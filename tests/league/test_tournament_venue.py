@@ -11,6 +11,7 @@ from django.conf import settings
 
 from league.models import Tournament
 from league.services import tournaments
+from league.tournament_spec import TournamentSpec
 from league.venue import qr_svg
 
 pytestmark = pytest.mark.django_db
@@ -22,15 +23,17 @@ def running(make_user):
     for name in ("ann", "ben", "cat", "dan", "eve"):
         make_user(name)
     tournament = tournaments.tournament_create(
-        name="Harbour night",
-        game="deep-sea-adventure",
-        format="swiss",
-        table_size=2,
-        rounds=3,
-        mode="table",
-        players=["ann", "ben", "cat", "dan", "eve"],
+        spec=TournamentSpec(
+            name="Harbour night",
+            game="deep-sea-adventure",
+            format="swiss",
+            table_size=2,
+            rounds=3,
+            mode="table",
+            players=["ann", "ben", "cat", "dan", "eve"],
+            round_minutes=45,
+        ),
         created_by=org,
-        round_minutes=45,
     )
     tournaments.round_pair(tournament=tournament, by=org)
     return tournament, org
@@ -90,13 +93,15 @@ def test_round_clocks_are_for_tables_and_need_a_length(make_user):
     for name in ("ann", "ben"):
         make_user(name)
     tournament = tournaments.tournament_create(
-        name="No length",
-        game="deep-sea-adventure",
-        format="swiss",
-        table_size=2,
-        rounds=1,
-        mode="table",
-        players=["ann", "ben"],
+        spec=TournamentSpec(
+            name="No length",
+            game="deep-sea-adventure",
+            format="swiss",
+            table_size=2,
+            rounds=1,
+            mode="table",
+            players=["ann", "ben"],
+        ),
         created_by=org,
     )
     tournaments.round_pair(tournament=tournament, by=org)

@@ -14,6 +14,7 @@ from games.models import Game
 from games.play import reads, services
 from games.rules import registered
 from league.services import leagues, tournaments
+from league.tournament_spec import TournamentSpec
 
 DSA = "deep-sea-adventure"
 MEMBERS = ("alice", "bob", "carol", "dave")
@@ -137,15 +138,17 @@ class Command(BaseCommand):
             sheet=OCEANS_SHEET,
         )
         cup = tournaments.tournament_create(
-            name="Winter Vents Cup",
-            game="deep-vents",
-            format="swiss",
-            table_size=2,
-            rounds=3,
-            mode="table",
-            players=list(MEMBERS),
+            spec=TournamentSpec(
+                name="Winter Vents Cup",
+                game="deep-vents",
+                format="swiss",
+                table_size=2,
+                rounds=3,
+                mode="table",
+                players=list(MEMBERS),
+                league=club,
+            ),
             created_by=members["alice"],
-            league=club,
         )
         for name in MEMBERS[1:]:  # alice entered herself; the others say yes to her entry
             tournaments.entry_accept(tournament=cup, by=members[name])
