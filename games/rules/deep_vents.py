@@ -183,6 +183,8 @@ _PHASE_ACTIONS: Final = {
 _SEAT_ACTIONS: Final = {"pay_shortfall", *(k for kinds in _PHASE_ACTIONS.values() for k in kinds)}
 _PAY: Final = {"type": "pay_shortfall"}
 _ALWAYS_AN_EFFECT: Final = frozenset({"shell", "gain", "erupt"})
+# The trigger steps the active seat's opponents suffer; the others pay or benefit the seat.
+_AGAINST_OPPONENTS: Final = frozenset({"strip_shell", "attack", "squid_hunt", "erupt"})
 
 spec = GameSpec(
     slug="deep-vents",
@@ -306,53 +308,71 @@ class State(base.State):
         response, those options."""
         kind: str = action["type"]
         phase = self._phase
-        if phase == "opener":
-            seat = base.int_params(action, "seat")
-            if kind == "opener" and seat and 0 <= seat[0] < self.num_players:
-                return {"type": "opener", "seat": seat[0]}
-            return None
         if phase in _CHANCE_PHASES:
-            name = action.get("hex")
-            k = _KIND.get(name) if type(name) is str else None
-            if kind == "draw" and len(action) == 2 and k is not None and self._stack[k]:
-                return {"type": "draw", "hex": _NAMES[k]}
-            return None
+            return self._match_chance(action)
         if phase == "bid":
-            if kind == "pass":
-                return {"type": "pass"} if len(action) == 1 and self._bid_high is not None else None
-            amount = base.int_params(action, "amount")
-            if kind == "bid" and amount and amount[0] in self._bid_range():
-                return {"type": "bid", "amount": amount[0]}
-            return None
+            return self._match_bid(action)
         if kind == "pay_shortfall":
             return dict(_PAY) if len(action) == 1 and self._can_pay(self._decider) else None
         if phase == "take":
-            slot = action.get("slot")
-            if (
-                kind == "take"
-                and len(action) == 2
-                and type(slot) is int
-                and 0 <= slot <= self._take_limit()
-            ):
-                return {"type": "take", "slot": slot}
-            return None
+            return self._match_take(action)
         if phase == "place":
-            q, r = action.get("q"), action.get("r")
-            if (
-                kind == "place"
-                and len(action) == 3
-                and type(q) is int
-                and type(r) is int
-                and self._can_place((q, r))
-            ):
-                return {"type": "place", "q": q, "r": r}
-            return None
+            return self._match_place(action)
         if phase == "activate":
             return self._match_activation(action)
         if phase == "respond":
             return base.find(self._respond_options(), action)
         if phase == "end_turn" and kind == "end_turn" and len(action) == 1:
             return {"type": "end_turn"}
+        return None
+
+    def _match_chance(self, action: Action) -> Action | None:
+        """The chance outcome that ``action`` names: the opener of the bid, or a draw."""
+        kind: str = action["type"]
+        if self._phase == "opener":
+            seat = base.int_params(action, "seat")
+            if kind == "opener" and seat and 0 <= seat[0] < self.num_players:
+                return {"type": "opener", "seat": seat[0]}
+            return None
+        name = action.get("hex")
+        k = _KIND.get(name) if type(name) is str else None
+        if kind == "draw" and len(action) == 2 and k is not None and self._stack[k]:
+            return {"type": "draw", "hex": _NAMES[k]}
+        return None
+
+    def _match_bid(self, action: Action) -> Action | None:
+        """The bid or pass that ``action`` names (:meth:`_bid_options`)."""
+        kind: str = action["type"]
+        if kind == "pass":
+            return {"type": "pass"} if len(action) == 1 and self._bid_high is not None else None
+        amount = base.int_params(action, "amount")
+        if kind == "bid" and amount and amount[0] in self._bid_range():
+            return {"type": "bid", "amount": amount[0]}
+        return None
+
+    def _match_take(self, action: Action) -> Action | None:
+        """Step 1: the slot of the row that ``action`` takes (:meth:`_take_options`)."""
+        slot = action.get("slot")
+        if (
+            action["type"] == "take"
+            and len(action) == 2
+            and type(slot) is int
+            and 0 <= slot <= self._take_limit()
+        ):
+            return {"type": "take", "slot": slot}
+        return None
+
+    def _match_place(self, action: Action) -> Action | None:
+        """Step 2: the space that ``action`` places the hex on (:meth:`_place_options`)."""
+        q, r = action.get("q"), action.get("r")
+        if (
+            action["type"] == "place"
+            and len(action) == 3
+            and type(q) is int
+            and type(r) is int
+            and self._can_place((q, r))
+        ):
+            return {"type": "place", "q": q, "r": r}
         return None
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -535,35 +555,40 @@ class State(base.State):
 
     def _advance(self) -> None:
         """Carry out every step that has a single possible action, up to a real decision."""
-        while True:
-            phase = self._phase
-            if phase == "activate":
-                if self._run_activation():
-                    return
-            elif phase == "end_turn":
-                seat = self._turn_seat
-                if self._tokens[seat] >= _ELIMINATING and self._supply[seat] >= _LOAN:
-                    self._decider = seat
-                    return
-                self._finish_turn()
-            elif phase == "take":
-                if self._take_limit() > 0 or self._can_pay(self._turn_seat):
-                    return
-                self._take(0)
-            elif phase == "place":
-                only = self._only_space()
-                if only is None:
-                    return
-                self._place(only[0], only[1])
-            elif phase == "bid":
-                seat = self._decider
-                if self._bid_high is not None and self._bid_high >= self._supply[seat]:
-                    self._bid_passed[seat] = True
-                    self._pass_bid_on()
-                    continue
-                return
-            else:
-                return
+        while self._forced_step():
+            pass
+
+    def _forced_step(self) -> bool:
+        """Carry out the step at hand if it has a single possible action: True if it did,
+        False at a real decision (or the end)."""
+        phase = self._phase
+        if phase == "activate":
+            return not self._run_activation()
+        if phase == "end_turn":
+            seat = self._turn_seat
+            if self._tokens[seat] >= _ELIMINATING and self._supply[seat] >= _LOAN:
+                self._decider = seat  # it may pay off a token before its ecosystem collapses
+                return False
+            self._finish_turn()
+            return True
+        if phase == "take":
+            if self._take_limit() > 0 or self._can_pay(self._turn_seat):
+                return False
+            self._take(0)
+            return True
+        if phase == "place":
+            only = self._only_space()
+            if only is None:
+                return False
+            self._place(only[0], only[1])
+            return True
+        if phase == "bid":
+            seat = self._decider
+            if self._bid_high is not None and self._bid_high >= self._supply[seat]:
+                self._bid_passed[seat] = True  # it cannot raise: it passes
+                self._pass_bid_on()
+                return True
+        return False
 
     def _run_activation(self) -> bool:
         """Step 3's forced steps, hex by hex: True at a decision (the active hex's options or a
@@ -832,52 +857,53 @@ class State(base.State):
         return [{"type": "grow"}]
 
     def _grow(self, h: PlacedHex, adjacent: list[PlacedHex], action: Action) -> None:
+        """Grow ``h``: add the archaea its grow symbol says, the excess over 10 lost."""
+        gain = self._growth(h, adjacent, action)
+        h["archaea"] = min(_CAP, h["archaea"] + gain)
+
+    def _growth(self, h: PlacedHex, adjacent: list[PlacedHex], action: Action) -> int:
+        """What growing ``h`` (touching ``adjacent``) adds to it, taken from wherever its grow
+        symbol says (drained or swallowed hexes lose theirs here)."""
         grow = _GROW[h["kind"]]
         how: str = grow[0]
         if how == "add":
-            gain = grow[1]
-        elif how == "adjacent_traits":
-            # The adjacent hexes' symbols of the wanted traits (:func:`_trait`, from a table).
-            front, back = _GROW_FRONT[h["kind"]], _GROW_BACK[h["kind"]]
-            heat = _HEAT in _GROW_TRAITS[h["kind"]]
-            gain = 0
-            for n in adjacent:
-                if n["decimated"]:
-                    gain += back
-                else:
-                    gain += front[n["kind"]]
-                    if heat and _HOT[n["kind"]]:
-                        gain += n["archaea"]
-        elif how == "adjacent_holding":
-            gain = sum(1 for n in adjacent if n["archaea"] >= grow[1])
-        elif how == "drain_adjacent":
-            trait = _TRAIT_INDEX[grow[1]]
-            gain = 0
-            for n in adjacent:
-                if n["archaea"] and _trait(n, trait):
-                    n["archaea"] -= 1
-                    gain += 1
-        elif how == "opponent_hexes_holding_players":
-            seat = self._current
-            assert seat is not None, "no turn has begun"
-            gain = sum(
-                1
-                for o in self._opponents(seat)
-                for n in self._ecosystems[o]
-                if n["archaea"] >= self.num_players
-            )
-        elif how == "swallow_adjacent":
-            gain = 0
-            if "q" in action:
-                seat = self._current
-                assert seat is not None, "no turn has begun"
-                source = self._ecosystems[seat][self._where[seat][(action["q"], action["r"])]]
-                gain, source["archaea"] = source["archaea"], 0
-        elif how == "track":
-            gain = _TRACK[h["kind"]][h["track"]]
-        else:  # "none"
-            gain = 0
-        h["archaea"] = min(_CAP, h["archaea"] + gain)
+            return grow[1]
+        if how == "adjacent_traits":
+            return _adjacent_traits(h["kind"], adjacent)
+        if how == "adjacent_holding":
+            return sum(1 for n in adjacent if n["archaea"] >= grow[1])
+        if how == "drain_adjacent":
+            return _drain(adjacent, _TRAIT_INDEX[grow[1]])
+        if how == "opponent_hexes_holding_players":
+            return self._opponent_hexes_holding_players()
+        if how == "swallow_adjacent":
+            return self._swallow(action)
+        if how == "track":
+            return _TRACK[h["kind"]][h["track"]]
+        return 0  # "none"
+
+    def _opponent_hexes_holding_players(self) -> int:
+        """Glowing Medusa: the opponents' hexes with archaea equal to or greater than the
+        number of players."""
+        seat = self._current
+        assert seat is not None, "no turn has begun"
+        return sum(
+            1
+            for o in self._opponents(seat)
+            for n in self._ecosystems[o]
+            if n["archaea"] >= self.num_players
+        )
+
+    def _swallow(self, action: Action) -> int:
+        """Gulper Eel: all the archaea of the adjacent hex that ``action`` names, moved off it
+        (none where no adjacent hex holds any, and ``action`` names none)."""
+        if "q" not in action:
+            return 0
+        seat = self._current
+        assert seat is not None, "no turn has begun"
+        source = self._hex_at(seat, action)
+        gain, source["archaea"] = source["archaea"], 0
+        return gain
 
     def _trigger_options(self, h: PlacedHex, adjacent: list[PlacedHex]) -> list[Action]:
         steps = _TRIGGER[h["kind"]]
@@ -906,77 +932,131 @@ class State(base.State):
         seat = self._current
         assert seat is not None, "no turn has begun"
         for step in steps:
-            how: str = step[0]
-            if how in _ALWAYS_AN_EFFECT:
-                return True
-            if how == "collect":
-                if left > 0:
-                    return True
-            elif how == "spread":
-                for n in adjacent:
-                    if n["archaea"] < _CAP:
-                        return True
-            elif how == "attack":
-                for o in self._opponents(seat):
-                    if self._damage_of(step, o):
-                        return True
-            elif how == "strip_shell" and any(self._shells[o] for o in self._opponents(seat)):
-                return True
-            elif how == "squid_hunt" and any(
-                self._has_squid(o) or _total(self._ecosystems[o], _PRED)
-                for o in self._opponents(seat)
-            ):
+            if self._step_has_effect(seat, adjacent, step, left):
                 return True
         return False
 
+    def _step_has_effect(
+        self, seat: int, adjacent: list[PlacedHex], step: tuple, left: int
+    ) -> bool:
+        """Whether one step of a trigger of ``seat``'s hex (touching ``adjacent``, leaving
+        ``left`` archaea on it) would change anything itself: archaea moved to the supply,
+        archaea added to a hex not at 10, a shell, an archaeon gained, a shell discarded or
+        damage of at least 1 dealt to an opponent, a squid decimated."""
+        how: str = step[0]
+        if how in _ALWAYS_AN_EFFECT:
+            return True
+        if how == "collect":
+            return left > 0
+        if how == "spread":
+            return any(n["archaea"] < _CAP for n in adjacent)
+        if how == "attack":
+            return any(self._damage_of(step, o) for o in self._opponents(seat))
+        if how == "strip_shell":
+            return any(self._shells[o] for o in self._opponents(seat))
+        if how == "squid_hunt":
+            return any(
+                self._has_squid(o) or _total(self._ecosystems[o], _PRED)
+                for o in self._opponents(seat)
+            )
+        return False  # paying the cost and moving a track are not effects
+
     def _trigger(self, seat: int, h: PlacedHex, adjacent: list[PlacedHex], action: Action) -> None:
+        """Trigger ``h``: its steps in the order the hex guide reads them, first paying its
+        cost, then each effect; then the passives of the adjacent hexes it sets off."""
         name = _NAMES[h["kind"]]
         opponents = self._opponents(seat)
         for step in _TRIGGER[h["kind"]]:
-            how: str = step[0]
-            if how in ("spend", "spend_per_adjacent"):
-                h["archaea"] -= _cost(step, adjacent)
-            elif how == "spend_all_from":
-                self._ecosystems[seat][self._where[seat][(action["q"], action["r"])]]["archaea"] = 0
-            elif how == "collect":
-                self._supply[seat] += h["archaea"]
-                h["archaea"] = 0
-            elif how == "spread":
-                for n in adjacent:
-                    n["archaea"] = min(_CAP, n["archaea"] + 1)
-            elif how == "shell":
-                self._shells[seat] += (
-                    _TRACK[h["kind"]][h["track"]] if step[1] == "track" else step[1]
-                )
-            elif how == "gain":
-                self._supply[seat] += step[1]
-            elif how == "advance":
-                h["track"] = min(h["track"] + 1, len(_TRACK[h["kind"]]) - 1)
-            elif how == "strip_shell":
-                for o in opponents:
-                    if self._shells[o]:
-                        self._shells[o] -= 1
-            elif how == "attack":
-                for o in opponents:
-                    damage = self._damage_of(step, o)
-                    if damage:
-                        self._queue.append(["attack", o, damage, name])
-            elif how == "squid_hunt":
-                for o in opponents:
-                    if self._has_squid(o):
-                        self._queue.append(["decimate", o, "squid", name])
-                    else:
-                        damage = step[1] * _total(self._ecosystems[o], _PRED)
-                        if damage:
-                            self._queue.append(["attack", o, damage, name])
-            else:  # erupt: "Decimate this hex. All opponents decimate one hex of their choice."
-                self._decimate(seat, h)
-                for o in opponents:
-                    self._queue.append(["decimate", o, "any", name])
+            if step[0] in _AGAINST_OPPONENTS:
+                self._trigger_against_opponents(seat, h, step, opponents, name)
+            else:
+                self._trigger_for_self(seat, h, adjacent, step, action)
+        self._adjacent_triggered(adjacent)
+
+    def _trigger_for_self(
+        self, seat: int, h: PlacedHex, adjacent: list[PlacedHex], step: tuple, action: Action
+    ) -> None:
+        """A trigger's step that pays its cost or benefits the active seat."""
+        how: str = step[0]
+        if how in ("spend", "spend_per_adjacent"):
+            h["archaea"] -= _cost(step, adjacent)
+        elif how == "spend_all_from":
+            self._hex_at(seat, action)["archaea"] = 0
+        elif how == "collect":
+            self._supply[seat] += h["archaea"]
+            h["archaea"] = 0
+        elif how == "spread":
+            _spread(adjacent)
+        elif how == "shell":
+            self._shells[seat] += _TRACK[h["kind"]][h["track"]] if step[1] == "track" else step[1]
+        elif how == "gain":
+            self._supply[seat] += step[1]
+        else:  # advance
+            h["track"] = min(h["track"] + 1, len(_TRACK[h["kind"]]) - 1)
+
+    def _trigger_against_opponents(
+        self,
+        seat: int,
+        h: PlacedHex,
+        step: tuple,
+        opponents: list[int] | tuple[int, ...],
+        name: str,
+    ) -> None:
+        """A trigger's step that the active seat's opponents suffer, in clockwise order."""
+        how: str = step[0]
+        if how == "strip_shell":
+            self._strip_shells(opponents)
+        elif how == "attack":
+            self._attack(step, opponents, name)
+        elif how == "squid_hunt":
+            self._squid_hunt(step, opponents, name)
+        else:  # erupt
+            self._erupt(seat, h, opponents, name)
+
+    def _strip_shells(self, opponents: list[int] | tuple[int, ...]) -> None:
+        """Goblin Shark: each opponent discards a shell if it has one."""
+        for o in opponents:
+            if self._shells[o]:
+                self._shells[o] -= 1
+
+    def _attack(self, step: tuple, opponents: list[int] | tuple[int, ...], name: str) -> None:
+        """Each opponent takes the step's damage, if any, as an attack to resolve."""
+        for o in opponents:
+            damage = self._damage_of(step, o)
+            if damage:
+                self._queue.append(["attack", o, damage, name])
+
+    def _squid_hunt(self, step: tuple, opponents: list[int] | tuple[int, ...], name: str) -> None:
+        """Bull Cachalot: each opponent decimates a squid, or without one takes the step's
+        multiple of its predation as an attack."""
+        for o in opponents:
+            if self._has_squid(o):
+                self._queue.append(["decimate", o, "squid", name])
+            else:
+                damage = step[1] * _total(self._ecosystems[o], _PRED)
+                if damage:
+                    self._queue.append(["attack", o, damage, name])
+
+    def _erupt(
+        self, seat: int, h: PlacedHex, opponents: list[int] | tuple[int, ...], name: str
+    ) -> None:
+        """Undersea Volcano's eruption: "Decimate this hex. All opponents decimate one hex of
+        their choice"."""
+        self._decimate(seat, h)
+        for o in opponents:
+            self._queue.append(["decimate", o, "any", name])
+
+    def _adjacent_triggered(self, adjacent: list[PlacedHex]) -> None:
+        """Vampire Squid: each face-up adjacent hex with the passive gains its amount once the
+        trigger has resolved its own effects."""
         for n in adjacent:
             passive = _PASSIVE[n["kind"]]
             if passive and passive[0] == "adjacent_triggered" and not n["decimated"]:
                 n["archaea"] = min(_CAP, n["archaea"] + passive[1])
+
+    def _hex_at(self, seat: int, action: Action) -> PlacedHex:
+        """The hex of ``seat`` that ``action`` names by q and r."""
+        return self._ecosystems[seat][self._where[seat][(action["q"], action["r"])]]
 
     # -- attacks and decimation -------------------------------------------------------------
 
@@ -1027,9 +1107,7 @@ class State(base.State):
     def _respond(self, action: Action) -> None:
         kind, seat, value, _ = self._queue.pop(0)
         if action["type"] == "decimate":
-            self._decimate(
-                seat, self._ecosystems[seat][self._where[seat][(action["q"], action["r"])]]
-            )
+            self._decimate(seat, self._hex_at(seat, action))
         elif action["type"] == "shell":
             self._shells[seat] -= 1
             self._take_damage(seat, value // 2)  # the shell blocks half, rounded up
@@ -1092,32 +1170,46 @@ class State(base.State):
         kind = action["type"]
         phase = self._phase
         if phase in _CHANCE_PHASES:
-            expected = "opener" if phase == "opener" else "draw"
-            if kind in _SEAT_ACTIONS:
-                return f"no seat decides now: the chance player's {expected} is next"
-            if kind == expected == "draw":
-                return f"no {action.get('hex')!r} is left in the stack"
-            if kind == expected:
-                return f"the opener is one of seats 0 to {self.num_players - 1}"
-            if kind in ("draw", "opener"):
-                return f"the next chance event is a {expected}, not a {kind}"
-            return None
+            return self._why_chance_illegal(action)
         if kind in ("draw", "opener"):
             return f"{kind} is a chance event, not a seat's decision"
         if kind not in _SEAT_ACTIONS:
             return None
-        seat = self._decider
         if kind == "pay_shortfall":
-            if not self._tokens[seat]:
-                return "you hold no shortfall token"
-            if self._supply[seat] < _LOAN:
-                return (
-                    f"paying off a shortfall token costs {data.SHORTFALL_LOAN} archaea; "
-                    f"you have {self._supply[seat]}"
-                )
-            return "pay_shortfall takes no parameters"
+            return self._why_pay_illegal()
         if kind not in _PHASE_ACTIONS[phase]:
             return f"{kind} is not what is decided now: {self._what_now()}"
+        return self._why_decision_illegal(action)
+
+    def _why_chance_illegal(self, action: Action) -> str | None:
+        """Why ``action`` is not the chance event due: the opener of the bid, or a draw."""
+        kind = action["type"]
+        expected = "opener" if self._phase == "opener" else "draw"
+        if kind in _SEAT_ACTIONS:
+            return f"no seat decides now: the chance player's {expected} is next"
+        if kind == expected == "draw":
+            return f"no {action.get('hex')!r} is left in the stack"
+        if kind == expected:
+            return f"the opener is one of seats 0 to {self.num_players - 1}"
+        if kind in ("draw", "opener"):
+            return f"the next chance event is a {expected}, not a {kind}"
+        return None
+
+    def _why_pay_illegal(self) -> str:
+        """Why the seat deciding cannot pay off a shortfall token now, as it asked."""
+        seat = self._decider
+        if not self._tokens[seat]:
+            return "you hold no shortfall token"
+        if self._supply[seat] < _LOAN:
+            return (
+                f"paying off a shortfall token costs {data.SHORTFALL_LOAN} archaea; "
+                f"you have {self._supply[seat]}"
+            )
+        return "pay_shortfall takes no parameters"
+
+    def _why_decision_illegal(self, action: Action) -> str:
+        """Why ``action``, of a kind decided now, is not one of the options."""
+        phase = self._phase
         if phase == "bid":
             return self._why_bid_illegal(action)
         if phase == "take":
@@ -1127,12 +1219,18 @@ class State(base.State):
         if phase == "activate":
             return self._why_activation_illegal(action)
         if phase == "respond":
-            entry = self._queue[0]
-            if kind == "decimate" and entry[0] == "decimate":
-                which = "a face-up squid" if entry[2] == "squid" else "a face-up hex"
-                return f"decimate names {which} of yours by q and r"
-            if kind == "decimate" or entry[0] == "decimate":
-                return f"{self._what_now()}"
+            return self._why_respond_illegal(action)
+        return f"{action['type']} takes no parameters"
+
+    def _why_respond_illegal(self, action: Action) -> str:
+        """Why ``action`` does not answer the pending attack or decimation."""
+        kind = action["type"]
+        entry = self._queue[0]
+        if kind == "decimate" and entry[0] == "decimate":
+            which = "a face-up squid" if entry[2] == "squid" else "a face-up hex"
+            return f"decimate names {which} of yours by q and r"
+        if kind == "decimate" or entry[0] == "decimate":
+            return f"{self._what_now()}"
         return f"{kind} takes no parameters"
 
     def _what_now(self) -> str:
@@ -1204,34 +1302,40 @@ class State(base.State):
         if kind == "done":
             return f"grow or trigger the {name} first"
         if kind == "grow":
-            if self._fired:
-                return f"the {name} has triggered this turn: it cannot grow too"
-            if _TRIGGER[h["kind"]] and _TRIGGER[h["kind"]][0][0] == "erupt":
-                return f"the {name} holds 5 or more archaea: it must trigger"
-            if _GROW[h["kind"]][0] == "swallow_adjacent":
-                return f"the {name} swallows an adjacent hex holding archaea: name it by q and r"
-            return "grow takes no parameters here"
+            return self._why_grow_illegal(h, name)
         if not self._trigger_options(h, adjacent):
-            steps = _TRIGGER[h["kind"]]
-            if not steps:
-                return f"the {name} cannot be triggered"
-            if steps[0][0] == "erupt":
-                return f"the {name} triggers only when it holds {steps[0][1]} or more archaea"
-            if steps[0][0] == "spend_all_from":
-                return (
-                    f"the {name} needs itself or an adjacent hex holding "
-                    f"{steps[0][1]} or more archaea"
-                )
-            cost = _cost(steps[0], adjacent)
-            if h["archaea"] < cost:
-                return f"the {name} needs {cost} archaea to trigger; it holds {h['archaea']}"
-            return f"triggering the {name} now would have no effect, so it must grow"
+            return _why_untriggerable(h, adjacent, name)
         if _TRIGGER[h["kind"]][0][0] == "spend_all_from":
             return (
                 f"the {name} spends the archaea of itself or an adjacent hex holding "
                 f"{_TRIGGER[h['kind']][0][1]} or more: name that hex by q and r"
             )
         return "trigger takes no parameters here"
+
+    def _why_grow_illegal(self, h: PlacedHex, name: str) -> str:
+        """Why the active hex ``h`` (the ``name``) cannot grow as asked."""
+        if self._fired:
+            return f"the {name} has triggered this turn: it cannot grow too"
+        if _TRIGGER[h["kind"]] and _TRIGGER[h["kind"]][0][0] == "erupt":
+            return f"the {name} holds 5 or more archaea: it must trigger"
+        if _GROW[h["kind"]][0] == "swallow_adjacent":
+            return f"the {name} swallows an adjacent hex holding archaea: name it by q and r"
+        return "grow takes no parameters here"
+
+
+def _why_untriggerable(h: PlacedHex, adjacent: list[PlacedHex], name: str) -> str:
+    """Why the active hex ``h`` (the ``name``, touching ``adjacent``) cannot trigger now."""
+    steps = _TRIGGER[h["kind"]]
+    if not steps:
+        return f"the {name} cannot be triggered"
+    if steps[0][0] == "erupt":
+        return f"the {name} triggers only when it holds {steps[0][1]} or more archaea"
+    if steps[0][0] == "spend_all_from":
+        return f"the {name} needs itself or an adjacent hex holding {steps[0][1]} or more archaea"
+    cost = _cost(steps[0], adjacent)
+    if h["archaea"] < cost:
+        return f"the {name} needs {cost} archaea to trigger; it holds {h['archaea']}"
+    return f"triggering the {name} now would have no effect, so it must grow"
 
 
 def _placed(kind: int, q: int, r: int, archaea: int) -> PlacedHex:
@@ -1246,6 +1350,39 @@ def _space(h: PlacedHex) -> hexgrid.Hex:
 def _reading_key(h: PlacedHex) -> tuple[int, int]:
     """A hex's place in reading order (:func:`hexgrid.reading_key` of its space)."""
     return (h["r"], h["q"])
+
+
+def _adjacent_traits(kind: int, adjacent: list[PlacedHex]) -> int:
+    """A grower of ``kind`` (adjacent_traits): the adjacent hexes' symbols of the traits it
+    wants (:func:`_trait`, from a table)."""
+    front, back = _GROW_FRONT[kind], _GROW_BACK[kind]
+    heat = _HEAT in _GROW_TRAITS[kind]
+    gain = 0
+    for n in adjacent:
+        if n["decimated"]:
+            gain += back
+        else:
+            gain += front[n["kind"]]
+            if heat and _HOT[n["kind"]]:
+                gain += n["archaea"]
+    return gain
+
+
+def _drain(adjacent: list[PlacedHex], trait: int) -> int:
+    """Giant Squid: move 1 archaeon from each adjacent hex showing ``trait`` that has one;
+    how many moved."""
+    gain = 0
+    for n in adjacent:
+        if n["archaea"] and _trait(n, trait):
+            n["archaea"] -= 1
+            gain += 1
+    return gain
+
+
+def _spread(adjacent: list[PlacedHex]) -> None:
+    """Add 1 archaeon from the general supply to each adjacent hex (up to the cap)."""
+    for n in adjacent:
+        n["archaea"] = min(_CAP, n["archaea"] + 1)
 
 
 def _cost(step: tuple, adjacent: list[PlacedHex]) -> int:
