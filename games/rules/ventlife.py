@@ -350,32 +350,10 @@ class State(base.State):
         same predicates the listing filters its candidates with, applied to this one."""
         kind = action["type"]
         phase = self._phase
-        size = len(action)
         if phase == "draw" or phase == "deal":
-            k = _index(_KIND, action.get("tile"))
-            seat = action.get("seat")
-            if kind == "draw" and size == 3 and k is not None and self._bag[k]:
-                if type(seat) is int and seat == self._drawer:
-                    return {"type": "draw", "seat": seat, "tile": _KINDS[k]}
-            return None
+            return self._match_draw(action)
         if phase == "creatures":
-            if kind == "stop":
-                return {"type": "stop"} if size == 1 and self._placed else None
-            sp = _index(_SPECIES, action.get("species"))
-            q, r = action.get("q"), action.get("r")
-            if kind != "place" or size != 4 or sp is None or type(q) is not int:
-                return None
-            if type(r) is not int:
-                return None
-            pos = (q, r)
-            h = self._top.get(pos)
-            if (
-                h is not None
-                and sp in self._species_now()
-                and any(self._spots_among(sp, self._turn_seat, ((pos, h),)))
-            ):
-                return {"type": "place", "species": _IDS[sp], "q": q, "r": r}
-            return None
+            return self._match_creature(action)
         if phase == "tile":
             spot = base.int_params(action, "q", "r", "rotation")
             if kind == "place_tile" and spot and 0 <= spot[2] < _ROTATIONS and self._fits(*spot):
@@ -385,6 +363,38 @@ class State(base.State):
             return base.find((outcome for outcome, _ in self._chance_outcomes()), action)
         if phase == "draft" or phase == "move":  # a few options: those of this step
             return base.find(self._options(), action)
+        return None
+
+    def _match_draw(self, action: Action) -> Action | None:
+        """The draw into the next hand that ``action`` names (:meth:`_chance_outcomes`)."""
+        k = _index(_KIND, action.get("tile"))
+        seat = action.get("seat")
+        if action["type"] == "draw" and len(action) == 3 and k is not None and self._bag[k]:
+            if type(seat) is int and seat == self._drawer:
+                return {"type": "draw", "seat": seat, "tile": _KINDS[k]}
+        return None
+
+    def _match_creature(self, action: Action) -> Action | None:
+        """Step 3: the creature placed, or the stop, that ``action`` names
+        (:meth:`_creature_options`)."""
+        kind = action["type"]
+        size = len(action)
+        if kind == "stop":
+            return {"type": "stop"} if size == 1 and self._placed else None
+        sp = _index(_SPECIES, action.get("species"))
+        q, r = action.get("q"), action.get("r")
+        if kind != "place" or size != 4 or sp is None or type(q) is not int:
+            return None
+        if type(r) is not int:
+            return None
+        pos = (q, r)
+        h = self._top.get(pos)
+        if (
+            h is not None
+            and sp in self._species_now()
+            and any(self._spots_among(sp, self._turn_seat, ((pos, h),)))
+        ):
+            return {"type": "place", "species": _IDS[sp], "q": q, "r": r}
         return None
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -723,23 +733,24 @@ class State(base.State):
         due = self._spots_due
         if not due:
             return
-        keys = self._tile_keys  # kept sorted: the listing's order
-        listed = self._tile_key_set
         actions = self._spot_actions
-        if actions is not None and len(actions) != len(keys):
-            actions = self._spot_actions = None
-        top = self._top
-        get = top.get
+        if actions is not None and len(actions) != len(self._tile_keys):
+            self._spot_actions = None
         # The tiles laid since, each as _lay gave its spaces: usually one, as placements are
-        # listed every turn. With more, a placement on one of them and beside another is
-        # re-checked as one on a new tile (``on``), which it is.
-        laid = []
-        for i in range(0, len(due), 3):
-            (q, r), (aq, ar) = due[i], due[i + 1]
-            laid.append((q, r, _ROTATION_OF[(aq - q, ar - r)]))
+        # listed every turn.
+        laid = _laid(due)
+        on = self._recheck_on(laid)
+        self._recheck_beside(laid, on)
+        self._spots_due = []
+
+    def _recheck_on(self, laid: list[tuple[int, int, int]]) -> set[int]:
+        """Re-check the placements on the tiles ``laid``: one on a new tile has a space taken,
+        so it fits only going up (:meth:`_fits`), which needs a smoker under its smoker, looked
+        at first. With more than one tile laid, a placement on one of them and beside another
+        is re-checked as one on a new tile, which it is: those it returns."""
+        get = self._top.get
+        listed = self._tile_key_set
         on: set[int] = set()
-        # A placement on a new tile has a space taken: it fits only going up (_fits), which
-        # needs a smoker under its smoker, looked at first.
         for q, r, k in laid:
             at = _spot_key(q, r, 0)
             for d, sq, sr, aq, ar, bq, br in _OVER[k]:
@@ -753,21 +764,19 @@ class State(base.State):
                     and _goes_up(s, get((q + aq, r + ar)), get((q + bq, r + br)))
                 ):
                     if key not in listed:
-                        listed.add(key)
-                        i = bisect.bisect_left(keys, key)
-                        keys.insert(i, key)
-                        if actions is not None:
-                            actions.insert(i, _tile_action(key))
+                        self._list_spot(key)
                 elif key in listed:
-                    listed.remove(key)
-                    i = bisect.bisect_left(keys, key)
-                    del keys[i]
-                    if actions is not None:
-                        del actions[i]
-        # A placement beside a new tile and on none has a hex next to it, so it touches the
-        # field: it fits exactly when its three spaces are empty (_fits on the seafloor). One
-        # with a space taken was not listed before and still does not fit: its spaces are as
-        # they were, and going up depends on nothing else.
+                    self._unlist_spot(key)
+        return on
+
+    def _recheck_beside(self, laid: list[tuple[int, int, int]], on: set[int]) -> None:
+        """Re-check the placements beside the tiles ``laid`` and on none (``on``): such a
+        placement has a hex next to it, so it touches the field, and it fits exactly when its
+        three spaces are empty (:meth:`_fits` on the seafloor). One with a space taken was not
+        listed before and still does not fit: its spaces are as they were, and going up
+        depends on nothing else."""
+        top = self._top
+        listed = self._tile_key_set
         for q, r, k in laid:
             at = _spot_key(q, r, 0)
             for d, sq, sr, aq, ar, bq, br in _BESIDE[k]:
@@ -779,12 +788,27 @@ class State(base.State):
                     and (q + aq, r + ar) not in top
                     and (q + bq, r + br) not in top
                 ):
-                    listed.add(key)
-                    i = bisect.bisect_left(keys, key)
-                    keys.insert(i, key)
-                    if actions is not None:
-                        actions.insert(i, _tile_action(key))
-        self._spots_due = []
+                    self._list_spot(key)
+
+    def _list_spot(self, key: int) -> None:
+        """List the placement ``key`` (not listed yet) in its place in the listing's order."""
+        keys = self._tile_keys  # kept sorted: the listing's order
+        self._tile_key_set.add(key)
+        i = bisect.bisect_left(keys, key)
+        keys.insert(i, key)
+        actions = self._spot_actions
+        if actions is not None:
+            actions.insert(i, _tile_action(key))
+
+    def _unlist_spot(self, key: int) -> None:
+        """Take the placement ``key`` (listed) off the listing."""
+        keys = self._tile_keys
+        self._tile_key_set.remove(key)
+        i = bisect.bisect_left(keys, key)
+        del keys[i]
+        actions = self._spot_actions
+        if actions is not None:
+            del actions[i]
 
     def _fits(self, q: int, r: int, rotation: int) -> bool:
         """Whether the tile in hand may go with its Black Smoker on (q, r) in ``rotation``."""
@@ -855,36 +879,46 @@ class State(base.State):
         self, species: int, pos: tuple[int, int], level: int
     ) -> list[tuple[int, int]]:
         """Where a covered creature may go, in reading order; ``level`` is the one it was on."""
+        if species == _OCTOPUS:
+            spots = self._octopus_destinations(pos)
+        else:
+            spots = self._neighbour_destinations(species, pos, level)
+        spots.sort(key=hexgrid.reading_key)
+        return spots
+
+    def _octopus_destinations(self, pos: tuple[int, int]) -> list[tuple[int, int]]:
+        """A covered Octopus: in each direction, the last hex before the edge of the field,
+        if it is empty and not on the new tile."""
         top = self._top
         life = self._life
         tile = self._new_tile
         spots = []
-        if species == _OCTOPUS:
-            q, r = pos
-            for dq, dr in hexgrid.DIRECTIONS:
-                x, y = q, r
-                while (x + dq, y + dr) in top:
-                    x += dq
-                    y += dr
-                end = (x, y)
-                if end not in tile and end not in life:
-                    spots.append(end)
-        else:
-            for p in hexgrid.neighbours(pos):
-                h = top.get(p)
-                if h is None or p in life or p in tile:
-                    continue
-                if species == _SNAILS:
-                    ok = h[0] < level
-                elif species == _SHRIMP:
-                    ok = h[1] != _BASALT
-                elif species == _FISH:
-                    ok = h[0] <= level and h[1] != _SMOKER
-                else:  # Yeti Crabs
-                    ok = h[0] == level
-                if ok:
-                    spots.append(p)
-        spots.sort(key=hexgrid.reading_key)
+        q, r = pos
+        for dq, dr in hexgrid.DIRECTIONS:
+            x, y = q, r
+            while (x + dq, y + dr) in top:
+                x += dq
+                y += dr
+            end = (x, y)
+            if end not in tile and end not in life:
+                spots.append(end)
+        return spots
+
+    def _neighbour_destinations(
+        self, species: int, pos: tuple[int, int], level: int
+    ) -> list[tuple[int, int]]:
+        """A covered creature other than an Octopus: the empty neighbouring hexes, not on the
+        new tile, that its species may move to from ``level``."""
+        top = self._top
+        life = self._life
+        tile = self._new_tile
+        spots = []
+        for p in hexgrid.neighbours(pos):
+            h = top.get(p)
+            if h is None or p in life or p in tile:
+                continue
+            if _moves_to(species, h, level):
+                spots.append(p)
         return spots
 
     # -- step 3: creatures -----------------------------------------------------------------------
@@ -954,56 +988,108 @@ class State(base.State):
         """The spaces of ``candidates`` (space, topmost hex) where ``seat`` may place one more
         of ``species`` now: the listing filters the field with it, a place action is checked
         with it, and the creature step ends by itself when it finds none. One at a time, so
-        that a caller asking whether there is any stops at the first (a generator function,
-        not a generator expression, which mypyc would build whole as a list)."""
+        that a caller asking whether there is any stops at the first (each species' own
+        generator function, not a generator expression, which mypyc would build whole as a
+        list)."""
+        if species == _SNAILS:
+            return self._snail_spots(candidates)
+        if species == _WORMS:
+            return self._worm_spots(seat, candidates)
+        if species == _SHRIMP:
+            return self._shrimp_spots(candidates)
+        if species == _FISH:
+            return self._fish_spots(seat, candidates)
+        if species == _CRABS:
+            return self._crab_spots(candidates)
+        if species == _OCTOPUS:
+            return self._octopus_spots(candidates)
+        return self._sponge_spots(candidates)
+
+    def _snail_spots(
+        self, candidates: Iterable[tuple[tuple[int, int], Any]]
+    ) -> Iterator[tuple[int, int]]:
+        """Volcano Snails: 1 to 3 a turn on empty Basalt Ridge hexes, each after the first next
+        to one placed this turn."""
         life = self._life
         placed = self._placed
         neighbours = hexgrid.neighbours
-        if species == _SNAILS:
-            if len(placed) >= _MAX_SNAILS:
-                return
-            # Each snail after the first next to one placed this turn.
-            for p, h in candidates:
-                if (
-                    h[1] == _BASALT
-                    and p not in life
-                    and (not placed or any(x in placed for x in neighbours(p)))
-                ):
-                    yield p
-        elif species == _WORMS:
-            # "On a seafloor smoker you may place 2 on the same hex": onto one placed this turn.
-            lone = ((_WORMS, seat),)
-            for p, h in candidates:
-                if h[1] == _SMOKER and (
-                    p not in life or (h[0] == _SEAFLOOR and life.get(p) == lone and p in placed)
-                ):
-                    yield p
-        elif species == _SHRIMP:
-            for p, h in candidates:
-                if h[1] != _BASALT and p not in life:
-                    yield p
-        elif species == _FISH:
-            mine = (_FISH, seat)
-            for p, h in candidates:
-                if (
-                    h[1] != _SMOKER
-                    and p not in life
-                    and (h[0] == _SEAFLOOR or any(mine in life.get(x, ()) for x in neighbours(p)))
-                ):
-                    yield p
-        elif species == _CRABS:
-            for p, h in candidates:
-                if h[0] > _SEAFLOOR and p not in life:
-                    yield p
-        elif species == _OCTOPUS:
-            top = self._top
-            for p, _ in candidates:
-                if p not in life and any(x not in top for x in neighbours(p)):
-                    yield p
-        else:  # Vent Sponges
-            for p, _ in candidates:
-                if p not in life:
-                    yield p
+        if len(placed) >= _MAX_SNAILS:
+            return
+        for p, h in candidates:
+            if (
+                h[1] == _BASALT
+                and p not in life
+                and (not placed or any(x in placed for x in neighbours(p)))
+            ):
+                yield p
+
+    def _worm_spots(
+        self, seat: int, candidates: Iterable[tuple[tuple[int, int], Any]]
+    ) -> Iterator[tuple[int, int]]:
+        """Giant Tube Worms: only on empty Black Smokers; "on a seafloor smoker you may place 2
+        on the same hex": onto one ``seat`` placed there this turn."""
+        life = self._life
+        placed = self._placed
+        lone = ((_WORMS, seat),)
+        for p, h in candidates:
+            if h[1] == _SMOKER and (
+                p not in life or (h[0] == _SEAFLOOR and life.get(p) == lone and p in placed)
+            ):
+                yield p
+
+    def _shrimp_spots(
+        self, candidates: Iterable[tuple[tuple[int, int], Any]]
+    ) -> Iterator[tuple[int, int]]:
+        """Blind Vent Shrimp: any empty hex that is not Basalt Ridge."""
+        life = self._life
+        for p, h in candidates:
+            if h[1] != _BASALT and p not in life:
+                yield p
+
+    def _fish_spots(
+        self, seat: int, candidates: Iterable[tuple[tuple[int, int], Any]]
+    ) -> Iterator[tuple[int, int]]:
+        """Eelpout Fish: an empty hex that is not a smoker, on the seafloor or next to one of
+        ``seat``'s Fish at any level."""
+        life = self._life
+        neighbours = hexgrid.neighbours
+        mine = (_FISH, seat)
+        for p, h in candidates:
+            if (
+                h[1] != _SMOKER
+                and p not in life
+                and (h[0] == _SEAFLOOR or any(mine in life.get(x, ()) for x in neighbours(p)))
+            ):
+                yield p
+
+    def _crab_spots(
+        self, candidates: Iterable[tuple[tuple[int, int], Any]]
+    ) -> Iterator[tuple[int, int]]:
+        """Yeti Crabs: any empty hex above the seafloor."""
+        life = self._life
+        for p, h in candidates:
+            if h[0] > _SEAFLOOR and p not in life:
+                yield p
+
+    def _octopus_spots(
+        self, candidates: Iterable[tuple[tuple[int, int], Any]]
+    ) -> Iterator[tuple[int, int]]:
+        """Deep-Sea Octopus: any empty edge hex (next to a space with no tile)."""
+        life = self._life
+        top = self._top
+        neighbours = hexgrid.neighbours
+        for p, _ in candidates:
+            if p not in life and any(x not in top for x in neighbours(p)):
+                yield p
+
+    def _sponge_spots(
+        self, candidates: Iterable[tuple[tuple[int, int], Any]]
+    ) -> Iterator[tuple[int, int]]:
+        """Vent Sponges: any empty hex, any level."""
+        life = self._life
+        for p, _ in candidates:
+            if p not in life:
+                yield p
 
     def _place(self, species: int, pos: tuple[int, int]) -> None:
         seat = self._turn_seat
@@ -1018,40 +1104,19 @@ class State(base.State):
         """Per seat, the points of each of the seven species (0 for those not in play)."""
         n = self.num_players
         top = self._top
-        life = self._life
         points = [[0] * len(_IDS) for _ in range(n)]
         fish: list[set[tuple[int, int]]] = [set() for _ in range(n)]
         crabs: dict[tuple[int, int], int] = {}
-        for pos, here in life.items():
+        for pos, here in self._life.items():
             level = top[pos][0]
             around = hexgrid.neighbours(pos)
             for species, owner in here:
-                if species == _WORMS:
-                    points[owner][_WORMS] += level
-                elif species == _SNAILS:
-                    points[owner][_SNAILS] += sum(
-                        1 for p in around if p in top and top[p][0] != level
-                    )
-                elif species == _SHRIMP:
-                    terrains = {top[p][1] for p in around if p in top}
-                    diffuse, mat = _DIFFUSE in terrains, _MAT in terrains
-                    points[owner][_SHRIMP] += (
-                        data.SHRIMP_BOTH
-                        if diffuse and mat
-                        else data.SHRIMP_ONE
-                        if diffuse or mat
-                        else 0
-                    )
-                elif species == _FISH:
-                    fish[owner].add(pos)
+                if species == _FISH:
+                    fish[owner].add(pos)  # scored by shoal, below
                 elif species == _CRABS:
-                    crabs[pos] = owner
-                elif species == _OCTOPUS:
-                    kinds = {sp for p in around for sp, _ in life.get(p, ()) if sp != _OCTOPUS}
-                    points[owner][_OCTOPUS] += data.OCTOPUS_PER_SPECIES * len(kinds)
-                else:  # Vent Sponges
-                    terrains = {top[p][1] for p in around if p in top}
-                    points[owner][_SPONGES] += data.SPONGE_PER_TERRAIN * len(terrains)
+                    crabs[pos] = owner  # scored by plateau, below
+                else:
+                    points[owner][species] += self._creature_points(species, level, around)
         for owner, shoals in enumerate(fish):
             for size in _group_sizes(shoals):
                 points[owner][_FISH] += data.SHOAL_POINTS[size]
@@ -1059,40 +1124,52 @@ class State(base.State):
             self._score_plateaus(crabs, points)
         return points
 
-    def _score_plateaus(self, crabs: dict[tuple[int, int], int], points: list[list[int]]) -> None:
+    def _creature_points(self, species: int, level: int, around: tuple[hexgrid.Hex, ...]) -> int:
+        """What one creature of ``species`` on a hex at ``level`` next to the spaces ``around``
+        scores on its own (not an Eelpout Fish nor a Yeti Crab, which score by group)."""
         top = self._top
-        n = self.num_players
+        if species == _WORMS:
+            return level
+        if species == _SNAILS:
+            return sum(1 for p in around if p in top and top[p][0] != level)
+        if species == _SHRIMP:
+            terrains = {top[p][1] for p in around if p in top}
+            diffuse, mat = _DIFFUSE in terrains, _MAT in terrains
+            return data.SHRIMP_BOTH if diffuse and mat else data.SHRIMP_ONE if diffuse or mat else 0
+        if species == _OCTOPUS:
+            life = self._life
+            kinds = {sp for p in around for sp, _ in life.get(p, ()) if sp != _OCTOPUS}
+            return data.OCTOPUS_PER_SPECIES * len(kinds)
+        # Vent Sponges
+        terrains = {top[p][1] for p in around if p in top}
+        return data.SPONGE_PER_TERRAIN * len(terrains)
+
+    def _score_plateaus(self, crabs: dict[tuple[int, int], int], points: list[list[int]]) -> None:
+        """Yeti Crabs: each plateau holding crabs (``crabs``: space -> owner) scores for the
+        seats with the most crabs on it and the next most."""
+        top = self._top
         seen: set[tuple[int, int]] = set()
         for start in crabs:
             level = top[start][0]
             if start in seen or level <= _SEAFLOOR:
                 continue
-            plateau = {start}
-            frontier = [start]
-            while frontier:
-                pos = frontier.pop()
-                for p in hexgrid.neighbours(pos):
-                    if p not in plateau and p in top and top[p][0] == level:
-                        plateau.add(p)
-                        frontier.append(p)
+            plateau = self._plateau(start, level)
             seen |= plateau
-            counts = [0] * n
-            for pos in plateau:
-                if pos in crabs:
-                    counts[crabs[pos]] += 1
-            size = len(plateau)
-            most = max(counts)
-            first = [s for s in range(n) if counts[s] == most]
-            for s in first:
-                points[s][_CRABS] += size
-            # "If players tie for first, they all score in full and no second place is awarded."
-            if len(first) == 1:
-                runners = [c for c in counts if 0 < c < most]
-                if runners:
-                    second = max(runners)
-                    for s in range(n):
-                        if counts[s] == second:
-                            points[s][_CRABS] += size // 2
+            _score_plateau(plateau, crabs, points, self.num_players)
+
+    def _plateau(self, start: tuple[int, int], level: int) -> set[tuple[int, int]]:
+        """The plateau of ``start``: the topmost hexes at its ``level`` connected to it in plan
+        view."""
+        top = self._top
+        plateau = {start}
+        frontier = [start]
+        while frontier:
+            pos = frontier.pop()
+            for p in hexgrid.neighbours(pos):
+                if p not in plateau and p in top and top[p][0] == level:
+                    plateau.add(p)
+                    frontier.append(p)
+        return plateau
 
     # -- illegal actions --------------------------------------------------------------------
 
@@ -1104,33 +1181,37 @@ class State(base.State):
         if phase == "over":
             return "the game is over"
         if phase in _CHANCE_PHASES:
-            expected = "species" if phase == "species" else "draw"
-            if kind in _SEAT_ACTIONS:
-                return f"no seat decides now: the chance player's {expected} is next"
-            if kind != expected:
-                return f"the next chance event is a {expected}, not a {kind}"
-            if kind == "species":
-                return f"the species are four different ids, in the order {', '.join(_IDS)}"
-            if action.get("seat") != self._drawer:
-                return f"the next tile goes to seat {self._drawer}"
-            tile = action.get("tile")
-            kind_drawn = _index(_KIND, tile)
-            if kind_drawn is None or not self._bag[kind_drawn]:
-                return f"no tile {tile!r} is left in the bag"
-            return 'a draw is {"type": "draw", "seat": s, "tile": kind} and nothing more'
+            return self._why_chance_illegal(action)
         if kind in _CHANCE_ACTIONS:
             return f"{kind} is a chance event, not a seat's decision"
         allowed = (self._draft_kind(),) if phase == "draft" else _PHASE_ACTIONS[phase]
         if kind not in allowed:
             return f"{kind} is not what is decided now: {self._what_now()}"
+        return self._why_decision_illegal(action)
+
+    def _why_chance_illegal(self, action: Action) -> str:
+        """Why ``action`` is not the chance event due: the species, or the next draw."""
+        kind = action["type"]
+        expected = "species" if self._phase == "species" else "draw"
+        if kind in _SEAT_ACTIONS:
+            return f"no seat decides now: the chance player's {expected} is next"
+        if kind != expected:
+            return f"the next chance event is a {expected}, not a {kind}"
+        if kind == "species":
+            return f"the species are four different ids, in the order {', '.join(_IDS)}"
+        if action.get("seat") != self._drawer:
+            return f"the next tile goes to seat {self._drawer}"
+        tile = action.get("tile")
+        kind_drawn = _index(_KIND, tile)
+        if kind_drawn is None or not self._bag[kind_drawn]:
+            return f"no tile {tile!r} is left in the bag"
+        return 'a draw is {"type": "draw", "seat": s, "tile": kind} and nothing more'
+
+    def _why_decision_illegal(self, action: Action) -> str:
+        """Why ``action``, of a kind decided now, is not one of the options."""
+        kind = action["type"]
         if kind in ("pick", "leave_out"):
-            sid = action.get("species")
-            species = _index(_SPECIES, sid)
-            if species is None:
-                return f"{sid!r} is not a species; the ids are {', '.join(_IDS)}"
-            if species in self._draft:
-                return f"{sid} has already been {'picked' if kind == 'pick' else 'left out'}"
-            return f'{kind} takes only "species"'
+            return self._why_draft_illegal(action)
         if kind == "place_tile":
             return self._why_tile_illegal(action)
         if kind == "move":
@@ -1145,6 +1226,16 @@ class State(base.State):
                 return "you must place if you can: place at least one creature before stopping"
             return "stop takes no parameters"
         return self._why_place_illegal(action)
+
+    def _why_draft_illegal(self, action: Action) -> str:
+        kind = action["type"]
+        sid = action.get("species")
+        species = _index(_SPECIES, sid)
+        if species is None:
+            return f"{sid!r} is not a species; the ids are {', '.join(_IDS)}"
+        if species in self._draft:
+            return f"{sid} has already been {'picked' if kind == 'pick' else 'left out'}"
+        return f'{kind} takes only "species"'
 
     def _what_now(self) -> str:
         seat = self._decider
@@ -1165,12 +1256,16 @@ class State(base.State):
             return "place_tile names the space of the tile's Black Smoker by whole numbers q and r"
         if type(k) is not int or not 0 <= k < _ROTATIONS:
             return "rotation is a whole number from 0 to 5"
-        top = self._top
-        if not top:
+        if not self._top:
             if (q, r) != (0, 0):
                 return "the first tile goes in the middle: its Black Smoker on (0, 0)"
             return "place_tile takes only q, r and rotation"
-        hexes = _tile_hexes(q, r, k)
+        return self._why_tile_misfits(q, r, _tile_hexes(q, r, k))
+
+    def _why_tile_misfits(self, q: int, r: int, hexes: tuple[tuple[int, int], ...]) -> str:
+        """Why a tile on ``hexes`` (its Black Smoker on (q, r)) fits neither on the seafloor
+        nor up on a plateau."""
+        top = self._top
         under = [h for h in (top.get(p) for p in hexes) if h is not None]
         shown = ", ".join(f"({x}, {y})" for x, y in hexes)
         if not under:
@@ -1203,6 +1298,19 @@ class State(base.State):
         species = _index(_SPECIES, sid)
         if species is None:
             return f"{sid!r} is not a species; the ids are {', '.join(_IDS)}"
+        why = self._why_species_unplaceable(species)
+        if why is not None:
+            return why
+        q, r = action.get("q"), action.get("r")
+        if type(q) is not int or type(r) is not int:
+            return "place names a hex by whole numbers q and r"
+        h = self._top.get((q, r))
+        if h is None:
+            return f"({q}, {r}) has no tile"
+        return self._why_hex_refuses(species, q, r, h)
+
+    def _why_species_unplaceable(self, species: int) -> str | None:
+        """Why the seat cannot place ``species`` at all now, if it cannot."""
         name = _NAMES[species]
         if species not in self._species:
             return f"{name} are not in play this game"
@@ -1210,44 +1318,95 @@ class State(base.State):
             return (
                 f"you are placing {_NAMES[self._chosen]} this turn: one species per turn, then stop"
             )
-        seat = self._turn_seat
-        if not self._supply[seat][species]:
+        if not self._supply[self._turn_seat][species]:
             return f"you have no {name} left in your supply"
-        q, r = action.get("q"), action.get("r")
-        if type(q) is not int or type(r) is not int:
-            return "place names a hex by whole numbers q and r"
-        pos = (q, r)
-        h = self._top.get(pos)
-        if h is None:
-            return f"({q}, {r}) has no tile"
+        return None
+
+    def _why_hex_refuses(self, species: int, q: int, r: int, h: tuple[int, int, int]) -> str:
+        """Why one of ``species`` may not go on the hex at (q, r), ``h`` the topmost there."""
         level, terrain, _ = h
         if species == _SNAILS and len(self._placed) >= _MAX_SNAILS:
             return f"at most {_MAX_SNAILS} Volcano Snails a turn"
-        here = self._life.get(pos)
+        here = self._life.get((q, r))
         if here is not None:
+            seat = self._turn_seat
             if species == _WORMS and all(c == (_WORMS, seat) for c in here):
                 return (
                     "a second Tube Worm may join only the one you placed on a seafloor "
                     "smoker this turn"
                 )
             return f"({q}, {r}) is not empty"
-        if species == _WORMS and terrain != _SMOKER:
-            return "Tube Worms go only on Black Smokers"
-        if species == _SNAILS:
-            if terrain != _BASALT:
-                return "Volcano Snails go only on Basalt Ridge"
-            return "the snails of one turn must be connected: next to one placed this turn"
-        if species == _SHRIMP and terrain == _BASALT:
-            return "Blind Vent Shrimp never go on Basalt Ridge"
-        if species == _FISH:
-            if terrain == _SMOKER:
-                return "Eelpout Fish never go on a smoker"
-            return "Eelpout Fish go on the seafloor or next to one of your Fish"
-        if species == _CRABS and level == _SEAFLOOR:
-            return "Yeti Crabs go only above the seafloor"
-        if species == _OCTOPUS:
-            return "an Octopus goes only on an edge hex (next to a space with no tile)"
-        return "place takes only species, q and r"
+        return _why_terrain_refuses(species, level, terrain)
+
+
+def _why_terrain_refuses(species: int, level: int, terrain: int) -> str:
+    """Why one of ``species`` may not go on an empty hex of ``terrain`` at ``level``."""
+    if species == _WORMS and terrain != _SMOKER:
+        return "Tube Worms go only on Black Smokers"
+    if species == _SNAILS:
+        if terrain != _BASALT:
+            return "Volcano Snails go only on Basalt Ridge"
+        return "the snails of one turn must be connected: next to one placed this turn"
+    if species == _SHRIMP and terrain == _BASALT:
+        return "Blind Vent Shrimp never go on Basalt Ridge"
+    if species == _FISH:
+        if terrain == _SMOKER:
+            return "Eelpout Fish never go on a smoker"
+        return "Eelpout Fish go on the seafloor or next to one of your Fish"
+    if species == _CRABS and level == _SEAFLOOR:
+        return "Yeti Crabs go only above the seafloor"
+    if species == _OCTOPUS:
+        return "an Octopus goes only on an edge hex (next to a space with no tile)"
+    return "place takes only species, q and r"
+
+
+def _moves_to(species: int, h: tuple[int, int, int], level: int) -> bool:
+    """Whether a covered creature of ``species`` (not an Octopus) that was at ``level`` may move
+    to a neighbouring empty hex whose topmost is ``h``."""
+    if species == _SNAILS:
+        return h[0] < level
+    if species == _SHRIMP:
+        return h[1] != _BASALT
+    if species == _FISH:
+        return h[0] <= level and h[1] != _SMOKER
+    return h[0] == level  # Yeti Crabs
+
+
+def _laid(due: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """The tiles whose spaces ``due`` lists (three each, as :meth:`State._lay` gave them), each
+    as (q, r, rotation)."""
+    laid = []
+    for i in range(0, len(due), 3):
+        (q, r), (aq, ar) = due[i], due[i + 1]
+        laid.append((q, r, _ROTATION_OF[(aq - q, ar - r)]))
+    return laid
+
+
+def _score_plateau(
+    plateau: set[tuple[int, int]],
+    crabs: dict[tuple[int, int], int],
+    points: list[list[int]],
+    n: int,
+) -> None:
+    """One plateau's Yeti Crabs: the seats with the most crabs on it score 1 per hex of it; if
+    exactly one seat has the most, those with the next most score half that, rounded down."""
+    counts = [0] * n
+    for pos in plateau:
+        if pos in crabs:
+            counts[crabs[pos]] += 1
+    size = len(plateau)
+    most = max(counts)
+    first = [s for s in range(n) if counts[s] == most]
+    for s in first:
+        points[s][_CRABS] += size
+    # "If players tie for first, they all score in full and no second place is awarded."
+    if len(first) == 1:
+        runners = [c for c in counts if 0 < c < most]
+        if runners:
+            second = max(runners)
+            for s in range(n):
+                if counts[s] == second:
+                    points[s][_CRABS] += size // 2
 
 
 def _goes_up(s: Any, a: Any, b: Any) -> bool:
