@@ -178,18 +178,25 @@ class State(base.State):
         if phase == "decide":
             return {"type": kind} if len(action) == 1 and kind in self._decide_kinds() else None
         if phase == "act":
-            if kind not in self._act_kinds():
-                return None
-            if kind != "drop":
-                return {"type": kind} if len(action) == 1 else None
-            chip = base.int_params(action, "chip")
-            return (
-                {"type": "drop", "chip": chip[0]}
-                if chip and chip[0] in self._drop_chips()
-                else None
-            )
+            return self._match_act(action)
         if kind != self._chance_kind() or phase == "over":
             return None
+        return self._match_chance(action)
+
+    def _match_act(self, action: Action) -> Action | None:
+        """After the move: the take, drop or pass that ``action`` names (:meth:`_act_kinds`)."""
+        kind = action["type"]
+        if kind not in self._act_kinds():
+            return None
+        if kind != "drop":
+            return {"type": kind} if len(action) == 1 else None
+        chip = base.int_params(action, "chip")
+        return {"type": "drop", "chip": chip[0]} if chip and chip[0] in self._drop_chips() else None
+
+    def _match_chance(self, action: Action) -> Action | None:
+        """The roll, reveal or stack draw that ``action`` names, of the kind due
+        (:meth:`_chance_outcomes`)."""
+        kind = action["type"]
         if kind == "roll":
             dice = action.get("dice")
             if (
@@ -281,14 +288,24 @@ class State(base.State):
             return self._why_illegal_chance(action)
         if kind in _CHANCE_ACTIONS:
             return f"{kind} is a chance event, not a diver's decision"
-        seat = self._current
         if phase == "decide":
-            if kind == "turn_back" and self._positions[seat] == 0:
-                return "you are in the submarine: you can only continue"
-            if kind in ("take", "drop", "pass"):
-                choices = "continue" if self._positions[seat] == 0 else "continue or turn_back"
-                return f"it is the decision at the start of your turn: {choices}"
-            return f"{kind} takes no parameters"
+            return self._why_decide_illegal(kind)
+        return self._why_act_illegal(action)
+
+    def _why_decide_illegal(self, kind: str) -> str:
+        """Why ``kind`` is not the decision at the start of the diver's turn."""
+        seat = self._current
+        if kind == "turn_back" and self._positions[seat] == 0:
+            return "you are in the submarine: you can only continue"
+        if kind in ("take", "drop", "pass"):
+            choices = "continue" if self._positions[seat] == 0 else "continue or turn_back"
+            return f"it is the decision at the start of your turn: {choices}"
+        return f"{kind} takes no parameters"
+
+    def _why_act_illegal(self, action: Action) -> str:
+        """Why ``action`` is not what the diver may do on its space after the move."""
+        kind = action["type"]
+        seat = self._current
         if kind == "turn_back":
             if self._turned_back[seat]:
                 return "you have already turned back"
