@@ -214,38 +214,52 @@ class State(Flow):
         if action["type"] != CHANCE_TASKS[kind]:
             return None
         if kind == "reveal":
-            card = action.get("card")
-            c = card_in(card) if len(action) == 2 and type(card) is dict else None
-            pile = self._deck if any(self._deck) else self._discard
-            return (
-                {"type": "reveal", "card": dict(CARD_VIEWS[c])}
-                if c is not None and pile[c]
-                else None
-            )
+            return self._match_reveal(action)
         if kind in ("court_draw", "scheme_draw", "setup_location", "location_draw"):
-            # Every card left in the deck is equally likely: the deck, read for this one.
-            name = action.get("name")
-            if kind == "court_draw" or kind == "scheme_draw":
-                index, deck, names = LORD_INDEX, self._lord_deck, L_NAME
-            else:
-                index, deck, names = LOCATION_INDEX, self._location_deck, LOCATION_NAME
-            card = index.get(name) if type(name) is str else None
-            if len(action) == 2 and card is not None and card in deck:
-                return {"type": action["type"], "name": names[card]}
-            return None
+            return self._match_deck_draw(kind, action)
         if kind == "token":
-            found = base.int_params(action, "seat", "value")
-            if found and found[0] == top[1] and found[1] in TOKEN_VALUES:
-                if self._token_pool[TOKEN_VALUES.index(found[1])]:
-                    return {"type": "draw_token", "seat": found[0], "value": found[1]}
-            return None
+            return self._match_token(top, action)
         if kind == "steal":
-            found = base.int_params(action, "thief", "victim", "value")
-            if found and found[:2] == top[1:3] and found[2] in TOKEN_VALUES:
-                if self._tokens[top[2]][TOKEN_VALUES.index(found[2])]:
-                    return {"type": "steal", "thief": top[1], "victim": top[2], "value": found[2]}
-            return None
+            return self._match_steal(top, action)
         return base.find((outcome for outcome, _ in self._chance_outcomes()), action)
+
+    def _match_reveal(self, action: Action) -> Action | None:
+        """Exploring: the card revealed, if the deck (or, empty, the discard) holds one."""
+        card = action.get("card")
+        c = card_in(card) if len(action) == 2 and type(card) is dict else None
+        pile = self._deck if any(self._deck) else self._discard
+        return (
+            {"type": "reveal", "card": dict(CARD_VIEWS[c])} if c is not None and pile[c] else None
+        )
+
+    def _match_deck_draw(self, kind: str, action: Action) -> Action | None:
+        """A Lord or a Location drawn: every card left in the deck is equally likely, so the
+        deck, read for this one."""
+        name = action.get("name")
+        if kind == "court_draw" or kind == "scheme_draw":
+            index, deck, names = LORD_INDEX, self._lord_deck, L_NAME
+        else:
+            index, deck, names = LOCATION_INDEX, self._location_deck, LOCATION_NAME
+        card = index.get(name) if type(name) is str else None
+        if len(action) == 2 and card is not None and card in deck:
+            return {"type": action["type"], "name": names[card]}
+        return None
+
+    def _match_token(self, top: tuple, action: Action) -> Action | None:
+        """A Monster token drawn by the seat of ``top``, of a value still in the pool."""
+        found = base.int_params(action, "seat", "value")
+        if found and found[0] == top[1] and found[1] in TOKEN_VALUES:
+            if self._token_pool[TOKEN_VALUES.index(found[1])]:
+                return {"type": "draw_token", "seat": found[0], "value": found[1]}
+        return None
+
+    def _match_steal(self, top: tuple, action: Action) -> Action | None:
+        """The Hunter's steal: a token of a value its victim holds."""
+        found = base.int_params(action, "thief", "victim", "value")
+        if found and found[:2] == top[1:3] and found[2] in TOKEN_VALUES:
+            if self._tokens[top[2]][TOKEN_VALUES.index(found[2])]:
+                return {"type": "steal", "thief": top[1], "victim": top[2], "value": found[2]}
+        return None
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         top = self._tasks[-1]

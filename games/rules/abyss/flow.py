@@ -92,9 +92,7 @@ class Flow(Views):
             yield {"type": "plot"}
         hand = self._hands[seat]
         if self._can_sell(seat):
-            for c in range(ALLIES):
-                if hand[c]:
-                    yield {"type": "sell", **card_view(c)}
+            yield from _sell_options(hand)
         if self._can_replace(seat):
             for lord in self._court:
                 yield {"type": "replace", "lord": L_NAME[lord]}
@@ -103,11 +101,15 @@ class Flow(Views):
             if self._stack_left(r):
                 yield {"type": "council", "race": race}
         if self._court and any(hand):
-            terms = self._recruit_terms(seat)
-            sums = race_sums(hand)
-            for lord in self._court:
-                if self._can_recruit(seat, lord, terms, sums):
-                    yield {"type": "recruit", "lord": L_NAME[lord]}
+            yield from self._recruit_options(seat, hand)
+
+    def _recruit_options(self, seat: int, hand: list[int]) -> Iterator[Action]:
+        """Recruit a Lord: each Lord of the Court that ``seat`` can pay for from ``hand``."""
+        terms = self._recruit_terms(seat)
+        sums = race_sums(hand)
+        for lord in self._court:
+            if self._can_recruit(seat, lord, terms, sums):
+                yield {"type": "recruit", "lord": L_NAME[lord]}
 
     @matches("start")
     def _match_start(self, top: tuple, action: Action) -> Action | None:
@@ -368,6 +370,13 @@ class Flow(Views):
         self._track = []
         if races and self._has(self._turn, "ship_master"):
             self._pearls[self._turn] += len(races)
+
+
+def _sell_options(hand: list[int]) -> Iterator[Action]:
+    """The Slaver's sale: each Ally card held in ``hand``."""
+    for c in range(ALLIES):
+        if hand[c]:
+            yield {"type": "sell", **card_view(c)}
 
 
 def _race_in(action: Action) -> int | None:

@@ -41,8 +41,7 @@ class Powers(Hidden):
         opponents = self._opponents(seat)
         later_first = opponents[::-1]  # pushed so that the first in turn order is on top
         if power == "seeker":
-            for o in opponents:
-                self._pearls[o] -= min(_SEEKER_TOLL, self._pearls[o])
+            self._seeker_toll(opponents)
         elif power == "jailor":
             self._push(*[("discard_one", o) for o in later_first])
         elif power == "commander":
@@ -59,6 +58,11 @@ class Powers(Hidden):
             self._pearls[seat] += _MERCHANT_PEARLS[power]
         elif power == "invoker":
             self._extra_turn = True
+
+    def _seeker_toll(self, opponents: list[int]) -> None:
+        """Seeker: each opponent returns 2 pearls to the Treasury (those it has, if fewer)."""
+        for o in opponents:
+            self._pearls[o] -= min(_SEEKER_TOLL, self._pearls[o])
 
     @choices("apprentice", "alchemist")
     def _council_options(self, top: tuple) -> list[Action]:
