@@ -286,41 +286,15 @@ def next_turn_values(world: State, moves: int, rng: random.Random, turns: int = 
     if judge is None:
         return rank_rewards(world) if world.is_terminal() else [0.5] * n
     scale = mcts.Settings.evaluation_scale
+    ahead = _LookAhead(judge, moves, rng, scale)
     values: list[float | None] = [None] * n
     passed = [0] * n
-
-    def settled(state: State) -> State:
-        while state.is_chance_node():
-            state.apply(sample_outcome(state.chance_outcomes(), rng))
-        return state
-
-    def points(state: State, seat: int) -> float:
-        if state.is_terminal():
-            return (2 * rank_rewards(state)[seat] - 1) * 4 * scale
-        return judge(state, seat)
-
-    def best_of(state: State, seat: int, look_on: bool) -> tuple[State, float]:
-        legal = state.legal_actions()
-        candidates = legal if len(legal) <= moves else rng.sample(legal, moves)
-        best, best_points = state, float("-inf")
-        for action in candidates:
-            after = state.clone()
-            after.apply(action)
-            after = settled(after)
-            if look_on and not after.is_terminal() and after.current_player == seat:
-                value = best_of(after, seat, False)[1]  # the rest of the turn, one step more
-            else:
-                value = points(after, seat)
-            if value > best_points:
-                best, best_points = after, value
-        return best, best_points
-
     for _ in range(4 * n * turns):  # a bound: every seat's turns, each of several steps
-        world = settled(world)
+        world = ahead.settled(world)
         if world.is_terminal() or all(v is not None for v in values):
             break
         seat = world.current_player
-        world, value = best_of(world, seat, True)
+        world, value = ahead.best_of(world, seat, True)
         if not world.is_terminal() and world.current_player != seat:
             passed[seat] += 1
             if passed[seat] == turns and values[seat] is None:
@@ -329,6 +303,52 @@ def next_turn_values(world: State, moves: int, rng: random.Random, turns: int = 
         ranks = rank_rewards(world)
         return [ranks[s] if v is None else v for s, v in enumerate(values)]
     return [_logistic(judge(world, s) / scale) if v is None else v for s, v in enumerate(values)]
+
+
+class _LookAhead:
+    """How :func:`next_turn_values` plays on: each decision the best of up to ``moves`` of the
+    acting seat's moves on its evaluation (``judge``, in points of which ``scale`` is one step
+    of the logistic), chance drawn by probability from ``rng``."""
+
+    def __init__(
+        self, judge: Callable[[State, int], float], moves: int, rng: random.Random, scale: float
+    ) -> None:
+        self.judge = judge
+        self.moves = moves
+        self.rng = rng
+        self.scale = scale
+
+    def settled(self, state: State) -> State:
+        """``state`` (changed) once the chance events due are drawn."""
+        while state.is_chance_node():
+            state.apply(sample_outcome(state.chance_outcomes(), self.rng))
+        return state
+
+    def points(self, state: State, seat: int) -> float:
+        """``seat``'s evaluation of ``state``; a finished game by place, beyond any evaluation."""
+        if state.is_terminal():
+            return (2 * rank_rewards(state)[seat] - 1) * 4 * self.scale
+        return self.judge(state, seat)
+
+    def best_of(self, state: State, seat: int, look_on: bool) -> tuple[State, float]:
+        """The best of up to ``moves`` of ``seat``'s moves at ``state`` and its points: the
+        state after it (settled) or ``state`` itself if there is none. ``look_on`` judges a move
+        followed by another of the same turn by the best of those."""
+        legal = state.legal_actions()
+        moves = self.moves
+        candidates = legal if len(legal) <= moves else self.rng.sample(legal, moves)
+        best, best_points = state, float("-inf")
+        for action in candidates:
+            after = state.clone()
+            after.apply(action)
+            after = self.settled(after)
+            if look_on and not after.is_terminal() and after.current_player == seat:
+                value = self.best_of(after, seat, False)[1]  # the rest of the turn, one step more
+            else:
+                value = self.points(after, seat)
+            if value > best_points:
+                best, best_points = after, value
+        return best, best_points
 
 
 def _logistic(x: float) -> float:
