@@ -167,13 +167,14 @@ class Command(BaseCommand):
         if ratings is None:
             raise CommandError("nothing rated the levels (is the league app installed?)")
 
+        rated = {e.name: round(ratings[e.level], 1) for e in entrants}
         report = {
             "games": len(played),
             "pairs": [
                 {"bots": list(pair), "games": m.games, "wins": {n: m.tallies[n].wins for n in pair}}
                 for pair, m in matches.items()
             ],
-            "ratings": {e.name: round(ratings[e.level], 1) for e in entrants},
+            "ratings": rated,
         }
         if options["json"]:
             self.stdout.write(json.dumps(report))
@@ -189,7 +190,7 @@ class Command(BaseCommand):
                 f" ({low:.1%}-{high:.1%}), {b} wins {match.tallies[b].wins}"
             )
         self.stdout.write("  Elo (random = 1000), stored for the leaderboard:")
-        for name, rating in sorted(report["ratings"].items(), key=lambda kv: -kv[1]):
+        for name, rating in sorted(rated.items(), key=lambda kv: -kv[1]):
             self.stdout.write(f"    {name:<16} {rating:7.1f}")
 
 
