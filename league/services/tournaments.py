@@ -32,6 +32,7 @@ from core.errors import (
     RuleViolation,
     UnknownName,
 )
+from games import events as game_events
 from games import store
 from games.catalog import game_type
 from games.models import Event, EventKind, Game, GameStatus
@@ -40,7 +41,6 @@ from games.play import steps
 from games.records import services as records
 from games.rules import get_rules
 from games.signals import round_paired
-from games.store import NewEvent
 from league import pairing
 from league.models import (
     Entry,
@@ -730,7 +730,7 @@ def round_repair(*, tournament: Tournament, number: int, by: AbstractUser) -> Ro
         store.append(
             table.game,
             table.game.version,
-            [NewEvent(EventKind.GAME_VOIDED, {"reason": "round paired again"}, actor_id=by.pk)],
+            [game_events.game_voided(reason="round paired again", actor_id=by.pk)],
             projection={"status": GameStatus.VOID, "current_player": None},
         )
     current.void = True
