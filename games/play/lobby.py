@@ -28,10 +28,11 @@ from django.utils import timezone
 from accounts.bots import is_bot
 from core import inputs
 from core.errors import Conflict, InvalidInput, NotYourSeat
+from games import events as game_events
 from games import store
-from games.models import EventKind, Game, GameMode, GameStatus, Seat
+from games.models import Game, GameMode, GameStatus, Seat
 from games.play import clocks, services, steps
-from games.store import AppendResult, NewEvent, VersionConflict
+from games.store import AppendResult, VersionConflict
 
 # -- reading --------------------------------------------------------------------------------------
 
@@ -131,14 +132,7 @@ def game_join(*, game: Game | int, seat: object, user: AbstractUser) -> AppendRe
                 appended, new = store.write(
                     head,
                     head.version,
-                    [
-                        NewEvent(
-                            EventKind.SEAT_JOINED,
-                            {"user": user.username},
-                            seat=index,
-                            actor_id=user.pk,
-                        )
-                    ],
+                    [game_events.seat_joined(seat=index, user=user.username, actor_id=user.pk)],
                     projection=clock,
                     seat_changes={index: {"user_id": user.pk, "accepted": True}},
                     now=now,
@@ -192,7 +186,7 @@ def game_lapse(*, game_id: int) -> AppendResult | None:
         appended, _ = store.write(
             head,
             head.version,
-            [NewEvent(EventKind.GAME_VOIDED, {"reason": "lapsed", "seats": waiting})],
+            [game_events.game_voided(reason="lapsed", seats=waiting)],
             projection={"status": GameStatus.VOID, "current_player": None, "deadline": None},
             idempotency_key=steps.server_key("lapse", waiting[0], head.version),
         )
@@ -223,7 +217,7 @@ def game_cancel(*, game: Game | int, user: AbstractUser) -> AppendResult:
         appended, _ = store.write(
             head,
             head.version,
-            [NewEvent(EventKind.GAME_VOIDED, {"reason": "cancelled"}, actor_id=user.pk)],
+            [game_events.game_voided(reason="cancelled", actor_id=user.pk)],
             projection={"status": GameStatus.VOID, "current_player": None, "deadline": None},
         )
     except VersionConflict:

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractUser
 
 from core.errors import Conflict, NotYourSeat
+from games import events as game_events
 from games import store
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.play import steps
@@ -28,7 +29,7 @@ def game_accept(*, game: Game | int, seat: int | str, user: AbstractUser) -> App
     log, the person seated agrees to it, while it is kept or after: its result may then be
     rated (games.tablelog.services)."""
     head, state, seat = _invited_seat(game, seat, user)
-    events = [NewEvent(EventKind.SEAT_ACCEPTED, {}, seat=seat, actor_id=user.pk)]
+    events = [game_events.seat_accepted(seat=seat, actor_id=user.pk)]
     if head.mode == GameMode.LOG:
         return _log_seat_answered(game, head, events, accepted=True)
     appended, new = steps.append_and_project(
@@ -44,14 +45,14 @@ def game_decline(*, game: Game | int, seat: int | str, user: AbstractUser) -> Ap
     it is never rated."""
     head, _, seat = _invited_seat(game, seat, user)
     if head.mode == GameMode.LOG:
-        declined = [NewEvent(EventKind.SEAT_DECLINED, {}, seat=seat, actor_id=user.pk)]
+        declined = [game_events.seat_declined(seat=seat, actor_id=user.pk)]
         return _log_seat_answered(game, head, declined, accepted=False)
     appended, new = store.write(
         head,
         head.version,
         [
-            NewEvent(EventKind.SEAT_DECLINED, {}, seat=seat, actor_id=user.pk),
-            NewEvent(EventKind.GAME_VOIDED, {"reason": "declined"}),
+            game_events.seat_declined(seat=seat, actor_id=user.pk),
+            game_events.game_voided(reason="declined"),
         ],
         projection={"status": GameStatus.VOID, "current_player": None, "deadline": None},
     )

@@ -28,6 +28,7 @@ from core.errors import (
     RuleViolation,
     UnknownName,
 )
+from games import events as game_events
 from games import store
 from games.bots import get_bot
 from games.catalog import game_name, game_types
@@ -35,7 +36,7 @@ from games.models import EventKind, Game, GameStatus, Seat
 from games.play import clocks, steps
 from games.rules import IllegalAction, get_rules
 from games.rules.base import State
-from games.store import AppendResult, Head, NewEvent, VersionConflict
+from games.store import AppendResult, Head, VersionConflict
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -90,18 +91,15 @@ def game_create(
         ]
     )
     state = store.new_state(game)
-    created = NewEvent(
-        EventKind.GAME_CREATED,
-        {
-            "game": slug,
-            "rules_version": rules.spec.version,
-            "num_players": len(seats),
-            "options": options,
-            "seats": [_created_seat(user, bot) for user, bot in seat_users],
-            "time_control": clocks.time_control_of(game),
-            "accepted": [i for i, taken in enumerate(accepted) if taken],
-            **({"rematch_of": rematch_of.pk} if rematch_of is not None else {}),
-        },
+    created = game_events.game_created(
+        game=slug,
+        rules_version=rules.spec.version,
+        num_players=len(seats),
+        options=options,
+        seats=[_created_seat(user, bot) for user, bot in seat_users],
+        time_control=clocks.time_control_of(game),
+        accepted=[i for i, taken in enumerate(accepted) if taken],
+        rematch_of=rematch_of.pk if rematch_of is not None else None,
         actor_id=getattr(created_by, "pk", None),
     )
     events = [created, *steps.resolve_chance(state)]
@@ -292,11 +290,9 @@ def _append_decision(
         except IllegalAction as exc:
             raise RuleViolation(str(exc)) from None
         data = steps.action_data(state, action)
-        if timeout:
-            data["timeout"] = True  # played by the random bot when the seat's clock ran out
         state.apply(action)
         events = [
-            NewEvent(EventKind.ACTION_APPLIED, data, seat=seat, actor_id=actor_id),
+            game_events.action_applied(**data, seat=seat, actor_id=actor_id, timeout=timeout),
             *steps.resolve_chance(state),
         ]
         first_move = not head.seats[seat].accepted and not timeout  # a first move takes the seat
@@ -354,9 +350,7 @@ def _resign(
             raise RuleViolation("the game is over")
         if head.seats[seat].resigned:
             raise RuleViolation(f"seat {seat} has already resigned")
-        events = [
-            NewEvent(EventKind.SEAT_RESIGNED, {"reason": reason}, seat=seat, actor_id=actor_id)
-        ]
+        events = [game_events.seat_resigned(seat=seat, reason=reason, actor_id=actor_id)]
         return steps.append_and_project(
             head,
             head.version,
@@ -423,6 +417,6 @@ def game_void(*, game: Game, by: AbstractUser, reason: str) -> None:
     store.append(
         game,
         game.version,
-        [NewEvent(EventKind.GAME_VOIDED, {"reason": reason}, actor_id=by.pk)],
+        [game_events.game_voided(reason=reason, actor_id=by.pk)],
         projection={"status": GameStatus.VOID, "current_player": None},
     )

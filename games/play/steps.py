@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from core import inputs
 from core.errors import InvalidInput, KeyReused, RuleViolation
+from games import events as game_events
 from games import store
 from games.models import EventKind, Game, GameMode, GameStatus
 from games.play import clocks
@@ -156,7 +157,7 @@ def resolve_chance(state: State) -> list[NewEvent]:
         outcome = chance_rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
         data = action_data(state, outcome)
         state.apply(outcome)
-        events.append(NewEvent(EventKind.CHANCE_RESOLVED, data))
+        events.append(game_events.chance_resolved(**data))
     return events
 
 
@@ -201,7 +202,7 @@ def append_and_project(
     else:
         result = None
     if result is not None:
-        events = [*events, NewEvent(EventKind.GAME_FINISHED, {"result": result, "reason": reason})]
+        events = [*events, game_events.game_finished(result=result, reason=reason)]
         projection = {"status": GameStatus.FINISHED, "current_player": None, "result": result}
     elif state.current_player != head.current_player:
         projection = {"current_player": state.current_player}

@@ -37,6 +37,7 @@ from core.errors import (
     RuleViolation,
     UnknownName,
 )
+from games import events as game_events
 from games import store
 from games.catalog import GameType, game_type
 from games.models import Event, EventKind, Game, GameMode, GameStatus, ScoreSheet, Seat
@@ -160,25 +161,19 @@ class CheckedRecord:
     def first_events(self, recorded_by) -> list[NewEvent]:
         """What recording it appends first: the table set, the result recorded."""
         return [
-            NewEvent(
-                EventKind.GAME_CREATED,
-                {
-                    "game": self.slug,
-                    "mode": GameMode.RECORD,
-                    "num_players": len(self.results),
-                    "seats": [_seat_json(s) for s in self.seats],
-                },
+            game_events.game_created(
+                game=self.slug,
+                mode=GameMode.RECORD,
+                num_players=len(self.results),
+                seats=[_seat_json(s) for s in self.seats],
                 actor_id=recorded_by.pk,
             ),
-            NewEvent(
-                EventKind.RESULT_RECORDED,
-                {
-                    "results": _projected(self.results),
-                    "played_at": self.played_at.isoformat(),
-                    "notes": self.notes,
-                    "bid": self.bid,
-                    **({"sheet": self.sheet} if self.sheet else {}),
-                },
+            game_events.result_recorded(
+                results=_projected(self.results),
+                played_at=self.played_at.isoformat(),
+                notes=self.notes,
+                bid=self.bid,
+                sheet=self.sheet,
                 actor_id=recorded_by.pk,
             ),
         ]
@@ -282,10 +277,10 @@ def match_records_confirmed(*, records: list[CheckedRecord], recorded_by) -> lis
         result = _projected(record.results)
         game.status, game.result = GameStatus.FINISHED, result
         game.current_player, game.finished_at = None, record.played_at
-        finished = {"result": result, "reason": "recorded", "bid": record.bid}
-        if record.sheet:
-            finished["sheet"] = record.sheet
-        appends = [record.first_events(recorded_by), [NewEvent(EventKind.GAME_FINISHED, finished)]]
+        finished = game_events.game_finished(
+            result=result, reason="recorded", bid=record.bid, sheet=record.sheet
+        )
+        appends = [record.first_events(recorded_by), [finished]]
         streams.append((game, record.seats, appends))
     store.create_streams(streams)
     ScoreSheet.objects.bulk_create(
@@ -357,15 +352,10 @@ def result_correct(
             ) from None
     else:
         sheet = parse_sheet(game.slug, sheet, clean)
-    result = _projected(clean)
-    data: dict[str, Any] = {"results": result, "reason": reason}
-    if sheet:
-        data["sheet"] = sheet
-    store.append(
-        game,
-        game.version,
-        [NewEvent(EventKind.RESULT_CORRECTED, data, actor_id=by.pk)],
+    corrected = game_events.result_corrected(
+        results=_projected(clean), reason=reason, sheet=sheet, actor_id=by.pk
     )
+    store.append(game, game.version, [corrected])
     if on_behalf_of:
         return _vouch(game, by, on_behalf_of, reason="corrected")
     return _finish_if_confirmed(game)
@@ -397,20 +387,14 @@ def record_confirm(
         store.append(
             game,
             game.version,
-            [NewEvent(EventKind.RESULT_CONFIRMED, {"for_everyone": True}, actor_id=user.pk)],
+            [game_events.result_confirmed(for_everyone=True, actor_id=user.pk)],
         )
         _finish(game, result_state(game), reason="confirmed")
         return result_state(game)
     store.append(
         game,
         game.version,
-        [
-            NewEvent(
-                EventKind.RESULT_CONFIRMED,
-                {"on_behalf_of": covered} if covered else {},
-                actor_id=user.pk,
-            )
-        ],
+        [game_events.result_confirmed(on_behalf_of=covered, actor_id=user.pk)],
     )
     return _finish_if_confirmed(game)
 
@@ -428,7 +412,7 @@ def _vouch(game: Game, by, on_behalf_of: Collection[str], *, reason: str) -> dic
         store.append(
             game,
             game.version,
-            [NewEvent(EventKind.RESULT_CONFIRMED, {"on_behalf_of": covered}, actor_id=by.pk)],
+            [game_events.result_confirmed(on_behalf_of=covered, actor_id=by.pk)],
         )
     return result_state(game)
 
@@ -450,11 +434,7 @@ def record_dispute(*, game: Game, user: AbstractUser, reason: str = "") -> dict[
     store.append(
         game,
         game.version,
-        [
-            NewEvent(
-                EventKind.RESULT_DISPUTED, {"reason": reason, "results": None}, actor_id=user.pk
-            )
-        ],
+        [game_events.result_disputed(reason=reason, results=None, actor_id=user.pk)],
     )
     return result_state(game)
 
@@ -505,24 +485,15 @@ def table_game_create(
         created_by=created_by,
     )
     Seat.objects.bulk_create([Seat(game=game, index=i, user=u) for i, u in enumerate(users)])
-    store.append(
-        game,
-        0,
-        [
-            NewEvent(
-                EventKind.GAME_CREATED,
-                {
-                    "game": kind.slug,
-                    "mode": GameMode.RECORD,
-                    "num_players": len(users),
-                    "options": options or {},
-                    "seats": [{"user": u.username} for u in users],
-                },
-                actor_id=getattr(created_by, "pk", None),
-            )
-        ],
-        projection={"current_player": None},
+    created = game_events.game_created(
+        game=kind.slug,
+        mode=GameMode.RECORD,
+        num_players=len(users),
+        options=options or {},
+        seats=[{"user": u.username} for u in users],
+        actor_id=getattr(created_by, "pk", None),
     )
+    store.append(game, 0, [created], projection={"current_player": None})
     return game
 
 
@@ -667,7 +638,7 @@ def result_report(
     store.append(
         game,
         game.version,
-        [NewEvent(EventKind.RESULT_REPORTED, {"results": clean, "bid": bid}, actor_id=user.pk)],
+        [game_events.result_reported(results=clean, bid=bid, actor_id=user.pk)],
     )
     return _finish_if_confirmed(game)
 
@@ -690,16 +661,12 @@ def result_confirm(
     stated = bid is not UNSTATED
     bid = _parse_bid(game, bid) if stated else state["bid"]
     if clean != state["reported"] or bid != state["bid"]:
-        disputed: dict[str, Any] = {"results": clean}
-        if stated:
-            disputed["bid"] = bid
-        store.append(
-            game,
-            game.version,
-            [NewEvent(EventKind.RESULT_DISPUTED, disputed, actor_id=user.pk)],
+        disputed = game_events.result_disputed(
+            results=clean, bid=bid if stated else game_events.UNSET, actor_id=user.pk
         )
+        store.append(game, game.version, [disputed])
         return result_state(game)
-    store.append(game, game.version, [NewEvent(EventKind.RESULT_CONFIRMED, {}, actor_id=user.pk)])
+    store.append(game, game.version, [game_events.result_confirmed(actor_id=user.pk)])
     return _finish_if_confirmed(game)
 
 
@@ -713,13 +680,13 @@ def result_override(
     clean = _projected(parse_results(game_type(game.slug), results, seat_names(game)))
     bid = _parse_bid(game, bid)
     correcting = game.status == GameStatus.FINISHED
-    kind = EventKind.RESULT_CORRECTED if correcting else EventKind.RESULT_OVERRIDDEN
+    settled = game_events.result_corrected if correcting else game_events.result_overridden
     store.append(
         game,
         game.version,
         [
-            NewEvent(kind, {"results": clean, "bid": bid}, actor_id=by.pk),
-            NewEvent(EventKind.GAME_FINISHED, {"result": clean, "reason": "organiser"}),
+            settled(results=clean, bid=bid, actor_id=by.pk),
+            game_events.game_finished(result=clean, reason="organiser"),
         ],
         projection={"status": GameStatus.FINISHED, "result": clean},
     )
@@ -780,12 +747,10 @@ def _finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
     projection: dict[str, Any] = {"status": GameStatus.FINISHED, "result": result}
     if state["played_at"]:
         projection["finished_at"] = dt.datetime.fromisoformat(state["played_at"])
-    data = {"result": result, "reason": reason, "bid": state["bid"]}
-    if state["sheet"]:
-        data["sheet"] = state["sheet"]
-    store.append(
-        game, game.version, [NewEvent(EventKind.GAME_FINISHED, data)], projection=projection
+    finished = game_events.game_finished(
+        result=result, reason=reason, bid=state["bid"], sheet=state["sheet"]
     )
+    store.append(game, game.version, [finished], projection=projection)
     if state["sheet"]:
         ScoreSheet.objects.update_or_create(
             game=game, defaults={"slug": game.slug, "sheet": state["sheet"]}

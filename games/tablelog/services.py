@@ -36,12 +36,13 @@ from core.errors import (
     RuleViolation,
     UnknownName,
 )
+from games import events as game_events
 from games import store
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.play import reads, services, steps
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State
-from games.store import AppendResult, Head, NewEvent, VersionConflict
+from games.store import AppendResult, Head, VersionConflict
 
 User = get_user_model()
 
@@ -89,18 +90,15 @@ def log_create(
         ]
     )
     state = store.new_state(game)
-    created = NewEvent(
-        EventKind.GAME_CREATED,
-        {
-            "game": slug,
-            "mode": GameMode.LOG,
-            "rules_version": rules.spec.version,
-            "num_players": len(seats),
-            "options": options,
-            "seats": [{"user": u.username} if u else {"guest": g} for u, g in people],
-            "scorekeeper": keeper.username,
-            "accepted": [i for i, taken in enumerate(accepted) if taken],
-        },
+    created = game_events.game_created(
+        game=slug,
+        mode=GameMode.LOG,
+        rules_version=rules.spec.version,
+        num_players=len(seats),
+        options=options,
+        seats=[{"user": u.username} if u else {"guest": g} for u, g in people],
+        scorekeeper=keeper.username,
+        accepted=[i for i, taken in enumerate(accepted) if taken],
         actor_id=created_by.pk,
     )
     seated = Game.objects.prefetch_related(
@@ -161,10 +159,10 @@ def table_log_start(*, game: Game, by: AbstractUser, organiser: bool = False) ->
     head = store.load_head(game.pk)
     assert head is not None  # the row is locked and has seats
     state = store.new_state(game)
-    started = NewEvent(
-        EventKind.LOG_STARTED,
-        # What the rules are set up with, so that the log alone replays (games/records/verify.py).
-        {"scorekeeper": by.username, "rules_version": rules.spec.version, "options": game.options},
+    started = game_events.log_started(
+        scorekeeper=by.username,
+        rules_version=rules.spec.version,
+        options=game.options,
         actor_id=by.pk,
     )
     store.write(
@@ -260,7 +258,11 @@ def log_entry_append(
         canonical = _checked(state, action, chance)
         data = steps.action_data(state, canonical)
         state.apply(canonical)
-        event = NewEvent(kind, data, seat=None if chance else seat, actor_id=user.pk)
+        event = (
+            game_events.chance_resolved(**data, actor_id=user.pk)
+            if chance
+            else game_events.action_applied(**data, seat=seat, actor_id=user.pk)
+        )
         return steps.append_and_project(
             head,
             expected_version,
@@ -357,7 +359,7 @@ def log_undo(*, game: Game | int, expected_version: Any, user: AbstractUser) -> 
     for seq, row_kind, data in rows:
         if seq not in skipped and seq != last:
             store.apply_event(state, row_kind, data)
-    event = NewEvent(EventKind.ENTRY_UNDONE, {"undoes": last, "kind": kind}, actor_id=user.pk)
+    event = game_events.entry_undone(undoes=last, kind=kind, actor_id=user.pk)
     projection = {}
     if state.current_player != head.current_player:
         projection["current_player"] = state.current_player
