@@ -62,7 +62,7 @@ def _rating_panel(sender, *, game, **kwargs):
 
 def _invitations_panel(sender, *, user, **kwargs):
     from games.catalog import game_name
-    from games.records.services import records_waiting_for
+    from games.records.reads import records_waiting_for
     from league.selectors import entries_asking, league_invitations_of
 
     return "league/_invitations.html", {

@@ -338,7 +338,7 @@ class Round(models.Model):
 class Table(models.Model):
     class Report(models.TextChoices):
         """Where a table-mode table's reported result stands: the ``status`` of its game's
-        games.records.services.result_state, spelt as it spells it."""
+        games.records.reads.result_state, spelt as it spells it."""
 
         AWAITING_REPORT = "awaiting report"
         AWAITING_CONFIRMATION = "awaiting confirmation"

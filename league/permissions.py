@@ -8,7 +8,7 @@ both read beforehand: a page of 80 tables asks its 320 questions without a query
 gives the refusal, in the words and with the status games.records.services and games.tablelog.services refuse with
 (they check again, for any caller); ``may_*`` whether there is none. Sending a report is allowed
 more widely than its form is offered: once another player has reported, a report of the same
-result confirms it and another result disputes it (games.records.services.result_report).
+result confirms it and another result disputes it (games.records.table_results.result_report).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from core.errors import InvalidInput, UnknownName
 from games.catalog import game_name, game_types
 from games.models import Game, GameStatus, Seat
 from games.play import reads as game_reads
-from games.records import services as records
+from games.records import reads as record_reads
 from league.models import (
     Entry,
     League,
@@ -274,8 +274,8 @@ def table_out(table: Table) -> dict[str, Any]:
 
 def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
     """Tables with their seats, results and, in table mode, where each report stands: the
-    reports of every table in one fold (``records.result_states``), not one query per table."""
-    reports = records.result_states([t.game_id for t in tables if t.game.mode == "record"])
+    reports of every table in one fold (``record_reads.result_states``), not one query per table."""
+    reports = record_reads.result_states([t.game_id for t in tables if t.game.mode == "record"])
     bids = online_bids([t.game for t in tables if t.game.mode != "record"])
     out = []
     for table in tables:

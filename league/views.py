@@ -33,6 +33,7 @@ from core.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
 from games.catalog import game_name, game_types
 from games.models import Game, GameMode, GameStatus
 from games.pages.links import Link, back_or
+from games.records import reads as record_reads
 from games.records import services as records
 from league import permissions, selectors
 from league.charts import rating_chart
@@ -187,7 +188,7 @@ def player(request, username: str):
             "waiting": [
                 {"game": game, "name": game_name(game.slug), "state": state}
                 for game, state in (
-                    records.records_waiting_for(user) if request.user == user else []
+                    record_reads.records_waiting_for(user) if request.user == user else []
                 )
             ],
         },
@@ -563,7 +564,7 @@ def match_correct(request, pk: int):
     """Whoever recorded a club record, or a league organiser, puts its result right: a new
     result with a reason, logged beside the old one (an organiser's stands at once)."""
     game = get_object_or_404(Game, pk=pk, mode=GameMode.RECORD)
-    state = records.result_state(game)
+    state = record_reads.result_state(game)
     if not state["club_record"] or game.status == GameStatus.VOID:
         raise Http404("only a club record is corrected here")
     players = records.seat_names(game)  # members and guests, in seat order

@@ -19,7 +19,7 @@ from games.api import tablelog as log_api
 from games.catalog import game_types
 from games.models import Game, Seat
 from games.play import lobby, reads, seating, services, steps
-from games.records import services as records
+from games.records import reads as record_reads
 from games.rules import registered
 from games.selectors import game_with_seats
 from games.tablelog import services as tablelog
@@ -277,4 +277,4 @@ class OceansCardsApi(APIView):
 
     @extend_schema(responses=s.DeepCardOut(many=True))
     def get(self, request):
-        return Response(s.DeepCardOut(records.oceans_card_statistics(), many=True).data)
+        return Response(s.DeepCardOut(record_reads.oceans_card_statistics(), many=True).data)

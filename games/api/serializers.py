@@ -10,7 +10,7 @@ from games.api.fields import SeatField, Text, TimeControlField
 from games.models import Game
 from games.play import clocks, reads
 from games.records import export
-from games.records import services as records
+from games.records import reads as record_reads
 from games.rules.oceans_data import CARD_NAMES
 
 
@@ -178,7 +178,7 @@ class GameOut(serializers.ModelSerializer):
         """For a game played on a table, one game at a time: where its result stands."""
         if game.mode != "record" or not self.context.get("detail"):
             return None
-        return RecordOut(records.result_state(game)).data
+        return RecordOut(record_reads.result_state(game)).data
 
     def get_scorekeeper(self, game) -> str | None:
         """A table log's scorekeeper, who enters its every move; null for other games."""

@@ -27,7 +27,7 @@ from games.pages.forms import NewGameForm
 from games.pages.links import back_or
 from games.play import endgame, lobby, reads, seating, services
 from games.records import export
-from games.records import services as records
+from games.records import reads as record_reads
 from games.rules import CHANCE
 from games.store import VersionConflict
 
@@ -289,7 +289,7 @@ RECORD_WORDS = {
 def _recorded_game(request, game: Game):
     """A game played on a table: its players, where its result stands, and the log of how it
     was recorded. A member it names and has not confirmed it may confirm or dispute it."""
-    state = records.result_state(game)
+    state = record_reads.result_state(game)
     me = request.user.username if request.user.is_authenticated else None
     log = [
         {**event, "words": RECORD_WORDS.get(event["kind"], event["kind"])}
@@ -331,7 +331,7 @@ def _chosen_seat(asked: str | None, mine: list[int], to_play: int | None) -> int
 def oceans_page(request):
     """Oceans, recorded not played: what a record checks, and the promo pack's Deep cards with
     how often each was played and won with."""
-    cards = records.oceans_card_statistics()
+    cards = record_reads.oceans_card_statistics()
     return render(
         request,
         "games/oceans.html",

@@ -40,17 +40,15 @@ from core.errors import (
 from games import events as game_events
 from games import store
 from games.catalog import GameType, game_type
-from games.models import Event, EventKind, Game, GameMode, GameStatus, ScoreSheet, Seat
+from games.models import EventKind, Game, GameMode, GameStatus, ScoreSheet, Seat
 from games.play.steps import announce
-from games.records import oceans
+from games.records import oceans, reads
 from games.rules import deep_vents_data
 from games.signals import game_finished, result_corrected
 from games.store import NewEvent
 
 User = get_user_model()
 BID_GAMES = {"deep-vents"}  # games with a starting-bid variant
-# A confirmation that says nothing of the bid confirms the bid reported with the result.
-UNSTATED: Any = object()
 GUEST_NAME_MAX = 60  # Seat.guest
 
 
@@ -139,7 +137,7 @@ def parse_sheet(slug: str, sheet: Any, clean: list[dict[str, Any]]) -> dict[str,
     return checked
 
 
-def _projected(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def projected(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"player": r["player"], "score": r["score"], "rank": r["rank"]} for r in results]
 
 
@@ -169,7 +167,7 @@ class CheckedRecord:
                 actor_id=recorded_by.pk,
             ),
             game_events.result_recorded(
-                results=_projected(self.results),
+                results=projected(self.results),
                 played_at=self.played_at.isoformat(),
                 notes=self.notes,
                 bid=self.bid,
@@ -209,7 +207,7 @@ def record_check(
     notes = inputs.text(notes or "", "notes", 2000, blank=True)
     clean = parse_results(kind, results)
     sheet = parse_sheet(slug, sheet, clean)
-    bid = _check_bid(slug, [c["player"] for c in clean], bid)
+    bid = check_bid(slug, [c["player"] for c in clean], bid)
     if members is None:
         members = members_named([c["player"] for c in clean if not c["guest"]])
     seats = [_seat_for(i, r, members) for i, r in enumerate(clean)]
@@ -261,7 +259,7 @@ def record_write(*, record: CheckedRecord, recorded_by, on_behalf_of: Collection
     if on_behalf_of:
         _vouch(game, recorded_by, on_behalf_of, reason="recorded")
     else:
-        _finish_if_confirmed(game)
+        finish_if_confirmed(game)
     return game
 
 
@@ -274,7 +272,7 @@ def match_records_confirmed(*, records: list[CheckedRecord], recorded_by) -> lis
     streams = []
     for record in records:
         game = record.new_game(recorded_by)
-        result = _projected(record.results)
+        result = projected(record.results)
         game.status, game.result = GameStatus.FINISHED, result
         game.current_player, game.finished_at = None, record.played_at
         finished = game_events.game_finished(
@@ -342,7 +340,7 @@ def result_correct(
         raise RuleViolation("only a club record can be corrected")
     reason = inputs.text(reason or "", "reason", 500, blank=True)
     clean = parse_results(game_type(game.slug), results, seat_names(game))
-    if sheet is None and (earlier := result_state(game)["sheet"]) is not None:
+    if sheet is None and (earlier := reads.result_state(game)["sheet"]) is not None:
         try:
             sheet = parse_sheet(game.slug, earlier, clean)
         except InvalidInput as exc:
@@ -353,12 +351,12 @@ def result_correct(
     else:
         sheet = parse_sheet(game.slug, sheet, clean)
     corrected = game_events.result_corrected(
-        results=_projected(clean), reason=reason, sheet=sheet, actor_id=by.pk
+        results=projected(clean), reason=reason, sheet=sheet, actor_id=by.pk
     )
     store.append(game, game.version, [corrected])
     if on_behalf_of:
         return _vouch(game, by, on_behalf_of, reason="corrected")
-    return _finish_if_confirmed(game)
+    return finish_if_confirmed(game)
 
 
 @transaction.atomic
@@ -389,32 +387,32 @@ def record_confirm(
             game.version,
             [game_events.result_confirmed(for_everyone=True, actor_id=user.pk)],
         )
-        _finish(game, result_state(game), reason="confirmed")
-        return result_state(game)
+        finish(game, reads.result_state(game), reason="confirmed")
+        return reads.result_state(game)
     store.append(
         game,
         game.version,
         [game_events.result_confirmed(on_behalf_of=covered, actor_id=user.pk)],
     )
-    return _finish_if_confirmed(game)
+    return finish_if_confirmed(game)
 
 
 def _vouch(game: Game, by, on_behalf_of: Collection[str], *, reason: str) -> dict[str, Any]:
     """The word of whoever recorded or corrected the result waiting, for the members
     ``on_behalf_of``: final at once if it stands for everyone still waited for; else their
     confirmation, appended, and the record waits for the rest."""
-    state = result_state(game)
+    state = reads.result_state(game)
     covered = [name for name in state["waiting_for"] if name in on_behalf_of]
     if len(covered) == len(state["waiting_for"]):
-        _finish(game, state, reason=reason)
-        return result_state(game)
+        finish(game, state, reason=reason)
+        return reads.result_state(game)
     if covered:
         store.append(
             game,
             game.version,
             [game_events.result_confirmed(on_behalf_of=covered, actor_id=by.pk)],
         )
-    return result_state(game)
+    return reads.result_state(game)
 
 
 def _names(names: list[str]) -> str:
@@ -436,13 +434,13 @@ def record_dispute(*, game: Game, user: AbstractUser, reason: str = "") -> dict[
         game.version,
         [game_events.result_disputed(reason=reason, results=None, actor_id=user.pk)],
     )
-    return result_state(game)
+    return reads.result_state(game)
 
 
 def _open_record(game: Game) -> dict[str, Any]:
     if game.mode != GameMode.RECORD or _is_table(game):
         raise RuleViolation("only a club record is confirmed this way")
-    state = result_state(game)
+    state = reads.result_state(game)
     if state["status"] == "final":
         raise Conflict("the result is final: there is nothing to confirm")
     if state["status"] == "disputed":
@@ -470,244 +468,7 @@ def seat_names(game: Game) -> list[str]:
 # -- tournament tables in table mode --------------------------------------------------------------
 
 
-@transaction.atomic
-def table_game_create(
-    *, slug: str, users: list, created_by: AbstractUser, options: dict | None = None
-) -> Game:
-    """An open recorded game for a tournament table: seated players will report its result."""
-    kind = game_type(slug)
-    game = Game.objects.create(
-        slug=slug,
-        mode=GameMode.RECORD,
-        rules_version=0,
-        options=options or {},
-        num_players=len(users),
-        created_by=created_by,
-    )
-    Seat.objects.bulk_create([Seat(game=game, index=i, user=u) for i, u in enumerate(users)])
-    created = game_events.game_created(
-        game=kind.slug,
-        mode=GameMode.RECORD,
-        num_players=len(users),
-        options=options or {},
-        seats=[{"user": u.username} for u in users],
-        actor_id=getattr(created_by, "pk", None),
-    )
-    store.append(game, 0, [created], projection={"current_player": None})
-    return game
-
-
-def result_state(game: Game) -> dict[str, Any]:
-    """Where a table game's result stands, folded from its events.
-
-    ``status`` is "awaiting report", "awaiting confirmation", "disputed" or "final";
-    ``reported`` is the result waiting for confirmation (or the last one), ``final`` the result
-    that stands, ``confirmed_by`` who has confirmed ``reported`` (its reporter first),
-    ``waiting_for`` the members named who have not, ``disputes`` who said otherwise, and
-    ``club_record`` whether it was recorded as a club record (not reported at a tournament table).
-    """
-    return result_states([game.pk])[game.pk]
-
-
-def result_states(game_ids: list[int]) -> dict[int, dict[str, Any]]:
-    """``result_state`` of many table games in two queries, whatever their number: a
-    tournament page shows every table's."""
-    events: dict[int, list[tuple[str, Any, str | None]]] = {pk: [] for pk in game_ids}
-    rows = (
-        Event.objects.filter(game_id__in=game_ids, kind__in=RESULT_KINDS)
-        .order_by("game_id", "seq")
-        .values_list("game_id", "kind", "data", "actor__username")
-    )
-    for game_id, kind, data, actor in rows:
-        events[game_id].append((kind, data, actor))
-    named: dict[int, list[str]] = {pk: [] for pk in game_ids}
-    seats = (
-        Seat.objects.filter(game_id__in=game_ids, user__isnull=False)
-        .order_by("game_id", "index")
-        .values_list("game_id", "user__username")
-    )
-    for game_id, username in seats:
-        if not username.startswith(BOT_PREFIX):
-            named[game_id].append(username)
-    return {pk: _folded(events[pk], named[pk]) for pk in game_ids}
-
-
-def records_waiting_for(user: AbstractUser, limit: int = 50) -> list[tuple[Game, dict[str, Any]]]:
-    """The club records naming ``user`` that wait for their confirmation, newest first, with
-    where each stands: in three queries however many games they have played."""
-    if not user.is_authenticated:
-        return []
-    open_records = list(
-        Game.objects.filter(
-            mode=GameMode.RECORD, status=GameStatus.ACTIVE, seats__user=user
-        ).order_by("-created_at")[:limit]
-    )
-    states = result_states([g.pk for g in open_records])
-    return [
-        (game, states[game.pk])
-        for game in open_records
-        if states[game.pk]["club_record"]
-        and states[game.pk]["status"] == "awaiting confirmation"
-        and user.username in states[game.pk]["waiting_for"]
-    ]
-
-
-# The events a table game's result is folded from (a recorded game has no others but its first).
-RESULT_KINDS = (
-    EventKind.RESULT_RECORDED,
-    EventKind.RESULT_REPORTED,
-    EventKind.RESULT_CONFIRMED,
-    EventKind.RESULT_DISPUTED,
-    EventKind.RESULT_OVERRIDDEN,
-    EventKind.RESULT_CORRECTED,
-    EventKind.GAME_FINISHED,
-)
-
-
-def _folded(events: list[tuple[str, Any, str | None]], named: list[str]) -> dict[str, Any]:
-    state: dict[str, Any] = {
-        "status": "awaiting report",
-        "reported": None,
-        "final": None,
-        "bid": None,
-        "sheet": None,
-        "final_sheet": None,
-        "played_at": None,
-        "confirmed_by": [],
-        "disputes": [],
-        "club_record": False,
-    }
-    for kind, data, actor in events:
-        if kind in (
-            EventKind.RESULT_REPORTED,
-            EventKind.RESULT_RECORDED,
-            EventKind.RESULT_CORRECTED,
-        ):
-            state.update(
-                status="awaiting confirmation",
-                reported=data["results"],
-                confirmed_by=[actor],
-                disputes=[],
-            )
-            state["bid"] = data.get("bid", state["bid"])
-            state["sheet"] = data.get("sheet")
-            state["played_at"] = data.get("played_at", state["played_at"])
-            if kind == EventKind.RESULT_RECORDED:
-                state["club_record"] = True
-        elif kind == EventKind.RESULT_CONFIRMED:
-            # An organiser's confirmation may stand for members of the league (on_behalf_of).
-            for name in [actor, *data.get("on_behalf_of", ())]:
-                if name not in state["confirmed_by"]:
-                    state["confirmed_by"].append(name)
-        elif kind == EventKind.RESULT_DISPUTED:
-            state["status"] = "disputed"
-            state["disputes"].append(
-                {"by": actor, "results": data.get("results"), "reason": data.get("reason", "")}
-            )
-        elif kind == EventKind.RESULT_OVERRIDDEN:
-            state.update(reported=data["results"], bid=data.get("bid"))
-        elif kind == EventKind.GAME_FINISHED:
-            state.update(status="final", final=data["result"], reported=data["result"])
-            state.update(sheet=data.get("sheet"), final_sheet=data.get("sheet"))
-    state["waiting_for"] = (
-        []
-        if state["status"] in ("final", "awaiting report")
-        else [n for n in named if n not in state["confirmed_by"]]
-    )
-    return state
-
-
-@transaction.atomic
-def result_report(
-    *, game: Game, user: AbstractUser, results: list[dict[str, Any]], bid: dict | None = None
-) -> dict[str, Any]:
-    """A seated player reports the table's result (and, for a starting bid, the winning bid).
-    The reporter counts as confirming it and may report again to fix a slip until someone
-    confirms; another player's report of the same result confirms it, of another disputes it."""
-    _check_open_table(game, user)
-    state = result_state(game)
-    if state["status"] == "disputed":
-        raise RuleViolation("the result is disputed: the organiser decides it now")
-    if state["reported"] is not None and state["confirmed_by"][0] != user.username:
-        # Someone else reported first: the same result confirms it, another disputes it.
-        return result_confirm(game=game, user=user, results=results)
-    if len(state["confirmed_by"]) > 1:
-        raise RuleViolation("a confirmed result cannot be reported again; confirm or dispute it")
-    clean = _projected(parse_results(game_type(game.slug), results, seat_names(game)))
-    bid = _parse_bid(game, bid)
-    store.append(
-        game,
-        game.version,
-        [game_events.result_reported(results=clean, bid=bid, actor_id=user.pk)],
-    )
-    return _finish_if_confirmed(game)
-
-
-@transaction.atomic
-def result_confirm(
-    *, game: Game, user: AbstractUser, results: list[dict[str, Any]], bid: Any = UNSTATED
-) -> dict[str, Any]:
-    """Another seated player confirms the reported result; a different result disputes it, and
-    so does a different winning bid, when the confirmer states one."""
-    _check_open_table(game, user)
-    state = result_state(game)
-    if state["reported"] is None:
-        raise RuleViolation("nothing has been reported yet: report the result instead")
-    if state["status"] == "disputed":
-        raise RuleViolation("the result is disputed: the organiser decides it now")
-    if user.username in state["confirmed_by"]:
-        raise RuleViolation("you have already confirmed this result")
-    clean = _projected(parse_results(game_type(game.slug), results, seat_names(game)))
-    stated = bid is not UNSTATED
-    bid = _parse_bid(game, bid) if stated else state["bid"]
-    if clean != state["reported"] or bid != state["bid"]:
-        disputed = game_events.result_disputed(
-            results=clean, bid=bid if stated else game_events.UNSET, actor_id=user.pk
-        )
-        store.append(game, game.version, [disputed])
-        return result_state(game)
-    store.append(game, game.version, [game_events.result_confirmed(actor_id=user.pk)])
-    return _finish_if_confirmed(game)
-
-
-@transaction.atomic
-def result_override(
-    *, game: Game, by: AbstractUser, results: list[dict[str, Any]], bid: dict | None = None
-) -> dict[str, Any]:
-    """The organiser settles a table's result; on a finished table it is a correction."""
-    if game.mode != GameMode.RECORD:
-        raise RuleViolation("only a table game's result can be overridden")
-    clean = _projected(parse_results(game_type(game.slug), results, seat_names(game)))
-    bid = _parse_bid(game, bid)
-    correcting = game.status == GameStatus.FINISHED
-    settled = game_events.result_corrected if correcting else game_events.result_overridden
-    store.append(
-        game,
-        game.version,
-        [
-            settled(results=clean, bid=bid, actor_id=by.pk),
-            game_events.game_finished(result=clean, reason="organiser"),
-        ],
-        projection={"status": GameStatus.FINISHED, "result": clean},
-    )
-    announce(result_corrected if correcting else game_finished, game)
-    return result_state(game)
-
-
-def _check_open_table(game: Game, user) -> None:
-    if game.mode != GameMode.RECORD:
-        raise RuleViolation("this game is played in the service: it reports its own result")
-    if not game.seats.filter(user=user).exists():
-        raise NotYourSeat("only a player at this table may report or confirm its result")
-    if game.status != GameStatus.ACTIVE:
-        raise RuleViolation("the result is final; the organiser may correct it")
-
-
-def _parse_bid(game: Game, bid: Any) -> dict | None:
-    return _check_bid(game.slug, seat_names(game), bid)
-
-
-def _check_bid(slug: str, names: list[str], bid: Any) -> dict | None:
+def check_bid(slug: str, names: list[str], bid: Any) -> dict | None:
     """The winning bid of a starting-bid game: ``{"player", "amount"}``, or None."""
     if bid is None:
         return None
@@ -731,16 +492,16 @@ def _check_bid(slug: str, names: list[str], bid: Any) -> dict | None:
     return {"player": bid["player"], "amount": bid["amount"]}
 
 
-def _finish_if_confirmed(game: Game) -> dict[str, Any]:
+def finish_if_confirmed(game: Game) -> dict[str, Any]:
     """Finish the game once every member named has confirmed the result waiting."""
-    state = result_state(game)
+    state = reads.result_state(game)
     if state["status"] == "awaiting confirmation" and not state["waiting_for"]:
-        _finish(game, state, reason="confirmed")
-        state = result_state(game)
+        finish(game, state, reason="confirmed")
+        state = reads.result_state(game)
     return state
 
 
-def _finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
+def finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
     """The waiting result becomes the game's result; the ratings follow."""
     result = state["reported"]
     correcting = game.status == GameStatus.FINISHED
@@ -758,12 +519,3 @@ def _finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
     elif correcting:
         ScoreSheet.objects.filter(game=game).delete()
     announce(result_corrected if correcting else game_finished, game)
-
-
-def oceans_card_statistics() -> list[dict]:
-    """Per Deep card of the promo pack: in how many final Oceans records it was played, and
-    how often its player won, from the sheets of those records (one query)."""
-    sheets = ScoreSheet.objects.filter(
-        slug=oceans.SLUG, game__status=GameStatus.FINISHED
-    ).values_list("sheet", "game__result")
-    return oceans.card_statistics(list(sheets))

@@ -24,7 +24,7 @@ from core import inputs
 from core.errors import InvalidInput, Refused, UnknownName
 from games.api.serializers import GameOut
 from games.catalog import game_types
-from games.records import services as records
+from games.records import table_results
 from games.selectors import game_with_seats
 from league import selectors
 from league.api import serializers as s
@@ -520,7 +520,7 @@ class TableResultApi(APIView):
                 user=request.user,
                 results=results,
                 # A confirmation that names no bid confirms the one reported with the result.
-                bid=bid if "bid" in request.data else records.UNSTATED,
+                bid=bid if "bid" in request.data else table_results.UNSTATED,
             )
         else:
             state = tournaments.table_override(

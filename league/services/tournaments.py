@@ -38,7 +38,8 @@ from games.models import Game, GameStatus
 from games.play import reads as game_reads
 from games.play import services as game_services
 from games.play import steps
-from games.records import services as records
+from games.records import reads as record_reads
+from games.records import table_results
 from games.signals import round_paired
 from league import pairing, permissions
 from league.models import (
@@ -495,7 +496,7 @@ def _announce_round(
 
 def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
     if tournament.mode == Tournament.Mode.TABLE:
-        return records.table_game_create(
+        return table_results.table_game_create(
             slug=tournament.slug,
             users=[_player(n) for n in seats],
             created_by=by,
@@ -864,7 +865,7 @@ def table_report(
     _check_bid(tournament, bid)
     _require(permissions.why_not_report, tournament, user, table)
     return _ended(
-        table, records.result_report(game=table.game, user=user, results=results, bid=bid)
+        table, table_results.result_report(game=table.game, user=user, results=results, bid=bid)
     )
 
 
@@ -882,14 +883,14 @@ def table_confirm(
     table: Table,
     user: AbstractUser,
     results: list[dict[str, Any]],
-    bid: Any = records.UNSTATED,
+    bid: Any = table_results.UNSTATED,
 ) -> dict[str, Any]:
     """A seated player confirms the report; stating another winning bid disputes it."""
-    if bid is not records.UNSTATED:
+    if bid is not table_results.UNSTATED:
         _check_bid(tournament, bid)
     _require(permissions.why_not_confirm, tournament, user, table)
     return _ended(
-        table, records.result_confirm(game=table.game, user=user, results=results, bid=bid)
+        table, table_results.result_confirm(game=table.game, user=user, results=results, bid=bid)
     )
 
 
@@ -899,7 +900,9 @@ def table_override(
     """An organiser settles the result, or corrects it once final."""
     _require(permissions.why_not_override, tournament, by, table)
     _check_bid(tournament, bid)
-    return _ended(table, records.result_override(game=table.game, by=by, results=results, bid=bid))
+    return _ended(
+        table, table_results.result_override(game=table.game, by=by, results=results, bid=bid)
+    )
 
 
 def _require(why_not: Callable[..., ServiceError | None], tournament, user, table) -> None:
@@ -954,7 +957,7 @@ def results_csv(tournament: Tournament) -> str:
     # The bid reported (or settled) at each table played on a table, on its winner's row ...
     bids = {
         pk: state["bid"]
-        for pk, state in records.result_states(
+        for pk, state in record_reads.result_states(
             [t.game_id for t in tables if t.game.mode == "record"]
         ).items()
     }

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from games.models import Game
-from games.records import services as records
+from games.records import reads as record_reads
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
 from tests.league.test_browser_tournament import sign_in
 
@@ -77,7 +77,7 @@ def test_recording_an_oceans_sheet_on_a_phone(page, make_user):  # noqa: F811
     page.click("#record-game button[type=submit]")
     expect(page.locator(".sheet-view")).to_contain_text("Go Fish")
     assert overflow(page) == []
-    state = records.result_state(Game.objects.get())  # waiting for bob to confirm
+    state = record_reads.result_state(Game.objects.get())  # waiting for bob to confirm
     assert [r["score"] for r in state["reported"]] == [40, 31]
     assert state["sheet"]["reef"] is True and state["sheet"]["players"][0]["deep_cards"] == [
         "Go Fish"

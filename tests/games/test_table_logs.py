@@ -10,6 +10,7 @@ import pytest
 
 from games import store
 from games.models import Event, EventKind, Game
+from games.records import table_results
 from games.records.verify import verify
 from games.rules import get_rules
 from league.models import RatingChange
@@ -452,10 +453,11 @@ def test_the_scorekeepers_page_and_everyone_elses(table, client, alice, bob):
 def test_a_table_with_a_bot_is_not_logged(alice):
     from accounts.bots import bot_user
     from core.errors import Conflict
-    from games.records import services as records
     from games.tablelog import services as logs
 
-    game = records.table_game_create(slug=DSA, users=[alice, bot_user("random")], created_by=alice)
+    game = table_results.table_game_create(
+        slug=DSA, users=[alice, bot_user("random")], created_by=alice
+    )
     with pytest.raises(Conflict, match="bots do not play at a table log"):
         logs.table_log_start(game=game, by=alice)
     assert Game.objects.get(pk=game.pk).mode == "record"

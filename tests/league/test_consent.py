@@ -21,7 +21,7 @@ from django.utils import timezone
 from games import tasks
 from games.models import Event, Game
 from games.play import services
-from games.records import services as records
+from games.records import reads as record_reads
 from league.models import League, RatedGame, Rating, RatingChange, TournamentEvent
 from league.services.ratings import ratings_update
 
@@ -634,7 +634,7 @@ def test_an_import_keeps_the_members_plays_final_and_holds_the_rest_for_confirma
     assert report.imported and report.waiting == {"u76": 2}
     first, second, third = Game.objects.filter(leagues=club).order_by("pk")
     assert first.status == "finished"  # alice and u75, a member: final, as before
-    waits = [records.result_state(g) for g in (second, third)]
+    waits = [record_reads.result_state(g) for g in (second, third)]
     assert [(g.status, w["waiting_for"]) for g, w in zip((second, third), waits)] == [
         ("active", ["u76"]),
         ("active", ["u76"]),
@@ -704,7 +704,7 @@ def test_a_bgstats_import_takes_an_invited_person_as_a_member_whose_plays_wait(a
     )
     assert report.members == {"U75": "u75", "alice": "alice"} and report.waiting == {"u75": 1}
     game = Game.objects.get()
-    assert game.status == "active" and records.result_state(game)["waiting_for"] == ["u75"]
+    assert game.status == "active" and record_reads.result_state(game)["waiting_for"] == ["u75"]
 
 
 # -- tournaments: an organiser's entry is an invitation the entrant accepts -------------------------

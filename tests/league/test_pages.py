@@ -11,7 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Event, Game, GameStatus
+from games.records import reads as record_reads
 from games.records import services as records
+from games.records import table_results
 from league import selectors
 from league.models import League, Membership, Round, Season, Tournament
 from league.services import leagues, tournaments
@@ -558,7 +560,7 @@ def test_a_player_cannot_pair_override_enter_or_drop_others(client, org, players
         result_post(f"t{table.pk}-override", [1, 2]),
     )
     assert response.status_code == 403
-    assert records.result_state(table.game)["status"] == "awaiting report"
+    assert record_reads.result_state(table.game)["status"] == "awaiting report"
 
 
 def test_pairing_through_the_page_and_a_round_not_complete(client, org, open_):
@@ -695,7 +697,7 @@ def test_confirming_a_report_that_changed_since_the_page_was_loaded_is_refused(
     client, players, paired
 ):
     table, (first, second) = first_table(paired)
-    records.result_report(
+    table_results.result_report(
         game=table.game,
         user=players[first],
         results=[
@@ -704,7 +706,7 @@ def test_confirming_a_report_that_changed_since_the_page_was_loaded_is_refused(
         ],
     )
     stale = table.game.version
-    records.result_report(
+    table_results.result_report(
         game=table.game,
         user=players[first],
         results=[
@@ -717,7 +719,7 @@ def test_confirming_a_report_that_changed_since_the_page_was_loaded_is_refused(
         {"as_reported": "1", "version": str(stale)},
     )
     assert response.status_code == 200 and "has changed since the page was loaded" in text(response)
-    assert records.result_state(table.game)["confirmed_by"] == [first]
+    assert record_reads.result_state(table.game)["confirmed_by"] == [first]
 
 
 def test_a_bad_report_is_a_form_error_that_keeps_the_input(client, players, paired):
@@ -730,7 +732,7 @@ def test_a_bad_report_is_a_form_error_that_keeps_the_input(client, players, pair
     assert "scored more than" in text(response)
     form = panel(response, table).report_form
     assert form.is_bound and form["score_1"].value() == "9"
-    assert records.result_state(table.game)["status"] == "awaiting report"
+    assert record_reads.result_state(table.game)["status"] == "awaiting report"
 
 
 def test_only_the_players_at_the_table_report(client, players, paired):
@@ -744,7 +746,7 @@ def test_only_the_players_at_the_table_report(client, players, paired):
     )
     assert response.status_code == 403
     assert "only a player at this table" in text(response)
-    assert records.result_state(table.game)["status"] == "awaiting report"
+    assert record_reads.result_state(table.game)["status"] == "awaiting report"
 
 
 def test_a_dispute_then_the_organiser_overrides(client, org, players, paired):
@@ -811,7 +813,7 @@ def test_a_deep_vents_table_reports_the_winning_bid(client, org, players):
         result_post(f"t{table.pk}-report", [1, 2], bid=(second, 3)),
     )
     assert response.status_code == 302
-    assert records.result_state(table.game)["bid"] == {"player": second, "amount": 3}
+    assert record_reads.result_state(table.game)["bid"] == {"player": second, "amount": 3}
     assert f"Winning bid: <strong>{second}</strong>, 3" in text(detail(client, t))
 
     response = client.post(

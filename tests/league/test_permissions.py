@@ -120,7 +120,7 @@ def test_who_may_do_what_at_a_table(status):
 
 
 def test_a_report_of_a_result_another_reported_is_taken_but_not_offered():
-    # It confirms that result, or disputes it with another (games.records.services.result_report).
+    # It confirms that result, or disputes it with another (games.records.table_results.result_report).
     opponent, reported = VIEWERS["opponent"], AT["awaiting confirmation"]
     assert why_not_report(opponent, reported) is None and not may_report(opponent, reported)
     refusal = why_not_report(VIEWERS["reporter"], AT["disputed"])
