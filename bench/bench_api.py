@@ -67,6 +67,7 @@ from games import logchain, store  # noqa: E402
 from games.live import push  # noqa: E402
 from games.play import services  # noqa: E402
 from games.play.services import game_create  # noqa: E402
+from games.store import writer  # noqa: E402
 
 SLUG = "deep-sea-adventure"
 
@@ -191,7 +192,7 @@ SPANS = [  # (step, module, function, the span it lies in)
     ("rules, chance, clock, head kept", services, "_append_decision", "check the seat"),
     ("the store: transaction, rows", store, "write", "rules, chance"),
     ("hash chain", logchain, "chain", "the store"),
-    ("SQL statements", store, "_WRITERS", "the store"),
+    ("SQL statements", writer, "_WRITERS", "the store"),
     ("streams and turn notices", push, "after_write", "the store"),
 ]
 

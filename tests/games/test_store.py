@@ -16,7 +16,7 @@ from games.models import AppendOnlyError, Event, EventKind, Game, Snapshot
 from games.play import reads, services
 from games.rules import get_rules
 from games.rules.base import state_from_json
-from games.store import NewEvent, VersionConflict
+from games.store import NewEvent, VersionConflict, states
 
 pytestmark = pytest.mark.django_db
 
@@ -164,8 +164,8 @@ def test_a_rules_version_bump_ignores_old_snapshots(game, settings, monkeypatch)
     rules = get_rules("deep-sea-adventure")
     assert Snapshot.objects.filter(game=game, rules_version=rules.spec.version).exists()
     calls = []
-    original = store.new_state
-    monkeypatch.setattr(store, "new_state", lambda g: calls.append(g.pk) or original(g))
+    original = states.new_state
+    monkeypatch.setattr(states, "new_state", lambda g: calls.append(g.pk) or original(g))
     monkeypatch.setattr(
         rules, "spec", dataclasses.replace(rules.spec, version=rules.spec.version + 1)
     )
@@ -194,8 +194,8 @@ def test_a_snapshot_is_written_at_the_fiftieth_event_as_json(game, settings):
 
 def count_full_replays(monkeypatch) -> list[int]:
     calls: list[int] = []
-    original = store.new_state
-    monkeypatch.setattr(store, "new_state", lambda g: calls.append(g.pk) or original(g))
+    original = states.new_state
+    monkeypatch.setattr(states, "new_state", lambda g: calls.append(g.pk) or original(g))
     return calls
 
 
