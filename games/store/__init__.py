@@ -1,16 +1,19 @@
 """The event store: one writer, replay, snapshots, the head cache and per-seat redaction.
 
 The store knows streams and versions, not game rules beyond the registry: services decide
-what to append, the store makes the append atomic, ordered and idempotent.
+what to append, the store makes the append atomic, ordered and idempotent. It knows no
+listener either: whoever wants to hear of a write subscribes (:func:`on_write`), as the live
+streams do (games.live.push), and the store imports nothing of the rooms above it.
 
 Callers use this package's names (``from games import store; store.write(...)``); each lives
 in the module a reader would look in:
 
 - ``types``: what goes in and comes out (NewEvent, LoggedEvent, AppendResult, Head, SeatInfo,
   VersionConflict) and ``where``, the database a game lives in.
-- ``writer``: ``write``, ``append``, ``create_streams``, ``guarded``; the statements
-  of each backend in ``postgresql`` and ``sqlite`` (one round trip where the database allows
-  it, straight to the driver through core.direct), what both share in ``columns``.
+- ``writer``: ``write``, ``append``, ``create_streams``, the hook ``on_write``, ``guarded``;
+  the statements of each backend in ``postgresql`` and ``sqlite`` (one round trip where the
+  database allows it, straight to the driver through core.direct), what both share in
+  ``columns``.
 - ``heads``: a game's head read from its row, the cache of committed heads and states, and
   ``sharing``, the same cache between the app's processes.
 - ``states``: replay and ``load_state``, from the cache, else the newest snapshot that holds
@@ -42,6 +45,7 @@ from games.store.writer import (
     create_streams,
     current_version,
     guarded,
+    on_write,
     write,
 )
 
@@ -67,6 +71,7 @@ __all__ = [
     "load_state",
     "maybe_snapshot",
     "new_state",
+    "on_write",
     "remember_on_commit",
     "replay",
     "snapshot_mac",

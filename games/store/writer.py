@@ -1,6 +1,7 @@
 """The one writer: :func:`write` appends events after an expected version, projects them on the
 game's row and changes its seats, atomically; :func:`append` is the same for a Game row, and
-:func:`create_streams` writes many new games at once.
+:func:`create_streams` writes many new games at once. Those who want to hear of a write
+subscribe with :func:`on_write`; the writer knows none of them.
 
 The version check is part of the write itself: the head's row is updated only ``WHERE
 version = expected`` (and only while the context's guard holds), and the events are inserted
@@ -12,7 +13,8 @@ Each backend's statements are in a module of its own (games.store.postgresql, .s
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+import logging
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -23,7 +25,6 @@ from django.db import IntegrityError, connections, transaction
 from django.utils import timezone
 
 from games import logchain
-from games.live import push
 from games.models import Event, Game, GameStatus, Seat
 from games.store import postgresql, sqlite
 from games.store.columns import JSON_COLUMNS
@@ -37,12 +38,47 @@ from games.store.types import (
     where,
 )
 
+logger = logging.getLogger(__name__)
+
 # How stale a game's updated_at (the lists' order) may get before a write moves it. Indexed
 # columns left alone let PostgreSQL update the row in place (HOT, no index writes): a move then
 # costs about a third of one that rewrites the row's six index entries (bench_store.py).
 ACTIVITY_GRAIN = timedelta(seconds=60)
 
 _WRITERS = {"postgresql": postgresql.write, "sqlite": sqlite.write}
+
+
+# -- who hears of a write -------------------------------------------------------------------------
+
+Receiver = Callable[[Head, Head, list[LoggedEvent], Any], None]
+_receivers: list[Receiver] = []
+
+
+def on_write(receiver: Receiver) -> None:
+    """Call ``receiver(before, after, events, connection)`` after every write that committed:
+    the heads before and after it, the events it logged and the connection that wrote them
+    (looking a connection up by its alias costs 2 us). It runs in the writer's thread once
+    the write's transaction has committed (at once for a write alone), so it must be quick;
+    what it raises is logged, and the write stands. Subscribing twice is subscribing once.
+
+    A list and a loop rather than a Signal: it runs on every move, and with one receiver
+    Signal.send costs 1.9 us where the loop costs 0.1 us (timeit, 2026-12-04)."""
+    if receiver not in _receivers:
+        _receivers.append(receiver)
+
+
+def _announce(connection, before: Head, after: Head, events: list[LoggedEvent]) -> None:
+    def tell() -> None:
+        for receiver in _receivers:
+            try:
+                receiver(before, after, events, connection)
+            except Exception:
+                logger.exception("game %s: %r failed on hearing of a write", after.id, receiver)
+
+    if connection.in_atomic_block:
+        connection.on_commit(tell)
+    else:
+        tell()  # the write, alone, has committed already
 
 
 # -- writing --------------------------------------------------------------------------------------
@@ -159,7 +195,8 @@ def write(
         replace(s, **seat_changes[s.index]) if s.index in seat_changes else s for s in head.seats
     )
     new = head.changed(**columns, seats=seats)
-    push.after_write(head, new, logged, connection)  # the streams hear of it once it commits
+    if _receivers:
+        _announce(connection, head, new, logged)
     return AppendResult(version=version, events=logged, head=new), new
 
 

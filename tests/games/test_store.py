@@ -402,3 +402,39 @@ def test_on_postgresql_a_write_goes_straight_to_psycopg_unless_queries_are_watch
     with CaptureQueriesContext(connection) as seen:
         store.write(head, head.version, [continue_event(1)])
     assert any("INSERT INTO games_event" in q["sql"] for q in seen.captured_queries)
+
+
+# -- who hears of a write -------------------------------------------------------------------------
+
+
+def test_a_receiver_that_fails_is_logged_and_the_write_stands(
+    game, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    from games.store import writer
+
+    heard = []
+
+    def failing(before, after, events, connection):
+        raise RuntimeError("the receiver broke")
+
+    def listening(before, after, events, connection):
+        heard.append(after.version)
+
+    monkeypatch.setattr(writer, "_receivers", [])
+    for receiver in (failing, listening, failing):  # subscribing twice is subscribing once
+        store.on_write(receiver)
+    assert writer._receivers == [failing, listening]
+    with django_capture_on_commit_callbacks(execute=True):
+        result = store.append(game, 1, [continue_event()])
+        assert heard == []  # not before the commit
+    assert heard == [2] and result.version == 2
+    assert Game.objects.get(pk=game.pk).version == 2
+    (failure,) = [r for r in caplog.records if r.name == "games.store.writer"]
+    assert f"game {game.pk}" in failure.getMessage() and "failing" in failure.getMessage()
+
+
+def test_the_live_streams_hear_of_writes_through_the_hook():
+    from games.live import push
+    from games.store import writer
+
+    assert push.after_write in writer._receivers

@@ -232,6 +232,43 @@ def test_a_write_refused_after_its_head_was_updated_leaves_nothing(db_alias):
     assert Event.objects.using(db_alias).filter(game=game).count() == 3
 
 
+def test_a_receiver_hears_of_a_write_once_it_has_committed(db_alias, monkeypatch):
+    """Alone and in a caller's transaction: what a receiver is told is in the database for
+    every other connection to read, and a write rolled back is never told."""
+    from games.store import writer
+
+    game = new_stream(db_alias)
+    heard: list[tuple] = []
+
+    def committed_events() -> int:
+        counted: list[int] = []
+
+        def count() -> None:
+            counted.append(Event.objects.using(db_alias).filter(game_id=game.pk).count())
+            connections[db_alias].close()
+
+        reader = threading.Thread(target=count)  # a connection of its own
+        reader.start()
+        reader.join()
+        return counted[0]
+
+    def receiver(before, after, events, connection) -> None:
+        heard.append((before.version, after.version, [e.seq for e in events], committed_events()))
+        assert connection is connections[db_alias]
+
+    monkeypatch.setattr(writer, "_receivers", [receiver])
+    store.append(head(db_alias, game), 1, [continue_event(), continue_event()])
+    assert heard == [(1, 3, [2, 3], 3)]
+    with transaction.atomic(using=db_alias):
+        store.append(head(db_alias, game), 3, [continue_event()])
+        assert len(heard) == 1
+    assert heard[1:] == [(3, 4, [4], 4)]
+    with pytest.raises(RuntimeError), transaction.atomic(using=db_alias):
+        store.append(head(db_alias, game), 4, [continue_event()])
+        raise RuntimeError("the request failed after the write")
+    assert len(heard) == 2
+
+
 ATTEMPTS = {
     "update": "UPDATE games_event SET kind = 'Forged' WHERE game_id = %s",
     "delete": "DELETE FROM games_event WHERE game_id = %s",
