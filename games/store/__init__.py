@@ -9,11 +9,10 @@ Callers use this package's names (``from games import store; store.write(...)``)
 in the module a reader would look in:
 
 - ``types``: what goes in and comes out (NewEvent, LoggedEvent, AppendResult, Head, SeatInfo,
-  VersionConflict) and ``where``, the database a game lives in.
-- ``writer``: ``write``, ``append``, ``create_streams``, the hook ``on_write``, ``guarded``;
-  the statements of each backend in ``postgresql`` and ``sqlite`` (one round trip where the
-  database allows it, straight to the driver through core.direct), what both share in
-  ``columns``.
+  Guard, VersionConflict) and ``where``, the database a game lives in.
+- ``writer``: ``write``, ``append``, ``create_streams``, the hook ``on_write``; the statements
+  of each backend in ``postgresql`` and ``sqlite`` (one round trip where the database allows
+  it, straight to the driver through core.direct), what both share in ``columns``.
 - ``heads``: a game's head read from its row, the cache of committed heads and states, and
   ``sharing``, the same cache between the app's processes.
 - ``states``: replay and ``load_state``, from the cache, else the newest snapshot that holds
@@ -30,6 +29,7 @@ from games.store.snapshots import maybe_snapshot, snapshot_mac
 from games.store.states import apply_event, load_state, new_state, replay, undone
 from games.store.types import (
     AppendResult,
+    Guard,
     Head,
     LoggedEvent,
     NewEvent,
@@ -44,7 +44,6 @@ from games.store.writer import (
     batch_for_key,
     create_streams,
     current_version,
-    guarded,
     on_write,
     write,
 )
@@ -54,6 +53,7 @@ __all__ = [
     "PROJECTED",
     "AppendResult",
     "ChainBroken",
+    "Guard",
     "Head",
     "HeadCache",
     "LoggedEvent",
@@ -65,7 +65,6 @@ __all__ = [
     "batch_for_key",
     "create_streams",
     "current_version",
-    "guarded",
     "head_of",
     "load_head",
     "load_state",

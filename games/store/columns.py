@@ -25,5 +25,5 @@ JSON_COLUMNS = ("result", "options", "banks")
 
 def head_where(guard: str | None) -> str:
     """Which row of games_game a write updates: the game at the expected version, and where
-    the context guards writes (games.store.guarded), only while the guard's condition holds."""
+    the write carries a guard (games.store.Guard), only while its condition holds."""
     return "id = %s AND version = %s" + ("" if guard is None else f" AND {guard}")

@@ -14,6 +14,7 @@ from typing import Any
 
 from core.direct import fetch_one
 from games.store.columns import EVENT_COLUMNS, EVENT_NAMES, JSON_COLUMNS, head_where
+from games.store.types import Guard
 
 _EVENT_ROW = "(" + ", ".join(f"%s::{kind}" for _, kind in EVENT_COLUMNS) + ")"
 
@@ -25,12 +26,12 @@ def write(
     columns: dict[str, Any],
     values: list[list[Any]],
     seat_changes: dict[int, dict[str, Any]],
-    guard: tuple[str, tuple[Any, ...]] | None,
+    guard: Guard | None,
 ) -> list[int] | None:
     """The events' ids, or None if the head was not at ``expected`` (or the guard refused)."""
     params: list[Any] = [*columns.values(), head_id, expected]
     if guard is not None:
-        params += guard[1]
+        params += guard.params
     for event in values:
         params += event
     for index, change in seat_changes.items():
@@ -39,7 +40,7 @@ def write(
         tuple(columns),
         len(values),
         tuple((index, tuple(change)) for index, change in seat_changes.items()),
-        None if guard is None else guard[0],
+        None if guard is None else guard.condition,
     )
     (ids,) = fetch_one(connection, sql, params) or (None,)  # one row: the ids, in an array
     return ids or None

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from core.direct import cursor_of, direct, qmark
 from games.store.columns import EVENT_COLUMNS, EVENT_NAMES, head_where
+from games.store.types import Guard
 
 _EVENT_ROW = "(" + ", ".join("%s" for _ in EVENT_COLUMNS) + ")"
 
@@ -27,7 +28,7 @@ def write(
     columns: dict[str, Any],
     values: list[list[Any]],
     seat_changes: dict[int, dict[str, Any]],
-    guard: tuple[str, tuple[Any, ...]] | None,
+    guard: Guard | None,
 ) -> list[int] | None:
     """The events' ids, or None if the head was not at ``expected`` (or the guard refused)."""
     raw = None if connection.in_atomic_block else direct(connection)
@@ -35,11 +36,11 @@ def write(
         tuple(columns),
         len(values),
         tuple((index, tuple(c)) for index, c in seat_changes.items()),
-        None if guard is None else guard[0],
+        None if guard is None else guard.condition,
         raw is not None,
     )
     statements = [
-        (update, [*columns.values(), head_id, expected, *(() if guard is None else guard[1])]),
+        (update, [*columns.values(), head_id, expected, *(() if guard is None else guard.params)]),
         (insert, [value for row in values for value in row]),
     ]
     statements += [

@@ -1,6 +1,6 @@
 """What the store's callers hand it and get back: the events to append and as logged, an
-append's result, a game's head (its row and seats at one committed version), and the conflict
-a stale version raises."""
+append's result, a game's head (its row and seats at one committed version), the guard a write
+may carry, and the conflict a stale version raises."""
 
 from __future__ import annotations
 
@@ -50,6 +50,21 @@ class AppendResult:
     events: list = field(default_factory=list)  # LoggedEvent (new) or Event rows (replayed)
     replayed: bool = False  # True when an idempotency key returned an earlier result
     head: Head | None = None  # the game after the write (for a replay: as the request found it)
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A condition a write must meet besides its version: an SQL expression over nothing but
+    its parameters (``%s`` placeholders, Django's), checked in the same statement as the
+    version. A write it refuses writes nothing and is refused as a stale version is
+    (VersionConflict, or the first result of its idempotency key), so a caller who guards must
+    find out which it was.
+
+    The API's token check is one: a token seen valid before is checked again by the move's
+    write rather than by a statement of its own (accounts.authentication)."""
+
+    condition: str
+    params: tuple[Any, ...] = ()
 
 
 # -- the head: a committed version of a game, cheap to keep and to hand out -----------------------

@@ -4,7 +4,7 @@ game's row and changes its seats, atomically; :func:`append` is the same for a G
 subscribe with :func:`on_write`; the writer knows none of them.
 
 The version check is part of the write itself: the head's row is updated only ``WHERE
-version = expected`` (and only while the context's guard holds), and the events are inserted
+version = expected`` (and only while the write's guard holds), and the events are inserted
 only if that update matched, so there is no second read of the head and no lock to take
 first. A unique ``(game, seq)`` and ``(game, idempotency_key)`` catch whatever slips between.
 Each backend's statements are in a module of its own (games.store.postgresql, .sqlite).
@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -31,6 +29,7 @@ from games.store.columns import JSON_COLUMNS
 from games.store.heads import head_of
 from games.store.types import (
     AppendResult,
+    Guard,
     Head,
     LoggedEvent,
     NewEvent,
@@ -84,27 +83,6 @@ def _announce(connection, before: Head, after: Head, events: list[LoggedEvent]) 
 # -- writing --------------------------------------------------------------------------------------
 
 
-# A condition every write in the current context must meet (guarded()): its SQL, with
-# Django's placeholders, and its parameters.
-_guard: ContextVar[tuple[str, tuple[Any, ...]] | None] = ContextVar("write_guard", default=None)
-
-
-@contextmanager
-def guarded(condition: str, params: Sequence[Any]) -> Iterator[None]:
-    """Within: every write is made only if ``condition`` (an SQL expression, with ``%s``
-    placeholders for ``params``) holds, checked in the same statement as its version. A write
-    it refuses writes nothing and is refused as a stale version is (VersionConflict, or the
-    first result of its idempotency key), so a caller who guards must find out which it was.
-
-    The API's token check uses it: a token seen valid before is checked again by the write
-    itself rather than by a statement of its own (accounts.authentication)."""
-    token = _guard.set((condition, tuple(params)))
-    try:
-        yield
-    finally:
-        _guard.reset(token)
-
-
 def write(
     head: Head,
     expected_version: int,
@@ -114,15 +92,17 @@ def write(
     projection: dict[str, Any] | None = None,
     seat_changes: dict[int, dict[str, Any]] | None = None,
     now: datetime | None = None,
+    guard: Guard | None = None,
 ) -> tuple[AppendResult, Head]:
     """Append ``events`` after ``expected_version`` (at ``now``, by default the present),
     project them on the game's row (the columns in ``projection``; version and moved_at;
     updated_at once it is ACTIVITY_GRAIN old or the status changes; finished_at once finished)
-    and change seats (``seat_changes``: index -> {field: value}), all atomically.
+    and change seats (``seat_changes``: index -> {field: value}), all atomically, and only
+    while ``guard``'s condition holds, if one is given.
 
-    Returns the result and the new head. A stale ``expected_version`` raises VersionConflict
-    and writes nothing; an ``idempotency_key`` already used returns that first result
-    (``replayed``) and writes nothing.
+    Returns the result and the new head. A stale ``expected_version`` (or a guard that does
+    not hold) raises VersionConflict and writes nothing; an ``idempotency_key`` already used
+    returns that first result (``replayed``) and writes nothing.
     """
     if not events:
         raise ValueError("nothing to append")
@@ -158,7 +138,7 @@ def write(
     ]
     sets = {name: _column_value(connection, name, value) for name, value in columns.items()}
     writer = _WRITERS[connection.vendor]
-    args = (connection, head.id, expected_version, sets, values, seat_changes, _guard.get())
+    args = (connection, head.id, expected_version, sets, values, seat_changes, guard)
     try:
         # Inside a caller's transaction the write gets a savepoint, so that a refused write
         # leaves the caller's transaction usable. Alone, PostgreSQL's single statement is
@@ -222,6 +202,7 @@ def append(
     *,
     idempotency_key: str | None = None,
     projection: dict[str, Any] | None = None,
+    guard: Guard | None = None,
 ) -> AppendResult:
     """:func:`write` for a Game row, which is updated in place to the new head (for the rare
     writers that hold one: creation, table results, voiding)."""
@@ -231,6 +212,7 @@ def append(
         events,
         idempotency_key=idempotency_key,
         projection=projection,
+        guard=guard,
     )
     if not result.replayed:
         for name in PROJECTED:

@@ -232,6 +232,31 @@ def test_a_write_refused_after_its_head_was_updated_leaves_nothing(db_alias):
     assert Event.objects.using(db_alias).filter(game=game).count() == 3
 
 
+# A condition for a guarded write that tests can make hold or fail: the game has that many seats.
+SEATS_ARE = 'EXISTS (SELECT 1 FROM games_game g WHERE g."id" = %s AND g.num_players = %s)'
+
+
+def test_a_guarded_write_writes_only_while_its_guard_holds(db_alias):
+    game = new_stream(db_alias)
+    holds, fails = store.Guard(SEATS_ARE, (game.pk, 2)), store.Guard(SEATS_ARE, (game.pk, 3))
+    first = store.append(head(db_alias, game), 1, [continue_event()], guard=holds)
+    assert first.version == 2
+    with pytest.raises(VersionConflict) as refused:
+        store.append(head(db_alias, game), 2, [continue_event()], guard=fails)
+    assert (refused.value.expected, refused.value.current) == (2, 2)
+    assert head(db_alias, game).version == 2
+    assert Event.objects.using(db_alias).filter(game=game).count() == 2
+    # Refused as a stale version is: a key used before still gives its first result.
+    keyed = store.append(head(db_alias, game), 2, [continue_event()], idempotency_key="k")
+    again = store.append(head(db_alias, game), 3, [continue_event()], idempotency_key="k")
+    assert again.replayed and [e.pk for e in again.events] == [e.pk for e in keyed.events]
+    with transaction.atomic(using=db_alias):  # and in a caller's transaction, which goes on
+        with pytest.raises(VersionConflict):
+            store.append(head(db_alias, game), 3, [continue_event()], guard=fails)
+        store.append(head(db_alias, game), 3, [continue_event()], guard=holds)
+    assert head(db_alias, game).version == 4
+
+
 def test_a_receiver_hears_of_a_write_once_it_has_committed(db_alias, monkeypatch):
     """Alone and in a caller's transaction: what a receiver is told is in the database for
     every other connection to read, and a write rolled back is never told."""
