@@ -3,8 +3,8 @@
 DRF's TokenAuthentication builds an ORM query with a join for every request, and building it
 costs several times what the database takes to answer; measured, it was a third of a move.
 This asks the same question in plain SQL, built once per process and sent straight to the
-driver where nothing watches the queries (core.direct), and builds the user from the row,
-so a revoked token or a deactivated member is refused at once, exactly as before.
+driver (core.direct), and builds the user from the row, so a revoked token or a deactivated
+member is refused at once, exactly as before.
 
 A move's request does not even ask (``TokenAuthentication(checked_by_write=True)``). Its
 token, if this process has seen it valid before, is checked again by the move's write, in the

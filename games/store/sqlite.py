@@ -2,19 +2,19 @@
 write's guard holds), the events' insert if it matched, the seats' updates, in one IMMEDIATE
 transaction, which serialises the writers so that the head cannot move between them.
 
-Two ways in: inside a caller's transaction (the savepoint games.store.writer gave it), through
-Django's cursor; alone, straight to sqlite3 (core.direct), in a transaction begun and ended by
-this module (Django keeps sqlite3 in autocommit), the transaction Django's atomic() would open
-and close, without its bookkeeping."""
+Two ways in, the statements the same and sent straight to sqlite3 (core.direct) both ways:
+inside a caller's transaction, in the savepoint games.store.writer gave it; alone, in a
+transaction of its own, begun and ended by this module (Django keeps sqlite3 in autocommit), the
+transaction Django's atomic() would open and close, without its bookkeeping."""
 
 from __future__ import annotations
 
 import functools
 from typing import Any
 
-from django.db import transaction
+from django.db.backends.utils import debug_transaction
 
-from core.direct import cursor_of, direct, qmark
+from core.direct import cursor_of, direct, execute
 from games.store.columns import EVENT_COLUMNS, EVENT_NAMES, head_where
 from games.store.types import Guard
 
@@ -31,13 +31,11 @@ def write(
     guard: Guard | None,
 ) -> list[int] | None:
     """The events' ids, or None if the head was not at ``expected`` (or the guard refused)."""
-    raw = None if connection.in_atomic_block else direct(connection)
     update, insert, *seat_updates = write_sql(
         tuple(columns),
         len(values),
         tuple((index, tuple(c)) for index, c in seat_changes.items()),
         None if guard is None else guard.condition,
-        raw is not None,
     )
     statements = [
         (update, [*columns.values(), head_id, expected, *(() if guard is None else guard.params)]),
@@ -47,32 +45,31 @@ def write(
         (sql, [*change.values(), head_id, index])
         for sql, (index, change) in zip(seat_updates, seat_changes.items())
     ]
-    if raw is None:
-        # Within the caller's transaction (write() gave it a savepoint), or one of its own.
-        with transaction.atomic(using=connection.alias, savepoint=False), connection.cursor() as c:
-            return _run(c.execute, statements)
+    raw = direct(connection)
     cursor = cursor_of(connection, raw)
-    with connection.wrap_database_errors:
-        cursor.execute("BEGIN IMMEDIATE")
-        try:
-            ids = _run(cursor.execute, statements)
-            cursor.execute("COMMIT" if ids is not None else "ROLLBACK")
-        except BaseException:
-            if raw.in_transaction:
+    if connection.in_atomic_block:
+        return _run(connection, cursor, statements)
+    execute(connection, cursor, "BEGIN IMMEDIATE")
+    try:
+        ids = _run(connection, cursor, statements)
+        execute(connection, cursor, "COMMIT" if ids is not None else "ROLLBACK")
+    except BaseException:
+        if raw.in_transaction:
+            with debug_transaction(connection, "ROLLBACK"), connection.wrap_database_errors:
                 raw.rollback()
-            raise
+        raise
     return ids
 
 
-def _run(execute, statements: list[tuple[str, list[Any]]]) -> list[int] | None:
+def _run(connection, cursor, statements: list[tuple[str, list[Any]]]) -> list[int] | None:
     """The head's update (None if it was not at the expected version), the events' insert
     (their ids in order) and the seats' updates."""
     (update, update_params), (insert, insert_params), *seats = statements
-    if execute(update, update_params).rowcount != 1:
+    if execute(connection, cursor, update, update_params).rowcount != 1:
         return None
-    rows = execute(insert, insert_params).fetchall()
+    rows = execute(connection, cursor, insert, insert_params).fetchall()
     for sql, params in seats:
-        execute(sql, params)
+        execute(connection, cursor, sql, params)
     return [pk for pk, _ in sorted(rows, key=lambda row: row[1])]
 
 
@@ -82,11 +79,9 @@ def write_sql(
     events: int,
     seat_changes: tuple[tuple[int, tuple[str, ...]], ...],
     guard: str | None,
-    for_sqlite3: bool,
 ) -> tuple[str, ...]:
-    """SQLite's statements for a write's shape, built once per shape: the head's update, the
-    events' insert, the seats' updates. With Django's placeholders for its cursor (which
-    converts them, and formats them into the statement it logs), or sqlite3's own."""
+    """SQLite's statements for a write's shape, with Django's placeholders, built once per
+    shape: the head's update, the events' insert, the seats' updates."""
     sets = ", ".join(f'"{name}" = %s' for name in columns)
     statements = [
         f"UPDATE games_game SET {sets} WHERE {head_where(guard)}",
@@ -100,4 +95,4 @@ def write_sql(
         + ' WHERE game_id = %s AND "index" = %s'
         for _, names in seat_changes
     ]
-    return tuple(qmark(sql) if for_sqlite3 else sql for sql in statements)
+    return tuple(statements)

@@ -379,11 +379,12 @@ def test_on_postgresql_a_move_written_again_and_again_is_planned_once(game):
 
 
 @pytest.mark.postgres
-def test_on_postgresql_a_write_goes_straight_to_psycopg_unless_queries_are_watched(game):
-    """The write's statement skips Django's cursor wrapper when nothing logs the queries, yet
-    still gets Django's error translation: a key used before, met by the database's unique
-    index, is an IntegrityError, and so the first batch comes back. Under a query capture
-    (DEBUG, the tests' counts) it goes through Django's cursor and is seen."""
+def test_on_postgresql_a_write_goes_straight_to_psycopg_and_is_counted(game):
+    """The write's statement skips Django's cursor wrapper, yet still gets Django's error
+    translation: a key used before, met by the database's unique index, is an IntegrityError,
+    and so the first batch comes back. Under a query capture (DEBUG, the tests' counts) it goes
+    the same way, and is counted: one statement (in the savepoint the test's transaction
+    gives it)."""
     from django.test.utils import CaptureQueriesContext
 
     from tests.sql import through_djangos_cursor
@@ -399,9 +400,12 @@ def test_on_postgresql_a_write_goes_straight_to_psycopg_unless_queries_are_watch
     assert again.replayed and [e.seq for e in again.events] == [e.seq for e in first.events]
     assert Event.objects.filter(game=game).count() == 4
 
-    with CaptureQueriesContext(connection) as seen:
+    with through_djangos_cursor() as through_django, CaptureQueriesContext(connection) as seen:
         store.write(head, head.version, [continue_event(1)])
-    assert any("INSERT INTO games_event" in q["sql"] for q in seen.captured_queries)
+    assert [sql.split(" ")[0] for sql in through_django] == ["SAVEPOINT", "RELEASE"]
+    counted = [q["sql"] for q in seen.captured_queries]
+    assert [sql.split(" ")[0] for sql in counted] == ["SAVEPOINT", "WITH", "RELEASE"]
+    assert "INSERT INTO games_event" in counted[1]
 
 
 # -- who hears of a write -------------------------------------------------------------------------

@@ -232,6 +232,37 @@ def test_a_write_refused_after_its_head_was_updated_leaves_nothing(db_alias):
     assert Event.objects.using(db_alias).filter(game=game).count() == 3
 
 
+def test_a_write_takes_one_path_whether_or_not_its_queries_are_watched(db_alias):
+    """Counted (CaptureQueriesContext, as assertNumQueries and django_assert_num_queries
+    count), a write still goes straight to the driver, and every statement it sends is
+    counted: alone, PostgreSQL's one statement, SQLite's transaction and its two statements;
+    in a caller's transaction, the savepoint around them too."""
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.sql import through_djangos_cursor
+
+    game = new_stream(db_alias)
+    connection = connections[db_alias]
+    at = store.head_of(head(db_alias, game))  # read before the count: the write alone
+    with through_djangos_cursor() as through_django, CaptureQueriesContext(connection) as seen:
+        _, at = store.write(at, 1, [continue_event()])
+    assert through_django == []
+    sent = [q["sql"].split(" ")[0] for q in seen.captured_queries]
+    if connection.vendor == "postgresql":
+        assert sent == ["WITH"]
+    else:
+        assert sent == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
+        assert f"WHERE id = {game.pk} AND version = 1" in seen.captured_queries[1]["sql"]
+
+    with CaptureQueriesContext(connection) as seen, transaction.atomic(using=db_alias):
+        with through_djangos_cursor() as through_django:
+            store.write(at, 2, [continue_event()])
+    assert [sql.split(" ")[0] for sql in through_django] == ["SAVEPOINT", "RELEASE"]
+    sent = [q["sql"].split(" ")[0] for q in seen.captured_queries]
+    written = ["WITH"] if connection.vendor == "postgresql" else ["UPDATE", "INSERT"]
+    assert sent == ["BEGIN", "SAVEPOINT", *written, "RELEASE", "COMMIT"]
+
+
 # A condition for a guarded write that tests can make hold or fail: the game has that many seats.
 SEATS_ARE = 'EXISTS (SELECT 1 FROM games_game g WHERE g."id" = %s AND g.num_players = %s)'
 
