@@ -3,12 +3,13 @@
 DRF's TokenAuthentication builds an ORM query with a join for every request, and building it
 costs several times what the database takes to answer; measured, it was a third of a move.
 This asks the same question in plain SQL, built once per process and sent straight to the
-driver where nothing watches the queries (core.direct), and builds the user from the row,
-so a revoked token or a deactivated member is refused at once, exactly as before.
+driver (core.direct), and builds the user from the row, so a revoked token or a deactivated
+member is refused at once, exactly as before.
 
 A move's request does not even ask (``TokenAuthentication(checked_by_write=True)``). Its
 token, if this process has seen it valid before, is checked again by the move's write, in the
-same statement as the version: a revoked token or a deactivated member writes nothing, and
+same statement as the version (the view hands the move :meth:`CheckedByWrite.condition` as the
+write's guard, games.store.Guard): a revoked token or a deactivated member writes nothing, and
 whenever the request does not end in a write of its own, :meth:`CheckedByWrite.confirm` asks
 the question before the answer goes out, so such a request still gets its 401.
 """

@@ -64,9 +64,9 @@ import config.urls  # noqa: E402
 import games.api.play  # noqa: E402
 from config.celery import app as celery_app  # noqa: E402
 from games import logchain, store  # noqa: E402
-from games.live import push  # noqa: E402
 from games.play import services  # noqa: E402
 from games.play.services import game_create  # noqa: E402
+from games.store import writer  # noqa: E402
 
 SLUG = "deep-sea-adventure"
 
@@ -191,8 +191,8 @@ SPANS = [  # (step, module, function, the span it lies in)
     ("rules, chance, clock, head kept", services, "_append_decision", "check the seat"),
     ("the store: transaction, rows", store, "write", "rules, chance"),
     ("hash chain", logchain, "chain", "the store"),
-    ("SQL statements", store, "_WRITERS", "the store"),
-    ("streams and turn notices", push, "after_write", "the store"),
+    ("SQL statements", writer, "_WRITERS", "the store"),
+    ("streams and turn notices", writer, "_receivers", "the store"),  # games.live.push's
 ]
 
 
@@ -208,6 +208,8 @@ class Steps:
                 continue
             if name == "_WRITERS":
                 owner._WRITERS = {k: self._timed(step, f) for k, f in owner._WRITERS.items()}
+            elif name == "_receivers":
+                owner._receivers[:] = [self._timed(step, f) for f in owner._receivers]
             else:
                 setattr(owner, name, self._timed(step, getattr(owner, name)))
 

@@ -37,7 +37,7 @@ from bench_replay import decode, recorded_game, replay  # django.setup() happens
 from games import logchain, store
 from games.rules import get_rules, registered
 from games.rules.base import state_from_json
-from games.store import apply_event
+from games.store import apply_event, snapshots
 
 PLAYERS = 4
 EVERY = 50
@@ -60,7 +60,7 @@ def snapshot_read(rules, snapshot: str, tail: list[str]):
 
 def checked_read(rules, row: SimpleNamespace, tail: list[str]):
     """(c) as the store reads a row: its text checked, then decoded and rebuilt."""
-    if store._snapshot_fault(GAME_ID, rules.spec.version, row) is not None:
+    if snapshots.fault(GAME_ID, rules.spec.version, row) is not None:
         raise AssertionError("the bench's own snapshot must pass its check")
     state = state_from_json(rules, json.loads(row.state))
     for text in tail:
@@ -120,7 +120,7 @@ def compare(rules, args) -> None:
         "encode: dumps(to_json())": lambda: json.dumps(state.to_json()),
         "decode: state_from_json(loads())": lambda: state_from_json(rules, json.loads(snapshot)),
         "checked read (snapshot + tail)": lambda: checked_read(rules, row, tail),
-        "check: chain hash, HMAC": lambda: store._snapshot_fault(GAME_ID, rules.spec.version, row),
+        "check: chain hash, HMAC": lambda: snapshots.fault(GAME_ID, rules.spec.version, row),
         "seal: canonical text, HMAC": sealed,
     }
     print(

@@ -47,8 +47,8 @@ from django.db import connection, connections
 from django.test.utils import setup_test_environment, teardown_test_environment
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore
 
-from games import store
 from games.models import EventKind
+from games.store import postgresql
 
 EVENTS = 2  # a move: the decision and the chance after it, as bench_store appends
 STATE = "\\x" + bench_store.STATE.hex()  # bytea's text form
@@ -88,7 +88,7 @@ def versions_script(statement: str) -> str:
 
 
 def hadal_statement(head_table: str = "games_game", event_table: str = "games_event") -> str:
-    sql = store._postgresql_write_sql(HEAD_COLUMNS, EVENTS, (), None)
+    sql = postgresql.write_sql(HEAD_COLUMNS, EVENTS, (), None)
     values = [":nv", ":now", "1", ":fp", ":g", ":v"]
     for k in range(EVENTS):
         # game_id, seq, kind, data, seat, actor_id, created_at, batch, idempotency_key, hash

@@ -3,8 +3,13 @@
 Django's cursor wrapper costs tens of microseconds a statement (the wrapper, its bookkeeping
 and, on SQLite, rewriting the placeholders), a real share of a request that makes one or two.
 The hot paths (an append's write, the token check) send their statements to the driver's
-own connection instead, with Django's error translation kept, whenever nothing is watching
-the connection's queries.
+own connection instead, with Django's error translation kept.
+
+They go that way always, so the tests run the path production runs. Whatever watches the
+connection's queries still sees each statement as it would through Django's cursor: it is
+logged in ``connection.queries_log`` while queries are logged (DEBUG, CaptureQueriesContext,
+assertNumQueries, django_assert_num_queries), as Django logs it, and runs inside the
+connection's execute wrappers. Watching costs the watcher, never an unwatched statement.
 """
 
 from __future__ import annotations
@@ -13,27 +18,20 @@ import functools
 import threading
 from typing import Any
 
+from django.db.backends.utils import CursorDebugWrapper
+
 
 def direct(connection):
-    """The DB-API connection under Django's ``connection``, when a statement may go straight to
-    it, or None.
-
-    Straight to it, with Django's own error translation (``wrap_database_errors``: a duplicate
-    is an IntegrityError, a broken connection is closed at the request's end), when nothing
-    watches the connection's queries. None, for Django's cursor, when its queries are logged
-    or wrapped (DEBUG, the tests' query counts, an execute_wrapper), before the connection is
-    open, and while its health check for this request is still to be done.
-    """
-    raw = connection.connection
-    if (
-        raw is None
-        or connection.queries_logged
-        or connection.execute_wrappers
-        or (connection.health_check_enabled and not connection.health_check_done)
+    """The DB-API connection under Django's ``connection``, open, and checked as Django's
+    cursor would check it first: its health check for this request done (a connection found
+    unusable is closed and opened again) and its transaction not broken."""
+    if connection.connection is None or (
+        connection.health_check_enabled and not connection.health_check_done
     ):
-        return None
+        connection.close_if_health_check_failed()
+        connection.ensure_connection()
     connection.validate_no_broken_transaction()
-    return raw
+    return connection.connection
 
 
 def cursor_of(connection, raw):
@@ -55,27 +53,53 @@ def cursor_of(connection, raw):
     return cursor
 
 
+def execute(connection, cursor, sql: str, params: Any = ()):
+    """Send ``sql`` (written with Django's ``%s`` placeholders) through ``cursor``, a driver
+    cursor on :func:`direct`'s connection, and return the cursor; a driver's error comes out
+    as Django's (a duplicate key is an IntegrityError). Logged and wrapped as through Django's
+    cursor where something watches the connection's queries."""
+    if connection.execute_wrappers or connection.queries_logged:
+        return _watched(connection, cursor, sql, params)
+    try:
+        return cursor.execute(qmark(sql) if connection.vendor == "sqlite" else sql, params)
+    except Exception:
+        # Translated only when raised: entering the wrapper for every statement cost more
+        # than a placeholder's rewriting.
+        with connection.wrap_database_errors:
+            raise
+
+
+def _watched(connection, cursor, sql: str, params: Any):
+    """:func:`execute` as Django's debug cursor does it: the connection's execute wrappers
+    around the statement, the whole timed and logged with the statement as the database
+    got it (``last_executed_query``), each statement one entry of ``queries_log``."""
+    sqlite = connection.vendor == "sqlite"
+
+    def send(sql, params, many, context):
+        with connection.wrap_database_errors:
+            return cursor.execute(qmark(sql) if sqlite else sql, params)
+
+    executor = send
+    for wrapper in reversed(connection.execute_wrappers):
+        executor = functools.partial(wrapper, executor)
+    context = {"connection": connection, "cursor": cursor}
+    if not connection.queries_logged:
+        return executor(sql, params, False, context)
+    with CursorDebugWrapper(cursor, connection).debug_sql(sql, params, True):
+        return executor(sql, params, False, context)
+
+
 def fetch_one(connection, sql: str, params: list[Any]) -> tuple | None:
     """Run ``sql`` (written with Django's ``%s`` placeholders) and return its first row, or
-    None; straight to the driver where :func:`direct` allows."""
-    return _run(connection, sql, params, "fetchone")
+    None."""
+    cursor = cursor_of(connection, direct(connection))
+    return execute(connection, cursor, sql, params).fetchone()
 
 
 def fetch_all(connection, sql: str, params: list[Any]) -> list[tuple]:
     """Run ``sql`` as :func:`fetch_one` does and return all its rows."""
-    return _run(connection, sql, params, "fetchall")
-
-
-def _run(connection, sql: str, params: list[Any], fetch: str) -> Any:
-    raw = direct(connection)
-    if raw is None:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return getattr(cursor, fetch)()
-    if connection.vendor == "sqlite":
-        sql = qmark(sql)
-    with connection.wrap_database_errors:
-        return getattr(cursor_of(connection, raw).execute(sql, params), fetch)()
+    cursor = cursor_of(connection, direct(connection))
+    return execute(connection, cursor, sql, params).fetchall()
 
 
 @functools.lru_cache(maxsize=256)

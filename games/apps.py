@@ -14,9 +14,10 @@ class GamesConfig(AppConfig):
         from games.play import sweeper
 
         register_levels(BOTS)  # accounts knows bot users, games knows what bots there are
-        from games import tasks
-        from games.live import notices
+        from games import store, tasks
+        from games.live import notices, push
 
+        store.on_write(push.after_write)  # the store knows no listener: the streams subscribe
         notices.connect()
         tasks.connect()  # play's requests for work, answered by queueing a task
         post_migrate.connect(_guard_the_log, sender=self)

@@ -148,8 +148,7 @@ class GameActionsApi(APIView):
         if checked_by_write is None:
             return s.appended_response(request, self._move(request, pk))
         try:
-            with store.guarded(*checked_by_write.condition()):
-                appended = self._move(request, pk)
+            appended = self._move(request, pk, checked_by_write)
         except Exception:
             checked_by_write.confirm()  # a 401 before any other answer
             raise
@@ -157,16 +156,21 @@ class GameActionsApi(APIView):
             checked_by_write.confirm()  # the write that checked the token was not ours
         return s.appended_response(request, appended)
 
-    def _move(self, request, pk):
+    def _move(self, request, pk, checked_by_write: CheckedByWrite | None = None):
         body = s.ActionIn.validated(request.data)
         # The game is read from this process's cache of committed versions when the client's
         # expected version is there, so a move need not read it at all; a table log's entries
         # (and chance outcomes) are the scorekeeper's, taken by games.tablelog.
         head, state = steps.load_expected(pk, body["expected_version"])
-        append = (
-            tablelog.entry_append if tablelog.takes(head, body["seat"]) else services.move_append
-        )
-        return append(pk, head, state, user=request.user, **body)
+        if tablelog.takes(head, body["seat"]):
+            if checked_by_write is not None:
+                checked_by_write.confirm()  # the table log's write takes no guard: asked first
+            return tablelog.entry_append(pk, head, state, user=request.user, **body)
+        guard = None
+        if checked_by_write is not None:
+            condition, params = checked_by_write.condition()
+            guard = store.Guard(condition, tuple(params))  # the write checks the token
+        return services.move_append(pk, head, state, user=request.user, guard=guard, **body)
 
 
 class GameEventsApi(APIView):

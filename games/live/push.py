@@ -1,8 +1,9 @@
 """Fan-out of what was just committed to whoever is listening: a game's new events, and the
 notices a person gets (their turn, an invitation, a round paired).
 
-One place publishes: :func:`after_write`, which the store's writer calls for every append and
-which sends once the transaction has committed. What it sends goes through a hub:
+One place publishes: :func:`after_write`, which hears of every append once it has committed
+(the store's hook, games.store.on_write, subscribed in games.apps). What it sends goes through
+a hub:
 
 - :class:`LocalHub` (no REDIS_URL, as under ``make run``): within this process.
 - :class:`RedisHub` (REDIS_URL set): Redis pub/sub, so a move served by one worker reaches the
@@ -38,9 +39,10 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import connections
 
 from games.signals import invitation_sent, turn_started
+from games.store import Head, LoggedEvent, SeatInfo
 
 log = logging.getLogger(__name__)
 
@@ -334,45 +336,31 @@ def hub() -> LocalHub | RedisHub:
 
 
 def after_write(before, after, events, connection) -> None:
-    """Called by the store for every append (``before`` and ``after`` are the heads, ``events``
-    the logged events, ``connection`` the one that wrote them): once it commits, publish the
-    events on the game's channel, and tell a person that it has become their turn or that they
-    are invited."""
-    db = after.db
+    """Hears of every write the store commits (games.store.on_write: ``before`` and ``after``
+    are the heads, ``events`` the logged events, ``connection`` the one that wrote them):
+    publish the events on the game's channel, and tell a person that it has become their turn
+    or that they are invited."""
     try:
-        turn = _turn_started(before, after)
-        invited = _invited(before, after)
+        channel, to = game_channel(after.id, connection=connection), hub()
+        if to.wants(channel):  # built only for someone who may hear it
+            to.publish(channel, _game_message(after, events))
     except Exception:
-        # The write stands whatever happens here; the streams read the log on their next look.
-        log.exception("game %s: could not prepare the news of an append", after.id)
-        return
-
-    def send() -> None:
-        try:
-            channel, to = game_channel(after.id, connection=connection), hub()
-            if to.wants(channel):  # built only for someone who may hear it
-                to.publish(channel, _game_message(after, events))
-        except Exception:
-            log.warning("could not publish game %s's events; streams will catch up", after.id)
-        # Robustly: the append has committed, and the client must hear so whatever a
-        # receiver does.
-        answers = []
-        if turn is not None:
-            answers += turn_started.send_robust(
-                sender=None, game=after, seat=turn, user_id=after.seats[turn].user_id
-            )
-        for seat in invited:
-            answers += invitation_sent.send_robust(
-                sender=None, game=after, seat=seat, user_id=after.seats[seat].user_id
-            )
-        for receiver, answer in answers:
-            if isinstance(answer, Exception):
-                log.warning("game %s: %s failed: %r", after.id, receiver, answer)
-
-    if connection.in_atomic_block:
-        transaction.on_commit(send, using=db)
-    else:
-        send()  # the store's one statement has committed already (Django's on_commit, cheaper)
+        log.warning("could not publish game %s's events; streams will catch up", after.id)
+    # Robustly: the append has committed, and the client must hear so whatever a receiver
+    # does.
+    answers = []
+    turn = _turn_started(before, after)
+    if turn is not None:
+        answers += turn_started.send_robust(
+            sender=None, game=after, seat=turn, user_id=after.seats[turn].user_id
+        )
+    for seat in _invited(before, after):
+        answers += invitation_sent.send_robust(
+            sender=None, game=after, seat=seat, user_id=after.seats[seat].user_id
+        )
+    for receiver, answer in answers:
+        if isinstance(answer, Exception):
+            log.warning("game %s: %s failed: %r", after.id, receiver, answer)
 
 
 def _turn_started(before, after) -> int | None:
@@ -456,10 +444,8 @@ def _event_json(event) -> dict[str, Any]:
     }
 
 
-def head_from_json(data: dict[str, Any]):
+def head_from_json(data: dict[str, Any]) -> Head:
     """The Head a game message carries, as the store made it."""
-    from games.store import Head, SeatInfo
-
     times = ("created_at", "moved_at", "updated_at", "finished_at", "deadline")
     fields: dict[str, Any] = {
         k: (datetime.fromisoformat(v) if k in times and v else v) for k, v in data.items()
@@ -468,9 +454,7 @@ def head_from_json(data: dict[str, Any]):
     return Head(**fields)
 
 
-def events_from_json(items: list[dict[str, Any]]):
-    from games.store import LoggedEvent
-
+def events_from_json(items: list[dict[str, Any]]) -> list[LoggedEvent]:
     return [
         LoggedEvent(**{**e, "created_at": datetime.fromisoformat(e["created_at"])}) for e in items
     ]

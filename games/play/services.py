@@ -238,6 +238,7 @@ def move_append(
     action: dict[str, Any],
     user: AbstractUser,
     idempotency_key: str | None = None,
+    guard: store.Guard | None = None,
 ) -> AppendResult:
     """:func:`game_action_append` for a game already loaded (:func:`games.play.steps.load`)."""
     seat = steps.seat_number(head, seat)
@@ -252,6 +253,7 @@ def move_append(
         actor_id=user.pk,
         idempotency_key=steps.client_key(idempotency_key),
         with_head=True,
+        guard=guard,
     )
     steps.update_row(game, new)
     return appended
@@ -268,6 +270,7 @@ def _append_decision(
     idempotency_key: str | None,
     timeout: bool = False,
     with_head: bool = False,
+    guard: store.Guard | None = None,
 ):
     """A decision by ``seat``: checked by the rules, applied, the chance that follows played,
     all appended. A keyed request that cannot go through is checked against the key's log
@@ -304,6 +307,7 @@ def _append_decision(
             idempotency_key=idempotency_key,
             request=request,
             seat_changes={seat: {"accepted": True}} if first_move else None,
+            guard=guard,
         )
     except (VersionConflict, RuleViolation):
         earlier = steps.earlier_result(head, idempotency_key, request)

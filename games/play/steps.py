@@ -185,6 +185,7 @@ def append_and_project(
     request: Request | None = None,
     seat_changes: dict[int, dict[str, Any]] | None = None,
     game: Game | None = None,
+    guard: store.Guard | None = None,
 ) -> tuple[AppendResult, Head]:
     """Append, finishing the game if the rules or resignations end it, project the head, and
     queue what follows once it has committed: the next bot's move, the clock, the news that
@@ -226,6 +227,7 @@ def append_and_project(
         projection=projection,
         seat_changes=seat_changes,
         now=now,
+        guard=guard,
     )
     if appended.replayed:
         # A request with the same key committed first: ours was never logged, so neither its

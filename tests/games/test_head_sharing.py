@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from games import store
 from games.play import services
 from games.rules import get_rules
+from games.store import heads
 from games.store import sharing as head_sharing
 
 pytestmark = pytest.mark.django_db
@@ -125,7 +126,7 @@ def test_a_head_of_another_shape_is_not_read(game, alice, django_capture_on_comm
     another_process()
     older = head_sharing.shape_of(("db", "id", "version"))
     assert head_sharing.shared(older, store.where(game), game.pk, appended.version) is None
-    assert head_sharing.shared(store._HEAD_SHAPE, store.where(game), game.pk, appended.version)
+    assert head_sharing.shared(heads.HEAD_SHAPE, store.where(game), game.pk, appended.version)
 
 
 def test_a_cache_that_fails_costs_a_read_not_the_move(

@@ -18,6 +18,7 @@ from games.models import Event, Game, Snapshot
 from games.play import reads, services
 from games.rules import get_rules
 from games.rules.base import state_from_json
+from games.store import states
 from tests.games.test_append_only import acting_as, app_role  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
@@ -144,8 +145,8 @@ def test_an_earlier_version_read_past_a_forged_snapshot_is_true(game, caplog):
 
 def count_full_replays(monkeypatch) -> list[int]:
     calls: list[int] = []
-    original = store.new_state
-    monkeypatch.setattr(store, "new_state", lambda g: calls.append(g.pk) or original(g))
+    original = states.new_state
+    monkeypatch.setattr(states, "new_state", lambda g: calls.append(g.pk) or original(g))
     return calls
 
 

@@ -16,7 +16,7 @@ from games.models import AppendOnlyError, Event, EventKind, Game, Snapshot
 from games.play import reads, services
 from games.rules import get_rules
 from games.rules.base import state_from_json
-from games.store import NewEvent, VersionConflict
+from games.store import NewEvent, VersionConflict, states
 
 pytestmark = pytest.mark.django_db
 
@@ -164,8 +164,8 @@ def test_a_rules_version_bump_ignores_old_snapshots(game, settings, monkeypatch)
     rules = get_rules("deep-sea-adventure")
     assert Snapshot.objects.filter(game=game, rules_version=rules.spec.version).exists()
     calls = []
-    original = store.new_state
-    monkeypatch.setattr(store, "new_state", lambda g: calls.append(g.pk) or original(g))
+    original = states.new_state
+    monkeypatch.setattr(states, "new_state", lambda g: calls.append(g.pk) or original(g))
     monkeypatch.setattr(
         rules, "spec", dataclasses.replace(rules.spec, version=rules.spec.version + 1)
     )
@@ -194,8 +194,8 @@ def test_a_snapshot_is_written_at_the_fiftieth_event_as_json(game, settings):
 
 def count_full_replays(monkeypatch) -> list[int]:
     calls: list[int] = []
-    original = store.new_state
-    monkeypatch.setattr(store, "new_state", lambda g: calls.append(g.pk) or original(g))
+    original = states.new_state
+    monkeypatch.setattr(states, "new_state", lambda g: calls.append(g.pk) or original(g))
     return calls
 
 
@@ -379,11 +379,12 @@ def test_on_postgresql_a_move_written_again_and_again_is_planned_once(game):
 
 
 @pytest.mark.postgres
-def test_on_postgresql_a_write_goes_straight_to_psycopg_unless_queries_are_watched(game):
-    """The write's statement skips Django's cursor wrapper when nothing logs the queries, yet
-    still gets Django's error translation: a key used before, met by the database's unique
-    index, is an IntegrityError, and so the first batch comes back. Under a query capture
-    (DEBUG, the tests' counts) it goes through Django's cursor and is seen."""
+def test_on_postgresql_a_write_goes_straight_to_psycopg_and_is_counted(game):
+    """The write's statement skips Django's cursor wrapper, yet still gets Django's error
+    translation: a key used before, met by the database's unique index, is an IntegrityError,
+    and so the first batch comes back. Under a query capture (DEBUG, the tests' counts) it goes
+    the same way, and is counted: one statement (in the savepoint the test's transaction
+    gives it)."""
     from django.test.utils import CaptureQueriesContext
 
     from tests.sql import through_djangos_cursor
@@ -399,6 +400,45 @@ def test_on_postgresql_a_write_goes_straight_to_psycopg_unless_queries_are_watch
     assert again.replayed and [e.seq for e in again.events] == [e.seq for e in first.events]
     assert Event.objects.filter(game=game).count() == 4
 
-    with CaptureQueriesContext(connection) as seen:
+    with through_djangos_cursor() as through_django, CaptureQueriesContext(connection) as seen:
         store.write(head, head.version, [continue_event(1)])
-    assert any("INSERT INTO games_event" in q["sql"] for q in seen.captured_queries)
+    assert [sql.split(" ")[0] for sql in through_django] == ["SAVEPOINT", "RELEASE"]
+    counted = [q["sql"] for q in seen.captured_queries]
+    assert [sql.split(" ")[0] for sql in counted] == ["SAVEPOINT", "WITH", "RELEASE"]
+    assert "INSERT INTO games_event" in counted[1]
+
+
+# -- who hears of a write -------------------------------------------------------------------------
+
+
+def test_a_receiver_that_fails_is_logged_and_the_write_stands(
+    game, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    from games.store import writer
+
+    heard = []
+
+    def failing(before, after, events, connection):
+        raise RuntimeError("the receiver broke")
+
+    def listening(before, after, events, connection):
+        heard.append(after.version)
+
+    monkeypatch.setattr(writer, "_receivers", [])
+    for receiver in (failing, listening, failing):  # subscribing twice is subscribing once
+        store.on_write(receiver)
+    assert writer._receivers == [failing, listening]
+    with django_capture_on_commit_callbacks(execute=True):
+        result = store.append(game, 1, [continue_event()])
+        assert heard == []  # not before the commit
+    assert heard == [2] and result.version == 2
+    assert Game.objects.get(pk=game.pk).version == 2
+    (failure,) = [r for r in caplog.records if r.name == "games.store.writer"]
+    assert f"game {game.pk}" in failure.getMessage() and "failing" in failure.getMessage()
+
+
+def test_the_live_streams_hear_of_writes_through_the_hook():
+    from games.live import push
+    from games.store import writer
+
+    assert push.after_write in writer._receivers

@@ -232,6 +232,99 @@ def test_a_write_refused_after_its_head_was_updated_leaves_nothing(db_alias):
     assert Event.objects.using(db_alias).filter(game=game).count() == 3
 
 
+def test_a_write_takes_one_path_whether_or_not_its_queries_are_watched(db_alias):
+    """Counted (CaptureQueriesContext, as assertNumQueries and django_assert_num_queries
+    count), a write still goes straight to the driver, and every statement it sends is
+    counted: alone, PostgreSQL's one statement, SQLite's transaction and its two statements;
+    in a caller's transaction, the savepoint around them too."""
+    from django.test.utils import CaptureQueriesContext
+
+    from tests.sql import through_djangos_cursor
+
+    game = new_stream(db_alias)
+    connection = connections[db_alias]
+    at = store.head_of(head(db_alias, game))  # read before the count: the write alone
+    with through_djangos_cursor() as through_django, CaptureQueriesContext(connection) as seen:
+        _, at = store.write(at, 1, [continue_event()])
+    assert through_django == []
+    sent = [q["sql"].split(" ")[0] for q in seen.captured_queries]
+    if connection.vendor == "postgresql":
+        assert sent == ["WITH"]
+    else:
+        assert sent == ["BEGIN", "UPDATE", "INSERT", "COMMIT"]
+        assert f"WHERE id = {game.pk} AND version = 1" in seen.captured_queries[1]["sql"]
+
+    with CaptureQueriesContext(connection) as seen, transaction.atomic(using=db_alias):
+        with through_djangos_cursor() as through_django:
+            store.write(at, 2, [continue_event()])
+    assert [sql.split(" ")[0] for sql in through_django] == ["SAVEPOINT", "RELEASE"]
+    sent = [q["sql"].split(" ")[0] for q in seen.captured_queries]
+    written = ["WITH"] if connection.vendor == "postgresql" else ["UPDATE", "INSERT"]
+    assert sent == ["BEGIN", "SAVEPOINT", *written, "RELEASE", "COMMIT"]
+
+
+# A condition for a guarded write that tests can make hold or fail: the game has that many seats.
+SEATS_ARE = 'EXISTS (SELECT 1 FROM games_game g WHERE g."id" = %s AND g.num_players = %s)'
+
+
+def test_a_guarded_write_writes_only_while_its_guard_holds(db_alias):
+    game = new_stream(db_alias)
+    holds, fails = store.Guard(SEATS_ARE, (game.pk, 2)), store.Guard(SEATS_ARE, (game.pk, 3))
+    first = store.append(head(db_alias, game), 1, [continue_event()], guard=holds)
+    assert first.version == 2
+    with pytest.raises(VersionConflict) as refused:
+        store.append(head(db_alias, game), 2, [continue_event()], guard=fails)
+    assert (refused.value.expected, refused.value.current) == (2, 2)
+    assert head(db_alias, game).version == 2
+    assert Event.objects.using(db_alias).filter(game=game).count() == 2
+    # Refused as a stale version is: a key used before still gives its first result.
+    keyed = store.append(head(db_alias, game), 2, [continue_event()], idempotency_key="k")
+    again = store.append(head(db_alias, game), 3, [continue_event()], idempotency_key="k")
+    assert again.replayed and [e.pk for e in again.events] == [e.pk for e in keyed.events]
+    with transaction.atomic(using=db_alias):  # and in a caller's transaction, which goes on
+        with pytest.raises(VersionConflict):
+            store.append(head(db_alias, game), 3, [continue_event()], guard=fails)
+        store.append(head(db_alias, game), 3, [continue_event()], guard=holds)
+    assert head(db_alias, game).version == 4
+
+
+def test_a_receiver_hears_of_a_write_once_it_has_committed(db_alias, monkeypatch):
+    """Alone and in a caller's transaction: what a receiver is told is in the database for
+    every other connection to read, and a write rolled back is never told."""
+    from games.store import writer
+
+    game = new_stream(db_alias)
+    heard: list[tuple] = []
+
+    def committed_events() -> int:
+        counted: list[int] = []
+
+        def count() -> None:
+            counted.append(Event.objects.using(db_alias).filter(game_id=game.pk).count())
+            connections[db_alias].close()
+
+        reader = threading.Thread(target=count)  # a connection of its own
+        reader.start()
+        reader.join()
+        return counted[0]
+
+    def receiver(before, after, events, connection) -> None:
+        heard.append((before.version, after.version, [e.seq for e in events], committed_events()))
+        assert connection is connections[db_alias]
+
+    monkeypatch.setattr(writer, "_receivers", [receiver])
+    store.append(head(db_alias, game), 1, [continue_event(), continue_event()])
+    assert heard == [(1, 3, [2, 3], 3)]
+    with transaction.atomic(using=db_alias):
+        store.append(head(db_alias, game), 3, [continue_event()])
+        assert len(heard) == 1
+    assert heard[1:] == [(3, 4, [4], 4)]
+    with pytest.raises(RuntimeError), transaction.atomic(using=db_alias):
+        store.append(head(db_alias, game), 4, [continue_event()])
+        raise RuntimeError("the request failed after the write")
+    assert len(heard) == 2
+
+
 ATTEMPTS = {
     "update": "UPDATE games_event SET kind = 'Forged' WHERE game_id = %s",
     "delete": "DELETE FROM games_event WHERE game_id = %s",
