@@ -162,15 +162,14 @@ class GameActionsApi(APIView):
         # expected version is there, so a move need not read it at all; a table log's entries
         # (and chance outcomes) are the scorekeeper's, taken by games.tablelog.
         head, state = steps.load_expected(pk, body["expected_version"])
-        if tablelog.takes(head, body["seat"]):
-            if checked_by_write is not None:
-                checked_by_write.confirm()  # the table log's write takes no guard: asked first
-            return tablelog.entry_append(pk, head, state, user=request.user, **body)
         guard = None
         if checked_by_write is not None:
             condition, params = checked_by_write.condition()
             guard = store.Guard(condition, tuple(params))  # the write checks the token
-        return services.move_append(pk, head, state, user=request.user, guard=guard, **body)
+        append = (
+            tablelog.entry_append if tablelog.takes(head, body["seat"]) else services.move_append
+        )
+        return append(pk, head, state, user=request.user, guard=guard, **body)
 
 
 class GameEventsApi(APIView):

@@ -42,7 +42,7 @@ from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.play import reads, services, steps
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State
-from games.store import AppendResult, Head, VersionConflict
+from games.store import AppendResult, Guard, Head, VersionConflict
 
 User = get_user_model()
 
@@ -199,8 +199,10 @@ def entry_append(
     action: Any,
     user: AbstractUser,
     idempotency_key: str | None = None,
+    guard: Guard | None = None,
 ) -> AppendResult:
-    """One entry posted to the game's actions (games.api.play), the head already loaded."""
+    """One entry posted to the game's actions (games.api.play), the head already loaded;
+    ``guard`` as for a move (games.play.services.move_append)."""
     appended, new = log_entry_append(
         head=head,
         state=state,
@@ -209,6 +211,7 @@ def entry_append(
         action=action,
         user=user,
         idempotency_key=steps.client_key(idempotency_key),
+        guard=guard,
     )
     steps.update_row(game, new)
     return appended
@@ -229,6 +232,7 @@ def log_entry_append(
     action: Any,
     user: AbstractUser,
     idempotency_key: str | None,
+    guard: Guard | None = None,
 ) -> tuple[AppendResult, Head]:
     """One entry by the scorekeeper: a decision of ``seat`` N or a chance outcome (``seat``
     "chance"), checked by the rules; nothing is stored if anything is wrong."""
@@ -270,6 +274,7 @@ def log_entry_append(
             state,
             idempotency_key=idempotency_key,
             request=request,
+            guard=guard,
         )
     except (VersionConflict, RuleViolation):
         earlier = steps.earlier_result(head, idempotency_key, request)

@@ -193,8 +193,8 @@ def test_only_the_move_is_checked_by_its_write_the_legal_actions_ask_first(table
 
 @pytest.mark.parametrize("withdraw", [None, revoke], ids=["valid", "revoked"])
 def test_a_withdrawn_token_seen_before_enters_nothing_in_a_table_log(alice, bob, withdraw):
-    """A scorekeeper's entry goes through the table log's own write, which takes no guard:
-    the token is checked before it, with the same answer as a move's."""
+    """A scorekeeper's entry is guarded as a move is: its write checks the token, and a
+    withdrawn one writes nothing and gets a move's answer."""
     key = Token.objects.create(user=alice).key
     client = client_with(key)
     created = client.post(
