@@ -32,7 +32,7 @@ class AutoSchema(SpectacularAutoSchema):
         return schema
 
 
-# Objects the services read field by field, refusing any field they do not know (games.records.oceans).
+# Objects the services read field by field, refusing fields they do not know (games.records.oceans).
 CLOSED = ("SheetIn", "PlayerSheetIn")
 
 

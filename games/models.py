@@ -43,7 +43,7 @@ class EventKind(models.TextChoices):
     RESULT_OVERRIDDEN = "ResultOverridden"
     RESULT_CORRECTED = "ResultCorrected"
     GAME_VOIDED = "GameVoided"
-    # Table logs (games.tablelog.services): a tournament table turned into a log, and the scorekeeper
+    # Table logs (games.tablelog): a tournament table turned into a log, and the scorekeeper
     # taking back the last entry (a correction of the log's tail: replay skips that entry).
     LOG_STARTED = "LogStarted"
     ENTRY_UNDONE = "EntryUndone"

@@ -11,7 +11,7 @@ bots are not members: they need no agreement and are never rated.
 
 What agreeing is, by the kind of game:
 
-- A club record (games.records.services) is finished only once every member it names has confirmed it,
+- A club record (games.records) is finished only once every member it names has confirmed it,
   or an organiser whose word stands for them (they joined the league): a finished record has
   everyone's agreement already.
 - A tournament's table (played here, reported at a table or kept as a table log): the member

@@ -2,7 +2,7 @@
 
 Forms check the shape of what was typed and turn it into the arguments the services take;
 whether a league, tournament, result or record can be made of it is decided by the services
-(``league.services.leagues``, ``league.services.tournaments``, ``games.records.services``) and, for a
+(``league.services.leagues``, ``league.services.tournaments``, ``games.records``) and, for a
 new tournament, by ``league.tournament_spec``, whose ``InvalidInput`` messages the views show
 as form errors.
 """

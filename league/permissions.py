@@ -5,7 +5,7 @@ so the page and the API cannot disagree.
 
 Each question is a pure function of who asks (a Viewer) and how the table stands (a TableAt),
 both read beforehand: a page of 80 tables asks its 320 questions without a query. ``why_not_*``
-gives the refusal, in the words and with the status games.records.services and games.tablelog.services refuse with
+gives the refusal, in the words and with the status games.records and games.tablelog refuse with
 (they check again, for any caller); ``may_*`` whether there is none. Sending a report is allowed
 more widely than its form is offered: once another player has reported, a report of the same
 result confirms it and another result disputes it (games.records.table_results.result_report).

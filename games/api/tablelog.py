@@ -1,4 +1,4 @@
-"""HTTP API for table logs (games.tablelog.services): creating one, taking its last entry back, and what
+"""HTTP API for table logs (games.tablelog): creating one, taking its last entry back, and what
 the scorekeeper's phone asks for: what is due now and the choices the rules allow."""
 
 from __future__ import annotations

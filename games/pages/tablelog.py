@@ -1,4 +1,4 @@
-"""The scorekeeper's page of a table log (games.tablelog.services), made for a phone: what is due now, the
+"""The scorekeeper's page of a table log (games.tablelog), made for a phone: what is due now, the
 choices the rules allow as big buttons or a searchable list, and "undo the last entry".
 static/js/log.js draws it and posts the entries through the JSON API."""
 

@@ -6,7 +6,7 @@ corrected. Nothing is edited: a correction is a new event and moves the projecti
 
 - ``match_record``: a club record (GameCreated, ResultRecorded), final (GameFinished) once
   every member it names has confirmed it, at once if the recorder's word stands for all of
-  them; an Oceans record may carry its score sheet (games.records.oceans), which corrections carry on.
+  them; an Oceans record may carry its score sheet (games.records.oceans), kept by corrections.
 - ``record_check`` / ``record_write`` / ``match_records_confirmed``: the same, split for a
   bulk writer (an import): every check first, then thousands of records confirmed for
   everyone they name written at once.
@@ -465,7 +465,7 @@ def seat_names(game: Game) -> list[str]:
     ]
 
 
-# -- tournament tables in table mode --------------------------------------------------------------
+# -- a bid, and a record that becomes final (club records and tournament tables) ---------------
 
 
 def check_bid(slug: str, names: list[str], bid: Any) -> dict | None:

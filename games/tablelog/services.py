@@ -217,12 +217,6 @@ def entry_append(
     return appended
 
 
-def log_entry_add(*, game: Game | int, expected_version: int, **entry: Any) -> AppendResult:
-    """An entry by the scorekeeper, the game loaded here: for callers other than the API."""
-    head, state = steps.load_expected(game, expected_version)
-    return entry_append(game, head, state, expected_version=expected_version, **entry)
-
-
 def log_entry_append(
     *,
     head: Head,
@@ -390,9 +384,6 @@ def last_standing_entry(game: Game | Head) -> int | None:
     skipped = store.undone(rows)
     standing = [seq for seq, kind, _ in rows if kind in ENTRIES and seq not in skipped]
     return standing[-1] if standing else None
-
-
-# -- the seated agreeing to it --------------------------------------------------------------------
 
 
 # -- who sees what --------------------------------------------------------------------------------

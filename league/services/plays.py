@@ -1,12 +1,12 @@
 """Importing a club's history of plays into a league, and exporting a league's plays.
 
-An imported play is a club record like any other: ``games.records.services.record_check`` makes every
+An imported play is a club record like any other: ``records.record_check`` makes every
 check a record gets. Only a league organiser may import, and an organiser's word stands for
 the league's members (as from the record form): a play naming only members who have joined
 the league is final at once, and ``games.records.services.match_records_confirmed`` writes the same
 events and projection as recording it does, a thousand at a time; a play naming anyone who has
 not (invited and not yet accepted, or never asked) is written as a record that waits for their
-own confirmation (``games.records.services.record_write``), exactly as if recorded from the form. The
+own confirmation (``records.record_write``), exactly as if recorded from the form. The
 ratings of the final plays follow once the import commits, one rating pass per game type, in
 the order the plays were played (ratings_update recomputes when older games arrive). Every
 play is checked before anything is written: all or nothing, unless refused plays are skipped;

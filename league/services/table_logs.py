@@ -1,4 +1,4 @@
-"""A table-mode tournament's table played as a table log (games.tablelog.services) instead of a reported
+"""A table-mode tournament's table played as a table log (games.tablelog) instead of a reported
 result: its scorekeeper (a player at the table, or an organiser) enters the game move by move,
 the rules give the result, and it needs no confirmation."""
 

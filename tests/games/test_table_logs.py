@@ -1,4 +1,4 @@
-"""Table logs (games.tablelog.services) through the HTTP API: a physical game of each game with chance
+"""Table logs (games.tablelog) through the HTTP API: a physical game of each game with chance
 entered by its scorekeeper to the end, refused entries that store nothing, undo as an event,
 what each reader sees, and the ratings."""
 
