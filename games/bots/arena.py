@@ -14,12 +14,11 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from games.bots import BOTS, get_bot
 from games.bots.rewards import sample_outcome
-from games.rules import get_rules
+from games.rules import Rules, get_rules
 
 _BUDGET = re.compile(r"^(?P<level>[a-z_]+)(?::(?P<amount>\d+(?:\.\d+)?)(?P<unit>s?))?$")
 
@@ -97,7 +96,7 @@ def seating(entrants: list[Entrant], players: int, game: int) -> list[Entrant]:
 
 
 def play_game(
-    rules: ModuleType, seats: list[Entrant], seed: str, tallies: dict[str, Tally]
+    rules: Rules, seats: list[Entrant], seed: str, tallies: dict[str, Tally]
 ) -> tuple[list[dict[str, Any]], int]:
     """One game to the end; returns its result and the decisions made, adding time to tallies."""
     state = rules.new_game(len(seats))
@@ -121,7 +120,7 @@ def play_game(
 
 
 def run_match(
-    rules: ModuleType,
+    rules: Rules,
     entrants: list[Entrant],
     games: int,
     seed: int,
@@ -176,7 +175,7 @@ def _tally_games(match: MatchResult, played, progress: Callable[[], None] | None
 
 
 def round_robin(
-    rules: ModuleType,
+    rules: Rules,
     entrants: list[Entrant],
     games: int,
     seed: int,

@@ -1,7 +1,9 @@
-"""Pure-Python rule modules, one per game, behind one interface (see base.py).
+"""Pure-Python rule modules, one per game, behind one interface (see base.py), each carrying
+every version of its rules (versions.py).
 
 from games.rules import get_rules, CHANCE, TERMINAL, IllegalAction
-rules = get_rules("deep-sea-adventure")
+rules = get_rules("deep-sea-adventure")     # the newest version, for a new game
+rules = get_rules("deep-vents", 1)          # the version a stored game was created under
 """
 
 from games.rules import compiled
@@ -17,11 +19,12 @@ from games.rules.base import (  # noqa: E402
     GameSpec,
     IllegalAction,
     OptionSpec,
+    RulesVersion,
     State,
-    get_rules,
     register,
     registered,
 )
+from games.rules.versions import Rules, get_rules  # noqa: E402
 
 __all__ = [
     "CHANCE",
@@ -29,6 +32,8 @@ __all__ = [
     "GameSpec",
     "IllegalAction",
     "OptionSpec",
+    "Rules",
+    "RulesVersion",
     "State",
     "get_rules",
     "register",

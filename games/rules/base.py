@@ -37,7 +37,7 @@ import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, ClassVar, Final
 
@@ -132,20 +132,60 @@ class OptionSpec:
 
 
 @dataclass(frozen=True)
+class RulesVersion:
+    """One version of a game's rules: its number, what it changed from the version before (in
+    the game's words), and where its spec differs from the newest one's."""
+
+    number: int
+    change: str
+    hidden_information: bool | None = None  # None: as the newest version
+
+
+@dataclass(frozen=True)
 class GameSpec:
-    """What the registry knows of a game before one is created."""
+    """What the registry knows of a game before one is created, at one version of its rules."""
 
     slug: str
     name: str
     min_players: int
     max_players: int
-    version: int  # bump when a change alters replay; it invalidates snapshots, never events
+    # The version of the rules this spec describes: the newest, in a module's ``spec``. A
+    # change that would make any stored game replay otherwise (another result, another rank,
+    # a log the rules refuse, other hidden information) is a new version, listed in
+    # ``versions``; old games keep theirs (games/rules/versions.py).
+    version: int
     options: tuple[OptionSpec, ...] = ()
     chance: bool = True
     hidden_information: bool = False
     description: str = ""
     # At the end every hand is shown, so a finished game's log is public in full.
     reveal_at_end: bool = True
+    # Every version a game was ever created under, oldest first (empty: ``version`` alone).
+    versions: tuple[RulesVersion, ...] = ()
+
+    def known_versions(self) -> tuple[int, ...]:
+        return tuple(v.number for v in self.versions) or (self.version,)
+
+    def check_version(self, version: Any) -> int:
+        """``version`` if this game has it, the newest for None; ValueError otherwise."""
+        if version is None:
+            return self.version
+        known = self.known_versions()
+        if isinstance(version, bool) or not isinstance(version, int) or version not in known:
+            listed = ", ".join(map(str, known))
+            raise ValueError(f"{self.name} has no rules version {version!r}; it has {listed}")
+        return version
+
+    def at(self, version: Any) -> GameSpec:
+        """This spec as it was at ``version`` (ValueError for a version it never had)."""
+        number = self.check_version(version)
+        if number == self.version:
+            return self
+        found = next(v for v in self.versions if v.number == number)
+        hidden = self.hidden_information
+        if found.hidden_information is not None:
+            hidden = found.hidden_information
+        return replace(self, version=number, hidden_information=hidden)
 
     def validate(self, num_players: Any, options: Any) -> dict[str, Any]:
         """Checked players and options with defaults filled in; ValueError says what is wrong."""
@@ -177,6 +217,7 @@ class GameSpec:
             "hidden_information": self.hidden_information,
             "description": self.description,
             "options": [o.to_json() for o in self.options],
+            "versions": [{"version": v.number, "change": v.change} for v in self.versions],
         }
 
 
@@ -196,9 +237,13 @@ class State(ABC):
     # in copies, a hint of where to look first): never in :meth:`facts` nor the JSON form.
     _transient: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, num_players: int, options: dict[str, Any]):
+    def __init__(self, num_players: int, options: dict[str, Any], rules_version: int = 1):
         self.num_players = num_players
         self.options = options
+        # The version of the rules this game is played under (GameSpec.versions), from the
+        # module's new_game; kept by clone and the JSON form. A ruling that changed between
+        # versions switches on it.
+        self.rules_version = rules_version
 
     # -- what a game implements ------------------------------------------------------------
 
@@ -346,8 +391,11 @@ class State(ABC):
         return {field: _encode(value, names) for field, value in fields_of(self).items()}
 
 
-def state_from_json(rules: ModuleType, data: Any) -> State:
+def state_from_json(rules: Any, data: Any) -> State:
     """The state whose :meth:`State.to_json` gave ``data``, or StateFormatError saying why not.
+
+    ``rules`` is one version of a game's rules (games.rules.get_rules(slug, version)); a state
+    of another version is refused.
 
     Decoding builds only plain data and the game's ``_json_known`` objects: nothing in
     ``data`` can name a class or run code. The state comes from ``rules.new_game`` with the
@@ -355,7 +403,7 @@ def state_from_json(rules: ModuleType, data: Any) -> State:
     each of the same type where neither is None: a snapshot written before a refactor of the
     State is refused rather than loaded half-stale. What this cannot see is a change inside a
     field that keeps its name and type (hexes as lists becoming dicts in a list): a refactor
-    like that renames the field, or bumps the spec's version.
+    like that renames the field.
     """
     fresh = _new_game_for(rules, data)
     expected = fields_of(fresh)
@@ -373,6 +421,11 @@ def state_from_json(rules: ModuleType, data: Any) -> State:
                 f"field {name} holds a {type(value).__name__} where a new "
                 f"game holds a {type(old).__name__}"
             )
+    if fields["rules_version"] != fresh.rules_version:
+        raise StateFormatError(
+            f"a state of rules version {fields['rules_version']!r}, where these rules are "
+            f"version {fresh.rules_version}"
+        )
     for name, value in fields.items():
         setattr(fresh, name, value)
     return fresh
@@ -405,7 +458,7 @@ def _compiled_attributes(cls: type[State]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _new_game_for(rules: ModuleType, data: Any) -> State:
+def _new_game_for(rules: Any, data: Any) -> State:
     """A new game with the players and options of the JSON form ``data``."""
     if type(data) is not dict or "num_players" not in data or "options" not in data:
         raise StateFormatError(
@@ -557,10 +610,11 @@ def register(module: ModuleType) -> ModuleType:
     return module
 
 
-def get_rules(slug: Any) -> ModuleType:
+def module_of(slug: Any) -> ModuleType:
+    """The rule module registered for ``slug`` (games.rules.get_rules gives one version of it)."""
     try:
         return _REGISTRY[slug]
-    except KeyError:
+    except (KeyError, TypeError):
         raise KeyError(f"unknown game {slug!r}") from None
 
 

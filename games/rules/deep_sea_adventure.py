@@ -54,17 +54,20 @@ Rulings
 - Score: the sum of the values scored. Ties are broken by the number of level-4 chips scored;
   divers still tied share the rank.
 - Scored chips are face up: every seat and every spectator sees their values as soon as they are
-  revealed. Only chips not yet brought back are unknown, to everyone alike. (An earlier
-  specification kept a revealed value private to its holder; the rulebook wins.)
+  revealed. Only chips not yet brought back are unknown, to everyone alike. (Rules version 2.
+  Under version 1, from an earlier specification, a revealed value was seen by its holder
+  only until the game ended: the reveal was private to the holder in the log and in views,
+  and the game had hidden information. The rulebook wins from version 2.)
 """
 
 from __future__ import annotations
 
+import random
 import sys
 from typing import Any, Final
 
 from games.rules import base
-from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, register
+from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, RulesVersion, register
 
 # Values of the 8 chips of each level (the number of dots on the chip's back).
 _CHIP_VALUES: Final[dict[int, tuple[int, ...]]] = {
@@ -91,7 +94,15 @@ spec = GameSpec(
     name="Deep Sea Adventure",
     min_players=2,
     max_players=6,
-    version=1,
+    version=2,
+    versions=(
+        RulesVersion(
+            1,
+            "A revealed treasure chip is seen by its holder only, until the end.",
+            hidden_information=True,
+        ),
+        RulesVersion(2, "Treasure chips brought home lie face up for everyone to see."),
+    ),
     options=(),
     chance=True,
     hidden_information=False,
@@ -102,18 +113,21 @@ spec = GameSpec(
 )
 
 
-def new_game(num_players: Any = 2, options: Any = None) -> State:
-    """A game at the start of round 1, seat 0 to decide; ValueError for bad players or options."""
-    return State(num_players, spec.validate(num_players, options))
+def new_game(num_players: Any = 2, options: Any = None, version: Any = None) -> State:
+    """A game at the start of round 1, seat 0 to decide, under rules ``version`` (the newest
+    when None); ValueError for bad players, options or version."""
+    return State(num_players, spec.validate(num_players, options), spec.check_version(version))
 
 
 class State(base.State):
     """Deep Sea Adventure in progress; plain lists, ints and tuples only."""
 
-    def __init__(self, num_players: int = 0, options: dict[str, Any] | None = None):
+    def __init__(
+        self, num_players: int = 0, options: dict[str, Any] | None = None, rules_version: int = 1
+    ):
         if options is None:
             return  # an empty shell, which clone fills (base.State.clone)
-        super().__init__(num_players, options)
+        super().__init__(num_players, options, rules_version)
         n = num_players
         self._round = 1
         self._air = AIR
@@ -341,7 +355,7 @@ class State(base.State):
                     "held": len(self._held[s]),
                     "held_levels": [_levels_of(item) for item in self._held[s]],
                     "back": self._back[s],
-                    "scored": [v for _, v in scored],  # face up once revealed
+                    "scored": [v for _, v in scored] if self._shown(s, seat) else None,
                     "scored_chips": len(scored),
                 }
             )
@@ -364,6 +378,49 @@ class State(base.State):
             out["level4"] = self._top_level_chips()
         return out
 
+    def _shown(self, holder: int, seat: int | None) -> bool:
+        """Whether ``seat`` sees the values of ``holder``'s scored chips: face up (version 2),
+        or under version 1 its holder's alone until the game is over."""
+        return self.rules_version >= 2 or self._phase == "over" or holder == seat
+
+    # -- hidden information (version 1 only: from version 2 nothing is hidden) ------------------
+
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> State:
+        """Under version 1, redraw the values ``seat`` has not seen: other seats' scored chips
+        and the pools; from version 2 every seat sees what any seat sees."""
+        self._check_seat(seat)
+        clone = self.clone()
+        if self.rules_version >= 2 or self._phase == "over":
+            return clone
+        for level in _LEVELS:
+            unknown = list(_CHIP_VALUES[level])
+            if seat is not None:
+                for chip_level, value in self._scored[seat]:
+                    if chip_level == level:
+                        unknown.remove(value)
+            rng.shuffle(unknown)
+            dealt = 0
+            for s in range(self.num_players):
+                if s == seat:
+                    continue
+                scored = clone._scored[s]
+                for i, (chip_level, _) in enumerate(scored):
+                    if chip_level == level:
+                        scored[i] = (level, unknown[dealt])
+                        dealt += 1
+            clone._unrevealed[level] = sorted(unknown[dealt:])
+        return clone
+
+    def private_to(self, action: Action) -> frozenset[int] | None:
+        if self.rules_version == 1 and action.get("type") == "reveal":
+            return frozenset({action["seat"]})
+        return None
+
+    def public_form(self, action: Action) -> Action:
+        if self.rules_version == 1 and action.get("type") == "reveal":
+            return {k: v for k, v in action.items() if k != "value"}
+        return action
+
     def _scores(self) -> list[float]:
         return [sum(v for _, v in scored) for scored in self._scored]
 
@@ -378,6 +435,7 @@ class State(base.State):
         other = State()
         other.num_players = self.num_players
         other.options = dict(self.options)
+        other.rules_version = self.rules_version
         other._round = self._round
         other._air = self._air
         other._phase = self._phase

@@ -98,7 +98,9 @@ Rulings
   the scores (a collapsed ecosystem has lost; in a 2-player game the survivor wins). Seats
   still in rank by score, ties to the one earliest in turn order from the first player;
   eliminated seats rank among themselves by the order they were eliminated, the later the
-  better. So no two seats share a rank.
+  better. So no two seats share a rank. (Rules version 2. Under version 1 every seat ranked by
+  score, a tie going to the seat still in the game, then to the one earliest in turn order:
+  an eliminated seat with the higher score ranked above a survivor.)
 - Starting bid: after the row is laid out a random opener bids 0 to its archaea (it may not
   pass); clockwise, each other seat raises by at least 1 up to its archaea or passes, a pass
   being final, and a seat that cannot raise passes without a decision. The last bidder pays
@@ -112,7 +114,15 @@ from typing import Any, Final, TypedDict
 
 from games.rules import base, hexgrid
 from games.rules import deep_vents_data as data
-from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, OptionSpec, register
+from games.rules.base import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    GameSpec,
+    OptionSpec,
+    RulesVersion,
+    register,
+)
 
 _NAMES: Final = [h.name for h in data.HEXES]
 _KIND: Final = {name: k for k, name in enumerate(_NAMES)}
@@ -191,7 +201,13 @@ spec = GameSpec(
     name="Deep Vents",
     min_players=2,
     max_players=4,
-    version=2,  # 2: a seat still in the game ranks above every eliminated one
+    version=2,
+    versions=(
+        RulesVersion(
+            1, "Every seat ranks by its score; an eliminated seat may rank above one still in."
+        ),
+        RulesVersion(2, "A seat still in the game ranks above every eliminated one."),
+    ),
     options=(
         OptionSpec(
             "starting_bid",
@@ -215,9 +231,10 @@ _CLOCKWISE: Final = {
 }
 
 
-def new_game(num_players: Any = 2, options: Any = None) -> State:
-    """A game about to deal the row (all chance draws); ValueError for bad players or options."""
-    return State(num_players, spec.validate(num_players, options))
+def new_game(num_players: Any = 2, options: Any = None, version: Any = None) -> State:
+    """A game about to deal the row (all chance draws), under rules ``version`` (the newest
+    when None); ValueError for bad players, options or version."""
+    return State(num_players, spec.validate(num_players, options), spec.check_version(version))
 
 
 class State(base.State):
@@ -230,10 +247,12 @@ class State(base.State):
     _transient = frozenset({"_decision"})
     _decision: list[Action] | None
 
-    def __init__(self, num_players: int = 0, options: dict[str, Any] | None = None):
+    def __init__(
+        self, num_players: int = 0, options: dict[str, Any] | None = None, rules_version: int = 1
+    ):
         if options is None:
             return  # an empty shell, which clone fills (base.State.clone)
-        super().__init__(num_players, options)
+        super().__init__(num_players, options, rules_version)
         self._decision = None
         n = num_players
         start = data.STARTING_ARCHAEA[n]
@@ -502,9 +521,15 @@ class State(base.State):
         return [self._score_parts(s)["total"] for s in range(self.num_players)]
 
     def _rank_keys(self) -> list[Any]:
+        order = self._order
+        if self.rules_version == 1:
+            # By score; a tie to the seat still in, then to the earliest in turn order.
+            return [
+                (self._score_parts(s)["total"], not self._out[s], -order.index(s))
+                for s in range(self.num_players)
+            ]
         # Every seat still in the game above every eliminated one, by score, ties to the
         # earliest in turn order; the eliminated by when they fell, the later the better.
-        order = self._order
         return [
             (0, self._eliminated.index(s), 0)
             if self._out[s]
@@ -517,6 +542,7 @@ class State(base.State):
         other._decision = None
         other.num_players = self.num_players
         other.options = dict(self.options)
+        other.rules_version = self.rules_version
         other._bidding = self._bidding
         other._phase = self._phase
         other._round = self._round

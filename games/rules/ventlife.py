@@ -267,9 +267,10 @@ def rank_keys(table: list[list[int]]) -> list[tuple[int, int, int]]:
     return [(sum(points), max(points), points[_WORMS]) for points in table]
 
 
-def new_game(num_players: Any = 2, options: Any = None) -> State:
-    """A game at its first chance event or draft pick; ValueError for bad players or options."""
-    return State(num_players, spec.validate(num_players, options))
+def new_game(num_players: Any = 2, options: Any = None, version: Any = None) -> State:
+    """A game at its first chance event or draft pick, under rules ``version`` (the newest when
+    None); ValueError for bad players, options or version."""
+    return State(num_players, spec.validate(num_players, options), spec.check_version(version))
 
 
 class State(base.State):
@@ -285,10 +286,12 @@ class State(base.State):
     _spot_actions: list[Action] | None
     _hints: list[tuple[int, int] | None]
 
-    def __init__(self, num_players: int = 0, options: dict[str, Any] | None = None):
+    def __init__(
+        self, num_players: int = 0, options: dict[str, Any] | None = None, rules_version: int = 1
+    ):
         if options is None:
             return  # an empty shell, which clone fills (base.State.clone)
-        super().__init__(num_players, options)
+        super().__init__(num_players, options, rules_version)
         self._spot_actions = None
         self._hints = [None] * len(_IDS)
         n = num_players
@@ -547,6 +550,7 @@ class State(base.State):
         other = State()
         other.num_players = self.num_players
         other.options = dict(self.options)
+        other.rules_version = self.rules_version
         other._phase = self._phase
         other._bag = self._bag[:]
         other._tiles_total = self._tiles_total

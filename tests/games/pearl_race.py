@@ -40,13 +40,15 @@ spec = GameSpec(
 )
 
 
-def new_game(num_players: int = 2, options: dict | None = None) -> State:
-    return State(num_players, spec.validate(num_players, options))
+def new_game(
+    num_players: int = 2, options: dict | None = None, version: int | None = None
+) -> State:
+    return State(num_players, spec.validate(num_players, options), spec.check_version(version))
 
 
 class State(base.State):
-    def __init__(self, num_players: int, options: dict[str, Any]):
-        super().__init__(num_players, options)
+    def __init__(self, num_players: int, options: dict[str, Any], rules_version: int = 1):
+        super().__init__(num_players, options, rules_version)
         self._left: int | None = None  # None until the chance player fills the bed
         self._taken = [0] * num_players
         self._turn = 0

@@ -60,7 +60,7 @@ def test_the_bots_play_a_new_game_without_an_evaluator_and_take_a_win_in_reach(
 def test_a_new_game_is_played_through_the_service_and_listed(
     pearl_race_registered, alice, bob, api, api_for
 ):
-    assert get_rules("pearl-race") is pearl_race_registered
+    assert get_rules("pearl-race").module is pearl_race_registered
     assert game_types()["pearl-race"].name == "Pearl Race"
     assert "pearl-race" in [t["slug"] for t in api.get("/api/games/types/").json()]
     game = api.post(

@@ -147,14 +147,22 @@ from games.rules.abyss.tables import (
     card_in,
 )
 from games.rules.abyss.tasks import CHANCE_TASKS, CHOICES, MATCHERS, RESOLVERS
-from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, register
+from games.rules.base import CHANCE, TERMINAL, Action, GameSpec, RulesVersion, register
 
 spec = GameSpec(
     slug="abyss",
     name="Abyss",
     min_players=2,
     max_players=4,
-    version=2,  # 2: the Master of Magic chooses the affiliated Ally (no longer a race fewer)
+    version=2,
+    versions=(
+        RulesVersion(1, "The Master of Magic's later recruits need one race fewer."),
+        RulesVersion(
+            2,
+            "The Master of Magic's owner affiliates the paid Ally of their choice on later "
+            "recruits, not only the weakest.",
+        ),
+    ),
     options=(),
     chance=True,
     hidden_information=True,
@@ -165,9 +173,10 @@ spec = GameSpec(
 )
 
 
-def new_game(num_players: Any = 2, options: Any = None) -> State:
-    """A game about to draw its first player and Court (chance); ValueError for bad input."""
-    return State(num_players, spec.validate(num_players, options))
+def new_game(num_players: Any = 2, options: Any = None, version: Any = None) -> State:
+    """A game about to draw its first player and Court (chance), under rules ``version`` (the
+    newest when None); ValueError for bad input."""
+    return State(num_players, spec.validate(num_players, options), spec.check_version(version))
 
 
 class State(Flow):
@@ -176,10 +185,12 @@ class State(Flow):
     rather than mixed in side by side: no two parts name the same method, and a single line
     of classes is what mypyc can compile (games/rules/compiled.py)."""
 
-    def __init__(self, num_players: int = 0, options: dict[str, Any] | None = None):
+    def __init__(
+        self, num_players: int = 0, options: dict[str, Any] | None = None, rules_version: int = 1
+    ):
         if options is None:
             return  # an empty shell, which clone fills (base.State.clone)
-        super().__init__(num_players, options)
+        super().__init__(num_players, options, rules_version)
         self._advance()
 
     def is_terminal(self) -> bool:

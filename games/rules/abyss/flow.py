@@ -160,7 +160,9 @@ class Flow(Views):
     def _can_replace(self, seat: int) -> bool:
         return not self._replaced and bool(self._lord_deck) and self._has(seat, "opportunist")
 
-    def _can_recruit(self, seat: int, lord: int, terms: tuple[bool, int], sums: list[int]) -> bool:
+    def _can_recruit(
+        self, seat: int, lord: int, terms: tuple[int, bool, int], sums: list[int]
+    ) -> bool:
         """Whether ``seat`` can pay for ``lord`` from a hand worth ``sums`` per race."""
         races, required, value = requirement(lord, terms)
         return finishable(0, 0, sums, races, required, value - self._pearls[seat])

@@ -141,7 +141,7 @@ class Payments(Powers):
         """The paid Allies ``seat`` may affiliate: the lowest, or, with a free Master of Magic,
         any of them."""
         paid = self._paying[4]
-        if self._has(seat, "master_of_magic"):
+        if self.rules_version >= 2 and self._has(seat, "master_of_magic"):
             return sorted(set(paid))
         lowest = min(VALUE[c] for c in paid)
         return sorted({c for c in paid if VALUE[c] == lowest})
@@ -293,10 +293,12 @@ class Payments(Powers):
                 entry[1] = loc
 
 
-def requirement(lord: int, terms: tuple[bool, int]) -> tuple[int, int, int]:
-    """(races, required race or -1, value) to pay for ``lord`` under ``terms``."""
-    any_races, shift = terms
-    return L_RACES[lord], -1 if any_races else L_REQUIRED[lord], L_COST[lord] + shift
+def requirement(lord: int, terms: tuple[int, bool, int]) -> tuple[int, int, int]:
+    """(races, required race or -1, value) to pay for ``lord`` under ``terms``
+    (Table._recruit_terms): never fewer than one race."""
+    fewer, any_races, shift = terms
+    races = max(1, L_RACES[lord] - fewer)
+    return races, -1 if any_races else L_REQUIRED[lord], L_COST[lord] + shift
 
 
 def _races_of(cards: list[int]) -> int:

@@ -35,10 +35,12 @@ class Table(base.State):
 
     # -- the fields --------------------------------------------------------------------------------
 
-    def __init__(self, num_players: int = 0, options: dict[str, Any] | None = None):
+    def __init__(
+        self, num_players: int = 0, options: dict[str, Any] | None = None, rules_version: int = 1
+    ):
         if options is None:
             return  # an empty shell, which clone fills (base.State.clone)
-        super().__init__(num_players, options)
+        super().__init__(num_players, options, rules_version)
         n = num_players
         self._turn = 0
         self._first: int | None = None
@@ -85,6 +87,7 @@ class Table(base.State):
         other = type(self)()
         other.num_players = self.num_players
         other.options = dict(self.options)
+        other.rules_version = self.rules_version
         other._turn = self._turn
         other._first = self._first
         other._over = self._over
@@ -165,16 +168,17 @@ class Table(base.State):
         assert self._payment is not None, "no recruit is being paid for"
         return self._payment
 
-    def _recruit_terms(self, seat: int) -> tuple[bool, int]:
+    def _recruit_terms(self, seat: int) -> tuple[int, bool, int]:
         """What ``seat``'s and its opponents' free Lords change in the cost of its recruits:
-        any races (Diplomat), and the shift of the value (Treasurer -2, an opponent's Recruiter
-        +2)."""
+        races fewer (under rules version 1 only, a Master of Magic: one), any races
+        (Diplomat), and the shift of the value (Treasurer -2, an opponent's Recruiter +2)."""
         shift = 0
         if self._has(seat, "treasurer"):
             shift -= _COST_SHIFT
         if self._opponent_has(seat, "recruiter"):
             shift += _COST_SHIFT
-        return self._has(seat, "diplomat"), shift
+        fewer = 1 if self.rules_version == 1 and self._has(seat, "master_of_magic") else 0
+        return fewer, self._has(seat, "diplomat"), shift
 
     def _take_stack(self, seat: int, r: int) -> None:
         hand = self._hands[seat]

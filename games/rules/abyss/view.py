@@ -257,7 +257,9 @@ class Views(Payments):
             "monster": "fights the Monster or explores on (fight, continue)",
             "reward": "picks a reward of the Threat track (reward)",
             "pay": "pays for its Lord: an Ally (pay) or the missing points (pay_pearls)",
-            "affiliate": "picks which Ally it paid to affiliate (affiliate)",
+            "affiliate": "picks which of its lowest Allies to affiliate (affiliate)"
+            if self.rules_version == 1
+            else "picks which Ally it paid to affiliate (affiliate)",
             "spend_keys": "picks the keys to spend on a Location (use_lord, use_token)",
             "choose_location": "takes a face-up Location or draws some (location, draw_locations)",
             "keep_location": "keeps one of the Locations drawn (location)",

@@ -50,15 +50,17 @@ def table(
     lord_deck=None,
     location_deck=None,
     end_seat=None,
+    version=None,
 ):
-    """A game at the start of ``turn``'s turn (its turn-start steps done).
+    """A game at the start of ``turn``'s turn (its turn-start steps done), under rules
+    ``version`` (the newest by default).
 
     ``hands``, ``affiliated``, ``council`` and ``discard`` map a seat (or, for the piles, a
     race) to cards as (race, value) pairs, taken out of the Exploration deck; ``lords`` maps a
     seat to Lord names, or (name, "assassinated"); ``locations`` maps a seat to {Location: the
     names of its Lords under it}; ``tokens`` maps a seat to Monster token values.
     """
-    state = ab.new_game(players)
+    state = ab.new_game(players, version=version)
     state._first = state._turn = turn
     state._tasks = []
     lord_of = tables.LORD_INDEX

@@ -576,6 +576,52 @@ def test_master_of_magic_does_not_choose_its_own_recruits_ally():
     assert "Master of Magic" in lord_names(state, 0)
 
 
+def test_under_rules_version_1_master_of_magic_later_recruits_need_one_race_fewer():
+    # The Jailor: 9 over three races, a Crab among them. Two races do, with the Master.
+    cards = [("crab", 5), ("squid", 4)]
+    without = table(2, court=court_with("Jailor"), hands={0: cards}, pearls={0: 0}, version=1)
+    assert {"type": "recruit", "lord": "Jailor"} not in legal(without)
+    state = table(
+        2,
+        court=court_with("Jailor"),
+        hands={0: cards},
+        pearls={0: 0},
+        lords={0: ["Master of Magic"]},
+        version=1,
+    )
+    recruit(state, "Jailor", *cards)
+    assert "Jailor" in lord_names(state, 0)
+    # Never fewer than one race: the Hunter (one Crab race) still takes one.
+    one = table(
+        2,
+        court=court_with("Hunter"),
+        hands={0: [("crab", 5), ("crab", 1)]},
+        pearls={0: 0},
+        lords={0: ["Master of Magic"]},
+        version=1,
+    )
+    recruit(one, "Hunter", ("crab", 5), ("crab", 1))
+    assert "Hunter" in lord_names(one, 0)
+
+
+def test_under_rules_version_1_master_of_magic_chooses_no_ally():
+    # Two races pay for the Jailor with the Master free; the weakest Ally paid is affiliated
+    # without a choice, where version 2 would offer either.
+    cards = [("crab", 5), ("squid", 4)]
+    state = table(
+        2,
+        court=court_with("Jailor"),
+        hands={0: cards},
+        pearls={0: 0},
+        lords={0: ["Master of Magic"]},
+        version=1,
+    )
+    recruit(state, "Jailor", *cards)
+    assert "affiliate" not in types(state)
+    assert player(state, 0)["affiliated"] == [card("squid", 4)]
+    assert "Jailor" in lord_names(state, 0)
+
+
 def test_an_assassinated_master_of_magic_chooses_nothing():
     state = table(
         2,

@@ -1,6 +1,8 @@
-"""Every registered game through the same checks, so a new game gets them by registering.
+"""Every registered game, at every version of its rules, through the same checks, so a new game
+(or a new version) gets them by registering.
 
-Each game is played HADAL_CONFORMANCE_GAMES times (default 200) from fixed seeds, with random
+Each game is played HADAL_CONFORMANCE_GAMES times (default 200; a quarter of that, at least 20,
+for each version but the newest) from fixed seeds, with random
 player counts and options and random legal choices; chance nodes are sampled from
 ``chance_outcomes()``. The playthroughs are made once per game and then examined by the tests
 below: replay, legality, chance distributions, illegal actions, views, results, and hidden
@@ -19,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from games.rules import CHANCE, IllegalAction, registered
+from games.rules import CHANCE, IllegalAction, get_rules, registered
 from games.rules.base import GameSpec, State
 
 GAMES = int(os.environ.get("HADAL_CONFORMANCE_GAMES", "200"))
@@ -37,6 +39,7 @@ PRIVATE_KEYS = {
 }
 
 SLUGS = sorted(registered())
+VERSIONS = [(slug, v) for slug in SLUGS for v in registered()[slug].spec.known_versions()]
 
 
 @dataclass
@@ -121,9 +124,16 @@ def play(module: Any, seed: str) -> Playthrough:
 
 
 @functools.cache
-def playthroughs(slug: str) -> list[Playthrough]:
-    module = registered()[slug]
-    return [play(module, f"{slug}:{i}") for i in range(GAMES)]
+def playthroughs(slug: str, version: int | None = None) -> list[Playthrough]:
+    rules = get_rules(slug, version)
+    if rules.spec.version == registered()[slug].spec.version:
+        return [play(rules, f"{slug}:{i}") for i in range(GAMES)]
+    return [play(rules, f"{slug}:v{rules.spec.version}:{i}") for i in range(older_games())]
+
+
+def older_games() -> int:
+    """How many playthroughs check a version of a game's rules other than the newest."""
+    return max(20, GAMES // 4)
 
 
 def replay(module: Any, record: Playthrough):
@@ -135,9 +145,9 @@ def replay(module: Any, record: Playthrough):
         yield step, state
 
 
-@pytest.fixture(params=SLUGS)
+@pytest.fixture(params=VERSIONS, ids=lambda p: f"{p[0]}-v{p[1]}")
 def rules(request):
-    return registered()[request.param]
+    return get_rules(*request.param)
 
 
 def test_there_is_a_game_to_check():
@@ -145,19 +155,20 @@ def test_there_is_a_game_to_check():
 
 
 def test_random_playthroughs_reach_the_end(rules):
-    records = playthroughs(rules.spec.slug)
-    assert len(records) == GAMES
+    records = playthroughs(rules.spec.slug, rules.spec.version)
+    newest = rules.spec.version == registered()[rules.spec.slug].spec.version
+    assert len(records) == (GAMES if newest else older_games())
     spec = rules.spec
     for record in records:
         assert record.final.is_terminal()
         assert spec.min_players <= record.num_players <= spec.max_players
-    if GAMES >= 50:
+    if len(records) >= 50:
         counts = {record.num_players for record in records}
         assert counts == set(range(spec.min_players, spec.max_players + 1))
 
 
 def test_every_decision_point_has_a_legal_action_and_chance_is_a_distribution(rules):
-    for record in playthroughs(rules.spec.slug):
+    for record in playthroughs(rules.spec.slug, rules.spec.version):
         for step, state in replay(rules, record):
             if step == len(record.actions):
                 assert state.is_terminal()
@@ -204,7 +215,7 @@ def check_private_outcomes(state: State, spec: GameSpec, outcomes: list[dict[str
 
 
 def test_replaying_the_log_reproduces_every_view(rules):
-    for record in playthroughs(rules.spec.slug):
+    for record in playthroughs(rules.spec.slug, rules.spec.version):
         for step, state in replay(rules, record):
             if step in record.views:
                 assert all_views(state) == record.views[step], f"{record.seed} step {step}"
@@ -212,7 +223,7 @@ def test_replaying_the_log_reproduces_every_view(rules):
 
 
 def test_views_are_json_at_every_step(rules):
-    for record in playthroughs(rules.spec.slug)[:EVERY_STEP_GAMES]:
+    for record in playthroughs(rules.spec.slug, rules.spec.version)[:EVERY_STEP_GAMES]:
         for step, state in replay(rules, record):
             for seat in seats(state):
                 view = state.view(seat)
@@ -222,7 +233,7 @@ def test_views_are_json_at_every_step(rules):
 
 def test_a_clone_is_independent_of_its_original(rules):
     rng = random.Random(f"{rules.spec.slug}:clone")
-    for record in playthroughs(rules.spec.slug):
+    for record in playthroughs(rules.spec.slug, rules.spec.version):
         for step, state in record.checkpoints.items():
             if state.is_terminal():
                 continue
@@ -264,7 +275,7 @@ def illegal_candidates(state: State, record: Playthrough, rng: random.Random) ->
 
 def test_an_illegal_action_raises_and_changes_nothing(rules):
     rng = random.Random(f"{rules.spec.slug}:illegal")
-    for record in playthroughs(rules.spec.slug):
+    for record in playthroughs(rules.spec.slug, rules.spec.version):
         for step, original in record.checkpoints.items():
             state = original.clone()
             legal_before = canonical(state.legal_actions())
@@ -295,7 +306,7 @@ def changes_views(state: State, action: Any, views: str) -> bool:
 
 
 def test_results_rank_every_seat_and_share_ties(rules):
-    for record in playthroughs(rules.spec.slug):
+    for record in playthroughs(rules.spec.slug, rules.spec.version):
         result = record.final.result()
         canonical(result)
         assert len(result) == record.num_players
@@ -317,7 +328,7 @@ def test_resampling_hidden_information_keeps_each_seats_own_view(rules):
     spec = rules.spec
     rng = random.Random(f"{spec.slug}:resample")
     redrawn_for_others = 0
-    for record in playthroughs(spec.slug):
+    for record in playthroughs(spec.slug, spec.version):
         for step, state in record.checkpoints.items():
             views = {seat: canonical(state.view(seat)) for seat in seats(state)}
             samples = []
@@ -384,7 +395,7 @@ def test_checking_an_action_directly_agrees_with_the_listing_at_every_state(rule
     at every state of every playthrough it accepts each listed action as itself, and of the
     actions near them and those of other moments exactly the listed ones."""
     rng = random.Random(f"{rules.spec.slug}:agreement")
-    for index, record in enumerate(playthroughs(rules.spec.slug)):
+    for index, record in enumerate(playthroughs(rules.spec.slug, rules.spec.version)):
         vocabulary: dict[str, list[Any]] = {}
         for action in record.actions:
             for key, value in action.items():

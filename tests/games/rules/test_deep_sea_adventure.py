@@ -27,10 +27,21 @@ class Diver:
     back: bool = False
 
 
-def dive(players=3, *, trail=None, divers=None, to_act=0, air=AIR, round_no=1, scored=None):
+def dive(
+    players=3,
+    *,
+    trail=None,
+    divers=None,
+    to_act=0,
+    air=AIR,
+    round_no=1,
+    scored=None,
+    version=None,
+):
     """A state arranged like a diagram: ``to_act`` starts its turn with ``air`` left (its own
-    items already counted down), ``scored`` maps seats to (level, value) chips already won."""
-    state = dsa.new_game(players)
+    items already counted down), ``scored`` maps seats to (level, value) chips already won;
+    under rules ``version`` (the newest by default)."""
+    state = dsa.new_game(players, version=version)
     if trail is not None:
         state._trail = list(trail)
     for seat, diver in (divers or {}).items():
@@ -492,7 +503,7 @@ def test_a_higher_score_beats_more_level_four_chips():
 # -- hidden information ----------------------------------------------------------------------------
 
 
-def _at_first_reveal():
+def _at_first_reveal(version=None):
     state = dive(
         divers={
             0: Diver(1, held=(4,), turned_back=True),
@@ -500,6 +511,7 @@ def _at_first_reveal():
             2: Diver(back=True),
         },
         air=0,
+        version=version,
     )
     play(state, (1, 1))
     assert public(state)["phase"] == "reveal"
@@ -515,6 +527,64 @@ def test_a_revealed_value_lies_face_up_for_everyone():
         assert fifteen.view(seat)["divers"][0]["scored"] == [15]
         assert twelve.view(seat)["divers"][0]["scored"] == [12]
         assert fifteen.view(seat)["divers"][0]["scored_chips"] == 1
+
+
+# -- rules version 1: a revealed value was its diver's secret until the end -----------------------
+
+
+def test_under_rules_version_1_a_revealed_value_is_seen_by_its_diver_only():
+    fifteen, twelve = _at_first_reveal(version=1), _at_first_reveal(version=1)
+    reveal(fifteen, 15)
+    reveal(twelve, 12)
+    assert fifteen.view(0)["divers"][0]["scored"] == [15]
+    assert twelve.view(0)["divers"][0]["scored"] == [12]
+    for seat in (None, 1, 2):
+        assert fifteen.view(seat) == twelve.view(seat)
+        assert fifteen.view(seat)["divers"][0]["scored"] is None
+        assert fifteen.view(seat)["divers"][0]["scored_chips"] == 1
+
+
+def test_under_rules_version_1_a_reveal_is_logged_for_its_diver_alone():
+    state = _at_first_reveal(version=1)
+    outcome = state.chance_outcomes()[0][0]
+    assert state.private_to(outcome) == frozenset({0})
+    assert state.public_form(outcome) == {"type": "reveal", "seat": 0, "level": 4}
+    assert state.private_to({"type": "roll", "dice": [1, 1]}) is None
+    assert dsa.spec.at(1).hidden_information and not dsa.spec.hidden_information
+
+
+def test_under_rules_version_1_all_values_are_shown_at_the_end():
+    state = dive(
+        round_no=3,
+        scored={0: [(4, 14)], 1: [(2, 5), (1, 0)], 2: [(3, 9)]},
+        divers={0: Diver(1, turned_back=True), 1: Diver(back=True), 2: Diver(back=True)},
+        version=1,
+    )
+    play(state, (1, 1))
+    for seat in (None, 0, 1, 2):
+        assert [d["scored"] for d in state.view(seat)["divers"]] == [[14], [5, 0], [9]]
+
+
+def test_under_rules_version_1_resampling_keeps_what_a_seat_has_seen():
+    state = dive(
+        divers={0: Diver(2), 1: Diver(4), 2: Diver(6)},
+        scored={0: [(1, 0), (1, 3), (4, 15)], 1: [(1, 1), (1, 2), (1, 2)], 2: [(4, 12), (4, 13)]},
+        version=1,
+    )
+    rng = random.Random(7)
+    seen_for_others = set()
+    for _ in range(50):
+        redrawn = state.resample_hidden(0, rng)
+        assert redrawn.view(0) == state.view(0)
+        assert redrawn._scored[0] == state._scored[0]
+        # Seat 0 knows two level-1 values and one level-4 value: the rest stays consistent.
+        level1 = sorted(
+            [v for s in (1, 2) for lv, v in redrawn._scored[s] if lv == 1] + redrawn._unrevealed[1]
+        )
+        assert level1 == [0, 1, 1, 2, 2, 3]
+        seen_for_others.add(json.dumps(redrawn.view(1)))
+    assert len(seen_for_others) > 1
+    assert state._scored[1] == [(1, 1), (1, 2), (1, 2)]  # the original is untouched
 
 
 def test_a_chip_not_yet_revealed_is_unknown_to_everyone_alike():

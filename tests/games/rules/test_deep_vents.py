@@ -51,10 +51,12 @@ def table(
     shells=None,
     shortfall=None,
     round_no=1,
+    version=None,
 ):
     """A game with ``row`` dealt; ``ecosystems`` maps a seat to its hexes (replacing its lone
-    Deep Vent), ``supply``/``shells``/``shortfall`` map seats to counts."""
-    state = dv.new_game(players, {"starting_bid": starting_bid})
+    Deep Vent), ``supply``/``shells``/``shortfall`` map seats to counts; under rules
+    ``version`` (the newest by default)."""
+    state = dv.new_game(players, {"starting_bid": starting_bid}, version=version)
     for name in row:
         state.apply({"type": "draw", "hex": name})
     for seat, hexes in (ecosystems or {}).items():
@@ -667,9 +669,9 @@ def test_scoring_counts_supply_half_the_shells_and_half_the_archaea_on_hexes_rou
     assert state.result() == [{"score": 3, "rank": 2}, {"score": 38, "rank": 1}]
 
 
-def finished(players, totals, first=0):
+def finished(players, totals, first=0, version=None):
     """A finished game whose seats score ``totals`` (supply alone), ``first`` having started."""
-    state = table(players)
+    state = table(players, version=version)
     n = players
     state._order = [(first + i) % n for i in range(n)]
     for seat, total in enumerate(totals):
@@ -712,6 +714,26 @@ def test_in_a_two_player_game_the_survivor_wins_even_on_fewer_points():
     state = eliminate(finished(2, [0, 0], first=0), 1)
     state._tokens[0] = 3  # -30 for the survivor, -20 for the eliminated seat
     assert [r["rank"] for r in state.result()] == [1, 2]
+
+
+def test_under_rules_version_1_an_eliminated_seat_ranks_by_its_points():
+    # The games played before version 2 keep the ranking they were rated with: seat 0, out at
+    # -20, ranks above seat 2, still in at -30.
+    state = eliminate(finished(3, [0, 12, 0], first=0, version=1), 0)
+    state._tokens[2] = 3
+    result = state.result()
+    assert [r["score"] for r in result] == [-20, 12, -30]
+    assert [r["rank"] for r in result] == [2, 1, 3]
+
+
+def test_under_rules_version_1_a_tie_goes_to_the_seat_still_in():
+    state = eliminate(finished(3, [0, 0, 5], first=0, version=1), 0)
+    state._tokens[1] = 2
+    assert [r["rank"] for r in state.result()] == [3, 2, 1]
+    # and where the eliminated seat scored more, it ranks above the survivor
+    state = eliminate(finished(2, [0, 0], first=0, version=1), 1)
+    state._tokens[0] = 3  # -30 for the survivor, -20 for the eliminated seat
+    assert [r["rank"] for r in state.result()] == [2, 1]
 
 
 def test_eliminated_seats_rank_by_when_they_fell_the_later_the_better():

@@ -19,7 +19,7 @@ from tests.games.rules.test_conformance import (
 
 
 def test_replaying_a_log_never_lists_the_legal_actions(rules, monkeypatch):
-    records = playthroughs(rules.spec.slug)[:EVERY_STEP_GAMES]
+    records = playthroughs(rules.spec.slug, rules.spec.version)[:EVERY_STEP_GAMES]
 
     def listed(self):
         raise AssertionError("the legal actions were listed during a replay")

@@ -51,14 +51,14 @@ def assert_same_game(rebuilt, state, where: str) -> None:
 
 
 def test_every_kept_state_rebuilds_to_the_same_game(rules):
-    for record in playthroughs(rules.spec.slug):
+    for record in playthroughs(rules.spec.slug, rules.spec.version):
         for step, kept in record.checkpoints.items():
             state = kept.clone()
             assert_same_game(round_trip(rules, state), state, f"{record.seed} step {step}")
 
 
 def test_a_rebuilt_state_plays_on_to_the_same_result(rules):
-    for record in playthroughs(rules.spec.slug)[:PLAYED_OUT_GAMES]:
+    for record in playthroughs(rules.spec.slug, rules.spec.version)[:PLAYED_OUT_GAMES]:
         for step, kept in record.checkpoints.items():
             rebuilt = round_trip(rules, kept.clone())
             for later, action in enumerate(record.actions[step:], start=step + 1):
@@ -74,7 +74,7 @@ def test_a_rebuilt_state_plays_on_to_the_same_result(rules):
 
 def test_a_resampled_state_rebuilds_and_plays_on_alike(rules):
     rng = random.Random(f"{rules.spec.slug}:json")
-    for record in playthroughs(rules.spec.slug)[:RESAMPLED_GAMES]:
+    for record in playthroughs(rules.spec.slug, rules.spec.version)[:RESAMPLED_GAMES]:
         for step, kept in record.checkpoints.items():
             where = f"{record.seed} step {step}"
             sample = kept.resample_hidden(rng.choice(seats(kept)), rng)
@@ -103,7 +103,7 @@ def test_dicts_keep_their_order_and_their_keys_types():
 
 def some_json_form(rules) -> dict:
     """The JSON form of a state some way into a game, so its fields hold more than defaults."""
-    record = playthroughs(rules.spec.slug)[0]
+    record = playthroughs(rules.spec.slug, rules.spec.version)[0]
     step = max(record.checkpoints)
     return json.loads(json.dumps(record.checkpoints[step].to_json()))
 
