@@ -26,8 +26,8 @@ class GameExportApi(APIView):
                     "The bundle: format, format_version (2), chain_version (what each hash "
                     "covers: 2 the actor too, 1 for games logged before), rules {slug, module, "
                     "version}, game {mode, status}, events [{seq, kind, data, seat, actor, "
-                    "time, hash}] and the fingerprint. Check it with `python3 "
-                    "games/records/verify.py FILE` or `manage.py verify_log FILE`."
+                    "time, hash}] and the fingerprint. Check it with `python3 -I -S "
+                    "games/verify_log.py FILE` or `manage.py verify_log FILE`."
                 ),
             )
         }

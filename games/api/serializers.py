@@ -147,6 +147,11 @@ class GameOut(serializers.ModelSerializer):
         help_text="SHA-256 (hex) of the last event, chained over every event before it; null "
         "while a game with hidden information is being played"
     )
+    rules_version = serializers.IntegerField(
+        read_only=True,
+        help_text="the version of its rules the game is played and replayed under, for ever "
+        "(GET /api/games/types/ lists each game's versions); 0 for a result recorded from a table",
+    )
 
     class Meta:
         model = Game
@@ -156,6 +161,7 @@ class GameOut(serializers.ModelSerializer):
             "mode",
             "status",
             "version",
+            "rules_version",
             "seats",
             "current_player",
             "result",

@@ -23,7 +23,6 @@ from core.errors import Busy, Conflict, TooMany
 from games import store
 from games.bots.analysis import Budget, Step, analyse
 from games.models import Analysis, Event, EventKind, Game, GameMode, GameStatus
-from games.rules import get_rules
 from games.signals import analysis_wanted
 
 log = logging.getLogger(__name__)
@@ -129,7 +128,7 @@ def _require_analysable(game: Game) -> None:
         raise Conflict("the game is still being played: its analysis is ready once it is over")
     if game.status != GameStatus.FINISHED:
         raise Conflict("the game was called off: there is nothing to analyse")
-    if not get_rules(game.slug).spec.reveal_at_end:
+    if not store.rules_of(game).spec.reveal_at_end:
         raise Conflict("this game keeps its hands secret after the end: it is not analysed")
 
 

@@ -14,7 +14,6 @@ from core.errors import NotYourSeat
 from games import store
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.play import steps
-from games.rules import get_rules
 from games.store import Head
 
 User = get_user_model()
@@ -87,7 +86,7 @@ def events_seen_from(*, game: Game | Head, seats: set[int], events) -> list[dict
     # Recorded games hold no private data; a played game shows all once over, if its rules say;
     # a table log too, since the table has shown everything by its end.
     public_end = game.status == GameStatus.FINISHED and (
-        game.mode in (GameMode.RECORD, GameMode.LOG) or get_rules(game.slug).spec.reveal_at_end
+        game.mode in (GameMode.RECORD, GameMode.LOG) or store.rules_of(game).spec.reveal_at_end
     )
     events = list(events)
     names = _actor_names(game, {e.actor_id for e in events if e.actor_id})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games import logchain
-from games.models import Event, Game, GameStatus
+from games.models import Event, Game, GameMode, GameStatus
 from games.rules import get_rules
 from games.store import where
 
@@ -55,10 +55,7 @@ def public_fingerprint(game) -> str | None:
     hidden chip or card might have against it. Once the game is over nothing is hidden."""
     if not game.fingerprint:
         return None
-    if game.status != GameStatus.ACTIVE:
-        return game.fingerprint
-    try:
-        hidden = get_rules(game.slug).spec.hidden_information
-    except KeyError:
-        hidden = False
+    if game.status != GameStatus.ACTIVE or game.mode == GameMode.RECORD:
+        return game.fingerprint  # over, or a result recorded: nothing hidden
+    hidden = get_rules(game.slug, game.rules_version).spec.hidden_information
     return None if hidden else game.fingerprint

@@ -2,7 +2,7 @@
 replayed through the rules. Needs only Python and this repository's ``games/`` folder (no
 Django, nothing installed):
 
-    python3 games/records/verify.py hadal-game-17.json
+    python3 -I -S games/verify_log.py hadal-game-17.json
 
 It prints what it checked and exits 0, or says where the bundle was changed and exits 1.
 ``manage.py verify_log FILE`` runs the same check.
@@ -112,7 +112,7 @@ def _shape(bundle: Any) -> tuple[list[dict], dict, dict, int]:
         known = " and ".join(map(str, logchain.BUNDLE_VERSIONS))
         raise BundleError(
             f"bundle format version {version!r}: this checker reads versions {known}; a "
-            "newer bundle needs a newer copy of games/records/verify.py"
+            "newer bundle needs a newer copy of games/verify_log.py"
         )
     expected = _FIELDS[version]
     if set(bundle) != expected:
@@ -212,12 +212,13 @@ def _check_game(created: dict, events: list[dict], rules_info: dict, game_info: 
 def _replay(created: dict, events: list[dict], rules_info: dict) -> bool:
     if created.get("mode", "play") == "record":
         return False
-    rules = get_rules(rules_info["slug"])  # _check_game found them
-    if rules.spec.version != rules_info["version"]:
+    try:
+        rules = get_rules(rules_info["slug"], rules_info["version"])
+    except ValueError as exc:
         raise BundleError(
-            f"the game was played under version {rules_info['version']} of its rules and this "
-            f"copy has version {rules.spec.version}: check it with a matching copy"
-        )
+            f"the game was played under rules version {rules_info['version']!r}, which this "
+            f"copy does not have ({exc}): check it with a newer copy of the checker"
+        ) from None
     try:
         state = rules.new_game(num_players=created["num_players"], options=created["options"])
     except (KeyError, TypeError, ValueError) as exc:
@@ -262,7 +263,7 @@ def _check_bytes(raw: bytes, bundle: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python3 games/records/verify.py BUNDLE.json", file=sys.stderr)
+        print("usage: python3 -I -S games/verify_log.py BUNDLE.json", file=sys.stderr)
         return 2
     try:
         raw = Path(args[0]).read_bytes()

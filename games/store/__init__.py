@@ -26,7 +26,7 @@ from games.store.chain import ChainBroken, verify_chain
 from games.store.heads import HeadCache, head_of, load_head, remember_on_commit, state_cache
 from games.store.redaction import visible_data
 from games.store.snapshots import maybe_snapshot, snapshot_mac
-from games.store.states import apply_event, load_state, new_state, replay, undone
+from games.store.states import apply_event, load_state, new_state, replay, rules_of, undone
 from games.store.types import (
     AppendResult,
     Guard,
@@ -70,6 +70,7 @@ __all__ = [
     "load_state",
     "maybe_snapshot",
     "new_state",
+    "rules_of",
     "on_write",
     "remember_on_commit",
     "replay",

@@ -11,7 +11,6 @@ from dataclasses import fields
 from django.db import DEFAULT_DB_ALIAS, transaction
 
 from games.models import Game, Seat
-from games.rules import get_rules
 from games.rules.base import State
 from games.store import sharing
 from games.store.types import Head, SeatInfo, where
@@ -50,6 +49,7 @@ def head_of(game: Game) -> Head:
         finished_at=game.finished_at,
         seats=seats,
         chain_version=game.chain_version,
+        rules_version=game.rules_version,
         fingerprint=game.fingerprint,
         scorekeeper_id=game.scorekeeper_id,
         bank_seconds=game.bank_seconds,
@@ -80,15 +80,15 @@ class HeadCache:
 
     Safe because a committed version of a stream never changes: entries are only added once
     the write that made them has committed, and a version's seats and row are facts of that
-    version (every change to them is an event). An entry made under another version of the
-    game's rules is ignored. Callers get clones of the state, never the cached object; heads
+    version (every change to them is an event), and its state is that of the game's own rules
+    version. Callers get clones of the state, never the cached object; heads
     are immutable. (Primary keys are never reused, since games are never deleted; after
     restoring a database, restart the app's processes and clear the cache.)
     """
 
     def __init__(self, size: int = 1024):
         self.size = size
-        self._entries: OrderedDict[tuple, tuple[Head, State, int]] = OrderedDict()
+        self._entries: OrderedDict[tuple, tuple[Head, State]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, db: str, game_id: int, version: int) -> tuple[Head, State] | None:
@@ -104,18 +104,15 @@ class HeadCache:
             if entry is None:
                 return None
             self._keep(key, entry)
-        head, state, rules_version = entry
-        if get_rules(head.slug).spec.version != rules_version:
-            return None
+        head, state = entry
         return head, state.clone()
 
     def put(self, head: Head, state: State) -> None:
-        rules_version = get_rules(head.slug).spec.version
-        self._keep((head.db, head.id, head.version), (head, state, rules_version))
+        self._keep((head.db, head.id, head.version), (head, state))
         if sharing.enabled():
-            sharing.share(HEAD_SHAPE, head, state, rules_version)
+            sharing.share(HEAD_SHAPE, head, state)
 
-    def _keep(self, key: tuple, entry: tuple[Head, State, int]) -> None:
+    def _keep(self, key: tuple, entry: tuple[Head, State]) -> None:
         with self._lock:
             self._entries[key] = entry
             self._entries.move_to_end(key)

@@ -9,9 +9,8 @@ It is as safe as the process's own cache, and for the same reason: an entry is w
 the append that made it has committed, and a committed version of a stream never changes. The
 key carries the database (its oid on PostgreSQL, not its name), the game, the version and the
 shape of the head (the fields of games.store.Head, so that an entry written by older code is
-never read as the new shape); the value carries the rules' version, and an entry made under
-other rules is ignored. The state travels in its JSON form (State.to_json), the head pickled by
-the cache. Entries expire after ``HADAL_SHARED_HEADS_SECONDS``; after restoring a database over
+never read as the new shape). The state travels in its JSON form (State.to_json), rebuilt
+under the game's own rules version, the head pickled by the cache. Entries expire after ``HADAL_SHARED_HEADS_SECONDS``; after restoring a database over
 an existing one, clear the cache.
 
 The cache failing costs a miss, never a move: errors are logged and the caller reads the game.
@@ -69,12 +68,12 @@ def shape_of(fields: tuple[str, ...]) -> str:
     return f"{zlib.crc32(','.join(fields).encode()):x}"
 
 
-def share(shape: str, head: Any, state: State, rules_version: int) -> None:
+def share(shape: str, head: Any, state: State) -> None:
     """Offer a committed head and its state to the other processes."""
     try:
         caches["default"].set(
             _key(shape, head.db, head.id, head.version),
-            (head, rules_version, state.to_json()),
+            (head, state.to_json()),
             settings.HADAL_SHARED_HEADS_SECONDS,
         )
     except Exception:
@@ -83,8 +82,8 @@ def share(shape: str, head: Any, state: State, rules_version: int) -> None:
         )
 
 
-def shared(shape: str, db: str, game_id: int, version: int) -> tuple[Any, State, int] | None:
-    """(head, state, rules version) of a committed version another process shared, or None."""
+def shared(shape: str, db: str, game_id: int, version: int) -> tuple[Any, State] | None:
+    """(head, state) of a committed version another process shared, or None."""
     try:
         entry = caches["default"].get(_key(shape, db, game_id, version))
     except Exception:
@@ -92,13 +91,10 @@ def shared(shape: str, db: str, game_id: int, version: int) -> tuple[Any, State,
         return None
     if entry is None:
         return None
-    head, rules_version, state_json = entry
-    rules = get_rules(head.slug)
-    if rules.spec.version != rules_version:
-        return None
+    head, state_json = entry
     try:
-        return head, state_from_json(rules, state_json), rules_version
-    except StateFormatError:
+        return head, state_from_json(get_rules(head.slug, head.rules_version), state_json)
+    except (StateFormatError, KeyError, ValueError):
         logger.warning("game %s: a shared state that does not rebuild, ignored", game_id)
         return None
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-from types import ModuleType
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
@@ -19,14 +18,14 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 
 from games import logchain
 from games.models import Event, GameMode, Snapshot
-from games.rules import get_rules
+from games.rules import Rules
 from games.rules.base import State, StateFormatError, state_from_json
 from games.store.types import where
 
 logger = logging.getLogger(__name__)
 
 
-def newest_usable(game, rules: ModuleType, target: int) -> tuple[State | None, int, dict[int, str]]:
+def newest_usable(game, rules: Rules, target: int) -> tuple[State | None, int, dict[int, str]]:
     """The state of the newest usable snapshot at or before ``target`` and its version (None
     and 0 if there is none), and those passed over on the way, each version with the hash of
     its event, for the replay to replace (:func:`replace_unusable`).
@@ -134,14 +133,14 @@ def maybe_snapshot(game, state: State, previous_version: int) -> None:
     # One statement: a snapshot someone wrote first is as good as ours (ON CONFLICT DO
     # NOTHING), where get_or_create read, then wrote in a savepoint of its own. A row that
     # is not (planted ahead of the game, say) is replaced by the first read past it.
-    rules_version = get_rules(game.slug).spec.version
+    rules_version = game.rules_version
     Snapshot.objects.using(where(game)).bulk_create(
         [_row(game, rules_version, game.version, game.fingerprint, state)],
         ignore_conflicts=True,
     )
 
 
-def replace_unusable(game, rules: ModuleType, version: int, chain_hash: str, state: State) -> None:
+def replace_unusable(game, rules: Rules, version: int, chain_hash: str, state: State) -> None:
     """Put the true state over a snapshot row found unusable, as the replay passes its
     version, so that it is not met again: a cache row rewritten, never an event. A read
     that cannot write (a lock, a read-only database) still answers."""

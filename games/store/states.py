@@ -15,9 +15,13 @@ from games.store.heads import state_cache
 from games.store.types import where
 
 
+def rules_of(game):
+    """The rules ``game`` (a Game row or a Head) is played under: its own version, for ever."""
+    return get_rules(game.slug, game.rules_version)
+
+
 def new_state(game) -> State:
-    rules = get_rules(game.slug)
-    return rules.new_game(num_players=game.num_players, options=game.options)
+    return rules_of(game).new_game(num_players=game.num_players, options=game.options)
 
 
 # The kinds of event that move the rules, as plain strings: a set lookup, where reading an
@@ -54,7 +58,7 @@ def load_state(game, at: int | None = None) -> State:
     hit = state_cache.get(where(game), game.pk, target)
     if hit is not None:
         return hit[1]
-    rules = get_rules(game.slug)
+    rules = rules_of(game)
     if game.mode == GameMode.LOG:
         # An undo reaches back behind any snapshot: a table log (entered by hand, hundreds
         # of events at most) replays from the start, less the entries taken back.

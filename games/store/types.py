@@ -109,6 +109,7 @@ class Head:
     finished_at: datetime | None
     seats: tuple[SeatInfo, ...]
     chain_version: int  # what each event's hash covers (logchain's formats)
+    rules_version: int  # the version of its rules the game is played under, for ever
     fingerprint: str = ""  # the hash of the last event (logchain)
     scorekeeper_id: int | None = (
         None  # a table log's (games.tablelog.services): who sees all while it runs

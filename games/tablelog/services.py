@@ -152,13 +152,13 @@ def table_log_start(*, game: Game, by: AbstractUser, organiser: bool = False) ->
     if game.seats.filter(bots).exists():
         raise Conflict("a bot sits at this table, and bots do not play at a table log")
     try:
-        rules = get_rules(game.slug)
+        rules = get_rules(game.slug)  # the newest: the log starts now
         rules.spec.validate(game.num_players, game.options)
     except (KeyError, ValueError) as exc:
         raise Refused(f"this game cannot be logged move by move: {exc}") from None
     head = store.load_head(game.pk)
     assert head is not None  # the row is locked and has seats
-    state = store.new_state(game)
+    state = rules.new_game(num_players=game.num_players, options=game.options)
     started = game_events.log_started(
         scorekeeper=by.username,
         rules_version=rules.spec.version,
@@ -173,9 +173,9 @@ def table_log_start(*, game: Game, by: AbstractUser, organiser: bool = False) ->
             "mode": GameMode.LOG,
             "current_player": state.current_player,
             "scorekeeper_id": by.pk,  # on the head too, which redacts by it (seats_seen)
+            "rules_version": rules.spec.version,
         },
     )
-    Game.objects.filter(pk=game.pk).update(rules_version=rules.spec.version)  # not a head field
     game.refresh_from_db()
     return game
 

@@ -272,7 +272,7 @@ def test_a_bundle_of_a_version_to_come_is_refused_saying_which_are_read(tmp_path
     failed = run_script(tmp_path, raw)
     assert failed.returncode == 1
     assert "this checker reads versions 1 and 2" in failed.stderr
-    assert "needs a newer copy of games/records/verify.py" in failed.stderr
+    assert "needs a newer copy of games/verify_log.py" in failed.stderr
 
 
 def test_verify_log_checks_a_stored_game(finished, capsys):

@@ -125,8 +125,16 @@ const POWERS = {
   illusionist: "swap a Location for a face-up one",
   invoker: "play another turn",
   oracle: "discard a Council stack",
-  master_of_magic: "your recruits need one race fewer",
+  master_of_magic: "affiliate the Ally of your choice",
 };
+// The powers as they were under an earlier version of the rules, for the games played then.
+const EARLIER_POWERS = {1: {master_of_magic: "your recruits need one race fewer"}};
+let rulesVersion = null;  // the game's, from ctx.game when drawn
+
+function powerText(power) {
+  const earlier = EARLIER_POWERS[rulesVersion] || {};
+  return earlier[power] || POWERS[power] || power;
+}
 const TIMINGS = {
   "once": "ONCE", "while free": "WHILE FREE", "once and while free": "ONCE + WHILE FREE",
 };
@@ -223,7 +231,7 @@ function lordTooltip(lord) {
   if (lord.cost !== null) lines.push(`Cost: ${costText(lord)}`);
   if (lord.ip !== null) lines.push(`Influence Points: ${lord.ip}`);
   if (lord.keys) lines.push(`Keys: ${lord.keys}`);
-  if (lord.power) lines.push(`Power (${lord.timing}): ${POWERS[lord.power] || lord.power}`);
+  if (lord.power) lines.push(`Power (${lord.timing}): ${powerText(lord.power)}`);
   return lines.join("\n");
 }
 
@@ -430,7 +438,7 @@ function lordCard(lord, x, y, width, height, compact, note) {
     if (lord.power) {
       group.append(label(x + 7, powerY, TIMINGS[lord.timing] || "", "tiny",
         {fill: "#f2c44c", "font-size": 8, "letter-spacing": "0.06em"}));
-      wrap(POWERS[lord.power] || lord.power, width - 14, 5.3, 2).forEach((line, k) =>
+      wrap(powerText(lord.power), width - 14, 5.3, 2).forEach((line, k) =>
         group.append(label(x + 7, powerY + 12 + k * 11, line, "tiny",
           {fill: "rgba(233, 247, 255, 0.82)"})));
     } else {
@@ -1140,6 +1148,7 @@ function seatPanel(view, seat, y, ctx) {
 // -- the renderer ----------------------------------------------------------------------------
 
 export function draw(container, view, ctx) {
+  rulesVersion = ctx.game ? ctx.game.rules_version : null;
   const parts = [title(view, ctx), court(view, ctx), track(view, ctx), threat(view),
     council(view, ctx)];
   let y = ROW2.y + ROW2.height + 10;
