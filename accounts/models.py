@@ -15,3 +15,42 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"settings of {self.user}"
+
+
+class Person(models.Model):
+    """Someone a game's log names: a member (their account; bots are accounts too) or a guest a
+    club recorded by name. Logs name a person by ``public_id`` alone (games/eventschema.py),
+    never by name: a member's name is their account's, a guest's is here, and either can be
+    erased without touching a log.
+
+    ``key`` seals what the person wrote in a log in their own words (a record's notes, a
+    dispute's reason), each note encrypted under it (accounts.people.seal). Erasing the person
+    erases the key with the name, and their notes can no longer be read, while every log and
+    every hash stays as it was (crypto-shredding)."""
+
+    public_id = models.CharField(max_length=16, unique=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="person",
+    )
+    guest_name = models.CharField(max_length=60, blank=True)  # "" for a member, and once erased
+    key = models.CharField(max_length=64, blank=True)  # a Fernet key; "" until needed, and erased
+    erased_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # One guest person per name: a club's records name a guest by name, as the
+            # standings always have.
+            models.UniqueConstraint(
+                fields=["guest_name"],
+                condition=models.Q(user__isnull=True) & ~models.Q(guest_name=""),
+                name="person_one_guest_per_name",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.public_id
