@@ -4,9 +4,15 @@ is written.
 The store (games.store) stores whatever a NewEvent carries and hashes its bytes into the log's
 chain (games.logchain); replay, the rules and the readers take the data back as written
 (``data["action"]``, ``data["result"]``, ``data["undoes"]``...). So a shape written here is kept
-for good: a key renamed, added or left out changes every log written after, and no longer
-matches the logs, fingerprints and bundles written before. The services decide when a fact
-happens and append it; this module says what its event carries.
+for good: a change of shape is a new schema version of its kind, with an upcaster that reads
+the old shape as the new (games/eventschema.py), never a silent edit. The services decide when
+a fact happens and append it; this module says what its event carries.
+
+The kinds that name people take the names the services hold, where the first version put
+them, and a ``people`` resolver (games.people.writer) that turns them into public ids and
+seals a member's notes (a record's notes, a dispute's or a correction's reason) under their
+key: the data written is the newest schema version, eventschema's upcast of the first, so
+that no log holds a name or a member's words in the clear.
 
 Each constructor is named for its EventKind and takes keyword arguments only. A key that some
 events of a kind carry and others do not is an optional argument, left out of the data unless
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import eventschema
 from games.models import EventKind
 from games.store import NewEvent
 
@@ -31,6 +38,12 @@ class _Unset:
 
 UNSET: Any = _Unset()
 """The default of an argument whose key may hold None: the key is left out of the data."""
+
+
+def _named(kind: str, data: dict[str, Any], people: eventschema.Resolver, **rest: Any) -> NewEvent:
+    # ``data`` in the first version's shape (names, notes in the clear), upcast: ids, sealed.
+    return NewEvent(kind, eventschema.upcast(kind, data, people), **rest)
+
 
 Action = dict[str, Any]
 Results = list[dict[str, Any]]
@@ -53,6 +66,7 @@ def game_created(
     time_control: dict[str, Any] | None = UNSET,
     accepted: list[int] | None = None,
     rematch_of: int | None = None,
+    people: eventschema.Resolver,
 ) -> NewEvent:
     """The game set up: played here (no ``mode``, a ``time_control``), a table log or a record."""
     data: dict[str, Any] = {"game": game}
@@ -72,7 +86,7 @@ def game_created(
         data["accepted"] = accepted
     if rematch_of is not None:
         data["rematch_of"] = rematch_of
-    return NewEvent(EventKind.GAME_CREATED, data, actor_id=actor_id)
+    return _named(EventKind.GAME_CREATED, data, people, actor_id=actor_id)
 
 
 def action_applied(
@@ -117,9 +131,9 @@ def seat_declined(*, seat: int, actor_id: int) -> NewEvent:
     return NewEvent(EventKind.SEAT_DECLINED, {}, seat=seat, actor_id=actor_id)
 
 
-def seat_joined(*, seat: int, user: str, actor_id: int) -> NewEvent:
+def seat_joined(*, seat: int, user: str, actor_id: int, people: eventschema.Resolver) -> NewEvent:
     """The user named ``user`` takes the open ``seat``."""
-    return NewEvent(EventKind.SEAT_JOINED, {"user": user}, seat=seat, actor_id=actor_id)
+    return _named(EventKind.SEAT_JOINED, {"user": user}, people, seat=seat, actor_id=actor_id)
 
 
 def seat_resigned(*, seat: int, reason: str, actor_id: int | None) -> NewEvent:
@@ -128,7 +142,12 @@ def seat_resigned(*, seat: int, reason: str, actor_id: int | None) -> NewEvent:
 
 
 def game_finished(
-    *, result: Results, reason: str, bid: Bid | None = UNSET, sheet: dict | None = None
+    *,
+    result: Results,
+    reason: str,
+    people: eventschema.Resolver,
+    bid: Bid | None = UNSET,
+    sheet: dict | None = None,
 ) -> NewEvent:
     """The game's final result; a game played at a table adds its ``bid`` and score ``sheet``."""
     data: dict[str, Any] = {"result": result, "reason": reason}
@@ -136,7 +155,7 @@ def game_finished(
         data["bid"] = bid
     if sheet:
         data["sheet"] = sheet
-    return NewEvent(EventKind.GAME_FINISHED, data)
+    return _named(EventKind.GAME_FINISHED, data, people)
 
 
 def game_voided(
@@ -159,22 +178,30 @@ def result_recorded(
     notes: str,
     bid: Bid | None,
     actor_id: int,
+    people: eventschema.Resolver,
     sheet: dict | None = None,
 ) -> NewEvent:
-    """A club record's result as recorded, ``played_at`` an ISO 8601 time."""
+    """A club record's result as recorded, ``played_at`` an ISO 8601 time, notes sealed."""
     data: dict[str, Any] = {"results": results, "played_at": played_at, "notes": notes, "bid": bid}
     if sheet:
         data["sheet"] = sheet
-    return NewEvent(EventKind.RESULT_RECORDED, data, actor_id=actor_id)
+    return _named(EventKind.RESULT_RECORDED, data, people, actor_id=actor_id)
 
 
-def result_reported(*, results: Results, bid: Bid | None, actor_id: int) -> NewEvent:
+def result_reported(
+    *, results: Results, bid: Bid | None, actor_id: int, people: eventschema.Resolver
+) -> NewEvent:
     """A player at a tournament table reports its result."""
-    return NewEvent(EventKind.RESULT_REPORTED, {"results": results, "bid": bid}, actor_id=actor_id)
+    data = {"results": results, "bid": bid}
+    return _named(EventKind.RESULT_REPORTED, data, people, actor_id=actor_id)
 
 
 def result_confirmed(
-    *, actor_id: int, for_everyone: bool = False, on_behalf_of: list[str] | None = None
+    *,
+    actor_id: int,
+    people: eventschema.Resolver,
+    for_everyone: bool = False,
+    on_behalf_of: list[str] | None = None,
 ) -> NewEvent:
     """The result waiting is confirmed: by the actor, for ``on_behalf_of`` or ``for_everyone``."""
     data: dict[str, Any] = {}
@@ -182,11 +209,16 @@ def result_confirmed(
         data["for_everyone"] = True
     if on_behalf_of:
         data["on_behalf_of"] = on_behalf_of
-    return NewEvent(EventKind.RESULT_CONFIRMED, data, actor_id=actor_id)
+    return _named(EventKind.RESULT_CONFIRMED, data, people, actor_id=actor_id)
 
 
 def result_disputed(
-    *, results: Results | None, actor_id: int, reason: str | None = None, bid: Bid | None = UNSET
+    *,
+    results: Results | None,
+    actor_id: int,
+    people: eventschema.Resolver,
+    reason: str | None = None,
+    bid: Bid | None = UNSET,
 ) -> NewEvent:
     """The result waiting is wrong: a club member's ``reason``, or the result a player saw."""
     data: dict[str, Any] = {}
@@ -195,19 +227,22 @@ def result_disputed(
     data["results"] = results
     if bid is not UNSET:
         data["bid"] = bid
-    return NewEvent(EventKind.RESULT_DISPUTED, data, actor_id=actor_id)
+    return _named(EventKind.RESULT_DISPUTED, data, people, actor_id=actor_id)
 
 
-def result_overridden(*, results: Results, bid: Bid | None, actor_id: int) -> NewEvent:
+def result_overridden(
+    *, results: Results, bid: Bid | None, actor_id: int, people: eventschema.Resolver
+) -> NewEvent:
     """The organiser settles a tournament table's result."""
     data = {"results": results, "bid": bid}
-    return NewEvent(EventKind.RESULT_OVERRIDDEN, data, actor_id=actor_id)
+    return _named(EventKind.RESULT_OVERRIDDEN, data, people, actor_id=actor_id)
 
 
 def result_corrected(
     *,
     results: Results,
     actor_id: int,
+    people: eventschema.Resolver,
     reason: str | None = None,
     bid: Bid | None = UNSET,
     sheet: dict | None = None,
@@ -220,20 +255,25 @@ def result_corrected(
         data["bid"] = bid
     if sheet:
         data["sheet"] = sheet
-    return NewEvent(EventKind.RESULT_CORRECTED, data, actor_id=actor_id)
+    return _named(EventKind.RESULT_CORRECTED, data, people, actor_id=actor_id)
 
 
 # -- table logs -----------------------------------------------------------------------------------
 
 
 def log_started(
-    *, scorekeeper: str, rules_version: int, options: dict[str, Any], actor_id: int
+    *,
+    scorekeeper: str,
+    rules_version: int,
+    options: dict[str, Any],
+    actor_id: int,
+    people: eventschema.Resolver,
 ) -> NewEvent:
     """A tournament table kept as a table log; its rules' setup, so the log alone replays it."""
     # The table's GameCreated, a record's, names no rules version: replay takes it from here
     # (games/records/verify.py).
     data = {"scorekeeper": scorekeeper, "rules_version": rules_version, "options": options}
-    return NewEvent(EventKind.LOG_STARTED, data, actor_id=actor_id)
+    return _named(EventKind.LOG_STARTED, data, people, actor_id=actor_id)
 
 
 def entry_undone(*, undoes: int, kind: str, actor_id: int) -> NewEvent:

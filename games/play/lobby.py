@@ -29,7 +29,7 @@ from accounts.bots import is_bot
 from core import inputs
 from core.errors import Conflict, InvalidInput, NotYourSeat
 from games import events as game_events
-from games import store
+from games import people, store
 from games.models import Game, GameMode, GameStatus, Seat
 from games.play import clocks, services, steps
 from games.store import AppendResult, VersionConflict
@@ -132,7 +132,14 @@ def game_join(*, game: Game | int, seat: object, user: AbstractUser) -> AppendRe
                 appended, new = store.write(
                     head,
                     head.version,
-                    [game_events.seat_joined(seat=index, user=user.username, actor_id=user.pk)],
+                    [
+                        game_events.seat_joined(
+                            seat=index,
+                            user=user.username,
+                            actor_id=user.pk,
+                            people=people.writer(seats=seats),
+                        )
+                    ],
                     projection=clock,
                     seat_changes={index: {"user_id": user.pk, "accepted": True}},
                     now=now,

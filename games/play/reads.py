@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 
 from core.errors import NotYourSeat
-from games import store
+from games import eventschema, people, store
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.play import steps
 from games.store import Head
@@ -90,16 +90,25 @@ def events_seen_from(*, game: Game | Head, seats: set[int], events) -> list[dict
     )
     events = list(events)
     names = _actor_names(game, {e.actor_id for e in events if e.actor_id})
+    # A log names people by id: a reader sees their names (and their notes), as they are now.
+    old = people.Reader(game.seats if isinstance(game, Head) else game.seats.all())
+    data = [
+        old.current(e.kind, store.visible_data(e, seats, public_end), e.actor_id)
+        if e.kind in eventschema.PEOPLE
+        else store.visible_data(e, seats, public_end)
+        for e in events
+    ]
+    shown = people.Shown((e.kind, d) for e, d in zip(events, data) if e.kind in eventschema.PEOPLE)
     return [
         {
             "seq": e.seq,
             "kind": e.kind,
             "seat": e.seat,
             "actor": names.get(e.actor_id),
-            "data": store.visible_data(e, seats, public_end),
+            "data": shown(e.kind, d),
             "created_at": e.created_at.isoformat(),
         }
-        for e in events
+        for e, d in zip(events, data)
     ]
 
 
@@ -189,9 +198,12 @@ def events_of_kinds(
     *, game_ids: list[int], kinds: tuple[str, ...]
 ) -> list[tuple[int, str, dict[str, Any], int | None, int | None]]:
     """The events of ``kinds`` in ``game_ids`` as ``(game_id, kind, data, seat, actor_id)``,
-    by game and in the order they were appended: one query."""
-    return list(
-        Event.objects.filter(game_id__in=game_ids, kind__in=kinds)
-        .order_by("game_id", "seq")
-        .values_list("game_id", "kind", "data", "seat", "actor_id")
+    by game and in the order they were appended, each data in the newest shape of its kind
+    (games.people.current_rows): one query, and one more if any is of an old shape."""
+    return people.current_rows(
+        list(
+            Event.objects.filter(game_id__in=game_ids, kind__in=kinds)
+            .order_by("game_id", "seq")
+            .values_list("game_id", "kind", "data", "seat", "actor_id")
+        )
     )

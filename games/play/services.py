@@ -29,7 +29,7 @@ from core.errors import (
     UnknownName,
 )
 from games import events as game_events
-from games import store
+from games import people, store
 from games.bots import get_bot
 from games.catalog import game_name, game_types
 from games.models import EventKind, Game, GameStatus, Seat
@@ -81,12 +81,11 @@ def game_create(
         user is not None and (bool(bot) or seated or user.pk == getattr(created_by, "pk", None))
         for user, bot in seat_users
     ]
-    Seat.objects.bulk_create(
-        [
-            Seat(game=game, index=i, user=user, bot=bot, accepted=taken)
-            for i, ((user, bot), taken) in enumerate(zip(seat_users, accepted))
-        ]
-    )
+    new_seats = [
+        Seat(game=game, index=i, user=user, bot=bot, accepted=taken)
+        for i, ((user, bot), taken) in enumerate(zip(seat_users, accepted))
+    ]
+    Seat.objects.bulk_create(new_seats)
     state = store.new_state(game)
     created = game_events.game_created(
         game=slug,
@@ -98,6 +97,7 @@ def game_create(
         accepted=[i for i, taken in enumerate(accepted) if taken],
         rematch_of=rematch_of.pk if rematch_of is not None else None,
         actor_id=getattr(created_by, "pk", None),
+        people=people.writer(seats=new_seats),
     )
     events = [created, *steps.resolve_chance(state)]
     seated_game = Game.objects.prefetch_related(

@@ -25,7 +25,7 @@ from django.utils import timezone
 from core import inputs
 from core.errors import InvalidInput, KeyReused, RuleViolation
 from games import events as game_events
-from games import store
+from games import people, store
 from games.models import EventKind, Game, GameMode, GameStatus
 from games.play import clocks
 from games.rules import CHANCE
@@ -203,7 +203,10 @@ def append_and_project(
     else:
         result = None
     if result is not None:
-        events = [*events, game_events.game_finished(result=result, reason=reason)]
+        finished = game_events.game_finished(
+            result=result, reason=reason, people=people.writer(seats=seats)
+        )
+        events = [*events, finished]
         projection = {"status": GameStatus.FINISHED, "current_player": None, "result": result}
     elif state.current_player != head.current_player:
         projection = {"current_player": state.current_player}

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractUser
 
 from accounts.bots import BOT_PREFIX
+from games import people
 from games.models import Event, EventKind, Game, GameMode, GameStatus, ScoreSheet, Seat
 from games.records import oceans
 
@@ -27,16 +28,19 @@ def result_state(game: Game) -> dict[str, Any]:
 
 
 def result_states(game_ids: list[int]) -> dict[int, dict[str, Any]]:
-    """``result_state`` of many table games in two queries, whatever their number: a
-    tournament page shows every table's."""
-    events: dict[int, list[tuple[str, Any, str | None]]] = {pk: [] for pk in game_ids}
-    rows = (
+    """``result_state`` of many table games in four queries, whatever their number: a
+    tournament page shows every table's. The fold reads names: the log's ids are shown as
+    the names they stand for now (games.people)."""
+    rows = list(
         Event.objects.filter(game_id__in=game_ids, kind__in=RESULT_KINDS)
         .order_by("game_id", "seq")
-        .values_list("game_id", "kind", "data", "actor__username")
+        .values_list("game_id", "kind", "data", "actor__username", "actor_id")
     )
-    for game_id, kind, data, actor in rows:
-        events[game_id].append((kind, data, actor))
+    rows = people.current_rows(rows)
+    shown = people.Shown((kind, data) for _, kind, data, _, _ in rows)
+    events: dict[int, list[tuple[str, Any, str | None]]] = {pk: [] for pk in game_ids}
+    for game_id, kind, data, actor, _ in rows:
+        events[game_id].append((kind, shown(kind, data), actor))
     named: dict[int, list[str]] = {pk: [] for pk in game_ids}
     seats = (
         Seat.objects.filter(game_id__in=game_ids, user__isnull=False)

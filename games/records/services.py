@@ -38,7 +38,7 @@ from core.errors import (
     UnknownName,
 )
 from games import events as game_events
-from games import store
+from games import people, store
 from games.catalog import GameType, game_type
 from games.models import EventKind, Game, GameMode, GameStatus, ScoreSheet, Seat
 from games.play.steps import announce
@@ -156,8 +156,9 @@ class CheckedRecord:
     sheet: dict | None
     seats: list[Seat]  # unsaved, each member's user found
 
-    def first_events(self, recorded_by) -> list[NewEvent]:
-        """What recording it appends first: the table set, the result recorded."""
+    def first_events(self, recorded_by, named: people.Writer) -> list[NewEvent]:
+        """What recording it appends first: the table set, the result recorded (``named``:
+        :meth:`writer`)."""
         return [
             game_events.game_created(
                 game=self.slug,
@@ -165,6 +166,7 @@ class CheckedRecord:
                 num_players=len(self.results),
                 seats=[_seat_json(s) for s in self.seats],
                 actor_id=recorded_by.pk,
+                people=named,
             ),
             game_events.result_recorded(
                 results=projected(self.results),
@@ -173,8 +175,13 @@ class CheckedRecord:
                 bid=self.bid,
                 sheet=self.sheet,
                 actor_id=recorded_by.pk,
+                people=named,
             ),
         ]
+
+    def writer(self, recorded_by) -> people.Writer:
+        """Who the record names, by id, and the recorder's notes sealed under their key."""
+        return people.writer(seats=self.seats, author=recorded_by)
 
     def new_game(self, recorded_by) -> Game:
         return Game(
@@ -255,7 +262,10 @@ def record_write(*, record: CheckedRecord, recorded_by, on_behalf_of: Collection
         seat.game = game
     Seat.objects.bulk_create(record.seats)
     _remember_seats(game, record.seats)
-    store.append(game, 0, record.first_events(recorded_by), projection={"current_player": None})
+    named = record.writer(recorded_by)
+    store.append(
+        game, 0, record.first_events(recorded_by, named), projection={"current_player": None}
+    )
     if on_behalf_of:
         _vouch(game, recorded_by, on_behalf_of, reason="recorded")
     else:
@@ -275,10 +285,11 @@ def match_records_confirmed(*, records: list[CheckedRecord], recorded_by) -> lis
         result = projected(record.results)
         game.status, game.result = GameStatus.FINISHED, result
         game.current_player, game.finished_at = None, record.played_at
+        named = record.writer(recorded_by)
         finished = game_events.game_finished(
-            result=result, reason="recorded", bid=record.bid, sheet=record.sheet
+            result=result, reason="recorded", bid=record.bid, sheet=record.sheet, people=named
         )
-        appends = [record.first_events(recorded_by), [finished]]
+        appends = [record.first_events(recorded_by, named), [finished]]
         streams.append((game, record.seats, appends))
     store.create_streams(streams)
     ScoreSheet.objects.bulk_create(
@@ -351,7 +362,11 @@ def result_correct(
     else:
         sheet = parse_sheet(game.slug, sheet, clean)
     corrected = game_events.result_corrected(
-        results=projected(clean), reason=reason, sheet=sheet, actor_id=by.pk
+        results=projected(clean),
+        reason=reason,
+        sheet=sheet,
+        actor_id=by.pk,
+        people=people.writer(game, author=by),
     )
     store.append(game, game.version, [corrected])
     if on_behalf_of:
@@ -385,14 +400,22 @@ def record_confirm(
         store.append(
             game,
             game.version,
-            [game_events.result_confirmed(for_everyone=True, actor_id=user.pk)],
+            [
+                game_events.result_confirmed(
+                    for_everyone=True, actor_id=user.pk, people=people.writer(game)
+                )
+            ],
         )
         finish(game, reads.result_state(game), reason="confirmed")
         return reads.result_state(game)
     store.append(
         game,
         game.version,
-        [game_events.result_confirmed(on_behalf_of=covered, actor_id=user.pk)],
+        [
+            game_events.result_confirmed(
+                on_behalf_of=covered, actor_id=user.pk, people=people.writer(game)
+            )
+        ],
     )
     return finish_if_confirmed(game)
 
@@ -410,7 +433,11 @@ def _vouch(game: Game, by, on_behalf_of: Collection[str], *, reason: str) -> dic
         store.append(
             game,
             game.version,
-            [game_events.result_confirmed(on_behalf_of=covered, actor_id=by.pk)],
+            [
+                game_events.result_confirmed(
+                    on_behalf_of=covered, actor_id=by.pk, people=people.writer(game)
+                )
+            ],
         )
     return reads.result_state(game)
 
@@ -432,7 +459,14 @@ def record_dispute(*, game: Game, user: AbstractUser, reason: str = "") -> dict[
     store.append(
         game,
         game.version,
-        [game_events.result_disputed(reason=reason, results=None, actor_id=user.pk)],
+        [
+            game_events.result_disputed(
+                reason=reason,
+                results=None,
+                actor_id=user.pk,
+                people=people.writer(game, author=user),
+            )
+        ],
     )
     return reads.result_state(game)
 
@@ -509,7 +543,11 @@ def finish(game: Game, state: dict[str, Any], *, reason: str) -> None:
     if state["played_at"]:
         projection["finished_at"] = dt.datetime.fromisoformat(state["played_at"])
     finished = game_events.game_finished(
-        result=result, reason=reason, bid=state["bid"], sheet=state["sheet"]
+        result=result,
+        reason=reason,
+        bid=state["bid"],
+        sheet=state["sheet"],
+        people=people.writer(game),
     )
     store.append(game, game.version, [finished], projection=projection)
     if state["sheet"]:

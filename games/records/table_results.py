@@ -16,7 +16,7 @@ from django.db import transaction
 
 from core.errors import NotYourSeat, RuleViolation
 from games import events as game_events
-from games import store
+from games import people, store
 from games.catalog import game_type
 from games.models import Game, GameMode, GameStatus, Seat
 from games.play.steps import announce
@@ -42,7 +42,8 @@ def table_game_create(
         num_players=len(users),
         created_by=created_by,
     )
-    Seat.objects.bulk_create([Seat(game=game, index=i, user=u) for i, u in enumerate(users)])
+    seats = [Seat(game=game, index=i, user=u) for i, u in enumerate(users)]
+    Seat.objects.bulk_create(seats)
     created = game_events.game_created(
         game=kind.slug,
         mode=GameMode.RECORD,
@@ -50,6 +51,7 @@ def table_game_create(
         options=options or {},
         seats=[{"user": u.username} for u in users],
         actor_id=getattr(created_by, "pk", None),
+        people=people.writer(seats=seats),
     )
     store.append(game, 0, [created], projection={"current_player": None})
     return game
@@ -78,7 +80,11 @@ def result_report(
     store.append(
         game,
         game.version,
-        [game_events.result_reported(results=clean, bid=bid, actor_id=user.pk)],
+        [
+            game_events.result_reported(
+                results=clean, bid=bid, actor_id=user.pk, people=people.writer(game)
+            )
+        ],
     )
     return records.finish_if_confirmed(game)
 
@@ -104,11 +110,15 @@ def result_confirm(
     bid = _parse_bid(game, bid) if stated else state["bid"]
     if clean != state["reported"] or bid != state["bid"]:
         disputed = game_events.result_disputed(
-            results=clean, bid=bid if stated else game_events.UNSET, actor_id=user.pk
+            results=clean,
+            bid=bid if stated else game_events.UNSET,
+            actor_id=user.pk,
+            people=people.writer(game, author=user),
         )
         store.append(game, game.version, [disputed])
         return reads.result_state(game)
-    store.append(game, game.version, [game_events.result_confirmed(actor_id=user.pk)])
+    confirmed = game_events.result_confirmed(actor_id=user.pk, people=people.writer(game))
+    store.append(game, game.version, [confirmed])
     return records.finish_if_confirmed(game)
 
 
@@ -125,12 +135,13 @@ def result_override(
     bid = _parse_bid(game, bid)
     correcting = game.status == GameStatus.FINISHED
     settled = game_events.result_corrected if correcting else game_events.result_overridden
+    named = people.writer(game, author=by)
     store.append(
         game,
         game.version,
         [
-            settled(results=clean, bid=bid, actor_id=by.pk),
-            game_events.game_finished(result=clean, reason="organiser"),
+            settled(results=clean, bid=bid, actor_id=by.pk, people=named),
+            game_events.game_finished(result=clean, reason="organiser", people=named),
         ],
         projection={"status": GameStatus.FINISHED, "result": clean},
     )

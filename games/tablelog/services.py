@@ -37,7 +37,7 @@ from core.errors import (
     UnknownName,
 )
 from games import events as game_events
-from games import store
+from games import people, store
 from games.models import Event, EventKind, Game, GameMode, GameStatus, Seat
 from games.play import reads, services, steps
 from games.rules import CHANCE, IllegalAction, get_rules
@@ -69,8 +69,8 @@ def log_create(
     seated, other than the scorekeeper and the creator, have not agreed to it until they
     accept their seat; it is kept and finished meanwhile, and rated only once they have."""
     rules, options = services.game_setup(slug, seats, options)
-    people = [_table_seat(i, s) for i, s in enumerate(seats)]
-    keeper = _scorekeeper(scorekeeper, [u for u, _ in people if u is not None], created_by)
+    sitting = [_table_seat(i, s) for i, s in enumerate(seats)]
+    keeper = _scorekeeper(scorekeeper, [u for u, _ in sitting if u is not None], created_by)
     game = Game.objects.create(
         slug=slug,
         mode=GameMode.LOG,
@@ -82,13 +82,12 @@ def log_create(
     )
     # Whoever keeps the log or sets it up agrees to it by doing so; every other member seated
     # accepts their seat (games.play.seating.game_accept) before it may be rated.
-    accepted = [user is None or user.pk in (keeper.pk, created_by.pk) for user, _ in people]
-    Seat.objects.bulk_create(
-        [
-            Seat(game=game, index=i, user=user, guest=guest, accepted=taken)
-            for i, ((user, guest), taken) in enumerate(zip(people, accepted))
-        ]
-    )
+    accepted = [user is None or user.pk in (keeper.pk, created_by.pk) for user, _ in sitting]
+    new_seats = [
+        Seat(game=game, index=i, user=user, guest=guest, accepted=taken)
+        for i, ((user, guest), taken) in enumerate(zip(sitting, accepted))
+    ]
+    Seat.objects.bulk_create(new_seats)
     state = store.new_state(game)
     created = game_events.game_created(
         game=slug,
@@ -96,10 +95,11 @@ def log_create(
         rules_version=rules.spec.version,
         num_players=len(seats),
         options=options,
-        seats=[{"user": u.username} if u else {"guest": g} for u, g in people],
+        seats=[{"user": u.username} if u else {"guest": g} for u, g in sitting],
         scorekeeper=keeper.username,
         accepted=[i for i, taken in enumerate(accepted) if taken],
         actor_id=created_by.pk,
+        people=people.writer(seats=new_seats),
     )
     seated = Game.objects.prefetch_related(
         Prefetch("seats", Seat.objects.select_related("user"))
@@ -164,6 +164,7 @@ def table_log_start(*, game: Game, by: AbstractUser, organiser: bool = False) ->
         rules_version=rules.spec.version,
         options=game.options,
         actor_id=by.pk,
+        people=people.writer(game),
     )
     store.write(
         head,

@@ -1,7 +1,11 @@
 """Each event kind's data, written out as a log holds it. The store hashes these bytes into the
 chain and replay reads them back, so a constructor that builds anything else (a key more or
 less, another order, another type) changes every log written after: these cases must not move.
-No database: a constructor only builds a NewEvent."""
+No database: a constructor only builds a NewEvent, and the people it names are turned into ids
+by the resolver it is given (here :class:`Table`, whose ids are made from the names).
+
+The kinds that name people are at schema version 2 ("v": 2, games/eventschema.py): people by
+id, a member's notes sealed."""
 
 from __future__ import annotations
 
@@ -18,15 +22,35 @@ SCORES = [
     {"player": "alice", "score": 31, "rank": 1},
     {"player": "bob", "score": 24, "rank": 2},
 ]
+SCORE_IDS = [
+    {"player": "m-alice", "score": 31, "rank": 1},
+    {"player": "m-bob", "score": 24, "rank": 2},
+]
 BID = {"player": "alice", "amount": 3}
+BID_ID = {"player": "m-alice", "amount": 3}
 SHEET = {"rows": [[12, 9], [19, 15]]}
 OPEN_SEAT = {"user": None, "bot": None, "open": True}
+
+
+class Table:
+    """Who sits at the table: a member's id is "m-" and their name, a guest's (a name with a
+    capital) "g-" and theirs; a note is "sealed" in angle brackets, by "m-writer"."""
+
+    def person(self, name, *, guest):
+        return ("g-" if guest or name[:1].isupper() else "m-") + name.lower()
+
+    def note(self, text):
+        return {"sealed": f"<{text}>", "by": "m-writer"}
+
+
+PEOPLE = Table()
 TIME_CONTROL = {"move_seconds": 60, "on_timeout": "random"}
 
 # (what a site builds, kind, data, seat, actor), one case for each shape a kind is appended in.
 CASES = {
     "a game created to be played here": (
         events.game_created(
+            people=PEOPLE,
             game="abyss",
             rules_version=3,
             num_players=2,
@@ -42,15 +66,20 @@ CASES = {
             "rules_version": 3,
             "num_players": 2,
             "options": {},
-            "seats": [{"user": "alice", "bot": None}, {"user": "hadal-bot-1", "bot": "random"}],
+            "seats": [
+                {"user": "m-alice", "bot": None},
+                {"user": "m-hadal-bot-1", "bot": "random"},
+            ],
             "time_control": None,
             "accepted": [0, 1],
+            "v": 2,
         },
         None,
         7,
     ),
     "a rematch with a clock and an open seat": (
         events.game_created(
+            people=PEOPLE,
             game="deep-sea-adventure",
             rules_version=2,
             num_players=2,
@@ -67,16 +96,18 @@ CASES = {
             "rules_version": 2,
             "num_players": 2,
             "options": {"rounds": 3},
-            "seats": [{"user": "alice", "bot": None}, OPEN_SEAT],
+            "seats": [{"user": "m-alice", "bot": None}, OPEN_SEAT],
             "time_control": {"move_seconds": 60, "on_timeout": "random"},
             "accepted": [0],
             "rematch_of": 41,
+            "v": 2,
         },
         None,
         7,
     ),
     "a game created by nobody, nobody's seat taken yet": (
         events.game_created(
+            people=PEOPLE,
             game="abyss",
             rules_version=3,
             num_players=2,
@@ -92,15 +123,17 @@ CASES = {
             "rules_version": 3,
             "num_players": 2,
             "options": {},
-            "seats": [{"user": "alice", "bot": None}, {"user": "bob", "bot": None}],
+            "seats": [{"user": "m-alice", "bot": None}, {"user": "m-bob", "bot": None}],
             "time_control": None,
             "accepted": [],
+            "v": 2,
         },
         None,
         None,
     ),
     "a table log created": (
         events.game_created(
+            people=PEOPLE,
             game="deep-sea-adventure",
             mode=GameMode.LOG,
             rules_version=2,
@@ -118,15 +151,17 @@ CASES = {
             "rules_version": 2,
             "num_players": 2,
             "options": {},
-            "seats": [{"user": "alice"}, {"guest": "Carol"}],
-            "scorekeeper": "alice",
+            "seats": [{"user": "m-alice"}, {"guest": "g-carol"}],
+            "scorekeeper": "m-alice",
             "accepted": [0, 1],
+            "v": 2,
         },
         None,
         7,
     ),
     "a club record created": (
         events.game_created(
+            people=PEOPLE,
             game="oceans",
             mode=GameMode.RECORD,
             num_players=2,
@@ -138,13 +173,15 @@ CASES = {
             "game": "oceans",
             "mode": "record",
             "num_players": 2,
-            "seats": [{"user": "alice"}, {"guest": "Carol"}],
+            "seats": [{"user": "m-alice"}, {"guest": "g-carol"}],
+            "v": 2,
         },
         None,
         7,
     ),
     "a tournament table created": (
         events.game_created(
+            people=PEOPLE,
             game="abyss",
             mode=GameMode.RECORD,
             num_players=2,
@@ -158,7 +195,8 @@ CASES = {
             "mode": "record",
             "num_players": 2,
             "options": {},
-            "seats": [{"user": "alice"}, {"user": "bob"}],
+            "seats": [{"user": "m-alice"}, {"user": "m-bob"}],
+            "v": 2,
         },
         None,
         None,
@@ -235,9 +273,9 @@ CASES = {
     "a seat taken": (events.seat_accepted(seat=1, actor_id=8), "SeatAccepted", {}, 1, 8),
     "a seat refused": (events.seat_declined(seat=1, actor_id=8), "SeatDeclined", {}, 1, 8),
     "an open seat joined": (
-        events.seat_joined(seat=1, user="bob", actor_id=8),
+        events.seat_joined(people=PEOPLE, seat=1, user="bob", actor_id=8),
         "SeatJoined",
-        {"user": "bob"},
+        {"user": "m-bob", "v": 2},
         1,
         8,
     ),
@@ -256,28 +294,31 @@ CASES = {
         None,
     ),
     "a game the rules ended": (
-        events.game_finished(result=SCORES, reason="rules"),
+        events.game_finished(people=PEOPLE, result=SCORES, reason="rules"),
         "GameFinished",
-        {"result": SCORES, "reason": "rules"},
+        {"result": SCORE_IDS, "reason": "rules", "v": 2},
         None,
         None,
     ),
     "a record confirmed, with its bid and sheet": (
-        events.game_finished(result=SCORES, reason="confirmed", bid=BID, sheet=SHEET),
+        events.game_finished(
+            people=PEOPLE, result=SCORES, reason="confirmed", bid=BID, sheet=SHEET
+        ),
         "GameFinished",
         {
-            "result": SCORES,
+            "result": SCORE_IDS,
             "reason": "confirmed",
-            "bid": {"player": "alice", "amount": 3},
+            "bid": {"player": "m-alice", "amount": 3},
             "sheet": {"rows": [[12, 9], [19, 15]]},
+            "v": 2,
         },
         None,
         None,
     ),
     "a record imported, with no bid and no sheet": (
-        events.game_finished(result=SCORES, reason="recorded", bid=None, sheet=None),
+        events.game_finished(people=PEOPLE, result=SCORES, reason="recorded", bid=None, sheet=None),
         "GameFinished",
-        {"result": SCORES, "reason": "recorded", "bid": None},
+        {"result": SCORE_IDS, "reason": "recorded", "bid": None, "v": 2},
         None,
         None,
     ),
@@ -304,6 +345,7 @@ CASES = {
     ),
     "a club record's result": (
         events.result_recorded(
+            people=PEOPLE,
             results=SCORES,
             played_at="2026-11-30T19:00:00+00:00",
             notes="at the club",
@@ -313,110 +355,124 @@ CASES = {
         ),
         "ResultRecorded",
         {
-            "results": SCORES,
+            "results": SCORE_IDS,
             "played_at": "2026-11-30T19:00:00+00:00",
-            "notes": "at the club",
+            "notes": {"sealed": "<at the club>", "by": "m-writer"},
             "bid": None,
             "sheet": {"rows": [[12, 9], [19, 15]]},
+            "v": 2,
         },
         None,
         7,
     ),
     "a club record's result without a sheet": (
         events.result_recorded(
-            results=SCORES, played_at="2026-11-30T19:00:00+00:00", notes="", bid=BID, actor_id=7
+            people=PEOPLE,
+            results=SCORES,
+            played_at="2026-11-30T19:00:00+00:00",
+            notes="",
+            bid=BID,
+            actor_id=7,
         ),
         "ResultRecorded",
         {
-            "results": SCORES,
+            "results": SCORE_IDS,
             "played_at": "2026-11-30T19:00:00+00:00",
             "notes": "",
-            "bid": {"player": "alice", "amount": 3},
+            "bid": {"player": "m-alice", "amount": 3},
+            "v": 2,
         },
         None,
         7,
     ),
     "a table's result reported": (
-        events.result_reported(results=SCORES, bid=None, actor_id=8),
+        events.result_reported(people=PEOPLE, results=SCORES, bid=None, actor_id=8),
         "ResultReported",
-        {"results": SCORES, "bid": None},
+        {"results": SCORE_IDS, "bid": None, "v": 2},
         None,
         8,
     ),
     "a result confirmed": (
-        events.result_confirmed(actor_id=8),
+        events.result_confirmed(people=PEOPLE, actor_id=8),
         "ResultConfirmed",
-        {},
+        {"v": 2},
         None,
         8,
     ),
     "a result confirmed for other members too": (
-        events.result_confirmed(on_behalf_of=["bob", "carol"], actor_id=7),
+        events.result_confirmed(people=PEOPLE, on_behalf_of=["bob", "carol"], actor_id=7),
         "ResultConfirmed",
-        {"on_behalf_of": ["bob", "carol"]},
+        {"on_behalf_of": ["m-bob", "m-carol"], "v": 2},
         None,
         7,
     ),
     "a result confirmed for everyone waited for": (
-        events.result_confirmed(for_everyone=True, actor_id=7),
+        events.result_confirmed(people=PEOPLE, for_everyone=True, actor_id=7),
         "ResultConfirmed",
-        {"for_everyone": True},
+        {"for_everyone": True, "v": 2},
         None,
         7,
     ),
     "a club record disputed": (
-        events.result_disputed(reason="bob scored 25", results=None, actor_id=8),
+        events.result_disputed(people=PEOPLE, reason="bob scored 25", results=None, actor_id=8),
         "ResultDisputed",
-        {"reason": "bob scored 25", "results": None},
+        {"reason": {"sealed": "<bob scored 25>", "by": "m-writer"}, "results": None, "v": 2},
         None,
         8,
     ),
     "a club record disputed without a reason": (
-        events.result_disputed(reason="", results=None, actor_id=8),
+        events.result_disputed(people=PEOPLE, reason="", results=None, actor_id=8),
         "ResultDisputed",
-        {"reason": "", "results": None},
+        {"reason": "", "results": None, "v": 2},
         None,
         8,
     ),
     "a table's result disputed": (
-        events.result_disputed(results=SCORES, actor_id=8),
+        events.result_disputed(people=PEOPLE, results=SCORES, actor_id=8),
         "ResultDisputed",
-        {"results": SCORES},
+        {"results": SCORE_IDS, "v": 2},
         None,
         8,
     ),
     "a table's result disputed, stating there was no bid": (
-        events.result_disputed(results=SCORES, bid=None, actor_id=8),
+        events.result_disputed(people=PEOPLE, results=SCORES, bid=None, actor_id=8),
         "ResultDisputed",
-        {"results": SCORES, "bid": None},
+        {"results": SCORE_IDS, "bid": None, "v": 2},
         None,
         8,
     ),
     "a table's result settled by the organiser": (
-        events.result_overridden(results=SCORES, bid=BID, actor_id=7),
+        events.result_overridden(people=PEOPLE, results=SCORES, bid=BID, actor_id=7),
         "ResultOverridden",
-        {"results": SCORES, "bid": {"player": "alice", "amount": 3}},
+        {"results": SCORE_IDS, "bid": {"player": "m-alice", "amount": 3}, "v": 2},
         None,
         7,
     ),
     "a club record corrected": (
-        events.result_corrected(results=SCORES, reason="a slip", sheet=SHEET, actor_id=7),
+        events.result_corrected(
+            people=PEOPLE, results=SCORES, reason="a slip", sheet=SHEET, actor_id=7
+        ),
         "ResultCorrected",
-        {"results": SCORES, "reason": "a slip", "sheet": {"rows": [[12, 9], [19, 15]]}},
+        {
+            "results": SCORE_IDS,
+            "reason": {"sealed": "<a slip>", "by": "m-writer"},
+            "sheet": {"rows": [[12, 9], [19, 15]]},
+            "v": 2,
+        },
         None,
         7,
     ),
     "a club record corrected without a sheet": (
-        events.result_corrected(results=SCORES, reason="", sheet=None, actor_id=7),
+        events.result_corrected(people=PEOPLE, results=SCORES, reason="", sheet=None, actor_id=7),
         "ResultCorrected",
-        {"results": SCORES, "reason": ""},
+        {"results": SCORE_IDS, "reason": "", "v": 2},
         None,
         7,
     ),
     "a finished table's result corrected by the organiser": (
-        events.result_corrected(results=SCORES, bid=None, actor_id=7),
+        events.result_corrected(people=PEOPLE, results=SCORES, bid=None, actor_id=7),
         "ResultCorrected",
-        {"results": SCORES, "bid": None},
+        {"results": SCORE_IDS, "bid": None, "v": 2},
         None,
         7,
     ),
@@ -428,9 +484,11 @@ CASES = {
         7,
     ),
     "a tournament table kept as a table log": (
-        events.log_started(scorekeeper="alice", rules_version=2, options={"rounds": 3}, actor_id=7),
+        events.log_started(
+            people=PEOPLE, scorekeeper="alice", rules_version=2, options={"rounds": 3}, actor_id=7
+        ),
         "LogStarted",
-        {"scorekeeper": "alice", "rules_version": 2, "options": {"rounds": 3}},
+        {"scorekeeper": "m-alice", "rules_version": 2, "options": {"rounds": 3}, "v": 2},
         None,
         7,
     ),
@@ -455,7 +513,7 @@ def test_each_event_carries_exactly_its_data(built, kind, data, seat, actor):
 
 def test_a_recorded_game_keeps_its_mode_as_the_model_gives_it():
     created = events.game_created(
-        game="oceans", mode=GameMode.RECORD, num_players=2, seats=[], actor_id=None
+        people=PEOPLE, game="oceans", mode=GameMode.RECORD, num_players=2, seats=[], actor_id=None
     )
     assert created.data["mode"] is GameMode.RECORD
 
@@ -464,7 +522,7 @@ def test_every_kind_has_its_constructor_and_every_case_above():
     constructors = {
         name: f
         for name, f in inspect.getmembers(events, inspect.isfunction)
-        if f.__module__ == events.__name__
+        if f.__module__ == events.__name__ and not name.startswith("_")
     }
     assert sorted(constructors) == sorted(kind.name.lower() for kind in EventKind)
     assert {case[1] for case in CASES.values()} == set(EventKind)

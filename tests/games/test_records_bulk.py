@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.errors import InvalidInput
+from games import eventschema, people
 from games.models import Event, Game, ScoreSheet
 from games.play import steps
 from games.records import reads as record_reads
@@ -35,14 +36,27 @@ def entry(**overrides):
 
 
 def written(game: Game) -> tuple:
+    """What was written for ``game``, each note as it reads (a note is sealed afresh, with a
+    new nonce, every time it is written)."""
+    rows = list(Event.objects.filter(game=game).order_by("seq"))
+    opened = people.Shown((e.kind, e.data) for e in rows)
     events = [
-        (e.seq, e.kind, e.data, e.seat, e.actor_id, e.batch)
-        for e in Event.objects.filter(game=game).order_by("seq")
+        (e.seq, e.kind, _opened_notes(e.kind, e.data, opened), e.seat, e.actor_id, e.batch)
+        for e in rows
     ]
     seats = [(s.index, s.user_id, s.guest) for s in game.seats.order_by("index")]
     game.refresh_from_db()
     projection = (game.status, game.result, game.finished_at, game.version, game.current_player)
     return events, seats, projection, ScoreSheet.objects.get(game=game).sheet
+
+
+def _opened_notes(kind, data, opened):
+    return {
+        key: eventschema.note_text(value, opened.opener)
+        if key in eventschema.TEXTS.get(kind, ())
+        else value
+        for key, value in data.items()
+    }
 
 
 def test_the_bulk_path_writes_what_one_record_at_a_time_writes(alice, bob):

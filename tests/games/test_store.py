@@ -17,6 +17,7 @@ from games.play import reads, services
 from games.rules import get_rules
 from games.rules.base import state_from_json
 from games.store import NewEvent, VersionConflict, states
+from tests.games.shown import shown
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +43,7 @@ def roll_event(a: int, b: int) -> NewEvent:
 def test_game_created_is_event_one_and_the_head_projects_it(game):
     events = list(game.events.all())
     assert [e.kind for e in events] == ["GameCreated"]
-    assert events[0].seq == 1 and events[0].data["seats"][1]["user"] == "bob"
+    assert events[0].seq == 1 and shown(events[0])["seats"][1]["user"] == "bob"
     assert game.version == 1 and game.current_player == 0 and game.status == "active"
 
 

@@ -24,6 +24,7 @@ from games.play import services
 from games.records import reads as record_reads
 from league.models import League, RatedGame, Rating, RatingChange, TournamentEvent
 from league.services.ratings import ratings_update
+from tests.games.shown import shown
 
 pytestmark = pytest.mark.django_db
 
@@ -532,7 +533,7 @@ def test_an_organisers_confirmation_stands_for_the_members_it_covers_and_waits_f
     confirmed = api.post(f"/api/matches/{game['id']}/confirm/", format="json").json()
     assert confirmed["status"] == "active" and confirmed["record"]["waiting_for"] == ["u76"]
     event = Event.objects.filter(game_id=game["id"], kind="ResultConfirmed").get()
-    assert event.data == {"on_behalf_of": ["u75"]}
+    assert shown(event) == {"on_behalf_of": ["u75"], "v": 2}
     # The invitation accepted later does not confirm what was recorded before: u76 says so.
     api_for(strangers["u76"]).post(f"/api/leagues/{league}/accept/")
     assert Game.objects.get(pk=game["id"]).status == "active"

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Event, Game
 from league.models import League, Membership
+from tests.games.shown import shown
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +70,7 @@ def test_the_recorder_corrects_on_the_page_and_the_history_keeps_both(
     assert done.status_code == 302 and done["Location"] == f"/games/{game_id}/"
     assert kinds(game_id)[-1] == "ResultCorrected"
     corrected = Event.objects.filter(game_id=game_id).last()
-    assert corrected.data["reason"] == "the scores were swapped"
+    assert shown(corrected)["reason"] == "the scores were swapped"
     assert [r["rank"] for r in corrected.data["results"]] == [2, 1]
 
     history = client.get(f"/games/{game_id}/").content.decode()

@@ -7,6 +7,7 @@ import pytest
 from games.models import Event, Game
 from league.models import RatingChange
 from league.services.ratings import ratings_update
+from tests.games.shown import shown
 
 pytestmark = pytest.mark.django_db
 
@@ -209,4 +210,4 @@ def test_a_winning_bid_is_checked_before_it_is_recorded(api, bob):
     good = record(api, game="deep-vents", results=results, bid={"player": "bob", "amount": 3})
     assert good.status_code == 201
     recorded = Event.objects.get(game_id=good.json()["id"], kind="ResultRecorded")
-    assert recorded.data["bid"] == {"player": "bob", "amount": 3}
+    assert shown(recorded)["bid"] == {"player": "bob", "amount": 3}

@@ -19,6 +19,7 @@ from league.models import League, Membership, Round, Season, Tournament
 from league.services import leagues, tournaments
 from league.services.ratings import ratings_update
 from league.tournament_spec import TournamentSpec
+from tests.games.shown import shown
 from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
@@ -271,7 +272,7 @@ def test_recording_a_game_with_a_guest(client, alice, bob, club):
         {"player": "Zoe", "score": 27, "rank": 2},
         {"player": "bob", "score": 27, "rank": 2},
     ]
-    recorded = Event.objects.get(game=game, kind="ResultRecorded").data
+    recorded = shown(Event.objects.get(game=game, kind="ResultRecorded"))
     assert recorded["notes"] == "a close one" and recorded["played_at"].startswith("2026-02-05")
     assert list(club.games.all()) == [game]
     follow = client.get(response.url)

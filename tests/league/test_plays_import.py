@@ -14,6 +14,7 @@ from games.models import Event, Game
 from league.models import RatingChange
 from league.services import leagues
 from league.services.plays import league_plays, plays_export, plays_import
+from tests.games.shown import shown
 from tests.league.members import join
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +53,7 @@ def test_a_csv_import_records_each_play_final_and_in_the_league(club, alice):
     ]
     assert games[0].finished_at.isoformat() == "2024-03-01T12:00:00+00:00"
     assert set(club.games.all()) == set(games)
-    recorded = Event.objects.get(game=games[0], kind="ResultRecorded").data
+    recorded = shown(Event.objects.get(game=games[0], kind="ResultRecorded"))
     assert recorded["notes"] == "imported (csv): play p1 (rows 4-6)"
     assert report.lines()[0] == "created 2 plays: 1 Abyss, 1 Oceans (with The Deep promo pack 2)"
 
