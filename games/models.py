@@ -290,6 +290,22 @@ class Snapshot(models.Model):
         ]
 
 
+class EarlierFingerprint(models.Model):
+    """A game's fingerprint before its log was rewritten, the one time logs were: the move to
+    naming people by id (migration 0021). ``events`` holds, for each event rewritten, its data
+    as it was (names, notes in the clear), so that the earlier fingerprint can still be checked
+    (the export bundle carries both, and verify_log recomputes the earlier chain). Erasing a
+    person empties ``events`` of every game that names them: an earlier fingerprint over an
+    erased name can no longer be checked, and the bundle says so."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="earlier"
+    )
+    fingerprint = models.CharField(max_length=64)
+    replaced_at = models.DateTimeField()
+    events = models.JSONField(null=True)  # {"seq": the data it held}; null once erased
+
+
 class ScoreSheet(models.Model):
     """The score sheet of a recorded game's final result (an Oceans sheet: games.records.oceans), a
     projection of its events kept in the same transaction as the result it belongs to, so
