@@ -11,16 +11,22 @@ from __future__ import annotations
 import base64
 import secrets
 from collections.abc import Iterable
+from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
 from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
-from accounts.models import Person
+from accounts.models import Person, Profile
 
 MEMBER, GUEST = "m-", "g-"
 ID_DIGITS = 10  # of base32: 50 bits, enough that a new id is always new
 FORMER_MEMBER = "a former member"
 FORMER_GUEST = "a former guest"
+# An erased member's account keeps its row (seats and the logs' actors point at it) under a
+# username that is unique and says what it is: "former-member-" and their id's digits.
+ERASED_PREFIX = "former-member-"
 
 
 def new_id(prefix: str) -> str:
@@ -79,18 +85,24 @@ def guest_ids(names: Iterable[str]) -> dict[str, str]:
     return ids
 
 
-def names(public_ids: Iterable[str]) -> dict[str, str]:
-    """The name shown for each id: a member's username, a guest's name, or "a former member"
-    / "a former guest" once erased; an id no one has is left out."""
+_SHOWN = object()
+
+
+def names(public_ids: Iterable[str], *, erased: Any = _SHOWN) -> dict[str, str]:
+    """The name shown for each id: a member's username, a guest's name, or, once erased,
+    ``erased`` ("a former member" / "a former guest" by default); an id no one has is left
+    out."""
     rows = Person.objects.filter(public_id__in=set(public_ids)).values_list(
         "public_id", "user__username", "guest_name", "erased_at"
     )
     shown = {}
     for public_id, username, guest_name, erased_at in rows:
-        if public_id.startswith(MEMBER):
-            shown[public_id] = FORMER_MEMBER if erased_at else username
+        member = public_id.startswith(MEMBER)
+        if erased_at is not None:
+            former = FORMER_MEMBER if member else FORMER_GUEST
+            shown[public_id] = former if erased is _SHOWN else erased
         else:
-            shown[public_id] = FORMER_GUEST if erased_at else guest_name
+            shown[public_id] = username if member else guest_name
     return shown
 
 
@@ -133,3 +145,41 @@ class Opener:
             return Fernet(key.encode("ascii")).decrypt(token.encode("ascii")).decode("utf-8")
         except InvalidToken:
             return None
+
+
+# -- erasure ------------------------------------------------------------------------------------
+
+
+def shown_username(username: str) -> str:
+    """A username as a page shows it: an erased member's as "a former member"."""
+    return FORMER_MEMBER if username.startswith(ERASED_PREFIX) else username
+
+
+def erase_account(user) -> Person:
+    """Everything that says who ``user`` was, gone: their name (the account keeps its row, as
+    seats and logs point at it, under "former-member-<id>"), e-mail, password, settings and API
+    tokens, and the key of their notes, which can then no longer be read. Their games, ratings
+    and places in standings remain, as a former member's; no log changes."""
+    person = member(user)
+    user.username = ERASED_PREFIX + person.public_id.removeprefix(MEMBER)
+    user.email = user.first_name = user.last_name = ""
+    user.set_unusable_password()
+    user.is_active = user.is_staff = user.is_superuser = False
+    user.save()
+    user.groups.clear()
+    user.user_permissions.clear()
+    Profile.objects.filter(user=user).delete()
+    Token.objects.filter(user=user).delete()
+    Person.objects.filter(pk=person.pk).update(key="", erased_at=timezone.now())
+    person.refresh_from_db()
+    return person
+
+
+def erase_guest(name: str) -> Person | None:
+    """A guest's name (and their key, if they had one) gone from the person the logs name."""
+    person = Person.objects.filter(user__isnull=True, guest_name=name).first()
+    if person is None:
+        return None
+    Person.objects.filter(pk=person.pk).update(guest_name="", key="", erased_at=timezone.now())
+    person.refresh_from_db()
+    return person

@@ -28,9 +28,11 @@ CHAIN_VERSIONS = (1, 2)
 CHAIN_VERSION = 2  # a new game's
 BUNDLE_FORMAT = "hadal-game-log"
 # 1: events without their actor, of chain format 1 only; 2: each event's actor, and the
-# bundle's chain_version (games/records/verify.py reads both).
-BUNDLE_VERSIONS = (1, 2)
-BUNDLE_VERSION = 2  # what the export writes
+# bundle's chain_version; 3: the names behind the ids the log names people by ("people"), and
+# the fingerprint from before the log was moved to ids, with what it covered ("earlier").
+# games/records/verify.py reads all three.
+BUNDLE_VERSIONS = (1, 2, 3)
+BUNDLE_VERSION = 3  # what the export writes
 
 
 _CANONICAL = json.JSONEncoder(

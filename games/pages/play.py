@@ -8,6 +8,7 @@ static/js/game.js draws it and keeps it live through the JSON API.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -22,7 +23,7 @@ from core.errors import InvalidInput, NotYourSeat, ServiceError
 from games import logchain, signals
 from games.api.serializers import GameOut
 from games.catalog import game_name, game_types
-from games.models import EventKind, Game, GameMode, GameStatus, Seat
+from games.models import EarlierFingerprint, EventKind, Game, GameMode, GameStatus, Seat
 from games.pages.forms import NewGameForm
 from games.pages.links import back_or
 from games.play import endgame, lobby, reads, seating, services
@@ -234,12 +235,24 @@ def _log_seats_to_answer(game: Game, user) -> list[int]:
     ]
 
 
-def _fingerprint(game: Game) -> dict[str, str] | None:
-    """The fingerprint for the page once the game is over (the score slip's moment)."""
+def _fingerprint(game: Game) -> dict[str, Any] | None:
+    """The fingerprint for the page once the game is over (the score slip's moment), and the
+    one it had before its record was moved to people's ids, if it was (migration 0021)."""
     if game.status == GameStatus.ACTIVE:
         return None
     full = export.public_fingerprint(game)
-    return {"full": full, "short": logchain.short(full)} if full else None
+    if not full:
+        return None
+    shown: dict[str, Any] = {"full": full, "short": logchain.short(full)}
+    earlier = EarlierFingerprint.objects.filter(game=game).first()
+    if earlier is not None:
+        shown["earlier"] = {
+            "full": earlier.fingerprint,
+            "short": logchain.short(earlier.fingerprint),
+            "date": earlier.replaced_at,
+            "checks": earlier.events is not None,
+        }
+    return shown
 
 
 @login_required

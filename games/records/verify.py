@@ -7,10 +7,13 @@ Django, nothing installed):
 It prints what it checked and exits 0, or says where the bundle was changed and exits 1.
 ``manage.py verify_log FILE`` runs the same check.
 
-It reads both bundle formats: version 1 (the events without their actors, every game of chain
-format 1) and version 2 (each event's actor, and the game's chain format: under format 2 each
-hash covers the actor too, under format 1 the actors are carried but not covered). A version it
-does not know it refuses, saying which versions it reads.
+It reads every bundle format: version 1 (the events without their actors, every game of chain
+format 1), version 2 (each event's actor, and the game's chain format: under format 2 each
+hash covers the actor too, under format 1 the actors are carried but not covered) and version 3
+(the names behind the ids the log names people by, and, for a game logged before logs named
+people by id, the fingerprint it had then with the data each event moved to ids held: this
+checker recomputes that earlier chain too, so a fingerprint copied before still checks). A
+version it does not know it refuses, saying which versions it reads.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: import games.* from the repository
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from games import logchain  # noqa: E402
+from games import eventschema, logchain  # noqa: E402
 from games.rules import IllegalAction, get_rules  # noqa: E402
 
 # The event kinds that move the rules (games.models.EventKind, whose module needs Django).
@@ -42,6 +45,12 @@ class Verified:
     fingerprint: str
     replayed: bool
     chain_version: int = 1
+    # The fingerprint before the log was moved to people's ids, and whether it still checks
+    # (None: it covered a name since erased, and cannot be checked any more).
+    earlier: str | None = None
+    earlier_checked: bool | None = None
+    earlier_date: str = ""
+    people: int = 0
 
     def summary(self) -> str:
         lines = [
@@ -55,6 +64,21 @@ class Verified:
             if self.replayed
             else "a recorded result: no moves to replay",
         ]
+        if self.people:
+            lines.append(
+                f"it names {self.people} people by id; the names beside them are as shown when "
+                "it was exported, and are not covered by the fingerprint"
+            )
+        if self.earlier is not None:
+            when = f"until {self.earlier_date[:10]}" if self.earlier_date else "before"
+            lines.append(
+                f"its fingerprint {when} was {logchain.short(self.earlier)} ({self.earlier}): "
+                + (
+                    "it follows from the log as it was then, names in place of ids"
+                    if self.earlier_checked
+                    else "it covered a name since erased, so it can no longer be checked"
+                )
+            )
         return "\n".join(lines)
 
 
@@ -81,6 +105,10 @@ def verify(raw: bytes) -> Verified:
     setup = _setup(events)
     _check_game(setup, events, rules_info, game_info)
     replayed = _replay(setup, events, rules_info)
+    if "people" in bundle:
+        _check_people(events, bundle["people"])
+    earlier = bundle.get("earlier")
+    checked = _check_earlier(events, earlier, chain_version) if earlier else None
     _check_bytes(raw, bundle)
     return Verified(
         game=f"a game of {rules_info['slug']}",
@@ -88,6 +116,10 @@ def verify(raw: bytes) -> Verified:
         fingerprint=last,
         replayed=replayed,
         chain_version=chain_version,
+        earlier=earlier["fingerprint"] if earlier else None,
+        earlier_checked=checked,
+        earlier_date=earlier.get("replaced_at", "") if earlier else "",
+        people=len(bundle.get("people") or {}),
     )
 
 
@@ -96,10 +128,12 @@ _FIELDS = {
     1: {"format", "format_version", "game", "rules", "events", "fingerprint"},
     2: {"format", "format_version", "chain_version", "game", "rules", "events", "fingerprint"},
 }
+_FIELDS[3] = _FIELDS[2] | {"people", "earlier"}
 _EVENT_FIELDS = {
     1: {"seq", "kind", "data", "seat", "time", "hash"},
     2: {"seq", "kind", "data", "seat", "actor", "time", "hash"},
 }
+_EVENT_FIELDS[3] = _EVENT_FIELDS[2]
 
 
 def _shape(bundle: Any) -> tuple[list[dict], dict, dict, int]:
@@ -132,6 +166,8 @@ def _shape(bundle: Any) -> tuple[list[dict], dict, dict, int]:
         raise BundleError('"game" must give exactly the mode and status')
     if not isinstance(bundle["fingerprint"], str):
         raise BundleError('"fingerprint" must be a string of 64 hex digits')
+    if version >= 3:
+        _shape_people(bundle["people"], bundle["earlier"])
     keys = _EVENT_FIELDS[version]
     for i, event in enumerate(events, start=1):
         if not isinstance(event, dict) or set(event) != keys:
@@ -142,6 +178,77 @@ def _shape(bundle: Any) -> tuple[list[dict], dict, dict, int]:
                 "added or out of order"
             )
     return events, rules_info, game_info, chain_version
+
+
+def _shape_people(people: Any, earlier: Any) -> None:
+    if not isinstance(people, dict) or not all(
+        isinstance(k, str) and (v is None or isinstance(v, str)) for k, v in people.items()
+    ):
+        raise BundleError('"people" must map each id to a name, or to null once erased')
+    if earlier is None:
+        return
+    if (
+        not isinstance(earlier, dict)
+        or set(earlier) != {"fingerprint", "replaced_at", "events"}
+        or not isinstance(earlier["fingerprint"], str)
+        or not isinstance(earlier["replaced_at"], str)
+        or not (earlier["events"] is None or isinstance(earlier["events"], dict))
+    ):
+        raise BundleError(
+            '"earlier" must be null or give exactly the fingerprint, replaced_at and events'
+        )
+
+
+def _check_people(events: list[dict], people: dict[str, Any]) -> None:
+    """The bundle names exactly the people its log names by id. The names themselves are not
+    covered by any hash, on purpose: a person erased loses their name, never their log."""
+    named: set[str] = set()
+    for event in events:
+        named.update(eventschema.people_in(event["kind"], event["data"]))
+        for key in eventschema.TEXTS.get(event["kind"], ()):
+            note = event["data"].get(key) if isinstance(event["data"], dict) else None
+            if isinstance(note, dict) and isinstance(note.get("by"), str):
+                named.add(note["by"])
+    if set(people) != named:
+        missing, extra = sorted(named - set(people)), sorted(set(people) - named)
+        raise BundleError(
+            '"people" must name exactly the ids in the log: '
+            f"missing {', '.join(missing) or 'none'}; not in the log {', '.join(extra) or 'none'}"
+        )
+
+
+def _check_earlier(events: list[dict], earlier: dict, chain_version: int) -> bool | None:
+    """Whether the fingerprint from before the log was moved to ids follows from the log as
+    it was: the data each rewritten event held in place of what it holds now. None if that
+    data is gone (it named someone since erased); BundleError if it does not follow."""
+    held = earlier["events"]
+    if held is None:
+        return None
+    unknown = sorted(set(held) - {str(e["seq"]) for e in events})
+    if unknown:
+        raise BundleError(f'"earlier" names events the log does not have: {", ".join(unknown)}')
+    as_it_was = [dict(e, data=held.get(str(e["seq"]), e["data"])) for e in events]
+    try:
+        previous = logchain.GENESIS
+        for event in as_it_was:
+            previous = logchain.event_hash(
+                previous,
+                event["seq"],
+                event["kind"],
+                event["data"],
+                event["seat"],
+                event["time"],
+                actor=event.get("actor"),
+                chain=chain_version,
+            )
+    except (TypeError, ValueError) as exc:
+        raise BundleError(f'"earlier" cannot be hashed ({exc})') from None
+    if previous != earlier["fingerprint"]:
+        raise BundleError(
+            "the earlier fingerprint does not follow from the log as it was: the log, or what "
+            '"earlier" says it held, was changed'
+        )
+    return True
 
 
 def _check_chain(events: list[dict], chain_version: int) -> str:

@@ -108,7 +108,7 @@ def test_an_actor_changed_in_the_log_fails_the_stores_check_naming_the_event(fin
 
 def test_an_actor_changed_in_a_bundle_fails_naming_the_event(finished, bob, tmp_path):
     bundle = bundle_of(finished)
-    assert bundle["format_version"] == 2 and bundle["chain_version"] == 2
+    assert bundle["format_version"] == 3 and bundle["chain_version"] == 2
     move = a_move_by(finished, bob)
     event = bundle["events"][move.seq - 1]
     assert event["actor"] == bob.pk
@@ -210,13 +210,13 @@ def test_an_old_game_and_a_new_one_verify_side_by_side(old_game, alice, bob):
     )
 
 
-def test_an_old_game_exports_a_version_2_bundle_that_says_its_actors_are_not_covered(
+def test_an_old_game_exports_a_current_bundle_that_says_its_actors_are_not_covered(
     old_game, alice, bob, tmp_path
 ):
     voided = NewEvent(EventKind.GAME_VOIDED, {"reason": "cancelled"}, actor_id=bob.pk)
     store.append(old_game, 1, [voided], projection={"status": "void"})
     bundle = bundle_of(old_game)
-    assert (bundle["format_version"], bundle["chain_version"]) == (2, 1)
+    assert (bundle["format_version"], bundle["chain_version"]) == (3, 1)
     assert [e["actor"] for e in bundle["events"]] == [alice.pk, bob.pk]
     result = verify(logchain.dump_bundle(bundle))
     assert "who made each event is not covered" in result.summary()
@@ -265,9 +265,9 @@ def test_a_version_1_bundle_does_not_carry_actors(tmp_path):
 
 def test_a_bundle_of_a_version_to_come_is_refused_saying_which_are_read(tmp_path):
     data = json.loads(GOLDEN_V1[0].read_bytes())
-    data["format_version"] = 3
+    data["format_version"] = 4
     raw = logchain.dump_bundle(data)
-    with pytest.raises(BundleError, match="bundle format version 3: this checker reads versions"):
+    with pytest.raises(BundleError, match="bundle format version 4: this checker reads versions"):
         verify(raw)
     failed = run_script(tmp_path, raw)
     assert failed.returncode == 1

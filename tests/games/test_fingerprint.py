@@ -147,7 +147,11 @@ def test_the_standalone_script_needs_nothing_but_python(bundle, tmp_path):
 
 def test_a_changed_byte_anywhere_fails_and_says_where(bundle):
     positions = sorted({*range(0, len(bundle), max(1, len(bundle) // 400)), len(bundle) - 1})
-    for at in positions:
+    # The names beside the ids are outside every hash, on purpose (an erased member loses
+    # their name, not their log): a changed letter of a name is the one change that passes.
+    start = bundle.index(b'\n "people": {')
+    names = range(start, bundle.index(b"\n }", start))
+    for at in [at for at in positions if at not in names]:
         changed = bytearray(bundle)
         changed[at] = ord("x") if bundle[at] != ord("x") else ord("y")
         with pytest.raises(BundleError):
@@ -166,7 +170,7 @@ def test_what_the_failure_says(bundle):
     with pytest.raises(BundleError, match="event 4: numbered 5"):
         verify(logchain.dump_bundle(data))
 
-    with pytest.raises(BundleError, match=r"byte \d+ \(line 3, column 1\) is not as exported"):
+    with pytest.raises(BundleError, match=r"byte \d+ \(line 4, column 1\) is not as exported"):
         verify(bundle.replace(b'\n "events"', b'\n\t"events"', 1))
 
     data = json.loads(bundle)
