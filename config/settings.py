@@ -317,6 +317,12 @@ HADAL_STREAM_MAX_SECONDS = float(os.environ.get("HADAL_STREAM_MAX_SECONDS", "360
 HADAL_TURN_EMAIL_MIN_CLOCK = int(os.environ.get("HADAL_TURN_EMAIL_MIN_CLOCK", "3600"))
 # The address links in e-mails start with.
 HADAL_SITE_URL = os.environ.get("HADAL_SITE_URL", "http://127.0.0.1:8000")
+# Every erasure appends a line (a person's public id and when, never a name) to this file,
+# kept apart from the database: a backup restored from before an erasure brings the name
+# back, and ``manage.py erase_member --ledger FILE`` erases it again (docs/operations.md).
+HADAL_ERASURE_LEDGER = os.environ.get(
+    "HADAL_ERASURE_LEDGER", str(BASE_DIR / "var" / "erasures.jsonl")
+)
 
 # -- e-mail ----------------------------------------------------------------------------------
 # Printed on the console by default (`make run`); production names its SMTP server.

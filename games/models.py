@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from accounts.people import shown_username
 from games.bots import bot_name
 
 
@@ -174,7 +175,7 @@ class Seat(models.Model):
     @property
     def name(self) -> str:
         if self.user_id:
-            return self.user.username
+            return shown_username(self.user.username)
         return f"{self.guest} (guest)" if self.guest else "open seat"
 
     @property

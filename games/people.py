@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from accounts import people as accounts_people
 from accounts.people import FORMER_MEMBER
 from games import eventschema
-from games.models import Seat
+from games.models import EarlierFingerprint, Event, Game, ScoreSheet, Seat
 
 User = get_user_model()
 
@@ -167,3 +167,47 @@ class Shown:
             return eventschema.note_text(value, self.opener)
 
         return eventschema.map_people(kind, data, person, text)
+
+
+# -- erasure: the names in the projections ----------------------------------------------------------
+
+
+def forget_member(user, old_name: str, new_name: str) -> int:
+    """``user``'s name as the projections hold it (a finished game's result, a score sheet)
+    replaced by ``new_name``, and the earlier fingerprints of every game that names them or
+    holds a note of theirs emptied of what they covered (it named them): the logs themselves
+    name people by id and stay as they are. Returns how many games were touched."""
+    seated = set(Seat.objects.filter(user=user).values_list("game_id", flat=True))
+    touched = (
+        seated
+        | set(Event.objects.filter(actor=user).values_list("game_id", flat=True).distinct())
+        | set(Game.objects.filter(scorekeeper=user).values_list("pk", flat=True))
+    )
+    _rename(seated, old_name, new_name)
+    EarlierFingerprint.objects.filter(game_id__in=touched).update(events=None)
+    return len(touched)
+
+
+def forget_guest(old_name: str, new_name: str) -> int:
+    """A guest's name replaced in the seats and projections that hold it, and the earlier
+    fingerprints over it emptied, as for a member."""
+    seated = set(Seat.objects.filter(guest=old_name).values_list("game_id", flat=True))
+    Seat.objects.filter(guest=old_name).update(guest=new_name)
+    _rename(seated, old_name, new_name)
+    EarlierFingerprint.objects.filter(game_id__in=seated).update(events=None)
+    return len(seated)
+
+
+def _rename(game_ids: set[int], old: str, new: str) -> None:
+    def renamed(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [dict(line, player=new) if line.get("player") == old else line for line in lines]
+
+    for pk, result in Game.objects.filter(pk__in=game_ids, result__isnull=False).values_list(
+        "pk", "result"
+    ):
+        if renamed(result) != result:
+            Game.objects.filter(pk=pk).update(result=renamed(result))
+    for pk, sheet in ScoreSheet.objects.filter(game_id__in=game_ids).values_list("pk", "sheet"):
+        players = renamed(sheet.get("players", []))
+        if players != sheet.get("players", []):
+            ScoreSheet.objects.filter(pk=pk).update(sheet={**sheet, "players": players})

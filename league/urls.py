@@ -2,9 +2,11 @@
 
 from django.urls import path
 
-from league import table_log_views, views
+from league import account, table_log_views, views
 
 urlpatterns = [
+    path("accounts/delete/", account.account_erase, name="account-erase"),
+    path("accounts/data/", account.account_data, name="account-data"),
     path("ratings/", views.ratings_index, name="ratings"),
     path("ratings/<slug:slug>/", views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", views.player, name="player"),

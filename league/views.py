@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,6 +28,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from accounts.bots import BOT_PREFIX
+from accounts.people import ERASED_PREFIX, shown_username
 from core import inputs
 from core.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
 from games.catalog import game_name, game_types
@@ -105,7 +106,11 @@ HISTORY_PAGE = 25  # games per page of a player's history
 def player(request, username: str):
     """A player's games: per game type their rating with its chart, their record and best
     result; their whole history, filtered; head to head against another member (``?vs=``)."""
-    user = get_object_or_404(User, username=username, is_active=True)
+    # A former member's page stays (their games and ratings are the clubs' history), nameless.
+    user = get_object_or_404(
+        User.objects.filter(Q(is_active=True) | Q(username__startswith=ERASED_PREFIX)),
+        username=username,
+    )
     played = selectors.games_played(user)
     summaries = selectors.game_summaries(played)
     histories = selectors.rating_histories(user)
@@ -170,6 +175,7 @@ def player(request, username: str):
         "league/player.html",
         {
             "player": user,
+            "shown_name": shown_username(user.username),
             "is_bot": selectors.is_bot(user),
             "cards": cards,
             "history": history,

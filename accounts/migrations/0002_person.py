@@ -6,26 +6,47 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0001_profile'),
+        ("accounts", "0001_profile"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Person',
+            name="Person",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('public_id', models.CharField(max_length=16, unique=True)),
-                ('guest_name', models.CharField(blank=True, max_length=60)),
-                ('key', models.CharField(blank=True, max_length=64)),
-                ('erased_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='person', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("public_id", models.CharField(max_length=16, unique=True)),
+                ("guest_name", models.CharField(blank=True, max_length=60)),
+                ("key", models.CharField(blank=True, max_length=64)),
+                ("erased_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="person",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(condition=models.Q(('user__isnull', True), models.Q(('guest_name', ''), _negated=True)), fields=('guest_name',), name='person_one_guest_per_name')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(
+                            ("user__isnull", True), models.Q(("guest_name", ""), _negated=True)
+                        ),
+                        fields=("guest_name",),
+                        name="person_one_guest_per_name",
+                    )
+                ],
             },
         ),
     ]

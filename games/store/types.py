@@ -10,6 +10,8 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS
 
+from accounts.people import shown_username
+
 
 class VersionConflict(Exception):
     """``expected_version`` is not the stream's version; nothing was written."""
@@ -83,7 +85,7 @@ class SeatInfo:
     @property
     def name(self) -> str:
         if self.username is not None:  # set exactly when a user holds the seat (head_of)
-            return self.username
+            return shown_username(self.username)
         return f"{self.guest} (guest)"
 
 

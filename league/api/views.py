@@ -14,7 +14,7 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotAuthenticated, NotFound
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -28,6 +28,7 @@ from games.records import table_results
 from games.selectors import game_with_seats
 from league import selectors
 from league.api import serializers as s
+from league.member_data import member_data, member_data_zip
 from league.models import League, LeagueInvitation, Tournament
 from league.services import leagues, tournaments
 from league.tournament_spec import TournamentSpec
@@ -107,6 +108,24 @@ class PlayerDetailApi(APIView):
     def get(self, request, username):
         user = get_object_or_404(User, username=username, is_active=True)
         return Response(s.PlayerDetailOut(selectors.player_record(user)).data)
+
+
+class MeDataApi(APIView):
+    """Your own data: your account, games (records included), the notes you wrote, ratings with
+    every change, and clubs, as one JSON document; ``archive/`` gives it as a ZIP with a CSV
+    per table."""
+
+    archive = False
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request):
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("sign in to download your data")
+        if self.archive:
+            response = HttpResponse(member_data_zip(request.user), content_type="application/zip")
+            response["Content-Disposition"] = 'attachment; filename="hadal-my-data.zip"'
+            return response
+        return Response(member_data(request.user))
 
 
 # -- club records ---------------------------------------------------------------------------------
