@@ -65,9 +65,10 @@ class Verified:
             else "a recorded result: no moves to replay",
         ]
         if self.people:
+            who = "1 person" if self.people == 1 else f"{self.people} people"
             lines.append(
-                f"it names {self.people} people by id; the names beside them are as shown when "
-                "it was exported, and are not covered by the fingerprint"
+                f"it names {who} by id; the names beside the ids are as shown when it was "
+                "exported, and are not covered by the fingerprint"
             )
         if self.earlier is not None:
             when = f"until {self.earlier_date[:10]}" if self.earlier_date else "before"
