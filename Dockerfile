@@ -21,6 +21,7 @@ WORKDIR /app
 
 COPY pyproject.toml requirements.lock README.md ./
 RUN pip install --require-hashes -r requirements.lock
+COPY core ./core
 COPY config ./config
 COPY accounts ./accounts
 COPY games ./games
@@ -33,7 +34,9 @@ COPY templates ./templates
 COPY static ./static
 RUN DEBUG=1 python manage.py collectstatic --no-input
 
-RUN useradd --create-home hadal
+# The erasure ledger's folder (HADAL_ERASURE_LEDGER), a volume of its own in the compose file:
+# the app's user writes it.
+RUN useradd --create-home hadal && mkdir -p /app/var && chown hadal /app/var
 USER hadal
 EXPOSE 8000
 # ASGI (uvicorn workers) for the event streams; see docker-compose.yml.

@@ -191,3 +191,27 @@ def test_analyses_have_a_queue_and_a_worker_of_their_own():
     assert CELERY_TASK_ROUTES["games.tasks.analyse_game"] == {"queue": "analysis"}
     assert "--queues=celery" in services["worker"]["command"]
     assert "--queues=analysis" in services["analysis"]["command"]
+
+
+def test_the_image_and_the_package_carry_every_app_package():
+    """core/ (the errors, parsers and the direct driver every app imports) was once left out
+    of both: the image would not start."""
+    packages = {"core", "config", "accounts", "games", "league"}
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    copied = set(re.findall(r"^COPY (\w+) \./\1$", dockerfile, re.MULTILINE))
+    assert packages <= copied
+    included = yaml.safe_load("x: " + re.search(r"include = (\[.*\])", _pyproject()).group(1))
+    assert packages == {name.rstrip("*") for name in included["x"]}
+
+
+def _pyproject() -> str:
+    return (ROOT / "pyproject.toml").read_text()
+
+
+def test_the_erasure_ledger_lives_apart_from_the_database_on_a_volume_of_its_own():
+    services = compose()["services"]
+    for name in ("web", "worker", "analysis", "beat", "migrate"):
+        assert "erasures:/app/var" in services[name]["volumes"], name
+    assert "erasures" in compose()["volumes"]
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "mkdir -p /app/var && chown hadal /app/var" in dockerfile
