@@ -27,7 +27,7 @@ What a game is checked for:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -97,19 +97,24 @@ class GameCheck:
         return f"game {self.id} ({self.slug}{version}, {self.kind})"
 
 
-def game_batches(
+def game_ids(
     *, using: str, ids: Sequence[int] | None = None, batch: int = BATCH
-) -> Iterator[list[GameCheck]]:
-    """The checks of every stored game, or of the games ``ids``, in id order, ``batch`` games
-    at a time: two queries a batch."""
-    games = Game.objects.using(using).order_by("id")
+) -> list[list[int]]:
+    """The ids of every stored game, or of those of ``ids`` that are stored, in id order, in
+    batches of ``batch``: what :func:`check_batch` takes, one query for them all."""
+    stored = Game.objects.using(using).order_by("id").values_list("id", flat=True)
     if ids is not None:
-        games = games.filter(id__in=ids)
-    after = 0
-    while heads := list(games.filter(id__gt=after).values_list(*HEAD_COLUMNS)[:batch]):
-        events = events_of(using=using, ids=[head[0] for head in heads])
-        yield [check_game(head, events[head[0]]) for head in heads]
-        after = heads[-1][0]
+        stored = stored.filter(id__in=ids)
+    found = list(stored)
+    return [found[start : start + batch] for start in range(0, len(found), batch)]
+
+
+def check_batch(*, using: str, ids: list[int]) -> list[GameCheck]:
+    """The checks of the games ``ids`` (in id order, a batch of :func:`game_ids`): two
+    queries, their heads and all their events."""
+    heads = Game.objects.using(using).filter(id__in=ids).order_by("id").values_list(*HEAD_COLUMNS)
+    events = events_of(using=using, ids=ids)
+    return [check_game(head, events[head[0]]) for head in heads]
 
 
 def events_of(*, using: str, ids: list[int]) -> dict[int, list[tuple]]:

@@ -10,10 +10,14 @@ for someone's agreement, refused, or with fewer than two members carries no chan
 
 from __future__ import annotations
 
+import functools
+import multiprocessing
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+
+from django.db import connections
 
 from games import history
 from games.history import GameCheck
@@ -33,6 +37,7 @@ class HistoryReport:
     unrated: int = 0
     differences: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    jobs: int = 1  # the processes that checked
 
     @property
     def checked(self) -> int:
@@ -41,29 +46,70 @@ class HistoryReport:
     def per_minute(self) -> float:
         return self.checked * 60 / self.seconds if self.seconds else 0.0
 
+    def add(self, batch: HistoryReport) -> None:
+        self.games.update(batch.games)
+        self.events += batch.events
+        self.rated += batch.rated
+        self.unrated += batch.unrated
+        self.differences += batch.differences
+
 
 def history_check(
     *,
     using: str,
     ids: Sequence[int] | None = None,
     found: Callable[[str], None] | None = None,
+    jobs: int = 1,
+    batch: int = history.BATCH,
 ) -> HistoryReport:
-    """Check every stored game (or the games ``ids``) and its ratings, a batch at a time;
-    ``found`` hears each difference as it is found, so that a long run says so at once."""
-    report = HistoryReport()
+    """Check every stored game (or the games ``ids``) and its ratings, ``batch`` games at a
+    time, in ``jobs`` processes; ``found`` hears each difference as it is found (in id order),
+    so that a long run says so at once."""
     started = time.perf_counter()
-    for checks in history.game_batches(using=using, ids=ids):
-        ratings = ratings_check(checks, using=using)
-        report.rated += ratings.rated
-        report.unrated += ratings.unrated
-        for check in checks:
-            report.games[check.slug, check.rules_version, check.kind] += 1
-            report.events += check.events
-            for line in [*check.differences, *ratings.differences.get(check.id, ())]:
-                report.differences.append(f"{check.describe()}: {line}")
-                if found is not None:
-                    found(report.differences[-1])
+    batches = history.game_ids(using=using, ids=ids, batch=batch)
+    report = HistoryReport(jobs=_processes(jobs, batches, using=using))
+    for part in _checked(batches, using=using, jobs=report.jobs):
+        report.add(part)
+        if found is not None:
+            for line in part.differences:
+                found(line)
     report.seconds = time.perf_counter() - started
+    return report
+
+
+def _processes(jobs: int, batches: list[list[int]], *, using: str) -> int:
+    """How many processes check: as many as asked and there are batches, each forked from
+    this one (a check is Python's work, on one core a process); but this one alone while it
+    has a transaction open, which the workers, reading through connections of their own,
+    would not see."""
+    return 1 if connections[using].in_atomic_block else max(1, min(jobs, len(batches)))
+
+
+def _checked(batches: list[list[int]], *, using: str, jobs: int) -> Iterator[HistoryReport]:
+    """The batches' reports in order, checked here or by ``jobs`` processes."""
+    if jobs == 1:
+        yield from (batch_check(batch, using=using) for batch in batches)
+        return
+    # A forked worker opens connections of its own and must never share this process's:
+    # none is left open, nor a pool of them (DB_POOL), whose threads would not follow.
+    connection = connections[using]
+    connection.close()
+    if getattr(connection, "pool", None) is not None:
+        connection.close_pool()
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap(functools.partial(batch_check, using=using), batches)
+
+
+def batch_check(ids: list[int], *, using: str) -> HistoryReport:
+    """One batch of games checked, logs and ratings, as a report of its own."""
+    checks = history.check_batch(using=using, ids=ids)
+    ratings = ratings_check(checks, using=using)
+    report = HistoryReport(rated=ratings.rated, unrated=ratings.unrated)
+    for check in checks:
+        report.games[check.slug, check.rules_version, check.kind] += 1
+        report.events += check.events
+        for line in [*check.differences, *ratings.differences.get(check.id, ())]:
+            report.differences.append(f"{check.describe()}: {line}")
     return report
 
 

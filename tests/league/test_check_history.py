@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 
 from games import logchain
 from games.models import Event, EventKind, Game, ScoreSheet
+from league.history import history_check
 from league.models import RatedGame, RatingChange
 from tests.games.test_chain_formats import owner_rewrites
 from tests.league.history_world import DSA, World, build_world
@@ -80,6 +81,30 @@ def test_a_game_or_a_database_that_is_not_there_is_refused(world):
         check("--game", "999999")
     with pytest.raises(CommandError, match="no database 'restored' is configured"):
         check("--database", "restored")
+
+
+@pytest.mark.django_db(transaction=True)  # the workers read what is committed
+def test_processes_side_by_side_find_what_one_finds():
+    world = build_world()
+    Game.objects.filter(pk=world.active.pk).update(status="finished")
+    alone = history_check(using="default", jobs=1, batch=4)
+    together = history_check(using="default", jobs=2, batch=4)
+    assert (alone.jobs, together.jobs) == (1, 2)
+    assert (
+        together.differences
+        == alone.differences
+        == [
+            f"game {world.active.pk} ({DSA} v2, played): the head says finished, its events say "
+            "active"
+        ]
+    )
+    assert (together.games, together.events, together.rated, together.unrated) == (
+        alone.games,
+        alone.events,
+        alone.rated,
+        alone.unrated,
+    )
+    assert together.checked == Game.objects.count()
 
 
 # -- differences planted below the app ------------------------------------------------------------

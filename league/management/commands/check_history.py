@@ -3,6 +3,8 @@ was rated against its result (league.history); after a restore, an upgrade, or a
 
 from __future__ import annotations
 
+import os
+
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS
@@ -29,10 +31,19 @@ class Command(BaseCommand):
             "--game", type=int, action="append", dest="games", help="a game's id (repeatable)"
         )
         parser.add_argument(
+            "--jobs",
+            type=int,
+            default=os.cpu_count() or 1,
+            help="processes checking at once (default: one a core; 1 to leave the others to "
+            "a service still serving)",
+        )
+        parser.add_argument(
             "--quiet", action="store_true", help="print the differences only, not the summary"
         )
 
-    def handle(self, *args, database: str, games: list[int] | None, quiet: bool, **options):
+    def handle(
+        self, *args, database: str, games: list[int] | None, jobs: int, quiet: bool, **options
+    ):
         if database not in settings.DATABASES:
             known = ", ".join(settings.DATABASES)
             raise CommandError(f"no database {database!r} is configured (known: {known})")
@@ -41,7 +52,9 @@ class Command(BaseCommand):
             missing = sorted({g for g in games if (g,) not in stored})
             if missing:
                 raise CommandError(f"no game {', '.join(map(str, missing))} in {database}")
-        report = history_check(using=database, ids=games, found=self.stdout.write)
+        if jobs < 1:
+            raise CommandError("--jobs must be 1 or more")
+        report = history_check(using=database, ids=games, found=self.stdout.write, jobs=jobs)
         if not quiet:
             self.stdout.write(summary(report))
         if report.differences:
@@ -55,6 +68,7 @@ def summary(report: HistoryReport) -> str:
     lines = [
         f"checked {report.checked:,} games ({report.events:,} events) in "
         f"{report.seconds:.1f} s: {report.per_minute():,.0f} games a minute"
+        + (f" ({report.jobs} processes)" if report.jobs > 1 else "")
     ]
     by_game: dict[tuple[str, int], list[str]] = {}
     for (slug, version, kind), count in sorted(report.games.items()):
