@@ -27,12 +27,13 @@ What a game is checked for:
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db import connections
+from django.db import connections, transaction
 from django.db.models import TextField
 from django.db.models.functions import Cast
 
@@ -109,10 +110,36 @@ def game_ids(
     return [found[start : start + batch] for start in range(0, len(found), batch)]
 
 
+@contextmanager
+def snapshot(*, using: str) -> Iterator[None]:
+    """One view of the database for a batch's reads, while the service may go on writing: a
+    game moved on between reading its head and its events would otherwise differ from itself.
+    PostgreSQL's REPEATABLE READ, read only; on SQLite a deferred transaction, a snapshot in WAL
+    mode that holds up no writer (Django's own would begin IMMEDIATE, taking the write lock).
+    Inside a transaction already open, that transaction is the view."""
+    connection = connections[using]
+    if connection.in_atomic_block:
+        yield
+    elif connection.vendor == "postgresql":
+        with transaction.atomic(using=using), connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute("BEGIN DEFERRED")
+            try:
+                yield
+            finally:
+                cursor.execute("COMMIT")
+
+
 def check_batch(*, using: str, ids: list[int]) -> list[GameCheck]:
     """The checks of the games ``ids`` (in id order, a batch of :func:`game_ids`): two
-    queries, their heads and all their events."""
-    heads = Game.objects.using(using).filter(id__in=ids).order_by("id").values_list(*HEAD_COLUMNS)
+    queries, their heads and all their events (in a :func:`snapshot`, with whatever else is
+    compared with them)."""
+    heads = list(
+        Game.objects.using(using).filter(id__in=ids).order_by("id").values_list(*HEAD_COLUMNS)
+    )
     events = events_of(using=using, ids=ids)
     return [check_game(head, events[head[0]]) for head in heads]
 

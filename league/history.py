@@ -101,9 +101,11 @@ def _checked(batches: list[list[int]], *, using: str, jobs: int) -> Iterator[His
 
 
 def batch_check(ids: list[int], *, using: str) -> HistoryReport:
-    """One batch of games checked, logs and ratings, as a report of its own."""
-    checks = history.check_batch(using=using, ids=ids)
-    ratings = ratings_check(checks, using=using)
+    """One batch of games checked, logs and ratings, as a report of its own: its reads in
+    one snapshot, so that a game the service moves on meanwhile is seen as it was."""
+    with history.snapshot(using=using):
+        checks = history.check_batch(using=using, ids=ids)
+        ratings = ratings_check(checks, using=using)
     report = HistoryReport(rated=ratings.rated, unrated=ratings.unrated)
     for check in checks:
         report.games[check.slug, check.rules_version, check.kind] += 1

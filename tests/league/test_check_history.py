@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 
-from games import logchain
+from games import history, logchain
 from games.models import Event, EventKind, Game, ScoreSheet
+from games.play import reads, services
 from league.history import history_check
 from league.models import RatedGame, RatingChange
 from tests.games.test_chain_formats import owner_rewrites
@@ -105,6 +108,36 @@ def test_processes_side_by_side_find_what_one_finds():
         alone.unrated,
     )
     assert together.checked == Game.objects.count()
+
+
+@pytest.mark.django_db(transaction=True)  # the move commits while the check reads
+def test_a_game_played_on_while_it_is_checked_is_seen_as_it_was(monkeypatch):
+    world = build_world()
+    read_events = history.events_of
+
+    def a_move_between_the_heads_and_the_events(**kwargs):
+        thread = threading.Thread(target=move_on, args=(world.active.pk,))
+        thread.start()
+        thread.join()
+        return read_events(**kwargs)
+
+    monkeypatch.setattr(history, "events_of", a_move_between_the_heads_and_the_events)
+    assert history_check(using="default").differences == []
+    assert Game.objects.get(pk=world.active.pk).version > world.active.version  # it moved
+
+
+def move_on(game_id: int) -> None:
+    """The seat to play in ``game_id`` moves, from a connection of this thread's own."""
+    try:
+        game = Game.objects.get(pk=game_id)
+        seat = game.current_player
+        user = game.seats.get(index=seat).user
+        action = reads.game_legal_actions(game=game, user=user, seat=seat)[0]
+        services.game_action_append(
+            game=game, seat=seat, expected_version=game.version, action=action, user=user
+        )
+    finally:
+        connection.close()
 
 
 # -- differences planted below the app ------------------------------------------------------------
