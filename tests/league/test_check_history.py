@@ -76,7 +76,7 @@ def test_some_games_only_and_quietly(world):
     found, printed = check("--game", str(game.pk), "--game", str(world.table_log.pk), "--quiet")
     assert found == [] and printed == ""
     _, printed = check("--game", str(game.pk))
-    assert "checked 1 games" in printed and "  abyss v1: 1 played" in printed
+    assert "checked 1 game (" in printed and "  abyss v1: 1 played" in printed
 
 
 def test_a_game_or_a_database_that_is_not_there_is_refused(world):

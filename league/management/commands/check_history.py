@@ -58,29 +58,30 @@ class Command(BaseCommand):
         if not quiet:
             self.stdout.write(summary(report))
         if report.differences:
-            count = len(report.differences)
-            raise CommandError(
-                f"{count} difference{'s' if count != 1 else ''} in the stored history"
-            )
+            raise CommandError(f"{_count(len(report.differences), 'difference')} in the history")
 
 
 def summary(report: HistoryReport) -> str:
     lines = [
-        f"checked {report.checked:,} games ({report.events:,} events) in "
+        f"checked {_count(report.checked, 'game')} ({_count(report.events, 'event')}) in "
         f"{report.seconds:.1f} s: {report.per_minute():,.0f} games a minute"
         + (f" ({report.jobs} processes)" if report.jobs > 1 else "")
     ]
     by_game: dict[tuple[str, int], list[str]] = {}
     for (slug, version, kind), count in sorted(report.games.items()):
         kinds = by_game.setdefault((slug, version), [])
-        kinds.append(f"{count:,} {kind}{'s' if count != 1 and kind != 'played' else ''}")
+        kinds.append(f"{count:,} played" if kind == "played" else _count(count, kind))
     for (slug, version), kinds in by_game.items():
         name = slug if version == 0 else f"{slug} v{version}"
         lines.append(f"  {name}: {', '.join(kinds)}")
     lines.append(
-        f"ratings: {report.rated:,} rated games compared with their results; "
-        f"{report.unrated:,} finished games not rated yet"
+        f"ratings: {_count(report.rated, 'rated game')} compared with their results; "
+        f"{_count(report.unrated, 'finished game')} not rated yet"
     )
     differences = len(report.differences)
-    lines.append(f"{differences:,} differences" if differences else "no differences")
+    lines.append(_count(differences, "difference") if differences else "no differences")
     return "\n".join(lines)
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number:,} {word}{'' if number == 1 else 's'}"
