@@ -1,5 +1,6 @@
-"""The ratings' side of ``manage.py check_history``: what was rated against what the games' own
-logs say (games.history checks the logs themselves).
+"""``manage.py check_history``'s run and its ratings' side: every stored game checked a batch at
+a time, in as many processes as asked, into one report (games.history checks each game's log
+and head); and what was rated against what each game's log says.
 
 A game the ratings took in (RatedGame) must be finished, must have been rated at the version
 it is at (a correction moves the version, and the ratings follow it: league.services.ratings),
