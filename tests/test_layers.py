@@ -28,6 +28,8 @@ NEVER = {
     "games.bots": {"games.store", "games.play", "games.models", *ROOMS_ABOVE_PLAY},
     "games.store": {"games.play", "games.events", *ROOMS_ABOVE_PLAY},
     "games.events": {"games.play", *ROOMS_ABOVE_PLAY},
+    # The check of the stored history reads as the store does, beside it (league's command).
+    "games.history": {"games.play", "games.events", *ROOMS_ABOVE_PLAY},
     "games.play": ROOMS_ABOVE_PLAY,
     "games.live": ROOMS_ABOVE_PLAY - {"games.live"},
     "games.tablelog": ROOMS_ABOVE_PLAY - {"games.tablelog"},
