@@ -21,7 +21,9 @@ What a game is checked for:
   ranked below everyone who played on (games.play.steps.final_result);
 - the head: its status is what the last GameFinished or GameVoided says, and its result's
   scores and ranks are those of the last GameFinished (a recorded game's corrections each end
-  in one).
+  in one);
+- the fingerprint it had before its log was moved to people's ids (games.EarlierFingerprint,
+  migration 0021), while what it covered is kept: it must follow from the log as it was.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 
 from games import logchain
-from games.models import Event, EventKind, Game, GameMode, GameStatus
+from games.models import EarlierFingerprint, Event, EventKind, Game, GameMode, GameStatus
 from games.rules import CHANCE, IllegalAction, get_rules
 from games.rules.base import State, ranks_from_keys
 
@@ -141,7 +143,13 @@ def check_batch(*, using: str, ids: list[int]) -> list[GameCheck]:
         Game.objects.using(using).filter(id__in=ids).order_by("id").values_list(*HEAD_COLUMNS)
     )
     events = events_of(using=using, ids=ids)
-    return [check_game(head, events[head[0]]) for head in heads]
+    earlier = {
+        game_id: (fingerprint, held)
+        for game_id, fingerprint, held in EarlierFingerprint.objects.using(using)
+        .filter(game_id__in=ids, events__isnull=False)
+        .values_list("game_id", "fingerprint", "events")
+    }
+    return [check_game(head, events[head[0]], earlier.get(head[0])) for head in heads]
 
 
 def events_of(*, using: str, ids: list[int]) -> dict[int, list[tuple]]:
@@ -202,9 +210,12 @@ def _chain_time(stored: str) -> str | None:
     return logchain.time_text(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
 
 
-def check_game(head: tuple, rows: list[tuple]) -> GameCheck:
+def check_game(
+    head: tuple, rows: list[tuple], earlier: tuple[str, dict] | None = None
+) -> GameCheck:
     """Check one game: its head (a tuple of HEAD_COLUMNS) against its events (tuples of
-    EVENT_COLUMNS, in seq order)."""
+    EVENT_COLUMNS, in seq order), and the fingerprint it had before the move to ids against
+    the log as it was (``earlier``: that fingerprint and the data each rewritten event held)."""
     game_id, slug, mode, rules_version, options, players, status, version, result = head[:9]
     fingerprint, chain_version = head[9:]
     finished = [row for row in rows if row[2] == _FINISHED]
@@ -230,6 +241,8 @@ def check_game(head: tuple, rows: list[tuple]) -> GameCheck:
     if status != logged_status:
         found.append(f"the head says {status}, its events say {logged_status}")
     found += _result(result, check.result)
+    if earlier is not None and not found:
+        found += _earlier(rows, chain_version, *earlier)
     return check
 
 
@@ -267,6 +280,23 @@ def _chain(rows: list[tuple], fingerprint: str, chain_version: int) -> list[str]
     if fingerprint not in (previous, should_have_been):
         broken.append("the fingerprint is not the hash of the last event")
     return broken
+
+
+def _earlier(rows: list[tuple], chain_version: int, fingerprint: str, held: dict) -> list[str]:
+    """The chain recomputed with each rewritten event's data as it was: it must end in the
+    fingerprint the game had then (the one players may have copied)."""
+    previous = logchain.GENESIS
+    for _, seq, kind, data, seat, actor, time, _ in rows:
+        text = logchain.canonical_text(held.get(str(seq), data))
+        previous = logchain.event_hash_of_text(
+            previous, seq, kind, text, seat, time, actor, chain_version
+        )
+    if previous != fingerprint:
+        return [
+            f"its fingerprint from before the move to ids, {logchain.short(fingerprint)}, no "
+            "longer follows from the log as it was"
+        ]
+    return []
 
 
 def _setup(head: tuple, rows: list[tuple]) -> list[str]:

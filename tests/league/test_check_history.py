@@ -304,3 +304,46 @@ def test_a_head_that_says_finished_with_no_event_to_say_so(world):
     assert check_failing() == [
         f"game {game.pk} ({DSA} v2, played): the head says finished, its events say active"
     ]
+
+
+def earlier_of(game: Game, held: dict) -> str:
+    """The fingerprint ``game``'s log had with ``held`` in place of what those events hold."""
+    previous = logchain.GENESIS
+    for event in Event.objects.filter(game=game).order_by("seq"):
+        previous = logchain.event_hash(
+            previous,
+            event.seq,
+            event.kind,
+            held.get(str(event.seq), event.data),
+            event.seat,
+            logchain.time_text(event.created_at),
+            actor=event.actor_id,
+            chain=game.chain_version,
+        )
+    return previous
+
+
+def test_the_fingerprint_from_before_the_move_to_ids_must_follow_from_what_is_kept(world):
+    from django.utils import timezone
+
+    from games.models import EarlierFingerprint
+
+    game = world.played["deep-vents", 2]
+    created = Event.objects.get(game=game, seq=1).data
+    as_it_was = {"1": {**created, "seats": [{"user": "ann", "bot": None}, {"user": "bo"}]}}
+    earlier = EarlierFingerprint.objects.create(
+        game=game,
+        fingerprint=earlier_of(game, as_it_was),
+        replaced_at=timezone.now(),
+        events=as_it_was,
+    )
+    assert check()[0] == []
+    earlier.events = {"1": {**as_it_was["1"], "num_players": 3}}
+    earlier.save()
+    assert check_failing() == [
+        f"game {game.pk} (deep-vents v2, played): its fingerprint from before the move to ids, "
+        f"{logchain.short(earlier.fingerprint)}, no longer follows from the log as it was"
+    ]
+    earlier.events = None  # what it covered named someone since erased: nothing to check
+    earlier.save()
+    assert check()[0] == []

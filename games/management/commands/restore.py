@@ -14,7 +14,9 @@ AFTERWARDS = """Before the service serves it:
   manage.py migrate          if this code is newer than the backup
   manage.py check_history    every game's chain, replay, head and ratings
   clear the shared cache     it holds game heads of the database replaced (docs/operations.md)
-  restart the workers        so that none keeps what it read before"""
+  restart the workers        so that none keeps what it read before
+  manage.py erase_member --ledger FILE
+                             erase again whoever was erased since the backup was taken"""
 
 
 class Command(BaseCommand):
