@@ -5,7 +5,7 @@ from league.api import views
 
 urlpatterns = [
     path("me/data/", views.MeDataApi.as_view(), name="api-me-data"),
-    path("me/data/archive/", views.MeDataApi.as_view(archive=True), name="api-me-data-archive"),
+    path("me/data/archive/", views.MeDataArchiveApi.as_view(), name="api-me-data-archive"),
     path("ratings/", views.LeaderboardApi.as_view(), name="api-ratings"),
     path("players/", views.PlayerListApi.as_view(), name="api-players"),
     path("players/<str:username>/", views.PlayerDetailApi.as_view(), name="api-player"),

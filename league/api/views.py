@@ -112,20 +112,26 @@ class PlayerDetailApi(APIView):
 
 class MeDataApi(APIView):
     """Your own data: your account, games (records included), the notes you wrote, ratings with
-    every change, and clubs, as one JSON document; ``archive/`` gives it as a ZIP with a CSV
-    per table."""
-
-    archive = False
+    every change, and clubs, as one JSON document."""
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request):
         if not request.user.is_authenticated:
             raise NotAuthenticated("sign in to download your data")
-        if self.archive:
-            response = HttpResponse(member_data_zip(request.user), content_type="application/zip")
-            response["Content-Disposition"] = 'attachment; filename="hadal-my-data.zip"'
-            return response
         return Response(member_data(request.user))
+
+
+class MeDataArchiveApi(APIView):
+    """Your own data as a ZIP: the JSON document and a CSV per table (games, ratings, rating
+    changes)."""
+
+    @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY})
+    def get(self, request):
+        if not request.user.is_authenticated:
+            raise NotAuthenticated("sign in to download your data")
+        response = HttpResponse(member_data_zip(request.user), content_type="application/zip")
+        response["Content-Disposition"] = 'attachment; filename="hadal-my-data.zip"'
+        return response
 
 
 # -- club records ---------------------------------------------------------------------------------
