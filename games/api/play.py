@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import CheckedByWrite, TokenAuthentication
+from accounts.scopes import PLAY, PLAY_OR_TABLE_LOG, READ, RECORD, HasScope, require
 from core import inputs
 from core.errors import InvalidInput
 from games import store
@@ -38,7 +39,8 @@ LEGAL_ACTIONS = {
 
 
 class GameTypesApi(APIView):
-    permission_classes = [AllowAny]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, AllowAny]
 
     @extend_schema(responses=s.GameTypeOut(many=True))
     def get(self, request):
@@ -48,6 +50,8 @@ class GameTypesApi(APIView):
 class GameListCreateApi(generics.ListAPIView):
     """Games you sit at (``?scope=all`` for every game), filtered by ``?status=`` and
     ``?game=``; POST creates one."""
+
+    scopes = {"GET": READ, "POST": PLAY_OR_TABLE_LOG}
 
     serializer_class = s.GameOut
 
@@ -76,8 +80,10 @@ class GameListCreateApi(generics.ListAPIView):
         body = s.GameCreateIn(data=request.data)
         body.is_valid(raise_exception=True)
         if body.validated_data["mode"] == "log" or body.validated_data["scorekeeper"]:
+            require(request, RECORD)
             game = log_api.log_create(request, body.validated_data)
         else:
+            require(request, PLAY)
             game = services.game_create(
                 slug=body.validated_data["game"],
                 seats=body.validated_data["seats"],
@@ -92,7 +98,8 @@ class GameListCreateApi(generics.ListAPIView):
 
 
 class GameDetailApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(responses=s.GameOut)
     def get(self, request, pk):
@@ -100,7 +107,8 @@ class GameDetailApi(APIView):
 
 
 class GameStateApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(
         parameters=[
@@ -123,6 +131,9 @@ class GameStateApi(APIView):
 
 
 class GameActionsApi(APIView):
+    scopes = {"GET": READ, "POST": PLAY_OR_TABLE_LOG}
+    guarded_for: str | None = None  # the scope a move's write checked its token for
+
     @extend_schema(
         parameters=[OpenApiParameter("seat", SEAT, required=True)], responses={200: LEGAL_ACTIONS}
     )
@@ -150,10 +161,11 @@ class GameActionsApi(APIView):
         try:
             appended = self._move(request, pk, checked_by_write)
         except Exception:
-            checked_by_write.confirm()  # a 401 before any other answer
+            checked_by_write.confirm(self.guarded_for)  # a 401 (or 403) before any other answer
             raise
         if appended.replayed:
-            checked_by_write.confirm()  # the write that checked the token was not ours
+            # The write that checked the token was not ours.
+            checked_by_write.confirm(self.guarded_for)
         return s.appended_response(request, appended)
 
     def _move(self, request, pk, checked_by_write: CheckedByWrite | None = None):
@@ -162,18 +174,21 @@ class GameActionsApi(APIView):
         # expected version is there, so a move need not read it at all; a table log's entries
         # (and chance outcomes) are the scorekeeper's, taken by games.tablelog.
         head, state = steps.load_expected(pk, body["expected_version"])
+        logged = tablelog.takes(head, body["seat"])
+        scope = RECORD if logged else PLAY
+        require(request, scope)
         guard = None
         if checked_by_write is not None:
-            condition, params = checked_by_write.condition()
+            self.guarded_for = scope
+            condition, params = checked_by_write.condition(scope)
             guard = store.Guard(condition, tuple(params))  # the write checks the token
-        append = (
-            tablelog.entry_append if tablelog.takes(head, body["seat"]) else services.move_append
-        )
+        append = tablelog.entry_append if logged else services.move_append
         return append(pk, head, state, user=request.user, guard=guard, **body)
 
 
 class GameEventsApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(
         parameters=[
@@ -193,6 +208,8 @@ class GameEventsApi(APIView):
 
 
 class GameResignApi(APIView):
+    scopes = {"POST": PLAY}
+
     @extend_schema(request=s.ResignIn, responses={201: s.AppendOut})
     def post(self, request, pk):
         body = s.ResignIn(data=request.data)
@@ -204,6 +221,8 @@ class GameResignApi(APIView):
 class GameSeatApi(APIView):
     """accept/ takes an invited seat (the clock starts once every person has); decline/ refuses
     it and calls the game off."""
+
+    scopes = {"POST": PLAY}
 
     action = ""
 
@@ -219,6 +238,8 @@ class GameSeatApi(APIView):
 class GameJoinApi(APIView):
     """Take a seat left open for anyone: 409 if it is taken, or you already sit at the game."""
 
+    scopes = {"POST": PLAY}
+
     @extend_schema(request=s.SeatChoiceIn, responses={201: s.AppendOut})
     def post(self, request, pk):
         body = s.SeatChoiceIn(data=request.data)
@@ -231,6 +252,8 @@ class GameRematchApi(APIView):
     """A finished game's players ask for a rematch: a new game of the same game, options and
     clock, its seats rotated by one; the asker is seated, the others invited. 409 before the
     end, or once a rematch was offered."""
+
+    scopes = {"POST": PLAY}
 
     @extend_schema(request=None, responses={201: s.GameOut})
     def post(self, request, pk):
@@ -245,6 +268,8 @@ class GameCancelApi(APIView):
     """Whoever created the game calls it off while an invitation or open seat is waiting: the
     game is voided, nothing rated, and answering the invitation afterwards is a 409."""
 
+    scopes = {"POST": PLAY}
+
     @extend_schema(request=None, responses={201: s.AppendOut})
     def post(self, request, pk):
         return s.appended_response(request, lobby.game_cancel(game=pk, user=request.user))
@@ -254,6 +279,8 @@ class InvitationsApi(generics.ListAPIView):
     """Games you are invited to and have not answered (accept/ or decline/ with your seat):
     games to play here, and table logs you are seated at (mode "log", under way or over),
     which are rated only once everyone seated has accepted."""
+
+    scopes = {"GET": READ}
 
     serializer_class = s.GameOut
 
@@ -266,6 +293,8 @@ class InvitationsApi(generics.ListAPIView):
 class OpenGamesApi(generics.ListAPIView):
     """Games under way with a seat anyone signed in may take (the lobby)."""
 
+    scopes = {"GET": READ}
+
     serializer_class = s.GameOut
 
     def get_queryset(self):
@@ -276,7 +305,8 @@ class OceansCardsApi(APIView):
     """The Deep cards of The Deep promo pack 2 with their statistics over final Oceans
     records: games played in, and the win rate of the player who played them."""
 
-    permission_classes = [AllowAny]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, AllowAny]
 
     @extend_schema(responses=s.DeepCardOut(many=True))
     def get(self, request):

@@ -12,13 +12,13 @@ import time
 
 import pytest
 from django.db import connection
-from rest_framework.authtoken.models import Token
 
 from games.live import streams
 from games.models import Event, GameStatus
 from games.play import reads, services
 from games.selectors import game_with_seats
 from tests.games.sse import Stream, call, uvicorn_process, uvicorn_thread
+from tests.tokens import key_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,7 +37,7 @@ def server():
 
 
 def token(user) -> dict[str, str]:
-    return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+    return {"Authorization": f"Token {key_for(user)}"}
 
 
 def session(client, user) -> dict[str, str]:
