@@ -165,7 +165,12 @@ REST_FRAMEWORK = {
         "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # A token's scopes first (accounts.scopes): every view that names its own permissions
+    # names HasScope first too, and tests/api/test_scopes.py checks every operation.
+    "DEFAULT_PERMISSION_CLASSES": [
+        "accounts.scopes.HasScope",
+        "rest_framework.permissions.IsAuthenticated",
+    ],
     "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "config.pagination.PageNumbers",
     "PAGE_SIZE": 50,
@@ -192,6 +197,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.live.add_stream_paths",
+        "config.schema.scope_the_streams",
         "config.schema.add_known_names",
         "config.schema.add_error_responses",
         "config.schema.describe_event_streams",

@@ -20,6 +20,7 @@ from rest_framework import renderers
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.views import APIView
 
+from accounts.scopes import READ, HasScope
 from core import inputs
 from games.live import leases as stream_leases
 from games.live import streams
@@ -40,6 +41,8 @@ class EventStreamRenderer(renderers.BaseRenderer):
 
 class _Gate(APIView):
     """DRF's checks on a stream's request, without a DRF response."""
+
+    scopes = {"GET": READ}
 
     renderer_classes = [renderers.JSONRenderer, EventStreamRenderer]
 
@@ -79,7 +82,7 @@ class _Gate(APIView):
 
 
 class _GameGate(_Gate):
-    permission_classes = [IsAuthenticatedOrReadOnly]  # as /events/: spectators may watch
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # as /events/: spectators may watch
 
     def open(self, request, **kwargs: Any) -> HttpResponse | streams.GameFeed:
         game = game_with_seats(kwargs["pk"])
@@ -93,7 +96,7 @@ class _GameGate(_Gate):
 
 
 class _UserGate(_Gate):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [HasScope, IsAuthenticated]
 
     def open(self, request, **kwargs: Any) -> streams.UserFeed:
         return streams.UserFeed(user=request.user)
@@ -117,6 +120,12 @@ async def user_stream(request: HttpRequest) -> HttpResponse:
     if request.method != "GET":
         return _not_allowed(request)
     return _respond(request, await sync_to_async(streams.released(_UserGate().opened))(request))
+
+
+# The class whose checks each stream runs, as Django's class-based views name theirs: the API's
+# scope test (tests/api/test_scopes.py) and the schema read its declared scopes there.
+game_stream.view_class = _GameGate  # type: ignore[attr-defined]
+user_stream.view_class = _UserGate  # type: ignore[attr-defined]
 
 
 def _not_allowed(request: HttpRequest) -> HttpResponse:

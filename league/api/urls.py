@@ -1,5 +1,6 @@
 from django.urls import path
 
+from accounts.scopes import ORGANISE
 from league import table_log_views
 from league.api import views
 
@@ -110,7 +111,7 @@ urlpatterns = [
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/override/",
-        views.TableResultApi.as_view(action="override"),
+        views.TableResultApi.as_view(action="override", scopes={"POST": ORGANISE}),
         name="api-table-override",
     ),
     path(

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.bots import is_bot
+from accounts.scopes import ORGANISE, READ, RECORD, HasScope
 from core import inputs
 from core.errors import InvalidInput, Refused, UnknownName
 from games.api.serializers import GameOut
@@ -54,7 +55,8 @@ def _tournament(pk) -> Tournament:
 class LeaderboardApi(generics.ListAPIView):
     """The Elo leaderboard of one game: ``?game=SLUG``."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
     serializer_class = s.LeaderboardEntryOut
 
     @extend_schema(
@@ -79,7 +81,8 @@ class LeaderboardApi(generics.ListAPIView):
 class PlayerListApi(generics.ListAPIView):
     """Players (members and bots); ``?search=`` filters by name."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
     serializer_class = s.PlayerOut
 
     @extend_schema(parameters=[OpenApiParameter("search", str)])
@@ -102,7 +105,8 @@ class PlayerListApi(generics.ListAPIView):
 class PlayerDetailApi(APIView):
     """A player's ratings per game, each with its history, and recent games."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.PlayerDetailOut)
     def get(self, request, username):
@@ -114,6 +118,8 @@ class MeDataApi(APIView):
     """Your own data: your account, games (records included), the notes you wrote, ratings with
     every change, and clubs, as one JSON document."""
 
+    scopes = {"GET": READ}
+
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request):
         if not request.user.is_authenticated:
@@ -124,6 +130,8 @@ class MeDataApi(APIView):
 class MeDataArchiveApi(APIView):
     """Your own data as a ZIP: the JSON document and a CSV per table (games, ratings, rating
     changes)."""
+
+    scopes = {"GET": READ}
 
     @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY})
     def get(self, request):
@@ -141,6 +149,8 @@ class MatchCreateApi(APIView):
     """Record a game played on a table. It is rated once every member it names has confirmed
     it (at once if it names only the recorder, or a league organiser recorded it)."""
 
+    scopes = {"POST": RECORD}
+
     @extend_schema(request=s.MatchIn, responses={201: GameOut})
     def post(self, request):
         body = s.MatchIn(data=request.data)
@@ -153,6 +163,8 @@ class MatchCorrectApi(APIView):
     """A correction: a new event with the new result. An organiser's is final at once; the
     recorder's waits for the members named to confirm it."""
 
+    scopes = {"POST": RECORD}
+
     @extend_schema(request=s.CorrectionIn, responses={201: GameOut})
     def post(self, request, pk):
         body = s.CorrectionIn(data=request.data)
@@ -164,6 +176,8 @@ class MatchCorrectApi(APIView):
 class MatchAnswerApi(APIView):
     """confirm/: a member named in the record agrees with it (a league organiser confirms it
     for everyone); dispute/: a named member says it is wrong, and it waits for a correction."""
+
+    scopes = {"POST": RECORD}
 
     action = ""
 
@@ -187,7 +201,8 @@ def _league_out(league: League) -> dict:
 
 
 class LeagueListCreateApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ, "POST": ORGANISE}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.LeagueSummaryOut(many=True))
     def get(self, request):
@@ -202,7 +217,8 @@ class LeagueListCreateApi(APIView):
 
 
 class LeagueDetailApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.LeagueOut)
     def get(self, request, slug):
@@ -214,7 +230,8 @@ class LeagueStandingsApi(APIView):
     tournaments'), of one game type (``?game=``) or all, over one season (``?season=``) or
     every league game; in standing order (points, then wins, then average place, then Elo)."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(
         parameters=[s.LeagueStandingsIn],
@@ -242,6 +259,8 @@ class LeagueMembersApi(APIView):
     """Invite a member or an organiser (organisers only): they are a member once they accept
     (``accept/``). Naming a member already changes their role."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(
         request=s.MemberIn,
         responses={
@@ -266,6 +285,8 @@ class LeagueMembersApi(APIView):
 class LeagueInvitationAnswerApi(APIView):
     """accept/: the person invited joins the league, in the role asked; decline/: they say no,
     and the invitation is gone (the organisers may ask again). Only your own invitation."""
+
+    scopes = {"POST": ORGANISE}
 
     action = ""
 
@@ -296,6 +317,8 @@ class LeagueInvitationAnswerApi(APIView):
 class MyInvitationsApi(APIView):
     """What you have been asked to agree to and have not answered, newest first: leagues to
     join and tournament entries (games you are invited to are at ``/api/games/invited/``)."""
+
+    scopes = {"GET": READ}
 
     @extend_schema(responses=s.MyInvitationsOut)
     def get(self, request):
@@ -329,6 +352,8 @@ class MyInvitationsApi(APIView):
 class LeagueSeasonsApi(APIView):
     """Add a season (organisers only)."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=s.SeasonIn, responses={201: s.LeagueOut})
     def post(self, request, slug):
         league = _league(slug)
@@ -346,7 +371,8 @@ def _tournament_out(tournament: Tournament) -> dict:
 
 
 class TournamentListCreateApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ, "POST": ORGANISE}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.TournamentListOut(many=True))
     def get(self, request):
@@ -375,7 +401,8 @@ class TournamentListCreateApi(APIView):
 
 
 class TournamentDetailApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.TournamentOut)
     def get(self, request, pk):
@@ -385,7 +412,8 @@ class TournamentDetailApi(APIView):
 class TournamentRoundsApi(APIView):
     """GET lists the rounds; POST pairs the next one (organisers)."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ, "POST": ORGANISE}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.RoundOut(many=True))
     def get(self, request, pk):
@@ -403,6 +431,8 @@ class TournamentRoundsApi(APIView):
 class TournamentRepairApi(APIView):
     """Pair the latest round again, before any move or result (organisers)."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=None, responses={201: s.RoundOut})
     def post(self, request, pk, number):
         round_ = tournaments.round_repair(
@@ -415,6 +445,8 @@ class TournamentRepairApi(APIView):
 
 class TournamentEntryApi(APIView):
     """enter/ (a late entry, organisers) and drop/ (organisers, or a player for themself)."""
+
+    scopes = {"POST": ORGANISE}
 
     action = ""
 
@@ -432,6 +464,8 @@ class TournamentEntryAnswerApi(APIView):
     """accept/: the player an organiser entered says yes, and the tournament's games they
     played are rated once everyone at each has agreed; decline/: they say no and are
     withdrawn. Only your own entry; entering yourself (register/) needs no answer."""
+
+    scopes = {"POST": ORGANISE}
 
     action = ""
 
@@ -458,6 +492,8 @@ class TournamentEntryAnswerApi(APIView):
 class TournamentReenterApi(APIView):
     """An organiser re-enters a dropped player: they play from the next round paired."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
         tournament = _tournament(pk)
@@ -470,6 +506,8 @@ class TournamentReenterApi(APIView):
 class TournamentRegisterApi(APIView):
     """Open entry: the player enters themself before round 1 (beyond the cap: the waitlist)."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=None, responses={201: s.TournamentOut})
     def post(self, request, pk):
         tournament = _tournament(pk)
@@ -479,6 +517,8 @@ class TournamentRegisterApi(APIView):
 
 class TournamentCheckInApi(APIView):
     """Check in before round 1: yourself, or (organisers) a named player."""
+
+    scopes = {"POST": ORGANISE}
 
     @extend_schema(request=s.CheckInIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
@@ -493,6 +533,8 @@ class TournamentCheckInApi(APIView):
 class TournamentCapApi(APIView):
     """Change the cap before round 1 (organisers); a higher cap moves waiting players up."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=s.CapIn, responses={200: s.TournamentOut})
     def post(self, request, pk):
         tournament = _tournament(pk)
@@ -506,6 +548,8 @@ class TournamentCapApi(APIView):
 
 class TournamentRoundStartApi(APIView):
     """Start a round's clock (table mode, organisers)."""
+
+    scopes = {"POST": ORGANISE}
 
     @extend_schema(request=s.RoundStartIn, responses={201: s.RoundOut})
     def post(self, request, pk, number):
@@ -524,6 +568,8 @@ class TournamentRoundStartApi(APIView):
 
 class TableResultApi(APIView):
     """report/, confirm/ and override/ for a table-mode table."""
+
+    scopes = {"POST": RECORD}  # override/ needs ORGANISE: league.api.urls says so
 
     action = ""
 
@@ -555,7 +601,8 @@ class TableResultApi(APIView):
 
 
 class StandingsApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.StandingOut(many=True))
     def get(self, request, pk):
@@ -566,7 +613,8 @@ class StandingsApi(APIView):
 class CsvApi(APIView):
     """The standings or every table's result, as CSV."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
     which = "standings"
 
     @extend_schema(responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR)})
