@@ -22,7 +22,7 @@ from django.utils import timezone
 from accounts.models import ApiToken
 from accounts.scopes import SCOPES
 from core import inputs
-from core.errors import InvalidInput, UnknownName
+from core.errors import InvalidInput, Refused, UnknownName
 
 KEY_PREFIX = "hdl_"
 SHOWN = 12  # the characters of a key kept and shown in lists: "hdl_" and 8 of its own
@@ -50,9 +50,12 @@ def scopes_parsed(value: Any) -> list[str]:
 
 
 def expiry_parsed(value: Any, now: datetime | None = None) -> datetime | None:
-    """None (never), or a time in the future (an ISO 8601 date-time; without a zone, UTC)."""
+    """None (never), or a time in the future (a datetime, or an ISO 8601 date-time; without a
+    zone, UTC)."""
     if value is None:
         return None
+    if isinstance(value, datetime):
+        value = value.isoformat()
     if not isinstance(value, str):
         raise InvalidInput("expires must be an ISO 8601 date-time, or null for never")
     try:
@@ -62,7 +65,7 @@ def expiry_parsed(value: Any, now: datetime | None = None) -> datetime | None:
     if timezone.is_naive(when):
         when = timezone.make_aware(when, UTC)
     if when <= (now or timezone.now()):
-        raise InvalidInput("expires must be in the future")
+        raise Refused("expires must be in the future")
     return when
 
 
@@ -78,7 +81,7 @@ def token_create(
     """A new token of ``user``'s and its key, which is never available again."""
     name = inputs.text(name, "name", NAME_LENGTH)
     chosen = scopes_parsed(scopes)
-    expires_at = expires if isinstance(expires, datetime) else expiry_parsed(expires)
+    expires_at = expiry_parsed(expires)
     key = new_key()
     token = ApiToken.objects.create(
         user=user,
@@ -144,4 +147,3 @@ def token_revoke(*, user, token_id: int) -> ApiToken:
     token.revoked_at = timezone.now()
     token.save(update_fields=["revoked_at"])
     return token
-

@@ -82,7 +82,9 @@ class TokenView(APIView):
         if not serializer.is_valid():
             throttle.record_failure(request)
             raise exceptions.ValidationError(serializer.errors)
-        response = Response({"token": password_token_create(user=serializer.validated_data["user"])})
+        response = Response(
+            {"token": password_token_create(user=serializer.validated_data["user"])}
+        )
         remember_device(request, response, username)
         return response
 
