@@ -66,6 +66,9 @@ class _Gate(APIView):
                 stream_leases.release(lease)
             else:
                 opened.hold(lease)
+                # A token's stream asks about it again now and then, and ends once it is
+                # revoked or expired (games.live.streams); the session's has nothing to ask.
+                opened.token = drf_request.auth if hasattr(drf_request.auth, "scopes") else None
             return opened
         except Exception as exc:
             if lease is not None:
@@ -159,7 +162,9 @@ _EVENT_MESSAGE = {
         "One SSE message per event: `id:` is the event's version (resume with Last-Event-ID), "
         "`data:` this JSON on one line. A comment line `: keep-alive` comes every 15 s when "
         "nothing else does. The stream ends once a finished game's last event is sent; asked "
-        "again after that it answers 204."
+        "again after that it answers 204. A stream opened with a token ends within 15 s of the "
+        "token's revocation or expiry (`: ended; the token is no longer valid`), and asking "
+        "again with it is a 401."
     ),
     "required": ["type", "version", "head", "status", "current_player", "your_turn", "event"],
     "properties": {
@@ -186,7 +191,7 @@ _NOTICE_MESSAGE = {
         "One SSE message per notice, `data:` this JSON on one line, no `id:`. On connecting, "
         "the stream first sends a `your_turn` for each game waiting for you and an "
         "`invitation` for each seat offered to you; then notices as they happen. Keep-alive "
-        "comments as on a game's stream."
+        "comments, and the end of a revoked or expired token's stream, as on a game's stream."
     ),
     "required": ["type"],
     "properties": {
