@@ -136,8 +136,9 @@ def _first_message(detail) -> str:
 
 def _service_error(exc: ServiceError) -> Response:
     body = {"error": str(exc)}
-    if getattr(exc, "scope", None):  # accounts.scopes.MissingScope: the scope it lacks
-        body["scope"] = exc.scope
+    scope = getattr(exc, "scope", None)  # accounts.scopes.MissingScope: the scope it lacks
+    if scope:
+        body["scope"] = scope
     response = Response(body, status=exc.status)
     retry_after = getattr(exc, "retry_after", None)  # TooMany, Busy
     if retry_after:

@@ -127,8 +127,8 @@ async def user_stream(request: HttpRequest) -> HttpResponse:
 
 # The class whose checks each stream runs, as Django's class-based views name theirs: the API's
 # scope test (tests/api/test_scopes.py) and the schema read its declared scopes there.
-game_stream.view_class = _GameGate  # type: ignore[attr-defined]
-user_stream.view_class = _UserGate  # type: ignore[attr-defined]
+game_stream.view_class = _GameGate
+user_stream.view_class = _UserGate
 
 
 def _not_allowed(request: HttpRequest) -> HttpResponse:
