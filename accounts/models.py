@@ -15,6 +15,9 @@ class Profile(models.Model):
     )
     # An e-mail when it becomes their turn in a game without a short clock (games.live.notices).
     turn_emails = models.BooleanField(default=False)
+    # Since when the account is a bot's, played by a program through the API (accounts.bots;
+    # league.services.bot_accounts makes it one, for good); None for a person's.
+    bot_since = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"settings of {self.user}"

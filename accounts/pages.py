@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts import tokens
+from accounts.models import Profile
 from accounts.scopes import DESCRIPTIONS, SCOPES
 from core.errors import ServiceError
 
@@ -64,10 +65,17 @@ def tokens_page(request):
     context = {
         "form": form,
         "made": made,
+        "bot_since": _bot_since(request.user),
         "tokens": [(token, token.expired(now)) for token in listed],
         "scopes": [(scope, DESCRIPTIONS[scope]) for scope in SCOPES],
     }
     return render(request, "accounts/tokens.html", context)
+
+
+def _bot_since(user):
+    """When the account became a bot's (accounts.bots), or None."""
+    profile = Profile.objects.filter(user=user).only("bot_since").first()
+    return profile.bot_since if profile is not None else None
 
 
 @login_required

@@ -8,7 +8,9 @@ Every API view says, per method, the scope a token needs to call it, in one attr
 :class:`HasScope` (in every API view's permissions: REST_FRAMEWORK's defaults, and the views
 that name their own permissions name it first) refuses a token without that scope with a 403
 ``{"error": ..., "scope": "play"}`` before the view runs, so a refused request changes nothing.
-A request signed in by the session (the pages' scripts) has every scope. tests/api/test_scopes.py
+A request signed in by the session (the pages' scripts) has every scope, but for a bot
+account's (accounts.bots), which lacks play: a bot account plays through the API with a
+token, never from the site's pages. tests/api/test_scopes.py
 walks every URL under /api/ and fails on an operation that declares nothing, and the OpenAPI
 schema states each operation's scope (config.schema).
 
@@ -25,6 +27,7 @@ from typing import Any
 
 from rest_framework.permissions import BasePermission
 
+from accounts.bots import is_bot_account
 from core.errors import ServiceError
 
 READ, PLAY, RECORD, ORGANISE = "read", "play", "record", "organise"
@@ -93,10 +96,18 @@ def granted(auth: Any) -> frozenset[str] | None:
     return getattr(auth, "scopes", None)
 
 
+BOT_PLAYS_BY_API = (
+    "this is a bot account: it plays through the API with a token, not from the site's pages"
+)
+
+
 def require(request, scope: str) -> None:
-    """MissingScope unless the request's token has ``scope`` (the session has every one)."""
+    """MissingScope unless the request's token has ``scope`` (the session has every one, but
+    for a bot account's, which may not play)."""
     held = granted(request.auth)
     if held is None:
+        if scope == PLAY and is_bot_account(request.user):
+            raise MissingScope(PLAY, BOT_PLAYS_BY_API)
         return
     if scope == EVERY:
         missing = [s for s in SCOPES if s not in held]
@@ -117,9 +128,11 @@ class HasScope(BasePermission):
 
     def has_permission(self, request, view) -> bool:
         held = granted(request.auth)
-        if held is None:
-            return True
         need = declared(view, request.method)
+        if held is None:
+            if need == PLAY:  # a bot account's session may not (require says so)
+                require(request, PLAY)
+            return True
         if need is None:
             raise MissingScope(EVERY, f"{request.method} here is not open to tokens")
         if isinstance(need, Either):

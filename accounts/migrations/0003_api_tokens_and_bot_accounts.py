@@ -1,4 +1,5 @@
-"""Named API tokens with scopes, their keys kept only as SHA-256 hashes (accounts.tokens).
+"""Named API tokens with scopes, their keys kept only as SHA-256 hashes (accounts.tokens);
+and bot accounts (``Profile.bot_since``, accounts.bots).
 
 The keys DRF's authtoken app made (one a member, in ``authtoken_token``, in the clear) become
 tokens here with every scope, hashed, so that every client keeps working with the key it
@@ -95,4 +96,9 @@ class Migration(migrations.Migration):
             ],
         ),
         migrations.RunPython(hash_the_old_keys, migrations.RunPython.noop, elidable=False),
+        migrations.AddField(
+            model_name="profile",
+            name="bot_since",
+            field=models.DateTimeField(blank=True, null=True),
+        ),
     ]

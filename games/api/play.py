@@ -73,7 +73,9 @@ class GameListCreateApi(generics.ListAPIView):
             if params["game"] not in game_types():
                 raise InvalidInput(f"unknown game {params['game']!r}")
             games = games.filter(slug=params["game"])
-        return games.prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))
+        return games.prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("user__profile"))  # profile: a bot?
+        )
 
     @extend_schema(request=s.GameCreateIn, responses={201: s.GameOut})
     def post(self, request):

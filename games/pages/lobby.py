@@ -14,6 +14,7 @@ from core.errors import ServiceError
 from games import signals
 from games.catalog import game_name
 from games.models import Game, GameStatus, Seat
+from games.pages.bots import not_for_bot_accounts
 from games.play import clocks, lobby, seating
 from games.templatetags.ordinals import ordinal
 
@@ -111,6 +112,7 @@ def lobby_page(request):
 
 @login_required
 @require_POST
+@not_for_bot_accounts
 def game_join(request, pk: int):
     game = get_object_or_404(Game, pk=pk)
     try:
@@ -124,6 +126,7 @@ def game_join(request, pk: int):
 
 @login_required
 @require_POST
+@not_for_bot_accounts
 def game_rematch(request, pk: int):
     game = get_object_or_404(Game, pk=pk)
     try:
@@ -137,6 +140,7 @@ def game_rematch(request, pk: int):
 
 @login_required
 @require_POST
+@not_for_bot_accounts
 def game_cancel(request, pk: int):
     game = get_object_or_404(Game, pk=pk)
     try:

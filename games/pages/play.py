@@ -18,12 +18,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.bots import is_bot_account
 from core import inputs
 from core.errors import InvalidInput, NotYourSeat, ServiceError
 from games import logchain, signals
 from games.api.serializers import GameOut
 from games.catalog import game_name, game_types
 from games.models import EarlierFingerprint, EventKind, Game, GameMode, GameStatus, Seat
+from games.pages.bots import not_for_bot_accounts
 from games.pages.forms import NewGameForm
 from games.pages.links import back_or
 from games.play import endgame, lobby, reads, seating, services
@@ -132,6 +134,7 @@ def how_to_play(request, slug: str):
 
 
 @login_required
+@not_for_bot_accounts
 def game_new(request):
     form = NewGameForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -160,7 +163,10 @@ def game_detail(request, pk: int):
     ``?seat=N``; anyone not seated sees the spectator view.
     """
     game = get_object_or_404(
-        Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user"))), pk=pk
+        Game.objects.prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("user__profile"))  # profile: a bot?
+        ),
+        pk=pk,
     )
     if game.mode == GameMode.RECORD:
         return _recorded_game(request, game)
@@ -219,6 +225,7 @@ def game_detail(request, pk: int):
             "log_entry": logged
             and game.status == GameStatus.ACTIVE
             and game.scorekeeper_id == request.user.pk,
+            "bot_account": bool(mine) and is_bot_account(request.user),
         },
     )
 
@@ -257,6 +264,7 @@ def _fingerprint(game: Game) -> dict[str, Any] | None:
 
 @login_required
 @require_POST
+@not_for_bot_accounts
 def game_seat_answer(request, pk: int, answer: str):
     """An invited person takes their seat, or declines it and calls the game off."""
     game = get_object_or_404(Game, pk=pk)

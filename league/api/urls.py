@@ -7,6 +7,7 @@ from league.api import views
 urlpatterns = [
     path("me/data/", views.MeDataApi.as_view(), name="api-me-data"),
     path("me/data/archive/", views.MeDataArchiveApi.as_view(), name="api-me-data-archive"),
+    path("me/bot/", views.MeBotApi.as_view(), name="api-me-bot"),
     path("ratings/", views.LeaderboardApi.as_view(), name="api-ratings"),
     path("players/", views.PlayerListApi.as_view(), name="api-players"),
     path("players/<str:username>/", views.PlayerDetailApi.as_view(), name="api-player"),

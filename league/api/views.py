@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.bots import is_bot
-from accounts.scopes import ORGANISE, READ, RECORD, HasScope
+from accounts.scopes import EVERY, ORGANISE, READ, RECORD, HasScope
 from core import inputs
 from core.errors import InvalidInput, Refused, UnknownName
 from games.api.serializers import GameOut
@@ -31,7 +31,7 @@ from league import selectors
 from league.api import serializers as s
 from league.member_data import member_data, member_data_zip
 from league.models import League, LeagueInvitation, Tournament
-from league.services import leagues, tournaments
+from league.services import bot_accounts, leagues, tournaments
 from league.tournament_spec import TournamentSpec
 
 User = get_user_model()
@@ -90,7 +90,8 @@ class PlayerListApi(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
-        users = User.objects.filter(is_active=True).order_by("username")
+        # With their profiles, which say whether each is a bot account (accounts.bots).
+        users = User.objects.filter(is_active=True).select_related("profile").order_by("username")
         if self.request.query_params.get("search"):
             users = users.filter(username__icontains=self.request.query_params["search"])
         return users
@@ -140,6 +141,43 @@ class MeDataArchiveApi(APIView):
         response = HttpResponse(member_data_zip(request.user), content_type="application/zip")
         response["Content-Disposition"] = 'attachment; filename="hadal-my-data.zip"'
         return response
+
+
+class MeBotApi(APIView):
+    """Your account as a bot's (league.services.bot_accounts): GET says whether it is one, or
+    why it may not become one; POST makes it one, for good (409 with the reasons if it may
+    not). A bot account plays only through the API with a token, is shown as a bot, and is
+    kept out of leagues, club records, table logs, the lobby and tournaments for people
+    only."""
+
+    scopes = {"GET": READ, "POST": EVERY}
+
+    @extend_schema(responses=s.BotAccountOut)
+    def get(self, request):
+        return Response(s.BotAccountOut(_bot_account(request.user)).data)
+
+    @extend_schema(
+        request=None,
+        responses={
+            201: s.BotAccountOut,
+            409: OpenApiResponse(s.ErrorOut, description="it may not: the reasons, in words"),
+        },
+    )
+    def post(self, request):
+        bot_accounts.bot_account_make(user=request.user)
+        return Response(
+            s.BotAccountOut(_bot_account(request.user)).data, status=status.HTTP_201_CREATED
+        )
+
+
+def _bot_account(user) -> dict:
+    profile = getattr(user, "profile", None) if is_bot(user) else None
+    return {
+        "username": user.username,
+        "is_bot": is_bot(user),
+        "bot_since": getattr(profile, "bot_since", None),
+        "why_not": bot_accounts.why_not_bot(user) if not is_bot(user) else [],
+    }
 
 
 # -- club records ---------------------------------------------------------------------------------

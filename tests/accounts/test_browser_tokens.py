@@ -63,3 +63,29 @@ def test_a_token_made_copied_used_and_revoked_on_a_phone(page, alice):  # noqa: 
     expect(page.locator(".messages")).to_contain_text("“my score app” is revoked")
     expect(page.locator("main")).to_contain_text("You have no tokens.")
     assert api.get("/api/games/").status_code == 401
+
+
+def test_a_bot_account_is_marked_on_the_game_page_and_its_moves_refused_there(  # noqa: F811
+    page, alice, make_user
+):
+    from playwright.sync_api import expect
+
+    from games.play import services
+    from league.services import bot_accounts
+
+    robo = make_user("robo")
+    bot_accounts.bot_account_make(user=robo)
+    game = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"user": "robo"}],
+        options={},
+        created_by=alice,
+    )
+    page.set_viewport_size(PHONE)
+    sign_in(page, "robo")
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#bot-account-note")).to_contain_text("plays this game through the API")
+    robo_row = page.locator(".player-list li[data-seat='1']")
+    expect(robo_row.locator(".bot-account")).to_have_text("bot")
+    expect(page.locator(".player-list li[data-seat='0'] .bot-account")).to_have_count(0)
+    check_phone_layout(page, f"/games/{game.pk}/ seen by a bot account")

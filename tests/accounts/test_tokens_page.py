@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import ApiToken
+from accounts.models import ApiToken, Profile
 from tests.tokens import key_for
 
 pytestmark = pytest.mark.django_db
@@ -80,3 +80,17 @@ def test_a_token_is_revoked_from_the_page_and_someone_elses_is_not(client, alice
     assert mine.revoked_at is not None and theirs.revoked_at is None
     assert "old script" not in response.content.decode().split("is revoked")[1]
     assert client.get(f"/accounts/tokens/{mine.pk}/revoke/").status_code == 405
+
+
+def test_the_page_makes_the_account_a_bots_once_its_member_says_they_understand(client, alice):
+    client.force_login(alice)
+    page = client.get(URL).content.decode()
+    assert 'id="make-bot"' in page
+    unticked = client.post("/accounts/bot/", follow=True).content.decode()
+    assert "Tick that you understand it is for good" in unticked
+    assert not Profile.objects.filter(user=alice, bot_since__isnull=False).exists()
+    made = client.post("/accounts/bot/", {"understood": "yes"}, follow=True).content.decode()
+    assert "This account is a bot&#x27;s now" in made
+    assert "This account is a bot's since" in made and 'id="make-bot"' not in made
+    again = client.post("/accounts/bot/", {"understood": "yes"}, follow=True).content.decode()
+    assert "This account cannot become a bot&#x27;s: this account is a bot&#x27;s already." in again
