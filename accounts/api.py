@@ -65,6 +65,7 @@ class TokensApi(APIView):
         request=TokenIn,
         responses={
             201: TokenMadeOut,
+            409: OpenApiResponse(description="you hold as many tokens as a member may (100)"),
             422: OpenApiResponse(description="an expiry that is not in the future"),
         },
     )
@@ -72,7 +73,9 @@ class TokensApi(APIView):
         body = TokenIn(data=request.data)
         body.is_valid(raise_exception=True)
         made, key = tokens.token_create(user=request.user, **body.validated_data)
-        return Response({**TokenOut(made).data, "key": key}, status=status.HTTP_201_CREATED)
+        response = Response({**TokenOut(made).data, "key": key}, status=status.HTTP_201_CREATED)
+        response["Cache-Control"] = "no-store"  # the key, once: kept by no cache
+        return response
 
 
 class TokenRevokeApi(APIView):

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import tokens
@@ -48,6 +49,7 @@ class TokenForm(forms.Form):
 
 
 @login_required
+@never_cache  # a new key is on the answer: no cache, nor the browser's back button, keeps it
 def tokens_page(request):
     """The member's tokens; POST makes one and shows its key, this once."""
     form = TokenForm(request.POST or None, initial={"scopes": [SCOPES[0]]})

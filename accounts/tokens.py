@@ -22,12 +22,13 @@ from django.utils import timezone
 from accounts.models import ApiToken
 from accounts.scopes import SCOPES
 from core import inputs
-from core.errors import InvalidInput, Refused, UnknownName
+from core.errors import Conflict, InvalidInput, Refused, UnknownName
 
 KEY_PREFIX = "hdl_"
 SHOWN = 12  # the characters of a key kept and shown in lists: "hdl_" and 8 of its own
 NAME_LENGTH = 60
 PASSWORD_TOKENS = 10  # a member's live tokens made by signing in with a password
+LIVE_TOKENS = 100  # a member's tokens not revoked, besides those above
 REVOKED_KEPT_DAYS = 30  # a revoked password token's row, then it goes
 
 
@@ -82,6 +83,10 @@ def token_create(
     name = inputs.text(name, "name", NAME_LENGTH)
     chosen = scopes_parsed(scopes)
     expires_at = expiry_parsed(expires)
+    # Signing in with a password is bounded by PASSWORD_TOKENS instead, and never refused.
+    live = ApiToken.objects.filter(user=user, revoked_at__isnull=True, from_password=False)
+    if not from_password and live.count() >= LIVE_TOKENS:
+        raise Conflict(f"you hold {LIVE_TOKENS} tokens, as many as a member may: revoke one first")
     key = new_key()
     token = ApiToken.objects.create(
         user=user,

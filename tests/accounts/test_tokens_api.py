@@ -122,3 +122,16 @@ def test_an_expired_token_is_refused_and_listed_as_expired(session, alice):
 
 def test_signed_out_nobody_manages_tokens():
     assert APIClient().get("/api/me/tokens/").status_code == 401
+
+
+def test_a_member_holds_at_most_a_hundred_tokens_and_the_key_is_never_cached(session, alice):
+    from accounts import tokens
+
+    for _ in range(tokens.LIVE_TOKENS - 1):
+        key_for(alice)
+    made = session.post("/api/me/tokens/", {"name": "last", "scopes": ["read"]}, format="json")
+    assert made.status_code == 201 and made["Cache-Control"] == "no-store"
+    refused = session.post("/api/me/tokens/", {"name": "more", "scopes": ["read"]}, format="json")
+    assert refused.status_code == 409 and "revoke one first" in refused.json()["error"]
+    assert ApiToken.objects.filter(user=alice).count() == tokens.LIVE_TOKENS
+    assert tokens.password_token_create(user=alice)  # signing in is bounded apart, never refused

@@ -94,3 +94,9 @@ def test_the_page_makes_the_account_a_bots_once_its_member_says_they_understand(
     assert "This account is a bot's since" in made and 'id="make-bot"' not in made
     again = client.post("/accounts/bot/", {"understood": "yes"}, follow=True).content.decode()
     assert "This account cannot become a bot&#x27;s: this account is a bot&#x27;s already." in again
+
+
+def test_the_page_with_a_new_key_is_never_cached(client, alice):
+    client.force_login(alice)
+    made = client.post(URL, {"name": "score app", "scopes": ["read"]})
+    assert "no-store" in made["Cache-Control"]
