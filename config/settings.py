@@ -210,6 +210,10 @@ SPECTACULAR_SETTINGS = {
         "DeepCardEnum": "games.rules.oceans_data.CARD_NAMES",
         "TournamentOutStatusEnum": ["open", "running", "finished"],
         "MembershipStatusEnum": ["invited", "member"],
+        "RoleEnum": ["member", "organiser"],
+        "MemberRoleEnum": ["member", "organiser", "owner"],
+        "AnswerEnum": ["invited", "accepted", "declined"],
+        "JoinAnswerEnum": ["waiting", "accepted", "declined"],
     },
 }
 

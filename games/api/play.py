@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
+from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, status
+from rest_framework import exceptions, generics, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
@@ -12,8 +14,8 @@ from rest_framework.views import APIView
 
 from accounts.authentication import CheckedByWrite, TokenAuthentication
 from core import inputs
-from core.errors import InvalidInput
-from games import store
+from core.errors import InvalidInput, ServiceError, TooMany
+from games import audience, store
 from games.api import serializers as s
 from games.api import tablelog as log_api
 from games.catalog import game_types
@@ -35,6 +37,32 @@ LEGAL_ACTIONS = {
         "properties": {"type": {"type": "string"}},
     },
 }
+
+
+class OutsidersSeeNothing:
+    """For an operation on one game (``pk``): whatever it refuses to someone the game is closed
+    to (games.audience: a members-only club's game, to an outsider) is the 404 of a game that
+    does not exist, not the 403 or 409 that would tell them it does. Asked on the refusal's
+    path only, so an allowed request pays nothing."""
+
+    ABOUT_THE_GAME = (
+        ServiceError,
+        store.VersionConflict,
+        PermissionDenied,
+        exceptions.APIException,
+    )
+
+    def handle_exception(self, exc):
+        pk = getattr(self, "kwargs", {}).get("pk")
+        if (
+            pk is not None
+            and isinstance(exc, self.ABOUT_THE_GAME)
+            and not isinstance(exc, (TooMany, exceptions.NotAuthenticated, exceptions.Throttled))
+            and not isinstance(exc, exceptions.ValidationError)
+            and audience.hidden(pk, self.request.user)
+        ):
+            exc = Http404("No Game matches the given query.")
+        return super().handle_exception(exc)
 
 
 class GameTypesApi(APIView):
@@ -63,6 +91,8 @@ class GameListCreateApi(generics.ListAPIView):
         if params["scope"] != "all":
             # A semi-join, not a join and DISTINCT: the order stays the index's.
             games = games.filter(pk__in=Seat.objects.filter(user=self.request.user).values("game"))
+        else:
+            games = audience.visible(games, self.request.user)
         if "status" in params:
             games = games.filter(status=params["status"])
         if "game" in params:
@@ -91,15 +121,17 @@ class GameListCreateApi(generics.ListAPIView):
         )
 
 
-class GameDetailApi(APIView):
+class GameDetailApi(OutsidersSeeNothing, APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(responses=s.GameOut)
     def get(self, request, pk):
-        return Response(s.GameOut(game_with_seats(pk), context={"detail": True}).data)
+        return Response(
+            s.GameOut(game_with_seats(pk, seen_by=request.user), context={"detail": True}).data
+        )
 
 
-class GameStateApi(APIView):
+class GameStateApi(OutsidersSeeNothing, APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(
@@ -112,7 +144,7 @@ class GameStateApi(APIView):
         responses=dict,
     )
     def get(self, request, pk):
-        game = game_with_seats(pk)
+        game = game_with_seats(pk, seen_by=request.user)
         view = reads.game_view(
             game=game,
             user=request.user,
@@ -122,12 +154,12 @@ class GameStateApi(APIView):
         return Response(view)
 
 
-class GameActionsApi(APIView):
+class GameActionsApi(OutsidersSeeNothing, APIView):
     @extend_schema(
         parameters=[OpenApiParameter("seat", SEAT, required=True)], responses={200: LEGAL_ACTIONS}
     )
     def get(self, request, pk):
-        game = game_with_seats(pk)
+        game = game_with_seats(pk, seen_by=request.user)
         seat = request.query_params.get("seat")
         if seat is None:
             raise InvalidInput("give the seat: ?seat=N")
@@ -172,7 +204,7 @@ class GameActionsApi(APIView):
         return append(pk, head, state, user=request.user, guard=guard, **body)
 
 
-class GameEventsApi(APIView):
+class GameEventsApi(OutsidersSeeNothing, APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(
@@ -186,13 +218,13 @@ class GameEventsApi(APIView):
         responses=s.EventOut(many=True),
     )
     def get(self, request, pk):
-        game = game_with_seats(pk)
+        game = game_with_seats(pk, seen_by=request.user)
         return Response(
             reads.game_events(game=game, user=request.user, after=request.query_params.get("after"))
         )
 
 
-class GameResignApi(APIView):
+class GameResignApi(OutsidersSeeNothing, APIView):
     @extend_schema(request=s.ResignIn, responses={201: s.AppendOut})
     def post(self, request, pk):
         body = s.ResignIn(data=request.data)
@@ -201,7 +233,7 @@ class GameResignApi(APIView):
         return s.appended_response(request, appended)
 
 
-class GameSeatApi(APIView):
+class GameSeatApi(OutsidersSeeNothing, APIView):
     """accept/ takes an invited seat (the clock starts once every person has); decline/ refuses
     it and calls the game off."""
 
@@ -216,18 +248,20 @@ class GameSeatApi(APIView):
         return s.appended_response(request, appended)
 
 
-class GameJoinApi(APIView):
+class GameJoinApi(OutsidersSeeNothing, APIView):
     """Take a seat left open for anyone: 409 if it is taken, or you already sit at the game."""
 
     @extend_schema(request=s.SeatChoiceIn, responses={201: s.AppendOut})
     def post(self, request, pk):
         body = s.SeatChoiceIn(data=request.data)
         body.is_valid(raise_exception=True)
+        if audience.hidden(pk, request.user):  # an open seat of a club's game is its members'
+            raise Http404("No Game matches the given query.")
         appended = lobby.game_join(game=pk, seat=body.validated_data["seat"], user=request.user)
         return s.appended_response(request, appended)
 
 
-class GameRematchApi(APIView):
+class GameRematchApi(OutsidersSeeNothing, APIView):
     """A finished game's players ask for a rematch: a new game of the same game, options and
     clock, its seats rotated by one; the asker is seated, the others invited. 409 before the
     end, or once a rematch was offered."""
@@ -241,7 +275,7 @@ class GameRematchApi(APIView):
         )
 
 
-class GameCancelApi(APIView):
+class GameCancelApi(OutsidersSeeNothing, APIView):
     """Whoever created the game calls it off while an invitation or open seat is waiting: the
     game is voided, nothing rated, and answering the invitation afterwards is a 409."""
 
@@ -269,7 +303,7 @@ class OpenGamesApi(generics.ListAPIView):
     serializer_class = s.GameOut
 
     def get_queryset(self):
-        return lobby.open_games()
+        return lobby.open_games(self.request.user)
 
 
 class OceansCardsApi(APIView):

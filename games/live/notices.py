@@ -12,13 +12,14 @@ from django.db.models.signals import post_delete, post_save
 
 from games import store
 from games.live import push, streams
-from games.signals import invitation_sent, round_paired, turn_started
+from games.signals import club_notice, invitation_sent, round_paired, turn_started
 
 
 def connect() -> None:
     turn_started.connect(on_turn_started, dispatch_uid="games.live.notices.turn")
     invitation_sent.connect(on_invitation_sent, dispatch_uid="games.live.notices.invitation")
     round_paired.connect(on_round_paired, dispatch_uid="games.live.notices.round")
+    club_notice.connect(on_club_notice, dispatch_uid="games.live.notices.club")
     from accounts.models import Profile
 
     post_save.connect(_forget_choice, sender=Profile, dispatch_uid="games.live.notices.profile")
@@ -38,6 +39,11 @@ def on_invitation_sent(*, game, seat: int, user_id: int, **kwargs) -> None:
 def on_round_paired(*, user_ids, notice, **kwargs) -> None:
     for user_id in user_ids:
         push.notify_user(user_id, {"type": "round_paired", **notice})
+
+
+def on_club_notice(*, user_ids, notice, **kwargs) -> None:
+    for user_id in user_ids:
+        push.notify_user(user_id, {"type": "club", **notice})
 
 
 def turn_based(game) -> bool:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
@@ -15,6 +15,7 @@ from games import signals
 from games.catalog import game_name
 from games.models import Game, GameStatus, Seat
 from games.play import clocks, lobby, seating
+from games.selectors import game_with_seats
 from games.templatetags.ordinals import ordinal
 
 LOBBY_GAMES = 50
@@ -103,8 +104,8 @@ def lobby_page(request):
         request,
         "games/lobby.html",
         {
-            "open_games": [card(g) for g in lobby.open_games()[:LOBBY_GAMES]],
-            "live_games": [card(g) for g in lobby.live_games()[:LIVE_GAMES]],
+            "open_games": [card(g) for g in lobby.open_games(request.user)[:LOBBY_GAMES]],
+            "live_games": [card(g) for g in lobby.live_games(request.user)[:LIVE_GAMES]],
         },
     )
 
@@ -112,7 +113,7 @@ def lobby_page(request):
 @login_required
 @require_POST
 def game_join(request, pk: int):
-    game = get_object_or_404(Game, pk=pk)
+    game = game_with_seats(pk, seen_by=request.user)
     try:
         lobby.game_join(game=game.pk, seat=request.POST.get("seat"), user=request.user)
     except ServiceError as exc:
@@ -125,7 +126,7 @@ def game_join(request, pk: int):
 @login_required
 @require_POST
 def game_rematch(request, pk: int):
-    game = get_object_or_404(Game, pk=pk)
+    game = game_with_seats(pk, seen_by=request.user)
     try:
         new = lobby.game_rematch(game=game.pk, user=request.user)
     except ServiceError as exc:
@@ -138,7 +139,7 @@ def game_rematch(request, pk: int):
 @login_required
 @require_POST
 def game_cancel(request, pk: int):
-    game = get_object_or_404(Game, pk=pk)
+    game = game_with_seats(pk, seen_by=request.user)
     try:
         lobby.game_cancel(game=game.pk, user=request.user)
     except ServiceError as exc:
