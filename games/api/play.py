@@ -39,7 +39,7 @@ LEGAL_ACTIONS = {
 }
 
 
-class OutsidersSeeNothing:
+class OutsidersSeeNothing(APIView):
     """For an operation on one game (``pk``): whatever it refuses to someone the game is closed
     to (games.audience: a members-only club's game, to an outsider) is the 404 of a game that
     does not exist, not the 403 or 409 that would tell them it does. Asked on the refusal's
@@ -121,7 +121,7 @@ class GameListCreateApi(generics.ListAPIView):
         )
 
 
-class GameDetailApi(OutsidersSeeNothing, APIView):
+class GameDetailApi(OutsidersSeeNothing):
     permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(responses=s.GameOut)
@@ -131,7 +131,7 @@ class GameDetailApi(OutsidersSeeNothing, APIView):
         )
 
 
-class GameStateApi(OutsidersSeeNothing, APIView):
+class GameStateApi(OutsidersSeeNothing):
     permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(
@@ -154,7 +154,7 @@ class GameStateApi(OutsidersSeeNothing, APIView):
         return Response(view)
 
 
-class GameActionsApi(OutsidersSeeNothing, APIView):
+class GameActionsApi(OutsidersSeeNothing):
     @extend_schema(
         parameters=[OpenApiParameter("seat", SEAT, required=True)], responses={200: LEGAL_ACTIONS}
     )
@@ -204,7 +204,7 @@ class GameActionsApi(OutsidersSeeNothing, APIView):
         return append(pk, head, state, user=request.user, guard=guard, **body)
 
 
-class GameEventsApi(OutsidersSeeNothing, APIView):
+class GameEventsApi(OutsidersSeeNothing):
     permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(
@@ -224,7 +224,7 @@ class GameEventsApi(OutsidersSeeNothing, APIView):
         )
 
 
-class GameResignApi(OutsidersSeeNothing, APIView):
+class GameResignApi(OutsidersSeeNothing):
     @extend_schema(request=s.ResignIn, responses={201: s.AppendOut})
     def post(self, request, pk):
         body = s.ResignIn(data=request.data)
@@ -233,7 +233,7 @@ class GameResignApi(OutsidersSeeNothing, APIView):
         return s.appended_response(request, appended)
 
 
-class GameSeatApi(OutsidersSeeNothing, APIView):
+class GameSeatApi(OutsidersSeeNothing):
     """accept/ takes an invited seat (the clock starts once every person has); decline/ refuses
     it and calls the game off."""
 
@@ -248,7 +248,7 @@ class GameSeatApi(OutsidersSeeNothing, APIView):
         return s.appended_response(request, appended)
 
 
-class GameJoinApi(OutsidersSeeNothing, APIView):
+class GameJoinApi(OutsidersSeeNothing):
     """Take a seat left open for anyone: 409 if it is taken, or you already sit at the game."""
 
     @extend_schema(request=s.SeatChoiceIn, responses={201: s.AppendOut})
@@ -261,7 +261,7 @@ class GameJoinApi(OutsidersSeeNothing, APIView):
         return s.appended_response(request, appended)
 
 
-class GameRematchApi(OutsidersSeeNothing, APIView):
+class GameRematchApi(OutsidersSeeNothing):
     """A finished game's players ask for a rematch: a new game of the same game, options and
     clock, its seats rotated by one; the asker is seated, the others invited. 409 before the
     end, or once a rematch was offered."""
@@ -275,7 +275,7 @@ class GameRematchApi(OutsidersSeeNothing, APIView):
         )
 
 
-class GameCancelApi(OutsidersSeeNothing, APIView):
+class GameCancelApi(OutsidersSeeNothing):
     """Whoever created the game calls it off while an invitation or open seat is waiting: the
     game is voided, nothing rated, and answering the invitation afterwards is a 409."""
 
