@@ -40,9 +40,7 @@ def club_panel(league: League, user) -> dict[str, Any]:
         "mine": mine,
         "owner": mine is not None and mine.role == Membership.Role.OWNER,
         "leave_refusal": clubs.why_cannot_leave(league, user) if mine else "",
-        "settings_form": ClubSettingsForm(
-            initial={"visibility": league.visibility, "description": league.description}
-        ),
+        "settings_form": ClubSettingsForm(initial={"visibility": league.visibility}),
         "ask_form": JoinAskForm(),
         "asked": user.is_authenticated
         and league.join_requests.filter(user=user, answer="waiting").exists(),

@@ -8,16 +8,17 @@ from django.db import migrations, models
 def name_owners(apps, schema_editor):
     """Every club gets its owner: the organiser who has been one longest (its creator, who was
     made one when it opened); a club with no organiser keeps none until staff names one."""
-    membership = apps.get_model("league", "Membership")
+    rows = apps.get_model("league", "Membership").objects.using(schema_editor.connection.alias)
     seen = set()
-    for row in membership.objects.filter(role="organiser").order_by("league_id", "joined_at", "pk"):
+    for row in rows.filter(role="organiser").order_by("league_id", "joined_at", "pk"):
         if row.league_id not in seen:
             seen.add(row.league_id)
-            membership.objects.filter(pk=row.pk).update(role="owner")
+            rows.filter(pk=row.pk).update(role="owner")
 
 
 def unname_owners(apps, schema_editor):
-    apps.get_model("league", "Membership").objects.filter(role="owner").update(role="organiser")
+    rows = apps.get_model("league", "Membership").objects.using(schema_editor.connection.alias)
+    rows.filter(role="owner").update(role="organiser")
 
 
 class Migration(migrations.Migration):
