@@ -1,46 +1,40 @@
-"""Signing up, signing in (the page and the API's token), each refusing a burst of wrong
-passwords with a 429 until the burst has passed."""
+"""Signing in (the page and the API's token), each refusing a burst of wrong passwords with a
+429 until the burst has passed, and a member's settings. Signing up, e-mail addresses and new
+passwords are django-allauth's views (accounts.urls), with our forms and templates."""
 
 from __future__ import annotations
 
 from math import ceil
 
+from allauth.account import views as allauth_views
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
+from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.generic import CreateView
+from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework import exceptions, parsers
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
 
-from accounts.forms import SettingsForm, SignUpForm
+from accounts.forms import SettingsForm, SignInForm
 from accounts.models import Profile
 from accounts.throttling import FailedSignInThrottle, remember_device
 from core.parsers import StrictJSONParser
 
 
-class SignUpView(CreateView):
-    """Create an account and sign straight in."""
-
-    form_class = SignUpForm
-    template_name = "registration/signup.html"
-
-    def form_valid(self, form):
-        user = form.save()
-        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("game-list")
-
-
 class SignInView(auth_views.LoginView):
+    """Sign in by username or e-mail address."""
+
+    form_class = SignInForm
+    template_name = "account/login.html"
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
-        username = request.POST.get("username", "")
-        throttle = FailedSignInThrottle(username)
+        login = request.POST.get("username", "")
+        throttle = FailedSignInThrottle(login)
         if not throttle.allow_request(request):
             return render(
                 request,
@@ -52,7 +46,7 @@ class SignInView(auth_views.LoginView):
         if response.status_code == 200:  # the form came back: wrong name or password
             throttle.record_failure(request)
         elif request.user.is_authenticated:
-            remember_device(request, response, username)
+            remember_device(request, response, request.user.username)
         return response
 
 
@@ -94,3 +88,28 @@ def settings_page(request):
         messages.success(request, "Your settings are saved.")
         return redirect("settings")
     return render(request, "registration/settings.html", {"form": form})
+
+
+class EmailView(allauth_views.EmailView):
+    """allauth's e-mail page, going back where it was asked from (the settings page's
+    "send the link again") rather than to itself."""
+
+    def get_success_url(self) -> str:
+        wanted = self.request.POST.get("next", "")
+        if wanted and url_has_allowed_host_and_scheme(
+            wanted, {self.request.get_host()}, require_https=self.request.is_secure()
+        ):
+            return wanted
+        return super().get_success_url()
+
+
+class ConfirmEmailView(allauth_views.ConfirmEmailView):
+    """allauth's confirmation page, which says a used or expired link is one when the link is
+    followed twice (the button pressed again), as when it is opened."""
+
+    def post(self, *args, **kwargs):
+        try:
+            return super().post(*args, **kwargs)
+        except Http404:
+            self.object = None
+            return self.render_to_response(self.get_context_data())
