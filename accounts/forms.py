@@ -153,20 +153,21 @@ class ResetPasswordForm(allauth_forms.ResetPasswordForm):
 
 
 class SettingsForm(forms.Form):
-    """What a person chooses: an e-mail when it is their turn, and the address it goes to."""
+    """What a member chooses for themselves: an e-mail when it is their turn."""
 
-    email = forms.EmailField(
-        label="E-mail address",
-        required=False,
-        help_text="Only used for the e-mails you ask for below.",
-    )
     turn_emails = forms.BooleanField(
         label="E-mail me when it is my turn in a game without a short clock",
         required=False,
     )
 
-    def clean(self):
-        cleaned = super().clean()
-        if cleaned.get("turn_emails") and not cleaned.get("email"):
-            self.add_error("email", "Give the address to send them to.")
-        return cleaned
+    def __init__(self, *args, has_address: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.has_address = has_address
+
+    def clean_turn_emails(self) -> bool:
+        wanted = self.cleaned_data["turn_emails"]
+        if wanted and not self.has_address:
+            raise forms.ValidationError(
+                "Add an e-mail address first (above): turn e-mails need somewhere to go."
+            )
+        return wanted

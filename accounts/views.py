@@ -7,10 +7,10 @@ from __future__ import annotations
 from math import ceil
 
 from allauth.account import views as allauth_views
+from allauth.account.models import EmailAddress
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -74,20 +74,25 @@ class TokenView(ObtainAuthToken):
 
 @login_required
 def settings_page(request):
-    """A person's own settings: turn e-mails on or off, and the address they go to."""
+    """A member's own settings: their e-mail address (kept by allauth, changed on its page),
+    their password, turn e-mails, and the ways to take their data or leave."""
     user = request.user
     profile = Profile.objects.filter(user=user).first() or Profile(user=user)
-    initial = {"email": user.email, "turn_emails": profile.turn_emails}
-    form = SettingsForm(request.POST or None, initial=initial)
+    addresses = EmailAddress.objects.filter(user=user)
+    current = addresses.filter(verified=True).order_by("-primary", "pk").first()
+    pending = addresses.filter(verified=False).order_by("-pk").first()
+    form = SettingsForm(
+        request.POST if request.method == "POST" else None,  # unticked: nothing but the token
+        initial={"turn_emails": profile.turn_emails},
+        has_address=current is not None or pending is not None,
+    )
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            user.email = form.cleaned_data["email"]
-            user.save(update_fields=["email"])
-            profile.turn_emails = form.cleaned_data["turn_emails"]
-            profile.save()
+        profile.turn_emails = form.cleaned_data["turn_emails"]
+        profile.save()
         messages.success(request, "Your settings are saved.")
         return redirect("settings")
-    return render(request, "registration/settings.html", {"form": form})
+    context = {"form": form, "current": current, "pending": pending, "profile": profile}
+    return render(request, "registration/settings.html", context)
 
 
 class EmailView(allauth_views.EmailView):

@@ -1,7 +1,7 @@
-"""Turn notices: the nav's count of games waiting for you (one query), the tab's title, the
-settings page, turn e-mails (opt-in, once per turn, not for short clocks, to a verified
-address), and what a person's stream is sent: their turn, an invitation, a tournament round
-paired."""
+"""Turn notices: the nav's count of games waiting for you (one query), the tab's title, turn
+e-mails (opt-in, once per turn, not for short clocks, to a verified address), and what a
+person's stream is sent: their turn, an invitation, a tournament round paired. The settings
+page that turns turn e-mails on is tested in tests/accounts/test_settings.py."""
 
 from __future__ import annotations
 
@@ -83,31 +83,6 @@ def test_a_bot_seat_and_a_resigned_seat_wait_for_nobody(client, alice, bob):
     assert games_waiting(alice) == (1 if game.current_player == 1 else 0)
     services.game_resign(game=game.pk, seat=1, user=alice)
     assert games_waiting(alice) == 0
-
-
-# -- settings -------------------------------------------------------------------------------------
-
-
-def test_the_settings_page_turns_turn_emails_on_and_refuses_them_without_an_address(client, alice):
-    client.force_login(alice)
-    assert client.get("/accounts/settings/").status_code == 200
-    refused = client.post("/accounts/settings/", {"email": "", "turn_emails": "on"})
-    assert refused.status_code == 200
-    assert "Give the address to send them to." in refused.content.decode()
-    assert not Profile.objects.filter(user=alice).exists()
-    bad = client.post("/accounts/settings/", {"email": "not an address", "turn_emails": "on"})
-    assert bad.status_code == 200 and not Profile.objects.filter(user=alice).exists()
-    saved = client.post("/accounts/settings/", {"email": "alice@example.org", "turn_emails": "on"})
-    assert saved.status_code == 302
-    alice.refresh_from_db()
-    assert alice.email == "alice@example.org" and alice.profile.turn_emails
-    client.post("/accounts/settings/", {"email": "alice@example.org"})
-    alice.profile.refresh_from_db()
-    assert not alice.profile.turn_emails
-
-
-def test_the_settings_page_needs_signing_in(client):
-    assert client.get("/accounts/settings/").status_code == 302
 
 
 # -- turn e-mails ---------------------------------------------------------------------------------
