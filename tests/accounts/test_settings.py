@@ -87,3 +87,42 @@ def test_the_page_needs_signing_in(client):
 
 def test_the_nav_has_my_page(signed_in):
     assert '<a href="/players/alice/">My page</a>' in signed_in.get("/").content.decode()
+
+
+def test_changing_the_password_asks_for_the_one_you_have(signed_in, alice):
+    EmailAddress.objects.create(user=alice, email="alice@example.org", primary=True, verified=True)
+    new = "a-new-Passphrase-77"
+    for bad, error in [
+        ({"oldpassword": "not it"}, "Please type your current password."),
+        ({"password2": new + "x"}, "You must type the same password each time."),
+        ({"password1": "alice", "password2": "alice"}, "This password is too short."),
+    ]:
+        form = {"oldpassword": "pw-for-tests-only", "password1": new, "password2": new, **bad}
+        page = signed_in.post("/accounts/password/change/", form)
+        assert page.status_code == 200 and error in page.content.decode(), error
+    alice.refresh_from_db()
+    assert alice.check_password("pw-for-tests-only") and mail.outbox == []
+    done = signed_in.post(
+        "/accounts/password/change/",
+        {"oldpassword": "pw-for-tests-only", "password1": new, "password2": new},
+        follow=True,
+    )
+    assert done.redirect_chain == [("/accounts/settings/", 302)]
+    assert "Your password is changed." in done.content.decode()
+    assert done.context["user"] == alice  # still signed in
+    alice.refresh_from_db()
+    assert alice.check_password(new)
+    [notice] = sent_to("alice@example.org")
+    assert notice.subject == "Your Hadal password was changed"
+    assert "the password of your Hadal account alice was changed" in notice.body
+
+
+def test_allauths_routes_not_used_here_answer_404(signed_in):
+    for path in (
+        "/accounts/login/code/confirm/",
+        "/accounts/reauthenticate/code/",
+        "/accounts/reauthenticate/code/confirm/",
+    ):
+        assert signed_in.get(path).status_code == 404, path
+    # A member always has a password: "set one" is "change it".
+    assert signed_in.get("/accounts/password/set/").url == "/accounts/password/change/"
