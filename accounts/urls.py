@@ -3,10 +3,9 @@
 Our own views come first, under the names the site's pages use (``login``, ``logout``,
 ``signup``, ``settings``) and under allauth's where we replace its view; allauth's
 (``allauth.account.urls``) follow for the rest: the confirmation of an address, a new password
-by e-mail, the password change. Two routes allauth has are of no use here, as nothing sends a
-member there: signing in again before a sensitive change (off: ACCOUNT_REAUTHENTICATION_
-REQUIRED) by a code, and confirming a sign-in code (ACCOUNT_LOGIN_BY_CODE_ENABLED off); they
-answer 404.
+by e-mail, the password change. Its routes for codes (signing in by a code, signing in again by
+one before a sensitive change) answer 404: nothing here sends a member there, both being off
+(ACCOUNT_LOGIN_BY_CODE_ENABLED, ACCOUNT_REAUTHENTICATION_REQUIRED).
 """
 
 from allauth.account import views as allauth_views

@@ -109,8 +109,9 @@ class EmailView(allauth_views.EmailView):
 
 
 class ConfirmEmailView(allauth_views.ConfirmEmailView):
-    """allauth's confirmation page, which says a used or expired link is one when the link is
-    followed twice (the button pressed again), as when it is opened."""
+    """allauth's confirmation page. Its button pressed on a link that no longer works (pressed
+    twice, or expired since the page opened) says so, as opening such a link does, where
+    allauth would answer 404."""
 
     def post(self, *args, **kwargs):
         try:
