@@ -1,7 +1,7 @@
-"""A members-only club in a real headless Chromium, on a phone (390 px wide): a newcomer opens
-the invite link the owner handed round, signs in, joins, and plays a tournament game of the
-club at a table, reported and confirmed on the tournament page; an outsider, signed in, finds
-none of it anywhere.
+"""A members-only club in a real headless Chromium, on a phone (390 px wide): a newcomer signs
+up, confirms their address, gets a new password by mail, opens the invite link the owner
+handed round, signs in, joins, and plays a tournament game of the club at a table, reported and
+confirmed on the tournament page; an outsider, signed in, finds none of it anywhere.
 
 Uses the Playwright harness of tests/games/test_browser.py (its ``page`` fixture skips without
 Chromium or playwright) and the tournament page's helpers of test_browser_tournament."""
@@ -14,8 +14,15 @@ from rest_framework.test import APIClient
 
 from league.models import Membership, Tournament
 from league.services import clubs, leagues, tournaments
+from tests.accounts.browser import (  # noqa: F401  (fixtures)
+    fits_a_phone,
+    new_password_by_mail,
+    phone_page,
+    sign_out,
+    verified_member,
+)
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
-from tests.league.test_browser_tournament import PASSWORD, confirm, report, sign_in, tables_of
+from tests.league.test_browser_tournament import confirm, sign_in, tables_of
 
 pytestmark = pytest.mark.browser
 CLUB, CUP = "Lantern Fish", "Lantern cup"
@@ -39,25 +46,34 @@ def club(make_user):
     return league, olga, link
 
 
-def test_a_newcomer_joins_by_the_link_and_plays_the_clubs_tournament(page, club):  # noqa: F811
+def test_a_newcomer_signs_up_recovers_joins_by_the_link_and_plays(  # noqa: F811
+    phone_page, verified_member, club
+):
+    """Issue 36's journey: sign up with an e-mail and confirm it, forget the password and set a
+    new one from the mail, open the club's invite link, sign in by the address, join, and play a
+    table of the club's tournament, reported and confirmed on its pages."""
     from playwright.sync_api import expect
 
+    page = phone_page
     league, olga, link = club
-    page.set_viewport_size({"width": 390, "height": 844})
+    marina = verified_member("marina")
+    sign_out(page)
+    new_password_by_mail(page, marina, "a-Second-passphrase-77")
+
     page.goto(f"/join/{link.code}/")
     expect(page.locator("#club-door h1")).to_have_text(CLUB)
-    assert not scrolls_sideways(page)
+    fits_a_phone(page)
     page.click("#club-door a:has-text('Sign in')")
-    page.fill("#id_username", "mia")
-    page.fill("#id_password", PASSWORD)
+    page.fill("#id_username", marina.email)
+    page.fill("#id_password", marina.password)
     page.click("main button[type=submit]")
     # Back at the door, signed in: one button.
     expect(page.locator("#join-club button")).to_have_text(f"Join {CLUB}")
     page.click("#join-club button")
     expect(page.locator(".messages")).to_contain_text(f"Welcome to {CLUB}")
     expect(page.locator("h1")).to_contain_text(CLUB)
-    assert not scrolls_sideways(page)
-    assert Membership.objects.filter(league=league, user__username="mia").exists()
+    fits_a_phone(page)
+    assert Membership.objects.filter(league=league, user__username="marina").exists()
 
     clubs.link_join(code=link.code, by=User.objects.get(username="max"))
     api = APIClient()
@@ -72,20 +88,29 @@ def test_a_newcomer_joins_by_the_link_and_plays_the_clubs_tournament(page, club)
             "rounds": 1,
             "mode": "table",
             "league": league.slug,
-            "players": ["mia", "max"],
+            "players": ["marina", "max"],
         },
         format="json",
     )
     assert created.status_code == 201, created.json()
     cup = Tournament.objects.get(pk=created.json()["id"])
-    for name in ("mia", "max"):  # entered by the organiser: each says yes
+    for name in ("marina", "max"):  # entered by the organiser: each says yes
         tournaments.entry_accept(tournament=cup, by=User.objects.get(username=name))
     tournaments.round_pair(tournament=cup, by=olga)
     (table, seats), *_ = tables_of(Tournament.objects.get(pk=cup.pk), 1)
-    report(page, cup, table, seats[0], [1, 2], [21, 14])
-    assert not scrolls_sideways(page)
-    confirm(page, cup, table, seats[1])
-    expect(page.locator("#standings")).to_contain_text(seats[0])
+
+    # Marina, still signed in, reports her table from the tournament page.
+    page.goto(f"/tournaments/{cup.pk}/")
+    fits_a_phone(page)
+    form = page.locator(f"#report-{table}")
+    for seat, name in enumerate(seats):
+        won = name == "marina"
+        form.locator(f"[name='t{table}-report-rank_{seat}']").fill("1" if won else "2")
+        form.locator(f"[name='t{table}-report-score_{seat}']").fill("21" if won else "14")
+    form.locator("button[type=submit]").click()
+    expect(page.locator(".messages")).to_contain_text("reported, awaiting confirmation")
+    confirm(page, cup, table, "max")
+    expect(page.locator("#standings tbody tr").first).to_contain_text("marina")
 
 
 def test_an_outsider_finds_none_of_it(page, club):  # noqa: F811
