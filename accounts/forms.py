@@ -1,41 +1,173 @@
-"""Signing up: a username and a password, never a name kept for the bots."""
+"""The account forms, in the site's words: signing up (a username, an e-mail address if the
+member wants a way back in), signing in by username or address, a new password, and the
+settings a member chooses. The usernames nobody may take are the adapter's to refuse
+(accounts.adapter), on every path allauth takes."""
 
+from __future__ import annotations
+
+from allauth.account import forms as allauth_forms
+from allauth.account.adapter import get_adapter
+from allauth.account.models import EmailAddress, get_emailconfirmation_model
+from allauth.utils import build_absolute_uri
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm
+from django.urls import reverse
 
-from accounts.bots import BOT_PREFIX
+PASSWORD_HELP = "At least 8 characters; not a common password, nor one like your username."
 
 
-class SignUpForm(UserCreationForm):
-    class Meta(UserCreationForm.Meta):
-        fields = ("username",)
+def _plain(form: forms.Form, labels: dict[str, str], help_texts: dict[str, str] | None = None):
+    """Our labels and help in place of allauth's, and no placeholders repeating the labels."""
+    help_texts = help_texts or {}
+    for name, field in form.fields.items():
+        field.widget.attrs.pop("placeholder", None)
+        if name in labels:
+            field.label = labels[name]
+        if name in help_texts:
+            field.help_text = help_texts[name]
 
-    def clean_username(self):
-        username = super().clean_username()
-        # Bots are users named "bot-<level>": a person must never be mistaken for one.
-        if username and username.lower().startswith(BOT_PREFIX):
-            raise forms.ValidationError(
-                f'Usernames starting with "{BOT_PREFIX}" are kept for the bots; please choose '
-                "another."
+
+class SignUpForm(allauth_forms.SignupForm):
+    field_order = ["username", "email", "password1", "password2"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _plain(
+            self,
+            {
+                "username": "Username",
+                "email": "E-mail address (optional)",
+                "password1": "Password",
+                "password2": "The same password again",
+            },
+            {
+                "username": "What other players see. Letters, digits and @ . + - _ only.",
+                "email": (
+                    "Without one, a forgotten password is the end of your account: nobody "
+                    "can send you a new one. We send a link to confirm it, and never show it "
+                    "to anyone."
+                ),
+                "password1": PASSWORD_HELP,
+            },
+        )
+
+
+class SignInForm(AuthenticationForm):
+    """Django's sign-in form, taking a username or an e-mail address (the allauth backend in
+    AUTHENTICATION_BACKENDS finds the account by either)."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": (
+            "That username or e-mail address and password do not match an account. Check "
+            "both and try again."
+        ),
+    }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        login = self.fields["username"]
+        login.label = "Username or e-mail address"
+        login.max_length = 254
+        login.widget.attrs["maxlength"] = "254"
+        self.fields["password"].label = "Password"
+
+
+class ChangePasswordForm(allauth_forms.ChangePasswordForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _plain(
+            self,
+            {
+                "oldpassword": "Your password now",
+                "password1": "New password",
+                "password2": "The new password again",
+            },
+            {"oldpassword": "", "password1": PASSWORD_HELP},
+        )
+
+
+class ResetPasswordKeyForm(allauth_forms.ResetPasswordKeyForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _plain(
+            self,
+            {"password1": "New password", "password2": "The new password again"},
+            {"password1": PASSWORD_HELP},
+        )
+
+
+class AddEmailForm(allauth_forms.AddEmailForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _plain(self, {"email": "New e-mail address"})
+
+
+class ResetPasswordForm(allauth_forms.ResetPasswordForm):
+    """A new password by e-mail, for an address its account has verified: the link in the
+    mail opens the account, so it goes only where the member has shown they read their mail.
+
+    What each address gets, the page answering the same whatever it is: a verified address, the
+    link to set a new password; an address an account holds unverified, a link to confirm it
+    first (then they ask again); an address no account holds, allauth's mail saying so."""
+
+    users: list  # who gets a link (allauth's clean_email finds the candidates)
+    unverified: list  # the accounts holding the address unverified
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _plain(self, {"email": "Your e-mail address"})
+
+    def clean_email(self) -> str:
+        email = super().clean_email()  # self.users: the active accounts holding the address
+        verified = set(
+            EmailAddress.objects.filter(
+                email=email.lower(), verified=True, user__in=self.users
+            ).values_list("user_id", flat=True)
+        )
+        self.unverified = [user for user in self.users if user.pk not in verified]
+        self.users = [user for user in self.users if user.pk in verified]
+        return email
+
+    def save(self, request, **kwargs) -> str:
+        email = self.cleaned_data["email"]
+        if self.users or not self.unverified:
+            return super().save(request, **kwargs)
+        adapter = get_adapter()
+        for user in self.unverified:
+            # The address may be on the user row alone (an account made in the admin).
+            address = EmailAddress.objects.add_email(request, user, email)
+            confirmation = get_emailconfirmation_model().create(address)
+            adapter.send_mail(
+                "account/email/password_reset_unverified",
+                address.email,
+                {
+                    "user": user,
+                    "activate_url": adapter.get_email_confirmation_url(request, confirmation),
+                    "password_reset_url": build_absolute_uri(
+                        request, reverse("account_reset_password")
+                    ),
+                },
             )
-        return username
+        return email
 
 
 class SettingsForm(forms.Form):
-    """What a person chooses: an e-mail when it is their turn, and the address it goes to."""
+    """What a member chooses for themselves: an e-mail when it is their turn."""
 
-    email = forms.EmailField(
-        label="E-mail address",
-        required=False,
-        help_text="Only used for the e-mails you ask for below.",
-    )
     turn_emails = forms.BooleanField(
         label="E-mail me when it is my turn in a game without a short clock",
         required=False,
     )
 
-    def clean(self):
-        cleaned = super().clean()
-        if cleaned.get("turn_emails") and not cleaned.get("email"):
-            self.add_error("email", "Give the address to send them to.")
-        return cleaned
+    def __init__(self, *args, has_address: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.has_address = has_address
+
+    def clean_turn_emails(self) -> bool:
+        wanted = self.cleaned_data["turn_emails"]
+        if wanted and not self.has_address:
+            raise forms.ValidationError(
+                "Add an e-mail address first (above): turn e-mails need somewhere to go."
+            )
+        return wanted

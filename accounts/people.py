@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from cryptography.fernet import Fernet, InvalidToken
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -156,9 +157,10 @@ def shown_username(username: str) -> str:
 
 def erase_account(user) -> Person:
     """Everything that says who ``user`` was, gone: their name (the account keeps its row, as
-    seats and logs point at it, under "former-member-<id>"), e-mail, password, settings and API
-    tokens, and the key of their notes, which can then no longer be read. Their games, ratings
-    and places in standings remain, as a former member's; no log changes."""
+    seats and logs point at it, under "former-member-<id>"), e-mail addresses, password,
+    settings and API tokens, and the key of their notes, which can then no longer be read.
+    Their games, ratings and places in standings remain, as a former member's; no log
+    changes."""
     person = member(user)
     user.username = ERASED_PREFIX + person.public_id.removeprefix(MEMBER)
     user.email = user.first_name = user.last_name = ""
@@ -168,6 +170,7 @@ def erase_account(user) -> Person:
     user.groups.clear()
     user.user_permissions.clear()
     Profile.objects.filter(user=user).delete()
+    EmailAddress.objects.filter(user=user).delete()
     ApiToken.objects.filter(user=user).delete()
     Person.objects.filter(pk=person.pk).update(key="", erased_at=timezone.now())
     person.refresh_from_db()

@@ -40,8 +40,10 @@ DESCRIPTIONS = {
     RECORD: "record games played on a table: club records (record, confirm, dispute, "
     "correct), table logs (start, enter, undo) and a tournament table's result (report, "
     "confirm)",
-    ORGANISE: "run leagues and tournaments: create them, invite, seasons, pair rounds, enter "
-    "and drop players, register, check in, answer an invitation, override a table's result",
+    ORGANISE: "run leagues and tournaments and take part in them: create and change them, "
+    "invite (links too), join, leave or hand over a club, answer invitations and requests, "
+    "seasons, organisers, pair rounds, enter and drop players, register, check in, override a "
+    "table's result",
 }
 # Declared instead of a scope: the operation needs a token with every scope (or the session),
 # so that no token can make itself a token of more power; or it needs none (signing in).

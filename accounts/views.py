@@ -1,23 +1,25 @@
-"""Signing up, signing in (the page and the API's token), each refusing a burst of wrong
-passwords with a 429 until the burst has passed."""
+"""Signing in (the page and the API's token), each refusing a burst of wrong passwords with a
+429 until the burst has passed, and a member's settings. Signing up, e-mail addresses and new
+passwords are django-allauth's views (accounts.urls), with our forms and templates."""
 
 from __future__ import annotations
 
 from math import ceil
 
+from allauth.account import views as allauth_views
+from allauth.account.models import EmailAddress
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
+from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.generic import CreateView
+from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework import exceptions, parsers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.forms import SettingsForm, SignUpForm
+from accounts.forms import SettingsForm, SignInForm
 from accounts.models import Profile
 from accounts.scopes import NONE, HasScope
 from accounts.throttling import FailedSignInThrottle, remember_device
@@ -25,24 +27,16 @@ from accounts.tokens import password_token_create
 from core.parsers import StrictJSONParser
 
 
-class SignUpView(CreateView):
-    """Create an account and sign straight in."""
-
-    form_class = SignUpForm
-    template_name = "registration/signup.html"
-
-    def form_valid(self, form):
-        user = form.save()
-        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("game-list")
-
-
 class SignInView(auth_views.LoginView):
+    """Sign in by username or e-mail address."""
+
+    form_class = SignInForm
+    template_name = "account/login.html"
     redirect_authenticated_user = True
 
     def post(self, request, *args, **kwargs):
-        username = request.POST.get("username", "")
-        throttle = FailedSignInThrottle(username)
+        login = request.POST.get("username", "")
+        throttle = FailedSignInThrottle(login)
         if not throttle.allow_request(request):
             return render(
                 request,
@@ -54,7 +48,7 @@ class SignInView(auth_views.LoginView):
         if response.status_code == 200:  # the form came back: wrong name or password
             throttle.record_failure(request)
         elif request.user.is_authenticated:
-            remember_device(request, response, username)
+            remember_device(request, response, request.user.username)
         return response
 
 
@@ -91,17 +85,48 @@ class TokenView(APIView):
 
 @login_required
 def settings_page(request):
-    """A person's own settings: turn e-mails on or off, and the address they go to."""
+    """A member's own settings: their e-mail address (kept by allauth, changed on its page),
+    their password, turn e-mails, and the ways to take their data or leave."""
     user = request.user
     profile = Profile.objects.filter(user=user).first() or Profile(user=user)
-    initial = {"email": user.email, "turn_emails": profile.turn_emails}
-    form = SettingsForm(request.POST or None, initial=initial)
+    addresses = EmailAddress.objects.filter(user=user)
+    current = addresses.filter(verified=True).order_by("-primary", "pk").first()
+    pending = addresses.filter(verified=False).order_by("-pk").first()
+    form = SettingsForm(
+        request.POST if request.method == "POST" else None,  # unticked: nothing but the token
+        initial={"turn_emails": profile.turn_emails},
+        has_address=current is not None or pending is not None,
+    )
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            user.email = form.cleaned_data["email"]
-            user.save(update_fields=["email"])
-            profile.turn_emails = form.cleaned_data["turn_emails"]
-            profile.save()
+        profile.turn_emails = form.cleaned_data["turn_emails"]
+        profile.save()
         messages.success(request, "Your settings are saved.")
         return redirect("settings")
-    return render(request, "registration/settings.html", {"form": form})
+    context = {"form": form, "current": current, "pending": pending, "profile": profile}
+    return render(request, "registration/settings.html", context)
+
+
+class EmailView(allauth_views.EmailView):
+    """allauth's e-mail page, going back where it was asked from (the settings page's
+    "send the link again") rather than to itself."""
+
+    def get_success_url(self) -> str:
+        wanted = self.request.POST.get("next", "")
+        if wanted and url_has_allowed_host_and_scheme(
+            wanted, {self.request.get_host()}, require_https=self.request.is_secure()
+        ):
+            return wanted
+        return super().get_success_url()
+
+
+class ConfirmEmailView(allauth_views.ConfirmEmailView):
+    """allauth's confirmation page. Its button pressed on a link that no longer works (pressed
+    twice, or expired since the page opened) says so, as opening such a link does, where
+    allauth would answer 404."""
+
+    def post(self, *args, **kwargs):
+        try:
+            return super().post(*args, **kwargs)
+        except Http404:
+            self.object = None
+            return self.render_to_response(self.get_context_data())

@@ -39,6 +39,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # the Swagger UI from our own static files, not a CDN
+    "allauth",
+    "allauth.account",  # e-mail addresses, their verification, password reset (no social)
     "accounts",
     "games",
     "league",
@@ -54,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -72,6 +75,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context.nav",  # the nav's "your turn" and invitations counts
+                "accounts.context.link_lifetimes",  # "the link works for 3 days"
             ],
         },
     },
@@ -132,6 +136,47 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "game-list"
 LOGOUT_REDIRECT_URL = "game-list"
+# A username as typed first (Django's own check, exact), then django-allauth's: an e-mail
+# address, or the username in any case.
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+
+# -- accounts (django-allauth) -------------------------------------------------------------------
+# A username to play under; an e-mail address optional, verified by a link, and then the way
+# back in (a new password) and where turn e-mails go. Sign-in is our own page
+# (accounts.views.SignInView), throttled by accounts.throttling; allauth's pages do the rest.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {
+    "signup": "accounts.forms.SignUpForm",
+    "reset_password": "accounts.forms.ResetPasswordForm",
+    "reset_password_from_key": "accounts.forms.ResetPasswordKeyForm",
+    "change_password": "accounts.forms.ChangePasswordForm",
+    "add_email": "accounts.forms.AddEmailForm",
+}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
+# Verification cannot be required to sign in while the address is optional; what it gates is
+# a new password by e-mail and turn e-mails (accounts.addresses).
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+# One address, changed for a new one once the new one is verified.
+ACCOUNT_CHANGE_EMAIL = True
+# Neither a reset nor a sign-up says whether an address has an account. With verification
+# optional, a sign-up with an address in use can only hide that by going ahead: "strict" lets
+# the new account hold the address unverified, and a verified address stays unique, so the
+# address's owner is the one who can verify it.
+ACCOUNT_PREVENT_ENUMERATION = "strict"
+# "Your password was changed", "your address was changed" (to the old address): a member
+# hears of a change they did not make.
+ACCOUNT_EMAIL_NOTIFICATIONS = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = ""  # the subjects say "Hadal" themselves
+ACCOUNT_EMAIL_CONFIRMATION_AUTHENTICATED_REDIRECT_URL = "settings"
+# Links in mails are built from the request: its host is one of ALLOWED_HOSTS, its scheme the
+# one uvicorn heard from the proxy (below); https is forced where the site redirects to it.
+# allauth's rate limits count the client as REMOTE_ADDR (ALLAUTH_TRUSTED_PROXY_COUNT 0), the
+# address uvicorn took from a trusted proxy, as everything else here does.
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http"
 
 # -- i18n and static -------------------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"
@@ -158,6 +203,8 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    if SECURE_SSL_REDIRECT:
+        ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https"
 
 # -- REST API ----------------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -215,6 +262,10 @@ SPECTACULAR_SETTINGS = {
         "DeepCardEnum": "games.rules.oceans_data.CARD_NAMES",
         "TournamentOutStatusEnum": ["open", "running", "finished"],
         "MembershipStatusEnum": ["invited", "member"],
+        "RoleEnum": ["member", "organiser"],
+        "MemberRoleEnum": ["member", "organiser", "owner"],
+        "AnswerEnum": ["invited", "accepted", "declined"],
+        "JoinAnswerEnum": ["waiting", "accepted", "declined"],
     },
 }
 

@@ -13,6 +13,9 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
   (``/api/me/stream/``) passes it on.
 - ``round_paired(user_ids, notice)``: sent by the apps above (league) when a tournament round is
   paired; games passes ``notice`` (a JSON-able dict) to each person's stream.
+- ``club_notice(user_ids, notice)``: sent by league when something in a club concerns a person
+  (their request to join answered, someone asking to join the club they organise, removed
+  from a club); passed on to their stream as ``round_paired``'s is, with ``"type": "club"``.
 
 - ``bot_levels_measured(slug, levels, games)``: ``manage.py simulate --rate`` let the bot
   levels play each other; ``levels`` maps each level (random, greedy, mcts) to the budget it
@@ -45,6 +48,7 @@ record_correctable = Signal()
 turn_started = Signal()
 invitation_sent = Signal()
 round_paired = Signal()
+club_notice = Signal()
 # Work for a worker, sent once the transaction has committed; games.tasks answers each.
 bot_to_move = Signal()  # game_id, seat, version: a bot's (or a resigned seat's) move is due
 clock_started = Signal()  # game_id, seat, version, seconds: check the clock when it runs out

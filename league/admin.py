@@ -4,7 +4,10 @@ from django.contrib import admin
 
 from games.admin import ReadOnlyAdmin
 from league.models import (
+    ClubEvent,
     Entry,
+    InviteLink,
+    JoinRequest,
     League,
     LeagueInvitation,
     Membership,
@@ -64,12 +67,59 @@ class SeasonAdmin(admin.ModelAdmin):
     search_fields = ("name", "league__name")
 
 
+class InviteLinkInline(admin.TabularInline):
+    """Made and withdrawn by the organisers on the club page; shown here."""
+
+    model = InviteLink
+    extra = 0
+    fields = ("created_at", "created_by", "expires_at", "max_uses", "uses", "revoked_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class JoinRequestInline(admin.TabularInline):
+    """Answered by the organisers on the club page, so that the person is told."""
+
+    model = JoinRequest
+    extra = 0
+    fields = ("user", "message", "created_at", "answer", "answered_by", "answered_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ClubEventInline(admin.TabularInline):
+    """The club's log: append-only."""
+
+    model = ClubEvent
+    extra = 0
+    fields = ("created_at", "kind", "actor", "member", "data")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "created_at")
+    list_display = ("name", "slug", "visibility", "created_at")
+    list_filter = ("visibility",)
     search_fields = ("name",)
     prepopulated_fields = {"slug": ("name",)}
-    inlines = [MembershipInline, InvitationInline, SeasonInline]
+    inlines = [
+        MembershipInline,
+        InvitationInline,
+        SeasonInline,
+        InviteLinkInline,
+        JoinRequestInline,
+        ClubEventInline,
+    ]
     filter_horizontal = ("games",)
 
 

@@ -6,6 +6,7 @@ class LeagueConfig(AppConfig):
     verbose_name = "Leagues and ratings"
 
     def ready(self):
+        from games import audience
         from games.signals import (
             bot_levels_measured,
             consent_changed,
@@ -16,6 +17,7 @@ class LeagueConfig(AppConfig):
             result_corrected,
         )
         from league.services.bot_levels import on_measured
+        from league.visibility import closed_games
 
         # games announces results; the ratings here take them in (the beat's sweep of unrated
         # games, league.tasks, is the backstop for an announcement that was lost).
@@ -30,6 +32,8 @@ class LeagueConfig(AppConfig):
         # A member's invitations page lists the leagues (and tournaments) asking them too.
         invitation_panels.connect(_invitations_panel, dispatch_uid="league.invitations")
         bot_levels_measured.connect(on_measured, dispatch_uid="league.bot_levels")
+        # A members-only club's games are closed to whoever is not in it, everywhere in games.
+        audience.close_with(closed_games)
 
 
 def _rate(sender, *, slug: str, game_id: int | None = None, game_ids=None, **kwargs):

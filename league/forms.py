@@ -20,7 +20,7 @@ from games.catalog import game_types
 from games.pages.forms import ClockForm
 from games.records.oceans import SLUG as OCEANS
 from games.rules.oceans_data import CARDS
-from league.models import League, Membership, Season, Tournament
+from league.models import ORGANISING, League, Membership, Season, Tournament
 from league.standings import DEFAULT_TIEBREAKS
 from league.tournament_spec import BOUNDS, STARTING_BID_GAMES, TournamentSpec
 
@@ -37,13 +37,13 @@ def _date_input() -> forms.DateInput:
     return forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
 
 
-def leagues_of(user, role: str | None = None):
-    """The leagues ``user`` belongs to (with ``role``, if given); staff may use any."""
+def leagues_of(user, roles: tuple[str, ...] | None = None):
+    """The leagues ``user`` belongs to (in one of ``roles``, if given); staff may use any."""
     if user.is_staff:
         return League.objects.order_by("name")
     memberships = Membership.objects.filter(user=user)
-    if role is not None:
-        memberships = memberships.filter(role=role)
+    if roles is not None:
+        memberships = memberships.filter(role__in=roles)
     return League.objects.filter(pk__in=memberships.values("league")).order_by("name")
 
 
@@ -53,11 +53,54 @@ def leagues_of(user, role: str | None = None):
 class LeagueForm(forms.Form):
     name = forms.CharField(max_length=100)
     description = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    visibility = forms.ChoiceField(
+        label="Who sees the club",
+        choices=[
+            (League.Visibility.PUBLIC, "Anyone"),
+            (League.Visibility.MEMBERS, "Members only"),
+        ],
+        initial=League.Visibility.PUBLIC,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+
+    def clean_visibility(self) -> str:
+        return self.cleaned_data.get("visibility") or League.Visibility.PUBLIC
 
 
 class MemberForm(forms.Form):
     player = forms.CharField(label="Username", max_length=150)
-    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.MEMBER)
+    role = forms.ChoiceField(
+        choices=[(Membership.Role.MEMBER, "Member"), (Membership.Role.ORGANISER, "Organiser")],
+        initial=Membership.Role.MEMBER,
+    )
+
+
+VISIBILITY_CHOICES = [
+    (League.Visibility.PUBLIC, "Anyone: its page, games and standings are public"),
+    (League.Visibility.MEMBERS, "Members only: nobody else sees any of it"),
+]
+
+
+class ClubSettingsForm(forms.Form):
+    visibility = forms.ChoiceField(
+        label="Who sees the club", choices=VISIBILITY_CHOICES, widget=forms.RadioSelect
+    )
+
+
+class InviteLinkForm(forms.Form):
+    days = forms.IntegerField(label="Lasts (days)", min_value=1, max_value=92, initial=7)
+    max_uses = forms.IntegerField(label="Lets in (people)", min_value=1, max_value=1000, initial=20)
+
+
+class JoinAskForm(forms.Form):
+    message = forms.CharField(
+        label="A word to the organisers (optional)",
+        required=False,
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    code = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
 
 class SeasonForm(forms.Form):
@@ -249,7 +292,7 @@ class TournamentForm(ClockForm):
 
     def __init__(self, *args: Any, user, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        organised = leagues_of(user, Membership.Role.ORGANISER)
+        organised = leagues_of(user, ORGANISING)
         self.fields["league"].queryset = organised
         self.fields["season"].queryset = Season.objects.filter(league__in=organised).select_related(
             "league"
@@ -329,7 +372,7 @@ class TournamentForm(ClockForm):
 
 
 class PlayerForm(forms.Form):
-    """Late entry: a username to enter."""
+    """A username: a late entry, a tournament's organiser, a club's new owner."""
 
     player = forms.CharField(label="Username", max_length=150)
 

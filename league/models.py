@@ -118,11 +118,22 @@ class BotLevelRating(models.Model):
 
 
 class League(models.Model):
-    """A club: its members, organisers, seasons and the games they record."""
+    """A club: its members, organisers, seasons and the games they record.
+
+    A club is public (anyone may read its page, standings, games and tournaments) or for its
+    members (``MEMBERS``): then whoever is not in it, not invited, and not seated in the game
+    finds none of it anywhere (league.visibility says who sees what)."""
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public"
+        MEMBERS = "members"
 
     name = models.CharField(max_length=100)
     slug = models.SlugField(unique=True)
     description = models.TextField(blank=True)
+    visibility = models.CharField(
+        max_length=8, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="leagues"
     )
@@ -135,8 +146,13 @@ class League(models.Model):
 
 class Membership(models.Model):
     class Role(models.TextChoices):
+        """A member plays and records; an organiser also runs the club (members, invite links,
+        join requests, seasons, tournaments); the owner, one per club, also hands it over and
+        names or demotes organisers."""
+
         MEMBER = "member"
         ORGANISER = "organiser"
+        OWNER = "owner"
 
     league = models.ForeignKey(League, on_delete=models.CASCADE)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
@@ -144,7 +160,12 @@ class Membership(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["league", "user"], name="membership_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="membership_unique"),
+            models.UniqueConstraint(
+                fields=["league"], condition=Q(role="owner"), name="membership_one_owner"
+            ),
+        ]
 
 
 class LeagueInvitation(models.Model):
@@ -170,6 +191,93 @@ class LeagueInvitation(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["league", "user"], name="league_invitation_unique")
         ]
+
+
+# The roles that run a club.
+ORGANISING = (Membership.Role.ORGANISER, Membership.Role.OWNER)
+
+
+class InviteLink(models.Model):
+    """A link an organiser hands round (a club's chat, a poster): whoever opens it while it
+    lasts, and while it has uses left, and signs in, joins the club as a member."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invite_links")
+    code = models.CharField(max_length=32, unique=True)  # secrets.token_urlsafe: the secret
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    max_uses = models.PositiveIntegerField()
+    uses = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(uses__lte=models.F("max_uses")), name="invite_link_uses_within_limit"
+            )
+        ]
+
+
+class JoinRequest(models.Model):
+    """Someone asked to join a club. An organiser accepts (they become a member) or declines,
+    and they are told either way; a declined request stays, so that they may not ask again
+    until a while has passed (league.services.clubs.ASK_AGAIN_AFTER)."""
+
+    class Answer(models.TextChoices):
+        WAITING = "waiting"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="join_requests"
+    )
+    message = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answer = models.CharField(max_length=8, choices=Answer.choices, default=Answer.WAITING)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "user"],
+                condition=Q(answer="waiting"),
+                name="join_request_one_waiting",
+            )
+        ]
+
+
+class ClubEvent(models.Model):
+    """The club's log: who joined and how, who left or was removed, roles given and taken,
+    the club handed over, its visibility changed, invite links made and revoked, requests
+    answered. Append-only. People by their accounts (``actor``, ``member``), never by name, so
+    an erasure (league.services.erasure) leaves it true."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="log")
+    kind = models.CharField(max_length=30)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValueError("the club's log is append-only")
+        super().save(*args, **kwargs)
 
 
 class Season(models.Model):

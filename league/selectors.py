@@ -17,11 +17,14 @@ from django.utils import timezone
 
 from accounts.bots import is_bot
 from core.errors import InvalidInput, UnknownName
+from games import audience
 from games.catalog import game_name, game_types
 from games.models import Game, GameStatus, Seat
 from games.play import reads as game_reads
 from games.records import reads as record_reads
+from league import visibility
 from league.models import (
+    ORGANISING,
     Entry,
     League,
     LeagueInvitation,
@@ -69,11 +72,14 @@ def rating_entry(row: Rating) -> dict[str, Any]:
     }
 
 
-def player_record(user, recent: int = 20) -> dict[str, Any]:
+def player_record(user, recent: int = 20, *, viewer=None) -> dict[str, Any]:
     """A player's ratings per game with their history, their record per game, and recent
-    games."""
+    games: of their games, those ``viewer`` may know of (games.audience)."""
     history: dict[str, list[dict[str, Any]]] = {}
-    for change in RatingChange.objects.filter(user=user).order_by("finished_at", "game_id"):
+    changes = RatingChange.objects.filter(user=user)
+    if not audience.sees_everything(viewer) and viewer != user:
+        changes = changes.filter(game__in=audience.visible(Game.objects.all(), viewer))
+    for change in changes.order_by("finished_at", "game_id"):
         history.setdefault(change.slug, []).append(
             {
                 "game_id": change.game_id,
@@ -94,14 +100,15 @@ def player_record(user, recent: int = 20) -> dict[str, Any]:
             }
         )
     seated = Seat.objects.filter(user=user).values("game")
-    games = Game.objects.filter(pk__in=seated).order_by("-updated_at", "-id")[:recent]
+    games = audience.visible(Game.objects.filter(pk__in=seated), viewer)
+    games = games.order_by("-updated_at", "-id")[:recent]
     return {
         "username": user.username,
         "is_bot": is_bot(user),
         "ratings": ratings,
         "games": [
             {key: value for key, value in summary.items() if key not in ("name", "best")}
-            for summary in game_summaries(games_played(user)).values()
+            for summary in game_summaries(games_played(user, viewer=viewer)).values()
         ],
         "recent_games": [
             {
@@ -131,8 +138,7 @@ def member_ratings(league) -> list[dict[str, Any]]:
 
 def is_league_organiser(league: League, user) -> bool:
     return user.is_authenticated and (
-        user.is_staff
-        or league.membership_set.filter(user=user, role=Membership.Role.ORGANISER).exists()
+        user.is_staff or league.membership_set.filter(user=user, role__in=ORGANISING).exists()
     )
 
 
@@ -192,10 +198,12 @@ def league_named(slug: str | None) -> League | None:
     return league
 
 
-def league_summaries() -> list[dict[str, Any]]:
+def league_summaries(viewer) -> list[dict[str, Any]]:
+    """The clubs ``viewer`` may read (league.visibility), by name."""
+    clubs = visibility.visible_leagues(viewer).annotate(member_count=Count("membership"))
     return [
-        {"slug": lg.slug, "name": lg.name, "members": lg.member_count}
-        for lg in League.objects.annotate(member_count=Count("membership")).order_by("name")
+        {"slug": lg.slug, "name": lg.name, "members": lg.member_count, "visibility": lg.visibility}
+        for lg in clubs.order_by("name")
     ]
 
 
@@ -235,12 +243,28 @@ def entries_asking(user) -> list[Entry]:
     )
 
 
-def league_detail(league: League) -> dict[str, Any]:
-    members = league.membership_set.select_related("user").order_by("user__username")
-    return {
+def league_detail(league: League, viewer) -> dict[str, Any]:
+    """The club as ``viewer`` may read it: whole, or only its door (name, description and
+    visibility) for someone invited to a members-only club who has not joined."""
+    door = {
         "slug": league.slug,
         "name": league.name,
         "description": league.description,
+        "visibility": league.visibility,
+    }
+    if not visibility.may_read_league(league, viewer):
+        return {
+            **door,
+            "members": [],
+            "invited": [],
+            "seasons": [],
+            "tournaments": [],
+            "standings": [],
+            "recent_games": [],
+        }
+    members = league.membership_set.select_related("user").order_by("user__username")
+    return {
+        **door,
         "members": [{"player": m.user.username, "role": m.role} for m in members],
         "invited": [invitation_out(i) for i in league_invited(league)],
         "seasons": list(league.seasons.values("id", "name", "starts_on", "ends_on")),
@@ -255,8 +279,10 @@ def league_detail(league: League) -> dict[str, Any]:
     }
 
 
-def tournament_summaries() -> list[Tournament]:
-    return list(Tournament.objects.order_by("-created_at")[:200])
+def tournament_summaries(viewer) -> list[Tournament]:
+    """The newest tournaments ``viewer`` may see (league.visibility)."""
+    shown = visibility.visible_tournaments(viewer, Tournament.objects.all())
+    return list(shown.order_by("-created_at")[:200])
 
 
 def live_rounds(tournament: Tournament):
@@ -747,15 +773,19 @@ class Played:
         return self.rank == min(line["rank"] for line in self.game.result)
 
 
-def games_played(user) -> list[Played]:
-    """Every finished game ``user`` sat at, newest first, with the leagues it counts for: three
-    queries, however many games."""
+def games_played(user, *, viewer) -> list[Played]:
+    """Every finished game ``user`` sat at that ``viewer`` may know of (games.audience), newest
+    first, with the leagues it counts for: three queries, however many games."""
     seats = (
         Seat.objects.filter(user=user, game__status=GameStatus.FINISHED, game__result__isnull=False)
         .select_related("game")
         .order_by("-game__finished_at", "-game_id")
     )
     mine = Seat.objects.filter(user=user).values("game_id")
+    if not audience.sees_everything(viewer) and viewer != user:
+        shown = audience.visible(Game.objects.filter(pk__in=mine), viewer).values("pk")
+        seats = seats.filter(game_id__in=shown)
+        mine = shown
     clubs: dict[int, set[tuple[str, str]]] = {}
     recorded = League.games.through.objects.filter(game_id__in=mine).values_list(
         "game_id", "league__slug", "league__name"
@@ -807,10 +837,13 @@ def game_summaries(played: list[Played]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def rating_histories(user) -> dict[str, list[tuple[dt.date, float, int]]]:
-    """Per game type, (date, rating after, game id) per rated game, oldest first."""
+def rating_histories(user, *, viewer) -> dict[str, list[tuple[dt.date, float, int]]]:
+    """Per game type, (date, rating after, game id) per rated game ``viewer`` may know of,
+    oldest first."""
     out: dict[str, list[tuple[dt.date, float, int]]] = {}
     changes = RatingChange.objects.filter(user=user).order_by("finished_at", "game_id")
+    if not audience.sees_everything(viewer) and viewer != user:
+        changes = changes.filter(game__in=audience.visible(Game.objects.all(), viewer))
     for slug, when, after, game_id in changes.values_list(
         "slug", "finished_at", "after", "game_id"
     ):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from drf_spectacular.utils import extend_schema
@@ -17,6 +17,7 @@ from accounts.scopes import RECORD
 from core.errors import InvalidInput, ServiceError
 from games.api.serializers import GameOut
 from games.selectors import game_with_seats
+from league import visibility
 from league.models import Tournament
 from league.services import table_logs, tournaments
 
@@ -32,7 +33,7 @@ def _table(tournament: Tournament, table: int):
 @require_POST
 def table_log(request, pk: int, table: int):
     """Play this table as a table log, kept by whoever asks (a player there, an organiser)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visibility.tournament_or_404(pk, request.user)
     table_ = _table(tournament, table)
     try:
         game = table_logs.table_log_start(tournament=tournament, table=table_, by=request.user)
@@ -50,7 +51,7 @@ class TableLogApi(APIView):
 
     @extend_schema(request=None, responses={201: GameOut})
     def post(self, request, pk, table):
-        tournament = get_object_or_404(Tournament, pk=pk)
+        tournament = visibility.tournament_or_404(pk, request.user)
         game = table_logs.table_log_start(
             tournament=tournament, table=_table(tournament, table), by=request.user
         )

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league import account, table_log_views, views
+from league import account, club_views, table_log_views, views
 
 urlpatterns = [
     path("accounts/delete/", account.account_erase, name="account-erase"),
@@ -19,6 +19,31 @@ urlpatterns = [
         name="league-standings-csv",
     ),
     path("leagues/<slug:slug>/members/", views.league_member_add, name="league-member-add"),
+    path("join/<str:code>/", club_views.club_join, name="club-join"),
+    path("leagues/<slug:slug>/ask/", club_views.club_ask, name="club-ask"),
+    path("leagues/<slug:slug>/settings/", club_views.club_settings, name="club-settings"),
+    path("leagues/<slug:slug>/links/", club_views.club_link_new, name="club-link-new"),
+    path(
+        "leagues/<slug:slug>/links/<id:pk>/revoke/",
+        club_views.club_link_revoke,
+        name="club-link-revoke",
+    ),
+    path(
+        "leagues/<slug:slug>/requests/<str:player>/<str:answer>/",
+        club_views.club_request_answer,
+        name="club-request-answer",
+    ),
+    path(
+        "leagues/<slug:slug>/members/<str:player>/<str:action>/",
+        club_views.club_member,
+        name="club-member",
+    ),
+    path("leagues/<slug:slug>/leave/", club_views.club_leave, name="club-leave"),
+    path(
+        "tournaments/<id:pk>/organisers/<str:action>/",
+        club_views.tournament_organiser,
+        name="tournament-organiser",
+    ),
     path(
         "leagues/<slug:slug>/accept/",
         views.league_invitation_answer,

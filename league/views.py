@@ -36,7 +36,8 @@ from games.models import Game, GameMode, GameStatus
 from games.pages.links import Link, back_or
 from games.records import reads as record_reads
 from games.records import services as records
-from league import permissions, selectors
+from games.selectors import game_with_seats
+from league import club_views, permissions, selectors, visibility
 from league.charts import rating_chart
 from league.figures import figure, standing_rows, tournament_standing_rows
 from league.forms import (
@@ -111,9 +112,9 @@ def player(request, username: str):
         User.objects.filter(Q(is_active=True) | Q(username__startswith=ERASED_PREFIX)),
         username=username,
     )
-    played = selectors.games_played(user)
+    played = selectors.games_played(user, viewer=request.user)
     summaries = selectors.game_summaries(played)
-    histories = selectors.rating_histories(user)
+    histories = selectors.rating_histories(user, viewer=request.user)
     ratings = {r.slug: r for r in selectors.player_ratings(user)}
     cards = []
     for slug in sorted(set(summaries) | set(ratings), key=game_name):
@@ -240,6 +241,7 @@ def league_list(request):
                 league = leagues.league_create(
                     name=form.cleaned_data["name"],
                     description=form.cleaned_data["description"],
+                    visibility=form.cleaned_data["visibility"],
                     created_by=request.user,
                 )
             except ServiceError as exc:
@@ -247,12 +249,19 @@ def league_list(request):
             else:
                 messages.success(request, f"{league.name} is open: add its members.")
                 return redirect("league-detail", slug=league.slug)
-    clubs = League.objects.annotate(member_count=Count("membership")).order_by("name")
+    clubs = visibility.visible_leagues(request.user).annotate(member_count=Count("membership"))
+    clubs = clubs.order_by("name")
     return render(request, "league/league_list.html", {"leagues": clubs, "form": form})
 
 
 def league_detail(request, slug: str):
-    return _league_page(request, get_object_or_404(League, slug=slug))
+    league = visibility.league_or_404(slug, request.user, door=True)
+    if not visibility.may_read_league(league, request.user):  # invited to a members-only club
+        invitation = league.invitations.select_related("invited_by").get(user=request.user)
+        return render(
+            request, "league/club_door.html", {"league": league, "invitation": invitation}
+        )
+    return _league_page(request, league)
 
 
 @dataclass
@@ -355,6 +364,7 @@ def _league_page(
             "import_form": bound.get("import") or PlaysImportForm(),
             "import_report": bound.get("import_report"),
             "error": error,
+            **club_views.club_panel(league, request.user),
         },
         status=status,
     )
@@ -362,7 +372,7 @@ def _league_page(
 
 def league_standings_csv(request, slug: str):
     """The standings the league page shows, as CSV: the same ``?season=`` and ``?game=``."""
-    league = get_object_or_404(League, slug=slug)
+    league = visibility.league_or_404(slug, request.user)
     choice = StandingsChoice.read(request, league)
     rows = selectors.league_table(league, season=choice.season, slug=choice.slug)
     name = "-".join(
@@ -392,7 +402,7 @@ def _result_line(game: Game) -> list[dict[str, Any]]:
 @require_POST
 def league_member_add(request, slug: str):
     """An organiser invites someone (or changes a member's role)."""
-    league = get_object_or_404(League, slug=slug)
+    league = visibility.league_or_404(slug, request.user)
     form = MemberForm(request.POST)
     if form.is_valid():
         try:
@@ -421,7 +431,7 @@ def league_member_add(request, slug: str):
 @require_POST
 def league_invitation_answer(request, slug: str, answer: str):
     """The person invited joins the league, or declines, from its page or their invitations."""
-    league = get_object_or_404(League, slug=slug)
+    league = visibility.league_or_404(slug, request.user, door=True)
     try:
         if answer == "accept":
             leagues.invitation_accept(league=league, by=request.user)
@@ -431,13 +441,15 @@ def league_invitation_answer(request, slug: str, answer: str):
             messages.success(request, f"You declined to join {league.name}.")
     except ServiceError as exc:
         messages.error(request, str(exc))
+    if not visibility.may_read_league(league, request.user):  # declined a members-only club
+        return back_or(request, "invitations")
     return back_or(request, "league-detail", league.slug)
 
 
 @login_required
 @require_POST
 def league_season_add(request, slug: str):
-    league = get_object_or_404(League, slug=slug)
+    league = visibility.league_or_404(slug, request.user)
     form = SeasonForm(request.POST)
     if form.is_valid():
         try:
@@ -455,7 +467,7 @@ def league_season_add(request, slug: str):
 @login_required
 @require_POST
 def league_season_tournament(request, slug: str):
-    league = get_object_or_404(League, slug=slug)
+    league = visibility.league_or_404(slug, request.user)
     form = SeasonTournamentForm(request.POST, league=league)
     if form.is_valid():
         try:
@@ -476,7 +488,7 @@ def league_season_tournament(request, slug: str):
 def league_plays_import(request, slug: str):
     """An organiser imports a file of plays; a dry run, or an import with refused rows, is
     reported on the league page."""
-    league = get_object_or_404(League, slug=slug)
+    league = visibility.league_or_404(slug, request.user)
     form = PlaysImportForm(request.POST, request.FILES)
     if form.is_valid():
         data = form.cleaned_data
@@ -503,7 +515,7 @@ def league_plays_import(request, slug: str):
 
 def league_plays_export(request, slug: str):
     """The league's plays as a download: ``?format=csv`` (default) or ``bgstats``."""
-    league = get_object_or_404(League, slug=slug)
+    league = visibility.league_or_404(slug, request.user)
     format = request.GET.get("format", "csv")
     try:
         text, content_type = plays.plays_export(league=league, format=format)
@@ -552,7 +564,7 @@ def match_new(request):
 @require_POST
 def match_answer(request, pk: int, answer: str):
     """A named member confirms or disputes a club record from its page."""
-    game = get_object_or_404(Game, pk=pk)
+    game = game_with_seats(pk, seen_by=request.user)
     try:
         if answer == "confirm":
             leagues.match_confirm(game=game, by=request.user)
@@ -569,7 +581,9 @@ def match_answer(request, pk: int, answer: str):
 def match_correct(request, pk: int):
     """Whoever recorded a club record, or a league organiser, puts its result right: a new
     result with a reason, logged beside the old one (an organiser's stands at once)."""
-    game = get_object_or_404(Game, pk=pk, mode=GameMode.RECORD)
+    game = game_with_seats(pk, seen_by=request.user)
+    if game.mode != GameMode.RECORD:
+        raise Http404("No Game matches the given query.")
     state = record_reads.result_state(game)
     if not state["club_record"] or game.status == GameStatus.VOID:
         raise Http404("only a club record is corrected here")
@@ -625,7 +639,8 @@ TIEBREAK_HELP = {
 
 
 def tournament_list(request):
-    rows = Tournament.objects.select_related("league").order_by("-created_at")[:200]
+    rows = visibility.visible_tournaments(request.user, Tournament.objects.select_related("league"))
+    rows = rows.order_by("-created_at")[:200]
     return render(
         request,
         "league/tournament_list.html",
@@ -653,7 +668,7 @@ def tournament_new(request):
 
 
 def tournament_detail(request, pk: int):
-    return _tournament_page(request, get_object_or_404(Tournament, pk=pk))
+    return _tournament_page(request, visibility.tournament_or_404(pk, request.user))
 
 
 @dataclass
@@ -943,7 +958,7 @@ def _attempt(
 @login_required
 @require_POST
 def tournament_pair(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visibility.tournament_or_404(pk, request.user)
 
     def pair() -> str:
         try:
@@ -962,7 +977,7 @@ def tournament_pair(request, pk: int):
 @login_required
 @require_POST
 def tournament_repair(request, pk: int, number: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visibility.tournament_or_404(pk, request.user)
 
     def repair() -> str:
         tournaments.round_repair(tournament=tournament, number=number, by=request.user)
@@ -974,7 +989,7 @@ def tournament_repair(request, pk: int, number: int):
 @login_required
 @require_POST
 def tournament_enter(request, pk: int):
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visibility.tournament_or_404(pk, request.user)
     form = PlayerForm(request.POST)
     if not form.is_valid():
         return _tournament_page(request, tournament, bound={"enter": form})
@@ -992,7 +1007,7 @@ def tournament_enter(request, pk: int):
 def tournament_drop(request, pk: int):
     """A drop asks first: the form (or ?player= on GET) shows a page to confirm it, and only
     the confirmation (``confirmed``) drops."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visibility.tournament_or_404(pk, request.user)
     player = (request.POST if request.method == "POST" else request.GET).get("player", "")
     if player != request.user.username and not selectors.is_tournament_organiser(
         tournament, request.user
@@ -1033,7 +1048,7 @@ def _simple_post(call: Callable[..., str], *, anchor: str = ""):
     @login_required
     @require_POST
     def view(request, pk: int, **kwargs):
-        tournament = get_object_or_404(Tournament, pk=pk)
+        tournament = visibility.tournament_or_404(pk, request.user)
         return _attempt(
             request, tournament, lambda: call(tournament, request, **kwargs), anchor=anchor
         )
@@ -1078,7 +1093,7 @@ def _round_start(tournament, request, number: int) -> str:
 def tournament_entry_answer(request, pk: int, answer: str):
     """The player an organiser entered accepts or declines, from the tournament's page or
     their invitations page (``next``)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visibility.tournament_or_404(pk, request.user)
     try:
         if answer == "accept":
             tournaments.entry_accept(tournament=tournament, by=request.user)
@@ -1101,7 +1116,7 @@ tournament_round_start = _simple_post(_round_start, anchor="#rounds")
 @require_POST
 def table_result(request, pk: int, table: int, action: str):
     """report/, confirm/ (as reported, or with a different result: a dispute) and override/."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visibility.tournament_or_404(pk, request.user)
     try:
         table_ = tournaments.table_get(tournament, table)
     except InvalidInput:
@@ -1175,7 +1190,7 @@ def _table_message(number: int, state: dict[str, Any]) -> str:
 def tournament_print(request, pk: int, number: int):
     """Round ``number``'s pairings and a score slip per table, for printing (one page for the
     pairings, then the slips)."""
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visibility.tournament_or_404(pk, request.user)
     round_ = selectors.live_rounds(tournament).filter(number=number).first()
     if round_ is None:
         raise Http404("no such round")
@@ -1196,7 +1211,7 @@ def tournament_projector(request, pk: int):
     down, and a QR code to the public standings."""
     from league.venue import qr_svg
 
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visibility.tournament_or_404(pk, request.user)
     latest = selectors.live_rounds(tournament).last()
     url = request.build_absolute_uri(reverse("tournament-detail", args=[pk]) + "#standings")
     return render(

@@ -372,7 +372,7 @@ def test_a_lost_database_is_a_json_503_for_the_api_and_a_503_page(client, world)
     with mock.patch("games.api.play.game_with_seats", side_effect=down):
         response = client.get(f"/api/games/{world['game']}/")
     assert response.status_code == 503 and "unavailable" in response.json()["error"]
-    with mock.patch("games.pages.play.get_object_or_404", side_effect=down):
+    with mock.patch("games.pages.play.game_with_seats", side_effect=down):
         page = Client(raise_request_exception=False).get(f"/games/{world['game']}/")
     assert page.status_code == 503
 

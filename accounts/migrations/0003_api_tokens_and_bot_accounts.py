@@ -58,8 +58,10 @@ def hash_the_old_keys(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+    # After 0004 (the members' e-mail addresses, made on another branch at the same time and
+    # merged first), so that the accounts app keeps one line of migrations.
     dependencies = [
-        ("accounts", "0002_person"),
+        ("accounts", "0004_email_addresses"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -88,7 +88,7 @@ class _GameGate(_Gate):
     permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # as /events/: spectators may watch
 
     def open(self, request, **kwargs: Any) -> HttpResponse | streams.GameFeed:
-        game = game_with_seats(kwargs["pk"])
+        game = game_with_seats(kwargs["pk"], seen_by=request.user)
         asked = request.query_params.get("after")
         # As /events/ reads it: not a version at all, a 400; one the game has not reached, a 422.
         after = 0 if asked is None else inputs.version(asked, game.version, 0, "after")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
+from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, status
+from rest_framework import exceptions, generics, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
@@ -13,8 +15,8 @@ from rest_framework.views import APIView
 from accounts.authentication import CheckedByWrite, TokenAuthentication
 from accounts.scopes import PLAY, PLAY_OR_TABLE_LOG, READ, RECORD, HasScope, require
 from core import inputs
-from core.errors import InvalidInput
-from games import store
+from core.errors import InvalidInput, ServiceError, TooMany
+from games import audience, store
 from games.api import serializers as s
 from games.api import tablelog as log_api
 from games.catalog import game_types
@@ -36,6 +38,32 @@ LEGAL_ACTIONS = {
         "properties": {"type": {"type": "string"}},
     },
 }
+
+
+class OutsidersSeeNothing(APIView):
+    """For an operation on one game (``pk``): whatever it refuses to someone the game is closed
+    to (games.audience: a members-only club's game, to an outsider) is the 404 of a game that
+    does not exist, not the 403 or 409 that would tell them it does. Asked on the refusal's
+    path only, so an allowed request pays nothing."""
+
+    ABOUT_THE_GAME = (
+        ServiceError,
+        store.VersionConflict,
+        PermissionDenied,
+        exceptions.APIException,
+    )
+
+    def handle_exception(self, exc):
+        pk = getattr(self, "kwargs", {}).get("pk")
+        if (
+            pk is not None
+            and isinstance(exc, self.ABOUT_THE_GAME)
+            and not isinstance(exc, (TooMany, exceptions.NotAuthenticated, exceptions.Throttled))
+            and not isinstance(exc, exceptions.ValidationError)
+            and audience.hidden(pk, self.request.user)
+        ):
+            exc = Http404("No Game matches the given query.")
+        return super().handle_exception(exc)
 
 
 class GameTypesApi(APIView):
@@ -67,6 +95,8 @@ class GameListCreateApi(generics.ListAPIView):
         if params["scope"] != "all":
             # A semi-join, not a join and DISTINCT: the order stays the index's.
             games = games.filter(pk__in=Seat.objects.filter(user=self.request.user).values("game"))
+        else:
+            games = audience.visible(games, self.request.user)
         if "status" in params:
             games = games.filter(status=params["status"])
         if "game" in params:
@@ -99,16 +129,18 @@ class GameListCreateApi(generics.ListAPIView):
         )
 
 
-class GameDetailApi(APIView):
+class GameDetailApi(OutsidersSeeNothing):
     scopes = {"GET": READ}
     permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(responses=s.GameOut)
     def get(self, request, pk):
-        return Response(s.GameOut(game_with_seats(pk), context={"detail": True}).data)
+        return Response(
+            s.GameOut(game_with_seats(pk, seen_by=request.user), context={"detail": True}).data
+        )
 
 
-class GameStateApi(APIView):
+class GameStateApi(OutsidersSeeNothing):
     scopes = {"GET": READ}
     permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # spectators may watch
 
@@ -122,7 +154,7 @@ class GameStateApi(APIView):
         responses=dict,
     )
     def get(self, request, pk):
-        game = game_with_seats(pk)
+        game = game_with_seats(pk, seen_by=request.user)
         view = reads.game_view(
             game=game,
             user=request.user,
@@ -132,7 +164,7 @@ class GameStateApi(APIView):
         return Response(view)
 
 
-class GameActionsApi(APIView):
+class GameActionsApi(OutsidersSeeNothing):
     scopes = {"GET": READ, "POST": PLAY_OR_TABLE_LOG}
     guarded_for: str | None = None  # the scope a move's write checked its token for
 
@@ -140,7 +172,7 @@ class GameActionsApi(APIView):
         parameters=[OpenApiParameter("seat", SEAT, required=True)], responses={200: LEGAL_ACTIONS}
     )
     def get(self, request, pk):
-        game = game_with_seats(pk)
+        game = game_with_seats(pk, seen_by=request.user)
         seat = request.query_params.get("seat")
         if seat is None:
             raise InvalidInput("give the seat: ?seat=N")
@@ -188,7 +220,7 @@ class GameActionsApi(APIView):
         return append(pk, head, state, user=request.user, guard=guard, **body)
 
 
-class GameEventsApi(APIView):
+class GameEventsApi(OutsidersSeeNothing):
     scopes = {"GET": READ}
     permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # spectators may watch
 
@@ -203,13 +235,13 @@ class GameEventsApi(APIView):
         responses=s.EventOut(many=True),
     )
     def get(self, request, pk):
-        game = game_with_seats(pk)
+        game = game_with_seats(pk, seen_by=request.user)
         return Response(
             reads.game_events(game=game, user=request.user, after=request.query_params.get("after"))
         )
 
 
-class GameResignApi(APIView):
+class GameResignApi(OutsidersSeeNothing):
     scopes = {"POST": PLAY}
 
     @extend_schema(request=s.ResignIn, responses={201: s.AppendOut})
@@ -220,7 +252,7 @@ class GameResignApi(APIView):
         return s.appended_response(request, appended)
 
 
-class GameSeatApi(APIView):
+class GameSeatApi(OutsidersSeeNothing):
     """accept/ takes an invited seat (the clock starts once every person has); decline/ refuses
     it and calls the game off."""
 
@@ -237,7 +269,7 @@ class GameSeatApi(APIView):
         return s.appended_response(request, appended)
 
 
-class GameJoinApi(APIView):
+class GameJoinApi(OutsidersSeeNothing):
     """Take a seat left open for anyone: 409 if it is taken, or you already sit at the game."""
 
     scopes = {"POST": PLAY}
@@ -246,11 +278,13 @@ class GameJoinApi(APIView):
     def post(self, request, pk):
         body = s.SeatChoiceIn(data=request.data)
         body.is_valid(raise_exception=True)
+        if audience.hidden(pk, request.user):  # an open seat of a club's game is its members'
+            raise Http404("No Game matches the given query.")
         appended = lobby.game_join(game=pk, seat=body.validated_data["seat"], user=request.user)
         return s.appended_response(request, appended)
 
 
-class GameRematchApi(APIView):
+class GameRematchApi(OutsidersSeeNothing):
     """A finished game's players ask for a rematch: a new game of the same game, options and
     clock, its seats rotated by one; the asker is seated, the others invited. 409 before the
     end, or once a rematch was offered."""
@@ -266,7 +300,7 @@ class GameRematchApi(APIView):
         )
 
 
-class GameCancelApi(APIView):
+class GameCancelApi(OutsidersSeeNothing):
     """Whoever created the game calls it off while an invitation or open seat is waiting: the
     game is voided, nothing rated, and answering the invitation afterwards is a 409."""
 
@@ -300,7 +334,7 @@ class OpenGamesApi(generics.ListAPIView):
     serializer_class = s.GameOut
 
     def get_queryset(self):
-        return lobby.open_games()
+        return lobby.open_games(self.request.user)
 
 
 class OceansCardsApi(APIView):

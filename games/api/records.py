@@ -38,7 +38,7 @@ class GameExportApi(APIView):
         }
     )
     def get(self, request, pk):
-        game = game_with_seats(pk)
+        game = game_with_seats(pk, seen_by=request.user)
         if game.status == GameStatus.ACTIVE:
             raise Conflict("the game is still being played: its log is exported once it is over")
         response = HttpResponse(

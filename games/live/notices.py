@@ -12,13 +12,14 @@ from django.db.models.signals import post_delete, post_save
 
 from games import store
 from games.live import push, streams
-from games.signals import invitation_sent, round_paired, turn_started
+from games.signals import club_notice, invitation_sent, round_paired, turn_started
 
 
 def connect() -> None:
     turn_started.connect(on_turn_started, dispatch_uid="games.live.notices.turn")
     invitation_sent.connect(on_invitation_sent, dispatch_uid="games.live.notices.invitation")
     round_paired.connect(on_round_paired, dispatch_uid="games.live.notices.round")
+    club_notice.connect(on_club_notice, dispatch_uid="games.live.notices.club")
     from accounts.models import Profile
 
     post_save.connect(_forget_choice, sender=Profile, dispatch_uid="games.live.notices.profile")
@@ -38,6 +39,11 @@ def on_invitation_sent(*, game, seat: int, user_id: int, **kwargs) -> None:
 def on_round_paired(*, user_ids, notice, **kwargs) -> None:
     for user_id in user_ids:
         push.notify_user(user_id, {"type": "round_paired", **notice})
+
+
+def on_club_notice(*, user_ids, notice, **kwargs) -> None:
+    for user_id in user_ids:
+        push.notify_user(user_id, {"type": "club", **notice})
 
 
 def turn_based(game) -> bool:
@@ -88,13 +94,14 @@ def wants_turn_email(game, user_id: int) -> bool:
 
 def send_turn_email(*, game_id: int, seat: int, version: int) -> bool:
     """Mail the person at ``seat`` that it is their turn, which began at ``version``: only while
-    it still is, if they asked for it and have an address, and once per turn however often
-    this is asked (a task delivered twice)."""
+    it still is, if they asked for it, to their verified address if they have one, and once
+    per turn however often this is asked (a task delivered twice)."""
     from django.contrib.auth import get_user_model
     from django.core.cache import cache
     from django.core.mail import send_mail
     from django.urls import reverse
 
+    from accounts.addresses import verified_address
     from games import store
     from games.catalog import game_name
 
@@ -106,7 +113,10 @@ def send_turn_email(*, game_id: int, seat: int, version: int) -> bool:
         return False
     user = get_user_model().objects.filter(pk=row.user_id).select_related("profile").first()
     profile = getattr(user, "profile", None) if user is not None else None
-    if profile is None or not profile.turn_emails or not user.email or not user.is_active:
+    if profile is None or not profile.turn_emails or not user.is_active:
+        return False
+    address = verified_address(user)  # never one nobody has confirmed
+    if address is None:
         return False
     if not cache.add(f"hadal:turn-mail:{head.db}:{game_id}:{seat}:{version}", 1, 30 * 86400):
         return False
@@ -120,6 +130,6 @@ def send_turn_email(*, game_id: int, seat: int, version: int) -> bool:
             f"to stop, untick it at {settings.HADAL_SITE_URL.rstrip('/')}{reverse('settings')}."
         ),
         from_email=None,
-        recipient_list=[user.email],
+        recipient_list=[address],
     )
     return True

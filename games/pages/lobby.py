@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
@@ -16,6 +16,7 @@ from games.catalog import game_name
 from games.models import Game, GameStatus, Seat
 from games.pages.bots import not_for_bot_accounts
 from games.play import clocks, lobby, seating
+from games.selectors import game_with_seats
 from games.templatetags.ordinals import ordinal
 
 LOBBY_GAMES = 50
@@ -104,8 +105,8 @@ def lobby_page(request):
         request,
         "games/lobby.html",
         {
-            "open_games": [card(g) for g in lobby.open_games()[:LOBBY_GAMES]],
-            "live_games": [card(g) for g in lobby.live_games()[:LIVE_GAMES]],
+            "open_games": [card(g) for g in lobby.open_games(request.user)[:LOBBY_GAMES]],
+            "live_games": [card(g) for g in lobby.live_games(request.user)[:LIVE_GAMES]],
         },
     )
 
@@ -114,7 +115,7 @@ def lobby_page(request):
 @require_POST
 @not_for_bot_accounts
 def game_join(request, pk: int):
-    game = get_object_or_404(Game, pk=pk)
+    game = game_with_seats(pk, seen_by=request.user)
     try:
         lobby.game_join(game=game.pk, seat=request.POST.get("seat"), user=request.user)
     except ServiceError as exc:
@@ -128,7 +129,7 @@ def game_join(request, pk: int):
 @require_POST
 @not_for_bot_accounts
 def game_rematch(request, pk: int):
-    game = get_object_or_404(Game, pk=pk)
+    game = game_with_seats(pk, seen_by=request.user)
     try:
         new = lobby.game_rematch(game=game.pk, user=request.user)
     except ServiceError as exc:
@@ -142,7 +143,7 @@ def game_rematch(request, pk: int):
 @require_POST
 @not_for_bot_accounts
 def game_cancel(request, pk: int):
-    game = get_object_or_404(Game, pk=pk)
+    game = game_with_seats(pk, seen_by=request.user)
     try:
         lobby.game_cancel(game=game.pk, user=request.user)
     except ServiceError as exc:

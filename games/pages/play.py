@@ -14,14 +14,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.bots import is_bot_account
 from core import inputs
 from core.errors import InvalidInput, NotYourSeat, ServiceError
-from games import logchain, signals
+from games import audience, logchain, signals
 from games.api.serializers import GameOut
 from games.catalog import game_name, game_types
 from games.models import EarlierFingerprint, EventKind, Game, GameMode, GameStatus, Seat
@@ -32,6 +32,7 @@ from games.play import endgame, lobby, reads, seating, services
 from games.records import export
 from games.records import reads as record_reads
 from games.rules import CHANCE
+from games.selectors import game_with_seats
 from games.store import VersionConflict
 
 RECENT_GAMES = 20
@@ -54,7 +55,7 @@ class GameRow:
 def game_list(request):
     user = request.user
     mine: list[Game] = []
-    others = Game.objects.all()
+    others = audience.visible(Game.objects.all(), user)
     if user.is_authenticated:
         seated = Seat.objects.filter(user=user).values("game")
         mine = _active_first(Game.objects.filter(pk__in=seated), MY_GAMES)
@@ -162,12 +163,7 @@ def game_detail(request, pk: int):
     A person holding several seats (a hot-seat table) sees the one to play, or picks one with
     ``?seat=N``; anyone not seated sees the spectator view.
     """
-    game = get_object_or_404(
-        Game.objects.prefetch_related(
-            Prefetch("seats", Seat.objects.select_related("user__profile"))  # profile: a bot?
-        ),
-        pk=pk,
-    )
+    game = game_with_seats(pk, seen_by=request.user)  # the users' profiles too: a bot?
     if game.mode == GameMode.RECORD:
         return _recorded_game(request, game)
     # A table log is watched, not played, here: its scorekeeper enters it on its own page.
@@ -267,7 +263,7 @@ def _fingerprint(game: Game) -> dict[str, Any] | None:
 @not_for_bot_accounts
 def game_seat_answer(request, pk: int, answer: str):
     """An invited person takes their seat, or declines it and calls the game off."""
-    game = get_object_or_404(Game, pk=pk)
+    game = game_with_seats(pk, seen_by=request.user)
     act = seating.game_accept if answer == "accept" else seating.game_decline
     try:
         act(game=game, seat=request.POST.get("seat"), user=request.user)

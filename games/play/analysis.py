@@ -20,7 +20,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from core.errors import Busy, Conflict, TooMany
-from games import store
+from games import audience, store
 from games.bots.analysis import Budget, Step, analyse
 from games.models import Analysis, Event, EventKind, Game, GameMode, GameStatus
 from games.signals import analysis_wanted
@@ -49,8 +49,8 @@ def game_analysis_get(*, game_id: int, user) -> Analysis:
     lost). 404 for no such game; 409 for a game not finished or without moves to analyse; 429
     when ``user`` has started as many as they may for now, 503 when the analysis queue is as
     long as it may be. Reading an analysis that exists, finished or running, is free."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    if game is None or not audience.may_see(game, user):
         raise Http404("no such game")
     _require_analysable(game)
     row = Analysis.objects.filter(game=game).first()

@@ -28,8 +28,8 @@ from django.utils import timezone
 from accounts.bots import is_bot
 from core import inputs
 from core.errors import Conflict, InvalidInput, NotYourSeat
+from games import audience, people, store
 from games import events as game_events
-from games import people, store
 from games.models import Game, GameMode, GameStatus, Seat
 from games.play import clocks, services, steps
 from games.store import AppendResult, VersionConflict
@@ -54,24 +54,21 @@ def invitations_for(user) -> QuerySet[Seat]:
     )
 
 
-def open_games() -> QuerySet[Game]:
-    """Active games with a seat left for anyone to take, newest first."""
+def open_games(user) -> QuerySet[Game]:
+    """Active games with a seat left for anyone to take, newest first: of those ``user`` may
+    know of (games.audience)."""
     free = Seat.objects.filter(user__isnull=True, guest="").values("game")
-    return with_seats(
-        Game.objects.filter(pk__in=free, status=GameStatus.ACTIVE, mode=GameMode.PLAY).order_by(
-            "-created_at", "-id"
-        )
-    )
+    games = Game.objects.filter(pk__in=free, status=GameStatus.ACTIVE, mode=GameMode.PLAY)
+    return with_seats(audience.visible(games, user).order_by("-created_at", "-id"))
 
 
-def live_games() -> QuerySet[Game]:
-    """Games under way that everyone has sat down to: what a spectator may watch."""
+def live_games(user) -> QuerySet[Game]:
+    """Games under way that everyone has sat down to: what ``user`` may watch."""
     waiting = Seat.objects.filter(accepted=False).values("game")
-    return with_seats(
-        Game.objects.filter(status=GameStatus.ACTIVE, mode=GameMode.PLAY)
-        .exclude(pk__in=waiting)
-        .order_by("-updated_at", "-id")
+    games = Game.objects.filter(status=GameStatus.ACTIVE, mode=GameMode.PLAY).exclude(
+        pk__in=waiting
     )
+    return with_seats(audience.visible(games, user).order_by("-updated_at", "-id"))
 
 
 def joinable_seats(game: Game, user) -> list[int]:

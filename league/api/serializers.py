@@ -252,6 +252,78 @@ class LeagueIn(serializers.Serializer):
         help_text="in any script, kept as typed; the league's slug is made from it",
     )
     description = Text(required=False, allow_blank=True, max_length=5000, default="")
+    visibility = serializers.ChoiceField(
+        choices=["public", "members"],
+        default="public",
+        help_text="members: only its members see its games, records, standings, tournaments "
+        "and members; to anyone else it does not exist (404)",
+    )
+
+
+class LeagueUpdateIn(serializers.Serializer):
+    name = Text(max_length=100, required=False)
+    description = Text(required=False, allow_blank=True, max_length=5000)
+    visibility = serializers.ChoiceField(choices=["public", "members"], required=False)
+
+
+class InviteLinkIn(serializers.Serializer):
+    days = serializers.IntegerField(
+        required=False, min_value=1, max_value=92, help_text="how long it lasts (7 by default)"
+    )
+    max_uses = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=1000,
+        help_text="how many people it lets in (20 by default)",
+    )
+
+
+class InviteLinkOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    code = serializers.CharField()
+    url = serializers.CharField(help_text="the page that opens the club's door")
+    created_by = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    max_uses = serializers.IntegerField()
+    uses = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=["open", "expired", "used up", "revoked"])
+
+
+class DoorOut(serializers.Serializer):
+    """What an invite link shows before one joins: the club, never its members or games."""
+
+    league = serializers.CharField(help_text="the league's slug")
+    name = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    state = serializers.ChoiceField(choices=["open", "expired", "used up", "revoked"])
+    reason = serializers.CharField(allow_blank=True, help_text="why it no longer opens, if so")
+    expires_at = serializers.DateTimeField()
+    member = serializers.BooleanField(help_text="you are a member already")
+
+
+class JoinRequestIn(serializers.Serializer):
+    message = Text(required=False, allow_blank=True, max_length=500, default="")
+    code = Text(
+        required=False,
+        max_length=64,
+        help_text="an invite link's code: a members-only club's door, even once it expired",
+    )
+
+
+class JoinRequestOut(serializers.Serializer):
+    player = serializers.CharField()
+    message = serializers.CharField(allow_blank=True)
+    asked_at = serializers.DateTimeField()
+    answer = serializers.ChoiceField(choices=["waiting", "accepted", "declined"])
+
+
+class RoleIn(serializers.Serializer):
+    role = serializers.ChoiceField(choices=["member", "organiser"])
+
+
+class PlayerIn(serializers.Serializer):
+    player = Text(**NAME)
 
 
 class MemberIn(serializers.Serializer):
@@ -307,11 +379,12 @@ class LeagueSummaryOut(serializers.Serializer):
     slug = serializers.CharField()
     name = serializers.CharField()
     members = serializers.IntegerField()
+    visibility = serializers.ChoiceField(choices=["public", "members"])
 
 
 class MemberOut(serializers.Serializer):
     player = serializers.CharField()
-    role = serializers.ChoiceField(choices=["member", "organiser"])
+    role = serializers.ChoiceField(choices=["member", "organiser", "owner"])
 
 
 class InvitedOut(serializers.Serializer):
@@ -354,6 +427,7 @@ class LeagueOut(serializers.Serializer):
     )
     name = serializers.CharField()
     description = serializers.CharField(allow_blank=True)
+    visibility = serializers.ChoiceField(choices=["public", "members"])
     members = MemberOut(many=True, help_text="those who have agreed to be in the league")
     invited = InvitedOut(many=True, help_text="asked to join, not members until they accept")
     seasons = SeasonOut(many=True)

@@ -34,6 +34,35 @@ urlpatterns = [
         "leagues/<slug:slug>/members/", views.LeagueMembersApi.as_view(), name="api-league-members"
     ),
     path(
+        "leagues/<slug:slug>/members/<str:player>/",
+        views.LeagueMemberApi.as_view(),
+        name="api-league-member",
+    ),
+    path("leagues/<slug:slug>/leave/", views.LeagueLeaveApi.as_view(), name="api-league-leave"),
+    path("leagues/<slug:slug>/owner/", views.LeagueOwnerApi.as_view(), name="api-league-owner"),
+    path("leagues/<slug:slug>/links/", views.InviteLinksApi.as_view(), name="api-league-links"),
+    path(
+        "leagues/<slug:slug>/links/<id:pk>/",
+        views.InviteLinkApi.as_view(),
+        name="api-league-link",
+    ),
+    path(
+        "leagues/<slug:slug>/requests/",
+        views.JoinRequestsApi.as_view(),
+        name="api-league-requests",
+    ),
+    path(
+        "leagues/<slug:slug>/requests/<str:player>/accept/",
+        views.JoinAnswerApi.as_view(action="accept"),
+        name="api-league-request-accept",
+    ),
+    path(
+        "leagues/<slug:slug>/requests/<str:player>/decline/",
+        views.JoinAnswerApi.as_view(action="decline"),
+        name="api-league-request-decline",
+    ),
+    path("invites/<str:code>/", views.InviteApi.as_view(), name="api-invite"),
+    path(
         "leagues/<slug:slug>/accept/",
         views.LeagueInvitationAnswerApi.as_view(action="accept"),
         name="api-league-accept",
@@ -78,6 +107,16 @@ urlpatterns = [
         "tournaments/<id:pk>/decline/",
         views.TournamentEntryAnswerApi.as_view(action="decline"),
         name="api-tournament-decline",
+    ),
+    path(
+        "tournaments/<id:pk>/organisers/",
+        views.TournamentOrganisersApi.as_view(),
+        name="api-tournament-organisers",
+    ),
+    path(
+        "tournaments/<id:pk>/organisers/<str:player>/",
+        views.TournamentOrganiserApi.as_view(),
+        name="api-tournament-organiser",
     ),
     path(
         "tournaments/<id:pk>/reenter/",

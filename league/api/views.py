@@ -8,13 +8,13 @@ service with validated data, and serialize what it returns.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import NotAuthenticated, NotFound
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,11 +27,11 @@ from games.api.serializers import GameOut
 from games.catalog import game_types
 from games.records import table_results
 from games.selectors import game_with_seats
-from league import selectors
+from league import selectors, visibility
 from league.api import serializers as s
 from league.member_data import member_data, member_data_zip
 from league.models import League, LeagueInvitation, Tournament
-from league.services import bot_accounts, leagues, tournaments
+from league.services import bot_accounts, clubs, leagues, tournaments
 from league.tournament_spec import TournamentSpec
 
 User = get_user_model()
@@ -41,12 +41,15 @@ def _record_out(pk) -> dict:
     return GameOut(game_with_seats(pk), context={"detail": True}).data
 
 
-def _league(slug) -> League:
-    return get_object_or_404(League, slug=slug)
+def _league(slug, user, *, door: bool = False) -> League:
+    """The league, or 404 "no league" whether there is none or ``user`` may not read it."""
+    try:
+        return visibility.league_or_404(slug, user, door=door)
+    except Http404:
+        raise UnknownName(f"no league {slug!r}") from None
 
 
-def _tournament(pk) -> Tournament:
-    return get_object_or_404(Tournament, pk=pk)
+_tournament = visibility.tournament_or_404
 
 
 # -- ratings and players --------------------------------------------------------------------------
@@ -112,7 +115,7 @@ class PlayerDetailApi(APIView):
     @extend_schema(responses=s.PlayerDetailOut)
     def get(self, request, username):
         user = get_object_or_404(User, username=username, is_active=True)
-        return Response(s.PlayerDetailOut(selectors.player_record(user)).data)
+        return Response(s.PlayerDetailOut(selectors.player_record(user, viewer=request.user)).data)
 
 
 class MeDataApi(APIView):
@@ -207,7 +210,9 @@ class MatchCorrectApi(APIView):
     def post(self, request, pk):
         body = s.CorrectionIn(data=request.data)
         body.is_valid(raise_exception=True)
-        leagues.match_correct(game=game_with_seats(pk), by=request.user, **body.validated_data)
+        leagues.match_correct(
+            game=game_with_seats(pk, seen_by=request.user), by=request.user, **body.validated_data
+        )
         return Response(_record_out(pk), status=status.HTTP_201_CREATED)
 
 
@@ -223,7 +228,7 @@ class MatchAnswerApi(APIView):
     def post(self, request, pk):
         body = s.AnswerIn(data=request.data)
         body.is_valid(raise_exception=True)
-        game = game_with_seats(pk)
+        game = game_with_seats(pk, seen_by=request.user)
         if self.action == "confirm":
             leagues.match_confirm(game=game, by=request.user)
         else:
@@ -234,8 +239,8 @@ class MatchAnswerApi(APIView):
 # -- leagues --------------------------------------------------------------------------------------
 
 
-def _league_out(league: League) -> dict:
-    return s.LeagueOut(selectors.league_detail(league)).data
+def _league_out(league: League, viewer) -> dict:
+    return s.LeagueOut(selectors.league_detail(league, viewer)).data
 
 
 class LeagueListCreateApi(APIView):
@@ -244,23 +249,227 @@ class LeagueListCreateApi(APIView):
 
     @extend_schema(responses=s.LeagueSummaryOut(many=True))
     def get(self, request):
-        return Response(s.LeagueSummaryOut(selectors.league_summaries(), many=True).data)
+        return Response(
+            s.LeagueSummaryOut(selectors.league_summaries(request.user), many=True).data
+        )
 
     @extend_schema(request=s.LeagueIn, responses={201: s.LeagueOut})
     def post(self, request):
         body = s.LeagueIn(data=request.data)
         body.is_valid(raise_exception=True)
         league = leagues.league_create(created_by=request.user, **body.validated_data)
-        return Response(_league_out(league), status=status.HTTP_201_CREATED)
+        return Response(_league_out(league, request.user), status=status.HTTP_201_CREATED)
 
 
 class LeagueDetailApi(APIView):
-    scopes = {"GET": READ}
+    """GET: the club (404 for a members-only club you are not in); PATCH: change its name,
+    description or visibility (organisers)."""
+
+    scopes = {"GET": READ, "PATCH": ORGANISE}
     permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.LeagueOut)
     def get(self, request, slug):
-        return Response(_league_out(_league(slug)))
+        return Response(_league_out(_league(slug, request.user), request.user))
+
+    @extend_schema(request=s.LeagueUpdateIn, responses=s.LeagueOut)
+    def patch(self, request, slug):
+        league = _league(slug, request.user)
+        body = s.LeagueUpdateIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        league = clubs.league_update(league=league, by=request.user, **body.validated_data)
+        return Response(_league_out(league, request.user))
+
+
+def _link_out(link) -> dict:
+    return {
+        "id": link.pk,
+        "code": link.code,
+        "url": clubs.link_url(link),
+        "created_by": link.created_by.username if link.created_by else None,
+        "created_at": link.created_at,
+        "expires_at": link.expires_at,
+        "max_uses": link.max_uses,
+        "uses": link.uses,
+        "state": clubs.link_state(link),
+    }
+
+
+class InviteLinksApi(APIView):
+    """A club's invite links (organisers): GET lists them, POST makes one (``days`` it lasts,
+    ``max_uses`` people it lets in)."""
+
+    scopes = {"GET": READ, "POST": ORGANISE}
+
+    @extend_schema(responses=s.InviteLinkOut(many=True))
+    def get(self, request, slug):
+        league = _league(slug, request.user)
+        clubs.require_organiser(league, request.user, "see its invite links")
+        links = league.invite_links.select_related("created_by")
+        return Response(s.InviteLinkOut([_link_out(link) for link in links], many=True).data)
+
+    @extend_schema(request=s.InviteLinkIn, responses={201: s.InviteLinkOut})
+    def post(self, request, slug):
+        league = _league(slug, request.user)
+        body = s.InviteLinkIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        link = clubs.link_create(league=league, by=request.user, **body.validated_data)
+        return Response(s.InviteLinkOut(_link_out(link)).data, status=status.HTTP_201_CREATED)
+
+
+class InviteLinkApi(APIView):
+    """DELETE: revoke an invite link (organisers); it opens nothing from then on."""
+
+    scopes = {"DELETE": ORGANISE}
+
+    @extend_schema(request=None, responses=s.InviteLinkOut)
+    def delete(self, request, slug, pk):
+        league = _league(slug, request.user)
+        link = clubs.link_revoke(league=league, link_id=pk, by=request.user)
+        return Response(s.InviteLinkOut(_link_out(link)).data)
+
+
+class InviteApi(APIView):
+    """An invite link's door: GET shows the club it opens (name and description, never its
+    members or games) and whether it still opens; POST joins the club through it."""
+
+    scopes = {"GET": READ, "POST": ORGANISE}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
+
+    def _link(self, code):
+        link = clubs.link_named(code)
+        if link is None:
+            raise UnknownName("no invite link has this code: check the link you were given")
+        return link
+
+    @extend_schema(responses=s.DoorOut)
+    def get(self, request, code):
+        link = self._link(code)
+        league = link.league
+        out = {
+            "league": league.slug,
+            "name": league.name,
+            "description": league.description,
+            "state": clubs.link_state(link),
+            "reason": clubs.why_link_closed(link),
+            "expires_at": link.expires_at,
+            "member": selectors.is_league_member(league, request.user),
+        }
+        return Response(s.DoorOut(out).data)
+
+    @extend_schema(request=None, responses={201: s.LeagueOut})
+    def post(self, request, code):
+        membership = clubs.link_join(code=code, by=request.user)
+        return Response(
+            _league_out(membership.league, request.user), status=status.HTTP_201_CREATED
+        )
+
+
+def _request_out(asked) -> dict:
+    return {
+        "player": asked.user.username,
+        "message": asked.message,
+        "asked_at": asked.created_at,
+        "answer": asked.answer,
+    }
+
+
+class JoinRequestsApi(APIView):
+    """POST: ask to join the club (a members-only one through an invite link's ``code``, even
+    one that expired); GET: the requests waiting (organisers)."""
+
+    scopes = {"GET": READ, "POST": ORGANISE}
+
+    @extend_schema(responses=s.JoinRequestOut(many=True))
+    def get(self, request, slug):
+        league = _league(slug, request.user)
+        clubs.require_organiser(league, request.user, "see its requests to join")
+        waiting = [_request_out(r) for r in clubs.join_requests(league)]
+        return Response(s.JoinRequestOut(waiting, many=True).data)
+
+    @extend_schema(request=s.JoinRequestIn, responses={201: s.JoinRequestOut})
+    def post(self, request, slug):
+        body = s.JoinRequestIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        link = clubs.link_named(body.validated_data.get("code"))
+        if link is not None and link.league.slug == slug:
+            league = link.league
+        else:
+            league = _league(slug, request.user, door=True)
+        asked = clubs.join_ask(
+            league=league, by=request.user, message=body.validated_data["message"]
+        )
+        return Response(s.JoinRequestOut(_request_out(asked)).data, status=status.HTTP_201_CREATED)
+
+
+class JoinAnswerApi(APIView):
+    """accept/: the player becomes a member; decline/: they are told no (organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
+    action = ""
+
+    @extend_schema(request=None, responses=s.JoinRequestOut)
+    def post(self, request, slug, player):
+        league = _league(slug, request.user)
+        asked = clubs.join_answer(
+            league=league, player=player, accept=self.action == "accept", by=request.user
+        )
+        return Response(s.JoinRequestOut(_request_out(asked)).data)
+
+
+class LeagueMemberApi(APIView):
+    """PATCH: a member's role (organisers name organisers; the owner takes the role back);
+    DELETE: remove a member (organisers; the owner also an organiser). Their games stay in
+    the standings."""
+
+    scopes = {"PATCH": ORGANISE, "DELETE": ORGANISE}
+
+    @extend_schema(request=s.RoleIn, responses=s.LeagueOut)
+    def patch(self, request, slug, player):
+        league = _league(slug, request.user)
+        body = s.RoleIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        clubs.role_set(league=league, player=player, by=request.user, **body.validated_data)
+        return Response(_league_out(league, request.user))
+
+    @extend_schema(request=None, responses=s.LeagueOut)
+    def delete(self, request, slug, player):
+        league = _league(slug, request.user)
+        clubs.member_remove(league=league, player=player, by=request.user)
+        return Response(_league_out(league, request.user))
+
+
+class LeagueLeaveApi(APIView):
+    """Leave the club (its owner hands it over first, while others remain)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=None, responses={200: s.LeagueSummaryOut})
+    def post(self, request, slug):
+        league = _league(slug, request.user)
+        clubs.member_leave(league=league, by=request.user)
+        out = {
+            "slug": league.slug,
+            "name": league.name,
+            "members": league.membership_set.count(),
+            "visibility": league.visibility,
+        }
+        return Response(s.LeagueSummaryOut(out).data)
+
+
+class LeagueOwnerApi(APIView):
+    """The owner hands the club over to another member; they stay on as an organiser."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.PlayerIn, responses=s.LeagueOut)
+    def post(self, request, slug):
+        league = _league(slug, request.user)
+        body = s.PlayerIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        clubs.hand_over(league=league, by=request.user, **body.validated_data)
+        return Response(_league_out(league, request.user))
 
 
 class LeagueStandingsApi(APIView):
@@ -280,9 +489,7 @@ class LeagueStandingsApi(APIView):
         },
     )
     def get(self, request, slug):
-        league = League.objects.filter(slug=slug).first()
-        if league is None:
-            raise NotFound(f"no league {slug!r}")
+        league = _league(slug, request.user)
         query = s.LeagueStandingsIn(data=request.query_params.dict())  # ?game= is blank
         query.is_valid(raise_exception=True)
         rows = selectors.league_table(
@@ -308,7 +515,7 @@ class LeagueMembersApi(APIView):
         },
     )
     def post(self, request, slug):
-        league = _league(slug)
+        league = _league(slug, request.user)
         body = s.MemberIn(data=request.data)
         body.is_valid(raise_exception=True)
         added = leagues.member_invite(league=league, by=request.user, **body.validated_data)
@@ -317,7 +524,9 @@ class LeagueMembersApi(APIView):
             "role": added.role,
             "status": "invited" if isinstance(added, LeagueInvitation) else "member",
         }
-        return Response({**_league_out(league), "added": out}, status=status.HTTP_201_CREATED)
+        return Response(
+            {**_league_out(league, request.user), "added": out}, status=status.HTTP_201_CREATED
+        )
 
 
 class LeagueInvitationAnswerApi(APIView):
@@ -341,15 +550,15 @@ class LeagueInvitationAnswerApi(APIView):
         },
     )
     def post(self, request, slug):
-        league = _league(slug)
+        league = _league(slug, request.user, door=True)
         body = s.AnswerInvitationIn(data=request.data)
         body.is_valid(raise_exception=True)
         player = body.validated_data.get("player")
         if self.action == "accept":
             leagues.invitation_accept(league=league, by=request.user, player=player)
-            return Response(_league_out(league), status=status.HTTP_201_CREATED)
+            return Response(_league_out(league, request.user), status=status.HTTP_201_CREATED)
         leagues.invitation_decline(league=league, by=request.user, player=player)
-        return Response(_league_out(league))
+        return Response(_league_out(league, request.user))
 
 
 class MyInvitationsApi(APIView):
@@ -394,11 +603,11 @@ class LeagueSeasonsApi(APIView):
 
     @extend_schema(request=s.SeasonIn, responses={201: s.LeagueOut})
     def post(self, request, slug):
-        league = _league(slug)
+        league = _league(slug, request.user)
         body = s.SeasonIn(data=request.data)
         body.is_valid(raise_exception=True)
         leagues.season_add(league=league, by=request.user, **body.validated_data)
-        return Response(_league_out(league), status=status.HTTP_201_CREATED)
+        return Response(_league_out(league, request.user), status=status.HTTP_201_CREATED)
 
 
 # -- tournaments ----------------------------------------------------------------------------------
@@ -414,7 +623,9 @@ class TournamentListCreateApi(APIView):
 
     @extend_schema(responses=s.TournamentListOut(many=True))
     def get(self, request):
-        return Response(s.TournamentListOut(selectors.tournament_summaries(), many=True).data)
+        return Response(
+            s.TournamentListOut(selectors.tournament_summaries(request.user), many=True).data
+        )
 
     @extend_schema(request=s.TournamentIn, responses={201: s.TournamentOut})
     def post(self, request):
@@ -444,7 +655,7 @@ class TournamentDetailApi(APIView):
 
     @extend_schema(responses=s.TournamentOut)
     def get(self, request, pk):
-        return Response(_tournament_out(_tournament(pk)))
+        return Response(_tournament_out(_tournament(pk, request.user)))
 
 
 class TournamentRoundsApi(APIView):
@@ -455,12 +666,12 @@ class TournamentRoundsApi(APIView):
 
     @extend_schema(responses=s.RoundOut(many=True))
     def get(self, request, pk):
-        rounds = selectors.live_rounds(_tournament(pk))
+        rounds = selectors.live_rounds(_tournament(pk, request.user))
         return Response(s.RoundOut([selectors.round_out(r) for r in rounds], many=True).data)
 
     @extend_schema(request=None, responses={201: s.RoundOut})
     def post(self, request, pk):
-        round_ = tournaments.round_pair(tournament=_tournament(pk), by=request.user)
+        round_ = tournaments.round_pair(tournament=_tournament(pk, request.user), by=request.user)
         return Response(
             s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
         )
@@ -474,7 +685,7 @@ class TournamentRepairApi(APIView):
     @extend_schema(request=None, responses={201: s.RoundOut})
     def post(self, request, pk, number):
         round_ = tournaments.round_repair(
-            tournament=_tournament(pk), number=number, by=request.user
+            tournament=_tournament(pk, request.user), number=number, by=request.user
         )
         return Response(
             s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
@@ -490,7 +701,7 @@ class TournamentEntryApi(APIView):
 
     @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk)
+        tournament = _tournament(pk, request.user)
         body = s.PlayerNameIn(data=request.data)
         body.is_valid(raise_exception=True)
         change = tournaments.entry_add if self.action == "enter" else tournaments.entry_drop
@@ -519,12 +730,39 @@ class TournamentEntryAnswerApi(APIView):
         },
     )
     def post(self, request, pk):
-        tournament = _tournament(pk)
+        tournament = _tournament(pk, request.user)
         body = s.AnswerInvitationIn(data=request.data)
         body.is_valid(raise_exception=True)
         answer = tournaments.entry_accept if self.action == "accept" else tournaments.entry_decline
         answer(tournament=tournament, by=request.user, player=body.validated_data.get("player"))
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentOrganisersApi(APIView):
+    """POST ``{"player"}``: another organiser for this tournament (its organisers add them; at
+    a club's tournament, a member of the club)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.PlayerIn, responses={201: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.PlayerIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        clubs.organiser_add(tournament=tournament, by=request.user, **body.validated_data)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentOrganiserApi(APIView):
+    """DELETE: take a player off the tournament's organisers (a tournament keeps one)."""
+
+    scopes = {"DELETE": ORGANISE}
+
+    @extend_schema(request=None, responses=s.TournamentOut)
+    def delete(self, request, pk, player):
+        tournament = _tournament(pk, request.user)
+        clubs.organiser_remove(tournament=tournament, player=player, by=request.user)
+        return Response(_tournament_out(tournament))
 
 
 class TournamentReenterApi(APIView):
@@ -534,7 +772,7 @@ class TournamentReenterApi(APIView):
 
     @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk)
+        tournament = _tournament(pk, request.user)
         body = s.PlayerNameIn(data=request.data)
         body.is_valid(raise_exception=True)
         tournaments.entry_reenter(tournament=tournament, by=request.user, **body.validated_data)
@@ -548,7 +786,7 @@ class TournamentRegisterApi(APIView):
 
     @extend_schema(request=None, responses={201: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk)
+        tournament = _tournament(pk, request.user)
         tournaments.entry_register(tournament=tournament, by=request.user)
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
@@ -560,7 +798,7 @@ class TournamentCheckInApi(APIView):
 
     @extend_schema(request=s.CheckInIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk)
+        tournament = _tournament(pk, request.user)
         body = s.CheckInIn(data=request.data)
         body.is_valid(raise_exception=True)
         player = body.validated_data.get("player", request.user.username)
@@ -575,7 +813,7 @@ class TournamentCapApi(APIView):
 
     @extend_schema(request=s.CapIn, responses={200: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk)
+        tournament = _tournament(pk, request.user)
         body = s.CapIn(data=request.data)
         body.is_valid(raise_exception=True)
         tournaments.tournament_cap(
@@ -594,7 +832,7 @@ class TournamentRoundStartApi(APIView):
         body = s.RoundStartIn(data=request.data)
         body.is_valid(raise_exception=True)
         round_ = tournaments.round_start(
-            tournament=_tournament(pk),
+            tournament=_tournament(pk, request.user),
             number=number,
             by=request.user,
             minutes=body.validated_data["minutes"],
@@ -613,7 +851,7 @@ class TableResultApi(APIView):
 
     @extend_schema(request=s.TableResultIn, responses={201: s.RecordOut})
     def post(self, request, pk, table):
-        tournament = _tournament(pk)
+        tournament = _tournament(pk, request.user)
         body = s.TableResultIn(data=request.data)
         body.is_valid(raise_exception=True)
         results, bid = body.validated_data["results"], body.validated_data["bid"]
@@ -644,7 +882,7 @@ class StandingsApi(APIView):
 
     @extend_schema(responses=s.StandingOut(many=True))
     def get(self, request, pk):
-        rows = selectors.tournament_standings(_tournament(pk))
+        rows = selectors.tournament_standings(_tournament(pk, request.user))
         return Response(s.StandingOut(rows, many=True).data)
 
 
@@ -657,7 +895,7 @@ class CsvApi(APIView):
 
     @extend_schema(responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR)})
     def get(self, request, pk):
-        t = _tournament(pk)
+        t = _tournament(pk, request.user)
         text = (
             tournaments.standings_csv(t)
             if self.which == "standings"

@@ -29,7 +29,15 @@ from accounts.models import Person
 from core.errors import Conflict, InvalidInput
 from games import people
 from games.play import leaving
-from league.models import League, LeagueInvitation, Membership, Tournament, TournamentEvent
+from league.models import (
+    ORGANISING,
+    JoinRequest,
+    League,
+    LeagueInvitation,
+    Tournament,
+    TournamentEvent,
+)
+from league.services import clubs
 
 
 @dataclass
@@ -48,7 +56,7 @@ def why_not_erasable(user: AbstractUser) -> list[str]:
     for tournament in running.order_by("pk"):
         others = tournament.organisers.exclude(pk=user.pk).exists() or (
             tournament.league is not None
-            and tournament.league.membership_set.filter(role=Membership.Role.ORGANISER)
+            and tournament.league.membership_set.filter(role__in=ORGANISING)
             .exclude(user=user)
             .exists()
         )
@@ -57,18 +65,10 @@ def why_not_erasable(user: AbstractUser) -> list[str]:
                 f"you are the only organiser of {tournament.name}, which is not over: add "
                 "another organiser or finish it first"
             )
-    for league in League.objects.filter(
-        membership__user=user, membership__role=Membership.Role.ORGANISER
-    ).order_by("pk"):
-        organisers = league.membership_set.filter(role=Membership.Role.ORGANISER)
-        if (
-            not organisers.exclude(user=user).exists()
-            and league.membership_set.exclude(user=user).exists()
-        ):
-            reasons.append(
-                f"you are the only organiser of {league.name}, which has other members: "
-                "make one of them an organiser first"
-            )
+    for league in League.objects.filter(membership__user=user).order_by("pk"):
+        why = clubs.why_cannot_leave(league, user)
+        if why:
+            reasons.append(why)
     return reasons
 
 
@@ -81,8 +81,10 @@ def member_erase(*, user: AbstractUser) -> Erased:
         left = leaving.member_leaves(user)
         for tournament in Tournament.objects.filter(organisers=user):
             tournament.organisers.remove(user)
-        Membership.objects.filter(user=user).delete()
+        for league in League.objects.filter(membership__user=user):
+            clubs.member_leave(league=league, by=user)
         LeagueInvitation.objects.filter(user=user).delete()
+        JoinRequest.objects.filter(user=user).delete()
         old = user.username
         person = accounts_people.erase_account(user)
         kept = people.forget_member(user, old, user.username)

@@ -33,6 +33,7 @@ from league.selectors import (
     may_correct_record,
     members_vouched_for,
 )
+from league.services import clubs
 
 User = get_user_model()
 
@@ -51,11 +52,20 @@ def name_slug(name: str, max_length: int = SLUG_LENGTH) -> str:
 
 
 @transaction.atomic
-def league_create(*, name: str, created_by: AbstractUser, description: str = "") -> League:
-    """A league called ``name`` exactly as typed, in any script. Its slug is the name in
-    ASCII (or ``league`` where nothing transliterates), with ``-2``, ``-3``... where another
-    league has it; the same name again, whatever its case, is refused."""
+def league_create(
+    *,
+    name: str,
+    created_by: AbstractUser,
+    description: str = "",
+    visibility: str = League.Visibility.PUBLIC,
+) -> League:
+    """A league called ``name`` exactly as typed, in any script, owned by whoever made it.
+    Its slug is the name in ASCII (or ``league`` where nothing transliterates), with ``-2``,
+    ``-3``... where another league has it; the same name again, whatever its case, is
+    refused."""
     name = inputs.text(name, "name", 100)
+    if visibility not in League.Visibility.values:
+        raise InvalidInput(f"visibility must be one of {', '.join(League.Visibility.values)}")
     description = inputs.text(description or "", "description", 5000, blank=True)
     base = name_slug(name) or GENERATED_SLUG
     # Leagues whose name has the same slug as this one's, with or without a suffix.
@@ -73,11 +83,13 @@ def league_create(*, name: str, created_by: AbstractUser, description: str = "")
             continue
         try:
             with transaction.atomic():  # another league may take the slug first
-                league = League.objects.create(name=name, slug=slug, description=description)
+                league = League.objects.create(
+                    name=name, slug=slug, description=description, visibility=visibility
+                )
         except IntegrityError:
             continue
         break
-    Membership.objects.create(league=league, user=created_by, role=Membership.Role.ORGANISER)
+    Membership.objects.create(league=league, user=created_by, role=Membership.Role.OWNER)
     return league
 
 
@@ -91,19 +103,16 @@ def member_invite(
     the league already)."""
     if not is_league_organiser(league, by):
         raise NotYourSeat("only the league's organisers may invite members")
-    if role not in Membership.Role.values:
-        raise InvalidInput(f"role must be one of {', '.join(Membership.Role.values)}")
+    if role not in (Membership.Role.MEMBER, Membership.Role.ORGANISER):
+        raise InvalidInput('role must be "member" or "organiser"')
     player = inputs.text(player, "player", 150)
     user = User.objects.filter(username=player, is_active=True).first()
     if user is None or is_house_bot(user):
         raise UnknownName(f"no player {player!r}")
     if is_bot_account(user):
         raise Refused(f"{player} is a bot account, and leagues are for people")
-    membership = Membership.objects.filter(league=league, user=user).first()
-    if membership is not None:
-        membership.role = role
-        membership.save(update_fields=["role"])
-        return membership
+    if Membership.objects.filter(league=league, user=user).exists():
+        return clubs.role_set(league=league, player=user.username, role=role, by=by)
     invitation, _ = LeagueInvitation.objects.update_or_create(
         league=league, user=user, defaults={"role": role, "invited_by": by}
     )

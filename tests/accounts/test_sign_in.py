@@ -156,3 +156,75 @@ def test_with_the_cache_away_members_still_sign_in(alice, caplog):
         assert token(APIClient(), WRONG).status_code == 400
         assert Client().post("/accounts/login/", RIGHT).status_code == 302
     assert "the cache is unavailable" in caplog.text
+
+
+# -- by e-mail address ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def alice_with_address(alice):
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.create(user=alice, email="alice@example.org", primary=True, verified=True)
+    return alice
+
+
+BY_ADDRESS = {"username": "Alice@Example.org", "password": "pw-for-tests-only"}
+
+
+def test_a_member_signs_in_by_e_mail_address_on_the_page_and_for_a_token(alice_with_address):
+    page = Client()
+    assert page.post("/accounts/login/", BY_ADDRESS).status_code == 302
+    assert page.get("/").context["user"] == alice_with_address
+    assert token(APIClient(), BY_ADDRESS).status_code == 200
+    wrong = Client().post("/accounts/login/", {**BY_ADDRESS, "password": "nope"})
+    assert wrong.status_code == 200
+    assert "That username or e-mail address and password do not match" in wrong.content.decode()
+
+
+def test_guesses_by_address_and_by_username_count_together(alice_with_address):
+    """Five wrong passwords by address, five by username, each from an address of its own: the
+    account has had ten, and devices it never signed in on wait, by either name."""
+    for i in range(5):
+        Client(REMOTE_ADDR=f"192.0.2.{i}").post(
+            "/accounts/login/", {"username": "alice@example.org", "password": "guess"}
+        )
+        token(APIClient(REMOTE_ADDR=f"192.0.2.{10 + i}"), WRONG)
+    for login in ("alice", "alice@example.org", "ALICE@example.org"):
+        refused = Client(REMOTE_ADDR="192.0.2.99").post(
+            "/accounts/login/", {"username": login, "password": "pw-for-tests-only"}
+        )
+        assert refused.status_code == 429, login
+    assert token(APIClient(REMOTE_ADDR="192.0.2.98"), BY_ADDRESS).status_code == 429
+
+
+def test_a_device_that_signed_in_by_address_is_not_held_up_by_guesses_at_the_username(
+    alice_with_address,
+):
+    laptop = Client(REMOTE_ADDR="10.9.9.7")
+    assert laptop.post("/accounts/login/", BY_ADDRESS).status_code == 302
+    laptop.post("/accounts/logout/")
+    attack()
+    assert Client(REMOTE_ADDR="192.0.2.203").post("/accounts/login/", RIGHT).status_code == 429
+    for login in ("alice", "alice@example.org"):
+        answer = laptop.post(
+            "/accounts/login/", {"username": login, "password": "pw-for-tests-only"}
+        )
+        assert answer.status_code == 302, login
+        laptop.post("/accounts/logout/")
+
+
+def test_an_address_two_accounts_hold_unverified_remembers_neither(alice, bob):
+    """Anyone can hold an address unverified; signing in by it proves no one account, so the
+    device is not remembered, and guesses by it count against both."""
+    from allauth.account.models import EmailAddress
+
+    from accounts.throttling import account_names
+
+    for user in (alice, bob):
+        EmailAddress.objects.create(user=user, email="shared@example.org", primary=True)
+    assert account_names("shared@example.org") == ["alice", "bob"]
+    answer = token(APIClient(), {"username": "shared@example.org", "password": "pw-for-tests-only"})
+    assert answer.status_code == 200 and "hadal_device" not in answer.cookies
+    assert account_names("nobody@example.org") == ["nobody@example.org"]
+    assert account_names(" Alice ") == ["alice"]

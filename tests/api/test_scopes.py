@@ -79,8 +79,19 @@ def test_every_operation_declares_its_scope_and_checks_it_first(name, route, vie
     assert isinstance(view.get_permissions()[0], HasScope), f"{route}: HasScope first"
 
 
-def _kwargs(route: str) -> dict:
-    values = {"pk": 1, "number": 1, "table": 1, "slug": "some-club", "username": "someone"}
+def _kwargs(route: str, game: int) -> dict:
+    """Values for the route's parameters. A game's routes name a game the caller may see: one
+    that does not exist, or is hidden from them, is a 404 whatever else is wrong (games.audience),
+    and the refusal asked for here is the scope's."""
+    values = {
+        "pk": game if route.startswith("api/games/") else 1,
+        "number": 1,
+        "table": 1,
+        "slug": "some-club",
+        "username": "someone",
+        "player": "someone",
+        "code": "some-code",
+    }
     return {k: v for k, v in values.items() if f":{k}>" in route}
 
 
@@ -99,11 +110,14 @@ REFUSABLE = [op for op in OPERATIONS if declared(op[2], op[3]) != NONE]
 @pytest.mark.parametrize(
     "name, route, view, method", REFUSABLE, ids=[f"{m} {n}" for n, _, _, m in REFUSABLE]
 )
-def test_a_token_without_the_scope_is_refused_naming_it(alice, name, route, view, method):
+def test_a_token_without_the_scope_is_refused_naming_it(alice, bob, name, route, view, method):
     held, missing = _lacking(declared(view, method))
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {key_for(alice, held)}")
-    url = reverse(name, kwargs=_kwargs(route))
+    game = services.game_create(
+        slug=DSA, seats=[{"user": "alice"}, {"user": "bob"}], options={}, created_by=alice
+    )
+    url = reverse(name, kwargs=_kwargs(route, game.pk))
     response = client.generic(method, url, "{}", content_type="application/json")
     assert response.status_code == 403, (url, response.content[:200])
     assert response.json()["scope"] == missing

@@ -1,12 +1,14 @@
-"""Turn notices: the nav's count of games waiting for you (one query), the tab's title, the
-settings page, turn e-mails (opt-in, once per turn, not for short clocks), and what a person's
-stream is sent: their turn, an invitation, a tournament round paired."""
+"""Turn notices: the nav's count of games waiting for you (one query), the tab's title, turn
+e-mails (opt-in, once per turn, not for short clocks, to a verified address), and what a
+person's stream is sent: their turn, an invitation, a tournament round paired. The settings
+page that turns turn e-mails on is tested in tests/accounts/test_settings.py."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.core import mail
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -83,37 +85,14 @@ def test_a_bot_seat_and_a_resigned_seat_wait_for_nobody(client, alice, bob):
     assert games_waiting(alice) == 0
 
 
-# -- settings -------------------------------------------------------------------------------------
-
-
-def test_the_settings_page_turns_turn_emails_on_and_refuses_them_without_an_address(client, alice):
-    client.force_login(alice)
-    assert client.get("/accounts/settings/").status_code == 200
-    refused = client.post("/accounts/settings/", {"email": "", "turn_emails": "on"})
-    assert refused.status_code == 200
-    assert "Give the address to send them to." in refused.content.decode()
-    assert not Profile.objects.filter(user=alice).exists()
-    bad = client.post("/accounts/settings/", {"email": "not an address", "turn_emails": "on"})
-    assert bad.status_code == 200 and not Profile.objects.filter(user=alice).exists()
-    saved = client.post("/accounts/settings/", {"email": "alice@example.org", "turn_emails": "on"})
-    assert saved.status_code == 302
-    alice.refresh_from_db()
-    assert alice.email == "alice@example.org" and alice.profile.turn_emails
-    client.post("/accounts/settings/", {"email": "alice@example.org"})
-    alice.profile.refresh_from_db()
-    assert not alice.profile.turn_emails
-
-
-def test_the_settings_page_needs_signing_in(client):
-    assert client.get("/accounts/settings/").status_code == 302
-
-
 # -- turn e-mails ---------------------------------------------------------------------------------
 
 
 def wants_mail(user) -> None:
-    user.email = f"{user.username}@example.org"
-    user.save()
+    """``user`` asked for turn e-mails, and has verified their address."""
+    EmailAddress.objects.create(
+        user=user, email=f"{user.username}@example.org", primary=True, verified=True
+    )
     Profile.objects.create(user=user, turn_emails=True)
 
 
@@ -148,6 +127,28 @@ def test_no_turn_email_in_a_game_with_a_short_clock_or_for_one_who_did_not_ask(
     with django_capture_on_commit_callbacks(execute=True):
         dsa("alice", "bob", bob, time_control={"move_seconds": 86400, "on_timeout": "random"})
     assert len(mail.outbox) == 1  # a day per move is a game played over days
+
+
+def test_a_turn_email_goes_only_to_a_verified_primary_address(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    """An address nobody confirmed gets nothing; during a change of address, the old one,
+    still the verified primary, gets the mail until the new one is confirmed."""
+    Profile.objects.create(user=bob, turn_emails=True)
+    bob.email = "bob@example.org"  # on the user row only, as before allauth
+    bob.save()
+    unverified = EmailAddress.objects.create(user=bob, email="bob@example.org", primary=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = dsa("bob", "alice", alice)
+    assert mail.outbox == []
+    assert not notices.send_turn_email(game_id=game.pk, seat=0, version=game.version)
+    unverified.delete()
+    EmailAddress.objects.create(user=bob, email="bob@old.example", primary=True, verified=True)
+    EmailAddress.objects.create(user=bob, email="bob@new.example", primary=False)
+    game.refresh_from_db()
+    assert notices.send_turn_email(game_id=game.pk, seat=0, version=game.version)
+    [sent] = mail.outbox
+    assert sent.to == ["bob@old.example"]
 
 
 def test_whether_someone_asked_is_read_once_a_minute_and_forgotten_when_they_change_it(

@@ -450,10 +450,12 @@ def test_harbour_invites_u75_who_joins_and_from_then_on_the_organisers_word_stan
     assert asked.status_code == 201
     body = asked.json()
     assert body["added"] == {"player": "u75", "role": "member", "status": "invited"}
-    assert [m["player"] for m in body["members"]] == ["alice"]  # the creator organises it
-    assert body["members"][0]["role"] == "organiser"
+    assert [m["player"] for m in body["members"]] == ["alice"]  # the creator owns it
+    assert body["members"][0]["role"] == "owner"
     assert [(i["player"], i["invited_by"]) for i in body["invited"]] == [("u75", "alice")]
-    assert api.get("/api/leagues/").json() == [{"slug": "harbour", "name": "Harbour", "members": 1}]
+    assert api.get("/api/leagues/").json() == [
+        {"slug": "harbour", "name": "Harbour", "members": 1, "visibility": "public"}
+    ]
     u75 = api_for(strangers["u75"])
     mine = u75.get("/api/me/invitations/").json()["leagues"]
     assert [(i["league"], i["invited_by"], i["accept"]) for i in mine] == [

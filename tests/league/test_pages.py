@@ -74,7 +74,7 @@ def test_anyone_sees_the_leagues_and_a_signed_in_user_opens_one(client, alice):
     league = League.objects.get(name="Trench society")
     assert response.status_code == 302
     assert response.url == reverse("league-detail", args=[league.slug])
-    assert Membership.objects.get(league=league).role == "organiser"
+    assert Membership.objects.get(league=league).role == "owner"
 
 
 def test_a_league_name_taken_is_a_form_error(client, alice):
@@ -135,7 +135,7 @@ def test_the_league_page_shows_members_seasons_standings_games_and_tournaments(
     body = text(page)
     assert "Deep games on Thursdays" in body
     assert [(m.user.username, m.role) for m in page.context["members"]] == [
-        ("alice", "organiser"),
+        ("alice", "owner"),
         ("bob", "member"),
     ]
     assert "Winter" in body and "1 Jan 2026" in body

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from core.errors import ServiceError
-from league.models import League, Membership
+from league.models import ORGANISING, League
 from league.plays import FORMATS
 from league.services.plays import plays_import
 
@@ -67,7 +67,7 @@ class Command(BaseCommand):
             raise CommandError(f"{len(report.refused)} refused: nothing was imported")
 
     def _recorder(self, club: League, by: str | None):
-        organisers = club.membership_set.filter(role=Membership.Role.ORGANISER)
+        organisers = club.membership_set.filter(role__in=ORGANISING)
         if by is not None:
             user = User.objects.filter(username=by, is_active=True).first()
             if user is None:

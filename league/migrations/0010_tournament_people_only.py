@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0008_consent_entries_and_held_games"),
+        ("league", "0009_clubs_with_a_door"),
     ]
 
     operations = [
