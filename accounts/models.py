@@ -1,7 +1,10 @@
-"""What a person chooses for themselves."""
+"""What a person chooses for themselves, and the keys they give their programs."""
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
+
+from accounts.scopes import SCOPES
 
 
 class Profile(models.Model):
@@ -12,6 +15,9 @@ class Profile(models.Model):
     )
     # An e-mail when it becomes their turn in a game without a short clock (games.live.notices).
     turn_emails = models.BooleanField(default=False)
+    # Since when the account is a bot's, played by a program through the API (accounts.bots;
+    # league.services.bot_accounts makes it one, for good); None for a person's.
+    bot_since = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return f"settings of {self.user}"
@@ -54,3 +60,39 @@ class Person(models.Model):
 
     def __str__(self) -> str:
         return self.public_id
+
+
+class ApiToken(models.Model):
+    """A key a member gives a program (a bot, a score app) to use the API as them, within its
+    scopes (accounts.scopes) and until it expires or is revoked. Only the key's SHA-256 is kept:
+    the key itself is shown once, when it is made (accounts.tokens), and ``prefix``, its first
+    characters, tells the member's tokens apart in lists."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=60)
+    prefix = models.CharField(max_length=12)
+    key_hash = models.CharField(max_length=64, unique=True)
+    # One column a scope, so that a move's write can ask for the play scope in its own
+    # statement (accounts.authentication.CheckedByWrite).
+    scope_read = models.BooleanField(default=False)
+    scope_play = models.BooleanField(default=False)
+    scope_record = models.BooleanField(default=False)
+    scope_organise = models.BooleanField(default=False)
+    # Made by signing in with a password (POST /api/auth/token/); a member keeps a few of these.
+    from_password = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)  # to the minute (authentication)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def scopes(self) -> list[str]:
+        return [scope for scope in SCOPES if getattr(self, f"scope_{scope}")]
+
+    def expired(self, now=None) -> bool:
+        return self.expires_at is not None and self.expires_at <= (now or timezone.now())

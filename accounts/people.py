@@ -17,9 +17,8 @@ from allauth.account.models import EmailAddress
 from cryptography.fernet import Fernet, InvalidToken
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
-from accounts.models import Person, Profile
+from accounts.models import ApiToken, Person, Profile
 
 MEMBER, GUEST = "m-", "g-"
 ID_DIGITS = 10  # of base32: 50 bits, enough that a new id is always new
@@ -172,7 +171,7 @@ def erase_account(user) -> Person:
     user.user_permissions.clear()
     Profile.objects.filter(user=user).delete()
     EmailAddress.objects.filter(user=user).delete()
-    Token.objects.filter(user=user).delete()
+    ApiToken.objects.filter(user=user).delete()
     Person.objects.filter(pk=person.pk).update(key="", erased_at=timezone.now())
     person.refresh_from_db()
     return person

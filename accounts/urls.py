@@ -1,4 +1,4 @@
-"""Signing up, in and out, e-mail addresses and passwords, and a member's settings.
+"""Signing up, in and out, e-mail addresses and passwords, a member's settings and API tokens.
 
 Our own views come first, under the names the site's pages use (``login``, ``logout``,
 ``signup``, ``settings``) and under allauth's where we replace its view; allauth's
@@ -12,7 +12,7 @@ from allauth.account import views as allauth_views
 from django.http import Http404
 from django.urls import include, path
 
-from accounts import views
+from accounts import pages, views
 
 
 def switched_off(request, *args, **kwargs):
@@ -24,6 +24,8 @@ urlpatterns = [
     path("accounts/logout/", allauth_views.logout, name="logout"),
     path("accounts/signup/", allauth_views.signup, name="signup"),
     path("accounts/settings/", views.settings_page, name="settings"),
+    path("accounts/tokens/", pages.tokens_page, name="api-tokens-page"),
+    path("accounts/tokens/<id:pk>/revoke/", pages.token_revoke_page, name="api-token-revoke-page"),
     path("accounts/email/", views.EmailView.as_view(), name="account_email"),
     path(
         "accounts/confirm-email/<str:key>/",

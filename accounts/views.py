@@ -15,13 +15,15 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework import exceptions, parsers
-from rest_framework.authtoken.models import Token
-from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from accounts.forms import SettingsForm, SignInForm
 from accounts.models import Profile
+from accounts.scopes import NONE, HasScope
 from accounts.throttling import FailedSignInThrottle, remember_device
+from accounts.tokens import password_token_create
 from core.parsers import StrictJSONParser
 
 
@@ -50,10 +52,18 @@ class SignInView(auth_views.LoginView):
         return response
 
 
-class TokenView(ObtainAuthToken):
-    """``POST /api/auth/token/`` with a username and password → ``{"token"}``."""
+class TokenView(APIView):
+    """``POST /api/auth/token/`` with a username and password → ``{"token"}``: a new token
+    with every scope each time, listed among the member's tokens (accounts.tokens)."""
 
     parser_classes = (StrictJSONParser, parsers.FormParser)
+    permission_classes = (HasScope,)
+    scopes = {"POST": NONE}
+    serializer_class = AuthTokenSerializer
+
+    def get_serializer(self, *args, **kwargs):
+        kwargs.setdefault("context", {"request": self.request})
+        return self.serializer_class(*args, **kwargs)
 
     def post(self, request, *args, **kwargs):
         username = request.data.get("username", "") if hasattr(request.data, "get") else ""
@@ -66,8 +76,9 @@ class TokenView(ObtainAuthToken):
         if not serializer.is_valid():
             throttle.record_failure(request)
             raise exceptions.ValidationError(serializer.errors)
-        token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
-        response = Response({"token": token.key})
+        response = Response(
+            {"token": password_token_create(user=serializer.validated_data["user"])}
+        )
         remember_device(request, response, username)
         return response
 

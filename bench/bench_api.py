@@ -58,10 +58,10 @@ from django.test.utils import (  # noqa: E402
 )
 from django.urls import path  # noqa: E402
 from django.views.decorators.csrf import csrf_exempt  # noqa: E402
-from rest_framework.authtoken.models import Token  # noqa: E402
 
 import config.urls  # noqa: E402
 import games.api.play  # noqa: E402
+from accounts.tokens import password_token_create  # noqa: E402
 from config.celery import app as celery_app  # noqa: E402
 from games import logchain, store  # noqa: E402
 from games.play import services  # noqa: E402
@@ -106,7 +106,7 @@ class Table:
         ]
         self.users = users
         self.clients = [
-            Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=u).key}") for u in users
+            Client(HTTP_AUTHORIZATION=f"Token {password_token_create(user=u)}") for u in users
         ]
         self.rng = rng
         self.games = 0

@@ -210,9 +210,9 @@ def prepare(database: str) -> str:
         "import django; django.setup();"
         "from django.core.management import call_command; call_command('migrate', verbosity=0);"
         "from django.contrib.auth import get_user_model;"
-        "from rest_framework.authtoken.models import Token;"
+        "from accounts.tokens import password_token_create;"
         "user, _ = get_user_model().objects.get_or_create(username='streamer');"
-        "print(Token.objects.get_or_create(user=user)[0].key)"
+        "print(password_token_create(user=user))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code],

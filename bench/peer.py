@@ -29,6 +29,8 @@ def create_table() -> None:
 
 
 class Peer(APIView):
+    scopes = {"POST": "play"}  # checked as a move's scope is (accounts.scopes)
+
     def post(self, request):
         stream, version = _stream, next(_versions)
         with connection.cursor() as cursor:

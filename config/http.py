@@ -134,6 +134,18 @@ def _first_message(detail) -> str:
     return str(detail)
 
 
+def _service_error(exc: ServiceError) -> Response:
+    body = {"error": str(exc)}
+    scope = getattr(exc, "scope", None)  # accounts.scopes.MissingScope: the scope it lacks
+    if scope:
+        body["scope"] = scope
+    response = Response(body, status=exc.status)
+    retry_after = getattr(exc, "retry_after", None)  # TooMany, Busy
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
 def exception_handler(exc, context):
     """DRF's handler: every API error is ``{"error": "...", ...}`` with the right status."""
     if isinstance(exc, VersionConflict):
@@ -141,11 +153,7 @@ def exception_handler(exc, context):
             {"error": str(exc), "version": exc.current}, status=status.HTTP_409_CONFLICT
         )
     if isinstance(exc, ServiceError):
-        response = Response({"error": str(exc)}, status=exc.status)
-        retry_after = getattr(exc, "retry_after", None)  # TooMany, Busy
-        if retry_after:
-            response["Retry-After"] = str(retry_after)
-        return response
+        return _service_error(exc)
     if isinstance(exc, DATABASE_DOWN):
         log.error("database unavailable: %s", exc)
         return Response(

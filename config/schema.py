@@ -14,13 +14,50 @@ The line between the statuses, which schemathesis's full run holds us to
 
 from __future__ import annotations
 
+from drf_spectacular.authentication import TokenScheme
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.plumbing import is_list_serializer
+
+from accounts import scopes
+
+
+def scope_said(need) -> tuple[dict, str]:
+    """What an operation needing ``need`` (accounts.scopes.declared) says of it: its extensions
+    and a sentence for its description."""
+    if isinstance(need, scopes.Either):
+        return (
+            {
+                "x-scope": need.usual,
+                "x-scope-otherwise": {"scope": need.otherwise, "when": need.when},
+            },
+            f"Token scope: `{need.usual}` (`{need.otherwise}` for {need.when}).",
+        )
+    if need == scopes.EVERY:
+        return {"x-scope": need}, "Token scope: a token with every scope, or the session."
+    if need == scopes.NONE:
+        return {"x-scope": need}, "Token scope: none needed."
+    return {"x-scope": need}, f"Token scope: `{need}`."
+
+
+def with_scope(operation: dict, need) -> dict:
+    extensions, sentence = scope_said(need)
+    operation.update(extensions)
+    described = operation.get("description", "")
+    operation["description"] = f"{described}\n\n{sentence}" if described else sentence
+    return operation
 
 
 class AutoSchema(SpectacularAutoSchema):
     """drf-spectacular's, with a nested list's length limits (``Foo(many=True, min_length=1)``),
-    which it leaves out, as ``minItems`` / ``maxItems``."""
+    which it leaves out, as ``minItems`` / ``maxItems``; and each operation's token scope, in
+    its description and as ``x-scope`` (accounts.scopes)."""
+
+    def get_operation(self, path, path_regex, path_prefix, method, registry):
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        need = scopes.declared(self.view, method)
+        if operation is None or need is None:
+            return operation
+        return with_scope(operation, need)
 
     def _map_serializer_field(self, field, direction, bypass_extensions=False):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
@@ -80,6 +117,11 @@ ERROR = {
             "description": "per field, what was wrong with it (400 only)",
         },
         "version": {"type": "integer", "description": "the game's current version (409 only)"},
+        "scope": {
+            "type": "string",
+            "enum": [*scopes.SCOPES],
+            "description": "the scope the token lacks (403 only): the operation's `x-scope`",
+        },
     },
     "required": ["error"],
 }
@@ -87,6 +129,8 @@ ERROR = {
 EVERYWHERE = {
     "400": "bad input, as the schema states it: malformed JSON, a value of the wrong type, "
     "blank, too long or out of range",
+    "401": "a token that is unknown, revoked or expired",
+    "403": "a token without this operation's scope (`x-scope`)",
     "404": "no such game, player, league, season, tournament or table (in the address or named "
     "in the body)",
     "405": "that method is not allowed here",
@@ -97,8 +141,9 @@ EVERYWHERE = {
     "503": "the database is unavailable; try again shortly",
 }
 WRITES = {
-    "401": "not signed in",
-    "403": "not yours to do (not your seat, not an organiser)",
+    "401": "not signed in, or a token that is unknown, revoked or expired",
+    "403": "not yours to do (not your seat, not an organiser), or a token without this "
+    "operation's scope (`x-scope`)",
     "409": "a conflict: someone moved first (stale version), it was already done, or the name "
     "is taken",
     "422": "well-formed but refused: the rules (the reason is the rule's own), or the state of "
@@ -163,4 +208,40 @@ def describe_event_streams(result, generator, request, public):
                         "event": {"type": "string"},
                     },
                 }
+    return result
+
+
+class ScopedTokenScheme(TokenScheme):
+    """The token scheme (accounts.authentication), its description listing the scopes."""
+
+    target_class = "accounts.authentication.TokenAuthentication"
+    priority = 1
+
+    def get_security_definition(self, auto_schema):
+        definition = super().get_security_definition(auto_schema)
+        listed = "; ".join(f"`{name}`: {scopes.DESCRIPTIONS[name]}" for name in scopes.SCOPES)
+        definition["description"] = (
+            "`Authorization: Token <key>`. A token has some of these scopes, chosen when it is "
+            "made at /api/me/tokens/ (signing in at /api/auth/token/ gives all of them): "
+            f"{listed}. "
+            "Each operation's `x-scope` names the one it needs; a token without it is refused "
+            'with a 403 `{"error", "scope"}`. A revoked or expired token is a 401.'
+        )
+        return definition
+
+
+def scope_the_streams(result, generator, request, public):
+    """drf-spectacular postprocessing hook: the streams' operations, which games.api.live
+    writes by hand, state their scope as every other operation does, read from the class whose
+    checks they run."""
+    from django.urls import resolve
+
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
+            if "x-scope" in operation:
+                continue
+            view = getattr(resolve(path.replace("{id}", "1")).func, "view_class", None)
+            need = scopes.declared(view, method) if view is not None else None
+            if need is not None:
+                with_scope(operation, need)
     return result

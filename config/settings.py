@@ -37,7 +37,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # the Swagger UI from our own static files, not a CDN
     "allauth",
@@ -213,7 +212,12 @@ REST_FRAMEWORK = {
         "accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # A token's scopes first (accounts.scopes): every view that names its own permissions
+    # names HasScope first too, and tests/api/test_scopes.py checks every operation.
+    "DEFAULT_PERMISSION_CLASSES": [
+        "accounts.scopes.HasScope",
+        "rest_framework.permissions.IsAuthenticated",
+    ],
     "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "config.pagination.PageNumbers",
     "PAGE_SIZE": 50,
@@ -240,6 +244,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.live.add_stream_paths",
+        "config.schema.scope_the_streams",
         "config.schema.add_known_names",
         "config.schema.add_error_responses",
         "config.schema.describe_event_streams",

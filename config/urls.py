@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts import api as tokens_api
 from accounts.views import TokenView
 from config import http
 from core.inputs import BIGINT
@@ -30,6 +31,8 @@ urlpatterns = [
     path("healthz/", http.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
+    path("api/me/tokens/", tokens_api.TokensApi.as_view(), name="api-me-tokens"),
+    path("api/me/tokens/<id:pk>/", tokens_api.TokenRevokeApi.as_view(), name="api-me-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("games.api.urls")),

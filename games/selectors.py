@@ -13,10 +13,14 @@ NOBODY = object()
 
 
 def game_with_seats(pk, seen_by=NOBODY) -> Game:
-    """The game with its seats and their users, or 404; also 404 if ``seen_by`` (a user, or
-    an anonymous one) may not know it exists (games.audience)."""
+    """The game with its seats, their users and the users' profiles (is each a bot account,
+    accounts.bots), or 404; also 404 if ``seen_by`` (a user, or an anonymous one) may not know
+    it exists (games.audience)."""
     game = get_object_or_404(
-        Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user"))), pk=pk
+        Game.objects.prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("user__profile"))
+        ),
+        pk=pk,
     )
     if seen_by is not NOBODY:
         audience.require_visible(game, seen_by)

@@ -1,6 +1,7 @@
 """The account pages that reach past accounts: leaving for good (the member's games are settled
-and kept, league.services.erasure) and taking one's data away (league.member_data). The
-settings page (accounts) links to both."""
+and kept, league.services.erasure), taking one's data away (league.member_data) and making the
+account a bot's (league.services.bot_accounts, from the API tokens page). The settings page
+(accounts) links to the first two."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
 from games.models import Game, GameMode, GameStatus
 from league.member_data import member_data_zip
-from league.services import erasure
+from league.services import bot_accounts, erasure
 
 
 class EraseForm(forms.Form):
@@ -68,3 +70,24 @@ def account_data(request):
     response = HttpResponse(member_data_zip(request.user), content_type="application/zip")
     response["Content-Disposition"] = 'attachment; filename="hadal-my-data.zip"'
     return response
+
+
+@login_required
+@require_POST
+def account_bot(request):
+    """Make the account a bot's, for good, once its member has ticked that they understand;
+    why it may not, if it may not. Back to the API tokens page either way."""
+    if request.POST.get("understood") != "yes":
+        messages.error(request, "Tick that you understand it is for good, then ask again.")
+    else:
+        try:
+            bot_accounts.bot_account_make(user=request.user)
+        except ServiceError as exc:
+            messages.error(request, f"{str(exc)[0].upper()}{str(exc)[1:]}.")
+        else:
+            messages.success(
+                request,
+                "This account is a bot's now: it plays through the API with a token, and "
+                "is shown as a bot.",
+            )
+    return redirect("api-tokens-page")

@@ -208,6 +208,11 @@ class TournamentForm(ClockForm):
         required=False,
         help_text="Whoever has not checked in when round 1 is paired is dropped.",
     )
+    people_only = forms.BooleanField(
+        label="People only",
+        required=False,
+        help_text="No bots: neither the house's bots nor members' bot accounts may enter.",
+    )
     top_cut = _whole_field(
         "top_cut",
         label="Top cut",
@@ -359,6 +364,7 @@ class TournamentForm(ClockForm):
             entry_mode=data["entry_mode"],
             cap=data["cap"],
             check_in=data["check_in"],
+            people_only=data["people_only"],
             top_cut=data["top_cut"] or 0,
             avoid_club_rounds=data["avoid_club_rounds"] or 0,
             round_minutes=data["round_minutes"],

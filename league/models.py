@@ -371,6 +371,8 @@ class Tournament(models.Model):
     )
     cap = models.PositiveSmallIntegerField(null=True, blank=True)  # most players; then a waitlist
     check_in = models.BooleanField(default=False)  # round 1 drops who has not checked in
+    # Bots (the house's and bot accounts, accounts.bots) may not enter.
+    people_only = models.BooleanField(default=False)
     top_cut = models.PositiveSmallIntegerField(default=0)  # Swiss: the top N into elimination
     avoid_club_rounds = models.PositiveSmallIntegerField(default=0)  # keep clubs apart so long
     round_minutes = models.PositiveSmallIntegerField(null=True, blank=True)  # table mode

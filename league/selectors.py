@@ -45,12 +45,20 @@ logger = logging.getLogger(__name__)
 
 
 def leaderboard(slug: str) -> QuerySet[Rating]:
-    """The game's ratings, best first, with their players' names (and of their rows, only
-    what a ladder shows)."""
+    """The game's ratings, best first, with their players' names and whether each is a bot
+    (and of their rows, only what a ladder shows)."""
     return (
         Rating.objects.filter(slug=slug)
-        .select_related("user")
-        .only("slug", "rating", "games", "openskill_mu", "openskill_sigma", "user__username")
+        .select_related("user__profile")
+        .only(
+            "slug",
+            "rating",
+            "games",
+            "openskill_mu",
+            "openskill_sigma",
+            "user__username",
+            "user__profile__bot_since",
+        )
         .order_by("-rating", "user__username")
     )
 
@@ -266,7 +274,7 @@ def league_detail(league: League, viewer) -> dict[str, Any]:
         ],
         "standings": member_ratings(league),
         "recent_games": list(
-            league.games.order_by("-finished_at").prefetch_related("seats__user")[:20]
+            league.games.order_by("-finished_at").prefetch_related("seats__user__profile")[:20]
         ),
     }
 
@@ -477,6 +485,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "entry_mode": tournament.entry_mode,
         "cap": tournament.cap,
         "check_in": tournament.check_in,
+        "people_only": tournament.people_only,
         "top_cut": tournament.top_cut,
         "avoid_club_rounds": tournament.avoid_club_rounds,
         "round_minutes": tournament.round_minutes,

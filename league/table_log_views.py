@@ -13,6 +13,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.scopes import RECORD
 from core.errors import InvalidInput, ServiceError
 from games.api.serializers import GameOut
 from games.selectors import game_with_seats
@@ -45,6 +46,8 @@ def table_log(request, pk: int, table: int):
 class TableLogApi(APIView):
     """``POST /api/tournaments/{id}/tables/{table}/log/``: the table is played as a table log
     kept by you (a player at the table, or an organiser); the game, now in mode "log"."""
+
+    scopes = {"POST": RECORD}
 
     @extend_schema(request=None, responses={201: GameOut})
     def post(self, request, pk, table):

@@ -7,6 +7,7 @@ from league import account, club_views, table_log_views, views
 urlpatterns = [
     path("accounts/delete/", account.account_erase, name="account-erase"),
     path("accounts/data/", account.account_data, name="account-data"),
+    path("accounts/bot/", account.account_bot, name="account-bot"),
     path("ratings/", views.ratings_index, name="ratings"),
     path("ratings/<slug:slug>/", views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", views.player, name="player"),

@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
-from accounts.bots import BOT_PREFIX
+from accounts.bots import BOT_PREFIX, is_bot
 from accounts.people import ERASED_PREFIX, shown_username
 from core import inputs
 from core.errors import InvalidInput, NotYourSeat, RuleViolation, ServiceError
@@ -80,7 +80,7 @@ def leaderboard(request, slug: str):
                 "place": str(place),
                 "games_shown": str(r.games),
                 "openskill": openskill,
-                "is_bot": selectors.is_bot(r.user),
+                "is_bot": is_bot(r.user),
                 # as the table shows them (floatformat:1), and the player's link
                 "rating_shown": figure(r.rating, 1),
                 "openskill_shown": figure(openskill, 1),
@@ -177,7 +177,7 @@ def player(request, username: str):
         {
             "player": user,
             "shown_name": shown_username(user.username),
-            "is_bot": selectors.is_bot(user),
+            "is_bot": is_bot(user),
             "cards": cards,
             "history": history,
             "page": page,
@@ -721,7 +721,7 @@ def _tournament_page(
     live = selectors.rounds_of(tournament)
     tables = list(selectors.tables_of(tournament))
     versions = {table.game_id: table.game.version for table in tables}
-    entries = list(tournament.entries.select_related("user"))
+    entries = list(tournament.entries.select_related("user__profile"))  # profile: is it a bot
     rounds = [
         {
             **out,
@@ -770,6 +770,7 @@ def _tournament_page(
                 if not e.waitlisted and not e.dropped and not e.checked_in
             ],
             "dropped_players": [e.user.username for e in entries if e.dropped],
+            "bots": {e.user.username for e in entries if is_bot(e.user)},
             # Entered by an organiser and not yet answered: their games rate nobody meanwhile.
             "unanswered": [
                 e.user.username

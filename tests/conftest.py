@@ -160,23 +160,24 @@ def bob(make_user):
 @pytest.fixture
 def api(alice):
     """An API client signed in as alice by token."""
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
+    from tests.tokens import key_for
+
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key_for(alice)}")
     return client
 
 
 @pytest.fixture
 def api_for():
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
+
+    from tests.tokens import key_for
 
     def make(user):
         client = APIClient()
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key_for(user)}")
         return client
 
     return make

@@ -11,12 +11,12 @@ import json
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.models import Event, Game, Seat
 from league.models import Entry, League, Season, Tournament
 from tests.league.members import join
+from tests.tokens import key_for
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,7 @@ def rows() -> dict[str, int]:
 @pytest.fixture
 def client(alice, bob):
     client = APIClient(raise_request_exception=False)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key_for(alice)}")
     return client
 
 

@@ -8,10 +8,10 @@ import socket
 import threading
 
 import pytest
-from rest_framework.authtoken.models import Token
 
 from games.models import Game
 from tests.games.sse import Stream, uvicorn_thread
+from tests.tokens import key_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -99,7 +99,7 @@ def test_an_upload_has_a_limit_of_its_own(server, settings):
 
 
 def test_a_body_sent_in_chunks_is_asked_for_whole(server, alice, bob):
-    key = Token.objects.create(user=alice).key
+    key = key_for(alice)
     body = b'{"game": "deep-sea-adventure", "seats": [{"user": "alice"}, {"user": "bob"}]}'
     framed = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
     status, answer = raw(
@@ -120,7 +120,7 @@ def test_a_body_sent_in_chunks_is_asked_for_whole(server, alice, bob):
 
 
 def test_open_streams_share_a_few_threads(server, alice):
-    key = Token.objects.create(user=alice).key
+    key = key_for(alice)
     before = threading.active_count()
     streams = [Stream(server, "/api/me/stream/", {"Authorization": f"Token {key}"})]
     streams += [

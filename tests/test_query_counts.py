@@ -283,6 +283,26 @@ def test_the_leaderboards_and_players(member, url):
     assert_flat(query_counts(member, response_url, grow))
 
 
+@pytest.mark.parametrize(
+    "url",
+    [f"/ratings/{DSA}/", "/api/players/", "/api/games/?scope=all"],
+)
+def test_bot_accounts_are_told_apart_in_the_same_queries(member, url):
+    """Whether each player is a bot account is read with the players (their profiles joined),
+    never a query a row: every opponent here is one."""
+    from accounts.models import Profile
+
+    def grow(count):
+        games = new_games(count, status=GameStatus.FINISHED)
+        rated(games)
+        opponents = {seat.user_id for game in games for seat in game.seats.all()}
+        Profile.objects.bulk_create(
+            [Profile(user_id=user, bot_since=timezone.now()) for user in opponents]
+        )
+
+    assert_flat(query_counts(member, url, grow))
+
+
 # -- leagues and tournaments ----------------------------------------------------------------------
 
 

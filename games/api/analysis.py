@@ -8,6 +8,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.scopes import READ, HasScope
 from games.models import Analysis
 from games.play import analysis
 
@@ -60,7 +61,8 @@ class GameAnalysisApi(APIView):
     """A signed-in member may read a finished game's analysis; the first to ask starts it, on
     the analysis queue, within their share (games.play.analysis); everyone after reads it."""
 
-    permission_classes = [IsAuthenticated]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticated]
 
     @extend_schema(
         responses={

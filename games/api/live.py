@@ -20,6 +20,7 @@ from rest_framework import renderers
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.views import APIView
 
+from accounts.scopes import READ, HasScope
 from core import inputs
 from games.live import leases as stream_leases
 from games.live import streams
@@ -40,6 +41,8 @@ class EventStreamRenderer(renderers.BaseRenderer):
 
 class _Gate(APIView):
     """DRF's checks on a stream's request, without a DRF response."""
+
+    scopes = {"GET": READ}
 
     renderer_classes = [renderers.JSONRenderer, EventStreamRenderer]
 
@@ -63,6 +66,9 @@ class _Gate(APIView):
                 stream_leases.release(lease)
             else:
                 opened.hold(lease)
+                # A token's stream asks about it again now and then, and ends once it is
+                # revoked or expired (games.live.streams); the session's has nothing to ask.
+                opened.token = drf_request.auth if hasattr(drf_request.auth, "scopes") else None
             return opened
         except Exception as exc:
             if lease is not None:
@@ -79,7 +85,7 @@ class _Gate(APIView):
 
 
 class _GameGate(_Gate):
-    permission_classes = [IsAuthenticatedOrReadOnly]  # as /events/: spectators may watch
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # as /events/: spectators may watch
 
     def open(self, request, **kwargs: Any) -> HttpResponse | streams.GameFeed:
         game = game_with_seats(kwargs["pk"], seen_by=request.user)
@@ -93,7 +99,7 @@ class _GameGate(_Gate):
 
 
 class _UserGate(_Gate):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [HasScope, IsAuthenticated]
 
     def open(self, request, **kwargs: Any) -> streams.UserFeed:
         return streams.UserFeed(user=request.user)
@@ -117,6 +123,12 @@ async def user_stream(request: HttpRequest) -> HttpResponse:
     if request.method != "GET":
         return _not_allowed(request)
     return _respond(request, await sync_to_async(streams.released(_UserGate().opened))(request))
+
+
+# The class whose checks each stream runs, as Django's class-based views name theirs: the API's
+# scope test (tests/api/test_scopes.py) and the schema read its declared scopes there.
+game_stream.view_class = _GameGate
+user_stream.view_class = _UserGate
 
 
 def _not_allowed(request: HttpRequest) -> HttpResponse:
@@ -150,7 +162,9 @@ _EVENT_MESSAGE = {
         "One SSE message per event: `id:` is the event's version (resume with Last-Event-ID), "
         "`data:` this JSON on one line. A comment line `: keep-alive` comes every 15 s when "
         "nothing else does. The stream ends once a finished game's last event is sent; asked "
-        "again after that it answers 204."
+        "again after that it answers 204. A stream opened with a token ends within 15 s of the "
+        "token's revocation or expiry (`: ended; the token is no longer valid`), and asking "
+        "again with it is a 401."
     ),
     "required": ["type", "version", "head", "status", "current_player", "your_turn", "event"],
     "properties": {
@@ -177,7 +191,7 @@ _NOTICE_MESSAGE = {
         "One SSE message per notice, `data:` this JSON on one line, no `id:`. On connecting, "
         "the stream first sends a `your_turn` for each game waiting for you and an "
         "`invitation` for each seat offered to you; then notices as they happen. Keep-alive "
-        "comments as on a game's stream."
+        "comments, and the end of a revoked or expired token's stream, as on a game's stream."
     ),
     "required": ["type"],
     "properties": {

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import CheckedByWrite, TokenAuthentication
+from accounts.scopes import PLAY, PLAY_OR_TABLE_LOG, READ, RECORD, HasScope, require
 from core import inputs
 from core.errors import InvalidInput, ServiceError, TooMany
 from games import audience, store
@@ -66,7 +67,8 @@ class OutsidersSeeNothing(APIView):
 
 
 class GameTypesApi(APIView):
-    permission_classes = [AllowAny]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, AllowAny]
 
     @extend_schema(responses=s.GameTypeOut(many=True))
     def get(self, request):
@@ -76,6 +78,8 @@ class GameTypesApi(APIView):
 class GameListCreateApi(generics.ListAPIView):
     """Games you sit at (``?scope=all`` for every game), filtered by ``?status=`` and
     ``?game=``; POST creates one."""
+
+    scopes = {"GET": READ, "POST": PLAY_OR_TABLE_LOG}
 
     serializer_class = s.GameOut
 
@@ -99,15 +103,19 @@ class GameListCreateApi(generics.ListAPIView):
             if params["game"] not in game_types():
                 raise InvalidInput(f"unknown game {params['game']!r}")
             games = games.filter(slug=params["game"])
-        return games.prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))
+        return games.prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("user__profile"))  # profile: a bot?
+        )
 
     @extend_schema(request=s.GameCreateIn, responses={201: s.GameOut})
     def post(self, request):
         body = s.GameCreateIn(data=request.data)
         body.is_valid(raise_exception=True)
         if body.validated_data["mode"] == "log" or body.validated_data["scorekeeper"]:
+            require(request, RECORD)
             game = log_api.log_create(request, body.validated_data)
         else:
+            require(request, PLAY)
             game = services.game_create(
                 slug=body.validated_data["game"],
                 seats=body.validated_data["seats"],
@@ -122,7 +130,8 @@ class GameListCreateApi(generics.ListAPIView):
 
 
 class GameDetailApi(OutsidersSeeNothing):
-    permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(responses=s.GameOut)
     def get(self, request, pk):
@@ -132,7 +141,8 @@ class GameDetailApi(OutsidersSeeNothing):
 
 
 class GameStateApi(OutsidersSeeNothing):
-    permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(
         parameters=[
@@ -155,6 +165,9 @@ class GameStateApi(OutsidersSeeNothing):
 
 
 class GameActionsApi(OutsidersSeeNothing):
+    scopes = {"GET": READ, "POST": PLAY_OR_TABLE_LOG}
+    guarded_for: str | None = None  # the scope a move's write checked its token for
+
     @extend_schema(
         parameters=[OpenApiParameter("seat", SEAT, required=True)], responses={200: LEGAL_ACTIONS}
     )
@@ -182,10 +195,11 @@ class GameActionsApi(OutsidersSeeNothing):
         try:
             appended = self._move(request, pk, checked_by_write)
         except Exception:
-            checked_by_write.confirm()  # a 401 before any other answer
+            checked_by_write.confirm(self.guarded_for)  # a 401 (or 403) before any other answer
             raise
         if appended.replayed:
-            checked_by_write.confirm()  # the write that checked the token was not ours
+            # The write that checked the token was not ours.
+            checked_by_write.confirm(self.guarded_for)
         return s.appended_response(request, appended)
 
     def _move(self, request, pk, checked_by_write: CheckedByWrite | None = None):
@@ -194,18 +208,21 @@ class GameActionsApi(OutsidersSeeNothing):
         # expected version is there, so a move need not read it at all; a table log's entries
         # (and chance outcomes) are the scorekeeper's, taken by games.tablelog.
         head, state = steps.load_expected(pk, body["expected_version"])
+        logged = tablelog.takes(head, body["seat"])
+        scope = RECORD if logged else PLAY
+        require(request, scope)
         guard = None
         if checked_by_write is not None:
-            condition, params = checked_by_write.condition()
+            self.guarded_for = scope
+            condition, params = checked_by_write.condition(scope)
             guard = store.Guard(condition, tuple(params))  # the write checks the token
-        append = (
-            tablelog.entry_append if tablelog.takes(head, body["seat"]) else services.move_append
-        )
+        append = tablelog.entry_append if logged else services.move_append
         return append(pk, head, state, user=request.user, guard=guard, **body)
 
 
 class GameEventsApi(OutsidersSeeNothing):
-    permission_classes = [IsAuthenticatedOrReadOnly]  # spectators may watch
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]  # spectators may watch
 
     @extend_schema(
         parameters=[
@@ -225,6 +242,8 @@ class GameEventsApi(OutsidersSeeNothing):
 
 
 class GameResignApi(OutsidersSeeNothing):
+    scopes = {"POST": PLAY}
+
     @extend_schema(request=s.ResignIn, responses={201: s.AppendOut})
     def post(self, request, pk):
         body = s.ResignIn(data=request.data)
@@ -236,6 +255,8 @@ class GameResignApi(OutsidersSeeNothing):
 class GameSeatApi(OutsidersSeeNothing):
     """accept/ takes an invited seat (the clock starts once every person has); decline/ refuses
     it and calls the game off."""
+
+    scopes = {"POST": PLAY}
 
     action = ""
 
@@ -250,6 +271,8 @@ class GameSeatApi(OutsidersSeeNothing):
 
 class GameJoinApi(OutsidersSeeNothing):
     """Take a seat left open for anyone: 409 if it is taken, or you already sit at the game."""
+
+    scopes = {"POST": PLAY}
 
     @extend_schema(request=s.SeatChoiceIn, responses={201: s.AppendOut})
     def post(self, request, pk):
@@ -266,6 +289,8 @@ class GameRematchApi(OutsidersSeeNothing):
     clock, its seats rotated by one; the asker is seated, the others invited. 409 before the
     end, or once a rematch was offered."""
 
+    scopes = {"POST": PLAY}
+
     @extend_schema(request=None, responses={201: s.GameOut})
     def post(self, request, pk):
         game = lobby.game_rematch(game=pk, user=request.user)
@@ -279,6 +304,8 @@ class GameCancelApi(OutsidersSeeNothing):
     """Whoever created the game calls it off while an invitation or open seat is waiting: the
     game is voided, nothing rated, and answering the invitation afterwards is a 409."""
 
+    scopes = {"POST": PLAY}
+
     @extend_schema(request=None, responses={201: s.AppendOut})
     def post(self, request, pk):
         return s.appended_response(request, lobby.game_cancel(game=pk, user=request.user))
@@ -288,6 +315,8 @@ class InvitationsApi(generics.ListAPIView):
     """Games you are invited to and have not answered (accept/ or decline/ with your seat):
     games to play here, and table logs you are seated at (mode "log", under way or over),
     which are rated only once everyone seated has accepted."""
+
+    scopes = {"GET": READ}
 
     serializer_class = s.GameOut
 
@@ -300,6 +329,8 @@ class InvitationsApi(generics.ListAPIView):
 class OpenGamesApi(generics.ListAPIView):
     """Games under way with a seat anyone signed in may take (the lobby)."""
 
+    scopes = {"GET": READ}
+
     serializer_class = s.GameOut
 
     def get_queryset(self):
@@ -310,7 +341,8 @@ class OceansCardsApi(APIView):
     """The Deep cards of The Deep promo pack 2 with their statistics over final Oceans
     records: games played in, and the win rate of the player who played them."""
 
-    permission_classes = [AllowAny]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, AllowAny]
 
     @extend_schema(responses=s.DeepCardOut(many=True))
     def get(self, request):

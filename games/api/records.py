@@ -8,6 +8,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.views import APIView
 
+from accounts.scopes import READ, HasScope
 from core.errors import Conflict
 from games import logchain
 from games.models import GameStatus
@@ -16,7 +17,11 @@ from games.selectors import game_with_seats
 
 
 class GameExportApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]  # once a game is over, its log is public
+    scopes = {"GET": READ}
+    permission_classes = [
+        HasScope,
+        IsAuthenticatedOrReadOnly,
+    ]  # once a game is over, its log is public
 
     @extend_schema(
         responses={

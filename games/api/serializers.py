@@ -5,6 +5,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
+from accounts.bots import is_bot
 from core import inputs
 from games.api.fields import SeatField, Text, TimeControlField
 from games.models import Game
@@ -30,6 +31,7 @@ class SeatOut(serializers.Serializer):
         help_text='the player in people\'s words: a username, "Random bot", "Ann (guest)" or '
         '"open seat"',
     )
+    is_bot = serializers.SerializerMethodField()
 
     def get_user(self, seat) -> str | None:
         return seat.user.username if seat.user_id and not seat.bot else None
@@ -39,6 +41,10 @@ class SeatOut(serializers.Serializer):
 
     def get_bot(self, seat) -> str | None:
         return seat.bot or None
+
+    def get_is_bot(self, seat) -> bool:
+        """A house bot plays the seat, or a member's bot account holds it (accounts.bots)."""
+        return bool(seat.bot) or (seat.user_id is not None and is_bot(seat.user))
 
 
 class ResultOut(serializers.Serializer):

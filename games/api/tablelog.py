@@ -10,6 +10,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.scopes import READ, RECORD
 from core.errors import Refused, RuleViolation
 from games import store
 from games.api.serializers import AppendOut, appended_response
@@ -43,6 +44,8 @@ class LogUndoApi(APIView):
     """The scorekeeper takes back the last entry still standing: an EntryUndone event, never
     an edit. 409 on a stale version, with nothing to undo, or once the game is over."""
 
+    scopes = {"POST": RECORD}
+
     @extend_schema(request=UndoIn, responses={201: AppendOut})
     def post(self, request, pk):
         body = UndoIn(data=request.data)
@@ -73,6 +76,8 @@ class LogDueOut(serializers.Serializer):
 
 class LogDueApi(APIView):
     """For the scorekeeper only: what is due now and every choice the rules allow."""
+
+    scopes = {"GET": READ}
 
     @extend_schema(responses=LogDueOut)
     def get(self, request, pk):

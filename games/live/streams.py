@@ -19,6 +19,10 @@ belongs to is in, and ``current_player`` whose turn it is then. A person's strea
 ``{"type": "your_turn" | "invitation" | "round_paired", "game": id, ...}`` without ids; on
 connecting it first says which games wait for them now. A comment line (``: keep-alive``)
 comes every HADAL_STREAM_KEEPALIVE seconds when nothing else does.
+
+A stream opened with a token asks about it again every HADAL_STREAM_KEEPALIVE seconds (one
+statement, accounts.authentication.TokenAuth.still_good), and ends once it is revoked or has
+expired, saying so in a comment; reconnecting with it is then a 401, which stops EventSource.
 """
 
 from __future__ import annotations
@@ -49,14 +53,25 @@ KEEPALIVE = ": keep-alive\n\n"
 # Said as a stream ends because it was idle or old: EventSource opens it again at once, where
 # it left off, if its page is still open (and a page that is hidden closes its own).
 ENDED = ": ended; reconnect to go on\n\n"
+# Said as a stream opened with a token ends because the token was revoked or has expired (or
+# its member deactivated): reconnecting with it is a 401, which stops EventSource for good.
+WITHDRAWN = ": ended; the token is no longer valid\n\n"
 
 
 class Feed:
     """What both kinds of stream share: the lease that counts it (games.live.leases), given
-    back when the stream ends or, should it never start, when the feed is let go."""
+    back when the stream ends or, should it never start, when the feed is let go; and the
+    token it was opened with, if any (accounts.authentication.TokenAuth), asked about again
+    now and then (:meth:`token_good`)."""
 
     lease: stream_leases.Lease | None = None
     done: bool
+    token: Any = None
+
+    def token_good(self) -> bool:
+        """Whether the token may still be used (the database: run it in a thread); a stream
+        the session opened has nothing to ask."""
+        return self.token is None or self.token.still_good()
 
     def hold(self, lease: stream_leases.Lease) -> None:
         self.lease = lease
@@ -247,11 +262,19 @@ def invitation_notice(game, seat: int) -> dict[str, Any]:
 class _Clock:
     """When a stream has been quiet too long (nothing but keep-alives for
     HADAL_STREAM_IDLE_SECONDS) or open too long (HADAL_STREAM_MAX_SECONDS: its reader is asked
-    again who they are when it reconnects, so a signed-out session or a revoked token does not
-    listen for ever)."""
+    again who they are when it reconnects, so a signed-out session does not listen for ever);
+    and when its token is due to be asked about again: every HADAL_STREAM_KEEPALIVE seconds,
+    busy or quiet, so a revoked token's stream ends within that."""
 
     def __init__(self) -> None:
-        self.opened = self.heard = time.monotonic()
+        self.opened = self.heard = self.checked = time.monotonic()
+
+    def token_due(self) -> bool:
+        now = time.monotonic()
+        if now - self.checked < settings.HADAL_STREAM_KEEPALIVE:
+            return False
+        self.checked = now
+        return True
 
     def heard_something(self) -> None:
         self.heard = time.monotonic()
@@ -275,6 +298,9 @@ async def stream_async(feed: GameFeed | UserFeed) -> AsyncIterator[str]:
             yield f"retry: {RETRY_MS}\n\n" + await sync_to_async(released(feed.catch_up))()
             while not feed.done:
                 message = await inbox.get(settings.HADAL_STREAM_KEEPALIVE)
+                if clock.token_due() and not await sync_to_async(released(feed.token_good))():
+                    yield WITHDRAWN
+                    return
                 if message is None:
                     if clock.over():
                         yield ENDED
@@ -299,6 +325,9 @@ def stream_sync(feed: GameFeed | UserFeed) -> Iterator[str]:
             yield f"retry: {RETRY_MS}\n\n" + released(feed.catch_up)()
             while not feed.done:
                 message = inbox.get_sync(settings.HADAL_STREAM_KEEPALIVE)
+                if clock.token_due() and not released(feed.token_good)():
+                    yield WITHDRAWN
+                    return
                 if message is None:
                     if clock.over():
                         yield ENDED

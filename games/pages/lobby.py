@@ -14,6 +14,7 @@ from core.errors import ServiceError
 from games import signals
 from games.catalog import game_name
 from games.models import Game, GameStatus, Seat
+from games.pages.bots import not_for_bot_accounts
 from games.play import clocks, lobby, seating
 from games.selectors import game_with_seats
 from games.templatetags.ordinals import ordinal
@@ -112,6 +113,7 @@ def lobby_page(request):
 
 @login_required
 @require_POST
+@not_for_bot_accounts
 def game_join(request, pk: int):
     game = game_with_seats(pk, seen_by=request.user)
     try:
@@ -125,6 +127,7 @@ def game_join(request, pk: int):
 
 @login_required
 @require_POST
+@not_for_bot_accounts
 def game_rematch(request, pk: int):
     game = game_with_seats(pk, seen_by=request.user)
     try:
@@ -138,6 +141,7 @@ def game_rematch(request, pk: int):
 
 @login_required
 @require_POST
+@not_for_bot_accounts
 def game_cancel(request, pk: int):
     game = game_with_seats(pk, seen_by=request.user)
     try:

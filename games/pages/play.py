@@ -18,12 +18,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts.bots import is_bot_account
 from core import inputs
 from core.errors import InvalidInput, NotYourSeat, ServiceError
 from games import audience, logchain, signals
 from games.api.serializers import GameOut
 from games.catalog import game_name, game_types
 from games.models import EarlierFingerprint, EventKind, Game, GameMode, GameStatus, Seat
+from games.pages.bots import not_for_bot_accounts
 from games.pages.forms import NewGameForm
 from games.pages.links import back_or
 from games.play import endgame, lobby, reads, seating, services
@@ -133,6 +135,7 @@ def how_to_play(request, slug: str):
 
 
 @login_required
+@not_for_bot_accounts
 def game_new(request):
     form = NewGameForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -160,7 +163,7 @@ def game_detail(request, pk: int):
     A person holding several seats (a hot-seat table) sees the one to play, or picks one with
     ``?seat=N``; anyone not seated sees the spectator view.
     """
-    game = game_with_seats(pk, seen_by=request.user)
+    game = game_with_seats(pk, seen_by=request.user)  # the users' profiles too: a bot?
     if game.mode == GameMode.RECORD:
         return _recorded_game(request, game)
     # A table log is watched, not played, here: its scorekeeper enters it on its own page.
@@ -218,6 +221,7 @@ def game_detail(request, pk: int):
             "log_entry": logged
             and game.status == GameStatus.ACTIVE
             and game.scorekeeper_id == request.user.pk,
+            "bot_account": bool(mine) and is_bot_account(request.user),
         },
     )
 
@@ -256,6 +260,7 @@ def _fingerprint(game: Game) -> dict[str, Any] | None:
 
 @login_required
 @require_POST
+@not_for_bot_accounts
 def game_seat_answer(request, pk: int, answer: str):
     """An invited person takes their seat, or declines it and calls the game off."""
     game = game_with_seats(pk, seen_by=request.user)

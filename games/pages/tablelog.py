@@ -68,7 +68,9 @@ GENERAL = [
 def game_log_page(request, pk: int):
     """The scorekeeper enters the game here; anyone else is sent to the game page."""
     game = get_object_or_404(
-        Game.objects.prefetch_related(Prefetch("seats", Seat.objects.select_related("user"))),
+        Game.objects.prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("user__profile"))  # as GameOut reads
+        ),
         pk=pk,
         mode=GameMode.LOG,
     )

@@ -82,7 +82,8 @@ def joinable_seats(game: Game, user) -> list[int]:
 
 
 def with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
-    return games.prefetch_related(Prefetch("seats", Seat.objects.select_related("user")))
+    # The users' profiles too: each seat says whether a bot account holds it (accounts.bots).
+    return games.prefetch_related(Prefetch("seats", Seat.objects.select_related("user__profile")))
 
 
 def rematch_of(game: Game) -> int | None:

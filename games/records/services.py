@@ -27,7 +27,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
-from accounts.bots import BOT_PREFIX
+from accounts.bots import bots
 from core import inputs
 from core.errors import (
     Conflict,
@@ -223,9 +223,7 @@ def record_check(
 
 def members_named(names: list[str]) -> dict[str, AbstractUser]:
     """The active members (not bots) among ``names``, by username, in one query."""
-    users = User.objects.filter(username__in=set(names), is_active=True).exclude(
-        username__startswith=BOT_PREFIX
-    )
+    users = User.objects.filter(username__in=set(names), is_active=True).exclude(bots())
     return {user.username: user for user in users}
 
 
@@ -320,6 +318,8 @@ def _seat_for(index: int, result: dict[str, Any], members: dict[str, AbstractUse
         return Seat(index=index, guest=name)
     user = members.get(name)
     if user is None:
+        if User.objects.filter(bots(), username=name, is_active=True).exists():
+            raise Refused(f"{name} is a bot, and a club record is of people at a table")
         raise UnknownName(f'no member {name!r} (mark a guest with "guest": true)')
     return Seat(index=index, user=user)
 

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.db.models import Prefetch, Q
 from django.http import Http404
 
-from accounts.bots import BOT_PREFIX
+from accounts.bots import BOT_PREFIX, bots, is_bot_account
 from core import inputs
 from core.errors import (
     Conflict,
@@ -121,6 +121,8 @@ def _table_seat(index: int, seat: Any) -> tuple[AbstractUser | None, str]:
     user = User.objects.filter(username=name, is_active=True).first()
     if user is None or name.startswith(BOT_PREFIX):
         raise UnknownName(f"seat {index}: no user {name!r}")
+    if is_bot_account(user):
+        raise Refused(f"seat {index}: {name} is a bot account, and bots do not play at a table")
     return user, ""
 
 
@@ -148,8 +150,7 @@ def table_log_start(*, game: Game, by: AbstractUser, organiser: bool = False) ->
         raise Conflict("a result has been reported at this table: confirm or dispute it instead")
     if not organiser and not game.seats.filter(user=by, bot="").exists():
         raise NotYourSeat("only a player at this table or an organiser may keep its log")
-    bots = Q(bot__gt="") | Q(user__username__startswith=BOT_PREFIX)
-    if game.seats.filter(bots).exists():
+    if game.seats.filter(Q(bot__gt="") | bots("user__")).exists():
         raise Conflict("a bot sits at this table, and bots do not play at a table log")
     try:
         rules = get_rules(game.slug)  # the newest: the log starts now

@@ -147,7 +147,19 @@ class LeaderboardEntryOut(serializers.Serializer):
 
 class PlayerOut(serializers.Serializer):
     username = serializers.CharField()
+    is_bot = serializers.BooleanField(help_text="a house bot, or a member's bot account")
+
+
+class BotAccountOut(serializers.Serializer):
+    username = serializers.CharField()
     is_bot = serializers.BooleanField()
+    bot_since = serializers.DateTimeField(
+        allow_null=True, help_text="when it became a bot account (null: a house bot, or a person)"
+    )
+    why_not = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="a person's account: why it may not become a bot's (empty: it may)",
+    )
 
 
 class RatingPointOut(serializers.Serializer):
@@ -530,6 +542,10 @@ class TournamentIn(serializers.Serializer):
     check_in = serializers.BooleanField(
         default=False, help_text="pairing round 1 drops whoever has not checked in (checkin/)"
     )
+    people_only = serializers.BooleanField(
+        default=False,
+        help_text="no bots: neither the house's bots nor bot accounts may be entered or enter",
+    )
     top_cut = whole_field(
         "top_cut",
         default=0,
@@ -672,6 +688,7 @@ class TournamentOut(serializers.Serializer):
     entry_mode = serializers.ChoiceField(choices=["organiser", "open"])
     cap = serializers.IntegerField(allow_null=True)
     check_in = serializers.BooleanField()
+    people_only = serializers.BooleanField(help_text="no bots may enter")
     top_cut = serializers.IntegerField()
     avoid_club_rounds = serializers.IntegerField()
     round_minutes = serializers.IntegerField(allow_null=True)

@@ -1,11 +1,13 @@
 from django.urls import path
 
+from accounts.scopes import ORGANISE
 from league import table_log_views
 from league.api import views
 
 urlpatterns = [
     path("me/data/", views.MeDataApi.as_view(), name="api-me-data"),
     path("me/data/archive/", views.MeDataArchiveApi.as_view(), name="api-me-data-archive"),
+    path("me/bot/", views.MeBotApi.as_view(), name="api-me-bot"),
     path("ratings/", views.LeaderboardApi.as_view(), name="api-ratings"),
     path("players/", views.PlayerListApi.as_view(), name="api-players"),
     path("players/<str:username>/", views.PlayerDetailApi.as_view(), name="api-player"),
@@ -149,7 +151,7 @@ urlpatterns = [
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/override/",
-        views.TableResultApi.as_view(action="override"),
+        views.TableResultApi.as_view(action="override", scopes={"POST": ORGANISE}),
         name="api-table-override",
     ),
     path(

@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.bots import is_bot
+from accounts.scopes import EVERY, ORGANISE, READ, RECORD, HasScope
 from core import inputs
 from core.errors import InvalidInput, Refused, UnknownName
 from games.api.serializers import GameOut
@@ -30,7 +31,7 @@ from league import selectors, visibility
 from league.api import serializers as s
 from league.member_data import member_data, member_data_zip
 from league.models import League, LeagueInvitation, Tournament
-from league.services import clubs, leagues, tournaments
+from league.services import bot_accounts, clubs, leagues, tournaments
 from league.tournament_spec import TournamentSpec
 
 User = get_user_model()
@@ -57,7 +58,8 @@ _tournament = visibility.tournament_or_404
 class LeaderboardApi(generics.ListAPIView):
     """The Elo leaderboard of one game: ``?game=SLUG``."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
     serializer_class = s.LeaderboardEntryOut
 
     @extend_schema(
@@ -82,7 +84,8 @@ class LeaderboardApi(generics.ListAPIView):
 class PlayerListApi(generics.ListAPIView):
     """Players (members and bots); ``?search=`` filters by name."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
     serializer_class = s.PlayerOut
 
     @extend_schema(parameters=[OpenApiParameter("search", str)])
@@ -90,7 +93,8 @@ class PlayerListApi(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self):
-        users = User.objects.filter(is_active=True).order_by("username")
+        # With their profiles, which say whether each is a bot account (accounts.bots).
+        users = User.objects.filter(is_active=True).select_related("profile").order_by("username")
         if self.request.query_params.get("search"):
             users = users.filter(username__icontains=self.request.query_params["search"])
         return users
@@ -105,7 +109,8 @@ class PlayerListApi(generics.ListAPIView):
 class PlayerDetailApi(APIView):
     """A player's ratings per game, each with its history, and recent games."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.PlayerDetailOut)
     def get(self, request, username):
@@ -116,6 +121,8 @@ class PlayerDetailApi(APIView):
 class MeDataApi(APIView):
     """Your own data: your account, games (records included), the notes you wrote, ratings with
     every change, and clubs, as one JSON document."""
+
+    scopes = {"GET": READ}
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request):
@@ -128,6 +135,8 @@ class MeDataArchiveApi(APIView):
     """Your own data as a ZIP: the JSON document and a CSV per table (games, ratings, rating
     changes)."""
 
+    scopes = {"GET": READ}
+
     @extend_schema(responses={(200, "application/zip"): OpenApiTypes.BINARY})
     def get(self, request):
         if not request.user.is_authenticated:
@@ -137,12 +146,51 @@ class MeDataArchiveApi(APIView):
         return response
 
 
+class MeBotApi(APIView):
+    """Your account as a bot's (league.services.bot_accounts): GET says whether it is one, or
+    why it may not become one; POST makes it one, for good (409 with the reasons if it may
+    not). A bot account plays only through the API with a token, is shown as a bot, and is
+    kept out of leagues, club records, table logs, the lobby and tournaments for people
+    only."""
+
+    scopes = {"GET": READ, "POST": EVERY}
+
+    @extend_schema(responses=s.BotAccountOut)
+    def get(self, request):
+        return Response(s.BotAccountOut(_bot_account(request.user)).data)
+
+    @extend_schema(
+        request=None,
+        responses={
+            201: s.BotAccountOut,
+            409: OpenApiResponse(s.ErrorOut, description="it may not: the reasons, in words"),
+        },
+    )
+    def post(self, request):
+        bot_accounts.bot_account_make(user=request.user)
+        return Response(
+            s.BotAccountOut(_bot_account(request.user)).data, status=status.HTTP_201_CREATED
+        )
+
+
+def _bot_account(user) -> dict:
+    profile = getattr(user, "profile", None) if is_bot(user) else None
+    return {
+        "username": user.username,
+        "is_bot": is_bot(user),
+        "bot_since": getattr(profile, "bot_since", None),
+        "why_not": bot_accounts.why_not_bot(user) if not is_bot(user) else [],
+    }
+
+
 # -- club records ---------------------------------------------------------------------------------
 
 
 class MatchCreateApi(APIView):
     """Record a game played on a table. It is rated once every member it names has confirmed
     it (at once if it names only the recorder, or a league organiser recorded it)."""
+
+    scopes = {"POST": RECORD}
 
     @extend_schema(request=s.MatchIn, responses={201: GameOut})
     def post(self, request):
@@ -155,6 +203,8 @@ class MatchCreateApi(APIView):
 class MatchCorrectApi(APIView):
     """A correction: a new event with the new result. An organiser's is final at once; the
     recorder's waits for the members named to confirm it."""
+
+    scopes = {"POST": RECORD}
 
     @extend_schema(request=s.CorrectionIn, responses={201: GameOut})
     def post(self, request, pk):
@@ -169,6 +219,8 @@ class MatchCorrectApi(APIView):
 class MatchAnswerApi(APIView):
     """confirm/: a member named in the record agrees with it (a league organiser confirms it
     for everyone); dispute/: a named member says it is wrong, and it waits for a correction."""
+
+    scopes = {"POST": RECORD}
 
     action = ""
 
@@ -192,7 +244,8 @@ def _league_out(league: League, viewer) -> dict:
 
 
 class LeagueListCreateApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ, "POST": ORGANISE}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.LeagueSummaryOut(many=True))
     def get(self, request):
@@ -212,7 +265,8 @@ class LeagueDetailApi(APIView):
     """GET: the club (404 for a members-only club you are not in); PATCH: change its name,
     description or visibility (organisers)."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ, "PATCH": ORGANISE}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.LeagueOut)
     def get(self, request, slug):
@@ -245,6 +299,8 @@ class InviteLinksApi(APIView):
     """A club's invite links (organisers): GET lists them, POST makes one (``days`` it lasts,
     ``max_uses`` people it lets in)."""
 
+    scopes = {"GET": READ, "POST": ORGANISE}
+
     @extend_schema(responses=s.InviteLinkOut(many=True))
     def get(self, request, slug):
         league = _league(slug, request.user)
@@ -264,6 +320,8 @@ class InviteLinksApi(APIView):
 class InviteLinkApi(APIView):
     """DELETE: revoke an invite link (organisers); it opens nothing from then on."""
 
+    scopes = {"DELETE": ORGANISE}
+
     @extend_schema(request=None, responses=s.InviteLinkOut)
     def delete(self, request, slug, pk):
         league = _league(slug, request.user)
@@ -275,7 +333,8 @@ class InviteApi(APIView):
     """An invite link's door: GET shows the club it opens (name and description, never its
     members or games) and whether it still opens; POST joins the club through it."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ, "POST": ORGANISE}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     def _link(self, code):
         link = clubs.link_named(code)
@@ -319,6 +378,8 @@ class JoinRequestsApi(APIView):
     """POST: ask to join the club (a members-only one through an invite link's ``code``, even
     one that expired); GET: the requests waiting (organisers)."""
 
+    scopes = {"GET": READ, "POST": ORGANISE}
+
     @extend_schema(responses=s.JoinRequestOut(many=True))
     def get(self, request, slug):
         league = _league(slug, request.user)
@@ -344,6 +405,8 @@ class JoinRequestsApi(APIView):
 class JoinAnswerApi(APIView):
     """accept/: the player becomes a member; decline/: they are told no (organisers)."""
 
+    scopes = {"POST": ORGANISE}
+
     action = ""
 
     @extend_schema(request=None, responses=s.JoinRequestOut)
@@ -359,6 +422,8 @@ class LeagueMemberApi(APIView):
     """PATCH: a member's role (organisers name organisers; the owner takes the role back);
     DELETE: remove a member (organisers; the owner also an organiser). Their games stay in
     the standings."""
+
+    scopes = {"PATCH": ORGANISE, "DELETE": ORGANISE}
 
     @extend_schema(request=s.RoleIn, responses=s.LeagueOut)
     def patch(self, request, slug, player):
@@ -378,6 +443,8 @@ class LeagueMemberApi(APIView):
 class LeagueLeaveApi(APIView):
     """Leave the club (its owner hands it over first, while others remain)."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=None, responses={200: s.LeagueSummaryOut})
     def post(self, request, slug):
         league = _league(slug, request.user)
@@ -394,6 +461,8 @@ class LeagueLeaveApi(APIView):
 class LeagueOwnerApi(APIView):
     """The owner hands the club over to another member; they stay on as an organiser."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=s.PlayerIn, responses=s.LeagueOut)
     def post(self, request, slug):
         league = _league(slug, request.user)
@@ -408,7 +477,8 @@ class LeagueStandingsApi(APIView):
     tournaments'), of one game type (``?game=``) or all, over one season (``?season=``) or
     every league game; in standing order (points, then wins, then average place, then Elo)."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(
         parameters=[s.LeagueStandingsIn],
@@ -433,6 +503,8 @@ class LeagueStandingsApi(APIView):
 class LeagueMembersApi(APIView):
     """Invite a member or an organiser (organisers only): they are a member once they accept
     (``accept/``). Naming a member already changes their role."""
+
+    scopes = {"POST": ORGANISE}
 
     @extend_schema(
         request=s.MemberIn,
@@ -460,6 +532,8 @@ class LeagueMembersApi(APIView):
 class LeagueInvitationAnswerApi(APIView):
     """accept/: the person invited joins the league, in the role asked; decline/: they say no,
     and the invitation is gone (the organisers may ask again). Only your own invitation."""
+
+    scopes = {"POST": ORGANISE}
 
     action = ""
 
@@ -490,6 +564,8 @@ class LeagueInvitationAnswerApi(APIView):
 class MyInvitationsApi(APIView):
     """What you have been asked to agree to and have not answered, newest first: leagues to
     join and tournament entries (games you are invited to are at ``/api/games/invited/``)."""
+
+    scopes = {"GET": READ}
 
     @extend_schema(responses=s.MyInvitationsOut)
     def get(self, request):
@@ -523,6 +599,8 @@ class MyInvitationsApi(APIView):
 class LeagueSeasonsApi(APIView):
     """Add a season (organisers only)."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=s.SeasonIn, responses={201: s.LeagueOut})
     def post(self, request, slug):
         league = _league(slug, request.user)
@@ -540,7 +618,8 @@ def _tournament_out(tournament: Tournament) -> dict:
 
 
 class TournamentListCreateApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ, "POST": ORGANISE}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.TournamentListOut(many=True))
     def get(self, request):
@@ -571,7 +650,8 @@ class TournamentListCreateApi(APIView):
 
 
 class TournamentDetailApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.TournamentOut)
     def get(self, request, pk):
@@ -581,7 +661,8 @@ class TournamentDetailApi(APIView):
 class TournamentRoundsApi(APIView):
     """GET lists the rounds; POST pairs the next one (organisers)."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ, "POST": ORGANISE}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.RoundOut(many=True))
     def get(self, request, pk):
@@ -599,6 +680,8 @@ class TournamentRoundsApi(APIView):
 class TournamentRepairApi(APIView):
     """Pair the latest round again, before any move or result (organisers)."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=None, responses={201: s.RoundOut})
     def post(self, request, pk, number):
         round_ = tournaments.round_repair(
@@ -611,6 +694,8 @@ class TournamentRepairApi(APIView):
 
 class TournamentEntryApi(APIView):
     """enter/ (a late entry, organisers) and drop/ (organisers, or a player for themself)."""
+
+    scopes = {"POST": ORGANISE}
 
     action = ""
 
@@ -628,6 +713,8 @@ class TournamentEntryAnswerApi(APIView):
     """accept/: the player an organiser entered says yes, and the tournament's games they
     played are rated once everyone at each has agreed; decline/: they say no and are
     withdrawn. Only your own entry; entering yourself (register/) needs no answer."""
+
+    scopes = {"POST": ORGANISE}
 
     action = ""
 
@@ -655,6 +742,8 @@ class TournamentOrganisersApi(APIView):
     """POST ``{"player"}``: another organiser for this tournament (its organisers add them; at
     a club's tournament, a member of the club)."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=s.PlayerIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
         tournament = _tournament(pk, request.user)
@@ -667,6 +756,8 @@ class TournamentOrganisersApi(APIView):
 class TournamentOrganiserApi(APIView):
     """DELETE: take a player off the tournament's organisers (a tournament keeps one)."""
 
+    scopes = {"DELETE": ORGANISE}
+
     @extend_schema(request=None, responses=s.TournamentOut)
     def delete(self, request, pk, player):
         tournament = _tournament(pk, request.user)
@@ -676,6 +767,8 @@ class TournamentOrganiserApi(APIView):
 
 class TournamentReenterApi(APIView):
     """An organiser re-enters a dropped player: they play from the next round paired."""
+
+    scopes = {"POST": ORGANISE}
 
     @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
@@ -689,6 +782,8 @@ class TournamentReenterApi(APIView):
 class TournamentRegisterApi(APIView):
     """Open entry: the player enters themself before round 1 (beyond the cap: the waitlist)."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=None, responses={201: s.TournamentOut})
     def post(self, request, pk):
         tournament = _tournament(pk, request.user)
@@ -698,6 +793,8 @@ class TournamentRegisterApi(APIView):
 
 class TournamentCheckInApi(APIView):
     """Check in before round 1: yourself, or (organisers) a named player."""
+
+    scopes = {"POST": ORGANISE}
 
     @extend_schema(request=s.CheckInIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
@@ -712,6 +809,8 @@ class TournamentCheckInApi(APIView):
 class TournamentCapApi(APIView):
     """Change the cap before round 1 (organisers); a higher cap moves waiting players up."""
 
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=s.CapIn, responses={200: s.TournamentOut})
     def post(self, request, pk):
         tournament = _tournament(pk, request.user)
@@ -725,6 +824,8 @@ class TournamentCapApi(APIView):
 
 class TournamentRoundStartApi(APIView):
     """Start a round's clock (table mode, organisers)."""
+
+    scopes = {"POST": ORGANISE}
 
     @extend_schema(request=s.RoundStartIn, responses={201: s.RoundOut})
     def post(self, request, pk, number):
@@ -743,6 +844,8 @@ class TournamentRoundStartApi(APIView):
 
 class TableResultApi(APIView):
     """report/, confirm/ and override/ for a table-mode table."""
+
+    scopes = {"POST": RECORD}  # override/ needs ORGANISE: league.api.urls says so
 
     action = ""
 
@@ -774,7 +877,8 @@ class TableResultApi(APIView):
 
 
 class StandingsApi(APIView):
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.StandingOut(many=True))
     def get(self, request, pk):
@@ -785,7 +889,8 @@ class StandingsApi(APIView):
 class CsvApi(APIView):
     """The standings or every table's result, as CSV."""
 
-    permission_classes = [IsAuthenticatedOrReadOnly]
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
     which = "standings"
 
     @extend_schema(responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR)})

@@ -24,7 +24,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
 from accounts import people as accounts_people
-from accounts.bots import is_bot
+from accounts.bots import is_house_bot
 from accounts.models import Person
 from core.errors import Conflict, InvalidInput
 from games import people
@@ -49,7 +49,7 @@ class Erased:
 
 def why_not_erasable(user: AbstractUser) -> list[str]:
     """What only ``user`` can do, that an erasure would leave undone; empty when nothing."""
-    if is_bot(user):
+    if is_house_bot(user):
         return ["a bot's account is not a person's: it is never erased"]
     reasons = leaving.why_member_cannot_leave(user)
     running = Tournament.objects.filter(organisers=user).exclude(status=Tournament.Status.FINISHED)

@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from accounts.bots import is_bot
+from accounts.bots import is_bot_account, is_house_bot
 from core import inputs
 from core.errors import (
     Conflict,
@@ -107,8 +107,10 @@ def member_invite(
         raise InvalidInput('role must be "member" or "organiser"')
     player = inputs.text(player, "player", 150)
     user = User.objects.filter(username=player, is_active=True).first()
-    if user is None or is_bot(user):
+    if user is None or is_house_bot(user):
         raise UnknownName(f"no player {player!r}")
+    if is_bot_account(user):
+        raise Refused(f"{player} is a bot account, and leagues are for people")
     if Membership.objects.filter(league=league, user=user).exists():
         return clubs.role_set(league=league, player=user.username, role=role, by=by)
     invitation, _ = LeagueInvitation.objects.update_or_create(

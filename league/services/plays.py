@@ -24,7 +24,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 from django.db.models import Q
 
-from accounts.bots import BOT_PREFIX
+from accounts.bots import bots
 from core.errors import InvalidInput, NotYourSeat, ServiceError
 from games.catalog import game_name, game_types
 from games.models import GameStatus
@@ -177,7 +177,7 @@ def _refuse_unknown_members(parsed: files.Parsed) -> None:
     wanted = {s.player for play in parsed.plays for s in play.seats if not s.guest}
     known = set(
         User.objects.filter(username__in=wanted, is_active=True)
-        .exclude(username__startswith=BOT_PREFIX)
+        .exclude(bots())
         .values_list("username", flat=True)
     )
     kept = []

@@ -22,7 +22,7 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.bots import bot_level, bot_user, is_bot
+from accounts.bots import bot_level, bot_user, is_bot, is_house_bot
 from core import inputs
 from core.direct import fetch_all
 from core.errors import (
@@ -75,7 +75,7 @@ User = get_user_model()
 def tournament_create(*, spec: TournamentSpec, created_by: AbstractUser) -> Tournament:
     """The tournament ``spec`` describes (its settings checked as it was made), with its
     entries, seeded as it says. The entry order, the seeding and the seeds are logged."""
-    users = [_player(name) for name in spec.players]
+    users = [_player(name, people_only=spec.people_only) for name in spec.players]
     if spec.league is not None and not is_league_organiser(spec.league, created_by):
         raise NotYourSeat("only the league's organisers may hold its tournaments")
     tournament = Tournament.objects.create(
@@ -98,6 +98,7 @@ def tournament_create(*, spec: TournamentSpec, created_by: AbstractUser) -> Tour
         entry_mode=spec.entry_mode,
         cap=spec.cap,
         check_in=spec.check_in,
+        people_only=spec.people_only,
         top_cut=spec.top_cut,
         avoid_club_rounds=spec.avoid_club_rounds,
         round_minutes=spec.round_minutes,
@@ -124,9 +125,10 @@ def tournament_create(*, spec: TournamentSpec, created_by: AbstractUser) -> Tour
 
 
 def _answer(user, by) -> str:
-    """An entry's answer as it is made: entering oneself is agreeing (and a bot has nobody to
-    ask); an organiser entering someone asks them (league.consent: their games wait)."""
-    if user.pk == by.pk or is_bot(user):
+    """An entry's answer as it is made: entering oneself is agreeing (and a house bot has
+    nobody to ask; a bot account's member answers through the API); an organiser entering
+    someone asks them (league.consent: their games wait)."""
+    if user.pk == by.pk or is_house_bot(user):
         return Entry.Answer.ACCEPTED
     return Entry.Answer.INVITED
 
@@ -150,17 +152,25 @@ def _whole(value: Any, name: str, low: int, high: int) -> int:
     return value
 
 
-def _player(name: Any):
+def _player(name: Any, *, people_only: bool = False):
     """An entrant: a member, or a bot player (created on entry, so a tournament of bots can
-    be held)."""
+    be held); with ``people_only``, no bot of either kind."""
     name = inputs.text(name, "player", 150)
     level = bot_level(name)
     if level is not None:
+        if people_only:
+            raise Refused(_bots_out(name))
         return bot_user(level, name)
     user = User.objects.filter(username=name, is_active=True).first()
     if user is None:
         raise UnknownName(f"no player {name!r}")
+    if people_only and is_bot(user):
+        raise Refused(_bots_out(name))
     return user
+
+
+def _bots_out(name: str) -> str:
+    return f"{name} is a bot, and this tournament is for people only"
 
 
 def _log(tournament: Tournament, kind: str, actor, data: dict[str, Any]) -> None:
@@ -604,7 +614,7 @@ def entry_add(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry
     later as a late entry who plays from the next round paired."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _require_organiser(tournament, by)
-    return _enter(tournament, _player(player), by)
+    return _enter(tournament, _player(player, people_only=tournament.people_only), by)
 
 
 @transaction.atomic
@@ -622,6 +632,8 @@ def entry_register(*, tournament: Tournament, by: AbstractUser) -> Entry:
 def _enter(tournament: Tournament, user, by) -> Entry:
     if tournament.status == Tournament.Status.FINISHED:
         raise RuleViolation("the tournament is over")
+    if tournament.people_only and is_bot(user):
+        raise Refused(_bots_out(user.username))
     started = _started(tournament)
     if tournament.format != Tournament.Format.SWISS and started:
         raise RuleViolation("late entry is only possible in a Swiss tournament once it runs")

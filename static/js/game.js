@@ -265,6 +265,8 @@ class GamePage {
     const rows = this.game.seats.map((row, seat) => {
       const name = [this.seatName(seat)];
       if (this.mySeats.includes(seat)) name.push(html("span", {class: "you", text: "you"}));
+      // A member's bot account (a house bot's name says so already).
+      if (row.is_bot && !row.bot) name.push(html("span", {class: "bot-account", text: "bot"}));
       if (row.resigned) name.push(html("span", {class: "resigned", text: "resigned"}));
       const details = this.renderer.seatDetails(view, seat, this.ctx()).map(([label, text]) =>
         html("div", {class: "detail"}, [

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from games.play import services
+from tests.tokens import key_for
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def game(alice, bob):
 
 @pytest.fixture
 def token(alice) -> str:
-    return Token.objects.create(user=alice).key
+    return key_for(alice)
 
 
 def api() -> Client:

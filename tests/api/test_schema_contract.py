@@ -5,11 +5,11 @@ what the schema cannot know with 404, 409 or 422 (config.schema draws the line).
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.play import services
 from league.services import leagues
+from tests.tokens import key_for
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ DSA = "deep-sea-adventure"
 @pytest.fixture
 def api(alice, bob):
     client = APIClient(raise_request_exception=False)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key_for(alice)}")
     return client
 
 
@@ -158,3 +158,22 @@ def test_a_game_recorded_from_tables_only_is_a_422_to_play(api):
     body = {"game": "oceans", "seats": [{"user": "alice"}, {"user": "bob"}]}
     response = api.post("/api/games/", body, format="json")
     assert response.status_code == 422 and "POST /api/matches/" in response.json()["error"]
+
+
+def test_every_operation_states_its_token_scope(schema):
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            scope = operation.get("x-scope")
+            assert scope in ("read", "play", "record", "organise", "every", "none"), (path, method)
+            assert "Token scope:" in operation["description"], (path, method)
+    move = schema["paths"]["/api/games/{id}/actions/"]["post"]
+    assert move["x-scope"] == "play"
+    assert move["x-scope-otherwise"] == {"scope": "record", "when": "a table log"}
+    assert schema["paths"]["/api/games/{id}/stream/"]["get"]["x-scope"] == "read"
+    assert schema["paths"]["/api/tournaments/"]["post"]["x-scope"] == "organise"
+
+
+def test_the_token_scheme_lists_the_scopes(schema):
+    described = schema["components"]["securitySchemes"]["tokenAuth"]["description"]
+    for scope in ("`read`", "`play`", "`record`", "`organise`"):
+        assert scope in described

@@ -21,12 +21,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from rest_framework.authtoken.models import Token
 
 from config.celery import app as celery_app
 from games.play import services
 from league.services import leagues, tournaments
 from league.tournament_spec import TournamentSpec
+from tests.tokens import key_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.schema_fuzz, pytest.mark.django_db(transaction=True)]
 
@@ -67,7 +67,7 @@ def token(make_user):
         ),
         created_by=alice,
     )
-    return Token.objects.create(user=alice).key
+    return key_for(alice)
 
 
 def full_run(url: str, token: str, cwd: Path, *selection: str) -> None:

@@ -419,8 +419,9 @@ def test_a_game_against_the_random_bot_plays_through_with_nobody_polling(
         "resigned": False,
         "accepted": True,
         "name": "Random bot",
+        "is_bot": True,
     }
-    assert game["seats"][1]["name"] == "alice"
+    assert game["seats"][1]["name"] == "alice" and game["seats"][1]["is_bot"] is False
     for _ in range(3000):
         game = api.get(f"/api/games/{game_id}/").json()
         if game["status"] == "finished":

@@ -9,7 +9,6 @@ from unittest import mock
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games import store
@@ -17,6 +16,7 @@ from games.play import services
 from games.rules import get_rules
 from games.store import heads
 from games.store import sharing as head_sharing
+from tests.tokens import key_for
 
 pytestmark = pytest.mark.django_db
 
@@ -89,8 +89,7 @@ def test_a_committed_move_is_served_to_another_process_without_reading_the_game(
     # A move through the API, in a process that never saw the game: no read of it at all.
     seat = state.current_player
     client = APIClient()
-    token = Token.objects.create(user=[alice, bob][seat])
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key_for([alice, bob][seat])}")
     another_process()
     body = {"seat": seat, "expected_version": appended.version, "action": state.legal_actions()[0]}
     with CaptureQueriesContext(connection) as queries:

@@ -12,13 +12,13 @@ import time
 
 import pytest
 from django.db import connection
-from rest_framework.authtoken.models import Token
 
 from games.live import streams
 from games.models import Event, GameStatus
 from games.play import reads, services
 from games.selectors import game_with_seats
 from tests.games.sse import Stream, call, uvicorn_process, uvicorn_thread
+from tests.tokens import key_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,7 +37,7 @@ def server():
 
 
 def token(user) -> dict[str, str]:
-    return {"Authorization": f"Token {Token.objects.get_or_create(user=user)[0].key}"}
+    return {"Authorization": f"Token {key_for(user)}"}
 
 
 def session(client, user) -> dict[str, str]:
@@ -401,6 +401,67 @@ def test_a_stream_that_hears_moves_still_ends_at_its_age_and_asks_again_who_list
     move(server, game.pk, token(alice))
     assert read_to_the_end(stream)[-1] == ": ended; reconnect to go on"
     stream.close()
+
+
+def withdraw(key: str, how: str) -> None:
+    from django.utils import timezone
+
+    from accounts.models import ApiToken
+    from accounts.tokens import key_hash
+
+    field = {"revoked": "revoked_at", "expired": "expires_at"}[how]
+    ApiToken.objects.filter(key_hash=key_hash(key)).update(**{field: timezone.now()})
+
+
+@pytest.mark.parametrize("how", ["revoked", "expired"])
+@pytest.mark.parametrize("which", ["game", "me"])
+def test_a_stream_ends_soon_after_its_token_is_revoked_or_expires(
+    server, alice, bob, how, which, settings
+):
+    settings.HADAL_STREAM_MAX_SECONDS = 4  # else, without the check, it would go on and on
+    game = new_game(alice)
+    key = key_for(bob)
+    path = (
+        f"/api/games/{game.pk}/stream/?after={game.version}"
+        if which == "game"
+        else "/api/me/stream/"
+    )
+    stream = Stream(server, path, {"Authorization": f"Token {key}"})
+    assert stream.status == 200
+    withdraw(key, how)
+    started = time.monotonic()
+    move(server, game.pk, token(alice))  # busy or quiet, the stream asks about its token
+    assert read_to_the_end(stream)[-1] == ": ended; the token is no longer valid"
+    assert time.monotonic() - started < 5  # a keep-alive is half a second here
+    stream.close()
+    again = Stream(server, path, {"Authorization": f"Token {key}"})
+    assert again.status == 401  # which stops EventSource
+    again.close()
+
+
+def test_a_stream_under_runserver_ends_too_once_its_token_is_revoked(
+    live_server, alice, bob, settings
+):
+    settings.HADAL_STREAM_MAX_SECONDS = 4
+    address = live_server.url.removeprefix("http://")
+    game = new_game(alice)
+    key = key_for(bob)
+    stream = Stream(address, f"/api/games/{game.pk}/stream/", {"Authorization": f"Token {key}"})
+    reach(stream, game.version)
+    withdraw(key, "revoked")
+    assert read_to_the_end(stream)[-1] == ": ended; the token is no longer valid"
+    stream.close()
+
+
+def test_a_stream_of_a_good_token_and_of_the_session_goes_on(server, client, alice, bob):
+    game = new_game(alice)
+    path = f"/api/games/{game.pk}/stream/?after={game.version}"
+    streams = [Stream(server, path, token(bob)), Stream(server, path, session(client, bob))]
+    time.sleep(1.2)  # past two checks of the token
+    appended = move(server, game.pk, token(alice))
+    for stream in streams:
+        assert reach(stream, appended["version"])[-1]["data"]["head"] == appended["version"]
+        stream.close()
 
 
 @pytest.fixture

@@ -1104,11 +1104,12 @@ def test_the_pages_ask_a_member_seated_at_a_log(api, client, strangers):
 
 
 def api_for_user(user):
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
+    from tests.tokens import key_for
+
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key_for(user)}")
     return client
 
 

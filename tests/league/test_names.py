@@ -8,13 +8,13 @@ import re
 
 import pytest
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from core.errors import Conflict, InvalidInput
 from league.models import League
 from league.services import leagues, tournaments
 from league.tournament_spec import TournamentSpec
+from tests.tokens import key_for
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ NAMES = {
 @pytest.fixture
 def api(alice):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key_for(alice)}")
     return client
 
 

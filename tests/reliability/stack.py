@@ -438,14 +438,14 @@ class Stack:
             f"""
 import json
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from accounts.tokens import password_token_create
 User = get_user_model()
 tokens = {{}}
 for name in {names!r}:
     user, _ = User.objects.get_or_create(username=name)
     user.set_password({password!r})
     user.save()
-    tokens[name] = Token.objects.get_or_create(user=user)[0].key
+    tokens[name] = password_token_create(user=user)
 print(json.dumps(tokens))
 """
         )
