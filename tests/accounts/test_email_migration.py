@@ -11,7 +11,7 @@ from django.db.migrations.executor import MigrationExecutor
 from tests.games.test_store_conformance import backend
 
 BEFORE = [("accounts", "0002_person"), ("account", "0009_emailaddress_unique_primary_email")]
-AFTER = [("accounts", "0004_email_addresses")]
+AFTER = [("accounts", "0003_email_addresses")]
 
 
 @pytest.fixture(

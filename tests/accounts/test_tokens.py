@@ -1,6 +1,6 @@
 """A member's tokens (accounts.tokens): signing in with a password makes one with every scope
 each time, listed among theirs and bounded in number; the keys DRF's authtoken app made keep
-working after the migration hashes them (accounts/migrations/0003)."""
+working after the migration hashes them (accounts/migrations/0004)."""
 
 from __future__ import annotations
 

@@ -61,7 +61,7 @@ class Migration(migrations.Migration):
     # After 0004 (the members' e-mail addresses, made on another branch at the same time and
     # merged first), so that the accounts app keeps one line of migrations.
     dependencies = [
-        ("accounts", "0004_email_addresses"),
+        ("accounts", "0003_email_addresses"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
