@@ -319,7 +319,9 @@ class JoinRequestOut(serializers.Serializer):
 
 
 class RoleIn(serializers.Serializer):
-    role = serializers.ChoiceField(choices=["member", "organiser"])
+    role = serializers.ChoiceField(
+        choices=["member", "organiser"], required=False, help_text="absent: nothing changes"
+    )
 
 
 class PlayerIn(serializers.Serializer):

@@ -203,7 +203,7 @@ def link_create(
 @transaction.atomic
 def link_revoke(*, league: League, link_id: Any, by: AbstractUser) -> InviteLink:
     require_organiser(league, by, "revoke invite links")
-    link_id = inputs.whole_number(link_id, "link", 1, inputs.BIGINT)
+    link_id = inputs.whole_number(link_id, "link", 0, inputs.BIGINT)
     link = InviteLink.objects.select_for_update().filter(league=league, pk=link_id).first()
     if link is None:
         raise UnknownName(f"{league.name} has no invite link {link_id}")

@@ -341,3 +341,16 @@ def test_a_tournament_shares_its_work_with_a_club_member(as_):
     assert as_("omar").delete(f"/api/tournaments/{tid}/organisers/olga/").status_code == 200
     last = as_("omar").delete(f"/api/tournaments/{tid}/organisers/omar/")
     assert last.status_code == 422 and "needs an organiser" in last.json()["error"]
+
+
+def test_a_link_or_a_role_named_oddly_is_answered_plainly(as_):
+    """Found by the schema's fuzzing: link 0 is a link that does not exist (404, not a 400),
+    and a PATCH of a member that names no role changes nothing (200)."""
+    slug = open_club(as_("olga"))
+    members(as_, slug, "mia")
+    assert as_("olga").delete(f"/api/leagues/{slug}/links/0/").status_code == 404
+    same = as_("olga").patch(f"/api/leagues/{slug}/members/mia/", {}, format="json")
+    assert same.status_code == 200 and roles(slug)["mia"] == "member"
+    assert (
+        as_("mia").patch(f"/api/leagues/{slug}/members/mia/", {}, format="json").status_code == 403
+    )
