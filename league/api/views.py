@@ -322,7 +322,7 @@ class InviteLinkApi(APIView):
 
     scopes = {"DELETE": ORGANISE}
 
-    @extend_schema(request=None, responses=s.InviteLinkOut)
+    @extend_schema(request=None, responses={200: s.InviteLinkOut})
     def delete(self, request, slug, pk):
         league = _league(slug, request.user)
         link = clubs.link_revoke(league=league, link_id=pk, by=request.user)
@@ -436,7 +436,7 @@ class LeagueMemberApi(APIView):
             clubs.require_organiser(league, request.user, "change roles")
         return Response(_league_out(league, request.user))
 
-    @extend_schema(request=None, responses=s.LeagueOut)
+    @extend_schema(request=None, responses={200: s.LeagueOut})
     def delete(self, request, slug, player):
         league = _league(slug, request.user)
         clubs.member_remove(league=league, player=player, by=request.user)
@@ -761,7 +761,7 @@ class TournamentOrganiserApi(APIView):
 
     scopes = {"DELETE": ORGANISE}
 
-    @extend_schema(request=None, responses=s.TournamentOut)
+    @extend_schema(request=None, responses={200: s.TournamentOut})
     def delete(self, request, pk, player):
         tournament = _tournament(pk, request.user)
         clubs.organiser_remove(tournament=tournament, player=player, by=request.user)

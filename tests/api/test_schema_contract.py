@@ -177,3 +177,19 @@ def test_the_token_scheme_lists_the_scopes(schema):
     described = schema["components"]["securitySchemes"]["tokenAuth"]["description"]
     for scope in ("`read`", "`play`", "`record`", "`organise`"):
         assert scope in described
+
+
+def test_a_delete_that_answers_with_a_body_documents_200_not_204(schema, api, alice):
+    """Found by the full run: drf-spectacular documents a DELETE as 204 unless told, and
+    revoking a link, removing a member or a tournament's organiser answer 200 with what is
+    left."""
+    for path in (
+        "/api/leagues/{slug}/links/{id}/",
+        "/api/leagues/{slug}/members/{player}/",
+        "/api/tournaments/{id}/organisers/{player}/",
+    ):
+        assert "200" in schema["paths"][path]["delete"]["responses"], path
+        assert "204" not in schema["paths"][path]["delete"]["responses"], path
+    slug = api.post("/api/leagues/", {"name": "Lantern Fish"}, format="json").json()["slug"]
+    link = api.post(f"/api/leagues/{slug}/links/", {}, format="json").json()
+    assert api.delete(f"/api/leagues/{slug}/links/{link['id']}/").status_code == 200
