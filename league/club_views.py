@@ -73,7 +73,7 @@ def club_join(request, code: str):
         try:
             clubs.link_join(code=code, by=request.user)
         except ServiceError as exc:
-            messages.error(request, str(exc)[:1].upper() + str(exc)[1:] + ".")
+            messages.error(request, _sentence(exc))
         else:
             messages.success(request, f"Welcome to {league.name}.")
             return redirect("league-detail", slug=league.slug)
