@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",  # e-mail addresses, their verification, password reset (no social)
     "accounts",
+    "inbox",
     "games",
     "league",
 ]
@@ -74,7 +75,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context.nav",  # the nav's "your turn" and invitations counts
+                "inbox.context.nav",  # the nav: the bell, "your turn", invitations
                 "accounts.context.link_lifetimes",  # "the link works for 3 days"
             ],
         },

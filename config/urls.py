@@ -36,11 +36,13 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("games.api.urls")),
+    path("api/", include("inbox.api_urls")),
     path("api/", include("league.api.urls")),
     # Any other API path, a trailing slash missing included: the API's JSON 404, never a page
     # (DEBUG's included) nor an APPEND_SLASH redirect, which would drop a POST's body.
     re_path(r"^api/", http.not_found),
     path("", include("accounts.urls")),
+    path("", include("inbox.urls")),
     path("", include("league.urls")),
     path("", include("games.urls")),
 ]

@@ -40,6 +40,18 @@ def whole_number(value: Any, name: str, low: int, high: int) -> int:
     return value
 
 
+def flag(value: Any, name: str) -> bool:
+    """A yes or no in a query (``?unread=1``): 1, true or yes; 0, false, no or left out."""
+    if value is None:
+        return False
+    word = str(value).strip().lower()
+    if word in ("1", "true", "yes"):
+        return True
+    if word in ("0", "false", "no", ""):
+        return False
+    raise InvalidInput(f"{name} must be true or false (1 or 0)")
+
+
 def seat(value: Any, num_players: int) -> int:
     """A seat of a game of ``num_players``: a number the schema allows (else InvalidInput,
     400) that this game has (else RuleViolation, 422: well-formed, not this game's)."""

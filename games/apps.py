@@ -16,9 +16,11 @@ class GamesConfig(AppConfig):
         register_levels(BOTS)  # accounts knows bot users, games knows what bots there are
         from games import store, tasks
         from games.live import notices, push
+        from games.records import notices as record_notices
 
         store.on_write(push.after_write)  # the store knows no listener: the streams subscribe
         notices.connect()
+        store.on_write(record_notices.after_write)  # a record's confirmations and disputes
         tasks.connect()  # play's requests for work, answered by queueing a task
         post_migrate.connect(_guard_the_log, sender=self)
         # Clocks fire with no beat too (eager mode): the web process sweeps in a thread.

@@ -11,11 +11,6 @@ has committed. games knows nothing of ratings or leagues: they subscribe (league
 - ``invitation_sent(game, seat, user_id)``: a seat was offered to a person who has not taken
   it, at a new game or a rematch (games.live.push sees it in the write); the user stream
   (``/api/me/stream/``) passes it on.
-- ``round_paired(user_ids, notice)``: sent by the apps above (league) when a tournament round is
-  paired; games passes ``notice`` (a JSON-able dict) to each person's stream.
-- ``club_notice(user_ids, notice)``: sent by league when something in a club concerns a person
-  (their request to join answered, someone asking to join the club they organise, removed
-  from a club); passed on to their stream as ``round_paired``'s is, with ``"type": "club"``.
 
 - ``bot_levels_measured(slug, levels, games)``: ``manage.py simulate --rate`` let the bot
   levels play each other; ``levels`` maps each level (random, greedy, mcts) to the budget it
@@ -27,6 +22,10 @@ And one question the pages ask upward, since only the apps above know the answer
 - ``record_correctable(game, user)``: may ``user`` correct this club record? Receivers answer
   True or False; :func:`may_correct` is True if any of them says so (league answers: whoever
   recorded it, a league organiser, staff).
+- ``record_stewards(game)``: who settles a dispute of this club record or tournament table's
+  result, beside whoever recorded it: receivers answer a list of user ids (league answers with
+  the organisers of its league or tournament). Their inbox is told of the dispute
+  (games.live.notices).
 - ``game_over_panels(game)``: what to show at the end of a finished game beyond its result.
   Receivers answer ``(template name, context)`` or None; :func:`end_panels` collects them
   (league answers with each seat's rating change).
@@ -47,8 +46,7 @@ bot_levels_measured = Signal()
 record_correctable = Signal()
 turn_started = Signal()
 invitation_sent = Signal()
-round_paired = Signal()
-club_notice = Signal()
+record_stewards = Signal()
 # Work for a worker, sent once the transaction has committed; games.tasks answers each.
 bot_to_move = Signal()  # game_id, seat, version: a bot's (or a resigned seat's) move is due
 clock_started = Signal()  # game_id, seat, version, seconds: check the clock when it runs out

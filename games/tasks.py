@@ -2,7 +2,7 @@
 
 The top of the app: nothing imports this module but games.apps, whose ready() connects the
 receivers below. Play asks for work by signal (games.signals): a bot's move, a clock to check,
-an analysis, a turn's e-mail; the receivers here queue the task, once the write has committed.
+an analysis; the receivers here queue the task, once the write has committed.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ import threading
 from celery import shared_task
 from django.db import OperationalError
 
-from games.live import notices
 from games.play import analysis, services, sweeper
-from games.signals import analysis_wanted, bot_to_move, clock_started, turn_started
+from games.signals import analysis_wanted, bot_to_move, clock_started
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +53,6 @@ def sweep_stalled_bots() -> int:
     return sweeper.sweep()
 
 
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def turn_email(game_id: int, seat: int, version: int) -> bool:
-    """Mail a person that it is their turn (games.live.notices); once per turn, whatever the
-    retries."""
-    return notices.send_turn_email(game_id=game_id, seat=seat, version=version)
-
-
 @shared_task(acks_late=True, soft_time_limit=600, time_limit=660)
 def analyse_game(game_id: int) -> bool:
     """Compute a finished game's analysis; a duplicate delivery finds it done and does nothing."""
@@ -74,7 +66,6 @@ def connect() -> None:
     bot_to_move.connect(enqueue_bot_move, dispatch_uid="games.tasks.bot_move")
     clock_started.connect(enqueue_timeout, dispatch_uid="games.tasks.move_timeout")
     analysis_wanted.connect(enqueue_analysis, dispatch_uid="games.tasks.analyse_game")
-    turn_started.connect(enqueue_turn_email, dispatch_uid="games.tasks.turn_email")
 
 
 _eager = threading.local()
@@ -106,9 +97,3 @@ def enqueue_timeout(*, game_id: int, seat: int, version: int, seconds: float, **
 
 def enqueue_analysis(*, game_id: int, **kwargs) -> None:
     analyse_game.delay(game_id)
-
-
-def enqueue_turn_email(*, game, seat: int, user_id: int, **kwargs) -> None:
-    """A turn's e-mail, for a person who asked for one and a game without a short clock."""
-    if notices.wants_turn_email(game, user_id):
-        turn_email.delay(game.id, seat, game.version)

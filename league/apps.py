@@ -14,8 +14,10 @@ class LeagueConfig(AppConfig):
             game_over_panels,
             invitation_panels,
             record_correctable,
+            record_stewards,
             result_corrected,
         )
+        from league.notices import record_stewards as record_stewards_of
         from league.services.bot_levels import on_measured
         from league.visibility import closed_games
 
@@ -26,6 +28,8 @@ class LeagueConfig(AppConfig):
         # A finished game held for someone's agreement (league.consent) who has now answered.
         consent_changed.connect(_rate, dispatch_uid="league.rate.consent")
         record_correctable.connect(_may_correct, dispatch_uid="league.may_correct")
+        # A disputed record waits for its league's (or tournament's) organisers.
+        record_stewards.connect(record_stewards_of, dispatch_uid="league.record_stewards")
         game_finished.connect(_end_tournaments, dispatch_uid="league.tournament.end")
         # The end of a game on its page shows what it did to each player's rating.
         game_over_panels.connect(_rating_panel, dispatch_uid="league.rating_panel")

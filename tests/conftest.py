@@ -130,7 +130,7 @@ def _empty_state_cache(request):
     if not _uses_django(request):
         yield
         return
-    from games.live.notices import forget_choices
+    from inbox.delivery import forget_choices
     from games.store import state_cache
 
     state_cache.clear()

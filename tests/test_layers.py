@@ -1,5 +1,5 @@
-"""Imports run one way. Between the apps: core below accounts, accounts below games, games below
-league, config above them all. Inside games, room by room (games/play/__init__.py and its
+"""Imports run one way. Between the apps: core below accounts, accounts below the inbox, the
+inbox below games, games below league, config above them all. Inside games, room by room (games/play/__init__.py and its
 neighbours say what each holds): the store below play, play below live, tablelog and records,
 api and pages on top, and games.tasks reached by signal only. A lower room announces what
 happened (a signal, the store's write hook) and the room above subscribes; it never imports the
@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("core", "accounts", "games", "league", "config")
+PACKAGES = ("core", "accounts", "inbox", "games", "league", "config")
 
 # Each room (a package or a module, by dotted name), and what it must never import.
 ROOMS_ABOVE_PLAY = {"games.live", "games.tablelog", "games.records", "games.api", "games.pages"}
 NEVER = {
-    "core": {"accounts", "games", "league", "config"},
-    "accounts": {"games", "league", "config"},
+    "core": {"accounts", "inbox", "games", "league", "config"},
+    "accounts": {"inbox", "games", "league", "config"},
+    "inbox": {"games", "league", "config"},
     "games": {"league", "config"},
     "league": {"config"},
     "games.rules": {"games.store", "games.play", "games.models", *ROOMS_ABOVE_PLAY},

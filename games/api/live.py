@@ -102,7 +102,11 @@ class _UserGate(_Gate):
     permission_classes = [HasScope, IsAuthenticated]
 
     def open(self, request, **kwargs: Any) -> streams.UserFeed:
-        return streams.UserFeed(user=request.user)
+        # EventSource's Last-Event-ID, or ?after= from a page that let its stream rest (stream.js)
+        after = streams.last_notice_id(
+            request.headers.get("Last-Event-ID") or request.query_params.get("after")
+        )
+        return streams.UserFeed(user=request.user, after=after)
 
 
 # Only GET is served, and a GET changes nothing: the CSRF check has nothing to guard here, and
@@ -188,23 +192,45 @@ _EVENT_MESSAGE = {
 _NOTICE_MESSAGE = {
     "type": "object",
     "description": (
-        "One SSE message per notice, `data:` this JSON on one line, no `id:`. On connecting, "
-        "the stream first sends a `your_turn` for each game waiting for you and an "
-        "`invitation` for each seat offered to you; then notices as they happen. Keep-alive "
-        "comments, and the end of a revoked or expired token's stream, as on a game's stream."
+        "Your inbox as it changes. Each new notice is one SSE message, `id:` the notice's id "
+        "(EventSource resumes after it with Last-Event-ID), `data:` the notice as "
+        "`GET /api/me/notices/` gives it, plus the fields of its older shape (`type` your_turn, "
+        "invitation, round_paired or club, with `game`, `seat`, `name`, `accept`, `decline`, "
+        "`tournament`, `round`, `table` where they apply; `notice` for the other kinds). After "
+        'each change, a message without `id:`, `{"type": "counts", "unread", "turns", '
+        '"invitations"}`: what the nav shows. On connecting, the notices still open (what '
+        "waits for you now), then the counts; on reconnecting with Last-Event-ID, only those "
+        "after it. Keep-alive comments, and the end of a revoked or expired token's stream, as "
+        "on a game's stream."
     ),
     "required": ["type"],
     "properties": {
-        "type": {"type": "string", "enum": ["your_turn", "invitation", "round_paired"]},
+        "type": {
+            "type": "string",
+            "enum": ["your_turn", "invitation", "round_paired", "club", "notice", "counts"],
+        },
+        "id": {"type": "integer", "description": "the notice's id (not on counts)"},
+        "kind": {"type": "string", "description": "the notice's kind (inbox.kinds)"},
+        "text": {"type": "string", "description": "the notice, in words"},
+        "url": {"type": "string", "description": "where it leads"},
+        "created": {"type": "string", "format": "date-time"},
+        "read": {"type": "boolean"},
         "game": {"type": "integer", "nullable": True, "description": "the game (null for a bye)"},
         "seat": {"type": "integer"},
         "version": {"type": "integer", "description": "your_turn: the version your turn began"},
         "name": {"type": "string", "description": "the game's name"},
-        "url": {"type": "string", "description": "its page"},
         "accept": {"type": "string", "description": "invitation: where to POST {seat} to accept"},
         "decline": {"type": "string", "description": "invitation: where to POST to decline"},
         "tournament": {"type": "string", "description": "round_paired: the tournament"},
         "round": {"type": "integer", "description": "round_paired: the round's number"},
+        "table": {
+            "type": "integer",
+            "nullable": True,
+            "description": "round_paired: your table's number (null for a bye)",
+        },
+        "unread": {"type": "integer", "description": "counts: notices not yet read (the bell)"},
+        "turns": {"type": "integer", "description": "counts: games where it is your turn"},
+        "invitations": {"type": "integer", "description": "counts: seats offered to you"},
     },
 }
 
@@ -266,12 +292,25 @@ def add_stream_paths(result, generator, request, public):
             {"422": {"description": "?after= names a version the game has not reached"}},
         )
     }
+    resume = {
+        **last,
+        "description": "sent by EventSource on reconnecting: resume after this notice's id "
+        "(one that is not a number is ignored)",
+    }
     paths["/api/me/stream/"] = {
         "get": _operation(
             "api_me_stream",
-            "Your turns, invitations and tournament rounds, as they happen",
+            "Your inbox's notices (your turns, invitations, rounds...) as they come",
             "UserStreamMessage",
-            [],
+            [
+                resume,
+                {
+                    "name": "after",
+                    "in": "query",
+                    "schema": {"type": "integer", "minimum": 0},
+                    "description": "as Last-Event-ID: only the notices after this id",
+                },
+            ],
         )
     }
     return result

@@ -1,135 +1,186 @@
-"""What a person is told when it becomes their turn, when they are invited to a seat and when a
-tournament round pairs them: a notice on their stream (games.live.streams), and for a turn in a game
-without a short clock, an e-mail if they asked for one (accounts.Profile)."""
+"""What waits for a person in games, kept in their inbox (inbox.services): their turn, a seat
+offered to them (a rematch too); a club record's are games.records.notices'. Each is opened when it begins to wait and closed when it no longer does, from the
+store's writes (games.store.on_write, after commit); the inbox's changes go on to the person's
+stream (/api/me/stream/, games.live.streams) from here, since games owns the streams.
+
+Notices are keyed by the matter (``game:12:turn``, ``game:12:invite``): one open notice each, closed by key. A write that committed while this
+process could not write its notice (a crash between the two) is mended when the person's
+stream next opens (:func:`mend`)."""
 
 from __future__ import annotations
 
-import threading
-import time
+import logging
+from typing import Any
 
 from django.conf import settings
-from django.db.models.signals import post_delete, post_save
+from django.urls import reverse
 
-from games import store
-from games.live import push, streams
-from games.signals import club_notice, invitation_sent, round_paired, turn_started
+from games.catalog import game_name
+from games.live import push
+from games.models import Game, GameMode, GameStatus, Seat
+from games.signals import invitation_sent, turn_started
+from inbox import services as inbox
+from inbox.signals import notices_changed
+
+log = logging.getLogger(__name__)
 
 
 def connect() -> None:
+    from games import store
+
     turn_started.connect(on_turn_started, dispatch_uid="games.live.notices.turn")
     invitation_sent.connect(on_invitation_sent, dispatch_uid="games.live.notices.invitation")
-    round_paired.connect(on_round_paired, dispatch_uid="games.live.notices.round")
-    club_notice.connect(on_club_notice, dispatch_uid="games.live.notices.club")
-    from accounts.models import Profile
+    notices_changed.connect(on_inbox_changed, dispatch_uid="games.live.notices.stream")
+    store.on_write(after_write)
 
-    post_save.connect(_forget_choice, sender=Profile, dispatch_uid="games.live.notices.profile")
-    post_delete.connect(
-        _forget_choice, sender=Profile, dispatch_uid="games.live.notices.profile-gone"
-    )
+
+# -- the person's stream --------------------------------------------------------------------------
+
+
+def on_inbox_changed(*, user_id: int, notice, counts, db: str = "default", **kwargs) -> None:
+    """Pass a change of someone's inbox on to their stream, if they are listening: the new
+    notice (with its id) and the counts the nav shows."""
+    push.notify_user(user_id, lambda: {"notice": notice, "counts": counts()}, db)
+
+
+# -- turns and invitations ------------------------------------------------------------------------
+
+
+def _names(game, seat: int) -> str:
+    others = [s for s in game.seats if s.index != seat]
+    names = [("a bot" if s.bot else s.name) for s in others]
+    if not names:
+        return ""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def on_turn_started(*, game, seat: int, user_id: int, **kwargs) -> None:
-    push.notify_user(user_id, lambda: streams.turn_notice(game, seat), game.db)
-
-
-def on_invitation_sent(*, game, seat: int, user_id: int, **kwargs) -> None:
-    push.notify_user(user_id, lambda: streams.invitation_notice(game, seat), game.db)
-
-
-def on_round_paired(*, user_ids, notice, **kwargs) -> None:
-    for user_id in user_ids:
-        push.notify_user(user_id, {"type": "round_paired", **notice})
-
-
-def on_club_notice(*, user_ids, notice, **kwargs) -> None:
-    for user_id in user_ids:
-        push.notify_user(user_id, {"type": "club", **notice})
+    inbox.notify(user_id, "your_turn", **turn_notice(game, seat), db=game.db)
 
 
 def turn_based(game) -> bool:
-    """A game played over days, not at the board: no clock, or a long one."""
+    """A game played over days, not at the board: no clock, or a long one. Only its turns
+    go beyond the site (mail, push): in a game with a short clock the player is at the page."""
+    bank = getattr(game, "bank_seconds", None)
+    if bank is not None:
+        return bank >= settings.HADAL_TURN_EMAIL_MIN_CLOCK
     return game.move_seconds is None or game.move_seconds >= settings.HADAL_TURN_EMAIL_MIN_CLOCK
 
 
-# Whether a person asked for turn e-mails, as this process last read it: (answer, read at).
-# A move is the hot path and most turns go to people who did not ask, so the read is kept for
-# CHOICE_SECONDS. Saving a Profile forgets it at once in the process that saved it; another
-# process sees the change within CHOICE_SECONDS. Nothing wrong can be sent meanwhile: the task
-# reads the Profile afresh before it mails (send_turn_email).
-CHOICE_SECONDS = 60.0
-_choices: dict[tuple[str, int], tuple[bool, float]] = {}
-_choices_lock = threading.Lock()
+def turn_notice(game, seat: int) -> dict[str, Any]:
+    name, against = game_name(game.slug), _names(game, seat)
+    return {
+        "text": f"Your turn in {name}" + (f" against {against}" if against else ""),
+        "url": reverse("game-detail", args=[game.id]),
+        "key": f"game:{game.id}:turn",
+        "data": {"game": game.id, "seat": seat, "version": game.version, "name": name},
+        "reach": turn_based(game),
+    }
 
 
-def forget_choices() -> None:
-    """Forget every kept answer (the tests' rolled-back users leave their ids to the next)."""
-    with _choices_lock:
-        _choices.clear()
-
-
-def _forget_choice(*, instance, **kwargs) -> None:
-    with _choices_lock:
-        for key in [key for key in _choices if key[1] == instance.user_id]:
-            del _choices[key]
-
-
-def wants_turn_email(game, user_id: int) -> bool:
-    """For a game that qualifies, whether the person asked: one indexed read a minute at most."""
-    if not turn_based(game):
-        return False
-    db = store.where(game)
-    key, now = (db, user_id), time.monotonic()
-    known = _choices.get(key)
-    if known is not None and now - known[1] < CHOICE_SECONDS:
-        return known[0]
-    from accounts.models import Profile
-
-    wants = Profile.objects.using(db).filter(user_id=user_id, turn_emails=True).exists()
-    with _choices_lock:
-        if len(_choices) > 10_000:
-            _choices.clear()
-        _choices[key] = (wants, now)
-    return wants
-
-
-def send_turn_email(*, game_id: int, seat: int, version: int) -> bool:
-    """Mail the person at ``seat`` that it is their turn, which began at ``version``: only while
-    it still is, if they asked for it, to their verified address if they have one, and once
-    per turn however often this is asked (a task delivered twice)."""
-    from django.contrib.auth import get_user_model
-    from django.core.cache import cache
-    from django.core.mail import send_mail
-    from django.urls import reverse
-
-    from accounts.addresses import verified_address
-    from games import store
-    from games.catalog import game_name
-
-    head = store.load_head(game_id)
-    if head is None or head.status != "active" or head.current_player != seat:
-        return False
-    row = head.seats[seat]
-    if row.bot or row.resigned or row.user_id is None or not turn_based(head):
-        return False
-    user = get_user_model().objects.filter(pk=row.user_id).select_related("profile").first()
-    profile = getattr(user, "profile", None) if user is not None else None
-    if profile is None or not profile.turn_emails or not user.is_active:
-        return False
-    address = verified_address(user)  # never one nobody has confirmed
-    if address is None:
-        return False
-    if not cache.add(f"hadal:turn-mail:{head.db}:{game_id}:{seat}:{version}", 1, 30 * 86400):
-        return False
-    name = game_name(head.slug)
-    link = settings.HADAL_SITE_URL.rstrip("/") + reverse("game-detail", args=[game_id])
-    send_mail(
-        subject=f"Your turn in {name}",
-        message=(
-            f"Hello {user.username},\n\nit is your turn in {name}.\n\n{link}\n\n"
-            "You get this because you asked for an e-mail when it is your turn; "
-            f"to stop, untick it at {settings.HADAL_SITE_URL.rstrip('/')}{reverse('settings')}."
-        ),
-        from_email=None,
-        recipient_list=[address],
+def on_invitation_sent(*, game, seat: int, user_id: int, **kwargs) -> None:
+    rematch = Game.objects.using(game.db).filter(pk=game.id, rematch_of__isnull=False).exists()
+    inbox.notify(
+        user_id, "rematch" if rematch else "invitation", **invitation_notice(game, seat, rematch)
     )
-    return True
+
+
+def invitation_notice(game, seat: int, rematch: bool = False) -> dict[str, Any]:
+    name, others = game_name(game.slug), _names(game, seat)
+    text = (
+        f"A rematch of {name} is offered to you" + (f" with {others}" if others else "")
+        if rematch
+        else f"You are invited to play {name}" + (f" with {others}" if others else "")
+    )
+    return {
+        "text": text,
+        "url": reverse("game-detail", args=[game.id]),
+        "key": f"game:{game.id}:invite",
+        "data": {
+            "game": game.id,
+            "seat": seat,
+            "name": name,
+            "accept": reverse("api-game-accept", args=[game.id]),
+            "decline": reverse("api-game-decline", args=[game.id]),
+        },
+    }
+
+
+def after_write(before, after, events, connection) -> None:
+    """Close what a write settled: the turn of whoever just had it, the invitations answered,
+    everything of a game that ended (a game played here; records: games.records.notices)."""
+    db = after.db
+    if after.mode != GameMode.PLAY or not before.version:
+        return
+    if after.status != GameStatus.ACTIVE:
+        if before.status == GameStatus.ACTIVE:
+            inbox.done(f"game:{after.id}:", prefix=True, db=db)
+        return
+    was = before.current_player
+    if was is not None and 0 <= was < len(before.seats) and before.seats[was].user_id:
+        had_it = before.seats[was].user_id
+        now = after.current_player
+        holder = (
+            after.seats[now].user_id if now is not None and 0 <= now < len(after.seats) else None
+        )
+        if holder != had_it or after.seats[was].resigned:
+            inbox.done(f"game:{after.id}:turn", user_ids=[had_it], db=db)
+    answered = [
+        s.user_id
+        for s, was_seat in zip(after.seats, before.seats)
+        if s.user_id is not None and s.accepted and not was_seat.accepted
+    ]
+    if answered:
+        inbox.done(f"game:{after.id}:invite", user_ids=answered, db=db)
+
+
+def mend(user) -> None:
+    """Open the turn and invitation notices a person should have and close those that no
+    longer hold, from their seats (two queries, three when something is off): what a crash
+    between a move and its notice would have left wrong."""
+    seats = list(
+        Seat.objects.filter(
+            user=user,
+            bot="",
+            resigned=False,
+            game__status=GameStatus.ACTIVE,
+            game__mode=GameMode.PLAY,
+        )
+        .select_related("game")
+        .order_by("game_id", "index")
+    )
+    should = {}
+    for seat in seats:
+        if not seat.accepted:
+            should[f"game:{seat.game_id}:invite"] = seat
+        if seat.game.current_player == seat.index:
+            should[f"game:{seat.game_id}:turn"] = seat
+    open_keys = set(
+        user.notices.filter(
+            done_at__isnull=True, kind__in=("your_turn", "invitation", "rematch")
+        ).values_list("key", flat=True)
+    )
+    for key in open_keys - set(should):
+        inbox.done(key, user_ids=[user.pk])
+    missing = [key for key in should if key not in open_keys]
+    if not missing:
+        return
+    heads = {g.id: g for g in _heads({should[k].game_id for k in missing})}
+    for key in missing:
+        seat = should[key]
+        head = heads[seat.game_id]
+        if key.endswith(":turn"):
+            inbox.notify(user.pk, "your_turn", **turn_notice(head, seat.index))
+        else:
+            rematch = seat.game.rematch_of_id is not None
+            inbox.notify(
+                user.pk,
+                "rematch" if rematch else "invitation",
+                **invitation_notice(head, seat.index, rematch),
+            )
+
+
+def _heads(game_ids: set[int]):
+    from games import store
+
+    return [store.load_head(pk) for pk in sorted(game_ids)]

@@ -15,9 +15,10 @@ Message format (documented in the OpenAPI schema, games.api.live.SCHEMA):
 
 one message per event, ``id`` its version, so that a client that reconnects with
 ``Last-Event-ID`` resumes after it. ``head`` is the game's version once the batch the event
-belongs to is in, and ``current_player`` whose turn it is then. A person's stream sends
-``{"type": "your_turn" | "invitation" | "round_paired", "game": id, ...}`` without ids; on
-connecting it first says which games wait for them now. A comment line (``: keep-alive``)
+belongs to is in, and ``current_player`` whose turn it is then. A person's stream sends each
+new notice of their inbox (inbox.services.message: ``{"type", "id", "kind", "text", "url",
+"created", "read", ...}``) with its id as ``id:``, and after it ``{"type": "counts", "unread",
+"turns", "invitations"}``; on connecting it first sends what waits for them now. A comment line (``: keep-alive``)
 comes every HADAL_STREAM_KEEPALIVE seconds when nothing else does.
 
 A stream opened with a token asks about it again every HADAL_STREAM_KEEPALIVE seconds (one
@@ -37,15 +38,14 @@ from typing import Any, TypeVar
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
-from django.urls import reverse
 
 from core import inputs
-from games.catalog import game_name
 from games.live import leases as stream_leases
 from games.live import push
-from games.models import GameMode, GameStatus, Seat
+from games.models import GameStatus
 from games.play import reads
 from games.selectors import game_with_seats
+from inbox import services as inbox
 
 T = TypeVar("T")
 RETRY_MS = 3000
@@ -194,66 +194,55 @@ def last_event_id(header: str | None, asked: int, version: int) -> int:
 
 
 class UserFeed(Feed):
-    """Notices for ``user``: their turn, invitations, tournament rounds paired."""
+    """A person's inbox as it changes (inbox): each new notice, with its id as the message's
+    ``id:``, then the counts the nav shows (``{"type": "counts", ...}``, no id).
 
-    def __init__(self, *, user):
+    On connecting, the notices still open (what waits now), oldest first; on reconnecting
+    with ``Last-Event-ID``, those still open that came after it. Either way, the counts."""
+
+    def __init__(self, *, user, after: int | None = None):
         self.user = user
         self.channel = push.user_channel(user.pk)
+        self.last = after
         self.done = False
 
     def catch_up(self) -> str:
-        """What waits for them now: games where it is their turn, seats they are offered."""
-        return "".join(frame(n) for n in waiting_for(self.user))
+        """What waits for them now (the database: run it in a thread)."""
+        from games.live import notices
+
+        if self.last is None:
+            notices.mend(self.user)
+        rows = self.user.notices.filter(done_at__isnull=True)
+        if self.last is not None:
+            rows = rows.filter(pk__gt=self.last)
+        chunk = "".join(
+            frame(inbox.message(n), n.pk) for n in rows.order_by("id")[: inbox.PAGE * 4]
+        )
+        for notice_id in rows.order_by("-id").values_list("id", flat=True)[:1]:
+            self.last = max(self.last or 0, notice_id)
+        return chunk + counts_frame(inbox.counts(self.user.pk))
 
     def receive(self, message: str) -> str | None:
         if message == push.RESYNC:
             return None
-        return frame(json.loads(message))
+        payload = json.loads(message)
+        chunk, notice = "", payload.get("notice")
+        if notice is not None:
+            if self.last is not None and notice["id"] <= self.last:
+                return ""  # sent already, by catch_up
+            self.last = notice["id"]
+            chunk = frame(notice, notice["id"])
+        return chunk + counts_frame(payload["counts"])
 
 
-def waiting_for(user) -> list[dict[str, Any]]:
-    """The notices that hold for ``user`` at this moment, in one query."""
-    seats = (
-        Seat.objects.filter(
-            user=user,
-            bot="",
-            resigned=False,
-            game__status=GameStatus.ACTIVE,
-            game__mode=GameMode.PLAY,
-        )
-        .select_related("game")
-        .order_by("game_id", "index")
-    )
-    notices = []
-    for seat in seats:
-        if not seat.accepted:
-            notices.append(invitation_notice(seat.game, seat.index))
-        if seat.game.current_player == seat.index:
-            notices.append(turn_notice(seat.game, seat.index))
-    return notices
+def counts_frame(counts: dict[str, int]) -> str:
+    return frame({"type": "counts", **counts})
 
 
-def turn_notice(game, seat: int) -> dict[str, Any]:
-    return {
-        "type": "your_turn",
-        "game": game.pk,
-        "seat": seat,
-        "version": game.version,
-        "name": game_name(game.slug),
-        "url": reverse("game-detail", args=[game.pk]),
-    }
-
-
-def invitation_notice(game, seat: int) -> dict[str, Any]:
-    return {
-        "type": "invitation",
-        "game": game.pk,
-        "seat": seat,
-        "name": game_name(game.slug),
-        "url": reverse("game-detail", args=[game.pk]),
-        "accept": reverse("api-game-accept", args=[game.pk]),
-        "decline": reverse("api-game-decline", args=[game.pk]),
-    }
+def last_notice_id(header: str | None) -> int | None:
+    """Where a reconnecting person's stream resumes: after its Last-Event-ID, a notice's id;
+    from the start (what waits now) if there is none, or it is not a number."""
+    return inputs.whole_number_or_none(header, 0, inputs.BIGINT)
 
 
 # -- the loops ------------------------------------------------------------------------------------

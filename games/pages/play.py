@@ -34,6 +34,7 @@ from games.records import reads as record_reads
 from games.rules import CHANCE
 from games.selectors import game_with_seats
 from games.store import VersionConflict
+from inbox import services as inbox
 
 RECENT_GAMES = 20
 MY_GAMES = 50
@@ -66,6 +67,8 @@ def game_list(request):
         {
             "my_games": [_row(game, user) for game in mine],
             "other_games": [_row(game, user) for game in _active_first(others, RECENT_GAMES)],
+            # What waits for them leads the page (the inbox's open notices that ask them to act).
+            "waiting_notices": inbox.waiting(user) if user.is_authenticated else [],
         },
     )
 

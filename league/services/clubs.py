@@ -3,7 +3,7 @@ by name, an invite link, a request to join), the roles (owner, organisers, membe
 the club over, leaving it and being removed, and a tournament's own organisers.
 
 Every change is written to the club's log (league.models.ClubEvent), and whoever it concerns is
-told on their stream (games.signals.club_notice). A member who leaves or is removed keeps
+told in their inbox (league.notices). A member who leaves or is removed keeps
 their place in the standings: those are the club's games, not its member list.
 """
 
@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts.bots import is_bot
 from core import inputs
 from core.errors import Conflict, InvalidInput, NotYourSeat, Refused, UnknownName
-from games.signals import club_notice
+from league import notices
 from league.models import (
     ORGANISING,
     ClubEvent,
@@ -54,17 +54,8 @@ def _log(league: League, kind: str, *, actor=None, member=None, **data: Any) -> 
 
 
 def _tell(users, text: str, league: League, **extra: Any) -> None:
-    """Tell ``users`` (ids) ``text`` about ``league`` on their streams, once this commits."""
-    ids = list(users)
-    notice = {
-        "text": text,
-        "league": league.slug,
-        "url": reverse("league-detail", args=[league.slug]),
-        **extra,
-    }
-    transaction.on_commit(
-        lambda: club_notice.send_robust(sender=League, user_ids=ids, notice=notice)
-    )
+    """Tell ``users`` (ids) ``text`` about ``league``, in their inbox (league.notices)."""
+    notices.club_news(users, text, league, **extra)
 
 
 def _organiser_ids(league: League) -> list[int]:
@@ -278,7 +269,7 @@ def join_ask(*, league: League, by: AbstractUser, message: Any = "") -> JoinRequ
         )
     request = JoinRequest.objects.create(league=league, user=by, message=message)
     _log(league, "asked to join", actor=by, member=by)
-    _tell(_organiser_ids(league), f"{by.username} asks to join {league.name}", league)
+    notices.join_asked(league, _organiser_ids(league), by)
     return request
 
 
@@ -303,6 +294,7 @@ def join_answer(*, league: League, player: Any, accept: bool, by: AbstractUser) 
     )
     if request is None:
         raise UnknownName(f"{player} has no request to join {league.name} waiting")
+    notices.join_answered(league, request.user_id)
     if accept:
         if not request.user.is_active:
             raise Conflict(f"{player} is no longer a member of the service")

@@ -19,7 +19,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 from django.db import connection, transaction
-from django.urls import reverse
 from django.utils import timezone
 
 from accounts.bots import bot_level, bot_user, is_bot, is_house_bot
@@ -40,8 +39,7 @@ from games.play import services as game_services
 from games.play import steps
 from games.records import reads as record_reads
 from games.records import table_results
-from games.signals import round_paired
-from league import pairing, permissions
+from league import notices, pairing, permissions
 from league.models import (
     Entry,
     Membership,
@@ -121,6 +119,9 @@ def tournament_create(*, spec: TournamentSpec, created_by: AbstractUser) -> Tour
             "seeds": [u.username for u in seeded],
         },
     )
+    if tournament.check_in:
+        for user in seeded:
+            notices.check_in_open(tournament, user.pk)
     return tournament
 
 
@@ -276,12 +277,9 @@ def _over(tournament: Tournament, done: list[Round]) -> bool:
 def _finish(tournament: Tournament, by, done: list[Round]) -> None:
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
-    _log(
-        tournament,
-        "TournamentFinished",
-        by,
-        {"rounds": len(done), "champion": _champion(tournament, done)},
-    )
+    champion = _champion(tournament, done)
+    _log(tournament, "TournamentFinished", by, {"rounds": len(done), "champion": champion})
+    notices.tournament_finished(tournament, champion)
 
 
 def _champion(tournament: Tournament, done: list[Round]) -> str | None:
@@ -471,14 +469,14 @@ def _write_round(
         tournament=tournament, number=number, attempt=attempt, stage=stage
     )
     entries = {e.user.username: e for e in tournament.entries.select_related("user")}
-    paired: list[tuple[int | None, list[int]]] = []
+    paired: list[tuple[int | None, int | None, list[int]]] = []
     for index, seats in enumerate(pairing_.tables, start=1):
         game = _table_game(tournament, seats, by)
         Table.objects.create(round=round_, number=index, game=game)
-        paired.append((game.pk, [entries[name].user_id for name in seats]))
+        paired.append((index, game.pk, [entries[name].user_id for name in seats]))
     round_.byes.set([entries[name] for name in pairing_.byes])
-    paired.append((None, [entries[name].user_id for name in pairing_.byes]))
-    transaction.on_commit(lambda: _announce_round(tournament, number, paired))
+    paired.append((None, None, [entries[name].user_id for name in pairing_.byes]))
+    notices.round_paired(tournament, number, paired)
     _log(
         tournament,
         "RoundPaired",
@@ -492,16 +490,6 @@ def _write_round(
         },
     )
     return round_
-
-
-def _announce_round(
-    tournament: Tournament, number: int, paired: list[tuple[int | None, list[int]]]
-) -> None:
-    """Tell each player's stream (games.live.notices) where they play the round just paired."""
-    url = reverse("tournament-detail", args=[tournament.pk])
-    for game_id, user_ids in paired:
-        notice = {"tournament": tournament.name, "round": number, "game": game_id, "url": url}
-        round_paired.send_robust(sender=Tournament, user_ids=user_ids, notice=notice)
 
 
 def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
@@ -656,6 +644,8 @@ def _enter(tournament: Tournament, user, by) -> Entry:
     entry.save()
     kind = "EntryWaitlisted" if waitlisted else "EntryAdded"
     _log(tournament, kind, by, {"player": user.username, "after_round": played})
+    if tournament.check_in and not waitlisted and not started:
+        notices.check_in_open(tournament, user.pk)
     return entry
 
 
@@ -765,6 +755,14 @@ def _promote(tournament: Tournament, by) -> None:
         entry.waitlisted = False
         entry.save(update_fields=["waitlisted"])
         _log(tournament, "EntryPromoted", by, {"player": entry.user.username})
+        notices.tell(
+            [entry.user_id],
+            "tournament",
+            f"A place came free in {tournament.name}: you are in",
+            notices.tournament_url(tournament),
+        )
+        if tournament.check_in:
+            notices.check_in_open(tournament, entry.user_id)
 
 
 @transaction.atomic
@@ -824,6 +822,7 @@ def entry_check_in(*, tournament: Tournament, player: str, by: AbstractUser) -> 
     entry.checked_in = True
     entry.save(update_fields=["checked_in"])
     _log(tournament, "CheckedIn", by, {"player": player})
+    notices.checked_in(tournament, entry.user_id)
     if by.pk == entry.user_id and entry.answer == Entry.Answer.INVITED:
         # Checking in yourself is saying yes: you are there to play.
         entry.answer = Entry.Answer.ACCEPTED

@@ -1,7 +1,8 @@
-/* On every page for a signed-in person: their stream (/api/me/stream/) keeps the nav's "Your
-   turn" count and the tab's title up to date, and, if they have allowed it, the browser's
-   notifications say when it becomes their turn or they are invited while the page is hidden.
-   Notifications are asked for only when the person presses the button (data-turn-alerts). */
+/* On every page for a signed-in member: their inbox's stream (/api/me/stream/) keeps the nav
+   up to date without a reload (the bell's unread count, "Your turn: N games", the invitations'
+   count, the tab's title), tells the page of each new notice ("hadal:notice", for the inbox page
+   and the home page's list of what waits), and, if the member has allowed this browser's
+   notifications, raises one for a new notice while the page is hidden. */
 
 import {openStream, turnTitle} from "./stream.js";
 
@@ -32,45 +33,59 @@ function showAlertState() {
   }
 }
 
-function alert(title, body, url) {
+function alert(notice) {
   if (!("Notification" in window) || Notification.permission !== "granted") return;
   if (!document.hidden) return;
-  const shown = new Notification(title, {body, tag: url});
-  shown.addEventListener("click", () => { window.focus(); window.location.assign(url); });
+  const shown = new Notification("Hadal", {body: notice.text, tag: `notice-${notice.id}`});
+  shown.addEventListener("click", () => {
+    window.focus();
+    window.location.assign(`/inbox/${notice.id}/`);
+  });
+}
+
+function setCount(node, count) {
+  if (!node) return;
+  node.textContent = String(count);
+  node.hidden = count === 0;
+}
+
+function showCounts({unread, turns, invitations}) {
+  const bell = document.getElementById("nav-bell");
+  if (bell) {
+    bell.dataset.count = unread;
+    bell.setAttribute("aria-label", unread ? `Inbox: ${unread} unread` : "Inbox");
+    setCount(document.getElementById("nav-bell-count"), unread);
+  }
+  const nav = document.getElementById("nav-turns");
+  if (nav) {
+    nav.hidden = turns === 0;
+    nav.textContent = `Your turn: ${turns} game${turns === 1 ? "" : "s"}`;
+    nav.dataset.count = turns;
+  }
+  const invited = document.getElementById("nav-invitations-count");
+  if (invited) {
+    setCount(invited, invitations);
+    invited.setAttribute("aria-label", `${invitations} waiting`);
+  }
+  // A game page's title speaks for its own game (game.js).
+  if (!document.getElementById("game")) turnTitle(turns > 0);
 }
 
 function listen() {
-  const nav = document.getElementById("nav-turns");
-  if (!nav) return;
-  const waiting = new Set();
-  const show = () => {
-    const count = waiting.size;
-    nav.hidden = count === 0;
-    nav.textContent = `Your turn: ${count} game${count === 1 ? "" : "s"}`;
-    nav.dataset.count = count;
-    // A game page's title speaks for its own game (game.js).
-    if (!document.getElementById("game")) turnTitle(count > 0);
-  };
-  document.addEventListener("hadal:turn", (event) => {
-    const {game, yours} = event.detail;
-    if (yours) waiting.add(game);
-    else waiting.delete(game);
-    show();
-  });
+  if (!document.getElementById("nav-bell")) return;
+  let connected = false;
   openStream(STREAM, {
-    // Each (re)connection starts with what waits now: count afresh from it.
-    onOpen: () => waiting.clear(),
-    onMessage: (notice) => {
-      if (notice.type === "your_turn") {
-        const fresh = !waiting.has(notice.game);
-        waiting.add(notice.game);
-        if (fresh) alert(`Your turn in ${notice.name}`, "The others have moved.", notice.url);
-      } else if (notice.type === "invitation") {
-        alert(`You are invited to ${notice.name}`, "Take your seat or decline.", notice.url);
-      } else if (notice.type === "round_paired") {
-        alert(`${notice.tournament}: round ${notice.round} is paired`, "", notice.url || "/");
+    onOpen: () => { connected = true; },
+    onMessage: (message) => {
+      if (message.type === "counts") {
+        showCounts(message);
+        return;
       }
-      show();
+      if (message.id === undefined) return;
+      document.dispatchEvent(new CustomEvent("hadal:notice", {detail: message}));
+      // What was open when the stream (re)connected is not news: alert only what comes after.
+      if (connected && !message.read && message.created
+          && Date.now() - Date.parse(message.created) < 60000) alert(message);
     },
     onLost: () => {},
     // Alerts are for a hidden page: with them on, keep listening while hidden.

@@ -244,40 +244,96 @@ def test_an_abyss_stream_for_one_seat_never_carries_the_other_seats_tokens(serve
 # -- a person's stream ----------------------------------------------------------------------------
 
 
+def notices(stream, until) -> list[dict]:
+    """The notices (messages with an id) up to the first for which ``until`` holds; the
+    counts that follow each are left aside."""
+    seen = stream.messages_until(lambda m: "id" in m and until(m["data"]))
+    return [m for m in seen if "id" in m]
+
+
 def test_my_stream_says_when_it_becomes_my_turn_and_when_i_am_invited(server, alice, bob):
     game = new_game(alice)
     mine = Stream(server, "/api/me/stream/", token(bob))
-    # On connecting: what waits for bob now, the seat he is offered.
-    opening = mine.next_message()["data"]
-    assert opening == {**opening, "type": "invitation", "game": game.pk, "seat": 1}
-    appended = move(server, game.pk, token(alice))
-    game.refresh_from_db()
-    if game.current_player == 1:
-        notice = mine.next_message()["data"]
-        assert notice == {
-            **notice,
-            "type": "your_turn",
-            "game": game.pk,
-            "seat": 1,
-            "version": appended["version"],
-        }
+    # On connecting: what waits for bob now, the seat he is offered, then his counts.
+    opening = mine.next_message()
+    assert opening["data"] == {
+        **opening["data"],
+        "type": "invitation",
+        "kind": "invitation",
+        "game": game.pk,
+        "seat": 1,
+        "url": f"/games/{game.pk}/",
+        "read": False,
+    }
+    assert opening["id"] == str(opening["data"]["id"])  # a reconnect resumes after it
+    assert mine.next_message()["data"] == {
+        "type": "counts",
+        "unread": 1,
+        "turns": 0,
+        "invitations": 1,
+    }
+    while game.current_player != 1:
+        appended = move(server, game.pk, token(alice))
+        game.refresh_from_db()
+    [turn] = notices(mine, lambda n: n["kind"] == "your_turn")
+    assert turn["data"] == {
+        **turn["data"],
+        "type": "your_turn",
+        "game": game.pk,
+        "seat": 1,
+        "version": appended["version"],
+        "text": "Your turn in Deep Sea Adventure against alice",
+    }
+    assert mine.next_message()["data"]["turns"] == 1
     invited = services.game_create(
         slug=DSA, seats=[{"user": "alice"}, {"user": "bob"}], options={}, created_by=alice
     )
-    arrived = mine.messages_until(lambda m: m["data"]["game"] == invited.pk)
+    arrived = notices(mine, lambda n: n.get("game") == invited.pk)
     assert arrived[-1]["data"]["type"] == "invitation"
+    assert int(arrived[-1]["id"]) > int(turn["id"])
     mine.close()
+    # Reconnecting after the turn's notice: only what came after it and is still open.
+    again = Stream(server, "/api/me/stream/", {**token(bob), "Last-Event-ID": turn["id"]})
+    resumed = again.next_message()
+    assert resumed["id"] == arrived[-1]["id"]
+    assert again.next_message()["data"] == {
+        "type": "counts",
+        "unread": 3,
+        "turns": 1,
+        "invitations": 2,
+    }
+    again.close()
 
 
 def test_a_paired_round_reaches_the_players_streams(server, alice, bob):
-    from games.signals import round_paired
+    from league.services import tournaments
+    from league.tournament_spec import TournamentSpec
 
-    mine = Stream(server, "/api/me/stream/", token(bob))
-    round_paired.send(
-        sender=None, user_ids=[bob.pk], notice={"tournament": "Cup", "round": 1, "game": None}
+    tournament = tournaments.tournament_create(
+        spec=TournamentSpec(
+            name="Cup",
+            game=DSA,
+            format="swiss",
+            table_size=2,
+            rounds=1,
+            mode="table",
+            players=["alice", "bob"],
+        ),
+        created_by=alice,
     )
-    notice = mine.next_message()["data"]
-    assert notice == {"type": "round_paired", "tournament": "Cup", "round": 1, "game": None}
+    mine = Stream(server, "/api/me/stream/", token(bob))
+    tournaments.round_pair(tournament=tournament, by=alice)
+    [notice] = notices(mine, lambda n: n["type"] == "round_paired")
+    assert notice["data"] == {
+        **notice["data"],
+        "type": "round_paired",
+        "kind": "round_paired",
+        "tournament": "Cup",
+        "round": 1,
+        "table": 1,
+        "text": "Round 1 of Cup: you play at table 1",
+        "url": f"/tournaments/{tournament.pk}/",
+    }
     mine.close()
 
 

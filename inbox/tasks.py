@@ -1,0 +1,26 @@
+"""The inbox's work for a worker: delivering a notice beyond the site (inbox.delivery). The
+top of the app: only inbox.apps imports it, to connect the receiver that queues the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from django.db import OperationalError
+
+from inbox import delivery
+from inbox.signals import notice_created
+
+
+@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def deliver(notice_id: int) -> dict[str, bool]:
+    return delivery.deliver(notice_id)
+
+
+def connect() -> None:
+    notice_created.connect(enqueue_delivery, dispatch_uid="inbox.tasks.deliver")
+
+
+def enqueue_delivery(*, notice, **kwargs: Any) -> None:
+    if delivery.worth_a_task(notice):
+        deliver.delay(notice.pk)
