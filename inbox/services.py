@@ -10,7 +10,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import IntegrityError, router, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, DateTimeField, Q, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from core.errors import InvalidInput
@@ -75,16 +76,19 @@ def done(
     db = db or router.db_for_write(Notice)
     rows = Notice.objects.using(db).filter(done_at__isnull=True)
     rows = rows.filter(key__startswith=key) if prefix else rows.filter(key=key)
-    if user_ids is not None:
-        rows = rows.filter(user_id__in=list(user_ids))
-    with transaction.atomic(using=db):
+    if user_ids is None:
         users = sorted(set(rows.values_list("user_id", flat=True)))
         if not users:
             return []
-        now = timezone.now()
-        rows.filter(read_at__isnull=True).update(read_at=now, done_at=now)
-        rows.update(done_at=now)
-        transaction.on_commit(lambda: _announce_counts(users, db), using=db)
+    else:
+        users = sorted(set(user_ids))
+        rows = rows.filter(user_id__in=users)
+    now = timezone.now()
+    # One statement: a turn passing closes its notice on every move.
+    read = Coalesce("read_at", Value(now, output_field=DateTimeField()))
+    if not rows.update(done_at=now, read_at=read):
+        return []
+    transaction.on_commit(lambda: _announce_counts(users, db), using=db)
     return users
 
 

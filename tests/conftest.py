@@ -130,8 +130,8 @@ def _empty_state_cache(request):
     if not _uses_django(request):
         yield
         return
-    from inbox.delivery import forget_choices
     from games.store import state_cache
+    from inbox.delivery import forget_choices
 
     state_cache.clear()
     forget_choices()

@@ -117,7 +117,12 @@ def after_write(before, after, events, connection) -> None:
             inbox.done(f"game:{after.id}:", prefix=True, db=db)
         return
     was = before.current_player
-    if was is not None and 0 <= was < len(before.seats) and before.seats[was].user_id:
+    if (
+        was is not None
+        and 0 <= was < len(before.seats)
+        and before.seats[was].user_id
+        and not before.seats[was].bot
+    ):
         had_it = before.seats[was].user_id
         now = after.current_player
         holder = (

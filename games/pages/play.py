@@ -51,6 +51,7 @@ class GameRow:
     seats: list[str]
     turn: str  # who is to play, "" once finished
     your_turn: bool
+    status: str = ""  # in words, where "Active" would mislead (a record waiting for its players)
 
 
 def game_list(request):
@@ -102,12 +103,16 @@ def _row(game: Game, user) -> GameRow:
         if sum(1 for s in seats if _seat_name(s) == turn) > 1:  # one person, several seats
             turn = f"{turn} (player {seat.index + 1})"
         your_turn = game.current_player in reads.seats_of(game, user)
+    status = game.get_status_display()
+    if game.mode == GameMode.RECORD and game.status == GameStatus.ACTIVE:
+        status = "Waiting for confirmation"  # played on a table; its players confirm it
     return GameRow(
         game=game,
         name=game_name(game.slug),
         seats=[_seat_name(s) for s in seats],
         turn=turn,
         your_turn=your_turn,
+        status=status,
     )
 
 

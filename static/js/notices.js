@@ -75,7 +75,10 @@ function listen() {
   if (!document.getElementById("nav-bell")) return;
   let connected = false;
   openStream(STREAM, {
-    onOpen: () => { connected = true; },
+    onOpen: () => {
+      connected = true;
+      document.body.dataset.streamOpen = "1";  // for the page tests: listening from now on
+    },
     onMessage: (message) => {
       if (message.type === "counts") {
         showCounts(message);

@@ -363,3 +363,16 @@ def test_no_mail_to_an_address_nobody_confirmed(alice, bob, committed):
     EmailAddress.objects.create(user=bob, email="bob@example.org", primary=True, verified=False)
     committed(dsa, "alice", "bob", alice)
     assert mail.outbox == []
+
+
+def test_a_record_waiting_for_its_players_is_not_called_active_on_the_home_page(
+    client, api, alice, bob, committed
+):
+    made = committed(record, api)
+    assert made.status_code == 201
+    client.force_login(bob)
+    page = client.get("/").content.decode()
+    row = page[page.index(f"/games/{made.json()['id']}/") :]
+    row = row[: row.index("</tr>")]
+    assert "Waiting for confirmation" in row and "Active" not in row
+    assert "alice recorded a game of Deep Sea Adventure with you: confirm it" in page
