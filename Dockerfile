@@ -24,6 +24,7 @@ RUN pip install --require-hashes -r requirements.lock
 COPY core ./core
 COPY config ./config
 COPY accounts ./accounts
+COPY inbox ./inbox
 COPY games ./games
 COPY --from=rules /app/games/rules ./games/rules
 COPY league ./league

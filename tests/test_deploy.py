@@ -196,7 +196,7 @@ def test_analyses_have_a_queue_and_a_worker_of_their_own():
 def test_the_image_and_the_package_carry_every_app_package():
     """core/ (the errors, parsers and the direct driver every app imports) was once left out
     of both: the image would not start."""
-    packages = {"core", "config", "accounts", "games", "league"}
+    packages = {"core", "config", "accounts", "inbox", "games", "league"}
     dockerfile = (ROOT / "Dockerfile").read_text()
     copied = set(re.findall(r"^COPY (\w+) \./\1$", dockerfile, re.MULTILINE))
     assert packages <= copied

@@ -102,10 +102,11 @@ class _UserGate(_Gate):
     permission_classes = [HasScope, IsAuthenticated]
 
     def open(self, request, **kwargs: Any) -> streams.UserFeed:
-        # EventSource's Last-Event-ID, or ?after= from a page that let its stream rest (stream.js)
-        after = streams.last_notice_id(
-            request.headers.get("Last-Event-ID") or request.query_params.get("after")
-        )
+        # EventSource's Last-Event-ID (lenient: garbage starts afresh), or ?after= from a page
+        # that let its stream rest (stream.js), which the schema types: a bad one is a 400.
+        asked = request.query_params.get("after")
+        after = None if asked is None else inputs.whole_number(asked, "after", 0, inputs.BIGINT)
+        after = streams.last_notice_id(request.headers.get("Last-Event-ID")) or after
         return streams.UserFeed(user=request.user, after=after)
 
 
@@ -252,6 +253,7 @@ def _operation(
                 },
             },
             "204": {"description": "the game is over and everything was sent"},
+            "400": {"description": "?after= is not a whole number from 0"},
             "401": {"description": "not signed in (the person's stream), or a bad token"},
             "429": {
                 "description": "you (or your address) hold as many open streams as allowed; "

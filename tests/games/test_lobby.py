@@ -55,11 +55,13 @@ def test_invitations_show_in_the_nav_and_on_their_page(api, client, bob):
     game = create(api, [{"user": "alice"}, {"user": "bob"}])
     client.force_login(bob)
     page = client.get("/invitations/").content.decode()
-    assert 'class="nav-count"' in page and "from alice" in page and "you would play 2nd" in page
+    assert 'id="nav-invitations-count" aria-label="1 waiting">1<' in page
+    assert "from alice" in page and "you would play 2nd" in page
     assert f'action="/games/{game["id"]}/accept/"' in page
     client.post(f"/games/{game['id']}/accept/", {"seat": 1})
     page = client.get("/invitations/").content.decode()
-    assert 'class="nav-count"' not in page and "Nobody has invited you" in page
+    assert 'id="nav-invitations-count" aria-label="0 waiting" hidden>0<' in page
+    assert "Nobody has invited you" in page
 
 
 def test_the_api_lists_your_unanswered_invitations(api, api_for, bob):
