@@ -309,7 +309,7 @@ def add_stream_paths(result, generator, request, public):
                 {
                     "name": "after",
                     "in": "query",
-                    "schema": {"type": "integer", "minimum": 0},
+                    "schema": {"type": "integer", "minimum": 0, "maximum": inputs.BIGINT},
                     "description": "as Last-Event-ID: only the notices after this id",
                 },
             ],
