@@ -134,20 +134,25 @@ def push_device_register(
     becomes ``user``'s. Returns the device and whether it is new."""
     check_endpoint(endpoint)
     check_keys(p256dh, auth)
-    fields = {"user": user, "p256dh": p256dh, "auth": auth, "label": label, "failures": 0}
+    fields = {"user": user, "p256dh": p256dh, "auth": auth, "failures": 0}
+    if label:  # else the name it had
+        fields["label"] = label
+    before = PushDevice.objects.filter(endpoint=endpoint).values_list("user_id", flat=True)
+    owner = before.first()
     for attempt in (1, 2):
         try:
             with transaction.atomic():
                 device, created = PushDevice.objects.update_or_create(
                     endpoint=endpoint, defaults=fields
                 )
-                if created:
-                    _keep_the_newest(user)
+                _keep_the_newest(user)
             break
         except IntegrityError:  # the same endpoint registered at the same moment
             if attempt == 2:
                 raise
-    _forget_devices(user.pk)
+    for user_id in {user.pk, owner}:
+        if user_id is not None:
+            _forget_devices(user_id)
     return device, created
 
 

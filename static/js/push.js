@@ -1,8 +1,8 @@
 /* Telling this device of the member's notices (Web Push), on every page for a signed-in member.
 
-   The service worker (/sw.js) is registered where the server pushes (base.html's
-   hadal-push-key). "Tell this device" (any button[data-push-optin]: the nav's, the settings
-   page's, the devices list's, a game page's offer at your turn) asks the browser's leave,
+   Where the server pushes (base.html's hadal-push-key), "Tell this device" (any
+   button[data-push-optin]: the nav's, the settings page's, the devices list's, a game page's
+   offer at your turn) asks the browser's leave, installs the service worker (/sw.js),
    subscribes with the server's key and hands the subscription to /api/me/push/. The game
    page's offer (#push-prompt) shows only where it can be taken up and has not been refused:
    leave not yet asked, no subscription here, not dismissed with "Not now" (kept in this
@@ -19,21 +19,19 @@ export const pushable = Boolean(KEY) && "serviceWorker" in navigator && "PushMan
    (notices.js raises them). */
 const tabOnly = !KEY && "Notification" in window;
 
-let registered = null;
-
-function registration() {
-  if (!registered) {
-    registered = navigator.serviceWorker.register("/sw.js", {scope: "/"})
-      .then(() => navigator.serviceWorker.ready);
-  }
-  return registered;
+/* The worker is installed when the member asks for it, not before; the browser keeps it up
+   to date from then on. */
+async function registration() {
+  await navigator.serviceWorker.register("/sw.js", {scope: "/"});
+  return navigator.serviceWorker.ready;
 }
 
 /* This browser's subscription, or null. */
 export async function subscriptionHere() {
   if (!pushable) return null;
   try {
-    return await (await registration()).pushManager.getSubscription();
+    const installed = await navigator.serviceWorker.getRegistration("/");
+    return installed ? await installed.pushManager.getSubscription() : null;
   } catch {
     return null;
   }

@@ -121,8 +121,12 @@ def test_the_service_worker_shows_a_push(phone, push_on, make_user, live_server)
     phone.context.grant_permissions(["notifications"], origin=live_server.url)
     sign_in(phone, "alice")
     phone.goto("/inbox/")
+    # As "Tell this device" installs it (a member who never asks gets no worker).
+    assert phone.evaluate("navigator.serviceWorker.getRegistration('/')") is None
     scope = phone.evaluate(
-        "navigator.serviceWorker.ready.then((r) => r.active.scriptURL + ' ' + r.scope)"
+        """navigator.serviceWorker.register("/sw.js", {scope: "/"})
+             .then(() => navigator.serviceWorker.ready)
+             .then((r) => r.active.scriptURL + " " + r.scope)"""
     )
     assert scope == f"{live_server.url}/sw.js {live_server.url}/"
     devtools = phone.context.new_cdp_session(phone)

@@ -338,13 +338,16 @@ def test_registering_a_device_is_idempotent_on_its_endpoint(
     }
     again = api.post("/api/me/push/", phone.subscription, format="json")
     assert again.status_code == 200 and again.json()["id"] == body["id"]
+    assert again.json()["label"] == "Firefox on Android"  # no label given: the one it had
     # The browser renewed its keys, and bob signed in on it: one device, bob's, new keys.
     renewed = Browser.new(phone.endpoint)
+    assert push.has_devices(alice.pk) is True
     moved = api_for(bob).post("/api/me/push/", renewed.subscription, format="json")
     assert moved.status_code == 200
     device = PushDevice.objects.get()
     assert device.user == bob and device.p256dh == renewed.subscription["keys"]["p256dh"]
     assert api.get("/api/me/push/").json() == []
+    assert push.has_devices(alice.pk) is False  # the cache forgot her device too
     [listed] = api_for(bob).get("/api/me/push/").json()
     assert listed["id"] == body["id"]
 
