@@ -21,6 +21,7 @@ import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
+from django.core import checks
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -90,6 +91,33 @@ def _signer(private_key: str) -> tuple[Vapid, str]:
         serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
     )
     return vapid, b64url(raw)
+
+
+def check_settings(**kwargs) -> list[checks.CheckMessage]:
+    """A system check (``manage.py check``, every start): the VAPID keys are a pair, so that a
+    mistyped key is found when the service starts, not at its first push."""
+    private_key, public = settings.HADAL_VAPID_PRIVATE_KEY, settings.HADAL_VAPID_PUBLIC_KEY
+    if not private_key:
+        return []
+    try:
+        derived = _signer(private_key)[1]
+    except Exception:  # py_vapid raises whatever its decoding does
+        return [
+            checks.Error(
+                "HADAL_VAPID_PRIVATE_KEY is not a VAPID private key",
+                hint="make a pair with manage.py vapid_keys",
+                id="inbox.E001",
+            )
+        ]
+    if public and public != derived:
+        return [
+            checks.Error(
+                "HADAL_VAPID_PUBLIC_KEY is not the public half of HADAL_VAPID_PRIVATE_KEY",
+                hint=f"its public half is {derived}",
+                id="inbox.E002",
+            )
+        ]
+    return []
 
 
 def subject() -> str:

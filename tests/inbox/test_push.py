@@ -184,6 +184,16 @@ def test_vapid_keys_prints_a_pair_whose_halves_belong_together():
     assert "=" not in public + private  # URL-safe base64 without padding
 
 
+def test_a_key_that_is_not_a_pair_fails_the_system_check(settings):
+    public, private = push.vapid_key_pair()
+    settings.HADAL_VAPID_PUBLIC_KEY, settings.HADAL_VAPID_PRIVATE_KEY = public, private
+    assert push.check_settings() == []
+    settings.HADAL_VAPID_PUBLIC_KEY = push.vapid_key_pair()[0]
+    assert [e.id for e in push.check_settings()] == ["inbox.E002"]
+    settings.HADAL_VAPID_PRIVATE_KEY = "not-a-key"
+    assert [e.id for e in push.check_settings()] == ["inbox.E001"]
+
+
 # -- a notice pushed, once -------------------------------------------------------------------------
 
 
