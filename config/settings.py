@@ -76,6 +76,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "inbox.context.nav",  # the nav: the bell, "your turn", invitations
+                "inbox.context.push_key",  # Web Push: the key a browser subscribes with
                 "accounts.context.link_lifetimes",  # "the link works for 3 days"
             ],
         },
@@ -374,6 +375,15 @@ HADAL_STREAM_MAX_SECONDS = float(os.environ.get("HADAL_STREAM_MAX_SECONDS", "360
 HADAL_TURN_EMAIL_MIN_CLOCK = int(os.environ.get("HADAL_TURN_EMAIL_MIN_CLOCK", "3600"))
 # The address links in e-mails start with.
 HADAL_SITE_URL = os.environ.get("HADAL_SITE_URL", "http://127.0.0.1:8000")
+# Web Push (inbox.push): the service's VAPID key pair, made by ``manage.py vapid_keys``; with
+# no private key nothing is pushed. The subject is how a push service reaches the operator
+# (a mailto: or https: address); the site's address when not given.
+HADAL_VAPID_PUBLIC_KEY = os.environ.get("HADAL_VAPID_PUBLIC_KEY", "")
+HADAL_VAPID_PRIVATE_KEY = os.environ.get("HADAL_VAPID_PRIVATE_KEY", "")
+HADAL_VAPID_SUBJECT = os.environ.get("HADAL_VAPID_SUBJECT", "")
+# A push endpoint must be https on a host name; a test's own push service listens on plain
+# http at 127.0.0.1, which only this lets in (never in production).
+HADAL_PUSH_ALLOW_LOOPBACK = env_bool("HADAL_PUSH_ALLOW_LOOPBACK", False)
 # Every erasure appends a line (a person's public id and when, never a name) to this file,
 # kept apart from the database: a backup restored from before an erasure brings the name
 # back, and ``manage.py erase_member --ledger FILE`` erases it again (docs/operations.md).

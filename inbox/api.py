@@ -1,15 +1,23 @@
-"""``/api/me/notices/``: the member's inbox, newest first, and marking notices read."""
+"""``/api/me/notices/``: the member's inbox, newest first, and marking notices read;
+``/api/me/push/``: the devices told of notices by Web Push (inbox.push)."""
 
 from __future__ import annotations
 
+import re
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.scopes import READ
 from core import inputs
-from inbox import kinds, services
+from core.errors import Refused
+from core.fields import Text
+from inbox import kinds, push, services
 
 
 class NoticeOut(serializers.Serializer):
@@ -91,3 +99,172 @@ class NoticesReadApi(APIView):
         body.is_valid(raise_exception=True)
         marked = services.mark_read(request.user, body.validated_data.get("ids"))
         return Response({"marked": marked, **services.counts(request.user.pk)})
+
+
+# -- Web Push: the devices told of your notices ---------------------------------------------------
+
+
+class Matching(RegexValidator):
+    """The whole value matches ``regex`` (RegexValidator searches, and ``$`` lets a final line
+    feed through); the schema states the pattern."""
+
+    def __call__(self, value):
+        if not self.regex.fullmatch(str(value)):
+            raise ValidationError(self.message, code=self.code)
+
+
+class EndpointMatching(Matching):
+    def __call__(self, value):
+        loopback = re.fullmatch(push.LOOPBACK_PATTERN, str(value))
+        if not (settings.HADAL_PUSH_ALLOW_LOOPBACK and loopback):
+            super().__call__(value)
+
+
+class PushKeysIn(serializers.Serializer):
+    p256dh = serializers.CharField(
+        trim_whitespace=False,
+        validators=[
+            Matching(
+                push.P256DH_PATTERN,
+                "must be a P-256 public key: 65 bytes (uncompressed) in URL-safe base64",
+            )
+        ],
+        help_text="the browser's public key (PushSubscription.getKey('p256dh'))",
+    )
+    auth = serializers.CharField(
+        trim_whitespace=False,
+        validators=[Matching(push.AUTH_PATTERN, "must be 16 bytes in URL-safe base64")],
+        help_text="the browser's secret (PushSubscription.getKey('auth'))",
+    )
+
+
+class PushDeviceIn(serializers.Serializer):
+    endpoint = serializers.CharField(
+        trim_whitespace=False,
+        max_length=push.ENDPOINT_LENGTH,
+        validators=[
+            EndpointMatching(
+                push.ENDPOINT_PATTERN, "must be a push service's https:// address on a host name"
+            )
+        ],
+        help_text="the push service's address for this browser (PushSubscription.endpoint)",
+    )
+    keys = PushKeysIn()
+    label = Text(
+        max_length=100,
+        allow_blank=True,
+        required=False,
+        default="",
+        help_text="your name for the device, such as Firefox on Android",
+    )
+
+
+class PushDeviceOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    label = serializers.CharField()
+    created = serializers.DateTimeField(source="created_at")
+    last_sent = serializers.DateTimeField(
+        source="last_sent_at", allow_null=True, help_text="the last push it took"
+    )
+
+
+class PushSentOut(serializers.Serializer):
+    sent = serializers.IntegerField(help_text="devices the push service took it for")
+    removed = serializers.IntegerField(
+        help_text="devices the push service no longer knows (404, 410): removed"
+    )
+    failed = serializers.IntegerField(
+        help_text="devices it failed for this time (removed after 5 failures in a row)"
+    )
+
+
+class PushKeyOut(serializers.Serializer):
+    key = serializers.CharField(
+        allow_null=True,
+        help_text="the server's VAPID public key, a browser's applicationServerKey (URL-safe "
+        "base64 of the uncompressed P-256 point); null when this server pushes nothing",
+    )
+
+
+class PushDevicesApi(APIView):
+    """The devices (browsers) told of your notices by Web Push, newest first; POST the
+    browser's PushSubscription (its ``toJSON()``) to tell one more. The same endpoint again
+    updates its keys and makes it yours: 200 rather than 201."""
+
+    scopes = {"GET": READ, "POST": READ}
+
+    @extend_schema(responses=PushDeviceOut(many=True))
+    def get(self, request):
+        return Response(PushDeviceOut(push.devices_of(request.user), many=True).data)
+
+    @extend_schema(
+        request=PushDeviceIn,
+        responses={
+            201: PushDeviceOut,
+            200: PushDeviceOut,
+            400: OpenApiResponse(
+                description="not a subscription: an endpoint that is not https:// on a host "
+                "name, keys of the wrong length or alphabet, a field missing"
+            ),
+            422: OpenApiResponse(
+                description="the right shape, but p256dh is not a point on P-256, or the "
+                "endpoint's port is not a port"
+            ),
+        },
+    )
+    def post(self, request):
+        body = PushDeviceIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        device, created = push.push_device_register(
+            user=request.user,
+            endpoint=data["endpoint"],
+            p256dh=data["keys"]["p256dh"],
+            auth=data["keys"]["auth"],
+            label=data["label"],
+        )
+        return Response(
+            PushDeviceOut(device).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class PushDeviceApi(APIView):
+    """Stop telling one of your devices. Someone else's, or one already removed, is a 404."""
+
+    scopes = {"DELETE": READ}
+
+    @extend_schema(responses={204: None})
+    def delete(self, request, pk):
+        push.push_device_remove(user=request.user, device_id=pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PushTestApi(APIView):
+    """Push a test notice to each of your devices now, to see that they are told. A device
+    the push service no longer knows is removed."""
+
+    scopes = {"POST": READ}
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: PushSentOut,
+            422: OpenApiResponse(description="this server pushes nothing (no VAPID keys set)"),
+        },
+    )
+    def post(self, request):
+        if push.public_key() is None:
+            raise Refused("this server pushes nothing: its operator has set no VAPID keys")
+        sent = push.push_to(request.user.pk, push.TEST_MESSAGE)
+        return Response(PushSentOut(sent).data)
+
+
+class PushKeyApi(APIView):
+    """The key a browser subscribes with (``applicationServerKey``)."""
+
+    scopes = {"GET": READ}
+
+    @extend_schema(responses=PushKeyOut)
+    def get(self, request):
+        return Response({"key": push.public_key()})

@@ -9,7 +9,10 @@ class InboxConfig(AppConfig):
     verbose_name = "Inbox"
 
     def ready(self):
-        from inbox import delivery, tasks
+        from django.core import checks
+
+        from inbox import delivery, push, tasks
 
         delivery.connect()
         tasks.connect()
+        checks.register(push.check_settings)

@@ -32,3 +32,14 @@ def nav(request) -> dict:
         "games_waiting": lambda: counted.get("turns"),
         "invitation_count": lambda: counted.get("invitations"),
     }
+
+
+def push_key(request) -> dict:
+    """``push_key``: the key this browser subscribes with (inbox.push.public_key), for a
+    signed-in member on a server that pushes; empty otherwise (nothing to offer)."""
+    from inbox import push
+
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"push_key": ""}
+    return {"push_key": push.public_key() or ""}

@@ -1,10 +1,11 @@
 """How a new notice goes beyond the site, as the member chose (inbox.models.Choices, else each
-kind's default, inbox.kinds): by e-mail at once (the daily digest takes the others) and pushed.
+kind's default, inbox.kinds): by e-mail at once (the daily digest takes the others) and pushed
+to the member's devices (inbox.push).
 
 A notice is looked at by a task (inbox.tasks.deliver), queued once it has committed; the task
-claims the notice's ``mailed_at`` with one conditional UPDATE before it sends, so a task run
-twice (a worker lost, the broker redelivering) never mails twice, and a notice already done
-(the member moved before the mail left) is not mailed at all."""
+claims the notice's ``mailed_at`` (``pushed_at``) with one conditional UPDATE before it sends,
+so a task run twice (a worker lost, the broker redelivering) never mails or pushes twice, and a
+notice already done (the member moved before the mail left) is not sent at all."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from django.conf import settings
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
-from inbox import kinds
+from inbox import kinds, push
 from inbox.models import Choices, Notice
 
 
@@ -80,10 +81,13 @@ def wanted_now(notice: Notice, choices: Choices | None) -> dict[str, bool]:
 
 def worth_a_task(notice: Notice) -> bool:
     """Whether anything may be sent for ``notice`` now (a read a minute of the member's
-    choices at most): most notices are a turn, for members who want no mail at once."""
+    choices at most): most notices are a turn, for members who want no mail at once and,
+    mostly, have no device to push to (a read of the shared cache, inbox.push.has_devices)."""
     db = notice._state.db or "default"
     wanted = wanted_now(notice, choices_of(notice.user_id, db))
-    return wanted["mail"] or (wanted["push"] and _may_push())
+    if wanted["mail"]:
+        return True
+    return wanted["push"] and _may_push() and push.has_devices(notice.user_id)
 
 
 def _may_push() -> bool:
@@ -113,4 +117,12 @@ def deliver(notice_id: int) -> dict[str, bool]:
         from inbox import mail
 
         sent["mail"] = mail.send_notice(notice)
+    if (
+        wanted["push"]
+        and still
+        and _may_push()
+        and push.has_devices(notice.user_id)
+        and claim(notice.pk, "pushed_at")
+    ):
+        sent["push"] = push.push_notice(notice).sent > 0
     return sent

@@ -2,40 +2,18 @@
    up to date without a reload (the bell's unread count, "Your turn: N games", the invitations'
    count, the tab's title), tells the page of each new notice ("hadal:notice", for the inbox page
    and the home page's list of what waits), and, if the member has allowed this browser's
-   notifications, raises one for a new notice while the page is hidden. */
+   notifications but it is not told by push (push.js), raises one for a new notice while the
+   page is hidden. */
 
+import {subscriptionHere} from "./push.js";
 import {openStream, turnTitle} from "./stream.js";
 
 const STREAM = "/api/me/stream/";
 
-function setupAlertButtons() {
-  const supported = "Notification" in window;
-  for (const button of document.querySelectorAll("button[data-turn-alerts]")) {
-    button.hidden = !supported || Notification.permission !== "default";
-    button.addEventListener("click", async () => {
-      const answer = await Notification.requestPermission();
-      for (const other of document.querySelectorAll("button[data-turn-alerts]")) {
-        other.hidden = answer !== "default";
-      }
-      showAlertState();
-    });
-  }
-  showAlertState();
-}
-
-function showAlertState() {
-  const words = !("Notification" in window) ? "This browser cannot show alerts."
-    : Notification.permission === "granted" ? "Alerts are on in this browser."
-      : Notification.permission === "denied"
-        ? "Alerts are blocked in this browser; allow them in its site settings." : "";
-  for (const node of document.querySelectorAll("[data-turn-alerts-state]")) {
-    node.textContent = words;
-  }
-}
-
-function alert(notice) {
+async function alert(notice) {
   if (!("Notification" in window) || Notification.permission !== "granted") return;
   if (!document.hidden) return;
+  if (await subscriptionHere()) return;  // pushed: the service worker shows it (push.js)
   const shown = new Notification("Hadal", {body: notice.text, tag: `notice-${notice.id}`});
   shown.addEventListener("click", () => {
     window.focus();
@@ -96,5 +74,4 @@ function listen() {
   });
 }
 
-setupAlertButtons();
 listen();
