@@ -267,6 +267,7 @@ SPECTACULAR_SETTINGS = {
         "MemberRoleEnum": ["member", "organiser", "owner"],
         "AnswerEnum": ["invited", "accepted", "declined"],
         "JoinAnswerEnum": ["waiting", "accepted", "declined"],
+        "MailChoiceEnum": "inbox.kinds.MAIL_CHOICES",  # a notice's e-mail: none, now, digest
     },
 }
 
