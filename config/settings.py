@@ -306,9 +306,13 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # Analyses take minutes of search each: a queue of their own, served by a worker of their own
 # (docker-compose.yml's analysis), so that however many wait, a bot's reply or a clock does not.
 CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": "analysis"}}
+# How often beat looks for daily lists to send: a list leaves at most this long after its hour.
+HADAL_DIGEST_EVERY = float(os.environ.get("HADAL_DIGEST_EVERY", "600"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 60.0},
     "sweep-unrated-games": {"task": "league.tasks.sweep_unrated_games", "schedule": 300.0},
+    # The daily lists (inbox.digest): each member's at the first run after their chosen hour.
+    "send-digests": {"task": "inbox.tasks.send_digests", "schedule": HADAL_DIGEST_EVERY},
 }
 
 # -- request bodies --------------------------------------------------------------------------
