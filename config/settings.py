@@ -374,10 +374,10 @@ HADAL_STREAMS_PER_MEMBER = int(os.environ.get("HADAL_STREAMS_PER_MEMBER", "20"))
 HADAL_STREAMS_PER_ADDRESS = int(os.environ.get("HADAL_STREAMS_PER_ADDRESS", "300"))
 HADAL_STREAM_IDLE_SECONDS = float(os.environ.get("HADAL_STREAM_IDLE_SECONDS", "900"))
 HADAL_STREAM_MAX_SECONDS = float(os.environ.get("HADAL_STREAM_MAX_SECONDS", "3600"))
-# Turn e-mails (for those who ask, accounts.Profile) only in games without a clock shorter
-# than this: a game at the board needs none.
+# Turn e-mails (for those who choose them, inbox.models.Choices) only in games without a clock
+# shorter than this: a game at the board needs none.
 HADAL_TURN_EMAIL_MIN_CLOCK = int(os.environ.get("HADAL_TURN_EMAIL_MIN_CLOCK", "3600"))
-# The address links in e-mails start with.
+# The address links in e-mails start with, the one-click unsubscribe links included.
 HADAL_SITE_URL = os.environ.get("HADAL_SITE_URL", "http://127.0.0.1:8000")
 # Every erasure appends a line (a person's public id and when, never a name) to this file,
 # kept apart from the database: a backup restored from before an erasure brings the name
