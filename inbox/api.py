@@ -64,7 +64,11 @@ class NoticesApi(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("unread", bool, description="only the notices not yet read"),
-            OpenApiParameter("before", int, description="only notices older than this id"),
+            OpenApiParameter(
+                "before",
+                {"type": "integer", "minimum": 1, "maximum": inputs.BIGINT},
+                description="only notices older than this id",
+            ),
         ],
         responses=NoticeOut(many=True),
     )
