@@ -26,6 +26,7 @@ from django.core.mail import get_connection
 from django.db.models import Q
 
 from inbox import kinds
+from inbox.choices import DEFAULT_HOUR, DEFAULT_ZONE
 from inbox.delivery import mail_choice
 from inbox.mail import digest_message
 from inbox.models import Choices, Notice
@@ -70,8 +71,8 @@ def digest_send_due(*, now: dt.datetime) -> int:
     for user_id, found in pending.items():
         row = chosen.get(user_id)
         wanted = sorted(k for k in found if mail_choice(row, k) == kinds.DIGEST)
-        local = _local(now, row.timezone if row else "UTC")
-        hour = row.digest_hour if row else Choices._meta.get_field("digest_hour").default
+        local = _local(now, row.timezone if row else DEFAULT_ZONE)
+        hour = row.digest_hour if row else DEFAULT_HOUR
         sent_on = row.digest_sent_on if row else None
         if wanted and local.hour >= hour and (sent_on is None or sent_on < local.date()):
             due[user_id] = (local.date(), wanted)
