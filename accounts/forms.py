@@ -1,6 +1,6 @@
 """The account forms, in the site's words: signing up (a username, an e-mail address if the
 member wants a way back in), signing in by username or address, a new password, and the
-settings a member chooses. The usernames nobody may take are the adapter's to refuse
+e-mail addresses. The usernames nobody may take are the adapter's to refuse
 (accounts.adapter), on every path allauth takes."""
 
 from __future__ import annotations
@@ -150,24 +150,3 @@ class ResetPasswordForm(allauth_forms.ResetPasswordForm):
                 },
             )
         return email
-
-
-class SettingsForm(forms.Form):
-    """What a member chooses for themselves: an e-mail when it is their turn."""
-
-    turn_emails = forms.BooleanField(
-        label="E-mail me when it is my turn in a game without a short clock",
-        required=False,
-    )
-
-    def __init__(self, *args, has_address: bool, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.has_address = has_address
-
-    def clean_turn_emails(self) -> bool:
-        wanted = self.cleaned_data["turn_emails"]
-        if wanted and not self.has_address:
-            raise forms.ValidationError(
-                "Add an e-mail address first (above): turn e-mails need somewhere to go."
-            )
-        return wanted

@@ -13,8 +13,6 @@ class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="profile"
     )
-    # An e-mail when it becomes their turn in a game without a short clock (games.live.notices).
-    turn_emails = models.BooleanField(default=False)
     # Since when the account is a bot's, played by a program through the API (accounts.bots;
     # league.services.bot_accounts makes it one, for good); None for a person's.
     bot_since = models.DateTimeField(null=True, blank=True)

@@ -34,7 +34,7 @@ READ, PLAY, RECORD, ORGANISE = "read", "play", "record", "organise"
 SCOPES = (READ, PLAY, RECORD, ORGANISE)
 DESCRIPTIONS = {
     READ: "see games, their logs and streams, players, ratings, leagues, tournaments and your "
-    "own data",
+    "own data; keep your inbox (mark notices read, choose how they reach you)",
     PLAY: "play your games: create, join, accept or decline a seat, move, resign, rematch, "
     "call off",
     RECORD: "record games played on a table: club records (record, confirm, dispute, "

@@ -8,19 +8,17 @@ from math import ceil
 
 from allauth.account import views as allauth_views
 from allauth.account.models import EmailAddress
-from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from rest_framework import exceptions, parsers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.forms import SettingsForm, SignInForm
-from accounts.models import Profile
+from accounts.forms import SignInForm
 from accounts.scopes import NONE, HasScope
 from accounts.throttling import FailedSignInThrottle, remember_device
 from accounts.tokens import password_token_create
@@ -86,23 +84,13 @@ class TokenView(APIView):
 @login_required
 def settings_page(request):
     """A member's own settings: their e-mail address (kept by allauth, changed on its page),
-    their password, turn e-mails, and the ways to take their data or leave."""
-    user = request.user
-    profile = Profile.objects.filter(user=user).first() or Profile(user=user)
-    addresses = EmailAddress.objects.filter(user=user)
-    current = addresses.filter(verified=True).order_by("-primary", "pk").first()
-    pending = addresses.filter(verified=False).order_by("-pk").first()
-    form = SettingsForm(
-        request.POST if request.method == "POST" else None,  # unticked: nothing but the token
-        initial={"turn_emails": profile.turn_emails},
-        has_address=current is not None or pending is not None,
-    )
-    if request.method == "POST" and form.is_valid():
-        profile.turn_emails = form.cleaned_data["turn_emails"]
-        profile.save()
-        messages.success(request, "Your settings are saved.")
-        return redirect("settings")
-    context = {"form": form, "current": current, "pending": pending, "profile": profile}
+    their password, the way to their choices of how notices reach them, and the ways to take
+    their data or leave."""
+    addresses = EmailAddress.objects.filter(user=request.user)
+    context = {
+        "current": addresses.filter(verified=True).order_by("-primary", "pk").first(),
+        "pending": addresses.filter(verified=False).order_by("-pk").first(),
+    }
     return render(request, "registration/settings.html", context)
 
 

@@ -69,8 +69,9 @@ class AutoSchema(SpectacularAutoSchema):
         return schema
 
 
-# Objects the services read field by field, refusing fields they do not know (games.records.oceans).
-CLOSED = ("SheetIn", "PlayerSheetIn")
+# Objects the services read field by field, refusing fields they do not know (games.records.oceans,
+# inbox.api's choices).
+CLOSED = ("SheetIn", "PlayerSheetIn", "ChoicesIn", "PatchedChoicesIn", "MailChoices", "PushChoices")
 
 
 def add_known_names(result, generator, request, public):

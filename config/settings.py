@@ -268,6 +268,7 @@ SPECTACULAR_SETTINGS = {
         "MemberRoleEnum": ["member", "organiser", "owner"],
         "AnswerEnum": ["invited", "accepted", "declined"],
         "JoinAnswerEnum": ["waiting", "accepted", "declined"],
+        "MailChoiceEnum": "inbox.kinds.MAIL_CHOICES",  # a notice's e-mail: none, now, digest
     },
 }
 
@@ -306,9 +307,13 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # Analyses take minutes of search each: a queue of their own, served by a worker of their own
 # (docker-compose.yml's analysis), so that however many wait, a bot's reply or a clock does not.
 CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": "analysis"}}
+# How often beat looks for daily lists to send: a list leaves at most this long after its hour.
+HADAL_DIGEST_EVERY = float(os.environ.get("HADAL_DIGEST_EVERY", "600"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 60.0},
     "sweep-unrated-games": {"task": "league.tasks.sweep_unrated_games", "schedule": 300.0},
+    # The daily lists (inbox.digest): each member's at the first run after their chosen hour.
+    "send-digests": {"task": "inbox.tasks.send_digests", "schedule": HADAL_DIGEST_EVERY},
 }
 
 # -- request bodies --------------------------------------------------------------------------
@@ -370,10 +375,10 @@ HADAL_STREAMS_PER_MEMBER = int(os.environ.get("HADAL_STREAMS_PER_MEMBER", "20"))
 HADAL_STREAMS_PER_ADDRESS = int(os.environ.get("HADAL_STREAMS_PER_ADDRESS", "300"))
 HADAL_STREAM_IDLE_SECONDS = float(os.environ.get("HADAL_STREAM_IDLE_SECONDS", "900"))
 HADAL_STREAM_MAX_SECONDS = float(os.environ.get("HADAL_STREAM_MAX_SECONDS", "3600"))
-# Turn e-mails (for those who ask, accounts.Profile) only in games without a clock shorter
-# than this: a game at the board needs none.
+# Turn e-mails (for those who choose them, inbox.models.Choices) only in games without a clock
+# shorter than this: a game at the board needs none.
 HADAL_TURN_EMAIL_MIN_CLOCK = int(os.environ.get("HADAL_TURN_EMAIL_MIN_CLOCK", "3600"))
-# The address links in e-mails start with.
+# The address links in e-mails start with, the one-click unsubscribe links included.
 HADAL_SITE_URL = os.environ.get("HADAL_SITE_URL", "http://127.0.0.1:8000")
 # Web Push (inbox.push): the service's VAPID key pair, made by ``manage.py vapid_keys``; with
 # no private key nothing is pushed. The subject is how a push service reaches the operator

@@ -1,4 +1,5 @@
 """``/api/me/notices/``: the member's inbox, newest first, and marking notices read;
+``/api/me/notices/choices/``: how each kind of notice reaches the member;
 ``/api/me/push/``: the devices told of notices by Web Push (inbox.push)."""
 
 from __future__ import annotations
@@ -8,16 +9,22 @@ import re
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.addresses import verified_address
 from accounts.scopes import READ
 from core import inputs
-from core.errors import Refused
+from core.errors import InvalidInput, Refused
 from core.fields import Text
-from inbox import kinds, push, services
+from inbox import choices, kinds, push, services
 
 
 class NoticeOut(serializers.Serializer):
@@ -268,3 +275,130 @@ class PushKeyApi(APIView):
     @extend_schema(responses=PushKeyOut)
     def get(self, request):
         return Response({"key": push.public_key()})
+
+
+# -- choices ---------------------------------------------------------------------------------
+# The serializers describe the shapes for the schema; the values are checked strictly by
+# inbox.choices (true is true, not "yes"; 7 is an hour, not "7"), which every way in shares.
+
+MAIL_HELP = "none: no e-mail; now: at once; digest: in the daily list"
+
+
+def _kinds_object(name: str, field, help_text: str):
+    fields = {kind.name: field(kind) for kind in kinds.KINDS}
+    return type(name, (serializers.Serializer,), {**fields, "__doc__": help_text})
+
+
+MailChoices = _kinds_object(
+    "MailChoices",
+    lambda kind: serializers.ChoiceField(
+        choices=kinds.MAIL_CHOICES,
+        required=False,
+        help_text=f"{kind.label}: {MAIL_HELP} (by default {kind.mail})",
+    ),
+    "E-mail, per kind of notice.",
+)
+PushChoices = _kinds_object(
+    "PushChoices",
+    lambda kind: serializers.BooleanField(
+        required=False,
+        help_text=f"{kind.label}: told to your devices (by default {str(kind.push).lower()})",
+    ),
+    "Pushed to your devices or not, per kind of notice.",
+)
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "enum": list(choices.zones()),
+        "description": "a time zone (IANA), such as Europe/Athens",
+    }
+)
+class ZoneField(serializers.ChoiceField):
+    """A time zone: an enum of the zones this system knows, without a line for each."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=choices.zones(), **kwargs)
+
+
+class ChoicesIn(serializers.Serializer):
+    mail = MailChoices(
+        help_text="kind: none, now or digest; a kind left out takes its default "
+        "(PUT) or stays as it was (PATCH)"
+    )
+    push = PushChoices(help_text="kind: true or false; a kind left out as for mail")
+    digest_hour = serializers.IntegerField(
+        min_value=0, max_value=23, help_text="the hour of the day the daily list goes, 0 to 23"
+    )
+    timezone = ZoneField(help_text="the time zone of that hour (IANA), such as Europe/Athens")
+
+
+class ChoicesOut(serializers.Serializer):
+    mail = MailChoices(help_text="every kind, chosen or by default")
+    push = PushChoices(help_text="every kind, chosen or by default")
+    digest_hour = serializers.IntegerField(min_value=0, max_value=23)
+    timezone = serializers.CharField()
+    address_verified = serializers.BooleanField(
+        help_text="whether you have a confirmed address: without one no e-mail goes"
+    )
+
+
+FIELDS = ("mail", "push", "digest_hour", "timezone")
+
+
+class NoticeChoicesApi(APIView):
+    """How each kind of notice reaches you beyond the site: by e-mail (not at all, at once,
+    or in the daily list sent at ``digest_hour`` in ``timezone``) and pushed to your devices.
+    ``PUT`` sets everything (kinds left out of ``mail`` or ``push`` take their defaults);
+    ``PATCH`` changes only what it names. An unknown kind or field, a value not among the
+    choices, an hour outside 0-23 or an unknown time zone is a 400, and nothing changes."""
+
+    scopes = {"GET": READ, "PUT": READ, "PATCH": READ}
+
+    @extend_schema(responses=ChoicesOut)
+    def get(self, request):
+        return Response(self._answer(request.user))
+
+    @extend_schema(
+        request=ChoicesIn,
+        responses={200: ChoicesOut, 400: OpenApiResponse(description="a value refused")},
+    )
+    def put(self, request):
+        return self._change(request, whole=True)
+
+    @extend_schema(
+        request=ChoicesIn(partial=True),
+        responses={200: ChoicesOut, 400: OpenApiResponse(description="a value refused")},
+    )
+    def patch(self, request):
+        return self._change(request, whole=False)
+
+    def _change(self, request, *, whole: bool):
+        body = request.data
+        if not isinstance(body, dict):
+            raise InvalidInput('give an object: {"mail", "push", "digest_hour", "timezone"}')
+        unknown = sorted(set(body) - set(FIELDS))
+        if unknown:
+            raise InvalidInput(f"{unknown[0]}: not a field here; the fields: {', '.join(FIELDS)}")
+        if whole:
+            missing = [name for name in FIELDS if name not in body]
+            if missing:
+                raise InvalidInput(f"{missing[0]}: required (PUT sets everything; PATCH a part)")
+        changes = {name: body[name] for name in FIELDS if name in body}
+        if "digest_hour" in changes and changes["digest_hour"] is None:
+            raise InvalidInput("digest_hour: give an hour of the day, a whole number from 0 to 23")
+        if "timezone" in changes and changes["timezone"] is None:
+            raise InvalidInput("timezone: give a time zone, such as Europe/Athens")
+        for name in ("mail", "push"):
+            if name in changes and changes[name] is None:
+                raise InvalidInput(f"{name}: give an object of kinds")
+        choices.choices_update(user=request.user, replace=whole, **changes)
+        return Response(self._answer(request.user))
+
+    @staticmethod
+    def _answer(user) -> dict:
+        return {
+            **choices.choices_get(user=user),
+            "address_verified": verified_address(user) is not None,
+        }

@@ -9,4 +9,5 @@ urlpatterns = [
     path("me/push/key/", api.PushKeyApi.as_view(), name="api-me-push-key"),
     path("me/push/test/", api.PushTestApi.as_view(), name="api-me-push-test"),
     path("me/push/<id:pk>/", api.PushDeviceApi.as_view(), name="api-me-push-device"),
+    path("me/notices/choices/", api.NoticeChoicesApi.as_view(), name="api-me-notices-choices"),
 ]

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 NONE, NOW, DIGEST = "none", "now", "digest"
 MAIL_CHOICES = (NONE, NOW, DIGEST)
+# What an unsubscribe link may stop besides one kind: every kind sent in the daily list
+# (DIGEST), or every kind (ALL).
+ALL = "all"
 
 
 @dataclass(frozen=True)

@@ -9,4 +9,6 @@ urlpatterns = [
     path("inbox/devices/<id:pk>/remove/", views.device_remove, name="push-device-remove"),
     path("sw.js", views.service_worker, name="service-worker"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("inbox/choices/", views.choices_page, name="inbox-choices"),
+    path("inbox/unsubscribe/<str:token>/", views.unsubscribe, name="inbox-unsubscribe"),
 ]

@@ -1,5 +1,6 @@
 """The settings page: the member's address (confirmed or not, changed on its own page, its link
-sent again), their password, turn e-mails, and the ways to take their data or leave."""
+sent again), their password, the way to how notices reach them, and the ways to take their
+data or leave."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from allauth.account.models import EmailAddress
 from django.core import mail
 
 from accounts.models import Profile
+from inbox.models import Choices
 from tests.accounts.mails import sent_to
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +23,8 @@ def signed_in(client, alice):
 
 def test_the_page_has_a_section_for_each_thing_a_member_sets(signed_in, alice):
     page = signed_in.get("/accounts/settings/").content.decode()
-    for heading in ("E-mail address", "Password", "Turn e-mails", "API tokens", "Your data"):
+    headings = ("E-mail address", "Password", "How notices reach you", "API tokens", "Your data")
+    for heading in headings:
         assert f">{heading}</h2>" in page, heading
     assert "Your account has no e-mail address: if you forget your password" in page
     assert 'href="/accounts/email/">Add an address</a>' in page
@@ -63,20 +66,14 @@ def test_send_the_link_again_comes_back_to_the_settings(signed_in, alice):
     assert elsewhere.url == "/accounts/email/"
 
 
-def test_turn_emails_are_saved_and_need_an_address(signed_in, alice):
-    refused = signed_in.post("/accounts/settings/", {"turn_emails": "on"})
-    assert refused.status_code == 200
-    assert "Add an e-mail address first" in refused.content.decode()
-    assert not Profile.objects.filter(user=alice).exists()
-    EmailAddress.objects.create(user=alice, email="alice@example.org", primary=True)
-    saved = signed_in.post("/accounts/settings/", {"turn_emails": "on"}, follow=True)
-    assert saved.redirect_chain == [("/accounts/settings/", 302)]
-    page = saved.content.decode()
-    assert "Your settings are saved." in page
-    assert "Turn e-mails go only to a confirmed address" in page  # not yet confirmed
-    assert Profile.objects.get(user=alice).turn_emails
-    signed_in.post("/accounts/settings/", {})
-    assert not Profile.objects.get(user=alice).turn_emails
+def test_turn_emails_are_a_choice_of_the_inbox_now(signed_in, alice):
+    page = signed_in.get("/accounts/settings/").content.decode()
+    assert 'href="/inbox/choices/">Your choices</a>' in page
+    assert "turn_emails" not in page
+    # What the page once saved is gone: a POST changes nothing and stores nothing.
+    signed_in.post("/accounts/settings/", {"turn_emails": "on"})
+    assert not Choices.objects.filter(user=alice).exists()
+    assert "turn_emails" not in {f.name for f in Profile._meta.get_fields()}
     assert mail.outbox == []
 
 

@@ -91,7 +91,7 @@ def test_tell_this_device_then_a_test_push_reaches_it(
     fake_subscribe(phone, here)
     phone.context.grant_permissions(["notifications"], origin=live_server.url)
     sign_in(phone, "alice")
-    phone.goto("/inbox/")
+    phone.goto("/inbox/choices/")
     devices = phone.locator("#push-devices")
     expect(devices).to_contain_text("No device is told yet.")
     fits_a_phone(phone)
@@ -120,7 +120,7 @@ def test_the_service_worker_shows_a_push(phone, push_on, make_user, live_server)
     make_user("alice")
     phone.context.grant_permissions(["notifications"], origin=live_server.url)
     sign_in(phone, "alice")
-    phone.goto("/inbox/")
+    phone.goto("/inbox/choices/")
     # As "Tell this device" installs it (a member who never asks gets no worker).
     assert phone.evaluate("navigator.serviceWorker.getRegistration('/')") is None
     scope = phone.evaluate(

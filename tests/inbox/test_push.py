@@ -513,12 +513,12 @@ def test_the_manifest_makes_the_site_installable(client):
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
 
 
-def test_the_inbox_lists_the_devices_told_and_removes_one(push_on, client, alice, bob):
+def test_the_choices_page_lists_the_devices_told_and_removes_one(push_on, client, alice, bob):
     phone = device_for(alice, Browser.new("https://push.example.org/phone"), "Firefox on Android")
     theirs = device_for(bob, Browser.new("https://push.example.org/bobs"), "Bob's phone")
     Choices.objects.create(user=alice, push={"your_turn": False})
     client.force_login(alice)
-    page = client.get("/inbox/").content.decode()
+    page = client.get("/inbox/choices/").content.decode()
     devices = page[page.index('id="push-devices"') :]
     assert "Firefox on Android" in devices and "Bob's phone" not in devices
     assert "data-push-optin" in devices and "Tell this device" in devices
@@ -527,14 +527,14 @@ def test_the_inbox_lists_the_devices_told_and_removes_one(push_on, client, alice
     assert "You are invited to a game" in told and "It is your turn" not in told
     assert f'<meta name="hadal-push-key" content="{push_on.HADAL_VAPID_PUBLIC_KEY}">' in page
     assert client.post(f"/inbox/devices/{theirs.pk}/remove/").status_code == 404
-    removed = client.post(f"/inbox/devices/{phone.pk}/remove/", {"next": "/inbox/"})
-    assert removed.status_code == 302 and removed["Location"] == "/inbox/"
+    removed = client.post(f"/inbox/devices/{phone.pk}/remove/", {"next": "/inbox/choices/"})
+    assert removed.status_code == 302 and removed["Location"] == "/inbox/choices/"
     assert list(PushDevice.objects.all()) == [theirs]
 
 
 def test_without_keys_the_pages_offer_no_push(client, alice):
     client.force_login(alice)
-    page = client.get("/inbox/").content.decode()
+    page = client.get("/inbox/choices/").content.decode()
     assert "hadal-push-key" not in page
     assert "does not tell phones of your notices yet" in page
 
