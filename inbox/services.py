@@ -9,7 +9,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import IntegrityError, router, transaction
+from django.db import connections, router, transaction
 from django.db.models import Count, DateTimeField, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -45,21 +45,43 @@ def notify(
     db = db or router.db_for_write(Notice)
     text = text if len(text) <= TEXT_LENGTH else text[: TEXT_LENGTH - 1] + "…"
     fields = {"kind": kind, "text": text, "url": url, "data": data or {}, "reach": reach}
-    with transaction.atomic(using=db):
-        if key:
-            updated = (
-                Notice.objects.using(db)
-                .filter(user_id=user_id, key=key, done_at__isnull=True)
-                .update(**fields)
-            )
-            if updated:
-                return None
-        try:
-            with transaction.atomic(using=db):
-                notice = Notice.objects.using(db).create(user_id=user_id, key=key, **fields)
-        except IntegrityError:  # another writer opened it between the two statements
+    if key:
+        notice = _open_or_update(user_id, key, fields, db)
+        if notice is None:
             return None
-        transaction.on_commit(lambda: _announce_new(notice, db), using=db)
+    else:
+        notice = Notice.objects.using(db).create(user_id=user_id, key=key, **fields)
+    transaction.on_commit(lambda: _announce_new(notice, db), using=db)
+    return notice
+
+
+# One statement, as a turn passes on most moves: a notice for the key, or the open one brought
+# up to date (the conflict target is inbox_one_open_notice_per_key's, word for word, so that
+# both databases see it is that index). Whether it was new: created_at is ours only if so.
+_UPSERT = """
+    INSERT INTO inbox_notice (user_id, kind, text, url, "key", data, reach, created_at)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
+    ON CONFLICT (user_id, "key") WHERE ("done_at" IS NULL AND NOT ("key" = ''))
+    DO UPDATE SET kind = excluded.kind, text = excluded.text, url = excluded.url,
+        data = excluded.data, reach = excluded.reach
+    RETURNING id, created_at = %s
+"""
+
+
+def _open_or_update(user_id: int, key: str, fields: dict[str, Any], db: str) -> Notice | None:
+    """The new notice, or None when the key's open notice was brought up to date."""
+    connection = connections[db]
+    now = timezone.now()
+    created = Notice._meta.get_field("created_at").get_db_prep_value(now, connection)
+    data = Notice._meta.get_field("data").get_db_prep_value(fields["data"], connection)
+    params = [user_id, fields["kind"], fields["text"], fields["url"], key, data, fields["reach"]]
+    with connection.cursor() as cursor:
+        cursor.execute(_UPSERT, [*params, created, created])
+        notice_id, new = cursor.fetchone()
+    if not new:
+        return None
+    notice = Notice(id=notice_id, user_id=user_id, key=key, created_at=now, **fields)
+    notice._state.adding, notice._state.db = False, db
     return notice
 
 

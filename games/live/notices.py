@@ -37,10 +37,14 @@ def connect() -> None:
 # -- the person's stream --------------------------------------------------------------------------
 
 
-def on_inbox_changed(*, user_id: int, notice, counts, db: str = "default", **kwargs) -> None:
-    """Pass a change of someone's inbox on to their stream, if they are listening: the new
-    notice (with its id) and the counts the nav shows."""
-    push.notify_user(user_id, lambda: {"notice": notice, "counts": counts()}, db)
+CHANGED = {"inbox": "changed"}
+
+
+def on_inbox_changed(*, user_id: int, db: str = "default", **kwargs) -> None:
+    """Tell someone's stream their inbox changed. Only that: the stream reads the new notices
+    and the counts itself (games.live.streams.UserFeed), so a write that passes a turn pays a
+    publish, not a count, and only a person who is listening costs a read."""
+    push.notify_user(user_id, CHANGED, db)
 
 
 # -- turns and invitations ------------------------------------------------------------------------

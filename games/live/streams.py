@@ -193,6 +193,9 @@ def last_event_id(header: str | None, asked: int, version: int) -> int:
 # -- a person's stream ----------------------------------------------------------------------------
 
 
+SHOWN = inbox.PAGE * 4  # open notices sent at most on (re)connecting
+
+
 class UserFeed(Feed):
     """A person's inbox as it changes (inbox): each new notice, with its id as the message's
     ``id:``, then the counts the nav shows (``{"type": "counts", ...}``, no id).
@@ -215,24 +218,21 @@ class UserFeed(Feed):
         rows = self.user.notices.filter(done_at__isnull=True)
         if self.last is not None:
             rows = rows.filter(pk__gt=self.last)
-        chunk = "".join(
-            frame(inbox.message(n), n.pk) for n in rows.order_by("id")[: inbox.PAGE * 4]
-        )
-        for notice_id in rows.order_by("-id").values_list("id", flat=True)[:1]:
-            self.last = max(self.last or 0, notice_id)
+        shown = list(rows.order_by("id")[:SHOWN])
+        chunk = "".join(frame(inbox.message(n), n.pk) for n in shown)
+        # From now on only what comes after (the person's notices were mended once, above),
+        # the newest of them if there were more than shown.
+        self.last = self.last or 0
+        if len(shown) == SHOWN:
+            shown = list(rows.order_by("-id")[:1])
+        if shown:
+            self.last = max(self.last, shown[-1].pk)
         return chunk + counts_frame(inbox.counts(self.user.pk))
 
     def receive(self, message: str) -> str | None:
-        if message == push.RESYNC:
-            return None
-        payload = json.loads(message)
-        chunk, notice = "", payload.get("notice")
-        if notice is not None:
-            if self.last is not None and notice["id"] <= self.last:
-                return ""  # sent already, by catch_up
-            self.last = notice["id"]
-            chunk = frame(notice, notice["id"])
-        return chunk + counts_frame(payload["counts"])
+        """Every message says only that the inbox changed: the notices after the last sent,
+        and the counts, are read (catch_up, in a thread)."""
+        return None
 
 
 def counts_frame(counts: dict[str, int]) -> str:

@@ -51,14 +51,18 @@ def test_an_invitation_is_announced_to_the_invited_person_only(
     assert heard == [(game["id"], 1, "bob")]
 
 
-def test_invitations_show_in_the_nav_and_on_their_page(api, client, bob):
-    game = create(api, [{"user": "alice"}, {"user": "bob"}])
+def test_invitations_show_in_the_nav_and_on_their_page(
+    api, client, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):  # the notice follows the commit
+        game = create(api, [{"user": "alice"}, {"user": "bob"}])
     client.force_login(bob)
     page = client.get("/invitations/").content.decode()
     assert 'id="nav-invitations-count" aria-label="1 waiting">1<' in page
     assert "from alice" in page and "you would play 2nd" in page
     assert f'action="/games/{game["id"]}/accept/"' in page
-    client.post(f"/games/{game['id']}/accept/", {"seat": 1})
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/games/{game['id']}/accept/", {"seat": 1})
     page = client.get("/invitations/").content.decode()
     assert 'id="nav-invitations-count" aria-label="0 waiting" hidden>0<' in page
     assert "Nobody has invited you" in page

@@ -10,9 +10,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.live import push
+from games.live import push, streams
 from games.models import Game
-from games.play import reads, services
+from games.play import reads, seating, services
+from inbox.models import Notice
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -125,6 +126,34 @@ def test_an_invitation_and_a_turn_are_published_once_the_write_commits(
                 callback()
             pending += more
         messages = heard(inbox)
-    kinds = [(m["notice"]["type"], m["notice"]["game"], m["notice"]["seat"]) for m in messages]
-    assert kinds == [("your_turn", game.pk, 0), ("invitation", game.pk, 0)]
-    assert messages[-1]["counts"] == {"unread": 2, "turns": 1, "invitations": 1}
+    # The hub carries only that bob's inbox changed (no count is made by the writer); his
+    # stream, told so, reads what is new and the counts.
+    assert messages == [{"inbox": "changed"}] * 2
+    feed = streams.UserFeed(user=bob, after=0)
+    assert feed.receive(json.dumps(messages[-1])) is None
+    frames = [json.loads(line[6:]) for line in feed.catch_up().splitlines() if line[:6] == "data: "]
+    kinds = [(f.get("type"), f.get("game"), f.get("seat")) for f in frames]
+    assert kinds == [("your_turn", game.pk, 0), ("invitation", game.pk, 0), ("counts", None, None)]
+    assert frames[-1] == {"type": "counts", "unread": 2, "turns": 1, "invitations": 1}
+
+
+def test_a_turn_passing_costs_the_inbox_two_statements_and_no_count(alice, bob, committed):
+    """Closing the turn that passed and opening the next are one statement each, and nothing
+    is counted for the streams: a listening stream reads the counts itself."""
+    game = committed(dsa, "alice", "bob", alice)
+    committed(seating.game_accept, game=game.pk, seat=1, user=bob)
+    while True:
+        game.refresh_from_db()
+        had_it = game.current_player
+        mover = alice if had_it == 0 else bob
+        with CaptureQueriesContext(connection) as queries:
+            committed(opening_move, game, mover)
+        game.refresh_from_db()
+        if game.current_player != had_it:
+            break
+    inbox_sql = [q["sql"] for q in queries.captured_queries if "inbox_notice" in q["sql"]]
+    assert len(inbox_sql) == 2, inbox_sql
+    assert sorted(sql.split()[0] for sql in inbox_sql) == ["INSERT", "UPDATE"]
+    assert not [sql for sql in inbox_sql if "COUNT(" in sql]
+    waiting = Notice.objects.filter(done_at__isnull=True, kind="your_turn")
+    assert [n.user for n in waiting] == [bob if had_it == 0 else alice]
