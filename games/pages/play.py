@@ -28,7 +28,7 @@ from games.models import EarlierFingerprint, EventKind, Game, GameMode, GameStat
 from games.pages.bots import not_for_bot_accounts
 from games.pages.forms import NewGameForm
 from games.pages.links import back_or
-from games.play import endgame, lobby, reads, seating, services
+from games.play import away, endgame, lobby, reads, seating, services
 from games.records import export
 from games.records import reads as record_reads
 from games.rules import CHANCE
@@ -215,6 +215,7 @@ def game_detail(request, pk: int):
             ],
             "page": page,
             "turn": _row(game, request.user).turn,
+            "away_notes": away.away_notes(game, request.user),
             "fingerprint": _fingerprint(game),
             "has_guide": game.slug in GUIDES,
             "over": endgame.game_over(game, view, request.user),

@@ -380,6 +380,11 @@ class GamePage {
         return "the game was called off";
       case "GameFinished":
         return this.describeFinish(data);
+      // A player away from the board (games.play.away): only the seat and the time.
+      case "ClockPaused":
+        return `${this.who(event.seat)} is away from the board: their clock waits`;
+      case "ClockResumed":
+        return `${this.who(event.seat)} is back: their clock runs again`;
       case "LogStarted":
         return `the table's moves are entered from here on by ${data.scorekeeper}`;
       case "EntryUndone": {
