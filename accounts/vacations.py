@@ -119,20 +119,18 @@ def summary_of(user, *, now: datetime | None = None) -> Summary:
 def vacation_schedule(
     *, user, starts_at: datetime, ends_at: datetime, now: datetime | None = None
 ) -> Vacation:
-    """A vacation from ``starts_at`` to ``ends_at``. 400 for an end not after the start or a
-    start in the past; 422 for one that overlaps another or needs more days than are left in
+    """A vacation from ``starts_at`` to ``ends_at``. 422 for an end not after the start, a
+    start in the past, one that overlaps another or one that needs more days than are left in
     its year. A start within a minute of now begins it at once."""
     now = now or timezone.now()
     if not isinstance(starts_at, datetime) or not isinstance(ends_at, datetime):
         raise InvalidInput("a vacation needs a start and an end, each a date and time")
     if ends_at <= starts_at:
-        raise InvalidInput("a vacation must end after it starts")
+        raise Refused("a vacation must end after it starts")
     if starts_at < now - SKEW:
-        raise InvalidInput(
+        raise Refused(
             'a vacation cannot start in the past: to be away from now on, use "I am away now"'
         )
-    if ends_at <= now:
-        raise InvalidInput("a vacation must end in the future")
     _lock(user)
     starts_at = max(starts_at, now)
     _refuse_overlap(user, starts_at, ends_at)

@@ -267,6 +267,9 @@ SPECTACULAR_SETTINGS = {
         "MemberRoleEnum": ["member", "organiser", "owner"],
         "AnswerEnum": ["invited", "accepted", "declined"],
         "JoinAnswerEnum": ["waiting", "accepted", "declined"],
+        # "state": an invitation link's (league), under the name it had before, and a vacation's.
+        "StateEnum": ["open", "expired", "used up", "revoked"],
+        "VacationStateEnum": ["scheduled", "away", "over"],
     },
 }
 
