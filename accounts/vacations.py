@@ -83,6 +83,11 @@ def away_until(user_ids) -> dict[int, datetime | None]:
     return {v.user_id: v.ends_at for v in away}
 
 
+def members_away() -> list[int]:
+    """The ids of the members away now."""
+    return list(Vacation.objects.filter(state=State.AWAY).values_list("user_id", flat=True))
+
+
 def auto_on(user) -> bool:
     return Profile.objects.filter(user=user, away_auto=True).exists()
 

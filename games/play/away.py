@@ -40,11 +40,11 @@ ATTEMPTS = 5  # a game that moves meanwhile is read again this many times
 
 def correspondence_seats(user_id: int) -> list[tuple[int, int]]:
     """(game id, seat) of ``user_id``'s seats in active correspondence games that allow a
-    vacation, in game order."""
+    vacation and are not paused yet, in game order."""
     long = Q(game__move_seconds__gte=clocks.CORRESPONDENCE_SECONDS) | Q(
         game__bank_seconds__gte=clocks.CORRESPONDENCE_SECONDS
     )
-    seats = list(
+    rows = (
         Seat.objects.filter(
             long,
             user_id=user_id,
@@ -54,8 +54,9 @@ def correspondence_seats(user_id: int) -> list[tuple[int, int]]:
             game__mode=GameMode.PLAY,
         )
         .order_by("game_id", "index")
-        .values_list("game_id", "index")
+        .values_list("game_id", "index", "game__paused")
     )
+    seats = [(g, i) for g, i, paused in rows if i not in (paused or {}).get("seats", [])]
     forbidden = forbidden_games({game_id for game_id, _ in seats})
     return [(game_id, seat) for game_id, seat in seats if game_id not in forbidden]
 
@@ -114,6 +115,13 @@ def member_resume(*, user_id: int, now: datetime | None = None) -> list[AppendRe
             if appended is not None:
                 done.append(appended)
     return done
+
+
+def members_away_pause() -> int:
+    """Stop the clocks of the games members away joined since they left (a tournament's new
+    round, an invitation accepted from a phone): the sweep's backstop. How many stopped."""
+    away = vacations.members_away()
+    return sum(len(member_pause(user_id=user_id)) for user_id in away)
 
 
 def away_instead_of_timeout(head, seat: int) -> bool:

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts import vacations
 from games.models import Game, GameStatus, Seat
-from games.play import lobby, services
+from games.play import away, lobby, services
 from games.signals import bot_to_move
 
 log = logging.getLogger(__name__)
@@ -95,6 +95,7 @@ def sweep() -> int:
             handled += 1
     # Vacations whose start or end has come: their members' clocks stop or run again.
     handled += vacations.vacations_sweep(now=now)
+    handled += away.members_away_pause()  # games they sat down at since they left
     # The clocks that have run out, along a partial index of the running ones.
     expired = Game.objects.filter(deadline__lte=now, status=GameStatus.ACTIVE)
     for game_id, seat, version in expired.values_list("pk", "current_player", "version"):

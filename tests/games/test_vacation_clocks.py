@@ -272,3 +272,13 @@ def test_a_tournament_that_allows_vacations_stops_its_clocks(api_for, make_user,
     vacations.vacation_away_now(user=player)
     game.refresh_from_db()
     assert kinds(game)[-1] == "ClockPaused" and game.deadline is None
+
+
+def test_a_game_begun_while_its_player_is_away_waits_for_them_too(alice, bob, clock):
+    vacations.vacation_away_now(user=alice)
+    game = two_player(alice, bob, MOVE)  # e.g. a tournament's next round
+    assert "ClockPaused" not in kinds(game)
+    sweeper.sweep()
+    assert kinds(game)[-1] == "ClockPaused"
+    sweeper.sweep()
+    assert kinds(game).count("ClockPaused") == 1  # once
