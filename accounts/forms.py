@@ -189,7 +189,10 @@ class VacationForm(forms.Form):
     def clean(self):
         data = super().clean()
         starts, ends = data.get("starts"), data.get("ends")
-        if starts and starts < timezone.localdate():
+        today = timezone.localdate()
+        if ends and ends.year > today.year + 1:
+            self.add_error("ends", "That is too far ahead: book this year's or next year's days.")
+        if starts and starts < today:
             self.add_error("starts", "That day has passed: a vacation starts today or later.")
         elif starts and ends and ends < starts:
             self.add_error("ends", "The last day comes before the first: swap them.")

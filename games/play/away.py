@@ -151,29 +151,30 @@ def away_instead_of_timeout(head, seat: int) -> bool:
 
 
 def on_away_started(*, user_id: int, vacation, **kwargs) -> None:
-    games = member_pause(user_id=user_id)
-    stopped = len(games)
-    clocks_said = f"{stopped} clock{'s' if stopped != 1 else ''}" if stopped else "no clock"
-    if vacation.auto:
-        text = (
-            f"Your clock ran out, so a day away was taken for you: {clocks_said} wait until"
-            f" {vacations.when(vacation.ends_at)}"
-        )
-    elif vacation.ends_at is None:
-        text = f"You are away from the board: {clocks_said} wait until you are back"
+    stopped = len(member_pause(user_id=user_id))
+    until = vacations.when(vacation.ends_at) if vacation.ends_at else "you are back"
+    if stopped == 0:
+        waiting = "none of your games has a clock to stop"
+    elif stopped == 1:
+        waiting = f"your clock in 1 game waits until {until}"
     else:
-        text = (
-            f"Your vacation has begun: {clocks_said} wait until {vacations.when(vacation.ends_at)}"
-        )
+        waiting = f"your clocks in {stopped} games wait until {until}"
+    if vacation.auto:
+        text = f"Your clock ran out, so a day away was taken for you: {waiting}"
+    elif vacation.ends_at is None:
+        text = f"You are away from the board: {waiting}"
+    else:
+        text = f"Your vacation has begun: {waiting}"
     inbox.notify(user_id, "vacation", text, reverse("settings"), key=f"vacation:{vacation.pk}")
 
 
 def on_away_ended(*, user_id: int, vacation, **kwargs) -> None:
-    games = member_resume(user_id=user_id)
-    started = len(games)
+    started = len(member_resume(user_id=user_id))
     text = "You are back at the board"
-    if started:
-        text += f": {started} clock{'s' if started != 1 else ''} running again"
+    if started == 1:
+        text += ": your clock in 1 game runs again"
+    elif started:
+        text += f": your clocks in {started} games run again"
     inbox.notify(user_id, "vacation", text, reverse("settings"), key=f"vacation:{vacation.pk}:back")
 
 

@@ -183,6 +183,14 @@ def test_the_settings_page_says_why_a_vacation_is_refused(client, alice, setting
         {"starts": first.isoformat(), "ends": (first - timedelta(days=1)).isoformat()},
     )
     assert "The last day comes before the first" in backwards.content.decode()
+    far = client.post(
+        "/accounts/settings/away/schedule/", {"starts": first.isoformat(), "ends": "9999-12-31"}
+    )
+    assert far.status_code == 422 and "too far ahead" in far.content.decode()
+    gone = client.post(
+        "/accounts/settings/away/schedule/", {"starts": "2001-01-01", "ends": first.isoformat()}
+    )
+    assert gone.status_code == 422 and "That day has passed" in gone.content.decode()
     assert not Vacation.objects.exists()
 
 

@@ -150,13 +150,16 @@ def test_a_vacation_stops_correspondence_clocks_only_and_says_so(alice, bob, clo
     fast.refresh_from_db()
     assert fast.deadline is not None
     notice = Notice.objects.get(user=alice, kind="vacation")
-    assert "1 clock wait until you are back" in notice.text
+    assert (
+        notice.text == "You are away from the board: your clock in 1 game waits until you are back"
+    )
 
     clock.wait(2 * DAY + 60)
     vacations.vacation_back(user=alice)
     slow.refresh_from_db()
     assert kinds(slow)[-1] == "ClockResumed" and slow.deadline is not None
-    assert Notice.objects.filter(user=alice, kind="vacation").count() == 2
+    back = Notice.objects.filter(user=alice, kind="vacation").exclude(pk=notice.pk).get()
+    assert back.text == "You are back at the board: your clock in 1 game runs again"
     assert vacations.days_left(user=alice) == vacations.allowance() - 3  # two days and a minute
 
 
