@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from accounts import vacations
 from accounts.models import Vacation
@@ -285,3 +286,26 @@ def test_a_game_begun_while_its_player_is_away_waits_for_them_too(alice, bob, cl
     assert kinds(game)[-1] == "ClockPaused"
     sweeper.sweep()
     assert kinds(game).count("ClockPaused") == 1  # once
+
+
+def test_a_game_with_a_pause_still_exports_verifies_and_checks(alice, bob, clock):
+    from games import history
+    from games.records.verify import verify
+
+    game = two_player(alice, bob, MOVE)
+    away.seat_pause(game_id=game.pk, seat=0, pause=True)
+    clock.wait(DAY)
+    away.seat_pause(game_id=game.pk, seat=0, pause=False)
+    users = {0: alice, 1: bob}
+    for _ in range(2000):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != "active":
+            break
+        game = play_turn(game, users[game.current_player])
+    assert game.status == "finished"
+    exported = APIClient().get(f"/api/games/{game.pk}/export/")
+    assert exported.status_code == 200
+    verified = verify(exported.content)
+    assert verified.replayed and verified.events == game.version
+    [checked] = history.check_batch(using="default", ids=[game.pk])
+    assert checked.differences == []
