@@ -53,8 +53,17 @@ class VacationsOut(serializers.Serializer):
     vacations = VacationOut(many=True, help_text="under way and to come, soonest first")
 
 
+class JsonBoolean(serializers.BooleanField):
+    """true or false in JSON, nothing else (DRF's takes 0, "yes" and the like too)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class AwaySettingsIn(serializers.Serializer):
-    auto = serializers.BooleanField(
+    auto = JsonBoolean(
         help_text="take a day away for you instead of a timeout in a correspondence game"
     )
 

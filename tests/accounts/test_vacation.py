@@ -124,7 +124,8 @@ def test_a_vacation_to_come_is_called_off_one_under_way_is_not(api, api_for, bob
 def test_the_auto_opt_in(api):
     assert api.get(URL).json()["auto"] is False
     assert api.put(f"{URL}settings/", {"auto": True}, format="json").json()["auto"] is True
-    assert api.put(f"{URL}settings/", {"auto": "perhaps"}, format="json").status_code == 400
+    for wrong in ("perhaps", 0, "true", None):
+        assert api.put(f"{URL}settings/", {"auto": wrong}, format="json").status_code == 400
 
 
 def test_a_taken_now_vacation_ends_once_the_days_run_out(alice, settings):
