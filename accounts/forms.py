@@ -5,6 +5,8 @@ e-mail addresses. The usernames nobody may take are the adapter's to refuse
 
 from __future__ import annotations
 
+from datetime import datetime, time, timedelta
+
 from allauth.account import forms as allauth_forms
 from allauth.account.adapter import get_adapter
 from allauth.account.models import EmailAddress, get_emailconfirmation_model
@@ -12,6 +14,7 @@ from allauth.utils import build_absolute_uri
 from django import forms
 from django.contrib.auth.forms import AuthenticationForm
 from django.urls import reverse
+from django.utils import timezone
 
 PASSWORD_HELP = "At least 8 characters; not a common password, nor one like your username."
 
@@ -150,3 +153,41 @@ class ResetPasswordForm(allauth_forms.ResetPasswordForm):
                 },
             )
         return email
+
+
+class VacationForm(forms.Form):
+    """Days away from the board, from one day to another, both included."""
+
+    starts = forms.DateField(
+        label="From", widget=forms.DateInput(attrs={"type": "date"}), help_text="the first day"
+    )
+    ends = forms.DateField(
+        label="To", widget=forms.DateInput(attrs={"type": "date"}), help_text="the last day"
+    )
+
+    def clean(self):
+        data = super().clean()
+        starts, ends = data.get("starts"), data.get("ends")
+        today = timezone.localdate()
+        if ends and ends.year > today.year + 1:
+            self.add_error("ends", "That is too far ahead: book this year's or next year's days.")
+        if starts and starts < today:
+            self.add_error("starts", "That day has passed: a vacation starts today or later.")
+        elif starts and ends and ends < starts:
+            self.add_error("ends", "The last day comes before the first: swap them.")
+        return data
+
+    def moments(self, now: datetime) -> tuple[datetime, datetime]:
+        """From the start of the first day (now, if that is today) to the end of the last."""
+        zone = timezone.get_current_timezone()
+        starts = datetime.combine(self.cleaned_data["starts"], time(), tzinfo=zone)
+        ends = datetime.combine(self.cleaned_data["ends"] + timedelta(days=1), time(), tzinfo=zone)
+        return max(starts, now), ends
+
+
+class AwayAutoForm(forms.Form):
+    auto = forms.BooleanField(
+        label="Take a day of my vacation rather than let my clock run out",
+        required=False,
+        help_text="In a game with a day or more a move, while I have days left.",
+    )

@@ -16,9 +16,39 @@ class Profile(models.Model):
     # Since when the account is a bot's, played by a program through the API (accounts.bots;
     # league.services.bot_accounts makes it one, for good); None for a person's.
     bot_since = models.DateTimeField(null=True, blank=True)
+    # A day away from the board taken for them, where their clock would run out in a
+    # correspondence game, rather than losing the move (accounts.vacations).
+    away_auto = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return f"settings of {self.user}"
+
+
+class Vacation(models.Model):
+    """Days away from the board (accounts.vacations): the clocks of the member's
+    correspondence games stop from ``starts_at`` to ``ends_at``. ``ends_at`` is None while
+    they are away "now", until they say they are back."""
+
+    class State(models.TextChoices):
+        SCHEDULED = "scheduled"  # to come: nothing stopped yet
+        AWAY = "away"  # started: their clocks are stopped
+        OVER = "over"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField(null=True, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.SCHEDULED)
+    auto = models.BooleanField(default=False)  # taken for them instead of a timeout
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["state", "starts_at"])]
+        ordering = ["starts_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} away from {self.starts_at:%Y-%m-%d}"
 
 
 class Person(models.Model):

@@ -24,6 +24,7 @@ urlpatterns = [
     path("accounts/logout/", allauth_views.logout, name="logout"),
     path("accounts/signup/", allauth_views.signup, name="signup"),
     path("accounts/settings/", views.settings_page, name="settings"),
+    path("accounts/settings/away/<slug:action>/", views.away_page, name="settings-away"),
     path("accounts/tokens/", pages.tokens_page, name="api-tokens-page"),
     path("accounts/tokens/<id:pk>/revoke/", pages.token_revoke_page, name="api-token-revoke-page"),
     path("accounts/email/", views.EmailView.as_view(), name="account_email"),

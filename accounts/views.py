@@ -8,20 +8,27 @@ from math import ceil
 
 from allauth.account import views as allauth_views
 from allauth.account.models import EmailAddress
+from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
 from rest_framework import exceptions, parsers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.forms import SignInForm
+from accounts import vacations
+from accounts.forms import AwayAutoForm, SignInForm, VacationForm
 from accounts.scopes import NONE, HasScope
 from accounts.throttling import FailedSignInThrottle, remember_device
 from accounts.tokens import password_token_create
+from core import inputs
+from core.errors import ServiceError
 from core.parsers import StrictJSONParser
 
 
@@ -84,14 +91,76 @@ class TokenView(APIView):
 @login_required
 def settings_page(request):
     """A member's own settings: their e-mail address (kept by allauth, changed on its page),
-    their password, the way to their choices of how notices reach them, and the ways to take
-    their data or leave."""
-    addresses = EmailAddress.objects.filter(user=request.user)
+    their password, the way to their choices of how notices reach them, days away from the
+    board, and the ways to take their data or leave."""
+    return render(request, "registration/settings.html", _settings_context(request.user))
+
+
+def _settings_context(user, vacation_form: VacationForm | None = None) -> dict:
+    addresses = EmailAddress.objects.filter(user=user)
     context = {
         "current": addresses.filter(verified=True).order_by("-primary", "pk").first(),
         "pending": addresses.filter(verified=False).order_by("-pk").first(),
     }
-    return render(request, "registration/settings.html", context)
+    return context | _away_context(user, vacation_form)
+
+
+def _away_context(user, vacation_form: VacationForm | None = None) -> dict:
+    summary = vacations.summary_of(user)
+    return {
+        "away": summary,
+        "vacation_form": vacation_form or VacationForm(),
+        "away_auto_form": AwayAutoForm(initial={"auto": summary.auto}),
+        "upcoming": [
+            {"vacation": v, "days": vacations.days_counted(v, timezone.now())}
+            for v in summary.vacations
+            if v.state == vacations.State.SCHEDULED
+        ],
+    }
+
+
+@login_required
+@require_POST
+def away_page(request, action: str):
+    """The settings page's "Away from the board": schedule a vacation, be away now or back,
+    call one off, or opt in to a day taken instead of a timeout. A refusal is shown on the
+    settings page, with nothing stored."""
+    user = request.user
+    vacation_form = None
+    try:
+        if action == "schedule":
+            vacation_form = VacationForm(request.POST)
+            if vacation_form.is_valid():
+                starts, ends = vacation_form.moments(timezone.now())
+                vacations.vacation_schedule(user=user, starts_at=starts, ends_at=ends)
+                messages.success(request, "Your vacation is booked.")
+                return redirect(f"{reverse('settings')}#away")
+        elif action == "now":
+            vacations.vacation_away_now(user=user)
+            messages.success(request, "You are away: your correspondence clocks wait.")
+            return redirect(f"{reverse('settings')}#away")
+        elif action == "back":
+            vacations.vacation_back(user=user)
+            messages.success(request, "Welcome back: your clocks run again.")
+            return redirect(f"{reverse('settings')}#away")
+        elif action == "cancel":
+            pk = inputs.whole_number(request.POST.get("vacation"), "the vacation", 1, inputs.BIGINT)
+            vacations.vacation_cancel(user=user, vacation_id=pk)
+            messages.success(request, "That vacation is called off.")
+            return redirect(f"{reverse('settings')}#away")
+        elif action == "auto":
+            auto = AwayAutoForm(request.POST)
+            auto.is_valid()
+            vacations.away_auto_set(user=user, on=bool(auto.cleaned_data.get("auto")))
+            messages.success(request, "Your settings are saved.")
+            return redirect(f"{reverse('settings')}#away")
+        else:
+            raise Http404("no such action")
+    except ServiceError as exc:
+        vacation_form = vacation_form or VacationForm()
+        vacation_form.add_error(None, f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
+    context = _settings_context(user, vacation_form=vacation_form)
+    return render(request, "registration/settings.html", context, status=422)
 
 
 class EmailView(allauth_views.EmailView):

@@ -269,6 +269,9 @@ SPECTACULAR_SETTINGS = {
         "AnswerEnum": ["invited", "accepted", "declined"],
         "JoinAnswerEnum": ["waiting", "accepted", "declined"],
         "MailChoiceEnum": "inbox.kinds.MAIL_CHOICES",  # a notice's e-mail: none, now, digest
+        # "state": an invitation link's (league), under the name it had before, and a vacation's.
+        "StateEnum": ["open", "expired", "used up", "revoked"],
+        "VacationStateEnum": ["scheduled", "away", "over"],
     },
 }
 
@@ -333,6 +336,9 @@ HADAL_BOT_STALL_SECONDS = int(os.environ.get("HADAL_BOT_STALL_SECONDS", "30"))
 HADAL_EAGER_SWEEP_SECONDS = float(os.environ.get("HADAL_EAGER_SWEEP_SECONDS", "1"))
 # An invitation (or an open seat) nobody answers within this many hours calls the game off.
 HADAL_INVITATION_HOURS = float(os.environ.get("HADAL_INVITATION_HOURS", "72"))
+# Days a member may be away from the board each calendar year, their correspondence clocks
+# stopped (accounts.vacations); a part day counts as a day.
+HADAL_VACATION_DAYS_PER_YEAR = int(os.environ.get("HADAL_VACATION_DAYS_PER_YEAR", "30"))
 # How long the searching bots think per move (the Celery task's time limit is 60 s).
 HADAL_BOT_BUDGETS = {"mcts": {"seconds": float(os.environ.get("HADAL_MCTS_SECONDS", "1.0"))}}
 # Committed heads shared by the app's processes through the cache (games.store.sharing): a

@@ -3,6 +3,7 @@ from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as tokens_api
+from accounts import away_api
 from accounts.views import TokenView
 from config import http
 from core.inputs import BIGINT
@@ -33,6 +34,15 @@ urlpatterns = [
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/me/tokens/", tokens_api.TokensApi.as_view(), name="api-me-tokens"),
     path("api/me/tokens/<id:pk>/", tokens_api.TokenRevokeApi.as_view(), name="api-me-token"),
+    path("api/me/vacations/", away_api.VacationsApi.as_view(), name="api-me-vacations"),
+    path("api/me/vacations/away/", away_api.AwayNowApi.as_view(), name="api-me-away"),
+    path("api/me/vacations/back/", away_api.BackApi.as_view(), name="api-me-back"),
+    path(
+        "api/me/vacations/settings/",
+        away_api.AwaySettingsApi.as_view(),
+        name="api-me-away-settings",
+    ),
+    path("api/me/vacations/<id:pk>/", away_api.VacationCancelApi.as_view(), name="api-me-vacation"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("games.api.urls")),

@@ -23,6 +23,12 @@ class GamesConfig(AppConfig):
         store.on_write(record_notices.after_write)  # a record's confirmations and disputes
         tasks.connect()  # play's requests for work, answered by queueing a task
         post_migrate.connect(_guard_the_log, sender=self)
+        # A member away from the board: their correspondence clocks wait (games.play.away).
+        from accounts.signals import away_ended, away_started
+        from games.play import away
+
+        away_started.connect(away.on_away_started, dispatch_uid="games.away.started")
+        away_ended.connect(away.on_away_ended, dispatch_uid="games.away.ended")
         # Clocks fire with no beat too (eager mode): the web process sweeps in a thread.
         request_started.connect(sweeper.start, dispatch_uid="games.play.sweeper")
 

@@ -279,3 +279,16 @@ def log_started(
 def entry_undone(*, undoes: int, kind: str, actor_id: int) -> NewEvent:
     """The scorekeeper takes back the entry at seq ``undoes``, of ``kind``: replay skips it."""
     return NewEvent(EventKind.ENTRY_UNDONE, {"undoes": undoes, "kind": kind}, actor_id=actor_id)
+
+
+# -- clocks stopped while a member is away from the board -----------------------------------------
+
+
+def clock_paused(*, seat: int) -> NewEvent:
+    """``seat``'s clock stops: its member is away (games.play.away). The time is the event's."""
+    return NewEvent(EventKind.CLOCK_PAUSED, {}, seat=seat)
+
+
+def clock_resumed(*, seat: int) -> NewEvent:
+    """``seat``'s clock runs again with the time it had left: its member is back."""
+    return NewEvent(EventKind.CLOCK_RESUMED, {}, seat=seat)

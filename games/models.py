@@ -48,6 +48,10 @@ class EventKind(models.TextChoices):
     # taking back the last entry (a correction of the log's tail: replay skips that entry).
     LOG_STARTED = "LogStarted"
     ENTRY_UNDONE = "EntryUndone"
+    # A member away from the board (accounts.Vacation): their seat's clock stops, and starts
+    # again with the time it had left (games.play.clocks). Only the seat and the times.
+    CLOCK_PAUSED = "ClockPaused"
+    CLOCK_RESUMED = "ClockResumed"
 
 
 class Game(models.Model):
@@ -76,6 +80,9 @@ class Game(models.Model):
     increment_seconds = models.PositiveIntegerField(default=0)
     banks = models.JSONField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # The seats whose clock is stopped while their member is away (ClockPaused), and for a
+    # move clock the time the seat to play had left when it stopped: {"seats": [i], "left": s}.
+    paused = models.JSONField(null=True, blank=True)
     # The finished game this one is the rematch of (its GameCreated event says so too); one
     # rematch per game, which the unique key keeps when two players ask at once.
     rematch_of = models.OneToOneField(

@@ -53,6 +53,7 @@ clock_started = Signal()  # game_id, seat, version, seconds: check the clock whe
 analysis_wanted = Signal()  # game_id: compute a finished game's analysis
 game_over_panels = Signal()
 invitation_panels = Signal()
+pause_forbidden = Signal()
 
 
 def may_correct(game, user) -> bool:

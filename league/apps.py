@@ -13,6 +13,7 @@ class LeagueConfig(AppConfig):
             game_finished,
             game_over_panels,
             invitation_panels,
+            pause_forbidden,
             record_correctable,
             record_stewards,
             result_corrected,
@@ -36,6 +37,8 @@ class LeagueConfig(AppConfig):
         # A member's invitations page lists the leagues (and tournaments) asking them too.
         invitation_panels.connect(_invitations_panel, dispatch_uid="league.invitations")
         bot_levels_measured.connect(on_measured, dispatch_uid="league.bot_levels")
+        # A tournament that does not allow vacations keeps its tables' clocks running.
+        pause_forbidden.connect(_no_vacation, dispatch_uid="league.no_vacation")
         # A members-only club's games are closed to whoever is not in it, everywhere in games.
         audience.close_with(closed_games)
 
@@ -60,6 +63,12 @@ def _end_tournaments(sender, *, game_id: int | None = None, game_ids=None, **kwa
 
     # A tournament whose last table this was ends by itself.
     tournaments_end_if_over(game_ids=list(game_ids or [game_id]))
+
+
+def _no_vacation(sender, *, game_ids, **kwargs) -> set[int]:
+    from league.selectors import games_without_vacation
+
+    return games_without_vacation(game_ids)
 
 
 def _rating_panel(sender, *, game, **kwargs):

@@ -213,6 +213,13 @@ class TournamentForm(ClockForm):
         required=False,
         help_text="No bots: neither the house's bots nor members' bot accounts may enter.",
     )
+    vacation_allowed = forms.BooleanField(
+        label="Players may be away from the board",
+        required=False,
+        initial=True,
+        help_text="With a clock of a day or more a move, a player on vacation stops the clock"
+        " of their table until they are back.",
+    )
     top_cut = _whole_field(
         "top_cut",
         label="Top cut",
@@ -365,6 +372,7 @@ class TournamentForm(ClockForm):
             cap=data["cap"],
             check_in=data["check_in"],
             people_only=data["people_only"],
+            vacation_allowed=data["vacation_allowed"],
             top_cut=data["top_cut"] or 0,
             avoid_club_rounds=data["avoid_club_rounds"] or 0,
             round_minutes=data["round_minutes"],

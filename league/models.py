@@ -373,6 +373,9 @@ class Tournament(models.Model):
     check_in = models.BooleanField(default=False)  # round 1 drops who has not checked in
     # Bots (the house's and bot accounts, accounts.bots) may not enter.
     people_only = models.BooleanField(default=False)
+    # Whether a player away from the board (accounts.vacations) stops the clock of their
+    # correspondence tables (games.play.away); no effect on shorter clocks.
+    vacation_allowed = models.BooleanField(default=True)
     top_cut = models.PositiveSmallIntegerField(default=0)  # Swiss: the top N into elimination
     avoid_club_rounds = models.PositiveSmallIntegerField(default=0)  # keep clubs apart so long
     round_minutes = models.PositiveSmallIntegerField(null=True, blank=True)  # table mode

@@ -486,6 +486,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "cap": tournament.cap,
         "check_in": tournament.check_in,
         "people_only": tournament.people_only,
+        "vacation_allowed": tournament.vacation_allowed,
         "top_cut": tournament.top_cut,
         "avoid_club_rounds": tournament.avoid_club_rounds,
         "round_minutes": tournament.round_minutes,
@@ -940,3 +941,11 @@ def rating_changes_of(game: Game) -> dict:
         # not rated yet: waiting for someone's agreement (league.consent)
         "held": agreement == RatedGame.Consent.WAITING,
     }
+
+
+def games_without_vacation(game_ids) -> set[int]:
+    """Those of ``game_ids`` that are tables of a tournament not allowing vacations."""
+    tables = Table.objects.filter(
+        game_id__in=list(game_ids), round__tournament__vacation_allowed=False
+    )
+    return set(tables.values_list("game_id", flat=True))

@@ -56,7 +56,8 @@ class TournamentSpec:
     until round 1 (a field of fewer than two is then allowed until round 1 is paired); ``cap``
     bounds the field, beyond it players wait in line. ``check_in`` drops, when round 1 is
     paired, whoever has not checked in. ``people_only`` keeps bots out (house bots and bot
-    accounts alike). ``top_cut`` (Swiss only) sends the top N of the
+    accounts alike). ``vacation_allowed`` lets a player away from the board stop the clock of
+    their correspondence tables (a move or bank of a day or more). ``top_cut`` (Swiss only) sends the top N of the
     standings after ``rounds`` rounds into an elimination stage, ``advance`` of each table
     going through. ``avoid_club_rounds`` keeps players who share a league (other than the
     tournament's own) apart for that many rounds. ``round_minutes`` (table mode) is the
@@ -83,6 +84,7 @@ class TournamentSpec:
     cap: int | None = None
     check_in: bool = False
     people_only: bool = False
+    vacation_allowed: bool = True
     top_cut: int = 0
     avoid_club_rounds: int = 0
     round_minutes: int | None = None

@@ -129,6 +129,13 @@ class ClockOut(serializers.Serializer):
         allow_null=True, help_text="the seat whose time is running, or null"
     )
     seats = ClockSeatOut(many=True)
+    paused = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="present while a seat's clock waits for its player, away from the board"
+        " (a correspondence game): those seats; on its turn no clock runs and its remaining"
+        " time is kept for when they are back",
+    )
 
 
 class GameTimeControlOut(serializers.Serializer):

@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Exists, OuterRef
 from django.urls import reverse
 
 from games.catalog import game_name
@@ -147,6 +148,9 @@ def mend(user) -> None:
     """Open the turn and invitation notices a person should have and close those that no
     longer hold, from their seats (two queries, three when something is off): what a crash
     between a move and its notice would have left wrong."""
+    invited = Seat.objects.filter(
+        game=OuterRef("game"), user__isnull=False, bot="", accepted=False
+    )
     seats = list(
         Seat.objects.filter(
             user=user,
@@ -155,6 +159,7 @@ def mend(user) -> None:
             game__status=GameStatus.ACTIVE,
             game__mode=GameMode.PLAY,
         )
+        .annotate(someone_invited=Exists(invited))
         .select_related("game")
         .order_by("game_id", "index")
     )
@@ -162,7 +167,8 @@ def mend(user) -> None:
     for seat in seats:
         if not seat.accepted:
             should[f"game:{seat.game_id}:invite"] = seat
-        if seat.game.current_player == seat.index:
+        # Nobody's turn begins while someone invited has not answered (games.live.push).
+        if seat.game.current_player == seat.index and not seat.someone_invited:
             should[f"game:{seat.game_id}:turn"] = seat
     open_keys = set(
         user.notices.filter(

@@ -364,16 +364,20 @@ def after_write(before, after, events, connection) -> None:
 
 
 def _turn_started(before, after) -> int | None:
-    """The seat whose person it has just become to play, if any."""
+    """The seat whose person it has just become to play, if any. Nobody's turn begins while a
+    seat offered to someone waits for their answer (the game waits for them, and its clock
+    does not run): the first turn begins with the last acceptance."""
     seat = after.current_player
     if after.status != "active" or seat is None or seat < 0:
         return None
     if seat >= len(after.seats):
         return None  # a stream without seats (the store's own tests)
     row = after.seats[seat]
-    if row.bot or row.resigned or row.user_id is None:
+    if row.bot or row.resigned or row.user_id is None or not after.everyone_seated():
         return None
     was = before.current_player
+    if before.version and not before.everyone_seated():
+        return seat  # the last invitee has just taken their seat
     if before.version and before.status == "active" and was is not None and was >= 0:
         if was == seat or (was < len(before.seats) and before.seats[was].user_id == row.user_id):
             return None  # it was already theirs

@@ -28,7 +28,7 @@ from games.models import EarlierFingerprint, EventKind, Game, GameMode, GameStat
 from games.pages.bots import not_for_bot_accounts
 from games.pages.forms import NewGameForm
 from games.pages.links import back_or
-from games.play import endgame, lobby, reads, seating, services
+from games.play import away, endgame, lobby, reads, seating, services
 from games.records import export
 from games.records import reads as record_reads
 from games.rules import CHANCE
@@ -52,6 +52,7 @@ class GameRow:
     turn: str  # who is to play, "" once finished
     your_turn: bool
     status: str = ""  # in words, where "Active" would mislead (a record waiting for its players)
+    waiting_for: str = ""  # the people invited who have not accepted yet: "bob and carol"
 
 
 def game_list(request):
@@ -91,12 +92,15 @@ def _active_first(games: QuerySet[Game], limit: int) -> list[Game]:
 
 def _row(game: Game, user) -> GameRow:
     seats = list(game.seats.all())
-    turn, your_turn = "", False
+    turn, your_turn, waiting = "", False, ""
     if game.mode == GameMode.LOG and game.status == GameStatus.ACTIVE:
         # A table log waits for its scorekeeper, whoever is to act at the table.
         to_act = game.current_player
         turn = "the table (chance)" if to_act == CHANCE else _seat_name(seats[to_act])
         your_turn = game.scorekeeper_id == getattr(user, "pk", None)
+    elif waiting := _waiting_for(game, seats):
+        # Nobody's turn until every person invited has taken their seat: whoever looks.
+        turn = f"waiting for {waiting} to accept"
     elif game.status == GameStatus.ACTIVE and game.current_player is not None:
         seat = seats[game.current_player]
         turn = _seat_name(seat)
@@ -113,7 +117,16 @@ def _row(game: Game, user) -> GameRow:
         turn=turn,
         your_turn=your_turn,
         status=status,
+        waiting_for=waiting,
     )
+
+
+def _waiting_for(game: Game, seats: list[Seat]) -> str:
+    """The people invited to a game being played here who have not taken their seat yet."""
+    if game.mode != GameMode.PLAY or game.status != GameStatus.ACTIVE:
+        return ""
+    names = [s.player_name for s in seats if s.user_id is not None and not s.bot and not s.accepted]
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def _seat_name(seat: Seat) -> str:
@@ -177,6 +190,9 @@ def game_detail(request, pk: int):
     # A table log is watched, not played, here: its scorekeeper enters it on its own page.
     logged = game.mode == GameMode.LOG
     mine = [] if logged else sorted(reads.seats_of(game, request.user))
+    # A player seated at a table log plays at the table; its scorekeeper enters the moves here.
+    log_seated = sorted(reads.seats_of(game, request.user)) if logged else []
+    row = _row(game, request.user)
     seat = _chosen_seat(request.GET.get("seat"), mine, game.current_player)
     view = reads.game_view(game=game, user=request.user, seat=seat)
     actions = (
@@ -187,6 +203,8 @@ def game_detail(request, pk: int):
         "name": game_name(game.slug),
         "seat": seat,
         "my_seats": mine,
+        "log_seats": log_seated,
+        "waiting_for": row.waiting_for,
         "view": view,
         "actions": actions,
         "events": reads.game_events(game=game, user=request.user),
@@ -214,7 +232,10 @@ def game_detail(request, pk: int):
                 if s.index in mine and not s.accepted and game.status == GameStatus.ACTIVE
             ],
             "page": page,
-            "turn": _row(game, request.user).turn,
+            "turn": row.turn,
+            "waiting_for": row.waiting_for,
+            "log_seated": log_seated,
+            "away_notes": away.away_notes(game, request.user),
             "fingerprint": _fingerprint(game),
             "has_guide": game.slug in GUIDES,
             "over": endgame.game_over(game, view, request.user),

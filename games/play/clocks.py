@@ -16,6 +16,17 @@ When it passes, the random bot plays for the seat (``on_timeout`` "random") or t
 ("forfeit"); either is a new event. Rulings: a move the random bot makes on a timeout earns the
 increment like any other, so a seat out of time plays on the increment alone; with no increment
 the random bot plays its turns from then on.
+
+A **correspondence** game is one whose clock gives a move a day or more: a move clock of at
+least :data:`CORRESPONDENCE_SECONDS`, or a bank of at least that. Only there may a member away
+from the board (accounts.Vacation) stop their clock: a ClockPaused event for their seat, and a
+ClockResumed when they are back, each appended on its own, each carrying only the seat. While a
+seat is paused (``paused``: ``{"seats": [...], "left": s}``) no clock runs on its turn, so the
+time away is never charged: a bank is charged up to the pause and runs again from the resume; a
+move clock stopped in the middle of a turn keeps the time that move had left (``left``) and
+gives it back on the resume, and a turn that reaches a paused seat starts in full once it is
+back. A paused seat that moves all the same is not charged for the move and earns no
+increment. Like every other column, these follow from the log alone (:func:`from_log`).
 """
 
 from __future__ import annotations
@@ -28,6 +39,8 @@ from core.errors import InvalidInput
 
 TIMEOUT_RULES = ("random", "forfeit")
 MOST_SECONDS = 7 * 86400
+CORRESPONDENCE_SECONDS = 86400  # a day a move (or in the bank): a correspondence game
+PAUSE_KINDS = ("ClockPaused", "ClockResumed")
 KEYS = {"move_seconds", "bank_seconds", "increment_seconds", "on_timeout"}
 SHAPE = (
     'time_control must be {"move_seconds": n} or {"bank_seconds": n, "increment_seconds": m},'
@@ -88,6 +101,18 @@ def kind(game) -> str | None:
     return "move" if game.move_seconds is not None else None
 
 
+def is_correspondence(game) -> bool:
+    """Whether ``game``'s clock gives a move a day or more (a move clock, or a bank)."""
+    allowed = game.bank_seconds if game.bank_seconds is not None else game.move_seconds
+    return allowed is not None and allowed >= CORRESPONDENCE_SECONDS
+
+
+def paused_seats(game) -> list[int]:
+    """The seats whose clock is stopped while their member is away."""
+    paused = getattr(game, "paused", None)
+    return list(paused["seats"]) if paused else []
+
+
 def runs_for(seats, to_play: int | None) -> bool:
     """Whether a clock runs for ``to_play``: a person's turn, once every person is seated."""
     if to_play is None or to_play < 0 or not all(s.accepted or s.bot for s in seats):
@@ -121,11 +146,62 @@ def after_append(
             if acted == running and to_play != running:
                 banks[running] += game.increment_seconds
     deadline = None
-    if not over and runs_for(seats, to_play):
+    frozen = paused_seats(game)
+    if not over and runs_for(seats, to_play) and to_play not in frozen:
         assert to_play is not None
         allowed = game.move_seconds if banks is None else banks[to_play]
         deadline = now + timedelta(seconds=allowed)
-    return {"banks": banks, "deadline": deadline}
+    columns: dict[str, Any] = {"banks": banks, "deadline": deadline}
+    if game.paused is not None:
+        # A move stopped mid-turn keeps its time left only while that same turn goes on.
+        same_turn = not over and to_play == game.current_player and acted is None
+        left = game.paused.get("left") if same_turn else None
+        columns["paused"] = _paused(frozen, left)
+    return columns
+
+
+def after_pause(game, *, now: datetime, seats, seat: int, pause: bool) -> dict[str, Any]:
+    """The clock columns after a ClockPaused (``pause``) or ClockResumed of ``seat`` at
+    ``now``; ``seats`` as they are. The seat to play's time runs to ``now``; if it is the
+    seat paused, its clock stops there, and if it is the seat resumed, it starts again with
+    the time it had left. Another seat's running clock is left as it was."""
+    clock = kind(game)
+    if clock is None:
+        return {}
+    frozen = set(paused_seats(game))
+    left = game.paused.get("left") if game.paused else None
+    banks = None
+    if clock == "bank":
+        banks = list(game.banks) if game.banks else [float(game.bank_seconds)] * len(seats)
+    running = game.current_player if game.deadline is not None else None
+    if banks is not None and running is not None:
+        spent = (now - game.moved_at).total_seconds()
+        banks[running] = round(max(0.0, banks[running] - spent), 3)
+    deadline = game.deadline
+    to_play = game.current_player
+    if pause:
+        frozen.add(seat)
+        if seat == running:
+            assert game.deadline is not None
+            deadline = None
+            if banks is None:
+                left = round(max(0.0, (game.deadline - now).total_seconds()), 3)
+    else:
+        frozen.discard(seat)
+        if seat == to_play and deadline is None and runs_for(seats, to_play):
+            if banks is not None:
+                allowed = banks[seat]
+            else:
+                allowed = left if left is not None else float(game.move_seconds)
+            deadline = now + timedelta(seconds=allowed)
+            left = None
+    return {"banks": banks, "deadline": deadline, "paused": _paused(sorted(frozen), left)}
+
+
+def _paused(frozen, left: float | None) -> dict[str, Any] | None:
+    if not frozen and left is None:
+        return None
+    return {"seats": list(frozen), "left": left}
 
 
 def from_log(control: dict[str, Any] | None, events, state) -> dict[str, Any]:
@@ -141,9 +217,17 @@ def from_log(control: dict[str, Any] | None, events, state) -> dict[str, Any]:
         _LogSeat(bot=bool(s["bot"]), accepted=i in created.data["accepted"], resigned=False)
         for i, s in enumerate(created.data["seats"])
     ]
-    clock = _LogClock(**fields)
+    clock = _LogClock(**fields, num_players=len(seats))
     for batch in _batches([created, *rest]):
         first = batch[0]
+        if first.kind in PAUSE_KINDS:
+            pause = first.kind == PAUSE_KINDS[0]
+            columns = after_pause(
+                clock, now=first.created_at, seats=seats, seat=first.seat, pause=pause
+            )
+            clock.banks, clock.deadline = columns["banks"], columns["deadline"]
+            clock.paused, clock.moved_at = columns["paused"], first.created_at
+            continue
         for event in batch:
             if event.kind in ("ActionApplied", "ChanceResolved"):
                 state.apply(event.data["action"])
@@ -162,8 +246,12 @@ def from_log(control: dict[str, Any] | None, events, state) -> dict[str, Any]:
             over=over,
         )
         clock.banks, clock.deadline = columns["banks"], columns["deadline"]
+        clock.paused = columns.get("paused", clock.paused)
         clock.current_player, clock.moved_at = to_play, first.created_at
-    return {"banks": clock.banks, "deadline": clock.deadline}
+    derived = {"banks": clock.banks, "deadline": clock.deadline}
+    if clock.paused is not None:
+        derived["paused"] = clock.paused
+    return derived
 
 
 def kind_of(fields: dict[str, Any]) -> str | None:
@@ -187,8 +275,10 @@ class _LogClock:
     bank_seconds: int | None
     increment_seconds: int
     on_timeout: str
+    num_players: int = 0
     banks: list[float] | None = None
     deadline: datetime | None = None
+    paused: dict[str, Any] | None = None
     current_player: int | None = None
     moved_at: datetime | None = None
 
@@ -216,12 +306,19 @@ def clock_out(game, now: datetime) -> dict[str, Any] | None:
     deadline = game.deadline if game.status == "active" else None
     if deadline is not None and game.current_player is not None:
         remaining[game.current_player] = round(max(0.0, (deadline - now).total_seconds()), 3)
-    return {
+    frozen = paused_seats(game) if game.status == "active" else []
+    left = game.paused.get("left") if game.paused else None
+    if left is not None and game.current_player in frozen:
+        remaining[game.current_player] = left
+    out = {
         "kind": clock,
         "deadline": deadline.isoformat() if deadline is not None else None,
         "running": game.current_player if deadline is not None else None,
         "seats": [{"remaining": r} for r in remaining],
     }
+    if frozen:
+        out["paused"] = frozen
+    return out
 
 
 def readable(seconds: float) -> str:

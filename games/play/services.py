@@ -33,7 +33,7 @@ from games import people, store
 from games.bots import get_bot
 from games.catalog import game_name, game_types
 from games.models import EventKind, Game, GameStatus, Seat
-from games.play import clocks, steps
+from games.play import away, clocks, steps
 from games.rules import IllegalAction, get_rules
 from games.rules.base import State
 from games.store import AppendResult, Head, VersionConflict
@@ -138,7 +138,9 @@ def _created_seat(user, bot: str) -> dict[str, Any]:
 
 def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | None:
     """A person's clock ran out at ``version``: the random bot moves for them, or they
-    forfeit (a resignation). Anything stale, or a clock not yet run out, does nothing."""
+    forfeit (a resignation), or, where they opted in, a day of their vacation is taken
+    instead (games.play.away; None). Anything stale, or a clock not yet run out, does
+    nothing."""
     head = store.load_head(game_id)
     if (
         head is None
@@ -150,6 +152,8 @@ def game_timeout(*, game_id: int, seat: int, version: int) -> AppendResult | Non
     ):
         return None
     if head.seats[seat].bot or head.seats[seat].resigned or not head.everyone_seated():
+        return None
+    if away.away_instead_of_timeout(head, seat):  # a day away, where the member opted in
         return None
     key = steps.server_key("timeout", seat, version)
     state = store.load_state(head)

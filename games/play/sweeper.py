@@ -20,8 +20,9 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
+from accounts import vacations
 from games.models import Game, GameStatus, Seat
-from games.play import lobby, services
+from games.play import away, lobby, services
 from games.signals import bot_to_move
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,7 @@ def _run(interval: float) -> None:
 
 def sweep() -> int:
     """Re-enqueue bot or resigned seats that have waited too long (a lost task, a dead worker),
+    begin and end the vacations due (before the clocks: a member away is not timed out),
     play the moves of people whose clock has run out, and call off games whose invitations
     went unanswered. A tournament never stalls. With no beat (eager mode, ``make run``)
     this module's thread runs it in the web process."""
@@ -91,6 +93,9 @@ def sweep() -> int:
                 sender=Game, game_id=game.pk, seat=game.current_player, version=game.version
             )
             handled += 1
+    # Vacations whose start or end has come: their members' clocks stop or run again.
+    handled += vacations.vacations_sweep(now=now)
+    handled += away.members_away_pause()  # games they sat down at since they left
     # The clocks that have run out, along a partial index of the running ones.
     expired = Game.objects.filter(deadline__lte=now, status=GameStatus.ACTIVE)
     for game_id, seat, version in expired.values_list("pk", "current_player", "version"):

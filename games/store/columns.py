@@ -20,7 +20,7 @@ EVENT_COLUMNS = (
 EVENT_NAMES = ", ".join(name for name, _ in EVENT_COLUMNS)
 
 # The head's columns held as JSON: encoded by the writer, cast to jsonb on PostgreSQL.
-JSON_COLUMNS = ("result", "options", "banks")
+JSON_COLUMNS = ("result", "options", "banks", "paused")
 
 
 def head_where(guard: str | None) -> str:

@@ -56,6 +56,7 @@ def head_of(game: Game) -> Head:
         increment_seconds=game.increment_seconds,
         banks=game.banks,
         deadline=game.deadline,
+        paused=game.paused,
     )
 
 

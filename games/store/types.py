@@ -121,6 +121,7 @@ class Head:
     increment_seconds: int = 0
     banks: list[float] | None = None
     deadline: datetime | None = None
+    paused: dict[str, Any] | None = None
 
     @property
     def pk(self) -> int:

@@ -231,6 +231,7 @@ PROJECTED = (
     "fingerprint",
     "banks",
     "deadline",
+    "paused",
 )
 
 

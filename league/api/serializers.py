@@ -548,6 +548,11 @@ class TournamentIn(serializers.Serializer):
         default=False,
         help_text="no bots: neither the house's bots nor bot accounts may be entered or enter",
     )
+    vacation_allowed = serializers.BooleanField(
+        default=True,
+        help_text="a player away from the board (/api/me/vacations/) stops the clock of their"
+        " correspondence tables (a move or bank of a day or more); false: clocks keep running",
+    )
     top_cut = whole_field(
         "top_cut",
         default=0,
@@ -691,6 +696,9 @@ class TournamentOut(serializers.Serializer):
     cap = serializers.IntegerField(allow_null=True)
     check_in = serializers.BooleanField()
     people_only = serializers.BooleanField(help_text="no bots may enter")
+    vacation_allowed = serializers.BooleanField(
+        help_text="a player away from the board stops the clock of their correspondence tables"
+    )
     top_cut = serializers.IntegerField()
     avoid_club_rounds = serializers.IntegerField()
     round_minutes = serializers.IntegerField(allow_null=True)

@@ -97,6 +97,7 @@ def tournament_create(*, spec: TournamentSpec, created_by: AbstractUser) -> Tour
         cap=spec.cap,
         check_in=spec.check_in,
         people_only=spec.people_only,
+        vacation_allowed=spec.vacation_allowed,
         top_cut=spec.top_cut,
         avoid_club_rounds=spec.avoid_club_rounds,
         round_minutes=spec.round_minutes,

@@ -12,6 +12,7 @@ const LOW_SECONDS = 10;
 const card = document.getElementById("clock");
 const list = document.getElementById("clock-seats");
 const note = document.getElementById("clock-note");
+const away = document.getElementById("clock-away"); // who is away, in words, from the server
 let shown = null; // {game, mySeats, clock, at}
 
 function readable(seconds) {
@@ -36,7 +37,9 @@ function draw() {
     const item = document.createElement("li");
     const running = clock.running === seat;
     const seconds = left(seat);
-    item.className = ["clock-seat", running ? "running" : "",
+    // A player away from the board (a correspondence game): their clock waits for them.
+    const waiting = (clock.paused || []).includes(seat);
+    item.className = ["clock-seat", running ? "running" : "", waiting ? "paused" : "",
       running && seconds <= LOW_SECONDS ? "low" : ""].join(" ").trim();
     item.dataset.seat = seat;
     const name = document.createElement("span");
@@ -45,19 +48,30 @@ function draw() {
     const time = document.createElement("span");
     time.className = "clock-time";
     // A move clock: only the move under way has a time of its own.
-    time.textContent = clock.kind === "move" && !running ? "—" : readable(seconds);
+    const kept = waiting && game.current_player === seat;
+    time.textContent = clock.kind === "move" && !running && !kept ? "—" : readable(seconds);
     if (running) time.setAttribute("aria-live", "off");
     item.append(name, time);
+    if (waiting) {
+      const mark = document.createElement("span");
+      mark.className = "clock-paused";
+      mark.textContent = "away: the clock waits";
+      item.append(mark);
+    }
     return item;
   });
   list.replaceChildren(...rows);
   note.textContent = explain(game, clock);
+  if (away && !(clock.paused || []).length) away.hidden = true;
 }
 
 function explain(game, clock) {
   const words = card.dataset.words || "";
   if (game.status !== "active") return words;
   if (clock.running === null || clock.running === undefined) {
+    if ((clock.paused || []).includes(game.current_player)) {
+      return `${words}. The player to move is away from the board: their clock waits.`;
+    }
     const waiting = game.seats.some((row) => !row.accepted && !row.bot);
     if (waiting) return `${words}. The clock starts once everyone has taken their seat.`;
     return words;

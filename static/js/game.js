@@ -104,6 +104,8 @@ class GamePage {
     this.game = data.game;
     this.seat = data.seat;
     this.mySeats = data.my_seats;
+    // Seats the viewer plays at a table log: played at the table, entered by its scorekeeper.
+    this.logSeats = data.log_seats || [];
     this.view = data.view;
     this.actions = data.actions;
     this.events = data.events;
@@ -238,19 +240,33 @@ class GamePage {
       g.status;
     d.status.className = `status status-${g.status}`;
     d.version.textContent = g.version;
+    const waiting = this.waitingFor();
     if (g.status !== "active" || g.current_player === null) {
       d.turn.textContent = "";
+    } else if (waiting) {
+      // Nobody's turn until every person invited has taken their seat, whoever looks.
+      d.turn.textContent = `Waiting for ${waiting} to accept`;
     } else if (this.mySeats.includes(g.current_player)) {
       d.turn.textContent = this.mySeats.length > 1 ? `your turn, as ${this.who(g.current_player)}`
         : "your turn";
     } else {
       d.turn.textContent = `to play: ${this.who(g.current_player)}`;
     }
-    turnTitle(g.status === "active" && this.mySeats.includes(g.current_player), g.id);
+    turnTitle(g.status === "active" && !waiting && this.mySeats.includes(g.current_player), g.id);
     if (d.resign) {
       d.resign.hidden = g.status !== "active";
       d.resign.textContent = this.mySeats.length > 1 ? `Resign as ${this.who(this.seat)}` : "Resign";
     }
+  }
+
+  /* The people invited to a game played here who have not taken their seat: "bob and carol". */
+  waitingFor() {
+    const g = this.game;
+    if (g.status !== "active" || g.mode !== "play") return "";
+    const names = g.seats.filter((row) => row.user && !row.bot && !row.accepted)
+      .map((row) => row.name);
+    if (names.length < 2) return names.join("");
+    return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
   }
 
   renderBoard() {
@@ -264,7 +280,9 @@ class GamePage {
     const view = this.shownView();
     const rows = this.game.seats.map((row, seat) => {
       const name = [this.seatName(seat)];
-      if (this.mySeats.includes(seat)) name.push(html("span", {class: "you", text: "you"}));
+      if (this.mySeats.includes(seat) || this.logSeats.includes(seat)) {
+        name.push(html("span", {class: "you", text: "you"}));
+      }
       // A member's bot account (a house bot's name says so already).
       if (row.is_bot && !row.bot) name.push(html("span", {class: "bot-account", text: "bot"}));
       if (row.resigned) name.push(html("span", {class: "resigned", text: "resigned"}));
@@ -294,6 +312,10 @@ class GamePage {
     const note = (text) => box.replaceChildren(html("p", {class: "muted", text}));
     if (g.status !== "active") return note("The game is over.");
     if (this.at !== null) return note("Replaying an earlier move: go back to live to play.");
+    if (this.seat === null && this.logSeats.length) {
+      return note(`You play at the table; ${g.scorekeeper} enters its moves here. To play: ` +
+        `${this.who(g.current_player)}.`);
+    }
     if (this.seat === null) return note(`Watching. To play: ${this.who(g.current_player)}.`);
     if (!this.actions.length) {
       return note(`Waiting for ${this.who(g.current_player)}…`);
@@ -380,6 +402,11 @@ class GamePage {
         return "the game was called off";
       case "GameFinished":
         return this.describeFinish(data);
+      // A player away from the board (games.play.away): only the seat and the time.
+      case "ClockPaused":
+        return `${this.who(event.seat)} is away from the board: their clock waits`;
+      case "ClockResumed":
+        return `${this.who(event.seat)} is back: their clock runs again`;
       case "LogStarted":
         return `the table's moves are entered from here on by ${data.scorekeeper}`;
       case "EntryUndone": {

@@ -499,6 +499,9 @@ CASES = {
         None,
         7,
     ),
+    # A member away from the board: the seat and the event's time, nothing else.
+    "a clock stopped": (events.clock_paused(seat=1), "ClockPaused", {}, 1, None),
+    "a clock running again": (events.clock_resumed(seat=1), "ClockResumed", {}, 1, None),
 }
 
 

@@ -15,7 +15,7 @@ from django.db import connection
 
 from games.live import streams
 from games.models import Event, GameStatus
-from games.play import reads, services
+from games.play import reads, seating, services
 from games.selectors import game_with_seats
 from tests.games.sse import Stream, call, uvicorn_process, uvicorn_thread
 from tests.tokens import key_for
@@ -272,6 +272,14 @@ def test_my_stream_says_when_it_becomes_my_turn_and_when_i_am_invited(server, al
         "turns": 0,
         "invitations": 1,
     }
+    # Nobody's turn begins before he has taken his seat; then his comes round.
+    seating.game_accept(game=game.pk, seat=1, user=bob)
+    assert mine.next_message()["data"] == {
+        "type": "counts",
+        "unread": 0,
+        "turns": 0,
+        "invitations": 0,
+    }
     while game.current_player != 1:
         appended = move(server, game.pk, token(alice))
         game.refresh_from_db()
@@ -298,9 +306,9 @@ def test_my_stream_says_when_it_becomes_my_turn_and_when_i_am_invited(server, al
     assert resumed["id"] == arrived[-1]["id"]
     assert again.next_message()["data"] == {
         "type": "counts",
-        "unread": 3,
+        "unread": 2,
         "turns": 1,
-        "invitations": 2,
+        "invitations": 1,
     }
     again.close()
 

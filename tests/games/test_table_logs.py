@@ -447,7 +447,9 @@ def test_the_scorekeepers_page_and_everyone_elses(table, client, alice, bob):
     page = client.get(f"/games/{game['id']}/").content.decode()
     assert 'id="keep-log"' not in page
     assert f'"tile": "{tile["tile"]}"' not in page
-    assert "You are watching this game" in page
+    # ... and is told he plays at it, not that he is watching (issue 37).
+    assert "You play at this table; alice enters its moves here." in page
+    assert "You are watching this game" not in page
 
 
 def test_a_table_with_a_bot_is_not_logged(alice):

@@ -58,10 +58,12 @@ def test_the_nav_counts_the_games_waiting_for_you_and_the_title_says_your_turn(
     page = client.get("/").content.decode()
     assert 'id="nav-turns" class="nav-turns" hidden' in page
     assert "<title>Games · Hadal</title>" in page
-    committed(dsa, "alice", "bob", alice)  # seat 0 opens: alice's turn
-    committed(dsa, "alice", "bob", alice)
-    finished = committed(dsa, "alice", "bob", alice)
-    committed(services.game_resign, game=finished.pk, seat=0, user=alice)
+    games = [committed(dsa, "alice", "bob", alice) for _ in range(3)]  # seat 0 opens
+    page = client.get("/").content.decode()
+    assert 'id="nav-turns" class="nav-turns" hidden' in page  # nobody's turn: bob has not said
+    for game in games:
+        committed(seating.game_accept, game=game.pk, seat=1, user=bob)  # now it is alice's
+    committed(services.game_resign, game=games[2].pk, seat=0, user=alice)
     waiting = committed(dsa, "bob", "alice", bob)  # bob's turn, not alice's
     assert Game.objects.get(pk=waiting.pk).current_player == 0
     page = client.get("/").content.decode()
@@ -114,7 +116,7 @@ def heard(inbox) -> list[dict]:
 
 
 def test_an_invitation_and_a_turn_are_published_once_the_write_commits(
-    alice, bob, django_capture_on_commit_callbacks
+    alice, bob, committed, django_capture_on_commit_callbacks
 ):
     with push.hub().subscribed_sync(push.user_channel(bob.pk)) as inbox:
         with django_capture_on_commit_callbacks(execute=False) as pending:
@@ -127,14 +129,22 @@ def test_an_invitation_and_a_turn_are_published_once_the_write_commits(
             pending += more
         messages = heard(inbox)
     # The hub carries only that bob's inbox changed (no count is made by the writer); his
-    # stream, told so, reads what is new and the counts.
-    assert messages == [{"inbox": "changed"}] * 2
+    # stream, told so, reads what is new and the counts. Seat 0 is to play, but nobody's turn
+    # begins before bob has taken his seat: he is invited.
+    assert messages == [{"inbox": "changed"}]
     feed = streams.UserFeed(user=bob, after=0)
     assert feed.receive(json.dumps(messages[-1])) is None
     frames = [json.loads(line[6:]) for line in feed.catch_up().splitlines() if line[:6] == "data: "]
     kinds = [(f.get("type"), f.get("game"), f.get("seat")) for f in frames]
-    assert kinds == [("your_turn", game.pk, 0), ("invitation", game.pk, 0), ("counts", None, None)]
-    assert frames[-1] == {"type": "counts", "unread": 2, "turns": 1, "invitations": 1}
+    assert kinds == [("invitation", game.pk, 0), ("counts", None, None)]
+    assert frames[-1] == {"type": "counts", "unread": 1, "turns": 0, "invitations": 1}
+    # His acceptance begins his turn.
+    with push.hub().subscribed_sync(push.user_channel(bob.pk)) as inbox:
+        committed(seating.game_accept, game=game.pk, seat=0, user=bob)
+        assert heard(inbox)
+    frames = [json.loads(line[6:]) for line in feed.catch_up().splitlines() if line[:6] == "data: "]
+    assert [(f.get("type"), f.get("seat")) for f in frames] == [("your_turn", 0), ("counts", None)]
+    assert frames[-1] == {"type": "counts", "unread": 1, "turns": 1, "invitations": 0}
 
 
 def test_a_turn_passing_costs_the_inbox_two_statements_and_no_count(alice, bob, committed):

@@ -114,7 +114,7 @@ def test_the_bell_rises_without_a_reload_for_each_thing_that_waits(two_windows, 
     expect(olga.locator("#waiting-list")).to_contain_text(
         "mia disputes the result of a game of Deep Sea Adventure: settle it"
     )
-    expect(bell(olga)).to_have_text("2")  # her turn in the game she made, and the dispute
+    expect(bell(olga)).to_have_text("1")  # the dispute (no turn is hers before mia accepts)
     expect(bell(mia)).to_have_text("1")  # disputed, her record no longer waits for her
 
     # 4. A tournament round paired: mia's table.

@@ -97,13 +97,14 @@ def test_a_turn_is_a_notice_until_it_passes_and_everything_closes_when_the_game_
     game = committed(dsa, "alice", "bob", alice)
     game.refresh_from_db()
     assert game.current_player == 0
-    [turn] = open_notices(alice, "your_turn")
-    assert turn.text == "Your turn in Deep Sea Adventure against bob"
-    assert turn.url == f"/games/{game.pk}/" and turn.key == f"game:{game.pk}:turn"
+    assert open_notices(alice, "your_turn") == []  # nobody's turn while bob has not answered
     [invited] = open_notices(bob, "invitation")
     assert invited.text == "You are invited to play Deep Sea Adventure with alice"
     committed(seating.game_accept, game=game.pk, seat=1, user=bob)
     assert open_notices(bob, "invitation") == []
+    [turn] = open_notices(alice, "your_turn")  # his acceptance begins her turn
+    assert turn.text == "Your turn in Deep Sea Adventure against bob"
+    assert turn.url == f"/games/{game.pk}/" and turn.key == f"game:{game.pk}:turn"
     committed(play_until_turn_of, game, 1, [alice, bob])
     assert open_notices(alice, "your_turn") == []
     assert len(open_notices(bob, "your_turn")) == 1
@@ -350,7 +351,9 @@ def test_no_mail_for_a_kind_chosen_none_a_short_clock_or_a_turn_already_passed(
     Choices.objects.create(user=alice, mail={"your_turn": "now"})
     committed(dsa, "alice", "bob", alice, time_control={"move_seconds": 30, "on_timeout": "random"})
     assert mail.outbox == []  # bob chose none; alice's turn in a game at the board
-    game = committed(dsa, "alice", "bob", bob)  # alice is invited and it is her turn
+    game = committed(dsa, "alice", "bob", bob)  # alice is invited to play first
+    assert not [m for m in mail.outbox if m.subject.startswith("Your turn in")]
+    committed(seating.game_accept, game=game.pk, seat=0, user=alice)  # her turn begins
     [sent] = [m for m in mail.outbox if m.subject.startswith("Your turn in")]
     assert sent.to == ["alice@example.org"]
     turn = Notice.objects.get(key=f"game:{game.pk}:turn", done_at__isnull=True)

@@ -24,7 +24,7 @@ from django.contrib.staticfiles import finders
 from django.core.management import call_command
 from django.utils import timezone
 
-from games.play import services
+from games.play import seating, services
 from inbox import delivery, push
 from inbox import services as inbox
 from inbox.models import Choices, Notice, PushDevice
@@ -246,6 +246,8 @@ def test_a_turn_in_a_game_is_pushed_to_each_device_of_whose_turn_it_is(
         options={},
         created_by=alice,
     )
+    assert push_service.to("/alice-phone") == []  # nobody's turn until bob takes his seat
+    committed(seating.game_accept, game=game.pk, seat=1, user=bob)
     turn = Notice.objects.get(user=alice, kind="your_turn")
     assert phone.read(push_service.to("/alice-phone")[0])["url"] == f"/inbox/{turn.pk}/"
     assert laptop.read(push_service.to("/alice-laptop")[0])["tag"] == f"game:{game.pk}:turn"
