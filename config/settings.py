@@ -308,7 +308,15 @@ CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": "analysis"}}
 CELERY_BEAT_SCHEDULE = {
     "sweep-stalled-bots": {"task": "games.tasks.sweep_stalled_bots", "schedule": 60.0},
     "sweep-unrated-games": {"task": "league.tasks.sweep_unrated_games", "schedule": 300.0},
+    # Webhook messages whose task was lost, or whose next try is due (league.webhooks).
+    "sweep-webhooks": {"task": "league.tasks.sweep_webhooks", "schedule": 30.0},
 }
+
+# -- league webhooks (league.webhooks) -------------------------------------------------------
+# Loopback receivers (127.0.0.1, localhost) are refused like any private address; the tests
+# run their receivers there and turn this on.
+HADAL_WEBHOOKS_ALLOW_LOOPBACK = env_bool("HADAL_WEBHOOKS_ALLOW_LOOPBACK", False)
+HADAL_WEBHOOKS_TIMEOUT = float(os.environ.get("HADAL_WEBHOOKS_TIMEOUT", "5"))  # seconds a send
 
 # -- request bodies --------------------------------------------------------------------------
 # Refused on their headers, before a byte is read (config.edge, config.http.body_refusal):
