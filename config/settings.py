@@ -267,6 +267,10 @@ SPECTACULAR_SETTINGS = {
         "MemberRoleEnum": ["member", "organiser", "owner"],
         "AnswerEnum": ["invited", "accepted", "declined"],
         "JoinAnswerEnum": ["waiting", "accepted", "declined"],
+        "StateEnum": ["open", "expired", "used up", "revoked"],  # an invite link's
+        "WebhookStateEnum": ["sending", "stopped"],
+        "WebhookFormatEnum": ["plain", "discord", "slack"],
+        "DeliveryStateEnum": ["delivered", "waiting", "retrying"],
     },
 }
 

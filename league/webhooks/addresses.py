@@ -10,6 +10,7 @@ receivers; never in production."""
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
 from urllib.parse import urlsplit
 
@@ -18,27 +19,33 @@ from django.conf import settings
 from core.errors import InvalidInput, Refused
 
 MAX_URL = 500
+# The shape the API's schema states (league.api.webhooks): http or https, a host name or an
+# IPv4 address (no user name or password), an optional port, then anything without spaces.
+URL_PATTERN = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?#]\S*)?$"
+_URL = re.compile(URL_PATTERN)
 
 
 def checked_url(url: object) -> str:
-    """``url`` if it is well formed and may receive, else raise: 400 for a malformed one, 422
-    for one well formed that points somewhere not allowed (refusing it needs DNS, which the
-    schema cannot know)."""
+    """``url`` if it may receive, else raise: 400 for one not of the shape the schema states
+    (an ftp:// address, an IPv6 literal, a user name in it), 422 for one of that shape that
+    points somewhere not allowed (which takes DNS to know, as the schema cannot)."""
     if not isinstance(url, str) or not url.strip():
         raise InvalidInput("url must be an http or https address")
     url = url.strip()
     if len(url) > MAX_URL:
         raise InvalidInput(f"url must be at most {MAX_URL} characters")
+    if not _URL.match(url):
+        raise InvalidInput(
+            "url must be http:// or https:// and a host name, with no user name or password"
+        )
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidInput("url must be an http or https address with a host name")
-    if parts.username or parts.password:
-        raise InvalidInput("url must not carry a user name or password")
     try:
-        parts.port  # noqa: B018 -- raises on a port that is not a number in range
+        port = parts.port
     except ValueError:
-        raise InvalidInput("url has a port that is not a number from 0 to 65535") from None
-    public_addresses(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80))
+        raise Refused("url has a port that is not a number from 1 to 65535") from None
+    if not parts.hostname or port == 0:
+        raise Refused("url must name a host, and a port from 1 to 65535 if any")
+    public_addresses(parts.hostname, port or (443 if parts.scheme == "https" else 80))
     return url
 
 
