@@ -466,3 +466,39 @@ def test_only_organisers_see_or_touch_webhooks(api_for, club, hook, players, rec
     assert member.delete(f"{base}{hook.pk}/").status_code == 403
     assert member.get("/api/leagues/no-such-club/webhooks/").status_code == 404
     assert Webhook.objects.count() == 1 and not OutboxMessage.objects.exists()
+
+
+def test_the_club_page_adds_tests_and_logs_a_webhook_for_organisers_only(
+    client, org, club, players, receiver, django_capture_on_commit_callbacks
+):
+    client.force_login(org)
+    page = f"/leagues/{club}/"
+    added = client.post(f"{page}webhooks/", {"url": receiver.url, "format": "discord"}, follow=True)
+    hook = Webhook.objects.get()
+    said = added.content.decode()
+    assert f"shown this once: {hook.secret}" in said
+    receiver.secret = hook.secret
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"{page}webhooks/{hook.pk}/test/")
+    assert receiver.got[0][1] == {
+        "content": "A test from Hadal, sent by org: Harbour Club's webhook works"
+    }
+    shown = client.get(page).content.decode()
+    assert 'id="webhooks"' in shown and "Delivery log" in shown
+    assert "<strong>Test</strong>: A test from Hadal" in shown and "Delivered" in shown
+    assert hook.secret not in shown  # once only
+
+    refused = client.post(f"{page}webhooks/", {"url": "http://10.0.0.1/", "format": "slack"})
+    assert "public" in client.get(page).content.decode() and refused.status_code == 302
+    assert Webhook.objects.count() == 1
+
+    client.force_login(players["ann"])  # a member, not an organiser
+    assert 'id="webhooks"' not in client.get(page).content.decode()
+    client.post(f"{page}webhooks/{hook.pk}/remove/")
+    client.post(f"{page}webhooks/", {"url": receiver.url, "format": "slack"})
+    assert Webhook.objects.count() == 1
+    assert client.post(f"{page}webhooks/{hook.pk}/explode/").status_code == 404
+
+    client.force_login(org)
+    client.post(f"{page}webhooks/{hook.pk}/remove/")
+    assert not Webhook.objects.exists()
