@@ -64,18 +64,20 @@ def drain(webhook_id: int, *, now: datetime | None = None) -> Drained:
         with transaction.atomic():
             if not _locked(webhook_id):
                 return Drained(sent, busy=True)
-            hook = Webhook.objects.filter(
-                pk=webhook_id, active=True, stopped_at__isnull=True
-            ).first()
             message = (
-                None
-                if hook is None
-                else OutboxMessage.objects.filter(webhook_id=webhook_id, sent_at__isnull=True)
+                OutboxMessage.objects.select_related("webhook")
+                .filter(
+                    webhook_id=webhook_id,
+                    webhook__active=True,
+                    webhook__stopped_at__isnull=True,
+                    sent_at__isnull=True,
+                )
                 .order_by("seq")
                 .first()
             )
-            if hook is None or message is None:
+            if message is None:  # nothing waits, or the webhook is stopped or gone
                 return Drained(sent)
+            hook = message.webhook
             moment = now or timezone.now()
             if message.next_attempt_at > moment:
                 return Drained(sent, message.next_attempt_at)
