@@ -502,3 +502,50 @@ def test_the_club_page_adds_tests_and_logs_a_webhook_for_organisers_only(
     client.force_login(org)
     client.post(f"{page}webhooks/{hook.pk}/remove/")
     assert not Webhook.objects.exists()
+
+
+# -- a game that ends with a lone write: the store gives it a transaction --------------------------
+
+
+def online_table(api_for, org, club):
+    tid = tournament(api_for(org), club, mode="online")
+    return tid, pair(api_for(org), tid)["tables"][0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_ended_by_a_lone_write_sends_its_result(api_for, org, club, hook, receiver, players):
+    tid, table = online_table(api_for, org, club)
+    loser, winner = table["seats"]
+    game = table["game"]
+    assert not connection.in_atomic_block  # a resignation is written alone, as moves are
+    response = api_for(players[loser]).post(
+        f"/api/games/{game}/resign/", {"seat": 0}, format="json"
+    )
+    assert response.status_code == 201, response.json()
+    result = OutboxMessage.objects.get(type="result.recorded")
+    assert result.sent_at is not None
+    assert receiver.texts()[-1] == (
+        f"Deep Sea Adventure at table 1, round 1 of Spring Open, result: {winner} won"
+        f" and {loser} 2nd"
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lone_write_whose_outbox_fails_is_undone(
+    api_for, org, club, hook, receiver, players, monkeypatch
+):
+    from games.models import Game, GameStatus
+    from league.webhooks import outbox
+
+    tid, table = online_table(api_for, org, club)
+    game = Game.objects.get(pk=table["game"])
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the outbox cannot be written")
+
+    monkeypatch.setattr(outbox, "post", broken)
+    client = api_for(players[table["seats"][0]])
+    with pytest.raises(RuntimeError):
+        client.post(f"/api/games/{game.pk}/resign/", {"seat": 0}, format="json")
+    after = Game.objects.get(pk=game.pk)
+    assert after.status == GameStatus.ACTIVE and after.version == game.version
