@@ -5,7 +5,7 @@ The services (league.webhooks.services) check who asks and what is asked."""
 from __future__ import annotations
 
 from django.http import Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from accounts.scopes import ORGANISE, READ
 from core.errors import UnknownName
 from league import visibility
+from league.api.serializers import ErrorOut
 from league.models import League, Webhook
 from league.services.clubs import require_organiser
 from league.webhooks import services
@@ -68,6 +69,13 @@ class DeliveryOut(serializers.Serializer):
     last_error = serializers.CharField()
 
 
+NOT_ORGANISER = OpenApiResponse(
+    ErrorOut, description="not an organiser of the club, or a token without this scope"
+)
+NO_CLUB = OpenApiResponse(ErrorOut, description="no such club (or one the caller may not see)")
+NO_WEBHOOK = OpenApiResponse(ErrorOut, description="no such club, or no such webhook of it")
+
+
 def webhook_out(hook: Webhook) -> dict:
     return {
         "id": hook.pk,
@@ -116,13 +124,29 @@ class WebhooksApi(APIView):
 
     scopes = {"GET": READ, "POST": ORGANISE}
 
-    @extend_schema(responses=WebhookOut(many=True))
+    @extend_schema(responses={200: WebhookOut(many=True), 403: NOT_ORGANISER, 404: NO_CLUB})
     def get(self, request, slug):
         league = _organised(slug, request.user, "see its webhooks")
         hooks = league.webhooks.select_related("created_by")
         return Response(WebhookOut([webhook_out(h) for h in hooks], many=True).data)
 
-    @extend_schema(request=WebhookIn, responses={201: WebhookCreatedOut})
+    @extend_schema(
+        request=WebhookIn,
+        responses={
+            201: WebhookCreatedOut,
+            400: OpenApiResponse(
+                ErrorOut, description="a URL not of the pattern's shape, or an unknown format"
+            ),
+            403: NOT_ORGANISER,
+            404: NO_CLUB,
+            409: OpenApiResponse(ErrorOut, description="the club has 10 webhooks already"),
+            422: OpenApiResponse(
+                ErrorOut,
+                description="a host that is not public (private, loopback, link-local, "
+                "multicast, reserved, unspecified) or cannot be found, or a port out of range",
+            ),
+        },
+    )
     def post(self, request, slug):
         league = _league(slug, request.user)
         body = WebhookIn(data=request.data)
@@ -137,7 +161,7 @@ class WebhookApi(APIView):
 
     scopes = {"DELETE": ORGANISE}
 
-    @extend_schema(request=None, responses={200: WebhookOut})
+    @extend_schema(request=None, responses={200: WebhookOut, 403: NOT_ORGANISER, 404: NO_WEBHOOK})
     def delete(self, request, slug, pk):
         league = _organised(slug, request.user, "remove webhooks")
         out = webhook_out(services.webhook_get(league, pk))
@@ -150,7 +174,15 @@ class WebhookTestApi(APIView):
 
     scopes = {"POST": ORGANISE}
 
-    @extend_schema(request=None, responses={201: DeliveryOut})
+    @extend_schema(
+        request=None,
+        responses={
+            201: DeliveryOut,
+            403: NOT_ORGANISER,
+            404: NO_WEBHOOK,
+            409: OpenApiResponse(ErrorOut, description="the webhook is stopped: resume it"),
+        },
+    )
     def post(self, request, slug, pk):
         league = _league(slug, request.user)
         message = services.webhook_test(league=league, webhook_id=pk, by=request.user)
@@ -164,7 +196,7 @@ class WebhookResumeApi(APIView):
 
     scopes = {"POST": ORGANISE}
 
-    @extend_schema(request=None, responses={200: WebhookOut})
+    @extend_schema(request=None, responses={200: WebhookOut, 403: NOT_ORGANISER, 404: NO_WEBHOOK})
     def post(self, request, slug, pk):
         league = _league(slug, request.user)
         hook = services.webhook_resume(league=league, webhook_id=pk, by=request.user)
@@ -176,7 +208,7 @@ class WebhookDeliveriesApi(APIView):
 
     scopes = {"GET": READ}
 
-    @extend_schema(responses=DeliveryOut(many=True))
+    @extend_schema(responses={200: DeliveryOut(many=True), 403: NOT_ORGANISER, 404: NO_WEBHOOK})
     def get(self, request, slug, pk):
         league = _organised(slug, request.user, "see its webhooks")
         hook = services.webhook_get(league, pk)
