@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -98,7 +98,10 @@ def send_soon(webhook_ids: list[int]) -> None:
 
 def on_game_write(before, after, events, _connection) -> None:
     """games.store.within_write: a game's result became final, or was disputed. Most games
-    belong to no club with a webhook: for them this is one query."""
+    belong to no club with a webhook: for them this is one query. The clubs live in the
+    default database; a game written elsewhere (the store's own test databases) is no club's."""
+    if after.db != DEFAULT_DB_ALIAS:
+        return
     hooked = list(
         Webhook.objects.filter(active=True, stopped_at__isnull=True)
         .filter(
