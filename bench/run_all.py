@@ -30,6 +30,7 @@ BENCHES = [
     ("bench_bots.py", ["--positions", "10", "--iterations", "50", "--repeats", "1"], False),
     ("bench_import.py", ["--plays", "500"], False),
     ("bench_history.py", ["--games", "600", "--pool", "1", "--repeats", "1"], False),
+    ("bench_outbox.py", ["--results", "50", "--backlog", "200"], False),
     ("bench_store.py", ["--seconds", "1", "--repeats", "1"], True),
     ("bench_statement.py", ["--seconds", "1", "--repeats", "1"], True),  # and pgbench
     ("bench_load.py", ["--seconds", "3", "--clients", "4"], True),

@@ -272,6 +272,9 @@ SPECTACULAR_SETTINGS = {
         # "state": an invitation link's (league), under the name it had before, and a vacation's.
         "StateEnum": ["open", "expired", "used up", "revoked"],
         "VacationStateEnum": ["scheduled", "away", "over"],
+        "WebhookStateEnum": ["sending", "stopped"],
+        "WebhookFormatEnum": ["plain", "discord", "slack"],
+        "DeliveryStateEnum": ["delivered", "waiting", "retrying"],
     },
 }
 
@@ -317,7 +320,15 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-unrated-games": {"task": "league.tasks.sweep_unrated_games", "schedule": 300.0},
     # The daily lists (inbox.digest): each member's at the first run after their chosen hour.
     "send-digests": {"task": "inbox.tasks.send_digests", "schedule": HADAL_DIGEST_EVERY},
+    # Webhook messages whose task was lost, or whose next try is due (league.webhooks).
+    "sweep-webhooks": {"task": "league.tasks.sweep_webhooks", "schedule": 30.0},
 }
+
+# -- league webhooks (league.webhooks) -------------------------------------------------------
+# Loopback receivers (127.0.0.1, localhost) are refused like any private address; the tests
+# run their receivers there and turn this on.
+HADAL_WEBHOOKS_ALLOW_LOOPBACK = env_bool("HADAL_WEBHOOKS_ALLOW_LOOPBACK", False)
+HADAL_WEBHOOKS_TIMEOUT = float(os.environ.get("HADAL_WEBHOOKS_TIMEOUT", "5"))  # seconds a send
 
 # -- request bodies --------------------------------------------------------------------------
 # Refused on their headers, before a byte is read (config.edge, config.http.body_refusal):

@@ -6,7 +6,7 @@ class LeagueConfig(AppConfig):
     verbose_name = "Leagues and ratings"
 
     def ready(self):
-        from games import audience
+        from games import audience, store
         from games.signals import (
             bot_levels_measured,
             consent_changed,
@@ -21,6 +21,7 @@ class LeagueConfig(AppConfig):
         from league.notices import record_stewards as record_stewards_of
         from league.services.bot_levels import on_measured
         from league.visibility import closed_games
+        from league.webhooks import outbox
 
         # games announces results; the ratings here take them in (the beat's sweep of unrated
         # games, league.tasks, is the backstop for an announcement that was lost).
@@ -39,6 +40,9 @@ class LeagueConfig(AppConfig):
         bot_levels_measured.connect(on_measured, dispatch_uid="league.bot_levels")
         # A tournament that does not allow vacations keeps its tables' clocks running.
         pause_forbidden.connect(_no_vacation, dispatch_uid="league.no_vacation")
+        # A result or a dispute is news for the clubs' webhooks, written with the game's own
+        # write so that it commits with it (league.webhooks.outbox).
+        store.within_write(outbox.on_game_write, outbox.GAME_KINDS)
         # A members-only club's games are closed to whoever is not in it, everywhere in games.
         audience.close_with(closed_games)
 

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from core.errors import InvalidInput, ServiceError
-from league import selectors, visibility
+from league import selectors, visibility, webhook_views
 from league.forms import ClubSettingsForm, InviteLinkForm, JoinAskForm, PlayerForm
 from league.models import League, Membership
 from league.services import clubs
@@ -55,6 +55,7 @@ def club_panel(league: League, user) -> dict[str, Any]:
             link_form=InviteLinkForm(),
             requests=clubs.join_requests(league),
             handover_form=PlayerForm(),
+            **webhook_views.webhooks_panel(league),
         )
     return panel
 

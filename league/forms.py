@@ -635,3 +635,21 @@ class CorrectionForm(TableResultForm):
         super().__init__(
             *args, seats=players, bid=False, initial=self.initial_from(current), **kwargs
         )
+
+
+class WebhookForm(forms.Form):
+    """A club's webhook (league.webhooks): where, and in which words."""
+
+    url = forms.CharField(
+        label="Address (https://…)",
+        max_length=500,
+        widget=forms.URLInput(attrs={"placeholder": "https://discord.com/api/webhooks/…"}),
+    )
+    format = forms.ChoiceField(
+        label="Sent as",
+        choices=[
+            ("discord", "a Discord message"),
+            ("slack", "a Slack message"),
+            ("plain", "signed JSON, for a program"),
+        ],
+    )

@@ -485,3 +485,70 @@ class TournamentEvent(models.Model):
         if not self._state.adding:
             raise ValueError("the tournament log is append-only")
         super().save(*args, **kwargs)
+
+
+# -- webhooks -------------------------------------------------------------------------------------
+
+
+class Webhook(models.Model):
+    """An address an organiser gave for the club's news (league.webhooks): results, pairings,
+    standings and disputes, as plain JSON or as a Discord or Slack message, signed with
+    ``secret`` as the Standard Webhooks spec says. ``last_seq`` numbers its messages: a
+    writer takes the next number by updating this row, so that numbers follow commits."""
+
+    class Format(models.TextChoices):
+        PLAIN = "plain"
+        DISCORD = "discord"
+        SLACK = "slack"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    format = models.CharField(max_length=8, choices=Format.choices, default=Format.PLAIN)
+    secret = models.CharField(max_length=64)  # "whsec_" and base64: shown once, at creation
+    active = models.BooleanField(default=True)
+    # Set when its oldest waiting message has failed for too long (league.webhooks.sending):
+    # nothing more is sent or written for it until an organiser resumes it.
+    stopped_at = models.DateTimeField(null=True, blank=True)
+    last_seq = models.PositiveBigIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.league}: {self.url}"
+
+
+class OutboxMessage(models.Model):
+    """One message for one webhook, written in the transaction that made its fact true, and
+    sent in ``seq`` order: the delivery log. ``sent_at`` is set, in the transaction that
+    holds the webhook's sending lock, once the receiver answered 2xx."""
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="messages")
+    seq = models.PositiveBigIntegerField()
+    type = models.CharField(max_length=30)  # "result.recorded", "round.paired", ...
+    text = models.CharField(max_length=2000)  # the fact in players' words
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField()
+    last_status = models.PositiveSmallIntegerField(null=True, blank=True)  # HTTP status
+    last_error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["webhook", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["webhook", "seq"], name="outbox_message_seq_unique")
+        ]
+        indexes = [
+            # The sweep's question: which webhooks have a message due?
+            models.Index(
+                fields=["next_attempt_at"],
+                condition=Q(sent_at__isnull=True),
+                name="outbox_message_waiting",
+            )
+        ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league import account, club_views, table_log_views, views
+from league import account, club_views, table_log_views, views, webhook_views
 
 urlpatterns = [
     path("accounts/delete/", account.account_erase, name="account-erase"),
@@ -23,6 +23,12 @@ urlpatterns = [
     path("leagues/<slug:slug>/ask/", club_views.club_ask, name="club-ask"),
     path("leagues/<slug:slug>/settings/", club_views.club_settings, name="club-settings"),
     path("leagues/<slug:slug>/links/", club_views.club_link_new, name="club-link-new"),
+    path("leagues/<slug:slug>/webhooks/", webhook_views.webhook_new, name="club-webhook-new"),
+    path(
+        "leagues/<slug:slug>/webhooks/<id:pk>/<str:action>/",
+        webhook_views.webhook_action,
+        name="club-webhook",
+    ),
     path(
         "leagues/<slug:slug>/links/<id:pk>/revoke/",
         club_views.club_link_revoke,

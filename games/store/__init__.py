@@ -10,9 +10,10 @@ in the module a reader would look in:
 
 - ``types``: what goes in and comes out (NewEvent, LoggedEvent, AppendResult, Head, SeatInfo,
   Guard, VersionConflict) and ``where``, the database a game lives in.
-- ``writer``: ``write``, ``append``, ``create_streams``, the hook ``on_write``; the statements
-  of each backend in ``postgresql`` and ``sqlite`` (one round trip where the database allows
-  it, straight to the driver through core.direct), what both share in ``columns``.
+- ``writer``: ``write``, ``append``, ``create_streams``, the hooks ``on_write`` and
+  ``within_write``; the statements of each backend in ``postgresql`` and ``sqlite`` (one
+  round trip where the database allows it, straight to the driver through core.direct), what
+  both share in ``columns``.
 - ``heads``: a game's head read from its row, the cache of committed heads and states, and
   ``sharing``, the same cache between the app's processes.
 - ``states``: replay and ``load_state``, from the cache, else the newest snapshot that holds
@@ -45,6 +46,7 @@ from games.store.writer import (
     create_streams,
     current_version,
     on_write,
+    within_write,
     write,
 )
 
@@ -80,5 +82,6 @@ __all__ = [
     "verify_chain",
     "visible_data",
     "where",
+    "within_write",
     "write",
 ]

@@ -1,7 +1,8 @@
 """The one writer: :func:`write` appends events after an expected version, projects them on the
 game's row and changes its seats, atomically; :func:`append` is the same for a Game row, and
 :func:`create_streams` writes many new games at once. Those who want to hear of a write
-subscribe with :func:`on_write`; the writer knows none of them.
+subscribe with :func:`on_write`, or, to write something of their own in the same transaction,
+with :func:`within_write`; the writer knows none of them.
 
 The version check is part of the write itself: the head's row is updated only ``WHERE
 version = expected`` (and only while the write's guard holds), and the events are inserted
@@ -80,19 +81,39 @@ def _announce(connection, before: Head, after: Head, events: list[LoggedEvent]) 
         tell()  # the write, alone, has committed already
 
 
+Kinds = frozenset[str]
+_within: list[tuple[Receiver, Kinds]] = []
+_within_kinds: set[str] = set()
+
+
+def within_write(receiver: Receiver, kinds: Kinds) -> None:
+    """Call ``receiver(before, after, events, connection)`` inside the transaction of every
+    write that logs an event of one of ``kinds``, once the events are in: what it writes
+    commits with them or not at all, and what it raises undoes the write. A write of such an
+    event that was alone (not in a caller's transaction) is given one of its own; the others,
+    the moves in between, stay single statements. For an outbox (league.webhooks.outbox):
+    the news of a game's end must never go missing, nor be sent for an end rolled back."""
+    if all(r is not receiver for r, _ in _within):
+        _within.append((receiver, frozenset(kinds)))
+        _within_kinds.update(kinds)
+
+
+def _wanted_within(events: list[NewEvent]) -> bool:
+    return bool(_within_kinds) and any(e.kind in _within_kinds for e in events)
+
+
+def _tell_within(connection, before: Head, after: Head, events: list[LoggedEvent]) -> None:
+    logged = {e.kind for e in events}
+    for receiver, kinds in _within:
+        if kinds & logged:
+            receiver(before, after, events, connection)
+
+
 # -- writing --------------------------------------------------------------------------------------
 
 
 def write(
-    head: Head,
-    expected_version: int,
-    events: list[NewEvent],
-    *,
-    idempotency_key: str | None = None,
-    projection: dict[str, Any] | None = None,
-    seat_changes: dict[int, dict[str, Any]] | None = None,
-    now: datetime | None = None,
-    guard: Guard | None = None,
+    head: Head, expected_version: int, events: list[NewEvent], **options: Any
 ) -> tuple[AppendResult, Head]:
     """Append ``events`` after ``expected_version`` (at ``now``, by default the present),
     project them on the game's row (the columns in ``projection``; version and moved_at;
@@ -106,6 +127,24 @@ def write(
     """
     if not events:
         raise ValueError("nothing to append")
+    if _wanted_within(events) and not connections[head.db].in_atomic_block:
+        # An in-transaction hook wants this write: it gets a transaction of its own.
+        with transaction.atomic(using=head.db):
+            return _write(head, expected_version, events, **options)
+    return _write(head, expected_version, events, **options)
+
+
+def _write(
+    head: Head,
+    expected_version: int,
+    events: list[NewEvent],
+    *,
+    idempotency_key: str | None = None,
+    projection: dict[str, Any] | None = None,
+    seat_changes: dict[int, dict[str, Any]] | None = None,
+    now: datetime | None = None,
+    guard: Guard | None = None,
+) -> tuple[AppendResult, Head]:
     now = now or timezone.now()
     first = expected_version + 1
     version = expected_version + len(events)
@@ -175,6 +214,8 @@ def write(
         replace(s, **seat_changes[s.index]) if s.index in seat_changes else s for s in head.seats
     )
     new = head.changed(**columns, seats=seats)
+    if _within:
+        _tell_within(connection, head, new, logged)
     if _receivers:
         _announce(connection, head, new, logged)
     return AppendResult(version=version, events=logged, head=new), new

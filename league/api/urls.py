@@ -2,7 +2,7 @@ from django.urls import path
 
 from accounts.scopes import ORGANISE
 from league import table_log_views
-from league.api import views
+from league.api import views, webhooks
 
 urlpatterns = [
     path("me/data/", views.MeDataApi.as_view(), name="api-me-data"),
@@ -37,6 +37,31 @@ urlpatterns = [
         "leagues/<slug:slug>/members/<str:player>/",
         views.LeagueMemberApi.as_view(),
         name="api-league-member",
+    ),
+    path(
+        "leagues/<slug:slug>/webhooks/",
+        webhooks.WebhooksApi.as_view(),
+        name="api-league-webhooks",
+    ),
+    path(
+        "leagues/<slug:slug>/webhooks/<id:pk>/",
+        webhooks.WebhookApi.as_view(),
+        name="api-league-webhook",
+    ),
+    path(
+        "leagues/<slug:slug>/webhooks/<id:pk>/test/",
+        webhooks.WebhookTestApi.as_view(),
+        name="api-league-webhook-test",
+    ),
+    path(
+        "leagues/<slug:slug>/webhooks/<id:pk>/resume/",
+        webhooks.WebhookResumeApi.as_view(),
+        name="api-league-webhook-resume",
+    ),
+    path(
+        "leagues/<slug:slug>/webhooks/<id:pk>/deliveries/",
+        webhooks.WebhookDeliveriesApi.as_view(),
+        name="api-league-webhook-deliveries",
     ),
     path("leagues/<slug:slug>/leave/", views.LeagueLeaveApi.as_view(), name="api-league-leave"),
     path("leagues/<slug:slug>/owner/", views.LeagueOwnerApi.as_view(), name="api-league-owner"),

@@ -34,6 +34,7 @@ from league.selectors import (
     members_vouched_for,
 )
 from league.services import clubs
+from league.webhooks import outbox
 
 User = get_user_model()
 
@@ -220,6 +221,8 @@ def match_record(
     )
     if club is not None:
         club.games.add(recorded)
+        # Its webhooks hear of a record final at once here: the game's write came first.
+        outbox.club_result(recorded, club)
     return recorded
 
 

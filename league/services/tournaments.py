@@ -62,6 +62,7 @@ from league.selectors import (
 )
 from league.tasks import rate_finished_games
 from league.tournament_spec import TournamentSpec, check_field
+from league.webhooks import outbox
 
 User = get_user_model()
 
@@ -478,6 +479,12 @@ def _write_round(
     round_.byes.set([entries[name] for name in pairing_.byes])
     paired.append((None, None, [entries[name].user_id for name in pairing_.byes]))
     notices.round_paired(tournament, number, paired)
+    outbox.round_paired(
+        tournament,
+        number,
+        [(index, list(seats)) for index, seats in enumerate(pairing_.tables, start=1)],
+        list(pairing_.byes),
+    )
     _log(
         tournament,
         "RoundPaired",
