@@ -148,9 +148,7 @@ def mend(user) -> None:
     """Open the turn and invitation notices a person should have and close those that no
     longer hold, from their seats (two queries, three when something is off): what a crash
     between a move and its notice would have left wrong."""
-    invited = Seat.objects.filter(
-        game=OuterRef("game"), user__isnull=False, bot="", accepted=False
-    )
+    invited = Seat.objects.filter(game=OuterRef("game"), user__isnull=False, bot="", accepted=False)
     seats = list(
         Seat.objects.filter(
             user=user,

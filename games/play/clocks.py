@@ -248,7 +248,7 @@ def from_log(control: dict[str, Any] | None, events, state) -> dict[str, Any]:
         clock.banks, clock.deadline = columns["banks"], columns["deadline"]
         clock.paused = columns.get("paused", clock.paused)
         clock.current_player, clock.moved_at = to_play, first.created_at
-    derived = {"banks": clock.banks, "deadline": clock.deadline}
+    derived: dict[str, Any] = {"banks": clock.banks, "deadline": clock.deadline}
     if clock.paused is not None:
         derived["paused"] = clock.paused
     return derived

@@ -63,7 +63,7 @@ def public_addresses(host: str, port: int) -> list[str]:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
         raise Refused(f"the host {host} cannot be found") from None
-    addresses = [_ip(info[4][0]) for info in found]
+    addresses = [_ip(str(info[4][0])) for info in found]
     if not addresses or any(a is None or not _allowed(a) for a in addresses):
         raise Refused(f"{host} resolves to an address that is not public: refused")
     return sorted({str(a) for a in addresses if a is not None})
