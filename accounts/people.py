@@ -18,7 +18,7 @@ from cryptography.fernet import Fernet, InvalidToken
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounts.models import ApiToken, Person, Profile
+from accounts.models import ApiToken, Person, Profile, Vacation
 
 MEMBER, GUEST = "m-", "g-"
 ID_DIGITS = 10  # of base32: 50 bits, enough that a new id is always new
@@ -158,7 +158,7 @@ def shown_username(username: str) -> str:
 def erase_account(user) -> Person:
     """Everything that says who ``user`` was, gone: their name (the account keeps its row, as
     seats and logs point at it, under "former-member-<id>"), e-mail addresses, password,
-    settings and API tokens, and the key of their notes, which can then no longer be read.
+    settings, API tokens and days away, and the key of their notes, which can then no longer be read.
     Their games, ratings and places in standings remain, as a former member's; no log
     changes."""
     person = member(user)
@@ -172,6 +172,7 @@ def erase_account(user) -> Person:
     Profile.objects.filter(user=user).delete()
     EmailAddress.objects.filter(user=user).delete()
     ApiToken.objects.filter(user=user).delete()
+    Vacation.objects.filter(user=user).delete()
     Person.objects.filter(pk=person.pk).update(key="", erased_at=timezone.now())
     person.refresh_from_db()
     return person

@@ -6,6 +6,7 @@ something that was rolled back."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,7 +17,7 @@ from django.utils import timezone
 
 from core.errors import InvalidInput
 from inbox import kinds
-from inbox.models import Notice
+from inbox.models import Choices, Notice, PushDevice
 from inbox.signals import notice_created, notices_changed
 
 log = logging.getLogger(__name__)
@@ -232,3 +233,20 @@ def _announce_counts(user_ids: list[int], db: str) -> None:
             )
         except Exception:
             log.exception("could not announce the counts of %s", user_id)
+
+
+def member_forget(*, user_id: int, old: str, new: str) -> None:
+    """An erased member (league.services.erasure): their notices, their choices and the
+    devices they allowed go (no push reaches a phone of an erased account), and the notices
+    of others name them by ``new`` ("a former member", as the pages do)."""
+    Notice.objects.filter(user_id=user_id).delete()
+    Choices.objects.filter(user_id=user_id).delete()
+    PushDevice.objects.filter(user_id=user_id).delete()
+    named = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])")
+    changed = []
+    for notice in Notice.objects.filter(text__contains=old).only("pk", "text"):
+        text = named.sub(new, notice.text)[:TEXT_LENGTH]
+        if text != notice.text:
+            notice.text = text
+            changed.append(notice)
+    Notice.objects.bulk_update(changed, ["text"], batch_size=500)

@@ -1,6 +1,7 @@
 """A member's own data, to take away (GDPR article 20): their account, their games played here and
 at tables (records included, with the notes they wrote), their ratings and every change a game
-made to them, and their clubs; as one JSON document, or as a ZIP of that document and a CSV
+made to them, their clubs, their inbox and how it reaches them, and their days away; as one
+JSON document, or as a ZIP of that document and a CSV
 per table."""
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ from django.contrib.auth.models import AbstractUser
 from django.db.models import Prefetch
 
 from accounts import people as accounts_people
+from accounts.models import Vacation
 from games import people
 from games.catalog import game_name
 from games.models import Event, EventKind, Game, Seat
+from inbox.delivery import mail_choice, push_choice
+from inbox.kinds import KINDS
+from inbox.models import Choices, Notice, PushDevice
 from league.models import Membership, Rating, RatingChange
 
 GAME_COLUMNS = (
@@ -65,6 +70,51 @@ def member_data(user: AbstractUser) -> dict[str, Any]:
         "clubs": [
             {"club": m.league.name, "role": m.role, "since": m.joined_at.isoformat()}
             for m in Membership.objects.filter(user=user).select_related("league").order_by("pk")
+        ],
+        **_reaching(user),
+    }
+
+
+def _iso(moment) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _reaching(user: AbstractUser) -> dict[str, Any]:
+    """Their inbox, how it reaches them, the devices they allowed (named, without the push
+    service's address or keys: those are the browser's), and their days away."""
+    choices = Choices.objects.filter(user=user).first()
+    return {
+        "notices": [
+            {
+                "kind": n.kind,
+                "text": n.text,
+                "link": n.url,
+                "created": n.created_at.isoformat(),
+                "read": _iso(n.read_at),
+                "done": _iso(n.done_at),
+                "mailed": _iso(n.mailed_at),
+                "pushed": _iso(n.pushed_at),
+            }
+            for n in Notice.objects.filter(user=user).order_by("pk")
+        ],
+        "notice_choices": {
+            "mail": {k.name: mail_choice(choices, k.name) for k in KINDS},
+            "push": {k.name: push_choice(choices, k.name) for k in KINDS},
+            "digest_hour": choices.digest_hour if choices else None,
+            "timezone": choices.timezone if choices else None,
+        },
+        "devices": [
+            {"name": d.label, "added": d.created_at.isoformat(), "last_told": _iso(d.last_sent_at)}
+            for d in PushDevice.objects.filter(user=user).order_by("pk")
+        ],
+        "vacations": [
+            {
+                "from": v.starts_at.isoformat(),
+                "until": _iso(v.ends_at),
+                "state": v.state,
+                "taken_for_a_timeout": v.auto,
+            }
+            for v in Vacation.objects.filter(user=user).order_by("starts_at")
         ],
     }
 

@@ -29,6 +29,7 @@ from accounts.models import Person
 from core.errors import Conflict, InvalidInput
 from games import people
 from games.play import leaving
+from inbox import services as inbox
 from league.models import (
     ORGANISING,
     JoinRequest,
@@ -88,6 +89,7 @@ def member_erase(*, user: AbstractUser) -> Erased:
         old = user.username
         person = accounts_people.erase_account(user)
         kept = people.forget_member(user, old, user.username)
+        inbox.member_forget(user_id=user.pk, old=old, new=accounts_people.FORMER_MEMBER)
         _rename_in_tournament_logs(old, user.username)
     _ledger(person)
     return Erased(public_id=person.public_id, games_left=left, games_kept=kept)

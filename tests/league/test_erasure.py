@@ -4,6 +4,7 @@ ratings and standings stay as a former member's, and every log still verifies, o
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import subprocess
@@ -14,14 +15,17 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts.models import Person
+from accounts.models import Person, Vacation
 from accounts.people import FORMER_MEMBER
 from games import logchain, store
 from games.models import Event, Game, ScoreSheet
 from games.play import services
 from games.records.export import bundle_of
+from inbox import services as inbox
+from inbox.models import Notice, PushDevice
 from league.models import Rating, Tournament, TournamentEvent
 from league.services import erasure
 from tests.games.test_fingerprint import play
@@ -90,8 +94,16 @@ def erase_from_the_page(client, user, password="pw-for-tests-only"):
     return client.post("/accounts/delete/", {"username": user.username, "password": password})
 
 
-def test_a_member_deletes_their_account_and_their_games_stay_true(client, bob, history, ledger):
+def test_a_member_deletes_their_account_and_their_games_stay_true(
+    client, alice, bob, history, ledger
+):
     public_id = Person.objects.get(user=bob).public_id
+    inbox.notify(alice.pk, "club", "bob asks to join the Harbour Club", "/leagues/harbour/")
+    inbox.notify(alice.pk, "club", "bobby asks to join the Harbour Club", "/leagues/harbour/")
+    inbox.notify(bob.pk, "club", "You are a member of the Harbour Club", "/leagues/harbour/")
+    PushDevice.objects.create(user=bob, endpoint="https://push.example.org/b", p256dh="k", auth="a")
+    starts = timezone.now() + dt.timedelta(days=3)
+    Vacation.objects.create(user=bob, starts_at=starts, ends_at=starts + dt.timedelta(days=2))
     before = {k: Game.objects.get(pk=g.pk) for k, g in history.items()}
     call_command("recompute_ratings")
     dsa = Rating.objects.filter(slug="deep-sea-adventure")
@@ -125,6 +137,15 @@ def test_a_member_deletes_their_account_and_their_games_stay_true(client, bob, h
     call_command("recompute_ratings")
     assert sorted(dsa.values_list("user_id", "rating", "games")) == rated
     assert ledger.read_text().count(public_id) == 1 and "bob" not in ledger.read_text()
+    # Nothing reaches him any more, and alice's inbox names him as the pages do.
+    assert not Notice.objects.filter(user=bob).exists()
+    assert not PushDevice.objects.filter(user=bob).exists()
+    assert not Vacation.objects.filter(user=bob).exists()
+    texts = set(Notice.objects.filter(user=alice, kind="club").values_list("text", flat=True))
+    assert texts == {
+        "a former member asks to join the Harbour Club",
+        "bobby asks to join the Harbour Club",
+    }
 
 
 def test_the_notes_of_an_erased_member_can_no_longer_be_read(client, alice, bob, history):
@@ -289,6 +310,9 @@ def test_a_tournaments_own_log_forgets_the_name(make_user, api_for, client):
 
 
 def test_a_member_downloads_their_data_as_json_and_csv(client, bob, history):
+    inbox.notify(bob.pk, "club", "You are a member of the Harbour Club", "/leagues/harbour/")
+    starts = timezone.now() + dt.timedelta(days=3)
+    Vacation.objects.create(user=bob, starts_at=starts, ends_at=starts + dt.timedelta(days=2))
     client.force_login(bob)
     archive = client.get("/accounts/data/")
     assert archive.status_code == 200 and archive["Content-Type"] == "application/zip"
@@ -303,6 +327,13 @@ def test_a_member_downloads_their_data_as_json_and_csv(client, bob, history):
     assert data["member"]["username"] == "bob"
     assert {g["game"] for g in data["games"]} == {g.pk for g in history.values()}
     assert any("the harbour table" in note["text"] for note in data["notes"])
+    # How the site reaches them is theirs too: the inbox, the choices, the days away.
+    assert {"kind": "club", "text": "You are a member of the Harbour Club"}.items() <= next(
+        n for n in data["notices"] if n["kind"] == "club"
+    ).items()
+    assert data["notice_choices"]["mail"]["invitation"] == "now"  # the default, spelt out
+    assert [v["from"] for v in data["vacations"]] == [starts.isoformat()]
+    assert data["devices"] == []
     games_csv = files.read("games.csv").decode()
     assert games_csv.splitlines()[0].startswith("game,name,mode,status")
     assert len(games_csv.splitlines()) == 1 + len(history)
