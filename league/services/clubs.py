@@ -79,8 +79,17 @@ def _require_owner(league: League, by, what: str) -> None:
         raise NotYourSeat(f"only the club's owner may {what}")
 
 
+def _name_in_path(player: Any) -> str:
+    """A name from an address (``…/members/{player}/``): one no account can have (control
+    characters, too long) names no one, a 404 as an unknown name is, not a 400."""
+    try:
+        return inputs.text(player, "player", 150)
+    except InvalidInput:
+        raise UnknownName("no such player") from None
+
+
 def _member_named(league: League, player: Any) -> Membership:
-    player = inputs.text(player, "player", 150)
+    player = _name_in_path(player)
     found = (
         Membership.objects.select_for_update()
         .select_related("user")
@@ -285,7 +294,7 @@ def join_answer(*, league: League, player: Any, accept: bool, by: AbstractUser) 
     """An organiser accepts (``player`` becomes a member) or declines a request to join;
     ``player`` is told either way."""
     require_organiser(league, by, "answer requests to join")
-    player = inputs.text(player, "player", 150)
+    player = _name_in_path(player)
     request = (
         JoinRequest.objects.select_for_update()
         .select_related("user")
@@ -433,7 +442,7 @@ def organiser_add(*, tournament: Tournament, player: Any, by: AbstractUser) -> A
 def organiser_remove(*, tournament: Tournament, player: Any, by: AbstractUser) -> None:
     """Take ``player`` off a tournament's organisers (by its organisers, or themself); a
     tournament keeps at least one."""
-    user = _tournament_person(tournament, player)
+    user = _tournament_person(tournament, _name_in_path(player))
     if not is_tournament_organiser(tournament, by) and user.pk != by.pk:
         raise NotYourSeat("only the tournament's organisers may remove organisers")
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()

@@ -20,8 +20,9 @@ from core.errors import InvalidInput, Refused
 
 MAX_URL = 500
 # The shape the API's schema states (league.api.webhooks): http or https, a host name or an
-# IPv4 address (no user name or password), an optional port, then anything without spaces.
-URL_PATTERN = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?#]\S*)?$"
+# IPv4 address (no user name or password), an optional port, then printable ASCII (the same
+# class in Python and in the schema's ECMA dialect, where \S differs).
+URL_PATTERN = r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?#][!-~]*)?$"
 _URL = re.compile(URL_PATTERN)
 
 

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games.models import Game
-from games.play import reads, services
+from games.play import reads, seating, services
 from tests.games.test_browser import page, sign_up  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.browser
@@ -20,12 +20,16 @@ def game_against(username: str) -> Game:
     """A game between the signed-up member (seat 0, to open) and ``username``."""
     marina = get_user_model().objects.get(username="marina")
     get_user_model().objects.create_user(username=username, password="a-long-Passphrase-42")
-    return services.game_create(
+    game = services.game_create(
         slug="deep-sea-adventure",
         seats=[{"user": "marina"}, {"user": username}],
         options={},
         created_by=marina,
     )
+    # Taken at once: nobody's turn begins while an invitee has not answered.
+    seating.game_accept(game=game.pk, seat=1, user=get_user_model().objects.get(username=username))
+    game.refresh_from_db()
+    return game
 
 
 def polls(requests: list[str], game: Game) -> list[str]:

@@ -284,6 +284,9 @@ def test_a_member_who_leaves_or_is_removed_keeps_their_place_in_the_standings(as
     before = [(r["player"], r["games"]) for r in league_table(League.objects.get(slug=slug))]
     assert as_("max").post(f"/api/leagues/{slug}/leave/").status_code == 200
     assert as_("mia").delete(f"/api/leagues/{slug}/members/olga/").status_code == 403
+    # A name no account can have, in the address, names no one: a 404, not a 400.
+    assert as_("olga").delete(f"/api/leagues/{slug}/members/mi%07a/").status_code == 404
+    assert as_("olga").post(f"/api/leagues/{slug}/requests/mi%07a/accept/").status_code == 404
     removed = as_("olga").delete(f"/api/leagues/{slug}/members/mia/")
     assert removed.status_code == 200 and [m["player"] for m in removed.json()["members"]] == [
         "olga"

@@ -391,6 +391,9 @@ def test_two_senders_at_once_never_send_a_message_twice(receiver, org):
         ("javascript:alert(1)", 400),
         ("http://no-such-host.invalid/hook", 422),
         ("http://example.com:0/hook", 422),
+        # Not printable ASCII: the schema's pattern and the server's agree (\S did not: NEL).
+        ("http://example.com/a\u0085b", 400),
+        ("http://example.com/a\u0011b", 400),
     ],
 )
 def test_a_private_or_malformed_address_is_refused(api_for, org, club, url, status):
