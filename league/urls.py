@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from league import account, club_views, table_log_views, views, webhook_views
+from league import account, club_views, table_log_views, tournament_views, views, webhook_views
 
 urlpatterns = [
     path("accounts/delete/", account.account_erase, name="account-erase"),
@@ -78,58 +78,74 @@ urlpatterns = [
     path(
         "matches/<id:pk>/dispute/", views.match_answer, {"answer": "dispute"}, name="match-dispute"
     ),
-    path("tournaments/", views.tournament_list, name="tournaments"),
-    path("tournaments/new/", views.tournament_new, name="tournament-new"),
-    path("tournaments/<id:pk>/", views.tournament_detail, name="tournament-detail"),
-    path("tournaments/<id:pk>/pair/", views.tournament_pair, name="tournament-pair"),
+    path("tournaments/", tournament_views.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournament_views.tournament_new, name="tournament-new"),
+    path("tournaments/<id:pk>/", tournament_views.tournament_detail, name="tournament-detail"),
+    path("tournaments/<id:pk>/pair/", tournament_views.tournament_pair, name="tournament-pair"),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/repair/",
-        views.tournament_repair,
+        tournament_views.tournament_repair,
         name="tournament-repair",
     ),
-    path("tournaments/<id:pk>/enter/", views.tournament_enter, name="tournament-enter"),
-    path("tournaments/<id:pk>/drop/", views.tournament_drop, name="tournament-drop"),
-    path("tournaments/<id:pk>/reenter/", views.tournament_reenter, name="tournament-reenter"),
+    path("tournaments/<id:pk>/enter/", tournament_views.tournament_enter, name="tournament-enter"),
+    path("tournaments/<id:pk>/drop/", tournament_views.tournament_drop, name="tournament-drop"),
+    path(
+        "tournaments/<id:pk>/reenter/",
+        tournament_views.tournament_reenter,
+        name="tournament-reenter",
+    ),
     path(
         "tournaments/<id:pk>/accept/",
-        views.tournament_entry_answer,
+        tournament_views.tournament_entry_answer,
         {"answer": "accept"},
         name="tournament-accept",
     ),
     path(
         "tournaments/<id:pk>/decline/",
-        views.tournament_entry_answer,
+        tournament_views.tournament_entry_answer,
         {"answer": "decline"},
         name="tournament-decline",
     ),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/print/",
-        views.tournament_print,
+        tournament_views.tournament_print,
         name="tournament-print",
     ),
-    path("tournaments/<id:pk>/projector/", views.tournament_projector, name="tournament-projector"),
-    path("tournaments/<id:pk>/register/", views.tournament_register, name="tournament-register"),
-    path("tournaments/<id:pk>/checkin/", views.tournament_check_in, name="tournament-checkin"),
+    path(
+        "tournaments/<id:pk>/projector/",
+        tournament_views.tournament_projector,
+        name="tournament-projector",
+    ),
+    path(
+        "tournaments/<id:pk>/register/",
+        tournament_views.tournament_register,
+        name="tournament-register",
+    ),
+    path(
+        "tournaments/<id:pk>/checkin/",
+        tournament_views.tournament_check_in,
+        name="tournament-checkin",
+    ),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/start/",
-        views.tournament_round_start,
+        tournament_views.tournament_round_start,
         name="tournament-round-start",
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/report/",
-        views.table_result,
+        tournament_views.table_result,
         {"action": "report"},
         name="table-report",
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/confirm/",
-        views.table_result,
+        tournament_views.table_result,
         {"action": "confirm"},
         name="table-confirm",
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/override/",
-        views.table_result,
+        tournament_views.table_result,
         {"action": "override"},
         name="table-override",
     ),

@@ -2,7 +2,7 @@ from django.urls import path
 
 from accounts.scopes import ORGANISE
 from league import table_log_views
-from league.api import views, webhooks
+from league.api import tournaments, views, webhooks
 
 urlpatterns = [
     path("me/data/", views.MeDataApi.as_view(), name="api-me-data"),
@@ -101,82 +101,86 @@ urlpatterns = [
     path(
         "leagues/<slug:slug>/seasons/", views.LeagueSeasonsApi.as_view(), name="api-league-seasons"
     ),
-    path("tournaments/", views.TournamentListCreateApi.as_view(), name="api-tournaments"),
-    path("tournaments/<id:pk>/", views.TournamentDetailApi.as_view(), name="api-tournament"),
+    path("tournaments/", tournaments.TournamentListCreateApi.as_view(), name="api-tournaments"),
+    path("tournaments/<id:pk>/", tournaments.TournamentDetailApi.as_view(), name="api-tournament"),
     path(
         "tournaments/<id:pk>/rounds/",
-        views.TournamentRoundsApi.as_view(),
+        tournaments.TournamentRoundsApi.as_view(),
         name="api-tournament-rounds",
     ),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/repair/",
-        views.TournamentRepairApi.as_view(),
+        tournaments.TournamentRepairApi.as_view(),
         name="api-tournament-repair",
     ),
     path(
         "tournaments/<id:pk>/enter/",
-        views.TournamentEntryApi.as_view(action="enter"),
+        tournaments.TournamentEntryApi.as_view(action="enter"),
         name="api-tournament-enter",
     ),
     path(
         "tournaments/<id:pk>/drop/",
-        views.TournamentEntryApi.as_view(action="drop"),
+        tournaments.TournamentEntryApi.as_view(action="drop"),
         name="api-tournament-drop",
     ),
     path(
         "tournaments/<id:pk>/accept/",
-        views.TournamentEntryAnswerApi.as_view(action="accept"),
+        tournaments.TournamentEntryAnswerApi.as_view(action="accept"),
         name="api-tournament-accept",
     ),
     path(
         "tournaments/<id:pk>/decline/",
-        views.TournamentEntryAnswerApi.as_view(action="decline"),
+        tournaments.TournamentEntryAnswerApi.as_view(action="decline"),
         name="api-tournament-decline",
     ),
     path(
         "tournaments/<id:pk>/organisers/",
-        views.TournamentOrganisersApi.as_view(),
+        tournaments.TournamentOrganisersApi.as_view(),
         name="api-tournament-organisers",
     ),
     path(
         "tournaments/<id:pk>/organisers/<str:player>/",
-        views.TournamentOrganiserApi.as_view(),
+        tournaments.TournamentOrganiserApi.as_view(),
         name="api-tournament-organiser",
     ),
     path(
         "tournaments/<id:pk>/reenter/",
-        views.TournamentReenterApi.as_view(),
+        tournaments.TournamentReenterApi.as_view(),
         name="api-tournament-reenter",
     ),
     path(
         "tournaments/<id:pk>/register/",
-        views.TournamentRegisterApi.as_view(),
+        tournaments.TournamentRegisterApi.as_view(),
         name="api-tournament-register",
     ),
     path(
         "tournaments/<id:pk>/checkin/",
-        views.TournamentCheckInApi.as_view(),
+        tournaments.TournamentCheckInApi.as_view(),
         name="api-tournament-checkin",
     ),
-    path("tournaments/<id:pk>/cap/", views.TournamentCapApi.as_view(), name="api-tournament-cap"),
+    path(
+        "tournaments/<id:pk>/cap/",
+        tournaments.TournamentCapApi.as_view(),
+        name="api-tournament-cap",
+    ),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/start/",
-        views.TournamentRoundStartApi.as_view(),
+        tournaments.TournamentRoundStartApi.as_view(),
         name="api-tournament-round-start",
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/report/",
-        views.TableResultApi.as_view(action="report"),
+        tournaments.TableResultApi.as_view(action="report"),
         name="api-table-report",
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/confirm/",
-        views.TableResultApi.as_view(action="confirm"),
+        tournaments.TableResultApi.as_view(action="confirm"),
         name="api-table-confirm",
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/override/",
-        views.TableResultApi.as_view(action="override", scopes={"POST": ORGANISE}),
+        tournaments.TableResultApi.as_view(action="override", scopes={"POST": ORGANISE}),
         name="api-table-override",
     ),
     path(
@@ -186,17 +190,17 @@ urlpatterns = [
     ),
     path(
         "tournaments/<id:pk>/standings/",
-        views.StandingsApi.as_view(),
+        tournaments.StandingsApi.as_view(),
         name="api-tournament-standings",
     ),
     path(
         "tournaments/<id:pk>/standings.csv",
-        views.CsvApi.as_view(which="standings"),
+        tournaments.CsvApi.as_view(which="standings"),
         name="api-tournament-standings-csv",
     ),
     path(
         "tournaments/<id:pk>/results.csv",
-        views.CsvApi.as_view(which="results"),
+        tournaments.CsvApi.as_view(which="results"),
         name="api-tournament-results-csv",
     ),
 ]

@@ -365,7 +365,7 @@ def test_the_tournaments_a_finished_game_may_end_are_those_it_is_a_live_table_of
     """A finished game asks which tournaments it is a table of: a re-paired round's tables
     count for none, and a batch (an import) longer than one statement's worth is asked in
     parts, the table found wherever it lies in the batch."""
-    from league.services.tournaments import _tournaments_of
+    from league.services.tournaments.rounds import _tournaments_of
 
     tid = create(organiser).json()["id"]
     first = pair(organiser, tid)

@@ -1,0 +1,318 @@
+"""The tournament API: tournaments, rounds, entries, organisers, tables, standings and exports."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.scopes import ORGANISE, READ, RECORD, HasScope
+from core import inputs
+from core.errors import Refused, UnknownName
+from games.records import table_results
+from league import selectors, visibility
+from league.api import serializers as s
+from league.models import Tournament
+from league.services import clubs, tournaments
+from league.tournament_spec import TournamentSpec
+
+_tournament = visibility.tournament_or_404
+
+
+def _tournament_out(tournament: Tournament) -> dict:
+    return s.TournamentOut(selectors.tournament_detail(tournament)).data
+
+
+class TournamentListCreateApi(APIView):
+    scopes = {"GET": READ, "POST": ORGANISE}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=s.TournamentListOut(many=True))
+    def get(self, request):
+        return Response(
+            s.TournamentListOut(selectors.tournament_summaries(request.user), many=True).data
+        )
+
+    @extend_schema(request=s.TournamentIn, responses={201: s.TournamentOut})
+    def post(self, request):
+        body = s.TournamentIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = dict(body.validated_data)
+        league = selectors.league_named(data.pop("league"))
+        season_name = data.pop("season")
+        season = None
+        if season_name is not None:
+            if league is None:
+                raise Refused("a season belongs to a league: name the league too")
+            season = league.seasons.filter(name=season_name).first()
+            number = inputs.whole_number_or_none(season_name, 1, inputs.BIGINT)
+            if season is None and number is not None:
+                season = league.seasons.filter(pk=number).first()
+            if season is None:
+                raise UnknownName(f"{league.name} has no season {season_name!r}")
+        spec = TournamentSpec(**data, league=league, season=season)
+        tournament = tournaments.tournament_create(spec=spec, created_by=request.user)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(APIView):
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=s.TournamentOut)
+    def get(self, request, pk):
+        return Response(_tournament_out(_tournament(pk, request.user)))
+
+
+class TournamentRoundsApi(APIView):
+    """GET lists the rounds; POST pairs the next one (organisers)."""
+
+    scopes = {"GET": READ, "POST": ORGANISE}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=s.RoundOut(many=True))
+    def get(self, request, pk):
+        rounds = selectors.live_rounds(_tournament(pk, request.user))
+        return Response(s.RoundOut([selectors.round_out(r) for r in rounds], many=True).data)
+
+    @extend_schema(request=None, responses={201: s.RoundOut})
+    def post(self, request, pk):
+        round_ = tournaments.round_pair(tournament=_tournament(pk, request.user), by=request.user)
+        return Response(
+            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TournamentRepairApi(APIView):
+    """Pair the latest round again, before any move or result (organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=None, responses={201: s.RoundOut})
+    def post(self, request, pk, number):
+        round_ = tournaments.round_repair(
+            tournament=_tournament(pk, request.user), number=number, by=request.user
+        )
+        return Response(
+            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TournamentEntryApi(APIView):
+    """enter/ (a late entry, organisers) and drop/ (organisers, or a player for themself)."""
+
+    scopes = {"POST": ORGANISE}
+
+    action = ""
+
+    @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.PlayerNameIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        change = tournaments.entry_add if self.action == "enter" else tournaments.entry_drop
+        change(tournament=tournament, by=request.user, **body.validated_data)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentEntryAnswerApi(APIView):
+    """accept/: the player an organiser entered says yes, and the tournament's games they
+    played are rated once everyone at each has agreed; decline/: they say no and are
+    withdrawn. Only your own entry; entering yourself (register/) needs no answer."""
+
+    scopes = {"POST": ORGANISE}
+
+    action = ""
+
+    @extend_schema(
+        request=s.AnswerInvitationIn,
+        responses={
+            201: s.TournamentOut,
+            403: OpenApiResponse(s.ErrorOut, description="another player's entry"),
+            404: OpenApiResponse(s.ErrorOut, description="no such tournament"),
+            409: OpenApiResponse(
+                s.ErrorOut, description="not entered, or answered already (accepted, declined)"
+            ),
+        },
+    )
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.AnswerInvitationIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        answer = tournaments.entry_accept if self.action == "accept" else tournaments.entry_decline
+        answer(tournament=tournament, by=request.user, player=body.validated_data.get("player"))
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentOrganisersApi(APIView):
+    """POST ``{"player"}``: another organiser for this tournament (its organisers add them; at
+    a club's tournament, a member of the club)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.PlayerIn, responses={201: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.PlayerIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        clubs.organiser_add(tournament=tournament, by=request.user, **body.validated_data)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentOrganiserApi(APIView):
+    """DELETE: take a player off the tournament's organisers (a tournament keeps one)."""
+
+    scopes = {"DELETE": ORGANISE}
+
+    @extend_schema(request=None, responses={200: s.TournamentOut})
+    def delete(self, request, pk, player):
+        tournament = _tournament(pk, request.user)
+        clubs.organiser_remove(tournament=tournament, player=player, by=request.user)
+        return Response(_tournament_out(tournament))
+
+
+class TournamentReenterApi(APIView):
+    """An organiser re-enters a dropped player: they play from the next round paired."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.PlayerNameIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournaments.entry_reenter(tournament=tournament, by=request.user, **body.validated_data)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentRegisterApi(APIView):
+    """Open entry: the player enters themself before round 1 (beyond the cap: the waitlist)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=None, responses={201: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        tournaments.entry_register(tournament=tournament, by=request.user)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentCheckInApi(APIView):
+    """Check in before round 1: yourself, or (organisers) a named player."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.CheckInIn, responses={201: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.CheckInIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        player = body.validated_data.get("player", request.user.username)
+        tournaments.entry_check_in(tournament=tournament, player=player, by=request.user)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentCapApi(APIView):
+    """Change the cap before round 1 (organisers); a higher cap moves waiting players up."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.CapIn, responses={200: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.CapIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournaments.tournament_cap(
+            tournament=tournament, cap=body.validated_data["cap"], by=request.user
+        )
+        return Response(_tournament_out(tournament))
+
+
+class TournamentRoundStartApi(APIView):
+    """Start a round's clock (table mode, organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.RoundStartIn, responses={201: s.RoundOut})
+    def post(self, request, pk, number):
+        body = s.RoundStartIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        round_ = tournaments.round_start(
+            tournament=_tournament(pk, request.user),
+            number=number,
+            by=request.user,
+            minutes=body.validated_data["minutes"],
+        )
+        return Response(
+            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TableResultApi(APIView):
+    """report/, confirm/ and override/ for a table-mode table."""
+
+    scopes = {"POST": RECORD}  # override/ needs ORGANISE: league.api.urls says so
+
+    action = ""
+
+    @extend_schema(request=s.TableResultIn, responses={201: s.RecordOut})
+    def post(self, request, pk, table):
+        tournament = _tournament(pk, request.user)
+        body = s.TableResultIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        results, bid = body.validated_data["results"], body.validated_data["bid"]
+        table_ = tournaments.table_get(tournament, table)
+        if self.action == "report":
+            state = tournaments.table_report(
+                tournament=tournament, table=table_, user=request.user, results=results, bid=bid
+            )
+        elif self.action == "confirm":
+            state = tournaments.table_confirm(
+                tournament=tournament,
+                table=table_,
+                user=request.user,
+                results=results,
+                # A confirmation that names no bid confirms the one reported with the result.
+                bid=bid if "bid" in request.data else table_results.UNSTATED,
+            )
+        else:
+            state = tournaments.table_override(
+                tournament=tournament, table=table_, by=request.user, results=results, bid=bid
+            )
+        return Response(s.RecordOut(state).data, status=status.HTTP_201_CREATED)
+
+
+class StandingsApi(APIView):
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=s.StandingOut(many=True))
+    def get(self, request, pk):
+        rows = selectors.tournament_standings(_tournament(pk, request.user))
+        return Response(s.StandingOut(rows, many=True).data)
+
+
+class CsvApi(APIView):
+    """The standings or every table's result, as CSV."""
+
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
+    which = "standings"
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.STR)})
+    def get(self, request, pk):
+        t = _tournament(pk, request.user)
+        text = (
+            tournaments.standings_csv(t)
+            if self.which == "standings"
+            else tournaments.results_csv(t)
+        )
+        response = HttpResponse(text, content_type="text/csv")
+        response["Content-Disposition"] = (
+            f'attachment; filename="tournament-{t.pk}-{self.which}.csv"'
+        )
+        return response

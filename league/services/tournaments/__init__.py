@@ -1,0 +1,70 @@
+"""Tournament services: create, pair rounds, report results, standings, drops and late entry.
+
+The maths is pure (league/pairing.py, league/standings.py); these modules feed it from the
+database and write what it decides. Online tables are games played in the service and report
+themselves when they end; table-mode tables are recorded games whose seated players report
+and confirm (games/records/services.py). Every organiser action is logged in TournamentEvent.
+
+The rooms, each importing only those before it:
+
+- ``common``: entrants by name, the tournament's log, who may act;
+- ``creating``: a tournament from its checked spec;
+- ``entries``: entering, registering, answering, dropping, re-entering, check-in, the cap;
+- ``elimination``: who goes through an elimination round or into the top cut;
+- ``pairings``: the next round's pairing, decided from the standings and the format;
+- ``rounds``: pairing a round (and again), and the end of the tournament;
+- ``clock``: the round clock at a venue;
+- ``tables``: results of tables played on a table (report, confirm, override);
+- ``exports``: standings.csv and results.csv.
+
+Callers use the names this package exports.
+"""
+
+from league.services.tournaments.clock import round_start
+from league.services.tournaments.creating import tournament_create
+from league.services.tournaments.entries import (
+    entry_accept,
+    entry_add,
+    entry_check_in,
+    entry_decline,
+    entry_drop,
+    entry_reenter,
+    entry_register,
+    tournament_cap,
+)
+from league.services.tournaments.exports import results_csv, standings_csv
+from league.services.tournaments.rounds import (
+    round_pair,
+    round_repair,
+    tournaments_end_if_over,
+    why_not_repairable,
+)
+from league.services.tournaments.tables import (
+    table_confirm,
+    table_get,
+    table_override,
+    table_report,
+)
+
+__all__ = [
+    "entry_accept",
+    "entry_add",
+    "entry_check_in",
+    "entry_decline",
+    "entry_drop",
+    "entry_reenter",
+    "entry_register",
+    "results_csv",
+    "round_pair",
+    "round_repair",
+    "round_start",
+    "standings_csv",
+    "table_confirm",
+    "table_get",
+    "table_override",
+    "table_report",
+    "tournament_cap",
+    "tournament_create",
+    "tournaments_end_if_over",
+    "why_not_repairable",
+]

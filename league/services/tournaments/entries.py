@@ -1,0 +1,295 @@
+"""Entries: adding, registering, answering, dropping, re-entering, check-in, the cap and the waitlist."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.contrib.auth.models import AbstractUser
+from django.db import transaction
+
+from accounts.bots import is_bot
+from core import inputs
+from core.errors import (
+    Conflict,
+    InvalidInput,
+    NotYourSeat,
+    Refused,
+    RuleViolation,
+)
+from games.play import steps
+from league import notices
+from league.models import (
+    Entry,
+    RatedGame,
+    Tournament,
+)
+from league.selectors import (
+    live_rounds,
+)
+from league.services.tournaments.common import (
+    _answer,
+    _bots_out,
+    _in_count,
+    _log,
+    _next_seed,
+    _player,
+    _require_organiser,
+    _started,
+    _whole,
+)
+from league.tasks import rate_finished_games
+
+
+@transaction.atomic
+def entry_add(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
+    """The organisers enter a player: before round 1 up to the cap (then onto the waitlist),
+    later as a late entry who plays from the next round paired."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    return _enter(tournament, _player(player, people_only=tournament.people_only), by)
+
+
+@transaction.atomic
+def entry_register(*, tournament: Tournament, by: AbstractUser) -> Entry:
+    """A player enters themself: open entry only, until round 1 is paired; beyond the cap
+    they wait in line for a place."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.entry_mode != Tournament.EntryMode.OPEN:
+        raise RuleViolation("the organisers enter the players of this tournament")
+    if _started(tournament):
+        raise RuleViolation("entry closed when round 1 was paired: ask an organiser")
+    return _enter(tournament, by, by)
+
+
+def _enter(tournament: Tournament, user, by) -> Entry:
+    if tournament.status == Tournament.Status.FINISHED:
+        raise RuleViolation("the tournament is over")
+    if tournament.people_only and is_bot(user):
+        raise Refused(_bots_out(user.username))
+    started = _started(tournament)
+    if tournament.format != Tournament.Format.SWISS and started:
+        raise RuleViolation("late entry is only possible in a Swiss tournament once it runs")
+    if started and tournament.top_cut and live_rounds(tournament).count() >= tournament.rounds:
+        raise RuleViolation("the Swiss rounds are over: nobody can enter the top cut")
+    entry = tournament.entries.filter(user=user).first()
+    if entry is not None and not (entry.dropped_after_round == 0 and not started):
+        raise RuleViolation(f"{user.username} has already entered")
+    played = live_rounds(tournament).count()
+    waitlisted = (
+        not started and tournament.cap is not None and _in_count(tournament) >= tournament.cap
+    )
+    if entry is None:
+        entry = Entry(tournament=tournament, user=user, seed=_next_seed(tournament))
+    entry.entered_after_round = played
+    entry.dropped_after_round = None
+    entry.waitlisted = waitlisted
+    entry.checked_in = False
+    entry.answer = _answer(user, by)
+    entry.save()
+    kind = "EntryWaitlisted" if waitlisted else "EntryAdded"
+    _log(tournament, kind, by, {"player": user.username, "after_round": played})
+    if tournament.check_in and not waitlisted and not started:
+        notices.check_in_open(tournament, user.pk)
+    return entry
+
+
+def _own_entry(tournament: Tournament, by: AbstractUser, player: str | None) -> Entry:
+    """The entry ``by`` answers for: their own, or why not."""
+    if player is not None and player != by.username:
+        raise NotYourSeat("only the player entered may answer for their entry: answer your own")
+    entry = tournament.entries.select_related("user").filter(user=by).first()
+    if entry is None:
+        raise Conflict(f"you have not been entered in {tournament.name}")
+    return entry
+
+
+@transaction.atomic
+def entry_accept(*, tournament: Tournament, by: AbstractUser, player: str | None = None) -> Entry:
+    """The player an organiser entered says yes: from now on the tournament's games at which
+    everyone has agreed are rated, those already played included (league.consent)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    entry = _own_entry(tournament, by, player)
+    if entry.answer == Entry.Answer.ACCEPTED:
+        raise Conflict("you have accepted this entry already")
+    if entry.answer == Entry.Answer.DECLINED:
+        raise Conflict("you declined this entry: an organiser may enter you again")
+    entry.answer = Entry.Answer.ACCEPTED
+    entry.save(update_fields=["answer"])
+    _log(tournament, "EntryAccepted", by, {"player": by.username})
+    _rate_held_games(tournament)
+    return entry
+
+
+@transaction.atomic
+def entry_decline(*, tournament: Tournament, by: AbstractUser, player: str | None = None) -> Entry:
+    """The player an organiser entered says no: they are withdrawn (before round 1 the first
+    player waiting takes the place), and none of their games at it is rated."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    entry = _own_entry(tournament, by, player)
+    if entry.answer == Entry.Answer.ACCEPTED:
+        raise Conflict("you have accepted this entry: to leave the tournament, drop out")
+    if entry.answer == Entry.Answer.DECLINED:
+        raise Conflict("you have declined this entry already")
+    held_a_place = not entry.waitlisted and not entry.dropped
+    entry.answer = Entry.Answer.DECLINED
+    if not entry.dropped and tournament.status != Tournament.Status.FINISHED:
+        entry.dropped_after_round = live_rounds(tournament).count()
+    entry.waitlisted = False
+    entry.save(update_fields=["answer", "dropped_after_round", "waitlisted"])
+    _log(
+        tournament,
+        "EntryDeclined",
+        by,
+        {"player": by.username, "after_round": entry.dropped_after_round},
+    )
+    if held_a_place and not _started(tournament):
+        _promote(tournament, by)
+    return entry
+
+
+def _rate_held_games(tournament: Tournament) -> None:
+    """Once committed, ask the ratings to look again at the tournament's games held for want of
+    someone's agreement (league.services.ratings releases those everyone now agrees to)."""
+    held: dict[str, list[int]] = {}
+    for game_id, slug in RatedGame.objects.filter(
+        consent=RatedGame.Consent.WAITING, game__table__round__tournament=tournament
+    ).values_list("game_id", "slug"):
+        held.setdefault(slug, []).append(game_id)
+    for slug, ids in held.items():
+        one = ids[0] if len(ids) == 1 else None  # several: the sweep's pass over the game type
+        steps.after_commit(
+            f"rate {tournament.name}'s games held for consent",
+            functools.partial(rate_finished_games.delay, slug, one),
+        )
+
+
+@transaction.atomic
+def entry_drop(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
+    """A drop: no further pairings; the games already played stand. A player may drop
+    themself; the organisers may drop anyone. Before round 1 it is a withdrawal, and the
+    first player waiting takes the place."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    player = inputs.text(player, "player", 150)
+    entry = tournament.entries.select_related("user").filter(user__username=player).first()
+    if entry is None:
+        raise Refused(f"{player!r} has not entered this tournament")
+    if by.pk != entry.user_id:
+        _require_organiser(tournament, by)
+    if entry.dropped:
+        raise RuleViolation(f"{player} has already dropped")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise RuleViolation("the tournament is over")
+    held_a_place = not entry.waitlisted
+    entry.dropped_after_round = live_rounds(tournament).count()
+    entry.waitlisted = False
+    entry.save(update_fields=["dropped_after_round", "waitlisted"])
+    _log(
+        tournament, "EntryDropped", by, {"player": player, "after_round": entry.dropped_after_round}
+    )
+    if held_a_place and not _started(tournament):
+        _promote(tournament, by)
+    return entry
+
+
+def _promote(tournament: Tournament, by) -> None:
+    """Move waiting players up, first come first served, while the cap leaves room."""
+    room = None if tournament.cap is None else tournament.cap - _in_count(tournament)
+    waiting = tournament.entries.select_related("user").filter(waitlisted=True).order_by("seed")
+    for entry in waiting if room is None else waiting[: max(room, 0)]:
+        entry.waitlisted = False
+        entry.save(update_fields=["waitlisted"])
+        _log(tournament, "EntryPromoted", by, {"player": entry.user.username})
+        notices.tell(
+            [entry.user_id],
+            "tournament",
+            f"A place came free in {tournament.name}: you are in",
+            notices.tournament_url(tournament),
+        )
+        if tournament.check_in:
+            notices.check_in_open(tournament, entry.user_id)
+
+
+@transaction.atomic
+def entry_reenter(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
+    """An organiser puts a dropped player back in: they play from the next round paired (in
+    Swiss and round robin; not once an elimination stage runs). The drop stays in the log."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    player = inputs.text(player, "player", 150)
+    entry = tournament.entries.select_related("user").filter(user__username=player).first()
+    if entry is None:
+        raise Refused(f"{player!r} has not entered this tournament")
+    if not entry.dropped:
+        raise RuleViolation(f"{player} has not dropped: there is nothing to re-enter")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise RuleViolation("the tournament is over")
+    played = live_rounds(tournament).count()
+    if played and (
+        tournament.format == Tournament.Format.ELIMINATION
+        or (tournament.top_cut and played >= tournament.rounds)
+    ):
+        raise RuleViolation("a dropped player cannot re-enter once elimination has begun")
+    if not played:
+        return _enter(tournament, entry.user, by)
+    entry.dropped_after_round = None
+    entry.entered_after_round = played
+    if entry.answer == Entry.Answer.DECLINED:
+        # They said no: putting them back in asks them again (an answer they agreed to before
+        # stands for the games played since, as a drop does not take it back).
+        entry.answer = _answer(entry.user, by)
+    entry.save(update_fields=["dropped_after_round", "entered_after_round", "answer"])
+    _log(tournament, "EntryReentered", by, {"player": player, "after_round": played})
+    return entry
+
+
+@transaction.atomic
+def entry_check_in(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
+    """A player checks in (or an organiser checks them in) before round 1. Checking in
+    yourself accepts the organisers' entry too."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    player = inputs.text(player, "player", 150)
+    entry = tournament.entries.select_related("user").filter(user__username=player).first()
+    if entry is None:
+        raise Refused(f"{player!r} has not entered this tournament")
+    if by.pk != entry.user_id:
+        _require_organiser(tournament, by)
+    if not tournament.check_in:
+        raise RuleViolation("this tournament has no check-in")
+    if _started(tournament):
+        raise RuleViolation("check-in closed when round 1 was paired")
+    if entry.waitlisted:
+        raise RuleViolation(f"{player} is waiting for a place and cannot check in yet")
+    if entry.dropped:
+        raise RuleViolation(f"{player} has withdrawn")
+    if entry.checked_in:
+        raise RuleViolation(f"{player} has already checked in")
+    entry.checked_in = True
+    entry.save(update_fields=["checked_in"])
+    _log(tournament, "CheckedIn", by, {"player": player})
+    notices.checked_in(tournament, entry.user_id)
+    if by.pk == entry.user_id and entry.answer == Entry.Answer.INVITED:
+        # Checking in yourself is saying yes: you are there to play.
+        entry.answer = Entry.Answer.ACCEPTED
+        entry.save(update_fields=["answer"])
+        _log(tournament, "EntryAccepted", by, {"player": player})
+    return entry
+
+
+@transaction.atomic
+def tournament_cap(*, tournament: Tournament, cap: Any, by: AbstractUser) -> Tournament:
+    """Change the cap before round 1 (None: no cap); a higher one moves waiting players up.
+    A cap below the players already in is refused."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    if _started(tournament):
+        raise RuleViolation("the field is set once round 1 is paired")
+    cap = None if cap is None else _whole(cap, "cap", 2, 2000)
+    holding = _in_count(tournament)
+    if cap is not None and cap < holding:
+        raise InvalidInput(f"the cap of {cap} is below the {holding} players already in")
+    tournament.cap = cap
+    tournament.save(update_fields=["cap"])
+    _log(tournament, "CapChanged", by, {"cap": cap})
+    _promote(tournament, by)
+    return tournament

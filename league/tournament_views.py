@@ -1,0 +1,641 @@
+"""Tournament pages: the list, the form, a tournament's page and its actions, print and projector."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_POST
+
+from accounts.bots import BOT_PREFIX, is_bot
+from core.errors import InvalidInput, RuleViolation, ServiceError
+from games.catalog import game_name
+from games.models import GameMode, GameStatus
+from games.pages.links import Link, back_or
+from league import permissions, selectors, visibility
+from league.figures import tournament_standing_rows
+from league.forms import (
+    DropForm,
+    PlayerForm,
+    TableResultForm,
+    TournamentForm,
+)
+from league.models import Entry, Table, Tournament
+from league.services import tournaments
+from league.views import _refusal_status
+
+TIEBREAK_LABELS = {
+    "buchholz": "Buchholz",
+    "score": "Score",
+    "share": "Share",
+    "wins": "Wins",
+    "head_to_head": "Head to head",
+    "median_buchholz": "Median Buchholz",
+    "opponents_share": "Opponents' share",
+}
+TIEBREAK_HELP = {
+    "buchholz": "the points of everyone you played against, added up.",
+    "score": "your game scores, added up.",
+    "share": "your score at each table as a part of the table's total, added up.",
+    "wins": "the games you won.",
+    "head_to_head": "the points you took in games against the other players tied with you.",
+    "median_buchholz": "Buchholz without your best and worst game, once you have played three.",
+    "opponents_share": "how well your opponents did on average: the part of the most points"
+    " they could have taken that they took, counting anyone below {floor} as {floor}.",
+}
+
+
+def tournament_list(request):
+    rows = visibility.visible_tournaments(request.user, Tournament.objects.select_related("league"))
+    rows = rows.order_by("-created_at")[:200]
+    return render(
+        request,
+        "league/tournament_list.html",
+        {"tournaments": [{"tournament": t, "name": game_name(t.slug)} for t in rows]},
+    )
+
+
+@login_required
+def tournament_new(request):
+    form = TournamentForm(request.POST or None, user=request.user)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = tournaments.tournament_create(spec=form.spec(), created_by=request.user)
+        except ServiceError as exc:
+            form.add_error(None, str(exc))
+            status = _refusal_status(exc)
+        else:
+            messages.success(
+                request,
+                f"{tournament.name} is set up: pair the first round when the players are ready.",
+            )
+            return redirect("tournament-detail", pk=tournament.pk)
+    return render(request, "league/tournament_new.html", {"form": form}, status=status)
+
+
+def tournament_detail(request, pk: int):
+    return _tournament_page(request, visibility.tournament_or_404(pk, request.user))
+
+
+@dataclass
+class TablePanel:
+    """One table as the viewer sees it: its result so far and the forms they may use."""
+
+    id: int
+    number: int
+    game: int
+    status: str  # the table's report status in table mode, else the game's status
+    seats: list[str]
+    columns: list[str]  # headings of the result columns: a result, or a report and disputes
+    rows: list[dict[str, Any]]  # per seat: its player and one line per column
+    bid: dict | None = None
+    confirmed_by: list[str] = field(default_factory=list)
+    waiting_for: list[str] = field(default_factory=list)
+    seated: bool = False
+    confirm_version: int | None = None  # set when the viewer may confirm the report as it is
+    report_form: TableResultForm | None = None
+    dispute_form: TableResultForm | None = None
+    # The organiser's settle form is drawn for the one table asked for (?settle=<table id>, or
+    # the one whose settling failed), not at every table: elsewhere ``may_override`` and a link.
+    override_form: TableResultForm | None = None
+    may_override: bool = False
+    may_log: bool = False  # the viewer may play it as a table log instead (league.table_logs)
+    logged: bool = False  # it is played as a table log: the rules give its result
+    urls: dict[str, str] = field(default_factory=dict)  # its links: game, log, report, settle…
+
+    @property
+    def status_class(self) -> str:
+        """The status as a CSS class."""
+        return slugify(self.status)
+
+
+def _tournament_page(
+    request,
+    tournament: Tournament,
+    *,
+    bound: dict[Any, Any] | None = None,
+    error: str = "",
+    status: int = 200,
+):
+    bound = bound or {}
+    user = request.user
+    viewer = permissions.Viewer.of(tournament, user)
+    settle = request.GET.get("settle", "")
+    urls = _TableUrls(tournament.pk)
+    # The rounds, their tables (games, seats, players) and the entries, each read once and
+    # shared by the tables shown and the standings.
+    live = selectors.rounds_of(tournament)
+    tables = list(selectors.tables_of(tournament))
+    versions = {table.game_id: table.game.version for table in tables}
+    entries = list(tournament.entries.select_related("user__profile"))  # profile: is it a bot
+    rounds = [
+        {
+            **out,
+            "tables": [
+                _table_panel(
+                    tournament,
+                    table,
+                    viewer,
+                    versions[table["game"]],
+                    bound,
+                    settle=settle == str(table["id"]),
+                    urls=urls,
+                )
+                for table in out["tables"]
+            ],
+        }
+        for out in selectors.rounds_out(live, tables)
+    ]
+    playing = [e.user.username for e in entries if not e.dropped]
+    me = next((e for e in entries if e.user_id == user.pk), None) if user.is_authenticated else None
+    repairable = bool(live) and tournaments.why_not_repairable(live[-1]) is None
+    floor = f"1/{tournament.table_size + 1}"
+    return render(
+        request,
+        "league/tournament_detail.html",
+        {
+            "tournament": tournament,
+            "name": game_name(tournament.slug),
+            "organiser": viewer.organiser,
+            "organisers": [u.username for u in tournament.organisers.order_by("username")],
+            "rounds": rounds,
+            "latest": rounds[-1]["number"] if rounds else None,
+            "tiebreaks": [TIEBREAK_LABELS.get(name, name) for name in tournament.tiebreaks],
+            "tiebreak_help": [
+                (TIEBREAK_LABELS.get(name, name), TIEBREAK_HELP.get(name, "").format(floor=floor))
+                for name in tournament.tiebreaks
+            ],
+            "repairable": repairable and tournament.status != Tournament.Status.FINISHED,
+            "champion": selectors.tournament_champion(tournament),
+            "started": bool(live),
+            "in_count": sum(1 for e in entries if selectors.in_field(e) and not e.dropped),
+            "waitlist": [e.user.username for e in entries if e.waitlisted],
+            "not_checked_in": [
+                e.user.username
+                for e in entries
+                if not e.waitlisted and not e.dropped and not e.checked_in
+            ],
+            "dropped_players": [e.user.username for e in entries if e.dropped],
+            "bots": {e.user.username for e in entries if is_bot(e.user)},
+            # Entered by an organiser and not yet answered: their games rate nobody meanwhile.
+            "unanswered": [
+                e.user.username
+                for e in entries
+                if e.answer == Entry.Answer.INVITED and not e.dropped
+            ],
+            "standings": tournament_standing_rows(
+                selectors.tournament_standings(
+                    tournament, entries=entries, rounds=live, tables=tables
+                ),
+                Link("player", None),
+            ),
+            "entries": len(entries),
+            "my_entry": me,
+            "enter_form": bound.get("enter") or PlayerForm(),
+            "drop_form": DropForm(players=playing),
+            "error": error,
+            "live": tournament.status == Tournament.Status.RUNNING,
+        },
+        status=status,
+    )
+
+
+class _TableUrls:
+    """A table's links, each URL reversed once per page and formatted per table (80 tables
+    would reverse 200 URLs)."""
+
+    def __init__(self, tournament: int):
+        self.game = Link("game-detail", None)
+        self.table = {
+            name: Link(f"table-{name}", tournament, None)
+            for name in ("log", "report", "confirm", "override")
+        }
+        self.page = reverse("tournament-detail", args=[tournament])
+
+    def of(self, table: int, game: int) -> dict[str, str]:
+        out = {name: link(table) for name, link in self.table.items()}
+        out["game"] = self.game(game)
+        out["settle"] = f"{self.page}?settle={table}#table-{table}"
+        return out
+
+
+def _table_panel(
+    tournament: Tournament,
+    out: dict[str, Any],
+    viewer: permissions.Viewer,
+    version: int,
+    bound: dict[Any, Any],
+    *,
+    settle: bool = False,
+    urls: _TableUrls | None = None,
+) -> TablePanel:
+    seats, state = out["seats"], out.get("report")
+    panel = TablePanel(
+        id=out["id"],
+        number=out["number"],
+        game=out["game"],
+        status=state["status"] if state else out["status"],
+        seats=seats,
+        columns=[],
+        rows=[],
+        seated=viewer.name in seats,
+        bid=out.get("bid"),
+        logged=out.get("mode") == GameMode.LOG,
+        urls=(urls or _TableUrls(tournament.pk)).of(out["id"], out["game"]),
+    )
+    panel.columns, panel.rows = _result_rows(out, viewer.name)
+    if state is None:  # an online table or a table log: its game reports itself
+        return panel
+    panel.confirmed_by = state["confirmed_by"]
+    if state["status"] == Table.Report.AWAITING_CONFIRMATION:
+        panel.waiting_for = [
+            n for n in seats if n not in state["confirmed_by"] and not n.startswith(BOT_PREFIX)
+        ]
+    at = permissions.TableAt.of(out)
+    has_bid = bool(tournament.options.get("starting_bid"))
+    may_confirm = permissions.may_confirm(viewer, at)
+    panel.report_form = _result_form(
+        bound,
+        panel,
+        "report",
+        permissions.may_report(viewer, at),
+        bid=has_bid,
+        results=state["reported"],
+        bid_value=state["bid"],
+    )
+    panel.dispute_form = _result_form(
+        bound, panel, "dispute", may_confirm, bid=False, results=state["reported"]
+    )
+    panel.confirm_version = version if may_confirm else None
+    panel.may_log = permissions.may_log(viewer, at)
+    panel.may_override = permissions.may_override(viewer, at)
+    panel.override_form = _result_form(
+        bound,
+        panel,
+        "override",
+        panel.may_override and settle,
+        bid=has_bid,
+        results=out["result"] or state["reported"],
+        bid_value=state["bid"],
+    )
+    return panel
+
+
+def _result_rows(out: dict[str, Any], me: str | None) -> tuple[list[str], list[dict[str, Any]]]:
+    """A table's result columns and, per seat, its player and their line in each: the result
+    once final, else the report and each dispute of it."""
+    state = out.get("report")
+    lines: list[list[dict]] = []
+    columns: list[str] = []
+    if out["status"] == GameStatus.FINISHED:
+        columns, lines = ["Result"], [out["result"]]
+    elif state and state["reported"]:
+        columns = [f"Reported by {state['confirmed_by'][0]}"]
+        columns += [f"{d['by']} says" for d in state["disputes"]]
+        lines = [state["reported"]] + [d["results"] for d in state["disputes"]]
+    rows = [
+        {
+            "seat": i,
+            "player": name,
+            "me": name == me,
+            "lines": [column[i] for column in lines],
+            # as the card shows them: the rank, and the score or a dash
+            "shown": [
+                (
+                    str(column[i]["rank"]),
+                    "—" if column[i].get("score") is None else str(column[i]["score"]),
+                )
+                for column in lines
+            ],
+        }
+        for i, name in enumerate(out["seats"])
+    ]
+    return columns, rows
+
+
+def _result_form(
+    bound: dict[Any, Any],
+    panel: TablePanel,
+    action: str,
+    offered: bool,
+    *,
+    bid: bool,
+    results: list[dict] | None = None,
+    bid_value: dict | None = None,
+) -> TableResultForm | None:
+    """The table's form for ``action``: as it was sent back with its errors, else a new one
+    where it is ``offered``, filled with ``results``."""
+    if (action, panel.id) in bound:
+        return bound[(action, panel.id)]
+    if not offered:
+        return None
+    return TableResultForm(
+        seats=panel.seats,
+        bid=bid,
+        prefix=f"t{panel.id}-{action}",
+        initial=TableResultForm.initial_from(results, bid_value),
+    )
+
+
+def _attempt(
+    request,
+    tournament: Tournament,
+    call: Callable[[], str],
+    *,
+    form=None,
+    key: Any = None,
+    anchor: str = "",
+):
+    """Run a service call that returns the success message. On success, back to the page
+    with the message; on a service error, the page again with the error on the form, or at the
+    top for a button or a refusal (403: not the viewer's to do)."""
+    try:
+        done = call()
+    except ServiceError as exc:
+        status = _refusal_status(exc)
+        if form is None or status == 403:
+            return _tournament_page(request, tournament, error=str(exc), status=status)
+        form.add_error(None, str(exc))
+        return _tournament_page(request, tournament, bound={key: form})
+    messages.success(request, done)
+    return redirect(reverse("tournament-detail", args=[tournament.pk]) + anchor)
+
+
+@login_required
+@require_POST
+def tournament_pair(request, pk: int):
+    tournament = visibility.tournament_or_404(pk, request.user)
+
+    def pair() -> str:
+        try:
+            round_ = tournaments.round_pair(tournament=tournament, by=request.user)
+        except RuleViolation:
+            # Pairing after the last round closes the tournament, and says so by refusing.
+            tournament.refresh_from_db()
+            if tournament.status != Tournament.Status.FINISHED:
+                raise
+            return "Every round has been played: the tournament is over."
+        return f"Round {round_.number} is paired."
+
+    return _attempt(request, tournament, pair, anchor="#rounds")
+
+
+@login_required
+@require_POST
+def tournament_repair(request, pk: int, number: int):
+    tournament = visibility.tournament_or_404(pk, request.user)
+
+    def repair() -> str:
+        tournaments.round_repair(tournament=tournament, number=number, by=request.user)
+        return f"Round {number} is paired again."
+
+    return _attempt(request, tournament, repair, anchor="#rounds")
+
+
+@login_required
+@require_POST
+def tournament_enter(request, pk: int):
+    tournament = visibility.tournament_or_404(pk, request.user)
+    form = PlayerForm(request.POST)
+    if not form.is_valid():
+        return _tournament_page(request, tournament, bound={"enter": form})
+
+    def enter() -> str:
+        entry = tournaments.entry_add(
+            tournament=tournament, player=form.cleaned_data["player"], by=request.user
+        )
+        return f"{entry.user.username} has entered and plays from the next round paired."
+
+    return _attempt(request, tournament, enter, form=form, key="enter")
+
+
+@login_required
+def tournament_drop(request, pk: int):
+    """A drop asks first: the form (or ?player= on GET) shows a page to confirm it, and only
+    the confirmation (``confirmed``) drops."""
+    tournament = visibility.tournament_or_404(pk, request.user)
+    player = (request.POST if request.method == "POST" else request.GET).get("player", "")
+    if player != request.user.username and not selectors.is_tournament_organiser(
+        tournament, request.user
+    ):
+        return _tournament_page(
+            request,
+            tournament,
+            error="only the tournament's organisers may drop another player",
+            status=403,
+        )
+    if request.method != "POST" or request.POST.get("confirmed") != "yes":
+        return render(
+            request,
+            "league/tournament_drop_confirm.html",
+            {
+                "tournament": tournament,
+                "player": player,
+                "self": player == request.user.username,
+                "started": tournament.round_set.exists(),
+                "waiting": tournament.entries.filter(
+                    user__username=player, waitlisted=True
+                ).exists(),
+            },
+        )
+
+    def drop() -> str:
+        entry = tournaments.entry_drop(tournament=tournament, player=player, by=request.user)
+        if entry.user_id == request.user.pk:
+            return "You have dropped out: your games stand, and you will not be paired again."
+        return f"{entry.user.username} has dropped: no further pairings."
+
+    return _attempt(request, tournament, drop)
+
+
+def _simple_post(call: Callable[..., str], *, anchor: str = ""):
+    """A view for a button that calls one service with the tournament and the request."""
+
+    @login_required
+    @require_POST
+    def view(request, pk: int, **kwargs):
+        tournament = visibility.tournament_or_404(pk, request.user)
+        return _attempt(
+            request, tournament, lambda: call(tournament, request, **kwargs), anchor=anchor
+        )
+
+    return view
+
+
+def _reenter(tournament, request) -> str:
+    entry = tournaments.entry_reenter(
+        tournament=tournament, player=request.POST.get("player", ""), by=request.user
+    )
+    return f"{entry.user.username} is back in and plays from the next round paired."
+
+
+def _register(tournament, request) -> str:
+    entry = tournaments.entry_register(tournament=tournament, by=request.user)
+    if entry.waitlisted:
+        return "The tournament is full: you are on the waitlist and move up if a place frees."
+    return "You have entered."
+
+
+def _check_in(tournament, request) -> str:
+    player = request.POST.get("player") or request.user.username
+    entry = tournaments.entry_check_in(tournament=tournament, player=player, by=request.user)
+    if entry.user_id == request.user.pk:
+        return "You are checked in."
+    return f"{entry.user.username} is checked in."
+
+
+def _round_start(tournament, request, number: int) -> str:
+    round_ = tournaments.round_start(
+        tournament=tournament,
+        number=number,
+        by=request.user,
+        minutes=request.POST.get("minutes"),
+    )
+    return f"Round {number}'s clock is running: {round_.minutes} minutes."
+
+
+@login_required
+@require_POST
+def tournament_entry_answer(request, pk: int, answer: str):
+    """The player an organiser entered accepts or declines, from the tournament's page or
+    their invitations page (``next``)."""
+    tournament = visibility.tournament_or_404(pk, request.user)
+    try:
+        if answer == "accept":
+            tournaments.entry_accept(tournament=tournament, by=request.user)
+            messages.success(request, f"You are in {tournament.name}.")
+        else:
+            tournaments.entry_decline(tournament=tournament, by=request.user)
+            messages.success(request, f"You declined: you are out of {tournament.name}.")
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    return back_or(request, "tournament-detail", tournament.pk)
+
+
+tournament_reenter = _simple_post(_reenter, anchor="#organiser")
+tournament_register = _simple_post(_register)
+tournament_check_in = _simple_post(_check_in)
+tournament_round_start = _simple_post(_round_start, anchor="#rounds")
+
+
+@login_required
+@require_POST
+def table_result(request, pk: int, table: int, action: str):
+    """report/, confirm/ (as reported, or with a different result: a dispute) and override/."""
+    tournament = visibility.tournament_or_404(pk, request.user)
+    try:
+        table_ = tournaments.table_get(tournament, table)
+    except InvalidInput:
+        raise Http404("no such table") from None
+    out = selectors.table_out(table_)
+    anchor = f"#table-{table_.pk}"
+    if action == "confirm" and "as_reported" in request.POST:
+        return _confirm_as_reported(request, tournament, table_, out, anchor)
+    key = "dispute" if action == "confirm" else action
+    has_bid = bool(tournament.options.get("starting_bid")) and key != "dispute"
+    form = TableResultForm(
+        request.POST, seats=out["seats"], bid=has_bid, prefix=f"t{table_.pk}-{key}"
+    )
+    if not form.is_valid():
+        return _tournament_page(request, tournament, bound={(key, table_.pk): form})
+
+    def send() -> str:
+        if action == "report":
+            state = tournaments.table_report(
+                tournament=tournament,
+                table=table_,
+                user=request.user,
+                results=form.results(),
+                bid=form.bid(),
+            )
+        elif action == "confirm":
+            state = tournaments.table_confirm(
+                tournament=tournament, table=table_, user=request.user, results=form.results()
+            )
+        else:
+            state = tournaments.table_override(
+                tournament=tournament,
+                table=table_,
+                by=request.user,
+                results=form.results(),
+                bid=form.bid(),
+            )
+        return _table_message(table_.number, state)
+
+    return _attempt(request, tournament, send, form=form, key=(key, table_.pk), anchor=anchor)
+
+
+def _confirm_as_reported(request, tournament: Tournament, table_, out: dict[str, Any], anchor: str):
+    def confirm() -> str:
+        # The page showed the report as of this version; confirm only what the player saw.
+        if request.POST.get("version") != str(table_.game.version):
+            raise InvalidInput(
+                f"the result of table {table_.number} has changed since the page "
+                "was loaded: check it again"
+            )
+        reported = (out.get("report") or {}).get("reported") or []
+        state = tournaments.table_confirm(
+            tournament=tournament, table=table_, user=request.user, results=reported
+        )
+        return _table_message(table_.number, state)
+
+    return _attempt(request, tournament, confirm, anchor=anchor)
+
+
+def _table_message(number: int, state: dict[str, Any]) -> str:
+    if state["status"] == Table.Report.FINAL:
+        return f"Table {number}: the result is final."
+    if state["status"] == Table.Report.DISPUTED:
+        return f"Table {number}: the result is disputed; the organiser decides it."
+    return f"Table {number}: reported, awaiting confirmation."
+
+
+# -- at the venue ---------------------------------------------------------------------------------
+
+
+def tournament_print(request, pk: int, number: int):
+    """Round ``number``'s pairings and a score slip per table, for printing (one page for the
+    pairings, then the slips)."""
+    tournament = visibility.tournament_or_404(pk, request.user)
+    round_ = selectors.live_rounds(tournament).filter(number=number).first()
+    if round_ is None:
+        raise Http404("no such round")
+    return render(
+        request,
+        "league/tournament_print.html",
+        {
+            "tournament": tournament,
+            "name": game_name(tournament.slug),
+            "round": selectors.round_out(round_),
+            "bid": bool(tournament.options.get("starting_bid")),
+        },
+    )
+
+
+def tournament_projector(request, pk: int):
+    """For a screen at the venue: the latest round's tables in big type, its clock counting
+    down, and a QR code to the public standings."""
+    from league.venue import qr_svg
+
+    tournament = visibility.tournament_or_404(pk, request.user)
+    latest = selectors.live_rounds(tournament).last()
+    url = request.build_absolute_uri(reverse("tournament-detail", args=[pk]) + "#standings")
+    return render(
+        request,
+        "league/tournament_projector.html",
+        {
+            "tournament": tournament,
+            "round": selectors.round_out(latest) if latest else None,
+            "qr": qr_svg(url),
+            "standings_url": url,
+            "champion": selectors.tournament_champion(tournament),
+        },
+    )
