@@ -13,6 +13,7 @@ Each backend's statements are in a module of its own (games.store.postgresql, .s
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Callable
@@ -113,7 +114,15 @@ def _tell_within(connection, before: Head, after: Head, events: list[LoggedEvent
 
 
 def write(
-    head: Head, expected_version: int, events: list[NewEvent], **options: Any
+    head: Head,
+    expected_version: int,
+    events: list[NewEvent],
+    *,
+    idempotency_key: str | None = None,
+    projection: dict[str, Any] | None = None,
+    seat_changes: dict[int, dict[str, Any]] | None = None,
+    now: datetime | None = None,
+    guard: Guard | None = None,
 ) -> tuple[AppendResult, Head]:
     """Append ``events`` after ``expected_version`` (at ``now``, by default the present),
     project them on the game's row (the columns in ``projection``; version and moved_at;
@@ -127,11 +136,22 @@ def write(
     """
     if not events:
         raise ValueError("nothing to append")
+    write_them = functools.partial(
+        _write,
+        head,
+        expected_version,
+        events,
+        idempotency_key=idempotency_key,
+        projection=projection,
+        seat_changes=seat_changes,
+        now=now,
+        guard=guard,
+    )
     if _wanted_within(events) and not connections[head.db].in_atomic_block:
         # An in-transaction hook wants this write: it gets a transaction of its own.
         with transaction.atomic(using=head.db):
-            return _write(head, expected_version, events, **options)
-    return _write(head, expected_version, events, **options)
+            return write_them()
+    return write_them()
 
 
 def _write(
