@@ -882,9 +882,10 @@ def fix_tables(pairing: Pairing, fixed: Mapping[Hashable, int]) -> Pairing:
     Table numbers are only places, so the player's whole table takes that number and the
     table there takes theirs: nobody's opponents change. Players are placed in the order of
     ``fixed``; a number beyond the round means its last table; a player sitting out stays
-    out. Where two fixed players at different tables want one number, the first keeps it and
-    the second joins that table in exchange for a player who is not fixed (same table size,
-    so the round stays seatable); where no such player is there, the second stays put."""
+    out. Where a later fixed player's number or own table is already claimed by an earlier
+    one, they alone move: they join the table at their number in exchange for a player there
+    who is not fixed (the table sizes stay, so the round stays seatable); where every player
+    there is fixed, they stay put."""
     tables = [list(t) for t in pairing.tables]
     placed: set[int] = set()  # table positions already claimed by a fixed player
     for player, number in fixed.items():
@@ -894,16 +895,16 @@ def fix_tables(pairing: Pairing, fixed: Mapping[Hashable, int]) -> Pairing:
         want = min(max(number, 1), len(tables)) - 1
         if at == want:
             placed.add(want)
-            continue
-        if want not in placed:
+        elif at not in placed and want not in placed:
             tables[at], tables[want] = tables[want], tables[at]
             placed.add(want)
-            continue
-        movable = [p for p in tables[want] if p not in fixed]
-        if movable:
-            other = movable[-1]
-            tables[at][tables[at].index(player)] = other
-            tables[want][tables[want].index(other)] = player
+        else:
+            movable = [p for p in tables[want] if p not in fixed]
+            if movable:
+                other = movable[-1]
+                tables[at][tables[at].index(player)] = other
+                tables[want][tables[want].index(other)] = player
+                placed.add(want)
     return Pairing(tables=tables, byes=list(pairing.byes))
 
 

@@ -16,6 +16,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.bots import is_bot
+from core import inputs
 from core.errors import InvalidInput, UnknownName
 from games import audience
 from games.catalog import game_name, game_types
@@ -494,6 +495,20 @@ def find_your_table(round_: dict[str, Any]) -> list[dict[str, Any]]:
     ]
     rows += [{"player": name, "table": None, "seat": ""} for name in round_["byes"]]
     return sorted(rows, key=lambda row: (row["player"].casefold(), row["player"]))
+
+
+def standings_round(tournament: Tournament, raw: str | None) -> int | None:
+    """The round of ``?round=N`` for the standings after it: None without it; a clear
+    error for anything but a round played so far."""
+    if raw is None or raw == "":
+        return None
+    latest = live_rounds(tournament).filter(stage="main").count()
+    number = inputs.whole_number_or_none(raw, 1, inputs.BIGINT)
+    if number is None or number > latest:
+        if not latest:
+            raise InvalidInput("no round has been played yet: there are no standings by round")
+        raise InvalidInput(f"round must be a round played so far, 1 to {latest}")
+    return number
 
 
 def tournament_detail(tournament: Tournament) -> dict[str, Any]:

@@ -5,27 +5,38 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0012_league_webhooks'),
+        ("league", "0012_league_webhooks"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='entry',
-            name='fixed_table',
+            model_name="entry",
+            name="fixed_table",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
         migrations.CreateModel(
-            name='RoundDraft',
+            name="RoundDraft",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('stage', models.CharField(default='main', max_length=4)),
-                ('tables', models.JSONField(default=list)),
-                ('byes', models.JSONField(default=list)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='draft', to='league.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("stage", models.CharField(default="main", max_length=4)),
+                ("tables", models.JSONField(default=list)),
+                ("byes", models.JSONField(default=list)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="draft",
+                        to="league.tournament",
+                    ),
+                ),
             ],
         ),
     ]

@@ -24,9 +24,7 @@ from league.services.tournaments.rounds import _complete, _publish
 MAX_TABLE_NUMBER = 999
 
 
-def entry_fix_table(
-    *, tournament: Tournament, player: Any, table: Any, by: AbstractUser
-) -> Entry:
+def entry_fix_table(*, tournament: Tournament, player: Any, table: Any, by: AbstractUser) -> Entry:
     """Fix ``player`` to table number ``table`` for every round paired from now on (None
     frees them): pairing moves their table there (``pairing.fix_tables``)."""
     _require_organiser(tournament, by)
@@ -67,7 +65,7 @@ def draft_edit(
     draft = _draft_of(tournament, number)
     if not isinstance(edit, dict) or len(edit) != 1:
         raise InvalidInput('give one edit: "swap", "fix" or "bye"')
-    (kind, value), = edit.items()
+    ((kind, value),) = edit.items()
     tables = [list(t) for t in draft.tables]
     byes = list(draft.byes)
     if kind == "swap":
@@ -105,9 +103,7 @@ def _in_round(name: Any, tables: list[list[str]], byes: list[str], number: int) 
     return name
 
 
-def _swap(
-    tables: list[list[str]], byes: list[str], value: Any, number: int
-) -> tuple[str, str]:
+def _swap(tables: list[list[str]], byes: list[str], value: Any, number: int) -> tuple[str, str]:
     """Exchange two players' places (a seat, or a bye), in place."""
     if not isinstance(value, list) or len(value) != 2:
         raise InvalidInput('"swap" takes two players: ["Ana", "Bo"]')
@@ -190,9 +186,7 @@ def _times(times: int) -> str:
 
 
 def _bye_costs(tournament: Tournament, name: str) -> list[str]:
-    had = sum(
-        1 for r in live_rounds(tournament) if r.byes.filter(user__username=name).exists()
-    )
+    had = sum(1 for r in live_rounds(tournament) if r.byes.filter(user__username=name).exists())
     return [f"{name} has had a bye before{_times(had)}"] if had else []
 
 

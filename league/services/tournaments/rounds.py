@@ -13,8 +13,7 @@ from games.models import Game, GameStatus
 from games.play import reads as game_reads
 from games.play import services as game_services
 from games.records import table_results
-from league import notices
-from league import pairing
+from league import notices, pairing
 from league.models import (
     Round,
     RoundDraft,
@@ -32,7 +31,9 @@ from league.tournament_spec import check_field
 from league.webhooks import outbox
 
 
-def round_pair(*, tournament: Tournament, by: AbstractUser, draft: bool = False) -> Round | RoundDraft:
+def round_pair(
+    *, tournament: Tournament, by: AbstractUser, draft: bool = False
+) -> Round | RoundDraft:
     """Pair the next round: the previous one must be complete. Round 1 closes registration
     (with check-in, whoever has not checked in is dropped). Once every round is played, the
     tournament is marked finished (it ends by itself when its last table ends) and this says
@@ -74,9 +75,7 @@ def _pair_next(tournament: Tournament, by, *, draft: bool = False) -> Round | Ro
 def _refuse_while_drafted(tournament: Tournament) -> None:
     draft = RoundDraft.objects.filter(tournament=tournament).first()
     if draft is not None:
-        raise RuleViolation(
-            f"round {draft.number} is a draft: publish it or discard it first"
-        )
+        raise RuleViolation(f"round {draft.number} is a draft: publish it or discard it first")
 
 
 def _with_fixed_tables(tournament: Tournament, pairing_: pairing.Pairing) -> pairing.Pairing:
