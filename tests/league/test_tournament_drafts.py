@@ -211,7 +211,7 @@ BAD_EDITS = [
     ({"swap": ["ann", "zed"]}, 400, "zed is not in round 1"),
     ({"swap": ["ann"]}, 400, "two players"),
     ({"fix": {"player": "ann", "table": 4}}, 400, "there is no table 4"),
-    ({"fix": {"player": "ann", "table": "1"}}, 400, "there is no table"),
+    ({"fix": {"player": "ann", "table": "1"}}, 400, "must be a whole number"),
     ({"fix": {"player": "ann"}}, 400, '"fix" takes'),
     ({"bye": {"player": "zed", "give": True}}, 400, "zed is not in round 1"),
     ({"bye": {"player": "ann", "give": False}}, 400, "ann has no bye"),

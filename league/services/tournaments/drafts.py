@@ -125,7 +125,9 @@ def _fix(tables: list[list[str]], value: Any, number: int) -> tuple[str, int]:
     if not any(name in t for t in tables):
         raise InvalidInput(f"{name} has no table in round {number}: seat them first")
     table = value["table"]
-    if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= len(tables):
+    if isinstance(table, bool) or not isinstance(table, int):
+        raise InvalidInput("the table must be a whole number")
+    if not 1 <= table <= len(tables):
         raise InvalidInput(
             f"round {number} has tables 1 to {len(tables)}: there is no table {table}"
         )
