@@ -365,3 +365,33 @@ def test_the_standings_after_round_n(day, api_for):
         response = ann.get(url, {"round": bad})
         assert response.status_code == 400, bad
         assert "round" in response.json()["error"]
+
+
+def test_a_swap_that_mixes_score_groups_says_so(make_user):
+    org, *_ = (make_user(n) for n in ("org", "ann", "ben", "cat", "dan"))
+    tournament = tournaments.tournament_create(
+        spec=TournamentSpec(
+            name="Four",
+            game="deep-sea-adventure",
+            format="swiss",
+            table_size=2,
+            rounds=3,
+            mode="table",
+            players=["ann", "ben", "cat", "dan"],
+        ),
+        created_by=org,
+    )
+    play(tournament, org, tournaments.round_pair(tournament=tournament, by=org))
+    drafted = tournaments.round_pair(tournament=tournament, by=org, draft=True)
+    # winners meet winners: no gap in points at any table
+    winners = {t[0] for t in tournament.log.get(kind="RoundPaired").data["tables"]}
+    assert all(set(t) <= winners or not set(t) & winners for t in drafted.tables)
+    winner = drafted.tables[0][0]
+    loser = next(p for t in drafted.tables for p in t if p not in winners)
+    if winner not in winners:
+        winner, loser = loser, winner
+    _, costs = tournaments.draft_edit(
+        tournament=tournament, number=2, by=org, edit={"swap": [winner, loser]}
+    )
+    assert "the score difference at tables rises from 0 to 2 points" in costs
+    assert any("have met before" in cost for cost in costs)

@@ -17,7 +17,7 @@ from core import inputs
 from core.errors import InvalidInput, RuleViolation, UnknownName
 from league import pairing
 from league.models import Entry, Round, RoundDraft, Tournament
-from league.selectors import live_rounds, seat_names, tables_of
+from league.selectors import live_rounds, seat_names, tables_of, tournament_standings
 from league.services.tournaments.common import _active_players, _log, _require_organiser
 from league.services.tournaments.rounds import _complete, _publish
 
@@ -81,10 +81,12 @@ def draft_edit(
         logged = {"bye": {"player": player, "give": give}}
     else:
         raise InvalidInput(f'no edit {kind!r}: give "swap", "fix" or "bye"')
-    past = _past(tournament)
-    costs = _costs(draft.tables, tables, past)
-    if kind == "bye" and logged["bye"]["give"]:
-        costs += _bye_costs(tournament, logged["bye"]["player"])
+    costs = _costs(draft.tables, tables, _past(tournament))
+    for name in byes:
+        if name not in draft.byes:
+            costs += _bye_costs(tournament, name)
+    if tournament.format == Tournament.Format.SWISS and draft.stage == "main":
+        costs += _mixing_costs(tournament, draft.tables, tables)
     draft.tables, draft.byes = tables, byes
     draft.save(update_fields=["tables", "byes"])
     _log(
@@ -190,6 +192,27 @@ def _times(times: int) -> str:
 def _bye_costs(tournament: Tournament, name: str) -> list[str]:
     had = sum(1 for r in live_rounds(tournament) if r.byes.filter(user__username=name).exists())
     return [f"{name} has had a bye before{_times(had)}"] if had else []
+
+
+def _mixing_costs(
+    tournament: Tournament, before: list[list[str]], after: list[list[str]]
+) -> list[str]:
+    """In a Swiss round, a rise in the score difference at tables (the sum over each table's
+    pairs of their gap in points, as pairing weighs it), in words."""
+    points = {row["player"]: row["points"] for row in tournament_standings(tournament)}
+
+    def gap(tables: list[list[str]]) -> float:
+        return sum(
+            abs(points.get(a, 0) - points.get(b, 0))
+            for table in tables
+            for i, a in enumerate(table)
+            for b in table[i + 1 :]
+        )
+
+    was, now = gap(before), gap(after)
+    if now <= was + 1e-9:
+        return []
+    return [f"the score difference at tables rises from {was:g} to {now:g} points"]
 
 
 @transaction.atomic
