@@ -1,8 +1,8 @@
 """The organiser's desk in a real headless Chromium, on a phone (390 px) and a desktop: the
 organiser pairs round 1 as a draft, swaps two players, gives a bye, moves a player's table to
 table 1 and publishes; a player then finds their own table first on their phone, and the
-printable round lists everyone from A to Z. Nothing is wider than the phone's screen, and the
-desk's controls are at least 44 px tall there.
+printable round and the projector list everyone from A to Z. Nothing is wider than the
+phone's screen, and the desk's controls are at least 44 px tall there.
 
 Set HADAL_SCREENSHOT to save the pages to /tmp/hadal-desk-<width>-*.png.
 """
@@ -132,3 +132,11 @@ def test_an_organiser_drafts_edits_and_publishes_a_round(page, make_user, width)
     names = [rows.nth(i).locator("td").first.inner_text() for i in range(len(PLAYERS))]
     assert names == sorted(PLAYERS)
     expect(page.locator("#find-your-table")).to_contain_text("bye")
+
+    # and so does the projector, beside the tables, turning its pages by itself
+    page.goto(f"/tournaments/{tournament.pk}/projector/")
+    listed = page.locator("#az-list li .az-name")
+    expect(listed).to_have_count(len(PLAYERS))
+    assert listed.all_inner_texts() == sorted(PLAYERS)
+    if width == 390:
+        fits(page)
