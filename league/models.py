@@ -420,6 +420,9 @@ class Entry(models.Model):
     waitlisted = models.BooleanField(default=False)  # open entry beyond the cap
     checked_in = models.BooleanField(default=False)
     answer = models.CharField(max_length=8, choices=Answer.choices, default=Answer.INVITED)
+    # A table the player must sit at every round (accessibility: table 1 near the door):
+    # pairing moves them there (league.services.tournaments.drafts).
+    fixed_table = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["seed"]
@@ -464,6 +467,20 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["number"]
+
+
+class RoundDraft(models.Model):
+    """The next round's pairing before it is published: names only, no games, told to nobody
+    and seen by the organisers alone. They edit it (swap, fix a table, give or take a bye) and
+    publish it, which writes the round as pairing it at once would; a tournament has at most
+    one draft open."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="draft")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=4, default="main")
+    tables = models.JSONField(default=list)  # [[name, ...], ...] in seat order, table 1 first
+    byes = models.JSONField(default=list)  # [name, ...]
+    created_at = models.DateTimeField(auto_now_add=True)
 
 
 class TournamentEvent(models.Model):

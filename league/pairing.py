@@ -873,3 +873,53 @@ def _rotating_rounds(order: list, table_size: int, rounds: int) -> list[tuple[li
         past += tables
         draws.append((tables, [p for p in order if p in out]))
     return draws
+
+
+def fix_tables(pairing: Pairing, fixed: Mapping[Hashable, int]) -> Pairing:
+    """``pairing`` with each player of ``fixed`` at the table number they must sit at (1 for
+    the first), for a player who cannot move about a venue.
+
+    Table numbers are only places, so the player's whole table takes that number and the
+    table there takes theirs: nobody's opponents change. Players are placed in the order of
+    ``fixed``; a number beyond the round means its last table; a player sitting out stays
+    out. Where a later fixed player's number or own table is already claimed by an earlier
+    one, they alone move: they join the table at their number in exchange for a player there
+    who is not fixed (the table sizes stay, so the round stays seatable); where every player
+    there is fixed, they stay put."""
+    tables = [list(t) for t in pairing.tables]
+    placed: set[int] = set()  # table positions already claimed by a fixed player
+    for player, number in fixed.items():
+        at = next((i for i, t in enumerate(tables) if player in t), None)
+        if at is None or not tables:
+            continue
+        want = min(max(number, 1), len(tables)) - 1
+        if at == want:
+            placed.add(want)
+        elif at not in placed and want not in placed:
+            tables[at], tables[want] = tables[want], tables[at]
+            placed.add(want)
+        else:
+            movable = [p for p in tables[want] if p not in fixed]
+            if movable:
+                other = movable[-1]
+                tables[at][tables[at].index(player)] = other
+                tables[want][tables[want].index(other)] = player
+                placed.add(want)
+    return Pairing(tables=tables, byes=list(pairing.byes))
+
+
+def repeated_pairs(tables: Iterable[Sequence], past_tables: Iterable[Sequence]) -> list[tuple]:
+    """The pairs at ``tables`` who shared a table before, with how often:
+    ``(table number from 1, player, player, times)``, in table order."""
+    met: dict[frozenset, int] = {}
+    for table in past_tables:
+        for pair in itertools.combinations(table, 2):
+            key = frozenset(pair)
+            met[key] = met.get(key, 0) + 1
+    out = []
+    for number, table in enumerate(tables, start=1):
+        for a, b in itertools.combinations(table, 2):
+            times = met.get(frozenset((a, b)), 0)
+            if times:
+                out.append((number, a, b, times))
+    return out

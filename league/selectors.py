@@ -16,13 +16,14 @@ from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.bots import is_bot
+from core import inputs
 from core.errors import InvalidInput, UnknownName
 from games import audience
 from games.catalog import game_name, game_types
 from games.models import Game, GameStatus, Seat
 from games.play import reads as game_reads
 from games.records import reads as record_reads
-from league import visibility
+from league import pairing, visibility
 from league.models import (
     ORGANISING,
     Entry,
@@ -33,6 +34,7 @@ from league.models import (
     Rating,
     RatingChange,
     Round,
+    RoundDraft,
     Season,
     Table,
     Tournament,
@@ -405,10 +407,13 @@ def tournament_standings(
     entries: list[Entry] | None = None,
     rounds: list[Round] | None = None,
     tables: list[Table] | None = None,
+    after_round: int | None = None,
 ) -> list[dict[str, Any]]:
     """Standing order with points and tie-breaks (in the tournament's configured order), over
     the rounds before any top cut, of the players who took part. A page that has read them
-    already gives the entries (with users), ``rounds_of`` and ``tables_of``."""
+    already gives the entries (with users), ``rounds_of`` and ``tables_of``. With
+    ``after_round``, the standings as they stood once round N was played: its results and
+    byes and those before, the players entered by then, a drop only if it came before."""
     if entries is None:
         entries = list(tournament.entries.select_related("user"))
     if rounds is None:
@@ -416,6 +421,9 @@ def tournament_standings(
     if tables is None:
         tables = list(tables_of(tournament).filter(round__stage="main"))
     entries = [e for e in entries if in_field(e)]
+    if after_round is not None:
+        rounds = [r for r in rounds if r.number <= after_round]
+        entries = [e for e in entries if e.entered_after_round < after_round]
     main = {r.pk for r in rounds if r.stage == "main"}
     results = [
         GameResult(
@@ -436,7 +444,11 @@ def tournament_standings(
         tiebreaks=tournament.tiebreaks,
         share_floor=1 / (tournament.table_size + 1),
     )
-    dropped = {e.user.username for e in entries if e.dropped}
+    dropped = {
+        e.user.username
+        for e in entries
+        if e.dropped and (after_round is None or e.dropped_after_round < after_round)
+    }
     return [
         {
             "player": s.player,
@@ -449,6 +461,54 @@ def tournament_standings(
         }
         for s in rows
     ]
+
+
+def draft_out(tournament: Tournament) -> dict[str, Any] | None:
+    """The open draft of the next round (organisers' eyes only), with the pairs it seats
+    again (``repeats``: table, players, times met before), or None."""
+    draft = RoundDraft.objects.filter(tournament=tournament).first()
+    if draft is None:
+        return None
+    past = [seat_names(t.game) for t in tables_of(tournament)]
+    return {
+        "number": draft.number,
+        "stage": draft.stage,
+        "tables": [{"number": i, "seats": seats} for i, seats in enumerate(draft.tables, 1)],
+        "byes": draft.byes,
+        "repeats": [
+            {"table": n, "players": [a, b], "times": times}
+            for n, a, b, times in pairing.repeated_pairs(draft.tables, past)
+        ],
+    }
+
+
+SEAT_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def find_your_table(round_: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every player of a round (``round_out``) from A to Z with their table and seat in words,
+    or a bye (``table`` None): the list a player reads at the door."""
+    rows = [
+        {"player": name, "table": table["number"], "seat": SEAT_WORDS[i]}
+        for table in round_["tables"]
+        for i, name in enumerate(table["seats"])
+    ]
+    rows += [{"player": name, "table": None, "seat": ""} for name in round_["byes"]]
+    return sorted(rows, key=lambda row: (row["player"].casefold(), row["player"]))
+
+
+def standings_round(tournament: Tournament, raw: str | None) -> int | None:
+    """The round of ``?round=N`` for the standings after it: None without it; a clear
+    error for anything but a round played so far."""
+    if raw is None or raw == "":
+        return None
+    latest = live_rounds(tournament).filter(stage="main").count()
+    number = inputs.whole_number_or_none(raw, 1, inputs.BIGINT)
+    if number is None or number > latest:
+        if not latest:
+            raise InvalidInput("no round has been played yet: there are no standings by round")
+        raise InvalidInput(f"round must be a round played so far, 1 to {latest}")
+    return number
 
 
 def tournament_detail(tournament: Tournament) -> dict[str, Any]:

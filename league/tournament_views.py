@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from accounts.bots import BOT_PREFIX, is_bot
+from core import inputs
 from core.errors import InvalidInput, RuleViolation, ServiceError
 from games.catalog import game_name
 from games.models import GameMode, GameStatus
@@ -158,6 +159,12 @@ def _tournament_page(
     me = next((e for e in entries if e.user_id == user.pk), None) if user.is_authenticated else None
     repairable = bool(live) and tournaments.why_not_repairable(live[-1]) is None
     floor = f"1/{tournament.table_size + 1}"
+    standings_error = ""
+    try:
+        after = selectors.standings_round(tournament, request.GET.get("round"))
+    except InvalidInput as exc:
+        after, standings_error, status = None, str(exc), 400
+    played = sum(1 for r in live if r.stage == "main")
     return render(
         request,
         "league/tournament_detail.html",
@@ -193,10 +200,16 @@ def _tournament_page(
             ],
             "standings": tournament_standing_rows(
                 selectors.tournament_standings(
-                    tournament, entries=entries, rounds=live, tables=tables
+                    tournament, entries=entries, rounds=live, tables=tables, after_round=after
                 ),
                 Link("player", None),
             ),
+            "standings_after": after,
+            "standings_error": standings_error,
+            "standings_rounds": list(range(played, 0, -1)),
+            "draft": selectors.draft_out(tournament) if viewer.organiser else None,
+            "fixed": [(e.user.username, e.fixed_table) for e in entries if e.fixed_table],
+            "your_table": _your_table(tournament, me, rounds),
             "entries": len(entries),
             "my_entry": me,
             "enter_form": bound.get("enter") or PlayerForm(),
@@ -206,6 +219,43 @@ def _tournament_page(
         },
         status=status,
     )
+
+
+def _your_table(tournament: Tournament, me: Entry | None, rounds: list[dict]) -> dict | None:
+    """The signed-in player's place in the latest round, for the card at the top of the
+    page: their table and opponents, or their bye, and what to do next."""
+    if me is None or me.dropped or me.waitlisted or not rounds:
+        return None
+    latest = rounds[-1]
+    if me.user.username in latest["byes"]:
+        return {"round": latest["number"], "bye": True}
+    table = next((t for t in latest["tables"] if me.user.username in t.seats), None)
+    if table is None:
+        return None
+    seat = table.seats.index(me.user.username)
+    return {
+        "round": latest["number"],
+        "bye": False,
+        "table": table,
+        "opponents": [name for name in table.seats if name != me.user.username],
+        "seat": selectors.SEAT_WORDS[seat],
+        "next": _next_step(tournament, table),
+    }
+
+
+def _next_step(tournament: Tournament, table: TablePanel) -> str:
+    """What the player at ``table`` does next, in words."""
+    if table.status in (GameStatus.FINISHED, Table.Report.FINAL):
+        return "Your result is in: wait for the next round."
+    if table.status == Table.Report.AWAITING_CONFIRMATION:
+        if table.confirm_version is not None:
+            return "Check the result reported at your table and confirm it."
+        return "Your result is reported: the others at your table confirm it."
+    if table.status == Table.Report.DISPUTED:
+        return "Your result is disputed: the organiser settles it."
+    if tournament.mode == Tournament.Mode.TABLE and not table.logged:
+        return "Go to your table and play; when the game ends, report the result here."
+    return "Your game is ready: open it and play."
 
 
 class _TableUrls:
@@ -374,15 +424,19 @@ def _attempt(
 def tournament_pair(request, pk: int):
     tournament = visibility.tournament_or_404(pk, request.user)
 
+    draft = request.POST.get("draft") == "yes"  # the page's "Pair round N" drafts
+
     def pair() -> str:
         try:
-            round_ = tournaments.round_pair(tournament=tournament, by=request.user)
+            round_ = tournaments.round_pair(tournament=tournament, by=request.user, draft=draft)
         except RuleViolation:
             # Pairing after the last round closes the tournament, and says so by refusing.
             tournament.refresh_from_db()
             if tournament.status != Tournament.Status.FINISHED:
                 raise
             return "Every round has been played: the tournament is over."
+        if draft:
+            return f"Round {round_.number} is drafted: nobody sees it until you publish it."
         return f"Round {round_.number} is paired."
 
     return _attempt(request, tournament, pair, anchor="#rounds")
@@ -520,6 +574,59 @@ def tournament_entry_answer(request, pk: int, answer: str):
     return back_or(request, "tournament-detail", tournament.pk)
 
 
+def _draft_edit(tournament, request, number: int) -> str:
+    """One edit of the draft from its forms: swap, fix, give (a bye) or seat (take it back)."""
+    post = request.POST
+    action = post.get("action", "")
+    edit: dict[str, Any]
+    if action == "swap":
+        edit = {"swap": [post.get("player", ""), post.get("other", "")]}
+    elif action == "fix":
+        table = inputs.whole_number_or_none(post.get("table", ""), 1, 999)
+        edit = {"fix": {"player": post.get("player", ""), "table": table or post.get("table")}}
+    elif action in ("give", "seat"):
+        edit = {"bye": {"player": post.get("player", ""), "give": action == "give"}}
+    else:
+        raise InvalidInput("choose an edit: swap, fix to a table, or a bye")
+    _, costs = tournaments.draft_edit(
+        tournament=tournament, number=number, by=request.user, edit=edit
+    )
+    done = {
+        "swap": "Swapped.",
+        "fix": "Moved.",
+        "give": "Bye given.",
+        "seat": "Bye taken back.",
+    }[action]
+    return " ".join([done, *(f"{cost[0].upper()}{cost[1:]}." for cost in costs)])
+
+
+def _draft_publish(tournament, request, number: int) -> str:
+    tournaments.draft_publish(tournament=tournament, number=number, by=request.user)
+    return f"Round {number} is published: its players have been told."
+
+
+def _draft_discard(tournament, request, number: int) -> str:
+    tournaments.draft_discard(tournament=tournament, number=number, by=request.user)
+    return f"The draft of round {number} is discarded."
+
+
+def _fixed_table(tournament, request) -> str:
+    raw = request.POST.get("table", "").strip()
+    table = inputs.whole_number_or_none(raw, 1, 999) if raw else None
+    if raw and table is None:
+        raise InvalidInput("the table must be a whole number from 1 to 999, or empty for none")
+    entry = tournaments.entry_fix_table(
+        tournament=tournament, player=request.POST.get("player", ""), table=table, by=request.user
+    )
+    if table is None:
+        return f"{entry.user.username} may sit at any table."
+    return f"{entry.user.username} sits at table {table} in every round paired from now on."
+
+
+tournament_draft_edit = _simple_post(_draft_edit, anchor="#draft")
+tournament_draft_publish = _simple_post(_draft_publish, anchor="#rounds")
+tournament_draft_discard = _simple_post(_draft_discard, anchor="#organiser")
+tournament_fixed_table = _simple_post(_fixed_table, anchor="#organiser")
 tournament_reenter = _simple_post(_reenter, anchor="#organiser")
 tournament_register = _simple_post(_register)
 tournament_check_in = _simple_post(_check_in)
@@ -608,13 +715,15 @@ def tournament_print(request, pk: int, number: int):
     round_ = selectors.live_rounds(tournament).filter(number=number).first()
     if round_ is None:
         raise Http404("no such round")
+    out = selectors.round_out(round_)
     return render(
         request,
         "league/tournament_print.html",
         {
             "tournament": tournament,
             "name": game_name(tournament.slug),
-            "round": selectors.round_out(round_),
+            "round": out,
+            "find": selectors.find_your_table(out),
             "bid": bool(tournament.options.get("starting_bid")),
         },
     )
@@ -628,12 +737,14 @@ def tournament_projector(request, pk: int):
     tournament = visibility.tournament_or_404(pk, request.user)
     latest = selectors.live_rounds(tournament).last()
     url = request.build_absolute_uri(reverse("tournament-detail", args=[pk]) + "#standings")
+    out = selectors.round_out(latest) if latest else None
     return render(
         request,
         "league/tournament_projector.html",
         {
             "tournament": tournament,
-            "round": selectors.round_out(latest) if latest else None,
+            "round": out,
+            "find": selectors.find_your_table(out) if out else [],
             "qr": qr_svg(url),
             "standings_url": url,
             "champion": selectors.tournament_champion(tournament),

@@ -107,6 +107,26 @@ urlpatterns = [
         name="tournament-decline",
     ),
     path(
+        "tournaments/<id:pk>/rounds/<id:number>/draft/",
+        tournament_views.tournament_draft_edit,
+        name="tournament-draft-edit",
+    ),
+    path(
+        "tournaments/<id:pk>/rounds/<id:number>/publish/",
+        tournament_views.tournament_draft_publish,
+        name="tournament-draft-publish",
+    ),
+    path(
+        "tournaments/<id:pk>/rounds/<id:number>/discard/",
+        tournament_views.tournament_draft_discard,
+        name="tournament-draft-discard",
+    ),
+    path(
+        "tournaments/<id:pk>/fixed-table/",
+        tournament_views.tournament_fixed_table,
+        name="tournament-fixed-table",
+    ),
+    path(
         "tournaments/<id:pk>/rounds/<id:number>/print/",
         tournament_views.tournament_print,
         name="tournament-print",

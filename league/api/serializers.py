@@ -11,7 +11,7 @@ import math
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema_field
 from rest_framework import serializers
 
 from core.inputs import BIGINT, MAX_SCORE
@@ -715,6 +715,69 @@ class TournamentListOut(serializers.Serializer):
     format = serializers.CharField()
     mode = serializers.CharField()
     status = serializers.CharField()
+
+
+class PairIn(serializers.Serializer):
+    draft = serializers.BooleanField(
+        default=False,
+        help_text="true: keep the pairing as a draft for the organisers to edit and publish"
+        " (no games, no notices); false (the default): publish it at once",
+    )
+
+
+class DraftTableOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.CharField(), help_text="in seat order")
+
+
+class DraftRepeatOut(serializers.Serializer):
+    table = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField())
+    times = serializers.IntegerField(help_text="how often the two have met before")
+
+
+class DraftOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    stage = serializers.ChoiceField(choices=["main", "cut"])
+    tables = DraftTableOut(many=True)
+    byes = serializers.ListField(child=serializers.CharField())
+    repeats = DraftRepeatOut(many=True)
+
+
+class DraftEditOut(DraftOut):
+    costs = serializers.ListField(
+        child=serializers.CharField(), help_text="what the edit costs, in words"
+    )
+
+
+class DraftFixIn(serializers.Serializer):
+    player = Text(**NAME)
+    table = serializers.IntegerField(min_value=1)
+
+
+class DraftByeIn(serializers.Serializer):
+    player = Text(**NAME)
+    give = serializers.BooleanField(default=True, help_text="false: take the bye back")
+
+
+class DraftEditIn(serializers.Serializer):
+    """One of the three."""
+
+    swap = serializers.ListField(child=Text(**NAME), min_length=2, max_length=2, required=False)
+    fix = DraftFixIn(required=False)
+    bye = DraftByeIn(required=False)
+
+
+class FixedTableIn(serializers.Serializer):
+    player = Text(**NAME)
+    table = serializers.IntegerField(
+        min_value=1, max_value=999, allow_null=True, help_text="null: no fixed table"
+    )
+
+
+STANDINGS_ROUND = OpenApiParameter(
+    "round", int, description="the standings as they stood after this round (1 to the latest)"
+)
 
 
 class StandingOut(serializers.Serializer):

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from accounts.scopes import ORGANISE, READ, RECORD, HasScope
 from core import inputs
-from core.errors import Refused, UnknownName
+from core.errors import NotYourSeat, Refused, UnknownName
 from games.records import table_results
 from league import selectors, visibility
 from league.api import serializers as s
@@ -79,12 +79,87 @@ class TournamentRoundsApi(APIView):
         rounds = selectors.live_rounds(_tournament(pk, request.user))
         return Response(s.RoundOut([selectors.round_out(r) for r in rounds], many=True).data)
 
-    @extend_schema(request=None, responses={201: s.RoundOut})
+    @extend_schema(request=s.PairIn, responses={201: s.RoundOut})
     def post(self, request, pk):
-        round_ = tournaments.round_pair(tournament=_tournament(pk, request.user), by=request.user)
+        """Pair the next round: published at once (its tables with their games), or with
+        ``{"draft": true}`` kept as the organisers' draft (answered as ``DraftOut``)."""
+        body = s.PairIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournament = _tournament(pk, request.user)
+        draft = body.validated_data["draft"]
+        round_ = tournaments.round_pair(tournament=tournament, by=request.user, draft=draft)
+        if draft:
+            return Response(
+                s.DraftOut(selectors.draft_out(tournament)).data, status=status.HTTP_201_CREATED
+            )
         return Response(
             s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
         )
+
+
+class TournamentDraftApi(APIView):
+    """Round N's draft, for its organisers: GET shows it with its repeats, POST applies one
+    edit (swap, fix, bye) and says what it costs, DELETE discards it."""
+
+    scopes = {"GET": READ, "POST": ORGANISE, "DELETE": ORGANISE}
+
+    def _draft(self, request, pk, number) -> tuple[Tournament, dict]:
+        tournament = _tournament(pk, request.user)
+        if not selectors.is_tournament_organiser(tournament, request.user):
+            raise NotYourSeat("only the tournament's organisers see a draft")
+        out = selectors.draft_out(tournament)
+        if out is None or out["number"] != number:
+            raise UnknownName(f"round {number} has no draft")
+        return tournament, out
+
+    @extend_schema(responses=s.DraftOut)
+    def get(self, request, pk, number):
+        return Response(s.DraftOut(self._draft(request, pk, number)[1]).data)
+
+    @extend_schema(request=s.DraftEditIn, responses={200: s.DraftEditOut})
+    def post(self, request, pk, number):
+        tournament = _tournament(pk, request.user)
+        _, costs = tournaments.draft_edit(
+            tournament=tournament, number=number, by=request.user, edit=request.data
+        )
+        out = {**selectors.draft_out(tournament), "costs": costs}  # type: ignore[dict-item]
+        return Response(s.DraftEditOut(out).data)
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, pk, number):
+        tournament = _tournament(pk, request.user)
+        tournaments.draft_discard(tournament=tournament, number=number, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TournamentPublishApi(APIView):
+    """Publish round N's draft: its games, notices and webhooks, as pairing at once."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=None, responses={201: s.RoundOut})
+    def post(self, request, pk, number):
+        round_ = tournaments.draft_publish(
+            tournament=_tournament(pk, request.user), number=number, by=request.user
+        )
+        return Response(
+            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TournamentFixedTableApi(APIView):
+    """``{"player", "table"}``: the player sits at that table number every round paired from
+    now on (accessibility); ``"table": null`` frees them (organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.FixedTableIn, responses={200: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.FixedTableIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournaments.entry_fix_table(tournament=tournament, by=request.user, **body.validated_data)
+        return Response(_tournament_out(tournament))
 
 
 class TournamentRepairApi(APIView):
@@ -290,9 +365,12 @@ class StandingsApi(APIView):
     scopes = {"GET": READ}
     permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=s.StandingOut(many=True))
+    @extend_schema(parameters=[s.STANDINGS_ROUND], responses=s.StandingOut(many=True))
     def get(self, request, pk):
-        rows = selectors.tournament_standings(_tournament(pk, request.user))
+        """The standings now, or with ``?round=N`` as they stood after round N."""
+        tournament = _tournament(pk, request.user)
+        after = selectors.standings_round(tournament, request.query_params.get("round"))
+        rows = selectors.tournament_standings(tournament, after_round=after)
         return Response(s.StandingOut(rows, many=True).data)
 
 

@@ -114,6 +114,21 @@ urlpatterns = [
         name="api-tournament-repair",
     ),
     path(
+        "tournaments/<id:pk>/rounds/<id:number>/draft/",
+        tournaments.TournamentDraftApi.as_view(),
+        name="api-tournament-draft",
+    ),
+    path(
+        "tournaments/<id:pk>/rounds/<id:number>/publish/",
+        tournaments.TournamentPublishApi.as_view(),
+        name="api-tournament-publish",
+    ),
+    path(
+        "tournaments/<id:pk>/fixed-table/",
+        tournaments.TournamentFixedTableApi.as_view(),
+        name="api-tournament-fixed-table",
+    ),
+    path(
         "tournaments/<id:pk>/enter/",
         tournaments.TournamentEntryApi.as_view(action="enter"),
         name="api-tournament-enter",

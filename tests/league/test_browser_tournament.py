@@ -115,8 +115,8 @@ def test_a_table_mode_swiss_through_the_pages(page, make_user):  # noqa: F811
     expect(page.locator("#tournament-status")).to_have_text("Open")
     expect(page.locator("#rounds")).to_contain_text("No round has been paired yet")
 
-    # Round 1: two tables of two.
-    page.click("#pair-next")
+    # Round 1: two tables of two, published at once.
+    page.click("#pair-publish")
     expect(page.locator(".messages")).to_contain_text("Round 1 is paired.")
     expect(page.locator("#round-1 .table-card")).to_have_count(2)
     expect(page.locator("#tournament-status")).to_have_text("Running")
@@ -139,8 +139,9 @@ def test_a_table_mode_swiss_through_the_pages(page, make_user):  # noqa: F811
     # Round 2, paired by the organiser; one table reported and waiting for confirmation.
     sign_in(page, "org")
     page.goto(f"/tournaments/{tournament.pk}/")
-    page.click("#pair-next")
-    expect(page.locator(".messages")).to_contain_text("Round 2 is paired.")
+    page.click("#pair-next")  # a draft, published as it stands
+    page.click("#publish")
+    expect(page.locator(".messages")).to_contain_text("Round 2 is published")
     (table, (first, second)), _ = tables_of(tournament, 2)
     report(page, tournament, table, first, [2, 1], [6, 11])
     sign_in(page, "org")

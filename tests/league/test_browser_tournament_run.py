@@ -99,8 +99,10 @@ def test_open_entry_check_in_and_a_withdrawal_at_390_px(page, make_user):  # noq
     sign_in(page, "org")
     page.goto(f"/tournaments/{tournament.pk}/")
     expect(page.locator("#registration")).to_contain_text("Not checked in yet: dan")
-    page.click("#pair-next")
-    expect(page.locator(".messages")).to_contain_text("Round 1 is paired.")
+    page.click("#pair-next")  # a draft first, then published as it stands
+    expect(page.locator(".messages")).to_contain_text("Round 1 is drafted")
+    page.click("#publish")
+    expect(page.locator(".messages")).to_contain_text("Round 1 is published")
     expect(page.locator("#round-1 .table-card")).to_have_count(1)
     expect(page.locator("#round-1 .byes")).to_be_visible()
     page.click("#round-1 >> text=Start the clock")

@@ -13,6 +13,7 @@ The rooms, each importing only those before it:
 - ``elimination``: who goes through an elimination round or into the top cut;
 - ``pairings``: the next round's pairing, decided from the standings and the format;
 - ``rounds``: pairing a round (and again), and the end of the tournament;
+- ``drafts``: the organiser's desk: a round's draft, its edits, publishing it; fixed tables;
 - ``clock``: the round clock at a venue;
 - ``tables``: results of tables played on a table (report, confirm, override);
 - ``exports``: standings.csv and results.csv.
@@ -22,6 +23,12 @@ Callers use the names this package exports.
 
 from league.services.tournaments.clock import round_start
 from league.services.tournaments.creating import tournament_create
+from league.services.tournaments.drafts import (
+    draft_discard,
+    draft_edit,
+    draft_publish,
+    entry_fix_table,
+)
 from league.services.tournaments.entries import (
     entry_accept,
     entry_add,
@@ -47,11 +54,15 @@ from league.services.tournaments.tables import (
 )
 
 __all__ = [
+    "draft_discard",
+    "draft_edit",
+    "draft_publish",
     "entry_accept",
     "entry_add",
     "entry_check_in",
     "entry_decline",
     "entry_drop",
+    "entry_fix_table",
     "entry_reenter",
     "entry_register",
     "results_csv",

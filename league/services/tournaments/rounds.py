@@ -13,9 +13,10 @@ from games.models import Game, GameStatus
 from games.play import reads as game_reads
 from games.play import services as game_services
 from games.records import table_results
-from league import notices
+from league import notices, pairing
 from league.models import (
     Round,
+    RoundDraft,
     Table,
     Tournament,
 )
@@ -30,21 +31,27 @@ from league.tournament_spec import check_field
 from league.webhooks import outbox
 
 
-def round_pair(*, tournament: Tournament, by: AbstractUser) -> Round:
+def round_pair(
+    *, tournament: Tournament, by: AbstractUser, draft: bool = False
+) -> Round | RoundDraft:
     """Pair the next round: the previous one must be complete. Round 1 closes registration
     (with check-in, whoever has not checked in is dropped). Once every round is played, the
     tournament is marked finished (it ends by itself when its last table ends) and this says
-    so."""
-    round_ = _pair_next(tournament, by)
+    so. With ``draft``, the pairing is kept as the organisers' draft (no games, told to
+    nobody) to edit and publish (league.services.tournaments.drafts); else it is published
+    at once."""
+    round_ = _pair_next(tournament, by, draft=draft)
     if round_ is None:
         raise RuleViolation("the tournament is over: every round has been played")
     return round_
 
 
 @transaction.atomic
-def _pair_next(tournament: Tournament, by) -> Round | None:
+def _pair_next(tournament: Tournament, by, *, draft: bool = False) -> Round | RoundDraft | None:
+    """Decide the next round's pairing, then publish it or keep it as a draft."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _require_organiser(tournament, by)
+    _refuse_while_drafted(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         return None
     done = list(live_rounds(tournament))
@@ -58,7 +65,57 @@ def _pair_next(tournament: Tournament, by) -> Round | None:
         return None
     pairing_ = _next_pairing(tournament, number, done)
     assert pairing_ is not None  # _over said there is a next round
+    pairing_ = _with_fixed_tables(tournament, pairing_)
     stage = _stage_of(tournament, number)
+    if draft:
+        return _draft_keep(tournament, number, stage, pairing_, by)
+    return _publish(tournament, number, pairing_, by, stage=stage, done=done)
+
+
+def _refuse_while_drafted(tournament: Tournament) -> None:
+    draft = RoundDraft.objects.filter(tournament=tournament).first()
+    if draft is not None:
+        raise RuleViolation(f"round {draft.number} is a draft: publish it or discard it first")
+
+
+def _with_fixed_tables(tournament: Tournament, pairing_: pairing.Pairing) -> pairing.Pairing:
+    """The pairing with every player who must sit at a given table there, in seed order."""
+    fixed = dict(
+        tournament.entries.filter(fixed_table__isnull=False).values_list(
+            "user__username", "fixed_table"
+        )
+    )
+    return pairing.fix_tables(pairing_, fixed) if fixed else pairing_
+
+
+def _draft_keep(
+    tournament: Tournament, number: int, stage: str, pairing_: pairing.Pairing, by
+) -> RoundDraft:
+    """Keep the pairing as a draft: stored, logged, and nothing else (no games, no notices)."""
+    tables = [list(t) for t in pairing_.tables]
+    draft = RoundDraft.objects.create(
+        tournament=tournament, number=number, stage=stage, tables=tables, byes=list(pairing_.byes)
+    )
+    _log(
+        tournament,
+        "RoundDrafted",
+        by,
+        {"round": number, "stage": stage, "tables": tables, "byes": list(pairing_.byes)},
+    )
+    return draft
+
+
+def _publish(
+    tournament: Tournament,
+    number: int,
+    pairing_: pairing.Pairing,
+    by,
+    *,
+    stage: str,
+    done: list[Round],
+) -> Round:
+    """Write round ``number`` as decided (or drafted and edited): the start of a top cut, its
+    games, its notices, and a running tournament."""
     if stage == "cut" and not any(r.stage == "cut" for r in done):
         _log(
             tournament,
@@ -171,6 +228,8 @@ def tournaments_end_if_over(*, game_ids: list[int]) -> list[int]:
         for tournament in Tournament.objects.select_for_update().filter(
             pk__in=pks, status=Tournament.Status.RUNNING
         ):
+            if RoundDraft.objects.filter(tournament=tournament).exists():
+                continue  # its organisers are drafting a round: they decide, not this
             done = list(live_rounds(tournament))
             if done and _complete(done[-1]) and _over(tournament, done):
                 _finish(tournament, None, done)
@@ -276,5 +335,5 @@ def round_repair(*, tournament: Tournament, number: int, by: AbstractUser) -> Ro
     current.save(update_fields=["void"])
     # Whoever entered while this round was waiting plays it now.
     tournament.entries.filter(entered_after_round=number).update(entered_after_round=number - 1)
-    pairing_ = _next_pairing(tournament, number, rounds[:-1])
+    pairing_ = _with_fixed_tables(tournament, _next_pairing(tournament, number, rounds[:-1]))
     return _write_round(tournament, number, current.attempt + 1, pairing_, by, stage=current.stage)
