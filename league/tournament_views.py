@@ -178,11 +178,15 @@ def _tournament_page(
             "started": bool(live),
             "in_count": sum(1 for e in entries if selectors.in_field(e) and not e.dropped),
             "waitlist": [e.user.username for e in entries if e.waitlisted],
+            "waiting_here": [e.user.username for e in entries if e.waitlisted and e.checked_in],
             "not_checked_in": [
                 e.user.username
                 for e in entries
                 if not e.waitlisted and not e.dropped and not e.checked_in
             ],
+            # Who an organiser may check in: those with a place, and those waiting for one.
+            "to_check_in": [e.user.username for e in entries if not e.dropped and not e.checked_in],
+            "check_in_open": tournament.check_in and tournament.check_in_closed_at is None,
             "dropped_players": [e.user.username for e in entries if e.dropped],
             "bots": {e.user.username for e in entries if is_bot(e.user)},
             # Entered by an organiser and not yet answered: their games rate nobody meanwhile.
@@ -492,6 +496,20 @@ def _check_in(tournament, request) -> str:
     return f"{entry.user.username} is checked in."
 
 
+def _close_check_in(tournament, request) -> str:
+    promoted = tournaments.check_in_close(tournament=tournament, by=request.user)
+    if promoted:
+        return f"Check-in is closed. In from the waitlist: {', '.join(promoted)}."
+    return "Check-in is closed."
+
+
+def _seat(tournament, request) -> str:
+    entry = tournaments.entry_seat(
+        tournament=tournament, player=request.POST.get("player", ""), by=request.user
+    )
+    return f"{entry.user.username} has a place."
+
+
 def _round_start(tournament, request, number: int) -> str:
     round_ = tournaments.round_start(
         tournament=tournament,
@@ -523,6 +541,8 @@ def tournament_entry_answer(request, pk: int, answer: str):
 tournament_reenter = _simple_post(_reenter, anchor="#organiser")
 tournament_register = _simple_post(_register)
 tournament_check_in = _simple_post(_check_in)
+tournament_check_in_close = _simple_post(_close_check_in, anchor="#registration")
+tournament_seat = _simple_post(_seat, anchor="#registration")
 tournament_round_start = _simple_post(_round_start, anchor="#rounds")
 
 

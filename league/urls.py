@@ -127,6 +127,12 @@ urlpatterns = [
         name="tournament-checkin",
     ),
     path(
+        "tournaments/<id:pk>/checkin/close/",
+        tournament_views.tournament_check_in_close,
+        name="tournament-checkin-close",
+    ),
+    path("tournaments/<id:pk>/seat/", tournament_views.tournament_seat, name="tournament-seat"),
+    path(
         "tournaments/<id:pk>/rounds/<id:number>/start/",
         tournament_views.tournament_round_start,
         name="tournament-round-start",

@@ -216,6 +216,33 @@ class TournamentCheckInApi(APIView):
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
 
+class TournamentCheckInCloseApi(APIView):
+    """Close check-in before round 1 (organisers): the no-shows are dropped and their places
+    go to waiting players who checked in, in waitlist order."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=None, responses={200: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        tournaments.check_in_close(tournament=tournament, by=request.user)
+        return Response(_tournament_out(tournament))
+
+
+class TournamentSeatApi(APIView):
+    """Seat a waiting player before round 1, beyond the cap if need be (organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.PlayerNameIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournaments.entry_seat(tournament=tournament, by=request.user, **body.validated_data)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
 class TournamentCapApi(APIView):
     """Change the cap before round 1 (organisers); a higher cap moves waiting players up."""
 

@@ -23,6 +23,7 @@ Callers use the names this package exports.
 from league.services.tournaments.clock import round_start
 from league.services.tournaments.creating import tournament_create
 from league.services.tournaments.entries import (
+    check_in_close,
     entry_accept,
     entry_add,
     entry_check_in,
@@ -30,6 +31,7 @@ from league.services.tournaments.entries import (
     entry_drop,
     entry_reenter,
     entry_register,
+    entry_seat,
     tournament_cap,
 )
 from league.services.tournaments.exports import results_csv, standings_csv
@@ -47,6 +49,7 @@ from league.services.tournaments.tables import (
 )
 
 __all__ = [
+    "check_in_close",
     "entry_accept",
     "entry_add",
     "entry_check_in",
@@ -54,6 +57,7 @@ __all__ = [
     "entry_drop",
     "entry_reenter",
     "entry_register",
+    "entry_seat",
     "results_csv",
     "round_pair",
     "round_repair",
