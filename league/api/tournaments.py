@@ -60,12 +60,28 @@ class TournamentListCreateApi(APIView):
 
 
 class TournamentDetailApi(APIView):
-    scopes = {"GET": READ}
+    """GET the tournament; PATCH changes its settings (organisers), as far as its state
+    allows (league.services.tournaments.editing)."""
+
+    scopes = {"GET": READ, "PATCH": ORGANISE}
     permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.TournamentOut)
     def get(self, request, pk):
         return Response(_tournament_out(_tournament(pk, request.user)))
+
+    @extend_schema(request=s.TournamentIn(partial=True), responses={200: s.TournamentOut})
+    def patch(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.TournamentIn(data=request.data, partial=True)
+        body.is_valid(raise_exception=True)
+        # A setting the input does not know is passed on as sent: the service names it.
+        changes = {name: request.data[name] for name in request.data}
+        changes.update(body.validated_data)
+        tournament = tournaments.tournament_edit(
+            tournament=tournament, changes=changes, by=request.user
+        )
+        return Response(_tournament_out(tournament))
 
 
 class TournamentRoundsApi(APIView):

@@ -13,6 +13,7 @@ The rooms, each importing only those before it:
 - ``elimination``: who goes through an elimination round or into the top cut;
 - ``pairings``: the next round's pairing, decided from the standings and the format;
 - ``rounds``: pairing a round (and again), and the end of the tournament;
+- ``editing``: changing the settings after creation, as far as the state allows;
 - ``clock``: the round clock at a venue;
 - ``tables``: results of tables played on a table (report, confirm, override);
 - ``exports``: standings.csv and results.csv.
@@ -22,6 +23,7 @@ Callers use the names this package exports.
 
 from league.services.tournaments.clock import round_start
 from league.services.tournaments.creating import tournament_create
+from league.services.tournaments.editing import tournament_edit
 from league.services.tournaments.entries import (
     check_in_close,
     entry_accept,
@@ -69,6 +71,7 @@ __all__ = [
     "table_report",
     "tournament_cap",
     "tournament_create",
+    "tournament_edit",
     "tournaments_end_if_over",
     "why_not_repairable",
 ]
