@@ -25,10 +25,12 @@ from league.forms import (
     DropForm,
     PlayerForm,
     TableResultForm,
+    TournamentEditForm,
     TournamentForm,
 )
 from league.models import Entry, Table, Tournament
 from league.services import tournaments
+from league.tournament_log import log_lines
 from league.views import _refusal_status
 
 TIEBREAK_LABELS = {
@@ -207,6 +209,13 @@ def _tournament_page(
             "drop_form": DropForm(players=playing),
             "error": error,
             "live": tournament.status == Tournament.Status.RUNNING,
+            # The organisers' own: the settings to edit and the tournament's log.
+            "edit_form": (
+                bound.get("edit") or TournamentEditForm(tournament=tournament, started=bool(live))
+            )
+            if viewer.organiser
+            else None,
+            "log": log_lines(tournament) if viewer.organiser else [],
         },
         status=status,
     )
@@ -494,6 +503,26 @@ def _check_in(tournament, request) -> str:
     if entry.user_id == request.user.pk:
         return "You are checked in."
     return f"{entry.user.username} is checked in."
+
+
+@login_required
+@require_POST
+def tournament_edit(request, pk: int):
+    """The organisers' "Edit" form: the settings changed, as far as the state allows."""
+    tournament = visibility.tournament_or_404(pk, request.user)
+    started = selectors.live_rounds(tournament).exists()
+    form = TournamentEditForm(request.POST, tournament=tournament, started=started)
+    if not form.is_valid():
+        return _tournament_page(request, tournament, bound={"edit": form})
+
+    def edit() -> str:
+        changes = form.changes()
+        if not changes:
+            return "Nothing was changed."
+        tournaments.tournament_edit(tournament=tournament, changes=changes, by=request.user)
+        return "The tournament's settings are saved."
+
+    return _attempt(request, tournament, edit, form=form, key="edit", anchor="#edit")
 
 
 def _close_check_in(tournament, request) -> str:

@@ -132,6 +132,7 @@ urlpatterns = [
         name="tournament-checkin-close",
     ),
     path("tournaments/<id:pk>/seat/", tournament_views.tournament_seat, name="tournament-seat"),
+    path("tournaments/<id:pk>/edit/", tournament_views.tournament_edit, name="tournament-edit"),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/start/",
         tournament_views.tournament_round_start,

@@ -189,3 +189,34 @@ def test_organisers_are_added_and_removed_on_the_page_and_logged(org, users, cli
     assert log(tid)[-1] == ("OrganiserAdded", {"player": "amy"})
     client.post(f"/tournaments/{tid}/organisers/remove/", {"player": "amy"})
     assert log(tid)[-1] == ("OrganiserRemoved", {"player": "amy"})
+
+
+def test_the_page_edits_rounds_and_tie_breaks_and_shows_the_log(org, api_for, users, client):
+    tid = create(org)
+    org.post(f"/api/tournaments/{tid}/rounds/")
+    client.force_login(users["org"])
+    page = client.get(f"/tournaments/{tid}/").content.decode()
+    assert "Edit the tournament" in page and 'id="log"' in page
+    assert "org created the tournament with 4 players" in page and "Round 1 paired" in page
+    form = {
+        "edit-name": "Reef cup",
+        "edit-rounds": "5",
+        "edit-bye_points": "0",
+        "edit-tiebreaks": ["wins", "score"],
+    }
+    response = client.post(f"/tournaments/{tid}/edit/", form, follow=True)
+    page = response.content.decode()
+    assert "The tournament&#x27;s settings are saved." in page
+    assert "org changed rounds from 3 to 5; tie-breaks from" in page
+    assert "to Score, Wins" in page
+    assert Tournament.objects.get(pk=tid).tiebreaks == ["score", "wins"]
+    # A refusal comes back on the form, naming the setting; nothing changes.
+    before = log(tid)
+    response = client.post(f"/tournaments/{tid}/edit/", {**form, "edit-rounds": "0"})
+    assert "rounds must be a whole number from 1 to 50" in response.content.decode()
+    assert log(tid) == before
+    # Nobody else sees the log or the form.
+    client.force_login(users["ann"])
+    page = client.get(f"/tournaments/{tid}/").content.decode()
+    assert 'id="log"' not in page and "Edit the tournament" not in page
+    assert "TournamentEdited" not in page
