@@ -687,6 +687,7 @@ class TournamentEditForm(ClockForm):
         super().__init__(*args, initial=initial, prefix="edit", **kwargs)
         self.tournament = tournament
         self.fields["tiebreaks"].initial = None  # the tournament's own, from ``initial``
+        self.fields["rounds"].help_text = "Never below the rounds already paired."
         unused = []
         if tournament.format == Tournament.Format.ELIMINATION:
             unused.append("rounds")  # it runs to a champion
