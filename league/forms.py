@@ -712,7 +712,8 @@ class TournamentEditForm(ClockForm):
     def changes(self) -> dict[str, Any]:
         """The settings changed, by their API names: the tie-breaks in the form's order
         (none ticked: the usual ones), the clock as one setting."""
-        data, out = self.cleaned_data, {}
+        data = self.cleaned_data
+        out: dict[str, Any] = {}
         for name in self.changed_data:
             if name in ClockForm.base_fields:
                 out["time_control"] = self.time_control()
