@@ -9,9 +9,10 @@ missing from the page.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from games.templatetags.clocks import clock_words
 from league.models import Tournament, TournamentEvent
 
 # The settings' names as the edit form calls them.
@@ -38,17 +39,23 @@ SETTING_WORDS = {
 }
 
 
-def log_lines(tournament: Tournament, *, limit: int = 500) -> list[dict[str, Any]]:
-    """The newest ``limit`` events, newest first: ``{"when", "text"}``."""
+def log_lines(
+    tournament: Tournament, *, tiebreaks: Mapping[str, str], limit: int = 500
+) -> list[dict[str, Any]]:
+    """The newest ``limit`` events, newest first: ``{"when", "text"}``. ``tiebreaks`` names
+    the tie-breaks as the page does."""
     events = TournamentEvent.objects.filter(tournament=tournament).select_related("actor")
     return [
-        {"when": event.created_at, "text": _say(event)} for event in events.order_by("-pk")[:limit]
+        {"when": event.created_at, "text": _say(event, tiebreaks)}
+        for event in events.order_by("-pk")[:limit]
     ]
 
 
-def _say(event: TournamentEvent) -> str:
+def _say(event: TournamentEvent, tiebreaks: Mapping[str, str]) -> str:
     data = event.data or {}
     actor = event.actor.username if event.actor is not None else ""
+    if event.kind == "TournamentEdited":
+        return _edited(actor, data, tiebreaks)
     say = _SAYINGS.get(event.kind)
     if say is None:
         words = re.sub(r"(?<!^)(?=[A-Z])", " ", event.kind).lower().capitalize()
@@ -57,7 +64,7 @@ def _say(event: TournamentEvent) -> str:
 
 
 def _by(actor: str, player: str, verb: str, alone: str) -> str:
-    """ "ann entered bo" when an organiser did it; "bo entered" when bo did it themself."""
+    """Who did it to whom: ann entered bo, when an organiser did; bo entered, when bo did."""
     if not actor or actor == player:
         return f"{player} {alone}"
     return f"{actor} {verb} {player}"
@@ -104,27 +111,26 @@ def _finished(actor: str, data: dict) -> str:
     return "The tournament ended" + (f": {champion} won" if champion else "")
 
 
-def _edited(actor: str, data: dict) -> str:
+def _edited(actor: str, data: dict, tiebreaks: Mapping[str, str]) -> str:
+    def said(name: str, value: Any) -> str:
+        if name == "tiebreaks" and isinstance(value, list):
+            return ", ".join(tiebreaks.get(v, v) for v in value)
+        return _value(name, value)
+
     changes = [
-        f"{SETTING_WORDS.get(name, name.replace('_', ' '))} from {_value(name, old)}"
-        f" to {_value(name, new)}"
+        f"{SETTING_WORDS.get(name, name.replace('_', ' '))} from {said(name, old)}"
+        f" to {said(name, new)}"
         for name, (old, new) in (data.get("changes") or {}).items()
     ]
     return f"{actor or 'An organiser'} changed " + "; ".join(changes)
 
 
 def _value(name: str, value: Any) -> str:
-    from league.tournament_views import TIEBREAK_LABELS
-
     if value is None or value == "":
         return "none"
     if isinstance(value, bool):
         return "on" if value else "off"
-    if name == "tiebreaks":
-        return ", ".join(TIEBREAK_LABELS.get(v, v) for v in value)
     if name == "time_control" and isinstance(value, dict):
-        from games.templatetags.clocks import clock_words
-
         return str(clock_words(value))
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
@@ -162,7 +168,6 @@ _SAYINGS: dict[str, Callable[[str, dict], str]] = {
     ),
     "StageStarted": lambda a, d: f"The top cut began with {len(d.get('players', []))} players",
     "TournamentFinished": _finished,
-    "TournamentEdited": _edited,
     "OrganiserAdded": lambda a, d: f"{a} made {d.get('player')} an organiser",
     "OrganiserRemoved": lambda a, d: (
         f"{a} took {d.get('player')} off the organisers"

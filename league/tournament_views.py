@@ -215,7 +215,7 @@ def _tournament_page(
             )
             if viewer.organiser
             else None,
-            "log": log_lines(tournament) if viewer.organiser else [],
+            "log": log_lines(tournament, tiebreaks=TIEBREAK_LABELS) if viewer.organiser else [],
         },
         status=status,
     )
