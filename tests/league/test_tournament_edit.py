@@ -220,3 +220,32 @@ def test_the_page_edits_rounds_and_tie_breaks_and_shows_the_log(org, api_for, us
     page = client.get(f"/tournaments/{tid}/").content.decode()
     assert 'id="log"' not in page and "Edit the tournament" not in page
     assert "TournamentEdited" not in page
+
+
+def test_clocks_change_while_the_event_runs(org, api_for, users):
+    """The round length at a venue and the online clock: for what is paired or started after."""
+    venue = create(org, round_minutes=40)
+    org.post(f"/api/tournaments/{venue}/rounds/")
+    response = edit(org, venue, round_minutes=50)
+    assert response.status_code == 200 and response.json()["round_minutes"] == 50
+    clock = {"move_seconds": 60, "on_timeout": "random"}  # creation answers 500 without on_timeout (left to defect 1)
+    online = create(org, mode="online", time_control=clock)
+    org.post(f"/api/tournaments/{online}/rounds/")
+    clock = {"bank_seconds": 600, "increment_seconds": 5}
+    response = edit(org, online, time_control=clock)
+    assert response.status_code == 200, response.json()
+    assert Tournament.objects.get(pk=online).time_control["bank_seconds"] == 600
+    wrong = edit(org, online, round_minutes=30)
+    assert wrong.status_code == 422 and "round_minutes is for tournaments played on tables" in (
+        wrong.json()["error"]
+    )
+
+
+def test_nothing_but_the_name_changes_once_it_is_over(org, api_for, users):
+    tid = create(org, rounds=1, players=["ann", "ben"])
+    play_round(api_for, users, tid, org.post(f"/api/tournaments/{tid}/rounds/").json())
+    assert Tournament.objects.get(pk=tid).status == "finished"
+    refused = edit(org, tid, tiebreaks=["wins"])
+    assert refused.status_code == 422
+    assert refused.json()["error"] == "tiebreaks: the tournament is over; only its name may change"
+    assert edit(org, tid, name="Reef cup, final").status_code == 200

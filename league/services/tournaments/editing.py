@@ -21,12 +21,14 @@ Once the tournament is over, only its name.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
 from core.errors import InvalidInput, RuleViolation
+from games.play import clocks
 from league import notices
 from league.models import Round, Tournament
 from league.selectors import live_rounds
@@ -124,6 +126,8 @@ def _spec(tournament: Tournament, changes: dict[str, Any]) -> TournamentSpec:
         settings["time_control"] = None
         settings["round_minutes"] = None
     settings.update(changes)
+    if changes.get("time_control") is not None:
+        settings["time_control"] = _clock(changes["time_control"])
     if "table_size" in changes and "placement_points" not in changes:
         settings["placement_points"] = None  # the defaults for the new size
     if _started(tournament):
@@ -136,6 +140,15 @@ def _spec(tournament: Tournament, changes: dict[str, Any]) -> TournamentSpec:
             )
         ]
     return TournamentSpec(**settings)
+
+
+def _clock(value: Any) -> Any:
+    """A clock as the tournament keeps one, every part spelt out (a timeout rule as given, or
+    the default); a shape the clocks refuse is left for the spec to refuse."""
+    try:
+        return clocks.time_control_of(SimpleNamespace(**clocks.parse_time_control(value)))
+    except InvalidInput:
+        return value
 
 
 def _check_when(tournament: Tournament, done: dict[str, list[Any]]) -> None:
