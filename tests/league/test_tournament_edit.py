@@ -228,7 +228,10 @@ def test_clocks_change_while_the_event_runs(org, api_for, users):
     org.post(f"/api/tournaments/{venue}/rounds/")
     response = edit(org, venue, round_minutes=50)
     assert response.status_code == 200 and response.json()["round_minutes"] == 50
-    clock = {"move_seconds": 60, "on_timeout": "random"}  # creation answers 500 without on_timeout (left to defect 1)
+    clock = {
+        "move_seconds": 60,
+        "on_timeout": "random",
+    }  # creation answers 500 without on_timeout (left to defect 1)
     online = create(org, mode="online", time_control=clock)
     org.post(f"/api/tournaments/{online}/rounds/")
     clock = {"bank_seconds": 600, "increment_seconds": 5}
@@ -236,8 +239,9 @@ def test_clocks_change_while_the_event_runs(org, api_for, users):
     assert response.status_code == 200, response.json()
     assert Tournament.objects.get(pk=online).time_control["bank_seconds"] == 600
     wrong = edit(org, online, round_minutes=30)
-    assert wrong.status_code == 422 and "round_minutes is for tournaments played on tables" in (
-        wrong.json()["error"]
+    assert (
+        wrong.status_code == 422
+        and "round_minutes is for tournaments played on tables" in (wrong.json()["error"])
     )
 
 
