@@ -143,7 +143,8 @@ def _value(name: str, value: Any) -> str:
 
 _SAYINGS: dict[str, Callable[[str, dict], str]] = {
     "TournamentCreated": lambda a, d: (
-        f"{a or 'An organiser'} created the tournament with {len(d.get('players', []))} players"
+        f"{a or 'An organiser'} created the tournament"
+        + (f" with {len(d['players'])} players" if d.get("players") else "")
     ),
     "EntryAdded": _entered,
     "EntryWaitlisted": lambda a, d: (

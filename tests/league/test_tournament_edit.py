@@ -253,3 +253,16 @@ def test_nothing_but_the_name_changes_once_it_is_over(org, api_for, users):
     assert refused.status_code == 422
     assert refused.json()["error"] == "tiebreaks: the tournament is over; only its name may change"
     assert edit(org, tid, name="Reef cup, final").status_code == 200
+
+
+def test_the_log_says_a_fact_it_has_no_words_for_in_words(org, users, client):
+    """Another part of the service may log a new kind of fact: the page still says it, and
+    shows no kind."""
+    tid = create(org, players=[], entry_mode="open")
+    TournamentEvent.objects.create(
+        tournament_id=tid, kind="TableForfeited", actor=users["org"], data={"player": "ann"}
+    )
+    client.force_login(users["org"])
+    page = client.get(f"/tournaments/{tid}/").content.decode()
+    assert "Table forfeited: ann" in page and "TableForfeited" not in page
+    assert "org created the tournament<" in page.replace("\n", "")
