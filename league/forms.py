@@ -653,3 +653,74 @@ class WebhookForm(forms.Form):
             ("plain", "signed JSON, for a program"),
         ],
     )
+
+
+class TournamentEditForm(ClockForm):
+    """The settings an organiser changes on the tournament's page, as they are now. Only the
+    fields changed are sent (:meth:`changes`); the service decides whether the state allows
+    them (league.services.tournaments.editing)."""
+
+    name = forms.CharField(max_length=100)
+    rounds = TournamentForm.base_fields["rounds"]
+    bye_points = TournamentForm.base_fields["bye_points"]
+    tiebreaks = TournamentForm.base_fields["tiebreaks"]
+    round_minutes = TournamentForm.base_fields["round_minutes"]
+    cap = TournamentForm.base_fields["cap"]
+    check_in = TournamentForm.base_fields["check_in"]
+
+    def __init__(self, *args: Any, tournament: Tournament, started: bool, **kwargs: Any):
+        clock = tournament.time_control or {}
+        bank = clock.get("bank_seconds")
+        initial = {
+            "name": tournament.name,
+            "rounds": tournament.rounds,
+            "bye_points": tournament.bye_points,
+            "tiebreaks": list(tournament.tiebreaks),
+            "round_minutes": tournament.round_minutes,
+            "cap": tournament.cap,
+            "check_in": tournament.check_in,
+            "move_seconds": clock.get("move_seconds"),
+            "bank_minutes": bank // 60 if bank else None,
+            "increment_seconds": clock.get("increment_seconds") if bank else None,
+            "on_timeout": clock.get("on_timeout", "random"),
+        }
+        super().__init__(*args, initial=initial, prefix="edit", **kwargs)
+        self.tournament = tournament
+        self.fields["tiebreaks"].initial = None  # the tournament's own, from ``initial``
+        self.fields["rounds"].help_text = "Never below the rounds already paired."
+        unused = []
+        if tournament.format == Tournament.Format.ELIMINATION:
+            unused.append("rounds")  # it runs to a champion
+        if tournament.mode == Tournament.Mode.ONLINE:
+            unused.append("round_minutes")
+        else:
+            unused += list(ClockForm.base_fields)
+        if started:
+            unused.append("cap")  # the field is set
+        if started or tournament.check_in_closed_at is not None:
+            unused.append("check_in")
+        for name in unused:
+            del self.fields[name]
+
+    clean_name = TournamentForm.clean_name
+    clean_bye_points = TournamentForm.clean_bye_points
+
+    def shown_clock_fields(self) -> list[forms.BoundField]:
+        """The clock's fields, for an online tournament (none at a venue)."""
+        return [self[name] for name in ClockForm.base_fields if name in self.fields]
+
+    def changes(self) -> dict[str, Any]:
+        """The settings changed, by their API names: the tie-breaks in the form's order
+        (none ticked: the usual ones), the clock as one setting."""
+        data = self.cleaned_data
+        out: dict[str, Any] = {}
+        for name in self.changed_data:
+            if name in ClockForm.base_fields:
+                out["time_control"] = self.time_control()
+            elif name == "tiebreaks":
+                chosen = set(data["tiebreaks"])
+                order = [n for n, _ in self.fields["tiebreaks"].choices if n in chosen]
+                out["tiebreaks"] = order or None
+            else:
+                out[name] = data[name]
+        return out

@@ -371,6 +371,9 @@ class Tournament(models.Model):
     )
     cap = models.PositiveSmallIntegerField(null=True, blank=True)  # most players; then a waitlist
     check_in = models.BooleanField(default=False)  # round 1 drops who has not checked in
+    # When an organiser closed check-in (or round 1 did): the no-shows dropped, their places
+    # given to waiting players who had checked in.
+    check_in_closed_at = models.DateTimeField(null=True, blank=True)
     # Bots (the house's and bot accounts, accounts.bots) may not enter.
     people_only = models.BooleanField(default=False)
     # Whether a player away from the board (accounts.vacations) stops the clock of their

@@ -61,6 +61,11 @@ def check_in_open(tournament: Tournament, user_id: int) -> None:
     )
 
 
+def check_in_closed(tournament: Tournament) -> None:
+    """Check-in is over: nobody's check-in waits any longer (the no-shows are dropped)."""
+    inbox.done(f"tournament:{tournament.pk}:check-in")
+
+
 def checked_in(tournament: Tournament, user_id: int) -> None:
     inbox.done(f"tournament:{tournament.pk}:check-in", user_ids=[user_id])
 

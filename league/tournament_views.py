@@ -26,10 +26,12 @@ from league.forms import (
     DropForm,
     PlayerForm,
     TableResultForm,
+    TournamentEditForm,
     TournamentForm,
 )
 from league.models import Entry, Table, Tournament
 from league.services import tournaments
+from league.tournament_log import log_lines
 from league.views import _refusal_status
 
 TIEBREAK_LABELS = {
@@ -185,11 +187,15 @@ def _tournament_page(
             "started": bool(live),
             "in_count": sum(1 for e in entries if selectors.in_field(e) and not e.dropped),
             "waitlist": [e.user.username for e in entries if e.waitlisted],
+            "waiting_here": [e.user.username for e in entries if e.waitlisted and e.checked_in],
             "not_checked_in": [
                 e.user.username
                 for e in entries
                 if not e.waitlisted and not e.dropped and not e.checked_in
             ],
+            # Who an organiser may check in: those with a place, and those waiting for one.
+            "to_check_in": [e.user.username for e in entries if not e.dropped and not e.checked_in],
+            "check_in_open": tournament.check_in and tournament.check_in_closed_at is None,
             "dropped_players": [e.user.username for e in entries if e.dropped],
             "bots": {e.user.username for e in entries if is_bot(e.user)},
             # Entered by an organiser and not yet answered: their games rate nobody meanwhile.
@@ -216,6 +222,13 @@ def _tournament_page(
             "drop_form": DropForm(players=playing),
             "error": error,
             "live": tournament.status == Tournament.Status.RUNNING,
+            # The organisers' own: the settings to edit and the tournament's log.
+            "edit_form": (
+                bound.get("edit") or TournamentEditForm(tournament=tournament, started=bool(live))
+            )
+            if viewer.organiser
+            else None,
+            "log": log_lines(tournament, tiebreaks=TIEBREAK_LABELS) if viewer.organiser else [],
         },
         status=status,
     )
@@ -546,6 +559,40 @@ def _check_in(tournament, request) -> str:
     return f"{entry.user.username} is checked in."
 
 
+@login_required
+@require_POST
+def tournament_edit(request, pk: int):
+    """The organisers' "Edit" form: the settings changed, as far as the state allows."""
+    tournament = visibility.tournament_or_404(pk, request.user)
+    started = selectors.live_rounds(tournament).exists()
+    form = TournamentEditForm(request.POST, tournament=tournament, started=started)
+    if not form.is_valid():
+        return _tournament_page(request, tournament, bound={"edit": form})
+
+    def edit() -> str:
+        changes = form.changes()
+        if not changes:
+            return "Nothing was changed."
+        tournaments.tournament_edit(tournament=tournament, changes=changes, by=request.user)
+        return "The tournament's settings are saved."
+
+    return _attempt(request, tournament, edit, form=form, key="edit", anchor="#edit")
+
+
+def _close_check_in(tournament, request) -> str:
+    promoted = tournaments.check_in_close(tournament=tournament, by=request.user)
+    if promoted:
+        return f"Check-in is closed. In from the waitlist: {', '.join(promoted)}."
+    return "Check-in is closed."
+
+
+def _seat(tournament, request) -> str:
+    entry = tournaments.entry_seat(
+        tournament=tournament, player=request.POST.get("player", ""), by=request.user
+    )
+    return f"{entry.user.username} has a place."
+
+
 def _round_start(tournament, request, number: int) -> str:
     round_ = tournaments.round_start(
         tournament=tournament,
@@ -630,6 +677,8 @@ tournament_fixed_table = _simple_post(_fixed_table, anchor="#organiser")
 tournament_reenter = _simple_post(_reenter, anchor="#organiser")
 tournament_register = _simple_post(_register)
 tournament_check_in = _simple_post(_check_in)
+tournament_check_in_close = _simple_post(_close_check_in, anchor="#registration")
+tournament_seat = _simple_post(_seat, anchor="#registration")
 tournament_round_start = _simple_post(_round_start, anchor="#rounds")
 
 

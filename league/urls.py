@@ -147,6 +147,13 @@ urlpatterns = [
         name="tournament-checkin",
     ),
     path(
+        "tournaments/<id:pk>/checkin/close/",
+        tournament_views.tournament_check_in_close,
+        name="tournament-checkin-close",
+    ),
+    path("tournaments/<id:pk>/seat/", tournament_views.tournament_seat, name="tournament-seat"),
+    path("tournaments/<id:pk>/edit/", tournament_views.tournament_edit, name="tournament-edit"),
+    path(
         "tournaments/<id:pk>/rounds/<id:number>/start/",
         tournament_views.tournament_round_start,
         name="tournament-round-start",

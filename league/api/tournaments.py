@@ -60,12 +60,28 @@ class TournamentListCreateApi(APIView):
 
 
 class TournamentDetailApi(APIView):
-    scopes = {"GET": READ}
+    """GET the tournament; PATCH changes its settings (organisers), as far as its state
+    allows (league.services.tournaments.editing)."""
+
+    scopes = {"GET": READ, "PATCH": ORGANISE}
     permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
     @extend_schema(responses=s.TournamentOut)
     def get(self, request, pk):
         return Response(_tournament_out(_tournament(pk, request.user)))
+
+    @extend_schema(request=s.TournamentIn(partial=True), responses={200: s.TournamentOut})
+    def patch(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.TournamentIn(data=request.data, partial=True)
+        body.is_valid(raise_exception=True)
+        # A setting the input does not know is passed on as sent: the service names it.
+        changes = {name: request.data[name] for name in request.data}
+        changes.update(body.validated_data)
+        tournament = tournaments.tournament_edit(
+            tournament=tournament, changes=changes, by=request.user
+        )
+        return Response(_tournament_out(tournament))
 
 
 class TournamentRoundsApi(APIView):
@@ -288,6 +304,33 @@ class TournamentCheckInApi(APIView):
         body.is_valid(raise_exception=True)
         player = body.validated_data.get("player", request.user.username)
         tournaments.entry_check_in(tournament=tournament, player=player, by=request.user)
+        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+
+
+class TournamentCheckInCloseApi(APIView):
+    """Close check-in before round 1 (organisers): the no-shows are dropped and their places
+    go to waiting players who checked in, in waitlist order."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=None, responses={200: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        tournaments.check_in_close(tournament=tournament, by=request.user)
+        return Response(_tournament_out(tournament))
+
+
+class TournamentSeatApi(APIView):
+    """Seat a waiting player before round 1, beyond the cap if need be (organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.PlayerNameIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournaments.entry_seat(tournament=tournament, by=request.user, **body.validated_data)
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
 

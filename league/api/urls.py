@@ -174,6 +174,16 @@ urlpatterns = [
         name="api-tournament-checkin",
     ),
     path(
+        "tournaments/<id:pk>/checkin/close/",
+        tournaments.TournamentCheckInCloseApi.as_view(),
+        name="api-tournament-checkin-close",
+    ),
+    path(
+        "tournaments/<id:pk>/seat/",
+        tournaments.TournamentSeatApi.as_view(),
+        name="api-tournament-seat",
+    ),
+    path(
         "tournaments/<id:pk>/cap/",
         tournaments.TournamentCapApi.as_view(),
         name="api-tournament-cap",

@@ -33,6 +33,7 @@ from league.models import (
     LeagueInvitation,
     Membership,
     Tournament,
+    TournamentEvent,
 )
 from league.selectors import is_league_organiser, is_tournament_organiser
 
@@ -435,6 +436,9 @@ def organiser_add(*, tournament: Tournament, player: Any, by: AbstractUser) -> A
     if tournament.organisers.filter(pk=user.pk).exists():
         raise Conflict(f"{user.username} organises {tournament.name} already")
     tournament.organisers.add(user)
+    TournamentEvent.objects.create(
+        tournament=tournament, kind="OrganiserAdded", actor=by, data={"player": user.username}
+    )
     return user
 
 
@@ -451,3 +455,6 @@ def organiser_remove(*, tournament: Tournament, player: Any, by: AbstractUser) -
     if tournament.organisers.count() == 1:
         raise Refused(f"{tournament.name} needs an organiser: add another before you remove them")
     tournament.organisers.remove(user)
+    TournamentEvent.objects.create(
+        tournament=tournament, kind="OrganiserRemoved", actor=by, data={"player": user.username}
+    )

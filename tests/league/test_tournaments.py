@@ -520,6 +520,7 @@ def test_a_twelve_player_swiss_and_top_cut_deep_vents_tournament_played_by_bots(
     assert log == {
         "TournamentCreated": 1,
         "CheckedIn": 11,
+        "CheckInClosed": 1,
         "EntryDropped": 2,
         "RoundPaired": 4,
         "StageStarted": 1,

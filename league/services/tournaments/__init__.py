@@ -14,6 +14,7 @@ The rooms, each importing only those before it:
 - ``pairings``: the next round's pairing, decided from the standings and the format;
 - ``rounds``: pairing a round (and again), and the end of the tournament;
 - ``drafts``: the organiser's desk: a round's draft, its edits, publishing it; fixed tables;
+- ``editing``: changing the settings after creation, as far as the state allows;
 - ``clock``: the round clock at a venue;
 - ``tables``: results of tables played on a table (report, confirm, override);
 - ``exports``: standings.csv and results.csv.
@@ -29,7 +30,9 @@ from league.services.tournaments.drafts import (
     draft_publish,
     entry_fix_table,
 )
+from league.services.tournaments.editing import tournament_edit
 from league.services.tournaments.entries import (
+    check_in_close,
     entry_accept,
     entry_add,
     entry_check_in,
@@ -37,6 +40,7 @@ from league.services.tournaments.entries import (
     entry_drop,
     entry_reenter,
     entry_register,
+    entry_seat,
     tournament_cap,
 )
 from league.services.tournaments.exports import results_csv, standings_csv
@@ -57,6 +61,7 @@ __all__ = [
     "draft_discard",
     "draft_edit",
     "draft_publish",
+    "check_in_close",
     "entry_accept",
     "entry_add",
     "entry_check_in",
@@ -65,6 +70,7 @@ __all__ = [
     "entry_fix_table",
     "entry_reenter",
     "entry_register",
+    "entry_seat",
     "results_csv",
     "round_pair",
     "round_repair",
@@ -76,6 +82,7 @@ __all__ = [
     "table_report",
     "tournament_cap",
     "tournament_create",
+    "tournament_edit",
     "tournaments_end_if_over",
     "why_not_repairable",
 ]

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.bots import is_bot
 from core import inputs
@@ -73,7 +74,12 @@ def _enter(tournament: Tournament, user, by) -> Entry:
     if started and tournament.top_cut and live_rounds(tournament).count() >= tournament.rounds:
         raise RuleViolation("the Swiss rounds are over: nobody can enter the top cut")
     entry = tournament.entries.filter(user=user).first()
-    if entry is not None and not (entry.dropped_after_round == 0 and not started):
+    # Entering again is for one who withdrew before round 1, or (late entry) one still in line
+    # when round 1 was paired: the waitlist ends there.
+    again = entry is not None and (
+        (entry.dropped_after_round == 0 and not started) or (entry.waitlisted and started)
+    )
+    if entry is not None and not again:
         raise RuleViolation(f"{user.username} has already entered")
     played = live_rounds(tournament).count()
     waitlisted = (
@@ -84,12 +90,13 @@ def _enter(tournament: Tournament, user, by) -> Entry:
     entry.entered_after_round = played
     entry.dropped_after_round = None
     entry.waitlisted = waitlisted
-    entry.checked_in = False
+    # Once check-in has closed, whoever enters is entered on the day, at the venue.
+    entry.checked_in = tournament.check_in_closed_at is not None
     entry.answer = _answer(user, by)
     entry.save()
     kind = "EntryWaitlisted" if waitlisted else "EntryAdded"
     _log(tournament, kind, by, {"player": user.username, "after_round": played})
-    if tournament.check_in and not waitlisted and not started:
+    if tournament.check_in and not entry.checked_in and not started:
         notices.check_in_open(tournament, user.pk)
     return entry
 
@@ -192,22 +199,107 @@ def entry_drop(*, tournament: Tournament, player: str, by: AbstractUser) -> Entr
     return entry
 
 
-def _promote(tournament: Tournament, by) -> None:
-    """Move waiting players up, first come first served, while the cap leaves room."""
+def _promote(tournament: Tournament, by, reason: str = "") -> list[str]:
+    """Move waiting players up, first come first served, while the cap leaves room; once
+    check-in has closed, only those who checked in (they are at the venue). Returns their
+    names."""
     room = None if tournament.cap is None else tournament.cap - _in_count(tournament)
     waiting = tournament.entries.select_related("user").filter(waitlisted=True).order_by("seed")
+    if tournament.check_in_closed_at is not None:
+        waiting = waiting.filter(checked_in=True)
+    promoted = []
     for entry in waiting if room is None else waiting[: max(room, 0)]:
         entry.waitlisted = False
         entry.save(update_fields=["waitlisted"])
-        _log(tournament, "EntryPromoted", by, {"player": entry.user.username})
-        notices.tell(
-            [entry.user_id],
-            "tournament",
-            f"A place came free in {tournament.name}: you are in",
-            notices.tournament_url(tournament),
+        name = entry.user.username
+        _log(
+            tournament,
+            "EntryPromoted",
+            by,
+            {"player": name, **({"reason": reason} if reason else {})},
         )
-        if tournament.check_in:
-            notices.check_in_open(tournament, entry.user_id)
+        _tell_in(tournament, entry, "A place came free")
+        promoted.append(name)
+    return promoted
+
+
+def _tell_in(tournament: Tournament, entry: Entry, why: str) -> None:
+    """Tell a player who was waiting that they are in (and to check in, if they must)."""
+    notices.tell(
+        [entry.user_id],
+        "tournament",
+        f"{why} in {tournament.name}: you are in",
+        notices.tournament_url(tournament),
+    )
+    if tournament.check_in and not entry.checked_in:
+        notices.check_in_open(tournament, entry.user_id)
+
+
+@transaction.atomic
+def entry_seat(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
+    """An organiser seats a waiting player before round 1, beyond the cap if it is full (the
+    cap stays: this is one exception, logged). Once check-in has closed they are checked in,
+    as the organiser has them at the venue."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    player = inputs.text(player, "player", 150)
+    entry = tournament.entries.select_related("user").filter(user__username=player).first()
+    if entry is None:
+        raise Refused(f"{player!r} has not entered this tournament")
+    if tournament.status == Tournament.Status.FINISHED:
+        raise RuleViolation("the tournament is over")
+    if _started(tournament):
+        raise RuleViolation("round 1 has been paired: enter a waiting player as a late entry")
+    if not entry.waitlisted:
+        raise RuleViolation(f"{player} is not waiting for a place")
+    beyond_cap = tournament.cap is not None and _in_count(tournament) >= tournament.cap
+    entry.waitlisted = False
+    entry.checked_in = entry.checked_in or tournament.check_in_closed_at is not None
+    entry.save(update_fields=["waitlisted", "checked_in"])
+    _log(tournament, "EntrySeated", by, {"player": player, "beyond_cap": beyond_cap})
+    _tell_in(tournament, entry, "An organiser gave you a place")
+    return entry
+
+
+@transaction.atomic
+def check_in_close(*, tournament: Tournament, by: AbstractUser) -> list[str]:
+    """An organiser closes check-in before pairing round 1, to see who is in: the players
+    who have not checked in are dropped, and their places go to waiting players who have,
+    in waitlist order. Returns the names promoted."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    if not tournament.check_in:
+        raise RuleViolation("this tournament has no check-in")
+    if _started(tournament):
+        raise RuleViolation("check-in closed when round 1 was paired")
+    if tournament.check_in_closed_at is not None:
+        raise RuleViolation("check-in is already closed")
+    return _close_check_in(tournament, by)
+
+
+def _close_check_in(tournament: Tournament, by) -> list[str]:
+    """Drop the no-shows, fill their places from the waitlist (those who came, in order),
+    and log it: by an organiser, or as round 1 is paired."""
+    dropped = []
+    for entry in tournament.entries.select_related("user").filter(
+        waitlisted=False, dropped_after_round__isnull=True, checked_in=False
+    ):
+        entry.dropped_after_round = 0
+        entry.save(update_fields=["dropped_after_round"])
+        name = entry.user.username
+        _log(
+            tournament,
+            "EntryDropped",
+            by,
+            {"player": name, "after_round": 0, "reason": "not checked in"},
+        )
+        dropped.append(name)
+    tournament.check_in_closed_at = timezone.now()
+    tournament.save(update_fields=["check_in_closed_at"])
+    promoted = _promote(tournament, by, "a place freed at check-in")
+    _log(tournament, "CheckInClosed", by, {"dropped": dropped, "promoted": promoted})
+    notices.check_in_closed(tournament)
+    return promoted
 
 
 @transaction.atomic
@@ -258,8 +350,9 @@ def entry_check_in(*, tournament: Tournament, player: str, by: AbstractUser) -> 
         raise RuleViolation("this tournament has no check-in")
     if _started(tournament):
         raise RuleViolation("check-in closed when round 1 was paired")
-    if entry.waitlisted:
-        raise RuleViolation(f"{player} is waiting for a place and cannot check in yet")
+    if tournament.check_in_closed_at is not None:
+        raise RuleViolation("check-in is closed: an organiser may still give you a place")
+    # A waiting player checks in too: at the venue, they take a place a no-show leaves.
     if entry.dropped:
         raise RuleViolation(f"{player} has withdrawn")
     if entry.checked_in:

@@ -26,6 +26,7 @@ from league.selectors import (
 )
 from league.services.tournaments.common import _log, _player, _require_organiser, _stage_of
 from league.services.tournaments.elimination import _cut_seeds, _finishing_order
+from league.services.tournaments.entries import _close_check_in
 from league.services.tournaments.pairings import _next_pairing
 from league.tournament_spec import check_field
 from league.webhooks import outbox
@@ -130,23 +131,14 @@ def _publish(
 
 
 def _close_registration(tournament: Tournament, by) -> None:
-    """Before round 1: with check-in, drop whoever has not checked in; then the field must
-    seat a round (and hold the top cut). Raises, changing nothing, if it cannot."""
+    """Before round 1: with check-in, close it unless an organiser has (the no-shows dropped,
+    their places given to waiting players who checked in); then the field must seat a round
+    (and hold the top cut). Raises, changing nothing, if it cannot."""
+    if tournament.check_in and tournament.check_in_closed_at is None:
+        _close_check_in(tournament, by)
     waiting = [
         e for e in tournament.entries.select_related("user") if not e.waitlisted and not e.dropped
     ]
-    if tournament.check_in:
-        for entry in waiting:
-            if not entry.checked_in:
-                entry.dropped_after_round = 0
-                entry.save(update_fields=["dropped_after_round"])
-                _log(
-                    tournament,
-                    "EntryDropped",
-                    by,
-                    {"player": entry.user.username, "after_round": 0, "reason": "not checked in"},
-                )
-        waiting = [e for e in waiting if e.checked_in]
     if len(waiting) < 2:
         raise RuleViolation(
             f"round 1 needs at least two players{' checked in' if tournament.check_in else ''};"
