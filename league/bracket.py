@@ -183,20 +183,29 @@ class Bracket:
             state.order = list(order)
             state.through = list(order[: self.going_through(state.round, state.table)])
 
+    def next_round(
+        self, played: Sequence[Sequence[Sequence[str]]], dropped: Mapping[str, int] = {}
+    ) -> list[TableState] | None:
+        """The tables of the next round to play, with the walkovers beside them; None once the
+        bracket is decided (the champion is known, or nobody is left)."""
+        for row in self.resolve(played, dropped):
+            if any(s.status == "to play" for s in row):
+                return row
+        return None
+
     def round_to_play(
         self, played: Sequence[Sequence[Sequence[str]]], dropped: Mapping[str, int] = {}
     ) -> tuple[list[list[str]], list[str]] | None:
         """The next round to play: its tables' players in place order, and who goes through it
-        without playing (a bye in round 1, or a walkover). None once the bracket is decided
-        (the champion is known, or nobody is left)."""
-        for r, row in enumerate(self.resolve(played, dropped)):
-            if any(s.status == "to play" for s in row):
-                through = [p for s in row if s.status == "walkover" for p in s.through if p]
-                return (
-                    [[p for p in s.players if p] for s in row if s.status == "to play"],
-                    (self.byes if r == 0 else []) + through,
-                )
-        return None
+        without playing (a bye in round 1, or a walkover). None once the bracket is decided."""
+        row = self.next_round(played, dropped)
+        if row is None:
+            return None
+        through = [p for s in row if s.status == "walkover" for p in s.through if p]
+        return (
+            [[p for p in s.players if p] for s in row if s.status == "to play"],
+            (self.byes if row[0].round == 0 else []) + through,
+        )
 
     def champion(
         self, played: Sequence[Sequence[Sequence[str]]], dropped: Mapping[str, int] = {}

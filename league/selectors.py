@@ -490,6 +490,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "top_cut": tournament.top_cut,
         "avoid_club_rounds": tournament.avoid_club_rounds,
         "round_minutes": tournament.round_minutes,
+        "elimination_ties": tournament.elimination_ties,
         "season": tournament.season.name if tournament.season else None,
         "champion": tournament_champion(tournament),
     }

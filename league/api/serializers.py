@@ -572,6 +572,13 @@ class TournamentIn(serializers.Serializer):
         default=None,
         help_text="table mode: the length of a round's clock (rounds/<n>/start/)",
     )
+    elimination_ties = serializers.ChoiceField(
+        choices=["playoff", "seed", "score"],
+        default="playoff",
+        help_text="elimination and top cut: a tie across the line of who goes through is played"
+        " off (the report gives the order, or an organiser records it: tables/<t>/tiebreak/),"
+        " or goes to the higher seed, or to the higher score then the higher seed",
+    )
     season = Text(
         required=False,
         allow_null=True,
@@ -702,6 +709,7 @@ class TournamentOut(serializers.Serializer):
     top_cut = serializers.IntegerField()
     avoid_club_rounds = serializers.IntegerField()
     round_minutes = serializers.IntegerField(allow_null=True)
+    elimination_ties = serializers.ChoiceField(choices=["playoff", "seed", "score"])
     season = serializers.CharField(allow_null=True)
     champion = serializers.CharField(
         allow_null=True, help_text="once finished: the final's winner, or the top standing"

@@ -466,6 +466,7 @@ def test_a_twelve_player_swiss_and_top_cut_deep_vents_tournament_played_by_bots(
         players=bots,
         top_cut=4,
         check_in=True,
+        elimination_ties="score",  # bots play nothing off
     )
     assert response.status_code == 201, response.json()
     tid = response.json()["id"]

@@ -1,7 +1,21 @@
-"""Elimination rounds and the top cut: who goes through, in what order."""
+"""Elimination rounds and the top cut: the bracket (league.bracket), drawn once from the seeds
+when its first round is paired and stored on the tournament, then filled from the results.
+
+One path for every knockout stage: "these seeds, best first, go into a bracket". An
+elimination event's seeds are its players in seed order; a Swiss event's top cut takes the top
+of the standings. Who goes through a table is decided by its ranks, and a tie across the line
+by the event's rule (``elimination_ties``): played off (the report gives the order, or an
+organiser decides it, a ``TableTiebroken`` event), the higher seed, or the higher score then
+the higher seed. Never the seat order.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from core.errors import RuleViolation
+from league import bracket as brackets
 from league import pairing
 from league.models import (
     Round,
@@ -9,10 +23,13 @@ from league.models import (
     Tournament,
 )
 from league.selectors import (
+    live_rounds,
     seat_names,
     tournament_standings,
 )
-from league.services.tournaments.common import _active_players
+from league.services.tournaments.common import _active_players, _log
+
+TIE_REFUSED = "a tie for the place that goes through must be played off: report the order"
 
 
 def _cut_seeds(tournament: Tournament) -> list[str]:
@@ -22,26 +39,178 @@ def _cut_seeds(tournament: Tournament) -> list[str]:
     return rows[: tournament.top_cut]
 
 
-def _elimination_next(tournament: Tournament, last: Round, players, seats_had, rng):
-    ranked = [
-        _finishing_order(t)
-        for t in last.tables.select_related("game").prefetch_related("game__seats__user")
-    ]
-    # A bye goes through, as the winner of a table of one.
-    ranked += [[e.user.username] for e in last.byes.select_related("user")]
-    playing = set(players)
-    ranked = [[p for p in table if p in playing] for table in ranked]
-    return pairing.elimination_round(
-        [t for t in ranked if t],
-        tournament.advance,
-        tournament.table_size,
-        first_seats=seats_had,
-        rng=rng,
+def _bracket_rounds(tournament: Tournament, done: Sequence[Round]) -> list[Round]:
+    """The rounds of ``done`` played in the bracket."""
+    if tournament.format == Tournament.Format.ELIMINATION:
+        return list(done)
+    return [r for r in done if r.stage == "cut"]
+
+
+def _drawn(tournament: Tournament, done: Sequence[Round]) -> brackets.Bracket:
+    """The bracket: as stored once its first round is played; before, drawn from the seeds."""
+    if _bracket_rounds(tournament, done) and tournament.bracket:
+        return brackets.Bracket.from_json(tournament.bracket)
+    if tournament.format == Tournament.Format.ELIMINATION:
+        seeds = _active_players(tournament, len(done) + 1)
+    else:
+        seeds = _cut_seeds(tournament)
+    return brackets.plan(seeds, tournament.table_size, tournament.advance)
+
+
+def _bracket_draw(tournament: Tournament, done: Sequence[Round], by) -> None:
+    """Store (and log) the bracket as its first round is paired (or paired again)."""
+    if _bracket_rounds(tournament, done):
+        return
+    tournament.bracket = _drawn(tournament, done).to_json()
+    tournament.save(update_fields=["bracket"])
+    _log(tournament, "BracketDrawn", by, {"round": len(done) + 1, "bracket": tournament.bracket})
+
+
+def _bracket_pairing(tournament: Tournament, done: Sequence[Round], seats_had) -> Any:
+    """The next round of the bracket (a ``pairing.Pairing``: its tables, and who goes through
+    without playing), or None once it is decided. RuleViolation naming the table for a tie
+    across the line that must be played off."""
+    drawn = _drawn(tournament, done)
+    played, dropped = _filled(tournament, drawn, done)
+    nxt = drawn.round_to_play(played, dropped)
+    if nxt is None:
+        return None
+    tables, through = nxt
+    return pairing.Pairing(
+        tables=[pairing.seat_order(table, seats_had) for table in tables], byes=through
     )
 
 
-def _finishing_order(table: Table) -> list[str]:
+def _bracket_champion(tournament: Tournament, done: Sequence[Round]) -> str | None:
+    drawn = _drawn(tournament, done)
+    return drawn.champion(*_filled(tournament, drawn, done))
+
+
+def _bracket_placings(tournament: Tournament, done: Sequence[Round]) -> list[tuple[int, int, str]]:
+    """Final placings: the bracket's, then (after a top cut) the Swiss standings for the rest."""
+    drawn = _drawn(tournament, done)
+    placings = drawn.placings(*_filled(tournament, drawn, done))
+    if tournament.format == Tournament.Format.SWISS:
+        placed = set(drawn.seeds)
+        for row in tournament_standings(tournament):
+            if row["player"] not in placed:
+                placings.append((len(placings) + 1, len(placings) + 1, row["player"]))
+    return placings
+
+
+def _bracket_state(tournament: Tournament, done: Sequence[Round]):
+    """The drawn bracket and every table's state (league.bracket.TableState), for the pages."""
+    drawn = _drawn(tournament, done)
+    played, dropped = _filled(tournament, drawn, done, strict=False)
+    return drawn, drawn.resolve(played, dropped)
+
+
+def _filled(
+    tournament: Tournament, drawn: brackets.Bracket, done: Sequence[Round], *, strict: bool = True
+) -> tuple[list[list[list[str]]], dict[str, int]]:
+    """What the bracket is filled from: each round played's finishing orders (ties settled by
+    the event's rule), and the players who dropped out with how many of its rounds had been
+    played when they did. With ``strict`` false, a round with a table not finished (or a tie
+    not yet played off) ends what is read, so a page can show the bracket as it stands."""
+    rounds = _bracket_rounds(tournament, done)
+    numbers = [r.number for r in rounds]
+    dropped = {
+        e.user.username: sum(n <= e.dropped_after_round for n in numbers)
+        for e in tournament.entries.select_related("user")
+        if e.dropped_after_round is not None
+    }
+    broken = _tiebreaks(tournament)
+    played: list[list[list[str]]] = []
+    for round_ in rounds:
+        nxt = drawn.next_round(played, dropped)
+        tables = list(round_.tables.select_related("game").prefetch_related("game__seats__user"))
+        if nxt is None or any(not t.game.result for t in tables):
+            if strict and nxt is not None:
+                raise RuleViolation(f"round {round_.number} is not complete yet")
+            break
+        going = _lines(drawn, nxt)
+        try:
+            played.append(
+                [
+                    _finishing_order(
+                        tournament,
+                        table,
+                        drawn,
+                        going.get(frozenset(seat_names(table.game)), 1),
+                        broken.get((round_.number, table.number)),
+                    )
+                    for table in tables
+                ]
+            )
+        except RuleViolation:
+            if strict:
+                raise
+            break
+    return played, dropped
+
+
+def _lines(drawn: brackets.Bracket, row: list[brackets.TableState]) -> dict[frozenset, int]:
+    """How many go through each table to play in ``row`` (the final: its winner), by players."""
+    return {
+        frozenset(p for p in s.players if p): drawn.going_through(s.round, s.table)
+        for s in row
+        if s.status == "to play"
+    }
+
+
+def _tiebreaks(tournament: Tournament) -> dict[tuple[int, int], list[str]]:
+    """The organisers' decisions of ties, by (round, table): the latest stands."""
+    return {
+        (e.data["round"], e.data["table"]): e.data["order"]
+        for e in tournament.log.filter(kind="TableTiebroken").order_by("pk")
+    }
+
+
+def _finishing_order(
+    tournament: Tournament,
+    table: Table,
+    drawn: brackets.Bracket,
+    going: int,
+    decided: list[str] | None = None,
+) -> list[str]:
+    """The table's players, best first: by rank; a tie by the event's rule (a played-off tie
+    across the line, not yet decided, raises RuleViolation naming the table)."""
+    if decided is not None:
+        return list(decided)
     names = seat_names(table.game)
-    ranks = [r["rank"] for r in table.game.result]
-    scores = [r["score"] if r["score"] is not None else float("-inf") for r in table.game.result]
-    return [names[i] for i in sorted(range(len(names)), key=lambda i: (ranks[i], -scores[i], i))]
+    ranks = {names[i]: r["rank"] for i, r in enumerate(table.game.result)}
+    scores = {
+        names[i]: r["score"] if r["score"] is not None else float("-inf")
+        for i, r in enumerate(table.game.result)
+    }
+    seed = {player: i for i, player in enumerate(drawn.seeds)}
+    rule = tournament.elimination_ties
+    if rule == Tournament.EliminationTies.SCORE:
+        order = sorted(names, key=lambda p: (ranks[p], -scores[p], seed.get(p, len(seed))))
+    else:
+        order = sorted(names, key=lambda p: (ranks[p], seed.get(p, len(seed))))
+    if rule == Tournament.EliminationTies.PLAYOFF and tied_across(
+        [ranks[p] for p in order], going
+    ):
+        raise RuleViolation(
+            f"round {table.round.number}, table {table.number} is tied for the place that goes"
+            " through: it must be played off, and an organiser records the order (tiebreak)"
+        )
+    return order
+
+
+def tied_across(ranks: Sequence[int], going: int) -> bool:
+    """Whether ``ranks`` (sorted) tie across the line after the first ``going``."""
+    ranks = sorted(ranks)
+    return 0 < going < len(ranks) and ranks[going - 1] == ranks[going]
+
+
+def table_line(tournament: Tournament, table: Table) -> int | None:
+    """How many go through ``table`` if it is one of a bracket (the final: 1), else None."""
+    round_ = table.round
+    if tournament.format != Tournament.Format.ELIMINATION and round_.stage != "cut":
+        return None
+    done = [r for r in live_rounds(tournament) if r.number < round_.number]
+    drawn = _drawn(tournament, [*done, round_])
+    row = drawn.next_round(*_filled(tournament, drawn, done))
+    return None if row is None else _lines(drawn, row).get(frozenset(seat_names(table.game)))
