@@ -168,14 +168,17 @@ class Bracket:
             state.status = "to play"
 
     def _settle(self, row: list[TableState], orders: Sequence[Sequence[str]]) -> None:
-        """Settle the tables of a round from the finishing orders of its tables."""
+        """Settle the tables of a round from the finishing orders of its tables (a table
+        without one, in a round still being played, stays to play)."""
         by_player = {p: order for order in orders for p in order}
         for state in row:
             if state.status != "to play":
                 continue
             present = [p for p in state.players if p is not None]
             order = by_player.get(present[0])
-            if order is None or sorted(order) != sorted(present):
+            if order is None:
+                continue
+            if sorted(order) != sorted(present):
                 raise ValueError(
                     f"round {state.round + 1}: no result for the table of {', '.join(present)}"
                 )
@@ -301,8 +304,7 @@ def round_sizes(players: int, table_size: int, advance: int) -> list[list[int]]:
         if best is not None:
             return [list(sizes) for sizes in best[1]]
     raise ValueError(
-        f"no bracket fits {players} players at tables of {table_size} with {advance} going"
-        " through"
+        f"no bracket fits {players} players at tables of {table_size} with {advance} going through"
     )
 
 

@@ -504,6 +504,28 @@ def tournament_champion(tournament: Tournament) -> str | None:
     return end.data.get("champion") if end else None
 
 
+def tournament_placings(tournament: Tournament) -> list[dict[str, Any]]:
+    """The final placings the end of an elimination event or top cut logged, best first:
+    ``[{"place", "to", "player"}]`` (``to`` past ``place`` when shared); empty otherwise."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return []
+    end = tournament.log.filter(kind="TournamentFinished").order_by("-pk").first()
+    return list(end.data.get("placings", [])) if end else []
+
+
+def with_places(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Standings rows with each player's final ``place`` and ``place_to`` (None without)."""
+    places = {p["player"]: p for p in tournament_placings(tournament)}
+    return [
+        {
+            **row,
+            "place": places[row["player"]]["place"] if row["player"] in places else None,
+            "place_to": places[row["player"]]["to"] if row["player"] in places else None,
+        }
+        for row in rows
+    ]
+
+
 # -- a league's own standings ---------------------------------------------------------------------
 
 STANDINGS_COLUMNS = ("player", "games", "wins", "points", "average_place", "elo")

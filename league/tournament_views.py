@@ -203,9 +203,102 @@ def _tournament_page(
             "drop_form": DropForm(players=playing),
             "error": error,
             "live": tournament.status == Tournament.Status.RUNNING,
+            "bracket": bracket_shown(tournament),
+            "placings": placings_shown(tournament),
+            "ties": TIE_WORDS[tournament.elimination_ties],
         },
         status=status,
     )
+
+
+TIE_WORDS = {
+    Tournament.EliminationTies.PLAYOFF: "played off: the report gives the order, or an"
+    " organiser records the play-off",
+    Tournament.EliminationTies.SEED: "the higher seed goes through",
+    Tournament.EliminationTies.SCORE: "the higher score goes through, then the higher seed",
+}
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+def placings_shown(tournament: Tournament) -> list[dict[str, str]]:
+    """The final placings in words: 1st, 2nd, 3rd–4th, ..."""
+    return [
+        {
+            "place": ordinal(p["place"])
+            + (f"–{ordinal(p['to'])}" if p["to"] != p["place"] else ""),
+            "player": p["player"],
+        }
+        for p in selectors.tournament_placings(tournament)
+    ]
+
+
+def bracket_shown(tournament: Tournament) -> dict[str, Any] | None:
+    """The bracket (tournaments.tournament_bracket) in the games' words: who holds each place
+    or where it comes from, who went through, walkovers and byes."""
+    bracket = tournaments.tournament_bracket(tournament)
+    if bracket is None:
+        return None
+    names = {r["round"]: r["name"] for r in bracket["rounds"]}
+    rounds = []
+    for round_ in bracket["rounds"]:
+        tables = []
+        for index, table in enumerate(round_["tables"], start=1):
+            places = []
+            for place in table["places"]:
+                source = place["from"]
+                if place["player"] is not None:
+                    note = "bye in round 1" if "seed" in source and round_["round"] > 1 else ""
+                    text = place["player"]
+                elif not table["decided"]:
+                    text = "to be decided"
+                    note = (
+                        f"{ordinal(source['place'])} of {names[source['round']].lower()},"
+                        f" match {source['bracket_table']}"
+                        if "seed" not in source
+                        else ""
+                    )
+                else:
+                    text, note = "empty place", "withdrew"
+                places.append(
+                    {
+                        "text": text,
+                        "note": note,
+                        "through": place["player"] is not None
+                        and place["player"] in table["through"],
+                        "empty": place["player"] is None,
+                    }
+                )
+            tables.append(
+                {
+                    "match": index,
+                    "table": table["table"],
+                    "status": table["status"],
+                    "words": _bracket_status(table),
+                    "places": places,
+                }
+            )
+        rounds.append({"name": round_["name"], "number": round_["number"], "tables": tables})
+    return {"rounds": rounds, "byes": bracket["byes"], "drawn": bracket["drawn"]}
+
+
+def _bracket_status(table: dict[str, Any]) -> str:
+    through = [p for p in table["through"] if p]
+    if table["status"] == "walkover":
+        return f"walkover: {', '.join(through)} through" if through else "nobody left"
+    if table["status"] == "played":
+        return (
+            f"{', '.join(through)} through"
+            if table["going_through"] > 1 or len(through) != 1
+            else f"won by {through[0]}"
+        )
+    if table["status"] == "to play":
+        return "to play"
+    return "waiting for the tables before"
 
 
 class _TableUrls:
@@ -616,6 +709,7 @@ def tournament_print(request, pk: int, number: int):
             "name": game_name(tournament.slug),
             "round": selectors.round_out(round_),
             "bid": bool(tournament.options.get("starting_bid")),
+            "bracket": bracket_shown(tournament),
         },
     )
 

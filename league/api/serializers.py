@@ -733,3 +733,25 @@ class StandingOut(serializers.Serializer):
     wins = serializers.IntegerField()
     byes = serializers.IntegerField()
     dropped = serializers.BooleanField()
+    place = serializers.IntegerField(
+        allow_null=True,
+        help_text="after an elimination event or a top cut: the final placing (1 the champion),"
+        " shared up to place_to by those who went out together; else null",
+    )
+    place_to = serializers.IntegerField(allow_null=True)
+
+
+class TiebreakIn(serializers.Serializer):
+    order = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        min_length=2,
+        max_length=4,
+        help_text="the table's players, best first: the play-off's result or the organiser's"
+        " decision; it keeps the game's ranks, changing only the order of tied players",
+    )
+
+
+class TiebreakOut(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    order = serializers.ListField(child=serializers.CharField())

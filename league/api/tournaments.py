@@ -292,8 +292,42 @@ class StandingsApi(APIView):
 
     @extend_schema(responses=s.StandingOut(many=True))
     def get(self, request, pk):
-        rows = selectors.tournament_standings(_tournament(pk, request.user))
+        tournament = _tournament(pk, request.user)
+        rows = selectors.with_places(tournament, selectors.tournament_standings(tournament))
         return Response(s.StandingOut(rows, many=True).data)
+
+
+class TableTiebreakApi(APIView):
+    """An organiser records who goes through a bracket's table tied across the line."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.TiebreakIn, responses={201: s.TiebreakOut})
+    def post(self, request, pk, table):
+        tournament = _tournament(pk, request.user)
+        body = s.TiebreakIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        decided = tournaments.table_tiebreak(
+            tournament=tournament,
+            table=tournaments.table_get(tournament, table),
+            by=request.user,
+            order=body.validated_data["order"],
+        )
+        return Response(s.TiebreakOut(decided).data, status=status.HTTP_201_CREATED)
+
+
+class BracketApi(APIView):
+    """The bracket of an elimination event or top cut, as it stands (docs/api.md)."""
+
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        bracket = tournaments.tournament_bracket(_tournament(pk, request.user))
+        if bracket is None:
+            raise UnknownName("this tournament has no bracket")
+        return Response(bracket)
 
 
 class CsvApi(APIView):

@@ -4,20 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0012_league_webhooks'),
+        ("league", "0012_league_webhooks"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='bracket',
+            model_name="tournament",
+            name="bracket",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='elimination_ties',
-            field=models.CharField(choices=[('playoff', 'Playoff'), ('seed', 'Seed'), ('score', 'Score')], default='playoff', max_length=8),
+            model_name="tournament",
+            name="elimination_ties",
+            field=models.CharField(
+                choices=[("playoff", "Playoff"), ("seed", "Seed"), ("score", "Score")],
+                default="playoff",
+                max_length=8,
+            ),
         ),
     ]

@@ -116,7 +116,9 @@ def test_drops_leaving_one_player_make_them_champion():
     assert bracket.placings(played, dropped)[0] == (1, 1, "s1")
 
 
-@pytest.mark.parametrize(("table_size", "advance"), [(2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (4, 3)])
+@pytest.mark.parametrize(
+    ("table_size", "advance"), [(2, 1), (3, 1), (3, 2), (4, 1), (4, 2), (4, 3)]
+)
 def test_random_events_with_drops_in_every_round_always_crown_one_champion(table_size, advance):
     rng = random.Random(table_size * 10 + advance)
     for _ in range(60):

@@ -390,7 +390,7 @@ def test_csv_exports(organiser, api_for, players):
     )
     assert standings[0] == [
         "position", "player", "points", "buchholz", "score", "share", "wins", "head_to_head",
-        "games", "byes", "dropped",
+        "games", "byes", "dropped", "place",
     ]  # fmt: skip
     assert len(set(standings[0])) == len(standings[0]), "no column twice (wins was)"
     assert len(standings) == 5 and standings[1][2] == "1"

@@ -10,11 +10,12 @@ The rooms, each importing only those before it:
 - ``common``: entrants by name, the tournament's log, who may act;
 - ``creating``: a tournament from its checked spec;
 - ``entries``: entering, registering, answering, dropping, re-entering, check-in, the cap;
-- ``elimination``: who goes through an elimination round or into the top cut;
+- ``elimination``: the bracket of an elimination event or top cut, and who goes through;
 - ``pairings``: the next round's pairing, decided from the standings and the format;
 - ``rounds``: pairing a round (and again), and the end of the tournament;
 - ``clock``: the round clock at a venue;
-- ``tables``: results of tables played on a table (report, confirm, override);
+- ``tables``: results of tables played on a table (report, confirm, override), and ties
+  at a bracket's table broken by an organiser;
 - ``exports``: standings.csv and results.csv.
 
 Callers use the names this package exports.
@@ -22,6 +23,7 @@ Callers use the names this package exports.
 
 from league.services.tournaments.clock import round_start
 from league.services.tournaments.creating import tournament_create
+from league.services.tournaments.elimination import tournament_bracket
 from league.services.tournaments.entries import (
     entry_accept,
     entry_add,
@@ -44,6 +46,7 @@ from league.services.tournaments.tables import (
     table_get,
     table_override,
     table_report,
+    table_tiebreak,
 )
 
 __all__ = [
@@ -63,6 +66,8 @@ __all__ = [
     "table_get",
     "table_override",
     "table_report",
+    "table_tiebreak",
+    "tournament_bracket",
     "tournament_cap",
     "tournament_create",
     "tournaments_end_if_over",

@@ -123,15 +123,16 @@ def _filled(
     played: list[list[list[str]]] = []
     for round_ in rounds:
         nxt = drawn.next_round(played, dropped)
-        tables = list(round_.tables.select_related("game").prefetch_related("game__seats__user"))
-        if nxt is None or any(not t.game.result for t in tables):
-            if strict and nxt is not None:
-                raise RuleViolation(f"round {round_.number} is not complete yet")
+        if nxt is None:
             break
+        tables = list(round_.tables.select_related("game").prefetch_related("game__seats__user"))
         going = _lines(drawn, nxt)
-        try:
-            played.append(
-                [
+        orders = []
+        for table in tables:
+            try:
+                if not table.game.result:
+                    raise RuleViolation(f"round {round_.number} is not complete yet")
+                orders.append(
                     _finishing_order(
                         tournament,
                         table,
@@ -139,13 +140,13 @@ def _filled(
                         going.get(frozenset(seat_names(table.game)), 1),
                         broken.get((round_.number, table.number)),
                     )
-                    for table in tables
-                ]
-            )
-        except RuleViolation:
-            if strict:
-                raise
-            break
+                )
+            except RuleViolation:
+                if strict:
+                    raise
+        played.append(orders)
+        if len(orders) < len(tables):
+            break  # a round still being played (or a tie to play off) ends what is known
     return played, dropped
 
 
@@ -189,9 +190,7 @@ def _finishing_order(
         order = sorted(names, key=lambda p: (ranks[p], -scores[p], seed.get(p, len(seed))))
     else:
         order = sorted(names, key=lambda p: (ranks[p], seed.get(p, len(seed))))
-    if rule == Tournament.EliminationTies.PLAYOFF and tied_across(
-        [ranks[p] for p in order], going
-    ):
+    if rule == Tournament.EliminationTies.PLAYOFF and tied_across([ranks[p] for p in order], going):
         raise RuleViolation(
             f"round {table.round.number}, table {table.number} is tied for the place that goes"
             " through: it must be played off, and an organiser records the order (tiebreak)"
@@ -214,3 +213,83 @@ def table_line(tournament: Tournament, table: Table) -> int | None:
     drawn = _drawn(tournament, [*done, round_])
     row = drawn.next_round(*_filled(tournament, drawn, done))
     return None if row is None else _lines(drawn, row).get(frozenset(seat_names(table.game)))
+
+
+def tournament_bracket(tournament: Tournament) -> dict[str, Any] | None:
+    """The bracket as it stands, for the page and the API (docs/api.md says the shape); before
+    its first round, as it would be drawn now. None for an event without one."""
+    if tournament.format != Tournament.Format.ELIMINATION and not tournament.top_cut:
+        return None
+    done = list(live_rounds(tournament))
+    rounds = _bracket_rounds(tournament, done)
+    try:
+        drawn, states = _bracket_state(tournament, done)
+    except ValueError:
+        return None  # a field no bracket fits yet (open entry still filling)
+    playing = iter(rounds)
+    out_rounds = []
+    for r, row in enumerate(states):
+        service = (
+            next(playing, None) if any(s.status in ("played", "to play") for s in row) else None
+        )
+        tables = {
+            frozenset(seat_names(t.game)): t.number
+            for t in (
+                service.tables.select_related("game").prefetch_related("game__seats__user")
+                if service
+                else []
+            )
+        }
+        out_rounds.append(
+            {
+                "round": r + 1,
+                "name": _round_name(r, len(states)),
+                "number": service.number if service else None,
+                "tables": [_table_out(drawn, state, tables) for state in row],
+            }
+        )
+    return {
+        "drawn": bool(rounds),
+        "table_size": drawn.table_size,
+        "advance": drawn.advance,
+        "seeds": list(drawn.seeds),
+        "byes": drawn.byes,
+        "rounds": out_rounds,
+        "champion": states[-1][0].through[0]
+        if states[-1][0].status in ("played", "walkover")
+        else None,
+    }
+
+
+def _round_name(r: int, count: int) -> str:
+    if r == count - 1:
+        return "Final"
+    if r == count - 2:
+        return "Semi-finals"
+    return f"Round {r + 1}"
+
+
+def _table_out(drawn: brackets.Bracket, state: brackets.TableState, numbers) -> dict[str, Any]:
+    present = frozenset(p for p in state.players if p)
+    return {
+        "bracket_table": state.table + 1,
+        "table": numbers.get(present) if state.status in ("played", "to play") else None,
+        "status": state.status,
+        "decided": state.decided,
+        "going_through": drawn.going_through(state.round, state.table),
+        "places": [
+            {
+                "player": player if state.decided else None,
+                "from": {"seed": place.seed + 1}
+                if place.seed is not None
+                else {
+                    "round": place.round + 1,
+                    "bracket_table": place.table + 1,
+                    "place": place.place + 1,
+                },
+            }
+            for place, player in zip(state.places, state.players)
+        ],
+        "order": state.order,
+        "through": state.through,
+    }
