@@ -257,8 +257,8 @@ def bracket_shown(tournament: Tournament) -> dict[str, Any] | None:
                 elif not table["decided"]:
                     text = "to be decided"
                     note = (
-                        f"{ordinal(source['place'])} of {names[source['round']].lower()},"
-                        f" match {source['bracket_table']}"
+                        f"{'winner' if source['place'] == 1 else ordinal(source['place'])}"
+                        f" of match {source['bracket_table']}, {names[source['round']].lower()}"
                         if "seed" not in source
                         else ""
                     )
@@ -280,9 +280,15 @@ def bracket_shown(tournament: Tournament) -> dict[str, Any] | None:
                     "status": table["status"],
                     "words": _bracket_status(table),
                     "places": places,
+                    "table_id": table["table_id"],
+                    "players": [p["player"] for p in table["places"] if p["player"]],
                 }
             )
-        rounds.append({"name": round_["name"], "number": round_["number"], "tables": tables})
+        name = round_["name"]
+        if round_["number"] is not None:
+            special = name in ("Final", "Semi-finals")
+            name = f"Round {round_['number']}" + (f" · {name}" if special else "")
+        rounds.append({"name": name, "tables": tables})
     return {"rounds": rounds, "byes": bracket["byes"], "drawn": bracket["drawn"]}
 
 
@@ -298,6 +304,8 @@ def _bracket_status(table: dict[str, Any]) -> str:
         )
     if table["status"] == "to play":
         return "to play"
+    if table["status"] == "tied":
+        return "tied for the place that goes through: to be played off"
     return "waiting for the tables before"
 
 
@@ -617,6 +625,19 @@ tournament_reenter = _simple_post(_reenter, anchor="#organiser")
 tournament_register = _simple_post(_register)
 tournament_check_in = _simple_post(_check_in)
 tournament_round_start = _simple_post(_round_start, anchor="#rounds")
+
+
+def _tiebreak(tournament, request, table: int) -> str:
+    decided = tournaments.table_tiebreak(
+        tournament=tournament,
+        table=tournaments.table_get(tournament, table),
+        by=request.user,
+        order=request.POST.getlist("order"),
+    )
+    return f"Table {decided['table']}: the play-off's order is {', '.join(decided['order'])}."
+
+
+tournament_tiebreak = _simple_post(_tiebreak, anchor="#bracket")
 
 
 @login_required

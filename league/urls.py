@@ -127,6 +127,11 @@ urlpatterns = [
         name="tournament-checkin",
     ),
     path(
+        "tournaments/<id:pk>/tables/<id:table>/tiebreak/",
+        tournament_views.tournament_tiebreak,
+        name="tournament-tiebreak",
+    ),
+    path(
         "tournaments/<id:pk>/rounds/<id:number>/start/",
         tournament_views.tournament_round_start,
         name="tournament-round-start",

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from league.bracket import Bracket, plan, round_sizes
-from league.pairing import elimination_field, elimination_first_round
+from league.pairing import elimination_field
 
 
 def play(bracket: Bracket, played, dropped=None, *, rng=None) -> list[list[str]] | None:
@@ -158,9 +158,3 @@ def test_random_events_with_drops_in_every_round_always_crown_one_champion(table
 def test_the_plan_survives_as_json():
     bracket = plan([f"s{i}" for i in range(1, 12)], 4, 2)
     assert Bracket.from_json(bracket.to_json()) == bracket
-
-
-def test_round_one_of_elimination_snakes_the_seeds():
-    seeds = list(range(1, 9))
-    assert elimination_first_round(seeds, 4).tables == [[1, 4, 5, 8], [2, 3, 6, 7]]
-    assert elimination_first_round(seeds, 2).tables == [[1, 8], [2, 7], [3, 6], [4, 5]]

@@ -307,3 +307,26 @@ def test_placings_after_a_top_cut_then_the_swiss_standings(org, api_for, users):
     assert places[standings[0]] == (1, 1) and places[standings[1]] == (2, 2)
     assert places[standings[2]] == (3, 4) and places[standings[3]] == (3, 4)
     assert places[standings[4]] == (5, 5) and places[standings[5]] == (6, 6)
+
+
+def test_the_organiser_records_a_play_off_on_the_page(org, api_for, users, client):
+    seeds = list(NAMES[:4])
+    tid = create(org, seeds, elimination_ties="seed")
+    tied, other = pair(org, tid)["tables"]
+    report(api_for, users, tid, tied, tied["seats"], ranks=[1, 1])
+    best_seed_wins(api_for, users, tid, {"tables": [other]}, seeds)
+    Tournament.objects.filter(pk=tid).update(elimination_ties="playoff")  # as an online tie
+
+    client.force_login(users["ann"])
+    page = client.get(f"/tournaments/{tid}/").content.decode()
+    assert "tied for the place that goes through: to be played off" in page
+    assert "Record the play-off" not in page, "only organisers record it"
+    client.force_login(users["org"])
+    assert "Record the play-off" in client.get(f"/tournaments/{tid}/").content.decode()
+    url = f"/tournaments/{tid}/tables/{tied['id']}/tiebreak/"
+    response = client.post(url, {"order": ["dan", "dan"]})
+    assert "order must list the players at the table" in response.content.decode()
+    assert not TournamentEvent.objects.filter(tournament_id=tid, kind="TableTiebroken").exists()
+    response = client.post(url, {"order": ["dan", "ann"]}, follow=True)
+    assert "the play-off&#x27;s order is dan, ann" in response.content.decode()
+    assert sorted(pair(org, tid)["tables"][0]["seats"]) == ["ben", "dan"]

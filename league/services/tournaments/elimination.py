@@ -99,14 +99,21 @@ def _bracket_placings(tournament: Tournament, done: Sequence[Round]) -> list[tup
 
 
 def _bracket_state(tournament: Tournament, done: Sequence[Round]):
-    """The drawn bracket and every table's state (league.bracket.TableState), for the pages."""
+    """The drawn bracket, every table's state (league.bracket.TableState) and the tables (by
+    their players) tied across the line and waiting for a play-off, for the pages."""
     drawn = _drawn(tournament, done)
-    played, dropped = _filled(tournament, drawn, done, strict=False)
-    return drawn, drawn.resolve(played, dropped)
+    tied: list[frozenset[str]] = []
+    played, dropped = _filled(tournament, drawn, done, strict=False, tied=tied)
+    return drawn, drawn.resolve(played, dropped), tied
 
 
 def _filled(
-    tournament: Tournament, drawn: brackets.Bracket, done: Sequence[Round], *, strict: bool = True
+    tournament: Tournament,
+    drawn: brackets.Bracket,
+    done: Sequence[Round],
+    *,
+    strict: bool = True,
+    tied: list[frozenset[str]] | None = None,
 ) -> tuple[list[list[list[str]]], dict[str, int]]:
     """What the bracket is filled from: each round played's finishing orders (ties settled by
     the event's rule), and the players who dropped out with how many of its rounds had been
@@ -144,6 +151,8 @@ def _filled(
             except RuleViolation:
                 if strict:
                     raise
+                if tied is not None and table.game.result:
+                    tied.append(frozenset(seat_names(table.game)))
         played.append(orders)
         if len(orders) < len(tables):
             break  # a round still being played (or a tie to play off) ends what is known
@@ -223,17 +232,16 @@ def tournament_bracket(tournament: Tournament) -> dict[str, Any] | None:
     done = list(live_rounds(tournament))
     rounds = _bracket_rounds(tournament, done)
     try:
-        drawn, states = _bracket_state(tournament, done)
+        drawn, states, tied = _bracket_state(tournament, done)
     except ValueError:
         return None  # a field no bracket fits yet (open entry still filling)
     playing = iter(rounds)
     out_rounds = []
     for r, row in enumerate(states):
-        service = (
-            next(playing, None) if any(s.status in ("played", "to play") for s in row) else None
-        )
+        in_play = any(s.status in ("played", "to play") for s in row)
+        service = next(playing, None) if in_play else None
         tables = {
-            frozenset(seat_names(t.game)): t.number
+            frozenset(seat_names(t.game)): t
             for t in (
                 service.tables.select_related("game").prefetch_related("game__seats__user")
                 if service
@@ -243,9 +251,9 @@ def tournament_bracket(tournament: Tournament) -> dict[str, Any] | None:
         out_rounds.append(
             {
                 "round": r + 1,
-                "name": _round_name(r, len(states)),
+                "name": _round_name(r, len(states), tournament.format),
                 "number": service.number if service else None,
-                "tables": [_table_out(drawn, state, tables) for state in row],
+                "tables": [_table_out(drawn, state, tables, tied) for state in row],
             }
         )
     return {
@@ -261,20 +269,31 @@ def tournament_bracket(tournament: Tournament) -> dict[str, Any] | None:
     }
 
 
-def _round_name(r: int, count: int) -> str:
+def _round_name(r: int, count: int, format: str) -> str:
     if r == count - 1:
         return "Final"
     if r == count - 2:
         return "Semi-finals"
-    return f"Round {r + 1}"
+    return (
+        f"Round {r + 1}" if format == Tournament.Format.ELIMINATION else f"Top cut, round {r + 1}"
+    )
 
 
-def _table_out(drawn: brackets.Bracket, state: brackets.TableState, numbers) -> dict[str, Any]:
+def _table_out(
+    drawn: brackets.Bracket,
+    state: brackets.TableState,
+    tables: dict[frozenset[str], Table],
+    tied: list[frozenset[str]],
+) -> dict[str, Any]:
+    """One table of the bracket; ``tables``: the tournament's tables of its round, by players.
+    A table tied across the line, waiting for its play-off, says "tied"."""
     present = frozenset(p for p in state.players if p)
+    table = tables.get(present) if state.status in ("played", "to play") else None
     return {
         "bracket_table": state.table + 1,
-        "table": numbers.get(present) if state.status in ("played", "to play") else None,
-        "status": state.status,
+        "table": table.number if table else None,
+        "table_id": table.pk if table else None,
+        "status": "tied" if state.status == "to play" and present in tied else state.status,
         "decided": state.decided,
         "going_through": drawn.going_through(state.round, state.table),
         "places": [
