@@ -120,6 +120,7 @@ def test_a_knocked_out_player_stays_out_when_their_winner_drops(org, api_for, us
     )
     response = org.post(f"/api/tournaments/{tid}/rounds/")
     assert response.status_code == 422  # nothing left to play: ben is through by walkover
+    assert response.json()["error"] == "the tournament is over: ben is the champion"
     body = detail(org, tid)
     assert body["status"] == "finished" and body["champion"] == "ben"
     assert len(body["rounds_played"]) == 1, "no final was played: dan never came back"

@@ -50,11 +50,17 @@ def _drawn(tournament: Tournament, done: Sequence[Round]) -> brackets.Bracket:
     """The bracket: as stored once its first round is played; before, drawn from the seeds."""
     if _bracket_rounds(tournament, done) and tournament.bracket:
         return brackets.Bracket.from_json(tournament.bracket)
+    return brackets.plan(
+        _bracket_seeds(tournament, done), tournament.table_size, tournament.advance
+    )
+
+
+def _bracket_seeds(tournament: Tournament, done: Sequence[Round]) -> list[str]:
+    """Who goes into the bracket, best first: an elimination event's players in seed order;
+    a top cut's, by the standings before it."""
     if tournament.format == Tournament.Format.ELIMINATION:
-        seeds = _active_players(tournament, len(done) + 1)
-    else:
-        seeds = _cut_seeds(tournament)
-    return brackets.plan(seeds, tournament.table_size, tournament.advance)
+        return _active_players(tournament, len(done) + 1)
+    return _cut_seeds(tournament)
 
 
 def _bracket_draw(tournament: Tournament, done: Sequence[Round], by) -> None:

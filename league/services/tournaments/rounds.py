@@ -21,6 +21,7 @@ from league.models import (
 )
 from league.selectors import (
     live_rounds,
+    tournament_champion,
     tournament_standings,
 )
 from league.services.tournaments.common import _log, _player, _require_organiser, _stage_of
@@ -42,6 +43,9 @@ def round_pair(*, tournament: Tournament, by: AbstractUser) -> Round:
     so."""
     round_ = _pair_next(tournament, by)
     if round_ is None:
+        champion = tournament_champion(Tournament.objects.get(pk=tournament.pk))
+        if champion is not None:  # a walkover can decide an elimination between rounds
+            raise RuleViolation(f"the tournament is over: {champion} is the champion")
         raise RuleViolation("the tournament is over: every round has been played")
     return round_
 
