@@ -182,11 +182,16 @@ def test_a_tied_final_is_refused_and_must_be_reported_in_order(org, api_for, use
     assert detail(org, tid)["champion"] == "ben"
 
 
-def test_a_tie_below_the_line_is_no_matter(org, api_for, users):
-    tid = create(org, list(NAMES[:6]), table_size=3)
-    table = pair(org, tid)["tables"][0]
-    order = sorted(table["seats"], key=NAMES.index)
-    assert report(api_for, users, tid, table, order, ranks=[1, 2, 2]).status_code == 201
+def test_at_tables_of_three_only_a_tie_across_the_line_is_refused(org, api_for, users):
+    tid = create(org, list(NAMES[:6]), table_size=3)  # one of each table goes through
+    first, second = pair(org, tid)["tables"]
+    order = sorted(first["seats"], key=NAMES.index)
+    refused = report(api_for, users, tid, first, order, ranks=[1, 1, 3])
+    assert refused.status_code == 422 and "must be played off" in refused.json()["error"]
+    assert report(api_for, users, tid, first, order, ranks=[1, 2, 2]).status_code == 201
+    order = sorted(second["seats"], key=NAMES.index)
+    assert report(api_for, users, tid, second, order, ranks=[1, 2, 3]).status_code == 201
+    assert sorted(pair(org, tid)["tables"][0]["seats"]) == ["ann", "ben"]
 
 
 def test_a_tie_across_the_line_blocks_the_next_round_until_an_organiser_breaks_it(
