@@ -78,7 +78,10 @@ def _bracket_pairing(tournament: Tournament, done: Sequence[Round], seats_had) -
     across the line that must be played off."""
     drawn = _drawn(tournament, done)
     played, dropped = _filled(tournament, drawn, done)
-    nxt = drawn.round_to_play(played, dropped)
+    try:
+        nxt = drawn.round_to_play(played, dropped)
+    except ValueError as exc:  # results the bracket has no table for (an event paired before it)
+        raise RuleViolation(f"the bracket cannot go on: {exc}") from None
     if nxt is None:
         return None
     tables, through = nxt
