@@ -256,6 +256,17 @@ class TournamentForm(ClockForm):
         required=False,
         help_text="On tables: the round's clock, started from the tournament page.",
     )
+    elimination_ties = forms.ChoiceField(
+        label="A tie for a place that goes through",
+        required=False,
+        initial=Tournament.EliminationTies.PLAYOFF,
+        choices=[
+            (Tournament.EliminationTies.PLAYOFF, "is played off"),
+            (Tournament.EliminationTies.SEED, "goes to the higher seed"),
+            (Tournament.EliminationTies.SCORE, "goes to the higher score, then the higher seed"),
+        ],
+        help_text="Elimination and top cut: who goes through when players tie at the line.",
+    )
     seeding = forms.ChoiceField(
         label="Seeds",
         required=False,
@@ -336,6 +347,9 @@ class TournamentForm(ClockForm):
     def clean_seeding(self) -> str:
         return self.cleaned_data["seeding"] or Tournament.Seeding.ENTRY
 
+    def clean_elimination_ties(self) -> str:
+        return self.cleaned_data["elimination_ties"] or Tournament.EliminationTies.PLAYOFF
+
     def players_list(self) -> list[str]:
         return [line.strip() for line in self.cleaned_data["players"].splitlines() if line.strip()]
 
@@ -376,6 +390,7 @@ class TournamentForm(ClockForm):
             top_cut=data["top_cut"] or 0,
             avoid_club_rounds=data["avoid_club_rounds"] or 0,
             round_minutes=data["round_minutes"],
+            elimination_ties=data["elimination_ties"],
         )
 
 

@@ -352,6 +352,12 @@ class Tournament(models.Model):
         ORGANISER = "organiser"  # the organisers enter the players
         OPEN = "open"  # players enter themselves until round 1, up to the cap, then wait
 
+    class EliminationTies(models.TextChoices):
+        # A tie across the line of who goes through (or for the final's win) is ...
+        PLAYOFF = "playoff"  # played off: reported in order, or decided by an organiser
+        SEED = "seed"  # settled for the higher seed
+        SCORE = "score"  # settled for the higher score, then the higher seed
+
     name = models.CharField(max_length=100)
     slug = models.CharField(max_length=40)  # the game
     format = models.CharField(max_length=12, choices=Format.choices)
@@ -382,6 +388,12 @@ class Tournament(models.Model):
     top_cut = models.PositiveSmallIntegerField(default=0)  # Swiss: the top N into elimination
     avoid_club_rounds = models.PositiveSmallIntegerField(default=0)  # keep clubs apart so long
     round_minutes = models.PositiveSmallIntegerField(null=True, blank=True)  # table mode
+    elimination_ties = models.CharField(
+        max_length=8, choices=EliminationTies.choices, default=EliminationTies.PLAYOFF
+    )
+    # The elimination bracket (or top cut) as drawn when its first round was paired
+    # (league.bracket.Bracket.to_json): read back, never drawn again once played.
+    bracket = models.JSONField(null=True, blank=True)
     league = models.ForeignKey(
         League, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )

@@ -27,8 +27,8 @@ complete round found that way is the greedy one. The search then backtracks (bra
 the cost) until it proves the minimum or spends its budget of candidate checks; small rounds are
 searched to the end, so their cost is the true minimum. Among rounds of least cost the first
 found is kept. Any repeat left on a large round that ran out of budget is traded away by
-swapping two players between tables, nearest tables first. Round robins stop there; elimination
-rounds use the swaps alone (see ``elimination_round``).
+swapping two players between tables, nearest tables first. Round robins stop there.
+Elimination events follow a bracket drawn once (league.bracket).
 
 Players are any hashable ids; ``first_seats`` and ``byes_had`` map a player to a count (missing
 means 0). Results are deterministic given the inputs; an optional seeded ``random.Random`` breaks
@@ -42,6 +42,8 @@ import math
 import random
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+
+from league import bracket
 
 MIN_TABLE = 2
 MAX_TABLE = 4
@@ -270,108 +272,32 @@ def round_robin(
     return schedule
 
 
-def elimination_round(
-    ranked_tables: Sequence[Sequence],
-    advance: int,
-    table_size: int,
-    *,
-    first_seats: Mapping = {},
-    rng: random.Random | None = None,
-) -> Pairing | None:
-    """The next elimination round from the last one's tables, each a list of its players in
-    finishing order (best first; the caller has resolved ties). A player who had a bye is passed
-    as a table of one and so goes through.
-
-    The top ``advance`` of each table go through, but a table always eliminates someone: at a
-    table that fell back to fewer seats than ``advance + 1``, all but its last go through (at
-    tables of 3 with 2 going through, the winner of a table of 2). They are seeded by finishing
-    place (every winner, then every runner-up, ...; within a place in the order of the tables,
-    or shuffled with ``rng``) and dealt to the new tables in snake order, so winners of different tables meet
-    only once there are fewer tables than winners; players who just shared a table are then kept
-    apart where swapping two players of the same finishing place does it. Byes, if
-    ``table_sizes`` leaves any, go to the top seeds. When every advancer fits one table, that is
-    the final; returns None once the champion is known: the last round was a single table (the
-    final) or only one player goes through. Every round so leaves fewer players than the one
-    before, and an event ends in at most as many rounds as it has players
-    (``elimination_field`` says how many without drops)."""
-    if not 1 <= advance < table_size:
-        raise ValueError(f"between 1 and {table_size - 1} players advance, not {advance}")
-    places: list[list] = []
-    for table in ranked_tables:
-        for place, player in enumerate(table[: _going_through(len(table), advance)]):
-            if place == len(places):
-                places.append([])
-            places[place].append(player)
-    if rng is not None:
-        for same_place in places:
-            rng.shuffle(same_place)
-    seeds = [player for same_place in places for player in same_place]
-    if len(set(seeds)) != len(seeds):
-        raise ValueError("a player appears at two tables")
-    if len(ranked_tables) == 1 or len(seeds) <= 1:
-        return None
-    if len(seeds) <= table_size:
-        return Pairing(tables=[seat_order(seeds, first_seats)], byes=[])
-    sizes, bye_count = table_sizes(len(seeds), table_size)
-    tables = _snake(seeds[bye_count:], sizes)
-    place_of = {player: place for place, same in enumerate(places) for player in same}
-    index = {player: i for i, player in enumerate(seeds)}
-    met, _ = _met_costs(len(seeds), index, ranked_tables)
-    indexed = [[index[player] for player in table] for table in tables]
-    _swap_away_repeats(indexed, met, lambda a, b: place_of[seeds[a]] == place_of[seeds[b]])
-    return Pairing(
-        tables=[seat_order([seeds[i] for i in sorted(table)], first_seats) for table in indexed],
-        byes=seeds[:bye_count],
-    )
-
-
 def elimination_first_round(
-    seeds: Sequence, table_size: int, *, first_seats: Mapping = {}
+    seeds: Sequence, table_size: int, *, advance: int = 1, first_seats: Mapping = {}
 ) -> Pairing:
-    """Round 1 of an elimination event from the players in seed order (best first): byes, if
-    ``table_sizes`` leaves any, go to the top seeds and the others are dealt to the tables in
-    snake order (seed 1 to table 1, 2 to table 2, ..., then back), so the top seeds start at
-    different tables. A field that fits one table plays the final at once."""
+    """Round 1 of an elimination bracket (league.bracket.plan) from the players in seed order
+    (best first): byes, if the bracket has any, go to the top seeds, and the others are dealt
+    to the tables in snake order (seed 1 to table 1, 2 to table 2, ..., then back), so the
+    top seeds start at different tables. A field that fits one table plays the final at once."""
     seeds = list(seeds)
-    if len(set(seeds)) != len(seeds):
-        raise ValueError("a player appears twice")
-    if len(seeds) <= table_size:
-        return Pairing(tables=[seat_order(seeds, first_seats)] if len(seeds) > 1 else [], byes=[])
-    sizes, bye_count = table_sizes(len(seeds), table_size)
-    return Pairing(
-        tables=[seat_order(table, first_seats) for table in _snake(seeds[bye_count:], sizes)],
-        byes=seeds[:bye_count],
-    )
+    if len(seeds) < MIN_TABLE:
+        if len(set(seeds)) != len(seeds):
+            raise ValueError("a player appears twice")
+        return Pairing(tables=[], byes=[])
+    drawn = bracket.plan(seeds, table_size, advance)
+    tables, byes = drawn.round_to_play([]) or ([], [])
+    return Pairing(tables=[seat_order(table, first_seats) for table in tables], byes=byes)
 
 
 def elimination_field(players: int, table_size: int, advance: int) -> list[int]:
     """How many players start each round of an elimination event of ``players`` in which nobody
-    drops out, from round 1 to the final. ValueError (saying why) for settings under which a
-    round would eliminate nobody: so far only a field too small to fill one table."""
-    smallest = table_size - 1 if table_size > MIN_TABLE else MIN_TABLE
-    if players < smallest:
-        raise ValueError(
-            f"{players} players cannot fill a table: tables of {table_size} seat at least"
-            f" {smallest}"
-        )
-    if not 1 <= advance < table_size:
-        raise ValueError(f"between 1 and {table_size - 1} players advance, not {advance}")
-    field = [players]
-    while field[-1] > table_size:
-        sizes, byes = table_sizes(field[-1], table_size)
-        going_through = byes + sum(_going_through(size, advance) for size in sizes)
-        assert going_through < field[-1]  # every table eliminates someone
-        field.append(going_through)
-    return field
+    drops out, from round 1 to the final (league.bracket plans it). ValueError (saying why)
+    for a field no bracket fits."""
+    sizes = bracket.round_sizes(players, table_size, advance)
+    return [players] + [sum(round_) for round_ in sizes[1:]]
 
 
 # -- helpers ----------------------------------------------------------------------------------
-
-
-def _going_through(size: int, advance: int) -> int:
-    """How many of a table of ``size`` go through: the top ``advance``, but never everyone at a
-    table that fell back to a smaller size (a bye, a table of one, always goes through)."""
-    return min(advance, max(size - 1, 1))
 
 
 def _standing_order(players: Sequence, points: Mapping, rng: random.Random | None) -> list:
@@ -816,21 +742,6 @@ def _best_swap(
         if after < before:
             return b
     return None
-
-
-def _snake(seeds: Sequence, sizes: Sequence[int]) -> list[list]:
-    """Deal ``seeds`` to tables of ``sizes`` in snake order (1, 2, ..., T, T, ..., 1, 1, ...),
-    passing over full tables."""
-    tables: list[list] = [[] for _ in sizes]
-    forward = list(range(len(sizes)))
-    dealt = 0
-    while dealt < len(seeds):
-        for t in forward:
-            if dealt < len(seeds) and len(tables[t]) < sizes[t]:
-                tables[t].append(seeds[dealt])
-                dealt += 1
-        forward.reverse()
-    return tables
 
 
 def _circle_rounds(order: list, rounds: int | None) -> list[tuple[list[list], list]]:

@@ -550,6 +550,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "top_cut": tournament.top_cut,
         "avoid_club_rounds": tournament.avoid_club_rounds,
         "round_minutes": tournament.round_minutes,
+        "elimination_ties": tournament.elimination_ties,
         "season": tournament.season.name if tournament.season else None,
         "champion": tournament_champion(tournament),
     }
@@ -561,6 +562,28 @@ def tournament_champion(tournament: Tournament) -> str | None:
         return None
     end = tournament.log.filter(kind="TournamentFinished").order_by("-pk").first()
     return end.data.get("champion") if end else None
+
+
+def tournament_placings(tournament: Tournament) -> list[dict[str, Any]]:
+    """The final placings the end of an elimination event or top cut logged, best first:
+    ``[{"place", "to", "player"}]`` (``to`` past ``place`` when shared); empty otherwise."""
+    if tournament.status != Tournament.Status.FINISHED:
+        return []
+    end = tournament.log.filter(kind="TournamentFinished").order_by("-pk").first()
+    return list(end.data.get("placings", [])) if end else []
+
+
+def with_places(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Standings rows with each player's final ``place`` and ``place_to`` (None without)."""
+    places = {p["player"]: p for p in tournament_placings(tournament)}
+    return [
+        {
+            **row,
+            "place": places[row["player"]]["place"] if row["player"] in places else None,
+            "place_to": places[row["player"]]["to"] if row["player"] in places else None,
+        }
+        for row in rows
+    ]
 
 
 # -- a league's own standings ---------------------------------------------------------------------

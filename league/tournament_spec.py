@@ -62,7 +62,9 @@ class TournamentSpec:
     going through. ``avoid_club_rounds`` keeps players who share a league (other than the
     tournament's own) apart for that many rounds. ``round_minutes`` (table mode) is the
     default length of a round's clock. ``season`` puts its games in that season of
-    ``league``."""
+    ``league``. ``elimination_ties`` says how a tie across the line of who goes through a
+    bracket's table is settled: played off (``playoff``), the higher seed, or the higher score
+    then the higher seed."""
 
     name: str
     game: str  # a game type's slug
@@ -88,6 +90,7 @@ class TournamentSpec:
     top_cut: int = 0
     avoid_club_rounds: int = 0
     round_minutes: int | None = None
+    elimination_ties: str = Tournament.EliminationTies.PLAYOFF
 
     def __post_init__(self) -> None:
         kind = self._game_type()
@@ -161,9 +164,9 @@ class TournamentSpec:
 
 
 def check_field(format: str, players: int, table_size: int, advance: int, top_cut: int = 0) -> None:
-    """Refuse a field no round could seat, an elimination event (or top cut) some round of
-    which would eliminate nobody (league.pairing.elimination_field says which), and a top cut
-    larger than the field."""
+    """Refuse a field no round could seat, an elimination event (or top cut) no bracket fits
+    (league.bracket plans it; league.pairing.elimination_field says why), and a top cut larger
+    than the field."""
     if top_cut > players:
         raise Refused(f"a top cut of {top_cut} is larger than the field of {players}")
     try:

@@ -229,6 +229,9 @@ def _tournament_page(
             if viewer.organiser
             else None,
             "log": log_lines(tournament, tiebreaks=TIEBREAK_LABELS) if viewer.organiser else [],
+            "bracket": bracket_shown(tournament),
+            "placings": placings_shown(tournament),
+            "ties": TIE_WORDS[tournament.elimination_ties],
         },
         status=status,
     )
@@ -269,6 +272,104 @@ def _next_step(tournament: Tournament, table: TablePanel) -> str:
     if tournament.mode == Tournament.Mode.TABLE and not table.logged:
         return "Go to your table and play; when the game ends, report the result here."
     return "Your game is ready: open it and play."
+
+
+TIE_WORDS = {
+    Tournament.EliminationTies.PLAYOFF: "played off: the report gives the order, or an"
+    " organiser records the play-off",
+    Tournament.EliminationTies.SEED: "the higher seed goes through",
+    Tournament.EliminationTies.SCORE: "the higher score goes through, then the higher seed",
+}
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+def placings_shown(tournament: Tournament) -> list[dict[str, str]]:
+    """The final placings in words: 1st, 2nd, 3rd–4th, ..."""
+    return [
+        {
+            "place": ordinal(p["place"])
+            + (f"–{ordinal(p['to'])}" if p["to"] != p["place"] else ""),
+            "player": p["player"],
+        }
+        for p in selectors.tournament_placings(tournament)
+    ]
+
+
+def bracket_shown(tournament: Tournament) -> dict[str, Any] | None:
+    """The bracket (tournaments.tournament_bracket) in the games' words: who holds each place
+    or where it comes from, who went through, walkovers and byes."""
+    bracket = tournaments.tournament_bracket(tournament)
+    if bracket is None:
+        return None
+    names = {r["round"]: r["name"] for r in bracket["rounds"]}
+    rounds = []
+    for round_ in bracket["rounds"]:
+        tables = []
+        for index, table in enumerate(round_["tables"], start=1):
+            places = []
+            for place in table["places"]:
+                source = place["from"]
+                if place["player"] is not None:
+                    note = "bye in round 1" if "seed" in source and round_["round"] > 1 else ""
+                    text = place["player"]
+                elif not table["decided"]:
+                    text = "to be decided"
+                    note = (
+                        f"{'winner' if source['place'] == 1 else ordinal(source['place'])}"
+                        f" of match {source['bracket_table']}, {names[source['round']].lower()}"
+                        if "seed" not in source
+                        else ""
+                    )
+                else:
+                    text, note = "empty place", "withdrew"
+                places.append(
+                    {
+                        "text": text,
+                        "note": note,
+                        "through": place["player"] is not None
+                        and place["player"] in table["through"],
+                        "empty": place["player"] is None,
+                    }
+                )
+            tables.append(
+                {
+                    "match": index,
+                    "table": table["table"],
+                    "status": table["status"],
+                    "words": _bracket_status(table),
+                    "places": places,
+                    "table_id": table["table_id"],
+                    "players": [p["player"] for p in table["places"] if p["player"]],
+                }
+            )
+        name = round_["name"]
+        if round_["number"] is not None:
+            special = name in ("Final", "Semi-finals")
+            name = f"Round {round_['number']}" + (f" · {name}" if special else "")
+        rounds.append({"name": name, "tables": tables})
+    return {"rounds": rounds, "byes": bracket["byes"], "drawn": bracket["drawn"]}
+
+
+def _bracket_status(table: dict[str, Any]) -> str:
+    through = [p for p in table["through"] if p]
+    if table["status"] == "walkover":
+        return f"walkover: {', '.join(through)} through" if through else "nobody left"
+    if table["status"] == "played":
+        return (
+            f"{', '.join(through)} through"
+            if table["going_through"] > 1 or len(through) != 1
+            else f"won by {through[0]}"
+        )
+    if table["status"] == "to play":
+        return "to play"
+    if table["status"] == "tied":
+        return "tied for the place that goes through: to be played off"
+    return "waiting for the tables before"
 
 
 class _TableUrls:
@@ -682,6 +783,19 @@ tournament_seat = _simple_post(_seat, anchor="#registration")
 tournament_round_start = _simple_post(_round_start, anchor="#rounds")
 
 
+def _tiebreak(tournament, request, table: int) -> str:
+    decided = tournaments.table_tiebreak(
+        tournament=tournament,
+        table=tournaments.table_get(tournament, table),
+        by=request.user,
+        order=request.POST.getlist("order"),
+    )
+    return f"Table {decided['table']}: the play-off's order is {', '.join(decided['order'])}."
+
+
+tournament_tiebreak = _simple_post(_tiebreak, anchor="#bracket")
+
+
 @login_required
 @require_POST
 def table_result(request, pk: int, table: int, action: str):
@@ -774,6 +888,7 @@ def tournament_print(request, pk: int, number: int):
             "round": out,
             "find": selectors.find_your_table(out),
             "bid": bool(tournament.options.get("starting_bid")),
+            "bracket": bracket_shown(tournament),
         },
     )
 

@@ -154,6 +154,11 @@ urlpatterns = [
     path("tournaments/<id:pk>/seat/", tournament_views.tournament_seat, name="tournament-seat"),
     path("tournaments/<id:pk>/edit/", tournament_views.tournament_edit, name="tournament-edit"),
     path(
+        "tournaments/<id:pk>/tables/<id:table>/tiebreak/",
+        tournament_views.tournament_tiebreak,
+        name="tournament-tiebreak",
+    ),
+    path(
         "tournaments/<id:pk>/rounds/<id:number>/start/",
         tournament_views.tournament_round_start,
         name="tournament-round-start",

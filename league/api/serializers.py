@@ -572,6 +572,13 @@ class TournamentIn(serializers.Serializer):
         default=None,
         help_text="table mode: the length of a round's clock (rounds/<n>/start/)",
     )
+    elimination_ties = serializers.ChoiceField(
+        choices=["playoff", "seed", "score"],
+        default="playoff",
+        help_text="elimination and top cut: a tie across the line of who goes through is played"
+        " off (the report gives the order, or an organiser records it: tables/<t>/tiebreak/),"
+        " or goes to the higher seed, or to the higher score then the higher seed",
+    )
     season = Text(
         required=False,
         allow_null=True,
@@ -702,6 +709,7 @@ class TournamentOut(serializers.Serializer):
     top_cut = serializers.IntegerField()
     avoid_club_rounds = serializers.IntegerField()
     round_minutes = serializers.IntegerField(allow_null=True)
+    elimination_ties = serializers.ChoiceField(choices=["playoff", "seed", "score"])
     season = serializers.CharField(allow_null=True)
     champion = serializers.CharField(
         allow_null=True, help_text="once finished: the final's winner, or the top standing"
@@ -788,3 +796,25 @@ class StandingOut(serializers.Serializer):
     wins = serializers.IntegerField()
     byes = serializers.IntegerField()
     dropped = serializers.BooleanField()
+    place = serializers.IntegerField(
+        allow_null=True,
+        help_text="after an elimination event or a top cut: the final placing (1 the champion),"
+        " shared up to place_to by those who went out together; else null",
+    )
+    place_to = serializers.IntegerField(allow_null=True)
+
+
+class TiebreakIn(serializers.Serializer):
+    order = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        min_length=2,
+        max_length=4,
+        help_text="the table's players, best first: the play-off's result or the organiser's"
+        " decision; it keeps the game's ranks, changing only the order of tied players",
+    )
+
+
+class TiebreakOut(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    order = serializers.ListField(child=serializers.CharField())

@@ -410,11 +410,47 @@ class StandingsApi(APIView):
 
     @extend_schema(parameters=[s.STANDINGS_ROUND], responses=s.StandingOut(many=True))
     def get(self, request, pk):
-        """The standings now, or with ``?round=N`` as they stood after round N."""
+        """The standings now (with the final places once decided), or with ``?round=N`` as
+        they stood after round N."""
         tournament = _tournament(pk, request.user)
         after = selectors.standings_round(tournament, request.query_params.get("round"))
         rows = selectors.tournament_standings(tournament, after_round=after)
+        if after is None:
+            rows = selectors.with_places(tournament, rows)
         return Response(s.StandingOut(rows, many=True).data)
+
+
+class TableTiebreakApi(APIView):
+    """An organiser records who goes through a bracket's table tied across the line."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.TiebreakIn, responses={201: s.TiebreakOut})
+    def post(self, request, pk, table):
+        tournament = _tournament(pk, request.user)
+        body = s.TiebreakIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        decided = tournaments.table_tiebreak(
+            tournament=tournament,
+            table=tournaments.table_get(tournament, table),
+            by=request.user,
+            order=body.validated_data["order"],
+        )
+        return Response(s.TiebreakOut(decided).data, status=status.HTTP_201_CREATED)
+
+
+class BracketApi(APIView):
+    """The bracket of an elimination event or top cut, as it stands (docs/api.md)."""
+
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT)
+    def get(self, request, pk):
+        bracket = tournaments.tournament_bracket(_tournament(pk, request.user))
+        if bracket is None:
+            raise UnknownName("this tournament has no bracket")
+        return Response(bracket)
 
 
 class CsvApi(APIView):

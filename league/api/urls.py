@@ -214,6 +214,16 @@ urlpatterns = [
         name="api-table-log",
     ),
     path(
+        "tournaments/<id:pk>/tables/<id:table>/tiebreak/",
+        tournaments.TableTiebreakApi.as_view(),
+        name="api-table-tiebreak",
+    ),
+    path(
+        "tournaments/<id:pk>/bracket/",
+        tournaments.BracketApi.as_view(),
+        name="api-tournament-bracket",
+    ),
+    path(
         "tournaments/<id:pk>/standings/",
         tournaments.StandingsApi.as_view(),
         name="api-tournament-standings",

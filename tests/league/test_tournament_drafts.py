@@ -384,12 +384,13 @@ def test_a_swap_that_mixes_score_groups_says_so(make_user):
     play(tournament, org, tournaments.round_pair(tournament=tournament, by=org))
     drafted = tournaments.round_pair(tournament=tournament, by=org, draft=True)
     # winners meet winners: no gap in points at any table
-    winners = {t[0] for t in tournament.log.get(kind="RoundPaired").data["tables"]}
+    first_round = tournament.log.get(kind="RoundPaired").data["tables"]
+    winners = {t[0] for t in first_round}
     assert all(set(t) <= winners or not set(t) & winners for t in drafted.tables)
-    winner = drafted.tables[0][0]
-    loser = next(p for t in drafted.tables for p in t if p not in winners)
-    if winner not in winners:
-        winner, loser = loser, winner
+    # Swap a winner with the loser who lost to the winner they sit with: the loser then meets
+    # that winner again.
+    winner, other = next(t for t in drafted.tables if set(t) <= winners)
+    loser = next(p for t in first_round if other in t for p in t if p != other)
     _, costs = tournaments.draft_edit(
         tournament=tournament, number=2, by=org, edit={"swap": [winner, loser]}
     )

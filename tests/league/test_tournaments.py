@@ -390,7 +390,7 @@ def test_csv_exports(organiser, api_for, players):
     )
     assert standings[0] == [
         "position", "player", "points", "buchholz", "score", "share", "wins", "head_to_head",
-        "games", "byes", "dropped",
+        "games", "byes", "dropped", "place",
     ]  # fmt: skip
     assert len(set(standings[0])) == len(standings[0]), "no column twice (wins was)"
     assert len(standings) == 5 and standings[1][2] == "1"
@@ -466,6 +466,7 @@ def test_a_twelve_player_swiss_and_top_cut_deep_vents_tournament_played_by_bots(
         players=bots,
         top_cut=4,
         check_in=True,
+        elimination_ties="score",  # bots play nothing off
     )
     assert response.status_code == 201, response.json()
     tid = response.json()["id"]
@@ -512,9 +513,13 @@ def test_a_twelve_player_swiss_and_top_cut_deep_vents_tournament_played_by_bots(
     body = organiser.get(f"/api/tournaments/{tid}/").json()
     assert body["status"] == "finished", "the tournament ended by itself after the final"
     result = Game.objects.get(pk=final["tables"][0]["game"]).result
-    # the best rank, then the best score (a tie on both goes to the earlier seat)
-    first = min(range(4), key=lambda i: (result[i]["rank"], -(result[i]["score"] or 0), i))
-    champion = final["tables"][0]["seats"][first]
+    # the best rank, then the best score, then the higher seed (never the seat)
+    seats = final["tables"][0]["seats"]
+    first = min(
+        range(4),
+        key=lambda i: (result[i]["rank"], -(result[i]["score"] or 0), top_four.index(seats[i])),
+    )
+    champion = seats[first]
     assert body["champion"] == champion
     log = Counter(TournamentEvent.objects.filter(tournament_id=tid).values_list("kind", flat=True))
     assert log == {
@@ -524,6 +529,7 @@ def test_a_twelve_player_swiss_and_top_cut_deep_vents_tournament_played_by_bots(
         "EntryDropped": 2,
         "RoundPaired": 4,
         "StageStarted": 1,
+        "BracketDrawn": 1,
         "TournamentFinished": 1,
     }
     assert Rating.objects.filter(slug=DV, user__username__in=bots[:11]).count() == 11

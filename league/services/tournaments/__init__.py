@@ -10,13 +10,14 @@ The rooms, each importing only those before it:
 - ``common``: entrants by name, the tournament's log, who may act;
 - ``creating``: a tournament from its checked spec;
 - ``entries``: entering, registering, answering, dropping, re-entering, check-in, the cap;
-- ``elimination``: who goes through an elimination round or into the top cut;
+- ``elimination``: the bracket of an elimination event or top cut, and who goes through;
 - ``pairings``: the next round's pairing, decided from the standings and the format;
 - ``rounds``: pairing a round (and again), and the end of the tournament;
 - ``drafts``: the organiser's desk: a round's draft, its edits, publishing it; fixed tables;
 - ``editing``: changing the settings after creation, as far as the state allows;
 - ``clock``: the round clock at a venue;
-- ``tables``: results of tables played on a table (report, confirm, override);
+- ``tables``: results of tables played on a table (report, confirm, override), and ties
+  at a bracket's table broken by an organiser;
 - ``exports``: standings.csv and results.csv.
 
 Callers use the names this package exports.
@@ -31,6 +32,7 @@ from league.services.tournaments.drafts import (
     entry_fix_table,
 )
 from league.services.tournaments.editing import tournament_edit
+from league.services.tournaments.elimination import tournament_bracket
 from league.services.tournaments.entries import (
     check_in_close,
     entry_accept,
@@ -55,6 +57,7 @@ from league.services.tournaments.tables import (
     table_get,
     table_override,
     table_report,
+    table_tiebreak,
 )
 
 __all__ = [
@@ -80,6 +83,8 @@ __all__ = [
     "table_get",
     "table_override",
     "table_report",
+    "table_tiebreak",
+    "tournament_bracket",
     "tournament_cap",
     "tournament_create",
     "tournament_edit",

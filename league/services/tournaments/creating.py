@@ -56,6 +56,7 @@ def tournament_create(*, spec: TournamentSpec, created_by: AbstractUser) -> Tour
         top_cut=spec.top_cut,
         avoid_club_rounds=spec.avoid_club_rounds,
         round_minutes=spec.round_minutes,
+        elimination_ties=spec.elimination_ties,
     )
     tournament.organisers.add(created_by)
     seeded = _seed(users, spec.seeding, spec.game)

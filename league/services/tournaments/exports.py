@@ -15,18 +15,20 @@ from league.selectors import (
     seat_names,
     tables_of,
     tournament_standings,
+    with_places,
 )
 
 
 def standings_csv(tournament: Tournament) -> str:
     """One column each (wins once, even when it is also a tie-break), numbers to two
-    decimals."""
+    decimals; after an elimination event or a top cut, the final placing ("3-4" when shared)."""
     out = io.StringIO()
     writer = csv.writer(out)
     tiebreaks = list(tournament.tiebreaks)
     extra = [name for name in ("games", "wins", "byes") if name not in tiebreaks]
-    writer.writerow(["position", "player", "points", *tiebreaks, *extra, "dropped"])
-    for position, row in enumerate(tournament_standings(tournament), start=1):
+    writer.writerow(["position", "player", "points", *tiebreaks, *extra, "dropped", "place"])
+    rows = with_places(tournament, tournament_standings(tournament))
+    for position, row in enumerate(rows, start=1):
         writer.writerow(
             [
                 position,
@@ -35,9 +37,16 @@ def standings_csv(tournament: Tournament) -> str:
                 *map(_number, row["tiebreaks"]),
                 *(row[name] for name in extra),
                 "yes" if row["dropped"] else "",
+                _place(row["place"], row["place_to"]),
             ]
         )
     return out.getvalue()
+
+
+def _place(first: int | None, last: int | None) -> str:
+    if first is None:
+        return ""
+    return str(first) if last in (None, first) else f"{first}-{last}"
 
 
 def _number(value: float) -> str:

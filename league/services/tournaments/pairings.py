@@ -17,7 +17,7 @@ from league.selectors import (
     tournament_standings,
 )
 from league.services.tournaments.common import _active_players, _stage_of
-from league.services.tournaments.elimination import _cut_seeds, _elimination_next
+from league.services.tournaments.elimination import _bracket_pairing
 
 
 def _club_groups(tournament: Tournament, players: list[str]) -> list[list[str]]:
@@ -37,13 +37,8 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
     seats_had = pairing.seat_counts(past)
     rng = random.Random(f"{tournament.pk}:{number}")
     avoid = _club_groups(tournament, players) if number <= tournament.avoid_club_rounds else []
-    if _stage_of(tournament, number) == "cut":
-        cut = [r for r in done if r.stage == "cut"]
-        if not cut:
-            return pairing.elimination_first_round(
-                _cut_seeds(tournament), tournament.table_size, first_seats=seats_had
-            )
-        return _elimination_next(tournament, cut[-1], players, seats_had, rng)
+    if _stage_of(tournament, number) == "cut" or tournament.format == Tournament.Format.ELIMINATION:
+        return _bracket_pairing(tournament, done, seats_had)
     if tournament.format == Tournament.Format.SWISS and not done:
         return pairing.swiss_first_round(
             players, tournament.table_size, first_seats=seats_had, avoid=avoid
@@ -83,8 +78,4 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
         return pairing.Pairing(
             tables=[pairing.seat_order(t, seats_had) for t in tables if len(t) >= 2], byes=byes
         )
-    if not done:
-        return pairing.elimination_first_round(
-            players, tournament.table_size, first_seats=seats_had
-        )
-    return _elimination_next(tournament, done[-1], players, seats_had, rng)
+    raise AssertionError(f"unknown format {tournament.format!r}")

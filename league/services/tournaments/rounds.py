@@ -22,10 +22,16 @@ from league.models import (
 )
 from league.selectors import (
     live_rounds,
+    tournament_champion,
     tournament_standings,
 )
 from league.services.tournaments.common import _log, _player, _require_organiser, _stage_of
-from league.services.tournaments.elimination import _cut_seeds, _finishing_order
+from league.services.tournaments.elimination import (
+    _bracket_champion,
+    _bracket_draw,
+    _bracket_placings,
+    _cut_seeds,
+)
 from league.services.tournaments.entries import _close_check_in
 from league.services.tournaments.pairings import _next_pairing
 from league.tournament_spec import check_field
@@ -43,6 +49,9 @@ def round_pair(
     at once."""
     round_ = _pair_next(tournament, by, draft=draft)
     if round_ is None:
+        champion = tournament_champion(Tournament.objects.get(pk=tournament.pk))
+        if champion is not None:  # a walkover can decide an elimination between rounds
+            raise RuleViolation(f"the tournament is over: {champion} is the champion")
         raise RuleViolation("the tournament is over: every round has been played")
     return round_
 
@@ -124,6 +133,8 @@ def _publish(
             by,
             {"stage": "top cut", "round": number, "players": _cut_seeds(tournament)},
         )
+    if _knockout(tournament, stage):
+        _bracket_draw(tournament, done, by)
     round_ = _write_round(tournament, number, 1, pairing_, by, stage=stage)
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["status"])
@@ -164,27 +175,38 @@ def _over(tournament: Tournament, done: list[Round]) -> bool:
         if not any(r.stage == "cut" for r in done):
             # drops may leave too few for a cut: the Swiss standings then decide
             return not tournament.top_cut or len(_cut_seeds(tournament)) < 2
-    return _next_pairing(tournament, number, done) is None
+    try:
+        return _next_pairing(tournament, number, done) is None
+    except RuleViolation:
+        return False  # a tie to be played off: pairing the next round says which
+
+
+def _knockout(tournament: Tournament, stage: str) -> bool:
+    """Whether rounds of ``stage`` are played in a bracket."""
+    return tournament.format == Tournament.Format.ELIMINATION or stage == "cut"
 
 
 def _finish(tournament: Tournament, by, done: list[Round]) -> None:
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     champion = _champion(tournament, done)
-    _log(tournament, "TournamentFinished", by, {"rounds": len(done), "champion": champion})
+    data: dict = {"rounds": len(done), "champion": champion}
+    if done and _knockout(tournament, done[-1].stage):
+        data["placings"] = [
+            {"place": first, "to": last, "player": player}
+            for first, last, player in _bracket_placings(tournament, done)
+        ]
+    _log(tournament, "TournamentFinished", by, data)
     notices.tournament_finished(tournament, champion)
 
 
 def _champion(tournament: Tournament, done: list[Round]) -> str | None:
-    """The winner of the final in an elimination event or top cut; else the top standing."""
+    """The winner of the bracket in an elimination event or top cut (the last player standing
+    when the others dropped out); else the top standing."""
     if not done:
         return None
-    last = done[-1]
-    if tournament.format == Tournament.Format.ELIMINATION or last.stage == "cut":
-        tables = list(last.tables.select_related("game").prefetch_related("game__seats__user"))
-        if len(tables) == 1 and tables[0].game.result:
-            return _finishing_order(tables[0])[0]
-        return None
+    if _knockout(tournament, done[-1].stage):
+        return _bracket_champion(tournament, done)
     rows = [row for row in tournament_standings(tournament) if not row["dropped"]]
     return rows[0]["player"] if rows else None
 
@@ -328,4 +350,6 @@ def round_repair(*, tournament: Tournament, number: int, by: AbstractUser) -> Ro
     # Whoever entered while this round was waiting plays it now.
     tournament.entries.filter(entered_after_round=number).update(entered_after_round=number - 1)
     pairing_ = _with_fixed_tables(tournament, _next_pairing(tournament, number, rounds[:-1]))
+    if _knockout(tournament, current.stage):
+        _bracket_draw(tournament, rounds[:-1], by)
     return _write_round(tournament, number, current.attempt + 1, pairing_, by, stage=current.stage)

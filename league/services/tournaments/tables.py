@@ -1,4 +1,4 @@
-"""Results of tables played on a table: report, confirm, override."""
+"""Results of tables: report, confirm and override (on a table), and breaking a tie (any)."""
 
 from __future__ import annotations
 
@@ -6,18 +6,27 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractUser
+from django.db import transaction
 
 from core.errors import (
+    InvalidInput,
+    Refused,
     RuleViolation,
     ServiceError,
     UnknownName,
 )
+from games.catalog import game_type
+from games.models import GameStatus
+from games.records import services as records
 from games.records import table_results
 from league import permissions
 from league.models import (
     Table,
     Tournament,
 )
+from league.selectors import live_rounds, seat_names
+from league.services.tournaments.common import _log, _require_organiser
+from league.services.tournaments.elimination import TIE_REFUSED, table_line, tied_across
 from league.services.tournaments.rounds import tournaments_end_if_over
 
 
@@ -43,6 +52,7 @@ def table_report(
     """A seated player reports the result (permissions.why_not_report says who may)."""
     _check_bid(tournament, bid)
     _require(permissions.why_not_report, tournament, user, table)
+    _check_no_tie_at_the_line(tournament, table, results)
     return _ended(
         table, table_results.result_report(game=table.game, user=user, results=results, bid=bid)
     )
@@ -79,6 +89,7 @@ def table_override(
     """An organiser settles the result, or corrects it once final."""
     _require(permissions.why_not_override, tournament, by, table)
     _check_bid(tournament, bid)
+    _check_no_tie_at_the_line(tournament, table, results)
     return _ended(
         table, table_results.result_override(game=table.game, by=by, results=results, bid=bid)
     )
@@ -89,6 +100,56 @@ def _require(why_not: Callable[..., ServiceError | None], tournament, user, tabl
     refusal = why_not(permissions.Viewer.of(tournament, user), permissions.table_at(table))
     if refusal is not None:
         raise refusal
+
+
+def _check_no_tie_at_the_line(tournament: Tournament, table: Table, results: Any) -> None:
+    """At a bracket's table of an event whose ties are played off, refuse ranks that tie across
+    the line of who goes through (or for the final's win): the report must give the order."""
+    if tournament.elimination_ties != Tournament.EliminationTies.PLAYOFF:
+        return
+    line = table_line(tournament, table)
+    if line is None:
+        return
+    clean = records.parse_results(
+        game_type(table.game.slug), results, records.seat_names(table.game)
+    )
+    if tied_across([r["rank"] for r in clean], line):
+        raise RuleViolation(TIE_REFUSED)
+
+
+@transaction.atomic
+def table_tiebreak(*, tournament: Tournament, table: Table, by, order: Any) -> dict[str, Any]:
+    """An organiser records the order of a bracket's table whose players tied across the line
+    (the play-off's result, or the organiser's decision): a ``TableTiebroken`` event of the
+    tournament; the game's own log is never edited. Only for the latest round, before the
+    next is paired; the order must keep every rank the game gave."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    round_ = table.round
+    latest = live_rounds(tournament).last()
+    if latest is None or latest.pk != round_.pk:
+        raise RuleViolation(f"round {round_.number + 1} has been paired: too late to break a tie")
+    line = table_line(tournament, table)
+    if line is None:
+        raise RuleViolation("only a table of an elimination round has ties to break")
+    if table.game.status != GameStatus.FINISHED or not table.game.result:
+        raise RuleViolation(f"table {table.number} has no result yet")
+    names = seat_names(table.game)
+    ranks = {names[i]: r["rank"] for i, r in enumerate(table.game.result)}
+    if not isinstance(order, list) or sorted(map(str, order)) != sorted(names):
+        raise InvalidInput(f"order must list the players at the table: {', '.join(names)}")
+    if not tied_across(list(ranks.values()), line):
+        raise RuleViolation(f"table {table.number} has no tie across the line to break")
+    if any(ranks[a] > ranks[b] for a, b in zip(order, order[1:])):
+        raise Refused("the order must keep the game's ranks: only tied players change places")
+    _log(
+        tournament,
+        "TableTiebroken",
+        by,
+        {"round": round_.number, "table": table.number, "order": list(order)},
+    )
+    tournaments_end_if_over(game_ids=[table.game_id])
+    return {"round": round_.number, "table": table.number, "order": list(order)}
 
 
 def _check_bid(tournament: Tournament, bid: Any) -> None:

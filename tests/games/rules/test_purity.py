@@ -14,6 +14,7 @@ PURE = [
     "games/bots",
     "league/ratings.py",
     "league/pairing.py",
+    "league/bracket.py",
     "league/standings.py",
     "league/charts.py",
     "games/logchain.py",  # the offline log checker needs only Python
