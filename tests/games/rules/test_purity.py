@@ -15,6 +15,8 @@ PURE = [
     "league/ratings.py",
     "league/pairing.py",
     "league/standings.py",
+    "league/double_elimination.py",
+    "league/pools.py",
     "league/charts.py",
     "games/logchain.py",  # the offline log checker needs only Python
     "games/records/verify.py",
