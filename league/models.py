@@ -333,6 +333,8 @@ class Tournament(models.Model):
         SWISS = "swiss"
         ROUND_ROBIN = "round-robin"
         ELIMINATION = "elimination"
+        DOUBLE_ELIMINATION = "double-elimination"  # tables of 2; out after two losses
+        POOLS = "pools"  # round-robin pools, then a playoff (the top cut's path)
 
     class Mode(models.TextChoices):
         ONLINE = "online"  # games played in the service; they report themselves
@@ -354,7 +356,7 @@ class Tournament(models.Model):
 
     name = models.CharField(max_length=100)
     slug = models.CharField(max_length=40)  # the game
-    format = models.CharField(max_length=12, choices=Format.choices)
+    format = models.CharField(max_length=20, choices=Format.choices)
     table_size = models.PositiveSmallIntegerField()
     rounds = models.PositiveSmallIntegerField()
     mode = models.CharField(max_length=6, choices=Mode.choices)
@@ -379,6 +381,10 @@ class Tournament(models.Model):
     top_cut = models.PositiveSmallIntegerField(default=0)  # Swiss: the top N into elimination
     avoid_club_rounds = models.PositiveSmallIntegerField(default=0)  # keep clubs apart so long
     round_minutes = models.PositiveSmallIntegerField(null=True, blank=True)  # table mode
+    pools = models.PositiveSmallIntegerField(default=0)  # pools format: how many pools
+    pool_advance = models.PositiveSmallIntegerField(default=0)  # pools: the top k of each
+    # Double elimination: a second final if the losers' bracket champion wins the first.
+    grand_final_reset = models.BooleanField(default=True)
     league = models.ForeignKey(
         League, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )
@@ -461,6 +467,8 @@ class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="table")
+    # Double elimination: the bracket match it plays (league.double_elimination), e.g. "L2-1".
+    match = models.CharField(max_length=8, blank=True, default="")
 
     class Meta:
         ordering = ["number"]

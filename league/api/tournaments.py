@@ -296,6 +296,21 @@ class StandingsApi(APIView):
         return Response(s.StandingOut(rows, many=True).data)
 
 
+class BracketApi(APIView):
+    """A double elimination event's bracket: its sides, rounds and matches, and the placings
+    once it has a champion."""
+
+    scopes = {"GET": READ}
+    permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
+
+    @extend_schema(responses={200: s.BracketOut, 404: OpenApiResponse(description="no bracket")})
+    def get(self, request, pk):
+        bracket = selectors.tournament_bracket(_tournament(pk, request.user))
+        if bracket is None:
+            raise UnknownName("this tournament has no bracket (double elimination has one)")
+        return Response(s.BracketOut(bracket).data)
+
+
 class CsvApi(APIView):
     """The standings or every table's result, as CSV."""
 

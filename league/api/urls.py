@@ -194,6 +194,11 @@ urlpatterns = [
         name="api-tournament-standings",
     ),
     path(
+        "tournaments/<id:pk>/bracket/",
+        tournaments.BracketApi.as_view(),
+        name="api-tournament-bracket",
+    ),
+    path(
         "tournaments/<id:pk>/standings.csv",
         tournaments.CsvApi.as_view(which="standings"),
         name="api-tournament-standings-csv",

@@ -12,11 +12,15 @@ from league.selectors import (
     seat_names,
     tournament_standings,
 )
+from league.services.tournaments import formats
 from league.services.tournaments.common import _active_players
 
 
 def _cut_seeds(tournament: Tournament) -> list[str]:
-    """The top cut, best first: the top ``top_cut`` of the Swiss standings still playing."""
+    """The top cut, best first: the top ``top_cut`` of the Swiss standings still playing (in
+    format pools, the playoff's seeds from the pools)."""
+    if formats.is_pools(tournament):
+        return formats.pool_playoff_seeds(tournament)
     playing = set(_active_players(tournament, tournament.rounds + 1))
     rows = [row["player"] for row in tournament_standings(tournament) if row["player"] in playing]
     return rows[: tournament.top_cut]

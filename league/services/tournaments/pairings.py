@@ -16,6 +16,7 @@ from league.selectors import (
     tables_of,
     tournament_standings,
 )
+from league.services.tournaments import formats
 from league.services.tournaments.common import _active_players, _stage_of
 from league.services.tournaments.elimination import _cut_seeds, _elimination_next
 
@@ -44,6 +45,10 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
                 _cut_seeds(tournament), tournament.table_size, first_seats=seats_had
             )
         return _elimination_next(tournament, cut[-1], players, seats_had, rng)
+    if formats.is_pools(tournament):
+        return formats.pools_pairing(tournament, number, seats_had)
+    if formats.is_double(tournament):
+        return formats.double_pairing(tournament, number, seats_had)
     if tournament.format == Tournament.Format.SWISS and not done:
         return pairing.swiss_first_round(
             players, tournament.table_size, first_seats=seats_had, avoid=avoid

@@ -23,6 +23,7 @@ from league.selectors import (
     live_rounds,
     tournament_standings,
 )
+from league.services.tournaments import formats
 from league.services.tournaments.common import _log, _player, _require_organiser, _stage_of
 from league.services.tournaments.elimination import _cut_seeds, _finishing_order
 from league.services.tournaments.pairings import _next_pairing
@@ -51,8 +52,12 @@ def _pair_next(tournament: Tournament, by) -> Round | None:
     if done and not _complete(done[-1]):
         raise RuleViolation(f"round {done[-1].number} is not complete yet")
     number = len(done) + 1
+    if done and formats.is_double(tournament):
+        formats.refuse_ties(tournament, done[-1])
     if number == 1:
         _close_registration(tournament, by)
+        if formats.is_pools(tournament):
+            formats.draw_pools(tournament, by)
     if _over(tournament, done):
         _finish(tournament, by, done)
         return None
@@ -67,6 +72,8 @@ def _pair_next(tournament: Tournament, by) -> Round | None:
             {"stage": "top cut", "round": number, "players": _cut_seeds(tournament)},
         )
     round_ = _write_round(tournament, number, 1, pairing_, by, stage=stage)
+    if formats.is_double(tournament):
+        formats.mark_matches(tournament, round_)
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["status"])
     return round_
@@ -101,6 +108,7 @@ def _close_registration(tournament: Tournament, by) -> None:
         tournament.table_size,
         tournament.advance,
         tournament.top_cut,
+        pools=(tournament.pools, tournament.pool_advance),
     )
 
 
@@ -109,7 +117,7 @@ def _over(tournament: Tournament, done: list[Round]) -> bool:
     number = len(done) + 1
     if number > _round_limit(tournament):
         return True
-    if tournament.format == Tournament.Format.SWISS:
+    if tournament.format in (Tournament.Format.SWISS, Tournament.Format.POOLS):
         if number <= tournament.rounds:
             return False
         if not any(r.stage == "cut" for r in done):
@@ -130,6 +138,8 @@ def _champion(tournament: Tournament, done: list[Round]) -> str | None:
     """The winner of the final in an elimination event or top cut; else the top standing."""
     if not done:
         return None
+    if formats.is_double(tournament):
+        return formats.double_champion(tournament)
     last = done[-1]
     if tournament.format == Tournament.Format.ELIMINATION or last.stage == "cut":
         tables = list(last.tables.select_related("game").prefetch_related("game__seats__user"))
@@ -181,6 +191,8 @@ def tournaments_end_if_over(*, game_ids: list[int]) -> list[int]:
 def _round_limit(tournament: Tournament) -> int:
     if tournament.format == Tournament.Format.ELIMINATION or tournament.top_cut:
         return 10_000  # until one player is left
+    if formats.is_double(tournament):
+        return 10_000  # until the bracket has its champion
     return tournament.rounds
 
 
@@ -277,4 +289,9 @@ def round_repair(*, tournament: Tournament, number: int, by: AbstractUser) -> Ro
     # Whoever entered while this round was waiting plays it now.
     tournament.entries.filter(entered_after_round=number).update(entered_after_round=number - 1)
     pairing_ = _next_pairing(tournament, number, rounds[:-1])
-    return _write_round(tournament, number, current.attempt + 1, pairing_, by, stage=current.stage)
+    round_ = _write_round(
+        tournament, number, current.attempt + 1, pairing_, by, stage=current.stage
+    )
+    if formats.is_double(tournament):
+        formats.mark_matches(tournament, round_)
+    return round_

@@ -18,6 +18,7 @@ from league.models import (
     Table,
     Tournament,
 )
+from league.services.tournaments.formats import refuse_tied_report
 from league.services.tournaments.rounds import tournaments_end_if_over
 
 
@@ -43,6 +44,7 @@ def table_report(
     """A seated player reports the result (permissions.why_not_report says who may)."""
     _check_bid(tournament, bid)
     _require(permissions.why_not_report, tournament, user, table)
+    refuse_tied_report(tournament, table, results)
     return _ended(
         table, table_results.result_report(game=table.game, user=user, results=results, bid=bid)
     )
@@ -79,6 +81,7 @@ def table_override(
     """An organiser settles the result, or corrects it once final."""
     _require(permissions.why_not_override, tournament, by, table)
     _check_bid(tournament, bid)
+    refuse_tied_report(tournament, table, results)
     return _ended(
         table, table_results.result_override(game=table.game, by=by, results=results, bid=bid)
     )
