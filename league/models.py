@@ -333,8 +333,9 @@ class Tournament(models.Model):
         SWISS = "swiss"
         ROUND_ROBIN = "round-robin"
         ELIMINATION = "elimination"
-        DOUBLE_ELIMINATION = "double-elimination"  # tables of 2; out after two losses
-        POOLS = "pools"  # round-robin pools, then a playoff (the top cut's path)
+        # Tables of 2; out after two losses.
+        DOUBLE_ELIMINATION = "double-elimination", "Double elimination"
+        POOLS = "pools", "Pools, then a playoff"  # the playoff is the top cut's path
 
     class Mode(models.TextChoices):
         ONLINE = "online"  # games played in the service; they report themselves

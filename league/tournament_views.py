@@ -110,6 +110,7 @@ class TablePanel:
     may_log: bool = False  # the viewer may play it as a table log instead (league.table_logs)
     logged: bool = False  # it is played as a table log: the rules give its result
     urls: dict[str, str] = field(default_factory=dict)  # its links: game, log, report, settle…
+    bracket: str = ""  # double elimination: where in the bracket, in words
 
     @property
     def status_class(self) -> str:
@@ -191,12 +192,15 @@ def _tournament_page(
                 for e in entries
                 if e.answer == Entry.Answer.INVITED and not e.dropped
             ],
-            "standings": tournament_standing_rows(
-                selectors.tournament_standings(
-                    tournament, entries=entries, rounds=live, tables=tables
-                ),
-                Link("player", None),
+            "standings": _by_pool(
+                tournament_standing_rows(
+                    selectors.tournament_standings(
+                        tournament, entries=entries, rounds=live, tables=tables
+                    ),
+                    Link("player", None),
+                )
             ),
+            "bracket": selectors.tournament_bracket(tournament),
             "entries": len(entries),
             "my_entry": me,
             "enter_form": bound.get("enter") or PlayerForm(),
@@ -206,6 +210,18 @@ def _tournament_page(
         },
         status=status,
     )
+
+
+def _by_pool(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Standings as the page shows them: numbered in order, or pool by pool (format pools),
+    each numbered within its pool."""
+    if not rows or "pool" not in rows[0]:
+        return [{**row, "place": i} for i, row in enumerate(rows, start=1)]
+    out: list[dict[str, Any]] = []
+    for pool in sorted({str(row["pool"]) for row in rows}):
+        members = [row for row in rows if row["pool"] == pool]
+        out += [{**row, "place": i} for i, row in enumerate(members, start=1)]
+    return out
 
 
 class _TableUrls:
@@ -241,6 +257,7 @@ def _table_panel(
     panel = TablePanel(
         id=out["id"],
         number=out["number"],
+        bracket=out.get("bracket", ""),
         game=out["game"],
         status=state["status"] if state else out["status"],
         seats=seats,

@@ -265,3 +265,25 @@ def test_bad_pool_settings_are_refused_and_nothing_is_made(org, overrides, words
     assert response.status_code == 422, response.json()
     assert words in response.json()["error"]
     assert not org.get("/api/tournaments/").json()
+
+
+# -- the page -------------------------------------------------------------------------------------
+
+
+def test_the_page_shows_both_brackets_in_words(org, client, users):
+    tid = create(org, players=list(NAMES[:5])).json()["id"]
+    run(org, tid)
+    client.force_login(users["org"])
+    page = client.get(f"/tournaments/{tid}/").content.decode()
+    for words in ("Winners&#x27;", "Losers&#x27; bracket", "Grand final", "bye", "Final placings"):
+        assert words in page, words
+    assert page.index("Winners&#x27; bracket</h3>") < page.index("Losers&#x27; bracket</h3>")
+    assert "W1-1" not in page and "GF1" not in page
+
+
+def test_the_page_shows_the_standings_pool_by_pool(org, client, users):
+    tid = pools_event(org).json()["id"]
+    pair(org, tid)
+    client.force_login(users["org"])
+    page = client.get(f"/tournaments/{tid}/").content.decode()
+    assert page.index("Pool A") < page.index("Pool B")

@@ -10,6 +10,7 @@ The rooms, each importing only those before it:
 - ``common``: entrants by name, the tournament's log, who may act;
 - ``creating``: a tournament from its checked spec;
 - ``entries``: entering, registering, answering, dropping, re-entering, check-in, the cap;
+- ``formats``: double elimination's bracket rounds and ties, pools and their playoff's seeds;
 - ``elimination``: who goes through an elimination round or into the top cut;
 - ``pairings``: the next round's pairing, decided from the standings and the format;
 - ``rounds``: pairing a round (and again), and the end of the tournament;
