@@ -71,10 +71,6 @@ class Bracket:
     matches: tuple[Match, ...]
     champion: str | None
 
-    @property
-    def finished(self) -> bool:
-        return self.champion is not None or all(m.decided for m in self.matches)
-
     def ready(self, round_number: int | None = None) -> list[Match]:
         """The matches with a game to play now, winners' side first. For ``round_number`` (of
         the event), those of that bracket round or earlier, as a printed bracket plays them

@@ -163,6 +163,30 @@ def test_a_tie_at_a_table_is_refused_at_report(org, api_for, users):
     assert response.status_code == 422
 
 
+def test_a_tied_table_stops_the_next_pairing_until_an_organiser_settles_it(org, users):
+    """An online game can end in a tie, which no report is there to refuse: the next round
+    is then refused, changing nothing, until the organiser enters the play-off's winner."""
+    from games.records import table_results
+    from league.models import Round, Table
+
+    tid = create(org, players=["ann", "ben", "cat", "dan"]).json()["id"]
+    first, second = pair(org, tid)["tables"]
+    settle(org, tid, second, better_seed(second))
+    tie = [{"player": p, "score": 5, "rank": 1} for p in first["seats"]]
+    table_results.result_override(
+        game=Table.objects.get(pk=first["id"]).game, by=users["org"], results=tie
+    )
+    response = org.post(f"/api/tournaments/{tid}/rounds/")
+    assert response.status_code == 422
+    assert "table 1 (Winners' bracket round 1) ended in a tie" in response.json()["error"]
+    assert Round.objects.filter(tournament_id=tid).count() == 1
+    settle(org, tid, first, better_seed(first))
+    assert [t["bracket"] for t in pair(org, tid)["tables"]] == [
+        "Winners' bracket round 2",
+        "Losers' bracket round 1",
+    ]
+
+
 def test_two_players_play_a_final_and_without_reset_the_first_decides(org):
     tid = create(org, players=["ann", "ben"], grand_final_reset=False).json()["id"]
     rounds = run(org, tid, lambda t: "ben")
