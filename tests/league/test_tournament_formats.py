@@ -311,3 +311,17 @@ def test_the_page_shows_the_standings_pool_by_pool(org, client, users):
     client.force_login(users["org"])
     page = client.get(f"/tournaments/{tid}/").content.decode()
     assert page.index("Pool A") < page.index("Pool B")
+
+
+def test_pools_at_tables_of_3_with_uneven_pools_reach_a_champion(org):
+    """Seven players in two pools (4 and 3) at tables of 3: the larger pool falls back to
+    tables of 2 where it must; the pool winners meet in the playoff."""
+    response = pools_event(org, table_size=3, players=list(NAMES[:7]), pool_advance=1)
+    assert response.status_code == 201, response.json()
+    tid = response.json()["id"]
+    rounds = run(org, tid)
+    assert rounds[-1]["stage"] == "cut" and len(rounds[-1]["tables"]) == 1
+    final = set(rounds[-1]["tables"][0]["seats"])
+    pools = TournamentEvent.objects.get(tournament_id=tid, kind="PoolsDrawn").data["pools"]
+    assert [len(final & set(members)) for members in pools.values()] == [1, 1]
+    assert org.get(f"/api/tournaments/{tid}/").json()["champion"] in final
