@@ -174,7 +174,9 @@ class TournamentForm(ClockForm):
     )
     table_size = _whole_field("table_size", label="Players per table", initial=2)
     rounds = _whole_field(
-        "rounds", initial=3, help_text="Elimination runs until one player is left."
+        "rounds",
+        initial=3,
+        help_text="Elimination runs until one player is left; pools play each pool's round robin.",
     )
     advance = forms.IntegerField(
         label="Advance per table",
@@ -226,6 +228,26 @@ class TournamentForm(ClockForm):
         required=False,
         help_text="Swiss: after the rounds, this many of the top play elimination to a"
         " champion. Leave empty for none.",
+    )
+    pools = _whole_field(
+        "pools",
+        label="Pools",
+        required=False,
+        help_text="Pools, then a playoff: how many pools. The seeds are dealt to them in turn,"
+        " so each pool has a top seed.",
+    )
+    pool_advance = _whole_field(
+        "pool_advance",
+        label="Through from each pool",
+        required=False,
+        help_text="How many of each pool go on to the playoff.",
+    )
+    grand_final_reset = forms.BooleanField(
+        label="A second grand final if the losers' bracket champion wins the first",
+        required=False,
+        initial=True,
+        help_text="Double elimination: then both players have lost once, and a second game"
+        " decides.",
     )
     avoid_club_rounds = _whole_field(
         "avoid_club_rounds",
@@ -391,6 +413,9 @@ class TournamentForm(ClockForm):
             avoid_club_rounds=data["avoid_club_rounds"] or 0,
             round_minutes=data["round_minutes"],
             elimination_ties=data["elimination_ties"],
+            pools=data["pools"] or 0,
+            pool_advance=data["pool_advance"] or 0,
+            grand_final_reset=data["grand_final_reset"],
         )
 
 

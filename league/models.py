@@ -333,6 +333,9 @@ class Tournament(models.Model):
         SWISS = "swiss"
         ROUND_ROBIN = "round-robin"
         ELIMINATION = "elimination"
+        # Tables of 2; out after two losses.
+        DOUBLE_ELIMINATION = "double-elimination", "Double elimination"
+        POOLS = "pools", "Pools, then a playoff"  # the playoff is the top cut's path
 
     class Mode(models.TextChoices):
         ONLINE = "online"  # games played in the service; they report themselves
@@ -360,7 +363,7 @@ class Tournament(models.Model):
 
     name = models.CharField(max_length=100)
     slug = models.CharField(max_length=40)  # the game
-    format = models.CharField(max_length=12, choices=Format.choices)
+    format = models.CharField(max_length=20, choices=Format.choices)
     table_size = models.PositiveSmallIntegerField()
     rounds = models.PositiveSmallIntegerField()
     mode = models.CharField(max_length=6, choices=Mode.choices)
@@ -394,6 +397,10 @@ class Tournament(models.Model):
     # The elimination bracket (or top cut) as drawn when its first round was paired
     # (league.bracket.Bracket.to_json): read back, never drawn again once played.
     bracket = models.JSONField(null=True, blank=True)
+    pools = models.PositiveSmallIntegerField(default=0)  # pools format: how many pools
+    pool_advance = models.PositiveSmallIntegerField(default=0)  # pools: the top k of each
+    # Double elimination: a second final if the losers' bracket champion wins the first.
+    grand_final_reset = models.BooleanField(default=True)
     league = models.ForeignKey(
         League, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
     )
@@ -479,6 +486,8 @@ class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="table")
+    # Double elimination: the bracket match it plays (league.double_elimination), e.g. "L2-1".
+    match = models.CharField(max_length=8, blank=True, default="")
 
     class Meta:
         ordering = ["number"]

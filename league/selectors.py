@@ -23,7 +23,7 @@ from games.catalog import game_name, game_types
 from games.models import Game, GameStatus, Seat
 from games.play import reads as game_reads
 from games.records import reads as record_reads
-from league import pairing, visibility
+from league import double_elimination, pairing, pools, visibility
 from league.models import (
     ORGANISING,
     Entry,
@@ -325,6 +325,8 @@ def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
             "status": game.status,
             "result": game.result,
         }
+        if table.match:
+            row["bracket"] = bracket_label(table.match)
         if game.pk in reports:
             row["report"] = reports[game.pk]
             row["bid"] = reports[game.pk]["bid"]
@@ -449,7 +451,7 @@ def tournament_standings(
         for e in entries
         if e.dropped and (after_round is None or e.dropped_after_round < after_round)
     }
-    return [
+    out = [
         {
             "player": s.player,
             "points": s.points,
@@ -461,6 +463,124 @@ def tournament_standings(
         }
         for s in rows
     ]
+    if tournament.format == Tournament.Format.POOLS:
+        pool_of = {
+            player: pool_name(i)
+            for i, pool in enumerate(tournament_pools(tournament, entries=entries))
+            for player in pool
+        }
+        for row in out:
+            row["pool"] = pool_of.get(str(row["player"]))
+    return out
+
+
+SIDE_NAMES = {
+    double_elimination.WINNERS: "Winners' bracket",
+    double_elimination.LOSERS: "Losers' bracket",
+    double_elimination.FINAL: "Grand final",
+}
+
+
+def bracket_label(match_id: str) -> str:
+    """A double elimination match in words: "Winners' bracket round 2", "Grand final"."""
+    if match_id == "GF1":
+        return "Grand final"
+    if match_id == "GF2":
+        return "Grand final, second game"
+    side = SIDE_NAMES[
+        double_elimination.WINNERS if match_id.startswith("W") else double_elimination.LOSERS
+    ]
+    return f"{side} round {match_id[1:].split('-')[0]}"
+
+
+def winner_of(game: Game) -> str | None:
+    """The one player ranked first at a finished table, or None (not over, or a tie)."""
+    if game.status != GameStatus.FINISHED or not game.result:
+        return None
+    firsts = [i for i, r in enumerate(game.result) if r["rank"] == 1]
+    return seat_names(game)[firsts[0]] if len(firsts) == 1 else None
+
+
+def double_elimination_bracket(
+    tournament: Tournament, *, tables: list[Table] | None = None
+) -> double_elimination.Bracket:
+    """A double elimination event's bracket as it stands (league.double_elimination), from
+    the field round 1 found, the drops and the winners of the tables played."""
+    entries = [e for e in tournament.entries.select_related("user") if in_field(e)]
+    if tables is None:
+        tables = list(tables_of(tournament))
+    results = {}
+    for table in tables:
+        winner = winner_of(table.game) if table.match else None
+        if winner is not None:
+            results[table.match] = winner
+    return double_elimination.bracket(
+        [e.user.username for e in entries],
+        results,
+        {e.user.username: e.dropped_after_round for e in entries if e.dropped},
+        reset=tournament.grand_final_reset,
+    )
+
+
+def double_bracket(tournament: Tournament) -> dict[str, Any] | None:
+    """The bracket of a double elimination event, side by side and round by round: each
+    match's players, its table (in the event round that played it) and who went through
+    (with "bye" or "walkover" where no game was played); then the placings. None for
+    another format or before the field is known."""
+    if tournament.format != Tournament.Format.DOUBLE_ELIMINATION:
+        return None
+    tables = list(tables_of(tournament))
+    if len([e for e in tournament.entries.all() if in_field(e)]) < 2:
+        return None
+    bracket = double_elimination_bracket(tournament, tables=tables)
+    at = {t.match: t for t in tables if t.match}
+    sides = []
+    for side in (double_elimination.WINNERS, double_elimination.LOSERS, double_elimination.FINAL):
+        rounds = [
+            {
+                "number": matches[0].round,
+                "name": bracket_label(matches[0].id),
+                "tables": [_bracket_match(m, at.get(m.id)) for m in matches],
+            }
+            for matches in bracket.side(side)
+        ]
+        if rounds:
+            sides.append({"name": SIDE_NAMES[side], "rounds": rounds})
+    return {
+        "format": tournament.format,
+        "sides": sides,
+        "champion": bracket.champion,
+        "placings": [{"player": p, "place": place} for p, place in bracket.placings()]
+        if bracket.champion
+        else [],
+    }
+
+
+def _bracket_match(match: double_elimination.Match, table: Table | None) -> dict[str, Any]:
+    return {
+        "match": match.id,
+        "table": table.number if table else None,
+        "round": table.round.number if table else None,
+        "players": list(match.players),
+        "through": match.winner,
+        "state": match.state,
+    }
+
+
+def pool_name(index: int) -> str:
+    """Pools are named by letter, as on a venue's wall: A, B, ..."""
+    return chr(ord("A") + index) if index < 26 else f"A{index - 25}"
+
+
+def tournament_pools(
+    tournament: Tournament, *, entries: list[Entry] | None = None
+) -> list[list[str]]:
+    """The pools of a pools tournament (league.pools): the field as round 1 found it, in seed
+    order, dealt in snake order; before round 1, as it would be drawn now."""
+    if entries is None:
+        entries = list(tournament.entries.select_related("user"))
+    field = [e.user.username for e in entries if in_field(e)]
+    return pools.pools_of(field, tournament.pools)
 
 
 def draft_out(tournament: Tournament) -> dict[str, Any] | None:
@@ -552,6 +672,9 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "round_minutes": tournament.round_minutes,
         "elimination_ties": tournament.elimination_ties,
         "season": tournament.season.name if tournament.season else None,
+        "pools": tournament.pools,
+        "pool_advance": tournament.pool_advance,
+        "grand_final_reset": tournament.grand_final_reset,
         "champion": tournament_champion(tournament),
     }
 

@@ -39,6 +39,8 @@ BOUNDS = {
     "top_cut": (0, 2000),
     "avoid_club_rounds": (0, 50),
     "round_minutes": (5, 600),
+    "pools": (0, 64),
+    "pool_advance": (0, 64),
 }
 
 
@@ -64,7 +66,13 @@ class TournamentSpec:
     default length of a round's clock. ``season`` puts its games in that season of
     ``league``. ``elimination_ties`` says how a tie across the line of who goes through a
     bracket's table is settled: played off (``playoff``), the higher seed, or the higher score
-    then the higher seed."""
+    then the higher seed.
+
+    Format "double-elimination" is played at tables of 2 (a bracket has a winner and a loser
+    at each match); ``grand_final_reset`` says whether a second final is played when the
+    losers' bracket champion wins the first. Format "pools" splits the field into ``pools``
+    round-robin pools, then the top ``pool_advance`` of each play a playoff: the top cut's
+    path, so ``top_cut`` is completed as their number and ``rounds`` as the pools' stage."""
 
     name: str
     game: str  # a game type's slug
@@ -91,10 +99,14 @@ class TournamentSpec:
     avoid_club_rounds: int = 0
     round_minutes: int | None = None
     elimination_ties: str = Tournament.EliminationTies.PLAYOFF
+    pools: int = 0
+    pool_advance: int = 0
+    grand_final_reset: bool = True
 
     def __post_init__(self) -> None:
         kind = self._game_type()
         self._check_tables(kind)
+        self._check_new_formats()
         self._complete("advance", self.advance if self.knockout else 1)
         self._complete("options", _game_options(kind.slug, self.mode, self.options))
         self._check_round_clock_and_season()
@@ -107,7 +119,9 @@ class TournamentSpec:
     @property
     def knockout(self) -> bool:
         """Whether it has an elimination stage: it is one, or a Swiss event's top cut."""
-        return self.format == Tournament.Format.ELIMINATION or bool(self.top_cut)
+        return self.format in (Tournament.Format.ELIMINATION, Tournament.Format.POOLS) or bool(
+            self.top_cut
+        )
 
     def _complete(self, name: str, value: Any) -> None:
         object.__setattr__(self, name, value)  # once, while it is made
@@ -124,7 +138,7 @@ class TournamentSpec:
             raise Refused(f'{kind.name} is recorded from tables only: use mode "table"')
         if not kind.min_players <= self.table_size <= kind.max_players:
             raise Refused(f"{kind.name} is played by {kind.min_players} to {kind.max_players}")
-        if self.top_cut and self.format != Tournament.Format.SWISS:
+        if self.top_cut and self.format not in (Tournament.Format.SWISS, Tournament.Format.POOLS):
             raise Refused("a top cut follows Swiss rounds: use format swiss")
         if self.top_cut == 1:
             raise Refused("a top cut takes at least two players")
@@ -132,6 +146,31 @@ class TournamentSpec:
             raise Refused(
                 f"advance must be from 1 to {self.table_size - 1} at tables of {self.table_size}"
             )
+
+    def _check_new_formats(self) -> None:
+        """Double elimination at tables of 2; pools with their playoff (then ``top_cut`` is
+        the playoff's size and ``rounds`` the pools' stage); neither setting elsewhere."""
+        if self.format == Tournament.Format.DOUBLE_ELIMINATION and self.table_size != 2:
+            raise Refused(
+                "double elimination is played at tables of 2: each match needs one winner"
+                " to go on and one loser to drop to the losers' bracket"
+            )
+        if self.format != Tournament.Format.POOLS:
+            if self.pools or self.pool_advance:
+                raise Refused("pools and pool_advance are for format pools")
+            return
+        if self.top_cut:
+            raise Refused(
+                "the playoff after pools takes the top pool_advance of each pool: leave top_cut out"
+            )
+        if self.pools < 2:
+            raise Refused("pools: at least 2 pools")
+        if self.pool_advance < 1:
+            raise Refused("pool_advance: at least 1 player of each pool goes to the playoff")
+        if self.pool_advance * self.pools < 2:
+            raise Refused("the playoff needs at least two players")
+        self._complete("top_cut", self.pool_advance * self.pools)
+        self._complete("rounds", pool_stage_rounds(len(self.players), self.pools, self.table_size))
 
     def _check_round_clock_and_season(self) -> None:
         if self.round_minutes is not None and self.mode != Tournament.Mode.TABLE:
@@ -149,11 +188,14 @@ class TournamentSpec:
             raise Refused("a player is entered twice")
         if self.cap is not None and entered > self.cap:
             raise Refused(f"the cap of {self.cap} is below the {entered} players entered")
+        pools = (self.pools, self.pool_advance)
         if self.entry_mode == Tournament.EntryMode.ORGANISER or entered >= 2:
             if entered < 2:
                 raise Refused("a tournament needs at least two players")
-            check_field(self.format, entered, self.table_size, self.advance, self.top_cut)
-        elif self.top_cut:
+            check_field(
+                self.format, entered, self.table_size, self.advance, self.top_cut, pools=pools
+            )
+        elif self.top_cut and self.format != Tournament.Format.POOLS:
             check_field(self.format, self.top_cut, self.table_size, self.advance, self.top_cut)
 
     def _check_time_control(self) -> None:
@@ -163,10 +205,21 @@ class TournamentSpec:
             game_services.parse_time_control(self.time_control)
 
 
-def check_field(format: str, players: int, table_size: int, advance: int, top_cut: int = 0) -> None:
+def check_field(
+    format: str,
+    players: int,
+    table_size: int,
+    advance: int,
+    top_cut: int = 0,
+    *,
+    pools: tuple[int, int] = (0, 0),
+) -> None:
     """Refuse a field no round could seat, an elimination event (or top cut) no bracket fits
     (league.bracket plans it; league.pairing.elimination_field says why), and a top cut larger
-    than the field."""
+    than the field; in format pools, ``pools`` (how many, and how many of each go through)
+    that some pool could not seat or hold."""
+    if format == Tournament.Format.POOLS:
+        _check_pools(players, table_size, *pools)
     if top_cut > players:
         raise Refused(f"a top cut of {top_cut} is larger than the field of {players}")
     try:
@@ -178,6 +231,29 @@ def check_field(format: str, players: int, table_size: int, advance: int, top_cu
             pairing.elimination_field(top_cut, table_size, advance)
     except ValueError as exc:
         raise Refused(f"{'top cut: ' if top_cut else ''}{exc}") from None
+
+
+def _check_pools(players: int, table_size: int, pools: int, advance: int) -> None:
+    """Every pool a table's worth at least, each able to send ``advance`` players on."""
+    smallest = players // pools
+    if smallest < table_size:
+        raise Refused(
+            f"{players} players make pools of {smallest}: each of the {pools} pools needs at"
+            f" least {table_size} players (a table's worth)"
+        )
+    if advance >= smallest:
+        raise Refused(
+            f"pool_advance must be below {smallest}, the players of the smallest pool:"
+            " every pool leaves someone out"
+        )
+
+
+def pool_stage_rounds(players: int, pools: int, table_size: int) -> int:
+    """The rounds of the pools' stage: the longest pool's round robin (0 for no field yet)."""
+    largest = -(-players // pools) if pools else 0
+    if largest < 2:
+        return 0
+    return len(pairing.round_robin(list(range(largest)), table_size))
 
 
 def _game_options(slug: str, mode: str, options: dict[str, Any]) -> dict[str, Any]:

@@ -113,6 +113,7 @@ class TablePanel:
     may_log: bool = False  # the viewer may play it as a table log instead (league.table_logs)
     logged: bool = False  # it is played as a table log: the rules give its result
     urls: dict[str, str] = field(default_factory=dict)  # its links: game, log, report, settle…
+    bracket: str = ""  # double elimination: where in the bracket, in words
 
     @property
     def status_class(self) -> str:
@@ -204,13 +205,16 @@ def _tournament_page(
                 for e in entries
                 if e.answer == Entry.Answer.INVITED and not e.dropped
             ],
-            "standings": tournament_standing_rows(
-                selectors.tournament_standings(
-                    tournament, entries=entries, rounds=live, tables=tables, after_round=after
-                ),
-                Link("player", None),
+            "standings": _by_pool(
+                tournament_standing_rows(
+                    selectors.tournament_standings(
+                        tournament, entries=entries, rounds=live, tables=tables, after_round=after
+                    ),
+                    Link("player", None),
+                )
             ),
             "standings_after": after,
+            "double_bracket": selectors.double_bracket(tournament),
             "standings_error": standings_error,
             "standings_rounds": list(range(played, 0, -1)),
             "draft": selectors.draft_out(tournament) if viewer.organiser else None,
@@ -372,6 +376,18 @@ def _bracket_status(table: dict[str, Any]) -> str:
     return "waiting for the tables before"
 
 
+def _by_pool(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Standings as the page shows them: numbered in order, or pool by pool (format pools),
+    each numbered within its pool."""
+    if not rows or "pool" not in rows[0]:
+        return [{**row, "place": i} for i, row in enumerate(rows, start=1)]
+    out: list[dict[str, Any]] = []
+    for pool in sorted({str(row["pool"]) for row in rows}):
+        members = [row for row in rows if row["pool"] == pool]
+        out += [{**row, "place": i} for i, row in enumerate(members, start=1)]
+    return out
+
+
 class _TableUrls:
     """A table's links, each URL reversed once per page and formatted per table (80 tables
     would reverse 200 URLs)."""
@@ -405,6 +421,7 @@ def _table_panel(
     panel = TablePanel(
         id=out["id"],
         number=out["number"],
+        bracket=out.get("bracket", ""),
         game=out["game"],
         status=state["status"] if state else out["status"],
         seats=seats,

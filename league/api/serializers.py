@@ -483,7 +483,11 @@ class MyInvitationsOut(serializers.Serializer):
 class TournamentIn(serializers.Serializer):
     name = Text(max_length=100)
     game = Text(max_length=40)
-    format = serializers.ChoiceField(choices=["swiss", "round-robin", "elimination"])
+    format = serializers.ChoiceField(
+        choices=["swiss", "round-robin", "elimination", "double-elimination", "pools"],
+        help_text="double-elimination: tables of 2, out after two losses; pools: round-robin"
+        " pools (pools, pool_advance), then a playoff",
+    )
     table_size = whole_field("table_size")
     rounds = whole_field("rounds", default=3)
     mode = serializers.ChoiceField(choices=["online", "table"], default="online")
@@ -586,6 +590,21 @@ class TournamentIn(serializers.Serializer):
         max_length=100,
         help_text="a season of the league, by id or name: the games count in its standings",
     )
+    pools = whole_field(
+        "pools",
+        default=0,
+        help_text="format pools: how many pools (at least 2), dealt by seed in snake order",
+    )
+    pool_advance = whole_field(
+        "pool_advance",
+        default=0,
+        help_text="format pools: the top k of each pool go to the playoff",
+    )
+    grand_final_reset = serializers.BooleanField(
+        default=True,
+        help_text="double-elimination: a second final when the losers' bracket champion wins"
+        " the first",
+    )
 
 
 class PlayerNameIn(serializers.Serializer):
@@ -640,12 +659,17 @@ class TableOut(serializers.Serializer):
         help_text="the starting bid (Deep Vents' variant): reported at a table in table mode,"
         " the highest so far (settled once play starts) at a game played here",
     )
+    bracket = serializers.CharField(
+        required=False,
+        help_text='double elimination: where in the bracket, e.g. "Losers\' bracket round 2"',
+    )
 
 
 class RoundOut(serializers.Serializer):
     number = serializers.IntegerField()
     stage = serializers.ChoiceField(
-        choices=["main", "cut"], help_text="cut: a round of a Swiss event's top cut"
+        choices=["main", "cut"],
+        help_text="cut: a round of a Swiss event's top cut, or of the playoff after pools",
     )
     started_at = serializers.DateTimeField(
         allow_null=True, help_text="table mode: when the round's clock started"
@@ -711,9 +735,46 @@ class TournamentOut(serializers.Serializer):
     round_minutes = serializers.IntegerField(allow_null=True)
     elimination_ties = serializers.ChoiceField(choices=["playoff", "seed", "score"])
     season = serializers.CharField(allow_null=True)
+    pools = serializers.IntegerField(help_text="format pools: how many pools; else 0")
+    pool_advance = serializers.IntegerField(help_text="format pools: the top k of each pool")
+    grand_final_reset = serializers.BooleanField()
     champion = serializers.CharField(
         allow_null=True, help_text="once finished: the final's winner, or the top standing"
     )
+
+
+class BracketMatchOut(serializers.Serializer):
+    match = serializers.CharField(help_text='the bracket match: "W1-1", "L2-1", "GF1", "GF2"')
+    table = serializers.IntegerField(allow_null=True, help_text="its table, once paired")
+    round = serializers.IntegerField(allow_null=True, help_text="the event round it was paired in")
+    players = serializers.ListField(child=serializers.CharField(allow_null=True))
+    through = serializers.CharField(allow_null=True, help_text="who went through")
+    state = serializers.ChoiceField(
+        choices=["waiting", "ready", "played", "walkover", "bye", "empty"]
+    )
+
+
+class BracketRoundOut(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+    tables = BracketMatchOut(many=True)
+
+
+class BracketSideOut(serializers.Serializer):
+    name = serializers.CharField()
+    rounds = BracketRoundOut(many=True)
+
+
+class PlacingOut(serializers.Serializer):
+    player = serializers.CharField()
+    place = serializers.CharField()
+
+
+class BracketOut(serializers.Serializer):
+    format = serializers.CharField()
+    sides = BracketSideOut(many=True)
+    champion = serializers.CharField(allow_null=True)
+    placings = PlacingOut(many=True)
 
 
 class TournamentListOut(serializers.Serializer):
@@ -802,6 +863,7 @@ class StandingOut(serializers.Serializer):
         " shared up to place_to by those who went out together; else null",
     )
     place_to = serializers.IntegerField(allow_null=True)
+    pool = serializers.CharField(required=False, help_text="format pools only: the pool, A, B, ...")
 
 
 class TiebreakIn(serializers.Serializer):

@@ -440,14 +440,21 @@ class TableTiebreakApi(APIView):
 
 
 class BracketApi(APIView):
-    """The bracket of an elimination event or top cut, as it stands (docs/api.md)."""
+    """The bracket as it stands (docs/api.md): of an elimination event, a top cut or a pools
+    event's playoff; a double elimination event's has its sides."""
 
     scopes = {"GET": READ}
     permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, 404: OpenApiResponse(description="no bracket")}
+    )
     def get(self, request, pk):
-        bracket = tournaments.tournament_bracket(_tournament(pk, request.user))
+        tournament = _tournament(pk, request.user)
+        double = selectors.double_bracket(tournament)  # None unless double elimination
+        if double is not None:
+            return Response(s.BracketOut(double).data)
+        bracket = tournaments.tournament_bracket(tournament)
         if bracket is None:
             raise UnknownName("this tournament has no bracket")
         return Response(bracket)

@@ -10,7 +10,8 @@ The rooms, each importing only those before it:
 - ``common``: entrants by name, the tournament's log, who may act;
 - ``creating``: a tournament from its checked spec;
 - ``entries``: entering, registering, answering, dropping, re-entering, check-in, the cap;
-- ``elimination``: the bracket of an elimination event or top cut, and who goes through;
+- ``formats``: double elimination's bracket rounds and ties, pools and their playoff's seeds;
+- ``elimination``: the bracket of an elimination event, top cut or pools' playoff;
 - ``pairings``: the next round's pairing, decided from the standings and the format;
 - ``rounds``: pairing a round (and again), and the end of the tournament;
 - ``drafts``: the organiser's desk: a round's draft, its edits, publishing it; fixed tables;

@@ -57,6 +57,9 @@ def tournament_create(*, spec: TournamentSpec, created_by: AbstractUser) -> Tour
         avoid_club_rounds=spec.avoid_club_rounds,
         round_minutes=spec.round_minutes,
         elimination_ties=spec.elimination_ties,
+        pools=spec.pools,
+        pool_advance=spec.pool_advance,
+        grand_final_reset=spec.grand_final_reset,
     )
     tournament.organisers.add(created_by)
     seeded = _seed(users, spec.seeding, spec.game)

@@ -27,13 +27,17 @@ from league.selectors import (
     seat_names,
     tournament_standings,
 )
+from league.services.tournaments import formats
 from league.services.tournaments.common import _active_players, _log
 
 TIE_REFUSED = "a tie for the place that goes through must be played off: report the order"
 
 
 def _cut_seeds(tournament: Tournament) -> list[str]:
-    """The top cut, best first: the top ``top_cut`` of the Swiss standings still playing."""
+    """The top cut, best first: the top ``top_cut`` of the Swiss standings still playing (in
+    format pools, the playoff's seeds from the pools)."""
+    if formats.is_pools(tournament):
+        return formats.pool_playoff_seeds(tournament)
     playing = set(_active_players(tournament, tournament.rounds + 1))
     rows = [row["player"] for row in tournament_standings(tournament) if row["player"] in playing]
     return rows[: tournament.top_cut]
@@ -96,10 +100,11 @@ def _bracket_champion(tournament: Tournament, done: Sequence[Round]) -> str | No
 
 
 def _bracket_placings(tournament: Tournament, done: Sequence[Round]) -> list[tuple[int, int, str]]:
-    """Final placings: the bracket's, then (after a top cut) the Swiss standings for the rest."""
+    """Final placings: the bracket's, then (after a top cut or a pools event's playoff) the
+    standings of the stage before for the rest."""
     drawn = _drawn(tournament, done)
     placings = drawn.placings(*_filled(tournament, drawn, done))
-    if tournament.format == Tournament.Format.SWISS:
+    if tournament.format != Tournament.Format.ELIMINATION:
         placed = set(drawn.seeds)
         for row in tournament_standings(tournament):
             if row["player"] not in placed:

@@ -318,7 +318,7 @@ def entry_reenter(*, tournament: Tournament, player: str, by: AbstractUser) -> E
         raise RuleViolation("the tournament is over")
     played = live_rounds(tournament).count()
     if played and (
-        tournament.format == Tournament.Format.ELIMINATION
+        tournament.format in (Tournament.Format.ELIMINATION, Tournament.Format.DOUBLE_ELIMINATION)
         or (tournament.top_cut and played >= tournament.rounds)
     ):
         raise RuleViolation("a dropped player cannot re-enter once elimination has begun")

@@ -16,6 +16,7 @@ from league.selectors import (
     tables_of,
     tournament_standings,
 )
+from league.services.tournaments import formats
 from league.services.tournaments.common import _active_players, _stage_of
 from league.services.tournaments.elimination import _bracket_pairing
 
@@ -38,7 +39,11 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
     rng = random.Random(f"{tournament.pk}:{number}")
     avoid = _club_groups(tournament, players) if number <= tournament.avoid_club_rounds else []
     if _stage_of(tournament, number) == "cut" or tournament.format == Tournament.Format.ELIMINATION:
-        return _bracket_pairing(tournament, done, seats_had)
+        return _bracket_pairing(tournament, done, seats_had)  # a pools event's playoff too
+    if formats.is_pools(tournament):
+        return formats.pools_pairing(tournament, number, seats_had)
+    if formats.is_double(tournament):
+        return formats.double_pairing(tournament, number, seats_had)
     if tournament.format == Tournament.Format.SWISS and not done:
         return pairing.swiss_first_round(
             players, tournament.table_size, first_seats=seats_had, avoid=avoid

@@ -25,6 +25,7 @@ from league.selectors import (
     tournament_champion,
     tournament_standings,
 )
+from league.services.tournaments import formats
 from league.services.tournaments.common import _log, _player, _require_organiser, _stage_of
 from league.services.tournaments.elimination import (
     _bracket_champion,
@@ -68,8 +69,12 @@ def _pair_next(tournament: Tournament, by, *, draft: bool = False) -> Round | Ro
     if done and not _complete(done[-1]):
         raise RuleViolation(f"round {done[-1].number} is not complete yet")
     number = len(done) + 1
+    if done and formats.is_double(tournament):
+        formats.refuse_ties(tournament, done[-1])
     if number == 1:
         _close_registration(tournament, by)
+        if formats.is_pools(tournament):
+            formats.draw_pools(tournament, by)
     if _over(tournament, done):
         _finish(tournament, by, done)
         return None
@@ -136,6 +141,8 @@ def _publish(
     if _knockout(tournament, stage):
         _bracket_draw(tournament, done, by)
     round_ = _write_round(tournament, number, 1, pairing_, by, stage=stage)
+    if formats.is_double(tournament):
+        formats.mark_matches(tournament, round_)
     tournament.status = Tournament.Status.RUNNING
     tournament.save(update_fields=["status"])
     return round_
@@ -161,6 +168,7 @@ def _close_registration(tournament: Tournament, by) -> None:
         tournament.table_size,
         tournament.advance,
         tournament.top_cut,
+        pools=(tournament.pools, tournament.pool_advance),
     )
 
 
@@ -169,7 +177,7 @@ def _over(tournament: Tournament, done: list[Round]) -> bool:
     number = len(done) + 1
     if number > _round_limit(tournament):
         return True
-    if tournament.format == Tournament.Format.SWISS:
+    if tournament.format in (Tournament.Format.SWISS, Tournament.Format.POOLS):
         if number <= tournament.rounds:
             return False
         if not any(r.stage == "cut" for r in done):
@@ -205,6 +213,8 @@ def _champion(tournament: Tournament, done: list[Round]) -> str | None:
     when the others dropped out); else the top standing."""
     if not done:
         return None
+    if formats.is_double(tournament):
+        return formats.double_champion(tournament)
     if _knockout(tournament, done[-1].stage):
         return _bracket_champion(tournament, done)
     rows = [row for row in tournament_standings(tournament) if not row["dropped"]]
@@ -254,6 +264,8 @@ def tournaments_end_if_over(*, game_ids: list[int]) -> list[int]:
 def _round_limit(tournament: Tournament) -> int:
     if tournament.format == Tournament.Format.ELIMINATION or tournament.top_cut:
         return 10_000  # until one player is left
+    if formats.is_double(tournament):
+        return 10_000  # until the bracket has its champion
     return tournament.rounds
 
 
@@ -352,4 +364,9 @@ def round_repair(*, tournament: Tournament, number: int, by: AbstractUser) -> Ro
     pairing_ = _with_fixed_tables(tournament, _next_pairing(tournament, number, rounds[:-1]))
     if _knockout(tournament, current.stage):
         _bracket_draw(tournament, rounds[:-1], by)
-    return _write_round(tournament, number, current.attempt + 1, pairing_, by, stage=current.stage)
+    round_ = _write_round(
+        tournament, number, current.attempt + 1, pairing_, by, stage=current.stage
+    )
+    if formats.is_double(tournament):
+        formats.mark_matches(tournament, round_)
+    return round_

@@ -27,6 +27,7 @@ from league.models import (
 from league.selectors import live_rounds, seat_names
 from league.services.tournaments.common import _log, _require_organiser
 from league.services.tournaments.elimination import TIE_REFUSED, table_line, tied_across
+from league.services.tournaments.formats import refuse_tied_report
 from league.services.tournaments.rounds import tournaments_end_if_over
 
 
@@ -53,6 +54,7 @@ def table_report(
     _check_bid(tournament, bid)
     _require(permissions.why_not_report, tournament, user, table)
     _check_no_tie_at_the_line(tournament, table, results)
+    refuse_tied_report(tournament, table, results)
     return _ended(
         table, table_results.result_report(game=table.game, user=user, results=results, bid=bid)
     )
@@ -90,6 +92,7 @@ def table_override(
     _require(permissions.why_not_override, tournament, by, table)
     _check_bid(tournament, bid)
     _check_no_tie_at_the_line(tournament, table, results)
+    refuse_tied_report(tournament, table, results)
     return _ended(
         table, table_results.result_override(game=table.game, by=by, results=results, bid=bid)
     )

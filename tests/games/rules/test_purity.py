@@ -16,6 +16,8 @@ PURE = [
     "league/pairing.py",
     "league/bracket.py",
     "league/standings.py",
+    "league/double_elimination.py",
+    "league/pools.py",
     "league/charts.py",
     "games/logchain.py",  # the offline log checker needs only Python
     "games/records/verify.py",
