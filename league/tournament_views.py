@@ -19,6 +19,7 @@ from core.errors import InvalidInput, RuleViolation, ServiceError
 from games.catalog import game_name
 from games.models import GameMode, GameStatus
 from games.pages.links import Link, back_or
+from games.records import table_results
 from league import permissions, selectors, visibility
 from league.figures import tournament_standing_rows
 from league.forms import (
@@ -561,12 +562,14 @@ def table_result(request, pk: int, table: int, action: str):
                 tournament=tournament, table=table_, user=request.user, results=form.results()
             )
         else:
+            bid = form.bid()
             state = tournaments.table_override(
                 tournament=tournament,
                 table=table_,
                 by=request.user,
                 results=form.results(),
-                bid=form.bid(),
+                # A blank bid keeps the one reported.
+                bid=table_results.UNSTATED if bid is None else bid,
             )
         return _table_message(table_.number, state)
 

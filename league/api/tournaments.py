@@ -281,7 +281,12 @@ class TableResultApi(APIView):
             )
         else:
             state = tournaments.table_override(
-                tournament=tournament, table=table_, by=request.user, results=results, bid=bid
+                tournament=tournament,
+                table=table_,
+                by=request.user,
+                results=results,
+                # An override that names no bid keeps the one reported.
+                bid=bid if "bid" in request.data else table_results.UNSTATED,
             )
         return Response(s.RecordOut(state).data, status=status.HTTP_201_CREATED)
 

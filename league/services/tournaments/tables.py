@@ -74,11 +74,18 @@ def table_confirm(
 
 
 def table_override(
-    *, tournament: Tournament, table: Table, by, results: Any, bid: Any = None
+    *,
+    tournament: Tournament,
+    table: Table,
+    by,
+    results: Any,
+    bid: Any = table_results.UNSTATED,
 ) -> dict[str, Any]:
-    """An organiser settles the result, or corrects it once final."""
+    """An organiser settles the result, or corrects it once final; stating no bid keeps the
+    bid reported."""
     _require(permissions.why_not_override, tournament, by, table)
-    _check_bid(tournament, bid)
+    if bid is not table_results.UNSTATED:
+        _check_bid(tournament, bid)
     return _ended(
         table, table_results.result_override(game=table.game, by=by, results=results, bid=bid)
     )
