@@ -245,6 +245,14 @@ def result_overridden(
     return _named(EventKind.RESULT_OVERRIDDEN, data, people, actor_id=actor_id)
 
 
+def result_adjudicated(
+    *, results: Results, reason: str, actor_id: int, people: eventschema.Resolver
+) -> NewEvent:
+    """The organiser ends a game played here with the result they set, for ``reason``."""
+    data = {"results": results, "reason": reason}
+    return _named(EventKind.RESULT_ADJUDICATED, data, people, actor_id=actor_id)
+
+
 def result_corrected(
     *,
     results: Results,

@@ -165,6 +165,41 @@ def result_override(
     return reads.result_state(game)
 
 
+@transaction.atomic
+def result_adjudicate(
+    *, game: Game, by: AbstractUser, results: list[dict[str, Any]], reason: str
+) -> dict[str, Any]:
+    """The organiser ends a game played here with a result they set (ResultAdjudicated, then
+    GameFinished for reason "adjudicated"): a table that cannot finish otherwise. Its moves
+    stand as played; replay and the offline check take the logged result as its end."""
+    if game.mode != GameMode.PLAY:
+        raise RuleViolation("only a game played here is adjudicated; override a table's result")
+    if game.status != GameStatus.ACTIVE:
+        raise RuleViolation("the game has finished")
+    clean = records.projected(
+        records.parse_results(game_type(game.slug), results, records.seat_names(game))
+    )
+    named = people.writer(game, author=by)
+    store.append(
+        game,
+        game.version,
+        [
+            game_events.result_adjudicated(
+                results=clean, reason=reason, actor_id=by.pk, people=named
+            ),
+            game_events.game_finished(result=clean, reason="adjudicated", people=named),
+        ],
+        projection={
+            "status": GameStatus.FINISHED,
+            "current_player": None,
+            "result": clean,
+            "deadline": None,
+        },
+    )
+    announce(game_finished, game)
+    return {"status": "final", "final": clean, "reason": reason}
+
+
 def _check_open_table(game: Game, user) -> None:
     if game.mode != GameMode.RECORD:
         raise RuleViolation("this game is played in the service: it reports its own result")

@@ -611,6 +611,23 @@ class TableResultIn(serializers.Serializer):
     bid = BidIn(required=False, allow_null=True, default=None)
 
 
+class TableForfeitIn(serializers.Serializer):
+    """A forfeit names the absent player; an adjudication gives the results instead."""
+
+    player = serializers.CharField(
+        required=False, default=None, help_text="the player who forfeits (a no-show, a walk-out)"
+    )
+    results = results_field(
+        required=False, default=None, help_text="without a player: the result the organiser sets"
+    )
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default=None,
+        help_text="why, kept with the result (e.g. no-show)",
+    )
+
+
 class TableBidOut(serializers.Serializer):
     player = serializers.CharField(allow_null=True)
     amount = serializers.IntegerField()

@@ -291,6 +291,35 @@ class TableResultApi(APIView):
         return Response(s.RecordOut(state).data, status=status.HTTP_201_CREATED)
 
 
+class TableForfeitApi(APIView):
+    """An organiser ends an absent player's part at a table (``{"player", "reason"}``), or
+    adjudicates the table (``{"results", "reason"}``)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(
+        request=s.TableForfeitIn,
+        responses={
+            201: s.TableOut,
+            403: OpenApiResponse(s.ErrorOut, description="not an organiser"),
+            404: OpenApiResponse(s.ErrorOut, description="no such tournament or table"),
+            422: OpenApiResponse(s.ErrorOut, description="not at the table, table finished"),
+        },
+    )
+    def post(self, request, pk, table):
+        tournament = _tournament(pk, request.user)
+        body = s.TableForfeitIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        table_ = tournaments.table_get(tournament, table)
+        tournaments.table_forfeit(
+            tournament=tournament, table=table_, by=request.user, **body.validated_data
+        )
+        return Response(
+            s.TableOut(selectors.table_out(tournaments.table_get(tournament, table))).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
 class StandingsApi(APIView):
     scopes = {"GET": READ}
     permission_classes = [HasScope, IsAuthenticatedOrReadOnly]

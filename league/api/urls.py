@@ -189,6 +189,11 @@ urlpatterns = [
         name="api-table-log",
     ),
     path(
+        "tournaments/<id:pk>/tables/<id:table>/forfeit/",
+        tournaments.TableForfeitApi.as_view(),
+        name="api-tournament-table-forfeit",
+    ),
+    path(
         "tournaments/<id:pk>/standings/",
         tournaments.StandingsApi.as_view(),
         name="api-tournament-standings",

@@ -9,12 +9,14 @@ The rooms, each importing only those before it:
 
 - ``common``: entrants by name, the tournament's log, who may act;
 - ``creating``: a tournament from its checked spec;
+- ``absent``: an absent player's part at a table ended (a forfeit, a drop);
 - ``entries``: entering, registering, answering, dropping, re-entering, check-in, the cap;
 - ``elimination``: who goes through an elimination round or into the top cut;
 - ``pairings``: the next round's pairing, decided from the standings and the format;
 - ``rounds``: pairing a round (and again), and the end of the tournament;
 - ``clock``: the round clock at a venue;
-- ``tables``: results of tables played on a table (report, confirm, override);
+- ``tables``: results of tables played on a table (report, confirm, override), and a table
+  forfeited or adjudicated when a player is absent;
 - ``exports``: standings.csv and results.csv.
 
 Callers use the names this package exports.
@@ -41,6 +43,7 @@ from league.services.tournaments.rounds import (
 )
 from league.services.tournaments.tables import (
     table_confirm,
+    table_forfeit,
     table_get,
     table_override,
     table_report,
@@ -60,6 +63,7 @@ __all__ = [
     "round_start",
     "standings_csv",
     "table_confirm",
+    "table_forfeit",
     "table_get",
     "table_override",
     "table_report",

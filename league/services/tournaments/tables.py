@@ -1,4 +1,5 @@
-"""Results of tables played on a table: report, confirm, override."""
+"""Results of tables played on a table (report, confirm, override), and an absent player's
+table at any event: forfeited or adjudicated by the organiser."""
 
 from __future__ import annotations
 
@@ -6,18 +7,24 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractUser
+from django.db import transaction
 
+from core import inputs
 from core.errors import (
+    InvalidInput,
     RuleViolation,
     ServiceError,
     UnknownName,
 )
+from games.models import GameMode, GameStatus
 from games.records import table_results
 from league import permissions
 from league.models import (
     Table,
     Tournament,
 )
+from league.services.tournaments.absent import seat_forfeit
+from league.services.tournaments.common import _log, _require_organiser
 from league.services.tournaments.rounds import tournaments_end_if_over
 
 
@@ -101,3 +108,44 @@ def _require(why_not: Callable[..., ServiceError | None], tournament, user, tabl
 def _check_bid(tournament: Tournament, bid: Any) -> None:
     if bid is not None and not tournament.options.get("starting_bid"):
         raise RuleViolation("this tournament does not bid for first player")
+
+
+@transaction.atomic
+def table_forfeit(
+    *,
+    tournament: Tournament,
+    table: Table,
+    by: AbstractUser,
+    reason: Any,
+    player: Any = None,
+    results: Any = None,
+) -> None:
+    """An organiser ends an absent ``player``'s part at ``table``, for ``reason``: at a game
+    played here their seat resigns (the last player left wins by forfeit; at a larger table
+    the others play on); at a table played on a table the result is settled with them last.
+    With ``results`` instead of a player, the organiser adjudicates: the game ends with that
+    result. Logged (TableForfeited, TableAdjudicated); the tournament ends if that was its
+    last table."""
+    _require_organiser(tournament, by)
+    reason = inputs.text(reason, "reason", 200) if reason is not None else None
+    if not reason:
+        raise InvalidInput("give a reason: it is kept with the result")
+    game = table.game
+    where = {"round": table.round.number, "table": table.number}
+    if game.status != GameStatus.ACTIVE:
+        raise RuleViolation(f"table {table.number} has finished")
+    if player is None:
+        if results is None:
+            raise InvalidInput("say which player forfeits, or give the results you set")
+        if game.mode == GameMode.PLAY:
+            table_results.result_adjudicate(game=game, by=by, results=results, reason=reason)
+        else:
+            table_results.result_override(game=game, by=by, results=results, reason=reason)
+        _log(tournament, "TableAdjudicated", by, {**where, "reason": reason})
+    else:
+        name = inputs.text(player, "player", 150)
+        seat_forfeit(table, name, by=by, reason=reason)
+        _log(tournament, "TableForfeited", by, {**where, "player": name, "reason": reason})
+    game.refresh_from_db()
+    if game.status == GameStatus.FINISHED:
+        tournaments_end_if_over(game_ids=[game.pk])
