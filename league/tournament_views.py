@@ -109,6 +109,12 @@ class TablePanel:
     override_form: TableResultForm | None = None
     may_override: bool = False
     may_log: bool = False  # the viewer may play it as a table log instead (league.table_logs)
+    # Organisers, at a table still playing: forfeit an absent player, or (a game played here)
+    # adjudicate it; in table mode, once the round's clock runs, give it extra time.
+    may_forfeit: bool = False
+    may_adjudicate: bool = False
+    may_extra_time: bool = False
+    extra_minutes: int = 0
     logged: bool = False  # it is played as a table log: the rules give its result
     urls: dict[str, str] = field(default_factory=dict)  # its links: game, log, report, settle…
 
@@ -149,6 +155,7 @@ def _tournament_page(
                     bound,
                     settle=settle == str(table["id"]),
                     urls=urls,
+                    clock_running=out["started_at"] is not None,
                 )
                 for table in out["tables"]
             ],
@@ -216,8 +223,8 @@ class _TableUrls:
     def __init__(self, tournament: int):
         self.game = Link("game-detail", None)
         self.table = {
-            name: Link(f"table-{name}", tournament, None)
-            for name in ("log", "report", "confirm", "override")
+            name.replace("-", "_"): Link(f"table-{name}", tournament, None)
+            for name in ("log", "report", "confirm", "override", "forfeit", "extra-time")
         }
         self.page = reverse("tournament-detail", args=[tournament])
 
@@ -237,6 +244,7 @@ def _table_panel(
     *,
     settle: bool = False,
     urls: _TableUrls | None = None,
+    clock_running: bool = False,
 ) -> TablePanel:
     seats, state = out["seats"], out.get("report")
     panel = TablePanel(
@@ -253,6 +261,11 @@ def _table_panel(
         urls=(urls or _TableUrls(tournament.pk)).of(out["id"], out["game"]),
     )
     panel.columns, panel.rows = _result_rows(out, viewer.name)
+    panel.extra_minutes = out.get("extra_minutes", 0)
+    if viewer.organiser and out["status"] == GameStatus.ACTIVE and not panel.logged:
+        panel.may_forfeit = True
+        panel.may_adjudicate = out.get("mode") == GameMode.PLAY
+        panel.may_extra_time = state is not None and clock_running
     if state is None:  # an online table or a table log: its game reports itself
         return panel
     panel.confirmed_by = state["confirmed_by"]
@@ -525,6 +538,59 @@ tournament_reenter = _simple_post(_reenter, anchor="#organiser")
 tournament_register = _simple_post(_register)
 tournament_check_in = _simple_post(_check_in)
 tournament_round_start = _simple_post(_round_start, anchor="#rounds")
+
+
+def _round_clock(tournament, request, number: int, action: str) -> str:
+    """Pause, resume or extend a round's clock, from the buttons under the round."""
+    if action == "extend":
+        round_ = tournaments.round_extend(
+            tournament=tournament,
+            number=number,
+            by=request.user,
+            minutes=request.POST.get("minutes"),
+        )
+        return f"Round {number} now lasts {round_.minutes} minutes."
+    if action == "pause":
+        tournaments.round_pause(tournament=tournament, number=number, by=request.user)
+        return f"Round {number}'s clock is paused."
+    tournaments.round_resume(tournament=tournament, number=number, by=request.user)
+    return f"Round {number}'s clock is running again."
+
+
+def _extra_time(tournament, request, table: int) -> str:
+    table_ = tournaments.table_extra_time(
+        tournament=tournament,
+        table=tournaments.table_get(tournament, table),
+        by=request.user,
+        minutes=request.POST.get("minutes"),
+    )
+    return f"Table {table_.number} plays {table_.extra_minutes} minutes beyond the round."
+
+
+def _forfeit(tournament, request, table: int) -> str:
+    """A no-show's forfeit (``player``), or an adjudication (a place for each seat)."""
+    table_ = tournaments.table_get(tournament, table)
+    reason = request.POST.get("reason", "")
+    if "player" in request.POST:
+        player = request.POST["player"]
+        tournaments.table_forfeit(
+            tournament=tournament, table=table_, by=request.user, player=player, reason=reason
+        )
+        return f"Table {table_.number}: {player} forfeits ({reason.strip()})."
+    seats = selectors.table_out(table_)["seats"]
+    results = [
+        {"player": name, "score": None, "rank": request.POST.get(f"place_{i}", "")}
+        for i, name in enumerate(seats)
+    ]
+    tournaments.table_forfeit(
+        tournament=tournament, table=table_, by=request.user, results=results, reason=reason
+    )
+    return f"Table {table_.number}: adjudicated ({reason.strip()})."
+
+
+tournament_round_clock = _simple_post(_round_clock, anchor="#rounds")
+tournament_table_extra_time = _simple_post(_extra_time, anchor="#rounds")
+tournament_table_forfeit = _simple_post(_forfeit, anchor="#rounds")
 
 
 @login_required

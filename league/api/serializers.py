@@ -606,6 +606,10 @@ class RoundStartIn(serializers.Serializer):
     )
 
 
+class MinutesIn(serializers.Serializer):
+    minutes = serializers.IntegerField(min_value=1, max_value=120, help_text="minutes to add")
+
+
 class TableResultIn(serializers.Serializer):
     results = results_field()
     bid = BidIn(required=False, allow_null=True, default=None)
@@ -644,6 +648,9 @@ class TableOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=["active", "finished", "void"])
     result = ResultOut(many=True, allow_null=True)
     report = RecordOut(required=False, help_text="table mode: where the reported result stands")
+    extra_minutes = serializers.IntegerField(
+        help_text="table mode: minutes this table plays beyond the round's clock"
+    )
     bid = TableBidOut(
         required=False,
         allow_null=True,
@@ -660,7 +667,15 @@ class RoundOut(serializers.Serializer):
     started_at = serializers.DateTimeField(
         allow_null=True, help_text="table mode: when the round's clock started"
     )
-    minutes = serializers.IntegerField(allow_null=True, help_text="the round's length")
+    minutes = serializers.IntegerField(
+        allow_null=True, help_text="the round's length, extensions included"
+    )
+    paused_at = serializers.DateTimeField(
+        allow_null=True, help_text="while the round's clock is paused: when it stopped"
+    )
+    ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the round's clock reaches 0:00 (pauses taken off)"
+    )
     tables = TableOut(many=True)
     byes = serializers.ListField(child=serializers.CharField())
 

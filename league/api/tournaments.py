@@ -252,6 +252,49 @@ class TournamentRoundStartApi(APIView):
         )
 
 
+class TournamentRoundClockApi(APIView):
+    """pause/, resume/ and extend/ (``{"minutes"}``) a round's clock (table mode, organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
+    action = ""
+
+    @extend_schema(request=s.MinutesIn, responses={201: s.RoundOut})
+    def post(self, request, pk, number):
+        tournament = _tournament(pk, request.user)
+        if self.action == "extend":
+            body = s.MinutesIn(data=request.data)
+            body.is_valid(raise_exception=True)
+            round_ = tournaments.round_extend(
+                tournament=tournament, number=number, by=request.user, **body.validated_data
+            )
+        else:
+            change = tournaments.round_pause if self.action == "pause" else tournaments.round_resume
+            round_ = change(tournament=tournament, number=number, by=request.user)
+        return Response(
+            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TableExtraTimeApi(APIView):
+    """``{"minutes"}`` more for one table beyond the round's clock (table mode, organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.MinutesIn, responses={201: s.TableOut})
+    def post(self, request, pk, table):
+        tournament = _tournament(pk, request.user)
+        body = s.MinutesIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        table_ = tournaments.table_extra_time(
+            tournament=tournament,
+            table=tournaments.table_get(tournament, table),
+            by=request.user,
+            **body.validated_data,
+        )
+        return Response(s.TableOut(selectors.table_out(table_)).data, status=status.HTTP_201_CREATED)
+
+
 class TableResultApi(APIView):
     """report/, confirm/ and override/ for a table-mode table."""
 

@@ -14,7 +14,7 @@ The rooms, each importing only those before it:
 - ``elimination``: who goes through an elimination round or into the top cut;
 - ``pairings``: the next round's pairing, decided from the standings and the format;
 - ``rounds``: pairing a round (and again), and the end of the tournament;
-- ``clock``: the round clock at a venue;
+- ``clock``: the round clock at a venue (start, pause, resume, extend, a table's extra time);
 - ``tables``: results of tables played on a table (report, confirm, override), and a table
   forfeited or adjudicated when a player is absent;
 - ``exports``: standings.csv and results.csv.
@@ -22,7 +22,13 @@ The rooms, each importing only those before it:
 Callers use the names this package exports.
 """
 
-from league.services.tournaments.clock import round_start
+from league.services.tournaments.clock import (
+    round_extend,
+    round_pause,
+    round_resume,
+    round_start,
+    table_extra_time,
+)
 from league.services.tournaments.creating import tournament_create
 from league.services.tournaments.entries import (
     entry_accept,
@@ -58,11 +64,15 @@ __all__ = [
     "entry_reenter",
     "entry_register",
     "results_csv",
+    "round_extend",
     "round_pair",
+    "round_pause",
     "round_repair",
+    "round_resume",
     "round_start",
     "standings_csv",
     "table_confirm",
+    "table_extra_time",
     "table_forfeit",
     "table_get",
     "table_override",
