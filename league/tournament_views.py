@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_POST
 
 from accounts.bots import BOT_PREFIX, is_bot
+from core import inputs
 from core.errors import InvalidInput, RuleViolation, ServiceError
 from games.catalog import game_name
 from games.models import GameMode, GameStatus
@@ -579,7 +580,13 @@ def _forfeit(tournament, request, table: int) -> str:
         return f"Table {table_.number}: {player} forfeits ({reason.strip()})."
     seats = selectors.table_out(table_)["seats"]
     results = [
-        {"player": name, "score": None, "rank": request.POST.get(f"place_{i}", "")}
+        {
+            "player": name,
+            "score": None,
+            "rank": inputs.whole_number(
+                request.POST.get(f"place_{i}", ""), f"the place of {name}", 1, len(seats)
+            ),
+        }
         for i, name in enumerate(seats)
     ]
     tournaments.table_forfeit(

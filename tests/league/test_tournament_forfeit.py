@@ -240,3 +240,76 @@ def test_an_override_that_names_no_bid_keeps_the_bid_reported(org, api_for, user
     other = {"player": b, "amount": 6}
     corrected = org.post(f"{url}/override/", {"results": results, "bid": other}, format="json")
     assert corrected.json()["bid"] == other
+
+
+# -- on the page ------------------------------------------------------------------------------
+
+
+def test_the_organiser_forfeits_and_adjudicates_from_the_page(org, users, client):
+    tid = create(org)
+    first, second = pair(org, tid)["tables"]
+    client.force_login(users["org"])
+    page = client.get(f"/tournaments/{tid}/").content.decode()
+    assert page.count("No-show / forfeit") == 2 and page.count("Adjudicate") == 2
+    response = client.post(
+        f"/tournaments/{tid}/tables/{first['id']}/forfeit/",
+        {"player": first["seats"][0], "reason": "no-show"},
+    )
+    assert response.status_code == 302
+    a, b = second["seats"]
+    response = client.post(
+        f"/tournaments/{tid}/tables/{second['id']}/forfeit/",
+        {"place_0": "2", "place_1": "1", "reason": "the venue closed"},
+    )
+    assert response.status_code == 302
+    assert {r["player"]: r["rank"] for r in Game.objects.get(pk=second["game"]).result} == {
+        a: 2,
+        b: 1,
+    }
+    page = client.get(f"/tournaments/{tid}/").content.decode()
+    assert "No-show / forfeit" not in page
+    refused = client.post(
+        f"/tournaments/{tid}/tables/{first['id']}/forfeit/", {"player": a, "reason": "x"}
+    )
+    assert "table 1 has finished" in refused.content.decode()
+
+
+def test_a_player_sees_no_forfeit_on_the_page(org, users, client):
+    tid = create(org)
+    pair(org, tid)
+    client.force_login(users["ann"])
+    page = client.get(f"/tournaments/{tid}/").content.decode()
+    assert "No-show / forfeit" not in page and "Adjudicate" not in page
+
+
+def test_the_form_offers_a_live_clock_for_online_events(users, client):
+    client.force_login(users["org"])
+    form = client.get("/tournaments/new/").content.decode()
+    assert 'name="bank_minutes" value="20"' in form
+    assert 'name="increment_seconds" value="10"' in form
+    assert '<option value="forfeit" selected>' in form
+    assert "the others play on" in form
+    post = {
+        "name": "Evening online",
+        "game": DSA,
+        "format": "swiss",
+        "table_size": "2",
+        "rounds": "2",
+        "advance": "1",
+        "players": "ann\nben",
+        "bye_points": "0",
+        "bank_minutes": "20",
+        "increment_seconds": "10",
+        "on_timeout": "forfeit",
+    }
+    assert client.post("/tournaments/new/", {**post, "mode": "online"}).status_code == 302
+    assert client.post("/tournaments/new/", {**post, "mode": "table"}).status_code == 302
+    from league.models import Tournament
+
+    online, table = Tournament.objects.order_by("pk")
+    assert online.time_control == {
+        "bank_seconds": 1200,
+        "increment_seconds": 10,
+        "on_timeout": "forfeit",
+    }
+    assert table.time_control is None
