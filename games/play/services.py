@@ -413,12 +413,9 @@ def game_seat_forfeit(*, game: Game, seat: int, by: AbstractUser, reason: str) -
     and at a larger table the resigned seat's turns go to the random bot. The caller (a
     tournament) has checked that ``by`` may."""
     head, state = steps.load(game)
-    appended, new = _resign(
-        head, state, seat, actor_id=by.pk, reason=reason, idempotency_key=None
-    )
+    appended, new = _resign(head, state, seat, actor_id=by.pk, reason=reason, idempotency_key=None)
     steps.update_row(game, new)
     return appended
-
 
 
 @transaction.atomic

@@ -292,7 +292,9 @@ class TableExtraTimeApi(APIView):
             by=request.user,
             **body.validated_data,
         )
-        return Response(s.TableOut(selectors.table_out(table_)).data, status=status.HTTP_201_CREATED)
+        return Response(
+            s.TableOut(selectors.table_out(table_)).data, status=status.HTTP_201_CREATED
+        )
 
 
 class TableResultApi(APIView):

@@ -46,8 +46,6 @@ def _league(slug, user, *, door: bool = False) -> League:
         raise UnknownName(f"no league {slug!r}") from None
 
 
-
-
 # -- ratings and players --------------------------------------------------------------------------
 
 

@@ -5,20 +5,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0012_league_webhooks'),
+        ("league", "0012_league_webhooks"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='round',
-            name='paused_at',
+            model_name="round",
+            name="paused_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='table',
-            name='extra_minutes',
+            model_name="table",
+            name="extra_minutes",
             field=models.PositiveSmallIntegerField(default=0),
         ),
     ]

@@ -88,7 +88,9 @@ def test_forfeiting_no_shows_completes_the_round(page, make_user, screen):  # no
 
 @pytest.mark.parametrize("screen", ["phone", "desktop"])
 def test_the_round_clock_pauses_extends_and_gives_a_table_extra_time(
-    page, make_user, screen  # noqa: F811
+    page,
+    make_user,
+    screen,  # noqa: F811
 ):
     from playwright.sync_api import expect
 

@@ -88,7 +88,7 @@ def test_extending_the_round_adds_minutes(round_one):
 def test_a_bad_extension_is_refused_and_changes_nothing(round_one, minutes):
     org, tid, tables = round_one
     before = TournamentEvent.objects.count()
-    for url in (f"rounds/1/extend/", f"tables/{tables[0]['id']}/extra-time/"):
+    for url in ("rounds/1/extend/", f"tables/{tables[0]['id']}/extra-time/"):
         response = org.post(f"/api/tournaments/{tid}/{url}", {"minutes": minutes}, format="json")
         assert response.status_code == 400 and "minutes" in str(response.json())
     assert TournamentEvent.objects.count() == before
@@ -102,7 +102,9 @@ def test_extra_time_for_one_table_is_shown_at_that_table(round_one, client):
         f"/api/tournaments/{tid}/tables/{late['id']}/extra-time/", {"minutes": 5}, format="json"
     )
     assert response.status_code == 201 and response.json()["extra_minutes"] == 5
-    org.post(f"/api/tournaments/{tid}/tables/{late['id']}/extra-time/", {"minutes": 3}, format="json")
+    org.post(
+        f"/api/tournaments/{tid}/tables/{late['id']}/extra-time/", {"minutes": 3}, format="json"
+    )
     assert Table.objects.get(pk=late["id"]).extra_minutes == 8
     assert kinds(tid)[-1] == "TableExtraTime"
     for url in (f"/tournaments/{tid}/", f"/tournaments/{tid}/rounds/1/print/"):

@@ -29,9 +29,7 @@ def seat_forfeit(table: Table, name: str, *, by: AbstractUser, reason: str) -> N
     if seat.resigned:
         raise RuleViolation(f"{name} has already left table {table.number}")
     if game.mode == GameMode.RECORD:
-        table_results.result_override(
-            game=game, by=by, results=_last(game, name), reason=reason
-        )
+        table_results.result_override(game=game, by=by, results=_last(game, name), reason=reason)
     else:
         game_services.game_seat_forfeit(game=game, seat=seat.index, by=by, reason=reason)
 

@@ -88,9 +88,7 @@ def round_resume(*, tournament: Tournament, number: int, by: AbstractUser) -> Ro
 
 
 @transaction.atomic
-def round_extend(
-    *, tournament: Tournament, number: int, by: AbstractUser, minutes: Any
-) -> Round:
+def round_extend(*, tournament: Tournament, number: int, by: AbstractUser, minutes: Any) -> Round:
     """Give the whole of round ``number`` ``minutes`` more; logged."""
     tournament, round_ = _running(tournament, number, by)
     minutes = inputs.whole_number(minutes, "minutes", 1, 120)
