@@ -252,25 +252,37 @@ class TournamentRoundStartApi(APIView):
         )
 
 
-class TournamentRoundClockApi(APIView):
-    """pause/, resume/ and extend/ (``{"minutes"}``) a round's clock (table mode, organisers)."""
+class TournamentRoundPauseApi(APIView):
+    """pause/ and resume/ a round's clock (table mode, organisers)."""
 
     scopes = {"POST": ORGANISE}
 
     action = ""
 
+    @extend_schema(request=None, responses={201: s.RoundOut})
+    def post(self, request, pk, number):
+        change = tournaments.round_pause if self.action == "pause" else tournaments.round_resume
+        round_ = change(tournament=_tournament(pk, request.user), number=number, by=request.user)
+        return Response(
+            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TournamentRoundExtendApi(APIView):
+    """``{"minutes"}`` more for a round (table mode, organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
     @extend_schema(request=s.MinutesIn, responses={201: s.RoundOut})
     def post(self, request, pk, number):
-        tournament = _tournament(pk, request.user)
-        if self.action == "extend":
-            body = s.MinutesIn(data=request.data)
-            body.is_valid(raise_exception=True)
-            round_ = tournaments.round_extend(
-                tournament=tournament, number=number, by=request.user, **body.validated_data
-            )
-        else:
-            change = tournaments.round_pause if self.action == "pause" else tournaments.round_resume
-            round_ = change(tournament=tournament, number=number, by=request.user)
+        body = s.MinutesIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        round_ = tournaments.round_extend(
+            tournament=_tournament(pk, request.user),
+            number=number,
+            by=request.user,
+            **body.validated_data,
+        )
         return Response(
             s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
         )

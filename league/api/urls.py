@@ -191,11 +191,16 @@ urlpatterns = [
     *[
         path(
             f"tournaments/<id:pk>/rounds/<id:number>/{action}/",
-            tournaments.TournamentRoundClockApi.as_view(action=action),
+            tournaments.TournamentRoundPauseApi.as_view(action=action),
             name=f"api-tournament-round-{action}",
         )
-        for action in ("pause", "resume", "extend")
+        for action in ("pause", "resume")
     ],
+    path(
+        "tournaments/<id:pk>/rounds/<id:number>/extend/",
+        tournaments.TournamentRoundExtendApi.as_view(),
+        name="api-tournament-round-extend",
+    ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/extra-time/",
         tournaments.TableExtraTimeApi.as_view(),
