@@ -5,6 +5,7 @@ exports, verifies offline, replays and passes check_history like a game the rule
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games import history, store
@@ -58,7 +59,7 @@ def test_an_organiser_resigns_an_absent_players_seat(started):
     checked(game)
 
 
-def test_an_adjudicated_game_ends_with_the_organisers_result(started):
+def test_an_adjudicated_game_ends_with_the_organisers_result(started, client):
     game, org = started
     results = [
         {"player": "alice", "score": None, "rank": 2},
@@ -72,3 +73,5 @@ def test_an_adjudicated_game_ends_with_the_organisers_result(started):
     assert [e.kind for e in last] == ["ResultAdjudicated", "GameFinished"]
     assert last[1].data["reason"] == "adjudicated" and last[0].actor_id == org.pk
     checked(game)
+    page = client.get(reverse("game-detail", args=[game.pk])).content.decode()
+    assert "result set by the organiser" in page and "by forfeit" not in page
