@@ -263,10 +263,10 @@ def _table_panel(
     )
     panel.columns, panel.rows = _result_rows(out, viewer.name)
     panel.extra_minutes = out.get("extra_minutes", 0)
-    if viewer.organiser and out["status"] == GameStatus.ACTIVE and not panel.logged:
+    if viewer.organiser and out["status"] == GameStatus.ACTIVE:
         panel.may_forfeit = True
-        panel.may_adjudicate = out.get("mode") == GameMode.PLAY
-        panel.may_extra_time = state is not None and clock_running
+        panel.may_adjudicate = out.get("mode") != GameMode.RECORD  # else: settle it
+        panel.may_extra_time = tournament.mode == Tournament.Mode.TABLE and clock_running
     if state is None:  # an online table or a table log: its game reports itself
         return panel
     panel.confirmed_by = state["confirmed_by"]

@@ -169,11 +169,12 @@ def result_override(
 def result_adjudicate(
     *, game: Game, by: AbstractUser, results: list[dict[str, Any]], reason: str
 ) -> dict[str, Any]:
-    """The organiser ends a game played here with a result they set (ResultAdjudicated, then
-    GameFinished for reason "adjudicated"): a table that cannot finish otherwise. Its moves
+    """The organiser ends a game played here (or logged move by move at a table) with a result
+    they set (ResultAdjudicated, then GameFinished for reason "adjudicated"): a table that
+    cannot finish otherwise. Its moves
     stand as played; replay and the offline check take the logged result as its end."""
-    if game.mode != GameMode.PLAY:
-        raise RuleViolation("only a game played here is adjudicated; override a table's result")
+    if game.mode == GameMode.RECORD:
+        raise RuleViolation("a table's reported result is overridden, not adjudicated")
     if game.status != GameStatus.ACTIVE:
         raise RuleViolation("the game has finished")
     clean = records.projected(

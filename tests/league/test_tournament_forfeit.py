@@ -116,6 +116,7 @@ def test_at_a_table_of_three_the_game_goes_on_without_the_absent_player(org):
         ({"player": "SEAT", "reason": ""}, 400, "reason"),
         ({"player": "SEAT"}, 400, "reason"),
         ({"reason": "x"}, 400, "results"),
+        ({"player": "SEAT", "results": [{"player": "ann", "rank": 1}], "reason": "x"}, 400, "one"),
     ],
 )
 def test_a_bad_forfeit_is_refused_and_changes_nothing(org, body, status, words):
@@ -203,6 +204,19 @@ def test_a_table_mode_forfeit_keeps_the_order_others_reported(org, api_for, user
     assert forfeit(org, tid, table["id"], player=z, reason="left early").status_code == 201
     game = Game.objects.get(pk=table["game"])
     assert {r["player"]: r["rank"] for r in game.result} == {y: 1, x: 2, z: 3}
+
+
+def test_a_no_show_at_a_table_kept_as_a_log_is_placed_last(org, api_for, users):
+    tid = create(org, mode="table", players=["ann", "ben"], rounds=1)
+    table = pair(org, tid)["tables"][0]
+    keeper, absent = table["seats"]
+    logged = api_for(users[keeper]).post(f"/api/tournaments/{tid}/tables/{table['id']}/log/")
+    assert logged.status_code == 201, logged.json()
+    response = forfeit(org, tid, table["id"], player=absent, reason="no-show")
+    assert response.status_code == 201, response.json()
+    game = Game.objects.get(pk=table["game"])
+    assert {r["player"]: r["rank"] for r in game.result} == {keeper: 1, absent: 2}
+    assert events_of(game.pk)[-2:] == ["ResultAdjudicated", "GameFinished"]
 
 
 # -- a drop ---------------------------------------------------------------------------------

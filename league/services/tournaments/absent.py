@@ -1,5 +1,6 @@
 """An absent player's part at a table, ended by the organiser: their seat resigned at a game
-played here, or placed last at a table played on a table. The organiser's forfeit
+played here, or placed last at a table played on a table (its result settled, or, at a table
+kept as a log, adjudicated). The organiser's forfeit
 (``tables.table_forfeit``) and a drop (``entries.entry_drop``) both end it so."""
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def seat_forfeit(table: Table, name: str, *, by: AbstractUser, reason: str) -> N
         raise RuleViolation(f"{name} has already left table {table.number}")
     if game.mode == GameMode.RECORD:
         table_results.result_override(game=game, by=by, results=_last(game, name), reason=reason)
+    elif game.mode == GameMode.LOG:  # its scorekeeper enters the moves: nobody resigns a seat
+        table_results.result_adjudicate(game=game, by=by, results=_last(game, name), reason=reason)
     else:
         game_services.game_seat_forfeit(game=game, seat=seat.index, by=by, reason=reason)
 

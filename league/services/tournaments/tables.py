@@ -134,13 +134,13 @@ def table_forfeit(
     where = {"round": table.round.number, "table": table.number}
     if game.status != GameStatus.ACTIVE:
         raise RuleViolation(f"table {table.number} has finished")
+    if (player is None) == (results is None):
+        raise InvalidInput("say which player forfeits, or give the results you set: one of them")
     if player is None:
-        if results is None:
-            raise InvalidInput("say which player forfeits, or give the results you set")
-        if game.mode == GameMode.PLAY:
-            table_results.result_adjudicate(game=game, by=by, results=results, reason=reason)
-        else:
+        if game.mode == GameMode.RECORD:
             table_results.result_override(game=game, by=by, results=results, reason=reason)
+        else:
+            table_results.result_adjudicate(game=game, by=by, results=results, reason=reason)
         _log(tournament, "TableAdjudicated", by, {**where, "reason": reason})
     else:
         name = inputs.text(player, "player", 150)
