@@ -231,11 +231,26 @@ def result_disputed(
 
 
 def result_overridden(
-    *, results: Results, bid: Bid | None, actor_id: int, people: eventschema.Resolver
+    *,
+    results: Results,
+    bid: Bid | None,
+    actor_id: int,
+    people: eventschema.Resolver,
+    reason: str | None = None,
 ) -> NewEvent:
-    """The organiser settles a tournament table's result."""
-    data = {"results": results, "bid": bid}
+    """The organiser settles a tournament table's result (a forfeit's with its ``reason``)."""
+    data: dict[str, Any] = {"results": results, "bid": bid}
+    if reason is not None:
+        data["reason"] = reason
     return _named(EventKind.RESULT_OVERRIDDEN, data, people, actor_id=actor_id)
+
+
+def result_adjudicated(
+    *, results: Results, reason: str, actor_id: int, people: eventschema.Resolver
+) -> NewEvent:
+    """The organiser ends a game played here with the result they set, for ``reason``."""
+    data = {"results": results, "reason": reason}
+    return _named(EventKind.RESULT_ADJUDICATED, data, people, actor_id=actor_id)
 
 
 def result_corrected(

@@ -46,6 +46,7 @@ PEOPLE: dict[str, tuple[tuple[str, ...], ...]] = {
     "ResultConfirmed": (("on_behalf_of", "*"),),
     "ResultDisputed": (RESULTS, BID),
     "ResultOverridden": (RESULTS, BID),
+    "ResultAdjudicated": (RESULTS,),
     "ResultCorrected": (RESULTS, BID, SHEET),
     "GameFinished": (("result", "*", "player"), BID, SHEET),
 }
@@ -53,6 +54,8 @@ TEXTS: dict[str, tuple[str, ...]] = {
     "ResultRecorded": ("notes",),
     "ResultDisputed": ("reason",),
     "ResultCorrected": ("reason",),
+    "ResultOverridden": ("reason",),
+    "ResultAdjudicated": ("reason",),
 }
 
 # The newest schema version of each kind; a kind not listed has only ever had version 1.

@@ -43,6 +43,9 @@ class EventKind(models.TextChoices):
     RESULT_DISPUTED = "ResultDisputed"
     RESULT_OVERRIDDEN = "ResultOverridden"
     RESULT_CORRECTED = "ResultCorrected"
+    # A game played here that cannot finish (an absent player, the venue closing): the
+    # organiser sets its result (games.records.table_results.result_adjudicate).
+    RESULT_ADJUDICATED = "ResultAdjudicated"
     GAME_VOIDED = "GameVoided"
     # Table logs (games.tablelog): a tournament table turned into a log, and the scorekeeper
     # taking back the last entry (a correction of the log's tail: replay skips that entry).

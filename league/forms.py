@@ -157,6 +157,12 @@ def _whole_field(setting: str, **kwargs: Any) -> forms.IntegerField:
     )
 
 
+# The clock an online event is offered: 20 minutes each and 10 seconds a turn keeps a game of
+# 2-4 players within about an hour and a half, a round of a day's event.
+LIVE_BANK_MINUTES = 20
+LIVE_INCREMENT_SECONDS = 10
+
+
 class TournamentForm(ClockForm):
     """A new tournament. ``players`` is one username per line, in seed order. The form checks
     what was typed; what it means is checked as :meth:`spec` makes the tournament of it."""
@@ -332,6 +338,15 @@ class TournamentForm(ClockForm):
 
     def __init__(self, *args: Any, user, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        # An event played live: a bank each, so that no table waits on one player for ever,
+        # and a forfeit at 0:00, so that the round finishes (docs/tournaments.md).
+        self.fields["bank_minutes"].initial = LIVE_BANK_MINUTES
+        self.fields["increment_seconds"].initial = LIVE_INCREMENT_SECONDS
+        self.fields["on_timeout"].initial = "forfeit"
+        self.fields["on_timeout"].help_text = (
+            "Online: a player who forfeits loses that game; at a table of 3 or 4 the others"
+            " play on. Leave both clocks empty to play without one."
+        )
         organised = leagues_of(user, ORGANISING)
         self.fields["league"].queryset = organised
         self.fields["season"].queryset = Season.objects.filter(league__in=organised).select_related(
@@ -371,6 +386,12 @@ class TournamentForm(ClockForm):
 
     def clean_elimination_ties(self) -> str:
         return self.cleaned_data["elimination_ties"] or Tournament.EliminationTies.PLAYOFF
+
+    def time_control(self) -> dict[str, Any] | None:
+        """The clock of an online event; a table-mode event has the round clock instead."""
+        if self.cleaned_data["mode"] != Tournament.Mode.ONLINE:
+            return None
+        return super().time_control()
 
     def players_list(self) -> list[str]:
         return [line.strip() for line in self.cleaned_data["players"].splitlines() if line.strip()]

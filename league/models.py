@@ -462,7 +462,9 @@ class Round(models.Model):
     void = models.BooleanField(default=False)  # replaced by a re-pairing
     stage = models.CharField(max_length=4, default="main")  # "cut": a Swiss event's top cut
     started_at = models.DateTimeField(null=True, blank=True)  # the round's clock, table mode
-    minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    minutes = models.PositiveSmallIntegerField(null=True, blank=True)  # extensions included
+    # While the clock is paused: when it stopped (resuming moves started_at on by the pause).
+    paused_at = models.DateTimeField(null=True, blank=True)
     byes = models.ManyToManyField(Entry, blank=True, related_name="byes")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -488,6 +490,8 @@ class Table(models.Model):
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="table")
     # Double elimination: the bracket match it plays (league.double_elimination), e.g. "L2-1".
     match = models.CharField(max_length=8, blank=True, default="")
+    # Minutes this table plays beyond the round's clock (a late start, a judge's call).
+    extra_minutes = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["number"]

@@ -324,6 +324,7 @@ def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
             "mode": game.mode,  # a table-mode table played as a table log turns "log"
             "status": game.status,
             "result": game.result,
+            "extra_minutes": table.extra_minutes,
         }
         if table.match:
             row["bracket"] = bracket_label(table.match)
@@ -370,9 +371,30 @@ def round_out(round_: Round, tables: list[Table] | None = None) -> dict[str, Any
         "stage": round_.stage,
         "started_at": round_.started_at,
         "minutes": round_.minutes,
+        "paused_at": round_.paused_at,
+        "ends_at": _round_ends(round_),
+        "paused_left": _paused_left(round_),
         "tables": tables_out(tables),
         "byes": byes,
     }
+
+
+def _round_ends(round_: Round) -> dt.datetime | None:
+    """When the round's clock reaches 0:00; while paused, when it would if resumed now."""
+    if round_.started_at is None or round_.minutes is None:
+        return None
+    ends = round_.started_at + dt.timedelta(minutes=round_.minutes)
+    if round_.paused_at is not None:
+        ends += timezone.now() - round_.paused_at
+    return ends
+
+
+def _paused_left(round_: Round) -> int | None:
+    """While the round's clock is paused, the seconds it has left."""
+    if round_.paused_at is None or round_.started_at is None or round_.minutes is None:
+        return None
+    ends = round_.started_at + dt.timedelta(minutes=round_.minutes)
+    return max(0, round((ends - round_.paused_at).total_seconds()))
 
 
 def rounds_of(tournament: Tournament) -> list[Round]:

@@ -20,6 +20,7 @@ from core.errors import InvalidInput, RuleViolation, ServiceError
 from games.catalog import game_name
 from games.models import GameMode, GameStatus
 from games.pages.links import Link, back_or
+from games.records import table_results
 from league import permissions, selectors, visibility
 from league.figures import tournament_standing_rows
 from league.forms import (
@@ -111,6 +112,12 @@ class TablePanel:
     override_form: TableResultForm | None = None
     may_override: bool = False
     may_log: bool = False  # the viewer may play it as a table log instead (league.table_logs)
+    # Organisers, at a table still playing: forfeit an absent player, or (a game played here)
+    # adjudicate it; in table mode, once the round's clock runs, give it extra time.
+    may_forfeit: bool = False
+    may_adjudicate: bool = False
+    may_extra_time: bool = False
+    extra_minutes: int = 0
     logged: bool = False  # it is played as a table log: the rules give its result
     urls: dict[str, str] = field(default_factory=dict)  # its links: game, log, report, settle…
     bracket: str = ""  # double elimination: where in the bracket, in words
@@ -152,6 +159,7 @@ def _tournament_page(
                     bound,
                     settle=settle == str(table["id"]),
                     urls=urls,
+                    clock_running=out["started_at"] is not None,
                 )
                 for table in out["tables"]
             ],
@@ -395,8 +403,8 @@ class _TableUrls:
     def __init__(self, tournament: int):
         self.game = Link("game-detail", None)
         self.table = {
-            name: Link(f"table-{name}", tournament, None)
-            for name in ("log", "report", "confirm", "override")
+            name.replace("-", "_"): Link(f"table-{name}", tournament, None)
+            for name in ("log", "report", "confirm", "override", "forfeit", "extra-time")
         }
         self.page = reverse("tournament-detail", args=[tournament])
 
@@ -416,6 +424,7 @@ def _table_panel(
     *,
     settle: bool = False,
     urls: _TableUrls | None = None,
+    clock_running: bool = False,
 ) -> TablePanel:
     seats, state = out["seats"], out.get("report")
     panel = TablePanel(
@@ -433,6 +442,11 @@ def _table_panel(
         urls=(urls or _TableUrls(tournament.pk)).of(out["id"], out["game"]),
     )
     panel.columns, panel.rows = _result_rows(out, viewer.name)
+    panel.extra_minutes = out.get("extra_minutes", 0)
+    if viewer.organiser and out["status"] == GameStatus.ACTIVE:
+        panel.may_forfeit = True
+        panel.may_adjudicate = out.get("mode") != GameMode.RECORD  # else: settle it
+        panel.may_extra_time = tournament.mode == Tournament.Mode.TABLE and clock_running
     if state is None:  # an online table or a table log: its game reports itself
         return panel
     panel.confirmed_by = state["confirmed_by"]
@@ -813,6 +827,65 @@ def _tiebreak(tournament, request, table: int) -> str:
 tournament_tiebreak = _simple_post(_tiebreak, anchor="#bracket")
 
 
+def _round_clock(tournament, request, number: int, action: str) -> str:
+    """Pause, resume or extend a round's clock, from the buttons under the round."""
+    if action == "extend":
+        round_ = tournaments.round_extend(
+            tournament=tournament,
+            number=number,
+            by=request.user,
+            minutes=request.POST.get("minutes"),
+        )
+        return f"Round {number} now lasts {round_.minutes} minutes."
+    if action == "pause":
+        tournaments.round_pause(tournament=tournament, number=number, by=request.user)
+        return f"Round {number}'s clock is paused."
+    tournaments.round_resume(tournament=tournament, number=number, by=request.user)
+    return f"Round {number}'s clock is running again."
+
+
+def _extra_time(tournament, request, table: int) -> str:
+    table_ = tournaments.table_extra_time(
+        tournament=tournament,
+        table=tournaments.table_get(tournament, table),
+        by=request.user,
+        minutes=request.POST.get("minutes"),
+    )
+    return f"Table {table_.number} plays {table_.extra_minutes} minutes beyond the round."
+
+
+def _forfeit(tournament, request, table: int) -> str:
+    """A no-show's forfeit (``player``), or an adjudication (a place for each seat)."""
+    table_ = tournaments.table_get(tournament, table)
+    reason = request.POST.get("reason", "")
+    if "player" in request.POST:
+        player = request.POST["player"]
+        tournaments.table_forfeit(
+            tournament=tournament, table=table_, by=request.user, player=player, reason=reason
+        )
+        return f"Table {table_.number}: {player} forfeits ({reason.strip()})."
+    seats = selectors.table_out(table_)["seats"]
+    results = [
+        {
+            "player": name,
+            "score": None,
+            "rank": inputs.whole_number(
+                request.POST.get(f"place_{i}", ""), f"the place of {name}", 1, len(seats)
+            ),
+        }
+        for i, name in enumerate(seats)
+    ]
+    tournaments.table_forfeit(
+        tournament=tournament, table=table_, by=request.user, results=results, reason=reason
+    )
+    return f"Table {table_.number}: adjudicated ({reason.strip()})."
+
+
+tournament_round_clock = _simple_post(_round_clock, anchor="#rounds")
+tournament_table_extra_time = _simple_post(_extra_time, anchor="#rounds")
+tournament_table_forfeit = _simple_post(_forfeit, anchor="#rounds")
+
+
 @login_required
 @require_POST
 def table_result(request, pk: int, table: int, action: str):
@@ -848,12 +921,14 @@ def table_result(request, pk: int, table: int, action: str):
                 tournament=tournament, table=table_, user=request.user, results=form.results()
             )
         else:
+            bid = form.bid()
             state = tournaments.table_override(
                 tournament=tournament,
                 table=table_,
                 by=request.user,
                 results=form.results(),
-                bid=form.bid(),
+                # A blank bid keeps the one reported.
+                bid=table_results.UNSTATED if bid is None else bid,
             )
         return _table_message(table_.number, state)
 

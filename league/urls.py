@@ -163,6 +163,25 @@ urlpatterns = [
         tournament_views.tournament_round_start,
         name="tournament-round-start",
     ),
+    *[
+        path(
+            f"tournaments/<id:pk>/rounds/<id:number>/{action}/",
+            tournament_views.tournament_round_clock,
+            {"action": action},
+            name=f"tournament-round-{action}",
+        )
+        for action in ("pause", "resume", "extend")
+    ],
+    path(
+        "tournaments/<id:pk>/tables/<id:table>/forfeit/",
+        tournament_views.tournament_table_forfeit,
+        name="table-forfeit",
+    ),
+    path(
+        "tournaments/<id:pk>/tables/<id:table>/extra-time/",
+        tournament_views.tournament_table_extra_time,
+        name="table-extra-time",
+    ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/report/",
         tournament_views.table_result,

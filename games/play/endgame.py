@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import signals
-from games.models import Game, GameMode, GameStatus
+from games.models import EventKind, Game, GameMode, GameStatus
 from games.play import lobby, reads
 
 # The parts of a score in the games' words, by the key the rule modules' views use.
@@ -77,6 +77,9 @@ def game_over(game: Game, view: dict[str, Any], user) -> GameOver | None:
     mine = reads.seats_of(game, user)
     forfeit = any(entry["score"] is None for entry in game.result)  # won by forfeit
     columns, parts = score_parts(view, len(seats)) if not forfeit else ([], [])
+    reason = "by forfeit" if forfeit else ""
+    if forfeit and _ended_by(game) == "adjudicated":
+        reason = "result set by the organiser"
     lines = sorted(
         (
             Line(
@@ -95,8 +98,19 @@ def game_over(game: Game, view: dict[str, Any], user) -> GameOver | None:
     return GameOver(
         columns=columns,
         lines=lines,
-        reason="by forfeit" if forfeit else "",
+        reason=reason,
         panels=signals.end_panels(game),
         rematch=rematch,
         may_rematch=bool(mine) and rematch is None,
     )
+
+
+def _ended_by(game: Game) -> str | None:
+    """What the last GameFinished says ended the game: "rules", "forfeit", "adjudicated"."""
+    data = (
+        game.events.filter(kind=EventKind.GAME_FINISHED)
+        .order_by("-seq")
+        .values_list("data", flat=True)
+        .first()
+    )
+    return data.get("reason") if isinstance(data, dict) else None

@@ -407,6 +407,18 @@ def game_bot_move(*, game_id: int, seat: int, version: int) -> AppendResult | No
 
 
 @transaction.atomic
+def game_seat_forfeit(*, game: Game, seat: int, by: AbstractUser, reason: str) -> AppendResult:
+    """An organiser ends an absent player's part: ``seat`` resigns (SeatResigned, its actor
+    ``by``, for ``reason``). As at any resignation, the last seat standing wins by forfeit,
+    and at a larger table the resigned seat's turns go to the random bot. The caller (a
+    tournament) has checked that ``by`` may."""
+    head, state = steps.load(game)
+    appended, new = _resign(head, state, seat, actor_id=by.pk, reason=reason, idempotency_key=None)
+    steps.update_row(game, new)
+    return appended
+
+
+@transaction.atomic
 def game_void(*, game: Game, by: AbstractUser, reason: str) -> None:
     """Call ``game`` off (GameVoided, by ``by`` for ``reason``): it ends with no result and
     nobody moves again. A tournament calls off the tables of a round it pairs again."""

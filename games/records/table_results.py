@@ -124,29 +124,81 @@ def result_confirm(
 
 @transaction.atomic
 def result_override(
-    *, game: Game, by: AbstractUser, results: list[dict[str, Any]], bid: dict | None = None
+    *,
+    game: Game,
+    by: AbstractUser,
+    results: list[dict[str, Any]],
+    bid: Any = UNSTATED,
+    reason: str | None = None,
 ) -> dict[str, Any]:
-    """The organiser settles a table's result; on a finished table it is a correction."""
+    """The organiser settles a table's result; on a finished table it is a correction. An
+    override that states no bid keeps the bid reported (one stating a bid replaces it); a
+    ``reason`` (a forfeit's) is kept with it."""
     if game.mode != GameMode.RECORD:
         raise RuleViolation("only a table game's result can be overridden")
     clean = records.projected(
         records.parse_results(game_type(game.slug), results, records.seat_names(game))
     )
-    bid = _parse_bid(game, bid)
+    bid = reads.result_state(game)["bid"] if bid is UNSTATED else _parse_bid(game, bid)
     correcting = game.status == GameStatus.FINISHED
-    settled = game_events.result_corrected if correcting else game_events.result_overridden
     named = people.writer(game, author=by)
+    if correcting:
+        settled = game_events.result_corrected(
+            results=clean, bid=bid, actor_id=by.pk, people=named, reason=reason
+        )
+    else:
+        settled = game_events.result_overridden(
+            results=clean, bid=bid, actor_id=by.pk, people=named, reason=reason
+        )
     store.append(
         game,
         game.version,
         [
-            settled(results=clean, bid=bid, actor_id=by.pk, people=named),
-            game_events.game_finished(result=clean, reason="organiser", people=named),
+            settled,
+            game_events.game_finished(
+                result=clean, reason="forfeit" if reason else "organiser", people=named
+            ),
         ],
         projection={"status": GameStatus.FINISHED, "result": clean},
     )
     announce(result_corrected if correcting else game_finished, game)
     return reads.result_state(game)
+
+
+@transaction.atomic
+def result_adjudicate(
+    *, game: Game, by: AbstractUser, results: list[dict[str, Any]], reason: str
+) -> dict[str, Any]:
+    """The organiser ends a game played here (or logged move by move at a table) with a result
+    they set (ResultAdjudicated, then GameFinished for reason "adjudicated"): a table that
+    cannot finish otherwise. Its moves
+    stand as played; replay and the offline check take the logged result as its end."""
+    if game.mode == GameMode.RECORD:
+        raise RuleViolation("a table's reported result is overridden, not adjudicated")
+    if game.status != GameStatus.ACTIVE:
+        raise RuleViolation("the game has finished")
+    clean = records.projected(
+        records.parse_results(game_type(game.slug), results, records.seat_names(game))
+    )
+    named = people.writer(game, author=by)
+    store.append(
+        game,
+        game.version,
+        [
+            game_events.result_adjudicated(
+                results=clean, reason=reason, actor_id=by.pk, people=named
+            ),
+            game_events.game_finished(result=clean, reason="adjudicated", people=named),
+        ],
+        projection={
+            "status": GameStatus.FINISHED,
+            "current_player": None,
+            "result": clean,
+            "deadline": None,
+        },
+    )
+    announce(game_finished, game)
+    return {"status": "final", "final": clean, "reason": reason}
 
 
 def _check_open_table(game: Game, user) -> None:

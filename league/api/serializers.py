@@ -632,9 +632,30 @@ class RoundStartIn(serializers.Serializer):
     )
 
 
+class MinutesIn(serializers.Serializer):
+    minutes = serializers.IntegerField(min_value=1, max_value=120, help_text="minutes to add")
+
+
 class TableResultIn(serializers.Serializer):
     results = results_field()
     bid = BidIn(required=False, allow_null=True, default=None)
+
+
+class TableForfeitIn(serializers.Serializer):
+    """A forfeit names the absent player; an adjudication gives the results instead."""
+
+    player = serializers.CharField(
+        required=False, default=None, help_text="the player who forfeits (a no-show, a walk-out)"
+    )
+    results = results_field(
+        required=False, default=None, help_text="without a player: the result the organiser sets"
+    )
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default=None,
+        help_text="why, kept with the result (e.g. no-show)",
+    )
 
 
 class TableBidOut(serializers.Serializer):
@@ -653,6 +674,9 @@ class TableOut(serializers.Serializer):
     status = serializers.ChoiceField(choices=["active", "finished", "void"])
     result = ResultOut(many=True, allow_null=True)
     report = RecordOut(required=False, help_text="table mode: where the reported result stands")
+    extra_minutes = serializers.IntegerField(
+        help_text="table mode: minutes this table plays beyond the round's clock"
+    )
     bid = TableBidOut(
         required=False,
         allow_null=True,
@@ -674,7 +698,15 @@ class RoundOut(serializers.Serializer):
     started_at = serializers.DateTimeField(
         allow_null=True, help_text="table mode: when the round's clock started"
     )
-    minutes = serializers.IntegerField(allow_null=True, help_text="the round's length")
+    minutes = serializers.IntegerField(
+        allow_null=True, help_text="the round's length, extensions included"
+    )
+    paused_at = serializers.DateTimeField(
+        allow_null=True, help_text="while the round's clock is paused: when it stopped"
+    )
+    ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the round's clock reaches 0:00 (pauses taken off)"
+    )
     tables = TableOut(many=True)
     byes = serializers.ListField(child=serializers.CharField())
 

@@ -370,6 +370,63 @@ class TournamentRoundStartApi(APIView):
         )
 
 
+class TournamentRoundPauseApi(APIView):
+    """pause/ and resume/ a round's clock (table mode, organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
+    action = ""
+
+    @extend_schema(request=None, responses={201: s.RoundOut})
+    def post(self, request, pk, number):
+        change = tournaments.round_pause if self.action == "pause" else tournaments.round_resume
+        round_ = change(tournament=_tournament(pk, request.user), number=number, by=request.user)
+        return Response(
+            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TournamentRoundExtendApi(APIView):
+    """``{"minutes"}`` more for a round (table mode, organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.MinutesIn, responses={201: s.RoundOut})
+    def post(self, request, pk, number):
+        body = s.MinutesIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        round_ = tournaments.round_extend(
+            tournament=_tournament(pk, request.user),
+            number=number,
+            by=request.user,
+            **body.validated_data,
+        )
+        return Response(
+            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TableExtraTimeApi(APIView):
+    """``{"minutes"}`` more for one table beyond the round's clock (table mode, organisers)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.MinutesIn, responses={201: s.TableOut})
+    def post(self, request, pk, table):
+        tournament = _tournament(pk, request.user)
+        body = s.MinutesIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        table_ = tournaments.table_extra_time(
+            tournament=tournament,
+            table=tournaments.table_get(tournament, table),
+            by=request.user,
+            **body.validated_data,
+        )
+        return Response(
+            s.TableOut(selectors.table_out(table_)).data, status=status.HTTP_201_CREATED
+        )
+
+
 class TableResultApi(APIView):
     """report/, confirm/ and override/ for a table-mode table."""
 
@@ -399,9 +456,43 @@ class TableResultApi(APIView):
             )
         else:
             state = tournaments.table_override(
-                tournament=tournament, table=table_, by=request.user, results=results, bid=bid
+                tournament=tournament,
+                table=table_,
+                by=request.user,
+                results=results,
+                # An override that names no bid keeps the one reported.
+                bid=bid if "bid" in request.data else table_results.UNSTATED,
             )
         return Response(s.RecordOut(state).data, status=status.HTTP_201_CREATED)
+
+
+class TableForfeitApi(APIView):
+    """An organiser ends an absent player's part at a table (``{"player", "reason"}``), or
+    adjudicates the table (``{"results", "reason"}``)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(
+        request=s.TableForfeitIn,
+        responses={
+            201: s.TableOut,
+            403: OpenApiResponse(s.ErrorOut, description="not an organiser"),
+            404: OpenApiResponse(s.ErrorOut, description="no such tournament or table"),
+            422: OpenApiResponse(s.ErrorOut, description="not at the table, table finished"),
+        },
+    )
+    def post(self, request, pk, table):
+        tournament = _tournament(pk, request.user)
+        body = s.TableForfeitIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        table_ = tournaments.table_get(tournament, table)
+        tournaments.table_forfeit(
+            tournament=tournament, table=table_, by=request.user, **body.validated_data
+        )
+        return Response(
+            s.TableOut(selectors.table_out(tournaments.table_get(tournament, table))).data,
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class StandingsApi(APIView):

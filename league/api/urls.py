@@ -213,6 +213,29 @@ urlpatterns = [
         table_log_views.TableLogApi.as_view(),
         name="api-table-log",
     ),
+    *[
+        path(
+            f"tournaments/<id:pk>/rounds/<id:number>/{action}/",
+            tournaments.TournamentRoundPauseApi.as_view(action=action),
+            name=f"api-tournament-round-{action}",
+        )
+        for action in ("pause", "resume")
+    ],
+    path(
+        "tournaments/<id:pk>/rounds/<id:number>/extend/",
+        tournaments.TournamentRoundExtendApi.as_view(),
+        name="api-tournament-round-extend",
+    ),
+    path(
+        "tournaments/<id:pk>/tables/<id:table>/extra-time/",
+        tournaments.TableExtraTimeApi.as_view(),
+        name="api-tournament-table-extra-time",
+    ),
+    path(
+        "tournaments/<id:pk>/tables/<id:table>/forfeit/",
+        tournaments.TableForfeitApi.as_view(),
+        name="api-tournament-table-forfeit",
+    ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/tiebreak/",
         tournaments.TableTiebreakApi.as_view(),

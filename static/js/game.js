@@ -389,7 +389,11 @@ class GamePage {
         return "the table is set: " + this.game.seats.map((row, seat) => this.who(seat)).join(", ");
       case "SeatResigned":
         if (data.reason === "timeout") return `${this.who(event.seat)} ran out of time and forfeits`;
-        return `${this.who(event.seat)} resigned`;
+        if (data.reason === "resigned" || !data.reason) return `${this.who(event.seat)} resigned`;
+        // The tournament's organiser ended an absent player's part (a no-show, a drop).
+        return `${this.who(event.seat)} forfeits (${data.reason})`;
+      case "ResultAdjudicated":
+        return "the organiser ended the game and set its result";
       case "SeatAccepted":
         return `${this.seatName(event.seat)} took their seat`;
       case "SeatJoined":

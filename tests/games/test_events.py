@@ -448,6 +448,33 @@ CASES = {
         None,
         7,
     ),
+    "a table's result settled by the organiser for a forfeit": (
+        events.result_overridden(
+            people=PEOPLE, results=SCORES, bid=None, reason="no-show", actor_id=7
+        ),
+        "ResultOverridden",
+        {
+            "results": SCORE_IDS,
+            "bid": None,
+            "reason": {"sealed": "<no-show>", "by": "m-writer"},
+            "v": 2,
+        },
+        None,
+        7,
+    ),
+    "a game played here adjudicated by the organiser": (
+        events.result_adjudicated(
+            people=PEOPLE, results=SCORES, reason="the venue closed", actor_id=7
+        ),
+        "ResultAdjudicated",
+        {
+            "results": SCORE_IDS,
+            "reason": {"sealed": "<the venue closed>", "by": "m-writer"},
+            "v": 2,
+        },
+        None,
+        7,
+    ),
     "a club record corrected": (
         events.result_corrected(
             people=PEOPLE, results=SCORES, reason="a slip", sheet=SHEET, actor_id=7

@@ -9,6 +9,7 @@ The rooms, each importing only those before it:
 
 - ``common``: entrants by name, the tournament's log, who may act;
 - ``creating``: a tournament from its checked spec;
+- ``absent``: an absent player's part at a table ended (a forfeit, a drop);
 - ``entries``: entering, registering, answering, dropping, re-entering, check-in, the cap;
 - ``formats``: double elimination's bracket rounds and ties, pools and their playoff's seeds;
 - ``elimination``: the bracket of an elimination event, top cut or pools' playoff;
@@ -16,15 +17,22 @@ The rooms, each importing only those before it:
 - ``rounds``: pairing a round (and again), and the end of the tournament;
 - ``drafts``: the organiser's desk: a round's draft, its edits, publishing it; fixed tables;
 - ``editing``: changing the settings after creation, as far as the state allows;
-- ``clock``: the round clock at a venue;
-- ``tables``: results of tables played on a table (report, confirm, override), and ties
-  at a bracket's table broken by an organiser;
+- ``clock``: the round clock at a venue (start, pause, resume, extend, a table's extra time);
+- ``tables``: results of tables played on a table (report, confirm, override), ties at a
+  bracket's table broken by an organiser, and a table forfeited or adjudicated when a player
+  is absent;
 - ``exports``: standings.csv and results.csv.
 
 Callers use the names this package exports.
 """
 
-from league.services.tournaments.clock import round_start
+from league.services.tournaments.clock import (
+    round_extend,
+    round_pause,
+    round_resume,
+    round_start,
+    table_extra_time,
+)
 from league.services.tournaments.creating import tournament_create
 from league.services.tournaments.drafts import (
     draft_discard,
@@ -55,6 +63,7 @@ from league.services.tournaments.rounds import (
 )
 from league.services.tournaments.tables import (
     table_confirm,
+    table_forfeit,
     table_get,
     table_override,
     table_report,
@@ -76,11 +85,16 @@ __all__ = [
     "entry_register",
     "entry_seat",
     "results_csv",
+    "round_extend",
     "round_pair",
+    "round_pause",
     "round_repair",
+    "round_resume",
     "round_start",
     "standings_csv",
     "table_confirm",
+    "table_extra_time",
+    "table_forfeit",
     "table_get",
     "table_override",
     "table_report",

@@ -28,6 +28,7 @@ from league.models import (
 from league.selectors import (
     live_rounds,
 )
+from league.services.tournaments import absent
 from league.services.tournaments.common import (
     _answer,
     _bots_out,
@@ -173,7 +174,8 @@ def _rate_held_games(tournament: Tournament) -> None:
 
 @transaction.atomic
 def entry_drop(*, tournament: Tournament, player: str, by: AbstractUser) -> Entry:
-    """A drop: no further pairings; the games already played stand. A player may drop
+    """A drop: no further pairings; the games already played stand, and a game in progress is
+    forfeited (league.services.tournaments.absent). A player may drop
     themself; the organisers may drop anyone. Before round 1 it is a withdrawal, and the
     first player waiting takes the place."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -196,6 +198,12 @@ def entry_drop(*, tournament: Tournament, player: str, by: AbstractUser) -> Entr
     )
     if held_a_place and not _started(tournament):
         _promote(tournament, by)
+    table = absent.table_in_play(tournament, player)
+    if table is not None:
+        # Their game in progress is forfeited, so that the round can finish without them.
+        absent.seat_forfeit(table, player, by=by, reason="dropped")
+        where = {"round": table.round.number, "table": table.number}
+        _log(tournament, "TableForfeited", by, {**where, "player": player, "reason": "dropped"})
     return entry
 
 

@@ -1,4 +1,5 @@
-"""Results of tables: report, confirm and override (on a table), and breaking a tie (any)."""
+"""Results of tables: report, confirm and override (on a table), breaking a tie (any),
+and an absent player's table at any event, forfeited or adjudicated by the organiser."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractUser
 from django.db import transaction
 
+from core import inputs
 from core.errors import (
     InvalidInput,
     Refused,
@@ -16,7 +18,7 @@ from core.errors import (
     UnknownName,
 )
 from games.catalog import game_type
-from games.models import GameStatus
+from games.models import GameMode, GameStatus
 from games.records import services as records
 from games.records import table_results
 from league import permissions
@@ -25,6 +27,7 @@ from league.models import (
     Tournament,
 )
 from league.selectors import live_rounds, seat_names
+from league.services.tournaments.absent import seat_forfeit
 from league.services.tournaments.common import _log, _require_organiser
 from league.services.tournaments.elimination import TIE_REFUSED, table_line, tied_across
 from league.services.tournaments.formats import refuse_tied_report
@@ -86,11 +89,18 @@ def table_confirm(
 
 
 def table_override(
-    *, tournament: Tournament, table: Table, by, results: Any, bid: Any = None
+    *,
+    tournament: Tournament,
+    table: Table,
+    by,
+    results: Any,
+    bid: Any = table_results.UNSTATED,
 ) -> dict[str, Any]:
-    """An organiser settles the result, or corrects it once final."""
+    """An organiser settles the result, or corrects it once final; stating no bid keeps the
+    bid reported."""
     _require(permissions.why_not_override, tournament, by, table)
-    _check_bid(tournament, bid)
+    if bid is not table_results.UNSTATED:
+        _check_bid(tournament, bid)
     _check_no_tie_at_the_line(tournament, table, results)
     refuse_tied_report(tournament, table, results)
     return _ended(
@@ -158,3 +168,44 @@ def table_tiebreak(*, tournament: Tournament, table: Table, by, order: Any) -> d
 def _check_bid(tournament: Tournament, bid: Any) -> None:
     if bid is not None and not tournament.options.get("starting_bid"):
         raise RuleViolation("this tournament does not bid for first player")
+
+
+@transaction.atomic
+def table_forfeit(
+    *,
+    tournament: Tournament,
+    table: Table,
+    by: AbstractUser,
+    reason: Any,
+    player: Any = None,
+    results: Any = None,
+) -> None:
+    """An organiser ends an absent ``player``'s part at ``table``, for ``reason``: at a game
+    played here their seat resigns (the last player left wins by forfeit; at a larger table
+    the others play on); at a table played on a table the result is settled with them last.
+    With ``results`` instead of a player, the organiser adjudicates: the game ends with that
+    result. Logged (TableForfeited, TableAdjudicated); the tournament ends if that was its
+    last table."""
+    _require_organiser(tournament, by)
+    reason = inputs.text(reason, "reason", 200) if reason is not None else None
+    if not reason:
+        raise InvalidInput("give a reason: it is kept with the result")
+    game = table.game
+    where = {"round": table.round.number, "table": table.number}
+    if game.status != GameStatus.ACTIVE:
+        raise RuleViolation(f"table {table.number} has finished")
+    if (player is None) == (results is None):
+        raise InvalidInput("say which player forfeits, or give the results you set: one of them")
+    if player is None:
+        if game.mode == GameMode.RECORD:
+            table_results.result_override(game=game, by=by, results=results, reason=reason)
+        else:
+            table_results.result_adjudicate(game=game, by=by, results=results, reason=reason)
+        _log(tournament, "TableAdjudicated", by, {**where, "reason": reason})
+    else:
+        name = inputs.text(player, "player", 150)
+        seat_forfeit(table, name, by=by, reason=reason)
+        _log(tournament, "TableForfeited", by, {**where, "player": name, "reason": reason})
+    game.refresh_from_db()
+    if game.status == GameStatus.FINISHED:
+        tournaments_end_if_over(game_ids=[game.pk])
