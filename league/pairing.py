@@ -270,6 +270,35 @@ def round_robin(
     return schedule
 
 
+def round_robin_round(
+    players: Sequence,
+    table_size: int,
+    past_tables: Sequence[Sequence],
+    *,
+    byes_had: Mapping = {},
+    first_seats: Mapping = {},
+) -> Pairing:
+    """One round of a round robin at tables of 3 or 4 planned for the field as it is now
+    (after a drop or a late entry the schedule drawn at the start no longer fits): tables as
+    full as ``table_sizes`` allows, so byes only where the numbers force them, going to the
+    players with the fewest byes (the last in ``players``, the draw order, first); the others
+    seated with the fewest repeats against ``past_tables`` (the rounds played, whoever has
+    left since), as every round of ``round_robin`` is. Seats follow ``seat_order``."""
+    order = list(players)
+    if len(set(order)) != len(order):
+        raise ValueError("a player appears twice")
+    sizes, bye_count = table_sizes(len(order), table_size)
+    place = {player: i for i, player in enumerate(order)}
+    by_bye_need = sorted(order, key=lambda p: (byes_had.get(p, 0), -place[p]))
+    out = set(by_bye_need[:bye_count])
+    seated = [player for player in order if player not in out]
+    tables = _seat_with_fewest_repeats(seated, sizes, past_tables)
+    return Pairing(
+        tables=[seat_order(table, first_seats) for table in tables],
+        byes=[player for player in order if player in out],
+    )
+
+
 def elimination_round(
     ranked_tables: Sequence[Sequence],
     advance: int,

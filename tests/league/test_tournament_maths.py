@@ -1,0 +1,76 @@
+"""Issue 38, the maths on event day: a round robin that loses a player is planned again for the
+field that is left; a field that falls below one table is seated at a table of two where the
+game allows it, or refused; a tournament's games count in its season on the event's points."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+DSA = "deep-sea-adventure"
+NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal")
+
+
+@pytest.fixture
+def users(make_user):
+    return {name: make_user(name) for name in (*NAMES, "org")}
+
+
+@pytest.fixture
+def org(api_for, users):
+    return api_for(users["org"])
+
+
+def create(client, **overrides):
+    body = {
+        "name": "Harbour round robin",
+        "game": DSA,
+        "format": "round-robin",
+        "table_size": 3,
+        "mode": "table",
+        "players": list(NAMES[:7]),
+    }
+    body.update(overrides)
+    response = client.post("/api/tournaments/", body, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()["id"]
+
+
+def pair(client, tid):
+    return client.post(f"/api/tournaments/{tid}/rounds/", format="json")
+
+
+def finish(org, tid, round_body):
+    """The organiser settles every table: the first seat wins, then in seat order."""
+    for table in round_body["tables"]:
+        results = [
+            {"player": p, "score": 10 - i, "rank": i + 1} for i, p in enumerate(table["seats"])
+        ]
+        response = org.post(
+            f"/api/tournaments/{tid}/tables/{table['id']}/override/",
+            {"results": results},
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+
+
+def drop(org, tid, player):
+    response = org.post(f"/api/tournaments/{tid}/drop/", {"player": player}, format="json")
+    assert response.status_code == 201, response.json()
+
+
+def test_a_round_robin_of_seven_that_loses_one_plays_two_full_tables(org):
+    """Seven at tables of 3 sit at one table of 3 and two of 2. Gus goes home after round 1:
+    the six left fit two tables of 3, so round 2 has no bye and no table of 2."""
+    tid = create(org)
+    first = pair(org, tid).json()
+    assert sorted(len(t["seats"]) for t in first["tables"]) == [2, 2, 3]
+    finish(org, tid, first)
+    leaver = first["tables"][0]["seats"][0]
+    drop(org, tid, leaver)
+    second = pair(org, tid).json()
+    assert sorted(len(t["seats"]) for t in second["tables"]) == [3, 3]
+    assert second["byes"] == []
+    met = {frozenset((a, b)) for t in first["tables"] for a in t["seats"] for b in t["seats"]}
+    pairs = [frozenset((a, b)) for t in second["tables"] for a in t["seats"] for b in t["seats"]]
+    assert sum(1 for p in pairs if len(p) == 2 and p in met) // 2 <= 1
