@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from league.models import TournamentEvent
+
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal")
@@ -74,3 +76,31 @@ def test_a_round_robin_of_seven_that_loses_one_plays_two_full_tables(org):
     met = {frozenset((a, b)) for t in first["tables"] for a in t["seats"] for b in t["seats"]}
     pairs = [frozenset((a, b)) for t in second["tables"] for a in t["seats"] for b in t["seats"]]
     assert sum(1 for p in pairs if len(p) == 2 and p in met) // 2 <= 1
+
+
+@pytest.mark.parametrize("format_", ["swiss", "round-robin"])
+def test_two_left_at_tables_of_four_play_a_table_of_two_and_one_left_is_refused(org, format_):
+    """Deep Sea Adventure takes 2 to 6 players. Four sit at a table of 4; two go home, and the
+    two left are no table of 3 or 4: they play each other rather than a round of byes. When one
+    more goes, one player is no round at all: pairing is refused, in words, changing nothing."""
+    tid = create(org, format=format_, table_size=4, rounds=3, players=list(NAMES[:4]))
+    first = pair(org, tid).json()
+    finish(org, tid, first)
+    seats = first["tables"][0]["seats"]
+    drop(org, tid, seats[0])
+    drop(org, tid, seats[1])
+    second = pair(org, tid)
+    assert second.status_code == 201, second.json()
+    assert [sorted(t["seats"]) for t in second.json()["tables"]] == [sorted(seats[2:])]
+    assert second.json()["byes"] == []
+    drop(org, tid, seats[2])  # during round 2: its result still comes in
+    finish(org, tid, second.json())
+    logged = TournamentEvent.objects.filter(tournament_id=tid).count()
+    third = pair(org, tid)
+    assert third.status_code == 422
+    assert third.json()["error"] == (
+        f"only {seats[3]} is still playing, and a round needs at least two players:"
+        " enter or re-enter a player to play on"
+    )
+    assert TournamentEvent.objects.filter(tournament_id=tid).count() == logged
+    assert org.get(f"/api/tournaments/{tid}/").json()["status"] == "running"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from core.errors import RuleViolation
+from games.catalog import game_type
 from league import pairing
 from league.models import (
     Membership,
@@ -51,23 +53,53 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
     if tournament.format == Tournament.Format.SWISS:
         points = {row["player"]: row["points"] for row in tournament_standings(tournament)}
         byes_had = Counter(e.user.username for r in done for e in r.byes.select_related("user"))
-        return pairing.swiss_round(
-            players,
-            points,
-            past,
-            tournament.table_size,
-            byes_had=byes_had,
-            first_seats=seats_had,
-            rng=rng,
-            avoid=avoid,
+        return _with_games(
+            tournament,
+            pairing.swiss_round(
+                players,
+                points,
+                past,
+                tournament.table_size,
+                byes_had=byes_had,
+                first_seats=seats_had,
+                rng=rng,
+                avoid=avoid,
+            ),
+            seats_had,
         )
     if tournament.format == Tournament.Format.ROUND_ROBIN:
-        return _round_robin_next(tournament, number, done, players, past, seats_had)
+        planned = _round_robin_next(tournament, number, done, players, past, seats_had)
+        return None if planned is None else _with_games(tournament, planned, seats_had)
     if not done:
         return pairing.elimination_first_round(
             players, tournament.table_size, first_seats=seats_had
         )
     return _elimination_next(tournament, done[-1], players, seats_had, rng)
+
+
+def _with_games(
+    tournament: Tournament, planned: pairing.Pairing, seats_had: dict
+) -> pairing.Pairing:
+    """A round that would seat nobody (drops left fewer players than a table of the event's
+    smallest size) seats those left at one table where the game takes that many (every game
+    here takes 2), as a short table on the full table's scale. One player left is no round:
+    refused, changing nothing."""
+    if planned.tables:
+        return planned
+    left = planned.byes
+    if len(left) < 2:
+        who = left[0] if left else "nobody"
+        raise RuleViolation(
+            f"only {who} is still playing, and a round needs at least two players:"
+            " enter or re-enter a player to play on"
+        )
+    game = game_type(tournament.slug)
+    if len(left) < game.min_players:
+        raise RuleViolation(
+            f"only {len(left)} players are still playing, and {game.name} needs at least"
+            f" {game.min_players}: enter or re-enter players to play on"
+        )
+    return pairing.Pairing(tables=[pairing.seat_order(left, seats_had)], byes=[])
 
 
 def _round_robin_next(

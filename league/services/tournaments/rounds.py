@@ -115,7 +115,10 @@ def _over(tournament: Tournament, done: list[Round]) -> bool:
         if not any(r.stage == "cut" for r in done):
             # drops may leave too few for a cut: the Swiss standings then decide
             return not tournament.top_cut or len(_cut_seeds(tournament)) < 2
-    return _next_pairing(tournament, number, done) is None
+    try:
+        return _next_pairing(tournament, number, done) is None
+    except RuleViolation:
+        return False  # a round is due but cannot be seated: pairing it says why
 
 
 def _finish(tournament: Tournament, by, done: list[Round]) -> None:
