@@ -104,3 +104,22 @@ def test_two_left_at_tables_of_four_play_a_table_of_two_and_one_left_is_refused(
     )
     assert TournamentEvent.objects.filter(tournament_id=tid).count() == logged
     assert org.get(f"/api/tournaments/{tid}/").json()["status"] == "running"
+
+
+def test_both_pages_say_how_season_points_differ_from_the_events(org, client, users):
+    """Issue 38: a tournament in a season counts there on the season's scale (points by the
+    table's own size), not on the event's (short tables on the full table's scale); both
+    pages say so."""
+    import datetime as dt
+
+    from league.models import League, Membership, Season
+
+    league = League.objects.create(name="Harbour club", slug="harbour")
+    Membership.objects.create(league=league, user=users["org"], role="organiser")
+    season = Season.objects.create(league=league, name="Spring", starts_on=dt.date(2020, 1, 1))
+    tid = create(org, league="harbour", season="Spring")
+    client.force_login(users["org"])
+    event = client.get(f"/tournaments/{tid}/").content.decode()
+    assert "count in the Spring standings of Harbour club on the season's scale" in event
+    page = client.get(f"/leagues/harbour/?season={season.pk}").content.decode()
+    assert "Tournament games count here on the season's scale" in page
