@@ -59,12 +59,14 @@ _SWAP_PASSES = 6
 _SWAP_WINDOW = 4
 _TOLERANCE = 1e-9  # score differences are sums of floats
 
-# After the swaps, a round of up to _LOCAL_TABLES tables of 3-4 is searched further
+# After the swaps, a round of up to _LOCAL_TABLES tables of 3 is searched further
 # (``_local_search``): any three tables no more than _LOCAL_WINDOW apart in standing seated
 # again exactly, at most _LOCAL_BUDGET times.
 # A budget of work, not of time, so the same round always gets the same seating.
 _LOCAL_WINDOW = 8
-_LOCAL_TABLES = 8  # rounds of up to 8 tables of 3-4 (24 to 32 players); larger keep the swaps
+# Rounds of up to 8 tables of 3 (24 players); larger ones, and tables of 4 (where seating 12
+# players exactly can take seconds), keep the swaps.
+_LOCAL_TABLES = 8
 _LOCAL_BUDGET = 50
 
 
@@ -483,7 +485,7 @@ def _seat_swiss(
     tables = best
     if _seatings(sizes) <= _EXACT_SEATINGS:
         tables = _exact_seating(costs, sizes, tables)
-    elif table_size > 2 and len(sizes) <= _LOCAL_TABLES:
+    elif table_size == 3 and len(sizes) <= _LOCAL_TABLES:
         _local_search(tables, costs, _LOCAL_BUDGET)
     tables = sorted((sorted(table) for table in tables), key=lambda table: table[0])
     return [[seated[i] for i in table] for table in tables]

@@ -832,15 +832,15 @@ def planted_round(seed: int, count: int, table_size: int):
 
 
 def test_large_rounds_find_a_seating_without_mixing_or_repeats_where_there_is_one():
-    """Rounds of 13 to 24 players at tables of 3 and 4, each with a seating of no repeat and
-    no score difference planted in it: the search finds one in 193 of these 200 (the swaps
-    alone, before issue 38, in 169). Never a repeat more than the planted seating."""
+    """Rounds of 13 to 24 players at tables of 3, each with a seating of no repeat and no score
+    difference planted in it: the search finds one in 96 of these 100 (the swaps alone,
+    before issue 38, in 83). Never a repeat more than the planted seating."""
     missed = []
-    for seed in range(200):
-        count, table_size = 13 + seed % 12, 3 + seed % 2
-        players, points, past = planted_round(seed, count, table_size)
-        tables = swiss_round(players, points, past, table_size, rng=random.Random(seed)).tables
+    for seed in range(0, 200, 2):
+        count = 13 + seed % 12
+        players, points, past = planted_round(seed, count, 3)
+        tables = swiss_round(players, points, past, 3, rng=random.Random(seed)).tables
         assert repeats(tables, past) == 0
         if any(len({points[p] for p in table}) > 1 for table in tables):
             missed.append(seed)
-    assert len(missed) <= 7, missed
+    assert len(missed) <= 4, missed
