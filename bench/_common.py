@@ -1,12 +1,15 @@
-"""Shared bits of the benchmarks: the project on sys.path, the header line, best/median."""
+"""Shared bits of the benchmarks: the project on sys.path, the header line, best/median, and a
+throwaway database."""
 
 from __future__ import annotations
 
 import importlib
 import os
 import platform
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -92,3 +95,39 @@ def baseline_rules(checkout: str) -> dict[str, ModuleType]:
             del sys.modules[name]
         sys.modules.update(ours)
     return found
+
+
+class ThrowawayDatabase:
+    """A test database of the configured kind, made on creation and dropped by ``drop``:
+    PostgreSQL under a name of its own (``<prefix>_<NAME>``, so a bench never clobbers the test
+    suite's ``test_<NAME>``), SQLite in a temporary file, or in memory with ``sqlite_file``
+    False. DEBUG is off, as served: no query log is kept. Django must be set up first."""
+
+    def __init__(self, prefix: str = "bench", *, sqlite_file: bool = True):
+        from django.db import connection
+        from django.test.utils import setup_test_environment
+
+        self.tmp_dir = None
+        test = connection.settings_dict["TEST"]
+        if connection.vendor != "sqlite":
+            test["NAME"] = f"{prefix}_{connection.settings_dict['NAME']}"
+        elif sqlite_file:
+            self.tmp_dir = tempfile.mkdtemp(prefix="hadal-bench-")
+            test["NAME"] = os.path.join(self.tmp_dir, "bench.sqlite3")
+        setup_test_environment(debug=False)
+        self.old_name = connection.creation.create_test_db(
+            verbosity=0, autoclobber=True, serialize=False
+        )
+
+    def drop(self, *, close_connections: bool = False) -> None:
+        """Drop it; ``close_connections`` first closes every connection (of other threads or
+        pools too), which PostgreSQL needs before it drops a database in use."""
+        from django.db import connection, connections
+        from django.test.utils import teardown_test_environment
+
+        if close_connections:
+            connections.close_all()
+        connection.creation.destroy_test_db(self.old_name, verbosity=0)
+        teardown_test_environment()
+        if self.tmp_dir:
+            shutil.rmtree(self.tmp_dir, ignore_errors=True)

@@ -28,10 +28,8 @@ import json
 import os
 import pstats
 import random
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 import warnings
 
@@ -53,8 +51,6 @@ from django.http import HttpResponseNotAllowed, JsonResponse  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 from django.test.utils import (  # noqa: E402
     CaptureQueriesContext,
-    setup_test_environment,
-    teardown_test_environment,
 )
 from django.urls import path  # noqa: E402
 from django.views.decorators.csrf import csrf_exempt  # noqa: E402
@@ -301,15 +297,7 @@ def main() -> None:
     # game), onto an in-memory broker nothing consumes; eager mode would run it in the request.
     celery_app.conf.task_always_eager = False
     celery_app.conf.broker_url = "memory://"
-    test, tmp_dir = connection.settings_dict["TEST"], None
-    if connection.vendor != "sqlite":
-        # A name of its own, so the bench never clobbers the test suite's test_<name>.
-        test["NAME"] = f"bench_{connection.settings_dict['NAME']}"
-    elif args.sqlite_file:
-        tmp_dir = tempfile.mkdtemp(prefix="hadal-bench-")
-        test["NAME"] = os.path.join(tmp_dir, "bench.sqlite3")
-    setup_test_environment(debug=False)  # DEBUG off, as served: no query log kept
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    database = _common.ThrowawayDatabase(sqlite_file=args.sqlite_file)
     try:
         version = ".".join(map(str, connection.get_database_version()))
         where = connection.settings_dict["NAME"]
@@ -356,10 +344,7 @@ def main() -> None:
             if args.profile_out:
                 profiler.dump_stats(args.profile_out)
     finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
-        if tmp_dir:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
+        database.drop()
 
 
 if __name__ == "__main__":

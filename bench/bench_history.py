@@ -32,9 +32,7 @@ import datetime as dt
 import itertools
 import os
 import random
-import shutil
 import statistics
-import tempfile
 import time
 import warnings
 
@@ -48,7 +46,6 @@ django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
-from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from games import events as game_events  # noqa: E402
@@ -207,14 +204,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="for (b)")
     args = parser.parse_args()
 
-    test, tmp_dir = connection.settings_dict["TEST"], None
-    if connection.vendor != "sqlite":
-        test["NAME"] = f"bench_{connection.settings_dict['NAME']}"
-    else:
-        tmp_dir = tempfile.mkdtemp(prefix="hadal-bench-")
-        test["NAME"] = os.path.join(tmp_dir, "bench.sqlite3")
-    setup_test_environment(debug=False)
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    database = _common.ThrowawayDatabase()
     try:
         version = ".".join(map(str, connection.get_database_version()))
         _common.header("check_history vs reading the events", f"{connection.vendor} {version}")
@@ -243,10 +233,7 @@ def main() -> None:
             "fast as 1"
         )
     finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
-        if tmp_dir:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
+        database.drop()
 
 
 if __name__ == "__main__":

@@ -26,8 +26,6 @@ import argparse
 import datetime as dt
 import os
 import random
-import shutil
-import tempfile
 import time
 import warnings
 
@@ -41,7 +39,6 @@ django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
-from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
 from games.catalog import game_types  # noqa: E402
@@ -164,14 +161,7 @@ def main() -> None:
     args = parser.parse_args()
 
     celery_app.conf.task_always_eager = True  # the embedded default: ratings in-process
-    test, tmp_dir = connection.settings_dict["TEST"], None
-    if connection.vendor != "sqlite":
-        test["NAME"] = f"bench_{connection.settings_dict['NAME']}"
-    else:
-        tmp_dir = tempfile.mkdtemp(prefix="hadal-bench-")
-        test["NAME"] = os.path.join(tmp_dir, "bench.sqlite3")
-    setup_test_environment(debug=False)
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    database = _common.ThrowawayDatabase()
     try:
         version = ".".join(map(str, connection.get_database_version()))
         _common.header("import plays vs bulk floor", f"{connection.vendor} {version}")
@@ -188,10 +178,7 @@ def main() -> None:
         print(f"bulk floor: {floor:.2f} s, {plays / floor:,.0f} plays/s (no checks, no ratings)")
         print(f"ratio import / floor: {seconds / floor:.1f}x")
     finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
-        if tmp_dir:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
+        database.drop()
 
 
 if __name__ == "__main__":

@@ -30,9 +30,7 @@ import argparse
 import http.client
 import logging
 import os
-import shutil
 import statistics
-import tempfile
 import threading
 import time
 import warnings
@@ -49,7 +47,6 @@ django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
-from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
 from league.models import Membership, OutboxMessage, Webhook  # noqa: E402
@@ -176,14 +173,7 @@ def main() -> None:
 
     celery_app.conf.task_always_eager = True  # nothing else queued goes to a broker
     logging.disable(logging.INFO)  # not a line for each rating task
-    test, tmp_dir = connection.settings_dict["TEST"], None
-    if connection.vendor != "sqlite":
-        test["NAME"] = f"bench_{connection.settings_dict['NAME']}"
-    else:
-        tmp_dir = tempfile.mkdtemp(prefix="hadal-bench-")
-        test["NAME"] = os.path.join(tmp_dir, "bench.sqlite3")
-    setup_test_environment(debug=False)
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    database = _common.ThrowawayDatabase()
     try:
         version = ".".join(map(str, connection.get_database_version()))
         _common.header("webhook outbox vs bare POSTs", f"{connection.vendor} {version}")
@@ -200,10 +190,7 @@ def main() -> None:
         print(f"floor, bare POSTs to the same receiver: {floor:,.0f}/s")
         print(f"ratio floor / deliveries: {floor / drained:.2f}x")
     finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
-        if tmp_dir:
-            shutil.rmtree(tmp_dir, ignore_errors=True)
+        database.drop()
 
 
 if __name__ == "__main__":

@@ -18,6 +18,11 @@ score (equal scores tie, standard ranks 1, 1, 3). Points by placement are the de
       players). Each size as swiss_round runs it (exhaustive up to 12 players, swaps above),
       and with the swaps only, as every round of more than 12 players is seated (forced here by
       setting its exhaustive limit to 0). The gap is total difference / optimal total - 1.
+  (d) Rounds of 13 to 24 players at tables of 3 and 4 (issue 38; rounds 2 to 6 of
+      --small-events events per size): the score difference of the search as run (the swaps,
+      then the large-neighbourhood search with its budget of 50 re-seatings), of the swaps
+      alone (before issue 38), and of a long search (the same with 10 times the budget) as the
+      reference, with repeats and short-table rotation compared first; and ms per round.
 Times are ms per call, best / median of the repeats; ratios are of the best times.
 
     .venv/bin/python bench/bench_pairing.py [--players 1000] [--before 4] [--rounds 9]
@@ -180,6 +185,34 @@ def quality(table_size: int, counts: range, events: int, exact: bool) -> tuple[f
     return ours / optimal - 1, worse, compared
 
 
+def large_rounds(table_size: int, events: int) -> dict[str, list]:
+    """Per way of searching: (cost, ms) of each round of 13 to 24 players, the same rounds."""
+    ways = {"swaps alone": (0, 0), "as run": (None, None), "long search": (None, 10)}
+    tables_limit, budget = pairing_module._LOCAL_TABLES, pairing_module._LOCAL_BUDGET
+    found: dict[str, list] = {way: [] for way in ways}
+    try:
+        for count in range(13, 25):
+            for seed in range(events):
+                event = Event(count, table_size, seed)
+                event.play_round()
+                for _ in range(5):
+                    for way, (limit, times) in ways.items():
+                        pairing_module._LOCAL_TABLES = tables_limit if limit is None else limit
+                        pairing_module._LOCAL_BUDGET = budget * (times or 1)
+                        start = time.perf_counter()
+                        pairing = event.pair()
+                        ms = (time.perf_counter() - start) * 1000
+                        found[way].append((_round_cost(pairing.tables, event), ms))
+                    pairing_module._LOCAL_TABLES, pairing_module._LOCAL_BUDGET = (
+                        tables_limit,
+                        budget,
+                    )
+                    event.play_round()
+    finally:
+        pairing_module._LOCAL_TABLES, pairing_module._LOCAL_BUDGET = tables_limit, budget
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -194,9 +227,16 @@ def main() -> None:
     parser.add_argument(
         "--small-events", type=int, default=4, help="events per size in (c) (default 4)"
     )
+    parser.add_argument("--large-only", action="store_true", help="only (d)")
     args = parser.parse_args()
 
     _common.header("Tournaments: Swiss pairing and standings, no Django")
+    if not args.large_only:
+        small_and_large(args)
+    large_rounds_report(args)
+
+
+def small_and_large(args) -> None:
     print(
         f"{args.players:,} players (seed {args.seed}); {args.repeats} repeats, best / median"
         f" ms; floors best of {FLOOR_REPEATS}"
@@ -258,6 +298,28 @@ def main() -> None:
                 f"{table_size:<10} {f'{counts.start}-{counts.stop - 1}':>8}"
                 f" {'as run' if exact else 'swaps only':>12} {gap:>6.1%}"
                 f" {f'{worse} of {compared}':>14}"
+            )
+
+
+def large_rounds_report(args) -> None:
+    print("(d) rounds of 13-24 players, rounds 2-6: against a long search (10x the budget)")
+    print(
+        f"{'tables of':<10} {'search':>12} {'gap':>7} {'worse first keys':>17} {'ms/round':>9}"
+        f" {'max ms':>7}"
+    )
+    for table_size in (3, 4):
+        found = large_rounds(table_size, args.small_events)
+        reference = found["long search"]
+        for way in ("swaps alone", "as run", "long search"):
+            rounds = found[way]
+            total = sum(cost[3] for cost, _ in rounds)
+            best = sum(cost[3] for cost, _ in reference)
+            worse = sum(cost[:3] > ref[:3] for (cost, _), (ref, _) in zip(rounds, reference))
+            times = [ms for _, ms in rounds]
+            print(
+                f"{table_size:<10} {way:>12} {total / best - 1:>6.1%}"
+                f" {f'{worse} of {len(rounds)}':>17} {statistics.mean(times):>9.1f}"
+                f" {max(times):>7.1f}"
             )
 
 

@@ -43,8 +43,7 @@ from dataclasses import dataclass, field
 
 import _common
 import bench_store  # sets Django up, as bench_store does
-from django.db import connection, connections
-from django.test.utils import setup_test_environment, teardown_test_environment
+from django.db import connection
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore
 
 from games.models import EventKind
@@ -284,9 +283,7 @@ def main() -> None:
         raise SystemExit("bench_statement measures PostgreSQL: set DATABASE_URL=postgres://")
     if shutil.which("pgbench") is None:
         raise SystemExit("bench_statement needs pgbench on the PATH")
-    connection.settings_dict["TEST"]["NAME"] = f"bench_statement_{connection.settings_dict['NAME']}"
-    setup_test_environment(debug=False)
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    database = _common.ThrowawayDatabase("bench_statement")
     datastore = None
     try:
         datastore = PostgresDatastore(**bench_store.server(), pool_size=1)
@@ -308,9 +305,7 @@ def main() -> None:
     finally:
         if datastore is not None:
             datastore.close()
-        connections.close_all()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
+        database.drop(close_connections=True)
 
 
 def report(contenders: list[Contender], writers: int, commit: str) -> None:

@@ -37,7 +37,6 @@ import psycopg  # noqa: E402
 django.setup()
 
 from django.db import connection, connections  # noqa: E402
-from django.test.utils import setup_test_environment, teardown_test_environment  # noqa: E402
 from eventsourcing.persistence import StoredEvent  # noqa: E402
 from eventsourcing.postgres import PostgresAggregateRecorder, PostgresDatastore  # noqa: E402
 
@@ -228,9 +227,7 @@ def main() -> None:
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         raise SystemExit("bench_store compares PostgreSQL recorders: set DATABASE_URL=postgres://")
-    connection.settings_dict["TEST"]["NAME"] = f"bench_store_{connection.settings_dict['NAME']}"
-    setup_test_environment(debug=False)
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    database = _common.ThrowawayDatabase("bench_store")
     try:
         version = ".".join(map(str, connection.get_database_version()))
         _common.header("Appends: Hadal's store vs pyeventsourcing", f"PostgreSQL {version}")
@@ -268,9 +265,7 @@ def main() -> None:
                 )
             )
     finally:
-        connections.close_all()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
-        teardown_test_environment()
+        database.drop(close_connections=True)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from django.db.models import Q
 
 from games.bots import bot_name
 from games.models import Game
+from league.standings import TIEBREAK_VERSION
 
 
 class Rating(models.Model):
@@ -370,6 +371,9 @@ class Tournament(models.Model):
     options = models.JSONField(default=dict)  # the game's options, starting_bid included
     placement_points = models.JSONField()  # {"2": [1, 0], "3": [5, 3, 1], ...}
     tiebreaks = models.JSONField()  # names, in order
+    # The tie-break formulas (league.standings.TIEBREAK_VERSION): standings are recomputed from
+    # results, so an event keeps the formulas it was played under.
+    tiebreak_version = models.PositiveSmallIntegerField(default=TIEBREAK_VERSION)
     bye_points = models.FloatField(default=0)
     advance = models.PositiveSmallIntegerField(default=1)  # elimination: the top k per table
     seeding = models.CharField(max_length=6, choices=Seeding.choices, default=Seeding.ENTRY)

@@ -61,6 +61,16 @@ _SWAP_PASSES = 6
 _SWAP_WINDOW = 4
 _TOLERANCE = 1e-9  # score differences are sums of floats
 
+# After the swaps, a round of up to _LOCAL_TABLES tables of 3 is searched further
+# (``_local_search``): any three tables no more than _LOCAL_WINDOW apart in standing seated
+# again exactly, at most _LOCAL_BUDGET times.
+# A budget of work, not of time, so the same round always gets the same seating.
+_LOCAL_WINDOW = 8
+# Rounds of up to 8 tables of 3 (24 players); larger ones, and tables of 4 (where seating 12
+# players exactly can take seconds), keep the swaps.
+_LOCAL_TABLES = 8
+_LOCAL_BUDGET = 50
+
 
 def table_sizes(players: int, table_size: int) -> tuple[list[int], int]:
     """Tables for ``players`` at ``table_size`` seats, falling back to ``table_size - 1`` seats
@@ -272,6 +282,35 @@ def round_robin(
     return schedule
 
 
+def round_robin_round(
+    players: Sequence,
+    table_size: int,
+    past_tables: Sequence[Sequence],
+    *,
+    byes_had: Mapping = {},
+    first_seats: Mapping = {},
+) -> Pairing:
+    """One round of a round robin at tables of 3 or 4 planned for the field as it is now
+    (after a drop or a late entry the schedule drawn at the start no longer fits): tables as
+    full as ``table_sizes`` allows, so byes only where the numbers force them, going to the
+    players with the fewest byes (the last in ``players``, the draw order, first); the others
+    seated with the fewest repeats against ``past_tables`` (the rounds played, whoever has
+    left since), as every round of ``round_robin`` is. Seats follow ``seat_order``."""
+    order = list(players)
+    if len(set(order)) != len(order):
+        raise ValueError("a player appears twice")
+    sizes, bye_count = table_sizes(len(order), table_size)
+    place = {player: i for i, player in enumerate(order)}
+    by_bye_need = sorted(order, key=lambda p: (byes_had.get(p, 0), -place[p]))
+    out = set(by_bye_need[:bye_count])
+    seated = [player for player in order if player not in out]
+    tables = _seat_with_fewest_repeats(seated, sizes, past_tables)
+    return Pairing(
+        tables=[seat_order(table, first_seats) for table in tables],
+        byes=[player for player in order if player in out],
+    )
+
+
 def elimination_first_round(
     seeds: Sequence, table_size: int, *, advance: int = 1, first_seats: Mapping = {}
 ) -> Pairing:
@@ -372,6 +411,8 @@ def _seat_swiss(
     tables = best
     if _seatings(sizes) <= _EXACT_SEATINGS:
         tables = _exact_seating(costs, sizes, tables)
+    elif table_size == 3 and len(sizes) <= _LOCAL_TABLES:
+        _local_search(tables, costs, _LOCAL_BUDGET)
     tables = sorted((sorted(table) for table in tables), key=lambda table: table[0])
     return [[seated[i] for i in table] for table in tables]
 
@@ -546,6 +587,76 @@ def _improve_by_swaps(tables: list[list[int]], costs: _Costs) -> None:
                     improved = True
         if not improved:
             return
+
+
+def _local_search(tables: list[list[int]], costs: _Costs, budget: int) -> None:
+    """Large-neighbourhood search in ``_Costs``' order, for a round too large to search
+    exhaustively. Every three tables at most ``_LOCAL_WINDOW`` apart in standing are seated
+    again exactly (``_exact_seating`` over their players, at most 12), which takes in every swap
+    and 3-cycle among them and reaches what a swap cannot (a score group split across three
+    tables), while a pass lowers the cost. Then, from the best seating so far, a kick (two
+    random 3-cycles) and the same again, keeping the best. A generator seeded by the round's
+    size and a budget of re-seatings, not of time: the same round is always seated the same
+    way."""
+    spent = _reseat_triples(tables, costs, budget)
+    best, best_cost = [list(t) for t in tables], costs.total(tables)
+    rng = random.Random(len(costs.points))
+    while spent < budget and len(tables) >= 4 and best_cost != (0, 0, 0.0):
+        trial = [list(t) for t in best]
+        for _ in range(2):  # a kick: two random 3-cycles, then the search again
+            i, j, k = rng.sample(range(len(trial)), 3)
+            a, b, c = (rng.randrange(len(trial[t])) for t in (i, j, k))
+            trial[i][a], trial[j][b], trial[k][c] = trial[k][c], trial[i][a], trial[j][b]
+        spent += _reseat_triples(trial, costs, budget - spent)
+        cost = costs.total(trial)
+        if not _not_better(cost, best_cost):
+            best, best_cost = trial, cost
+    tables[:] = best
+
+
+def _reseat_triples(tables: list[list[int]], costs: _Costs, budget: int) -> int:
+    """Every three tables near each other seated again exactly, while that lowers the cost;
+    returns the re-seatings spent."""
+    spent = 0
+    improved = True
+    while improved and spent < budget:
+        improved = False
+        tables.sort(key=min)
+        for i, j, k in _triples_near(len(tables)):
+            if spent >= budget:
+                return spent
+            spent += 1
+            group = [tables[i], tables[j], tables[k]]
+            players = sorted(p for table in group for p in table)
+            local = {player: n for n, player in enumerate(players)}
+            sub = _Costs(
+                [{local[o]: c for o, c in costs.met[p].items() if o in local} for p in players],
+                [costs.points[p] for p in players],
+                [costs.short[p] for p in players],
+                costs.full,
+            )
+            found = [[local[p] for p in table] for table in group]
+            before = sub.total(found)
+            seated = _exact_seating(sub, [len(table) for table in group], found)
+            if _not_better(sub.total(seated), before):
+                continue
+            for at, table in zip((i, j, k), seated):
+                tables[at] = [players[n] for n in table]
+            improved = True
+    return spent
+
+
+def _pairs_near(count: int) -> Iterator[tuple[int, int]]:
+    for i in range(count):
+        for j in range(i + 1, min(count, i + 1 + _LOCAL_WINDOW)):
+            yield i, j
+
+
+def _triples_near(count: int) -> Iterator[tuple[int, int, int]]:
+    """Every three tables within the window."""
+    for i, j in _pairs_near(count):
+        for k in range(j + 1, min(count, i + 1 + _LOCAL_WINDOW)):
+            yield i, j, k
 
 
 def _best_exchange(home: list[int], away: list[int], costs: _Costs) -> bool:

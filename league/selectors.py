@@ -467,6 +467,7 @@ def tournament_standings(
         placement={int(k): v for k, v in tournament.placement_points.items()},
         tiebreaks=tournament.tiebreaks,
         share_floor=1 / (tournament.table_size + 1),
+        tiebreak_version=tournament.tiebreak_version,
     )
     dropped = {
         e.user.username
@@ -667,6 +668,7 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "bye_points": tournament.bye_points,
         "placement_points": tournament.placement_points,
         "tiebreaks": tournament.tiebreaks,
+        "tiebreak_version": tournament.tiebreak_version,
         "advance": tournament.advance,
         "seeding": tournament.seeding,
         "league": tournament.league.slug if tournament.league else None,

@@ -17,14 +17,18 @@ tables of 3 (5/3/1) a table of 2 scores 5/1; at tables of 4 (5/3/2/1) a table of
 Players on equal points are then told apart by the tie-breaks, in the configured order, higher
 better for each:
 
-- ``buchholz``: over the player's games, the total points of every opponent at the table (an
-  opponent met in two games counts twice);
+- ``buchholz``: the mean over the player's games of the opponents' mean points (each
+  opponent's points in the whole event, averaged over the others at that table), so a game at
+  a short table weighs as much as one at a full table and a bye costs nothing;
 - ``score``: total game score (an unknown score, e.g. of a forfeit, counts 0);
-- ``share``: over the player's games, their score divided by the table's total score (0 where
-  that total is 0), which evens out high- and low-scoring tables;
+- ``share``: over the player's games, their part of the table's score on a scale that starts
+  at the table's lowest score when that is negative: score minus min(0, lowest score), over
+  the table's total of the same (an equal part each where that total is 0, so a table of equal
+  scores shares equally). Higher- and lower-scoring tables weigh alike, and a negative score
+  never takes a larger part than a higher one;
 - ``wins``: games ranked first, ties for first included;
 - ``median_buchholz``: Buchholz without the player's best and worst game (by the opponents'
-  points there), once they have played three games or more, so one lucky or unlucky
+  mean points there), once they have played three games or more, so one lucky or unlucky
   pairing weighs less;
 - ``opponents_share``: the average over the player's opponents (once per game met) of each
   one's placement share, the points they took from games over the most those games could have
@@ -35,6 +39,13 @@ better for each:
   one, the points each earned in games where at least two of them sat at the table. At a
   two-player table that is the classic head to head; at a larger table it is the placement points
   of that game, so finishing ahead of the other tied players and of the rest both count.
+
+Tie-break formulas have versions (``TIEBREAK_VERSION``, the current one); standings are
+recomputed from results, so an event keeps the version it was played under and its published
+standings never change. Version 1 (before issue 38) summed Buchholz over every opponent (a
+player at short tables met fewer and lost tie-break points) and took the share as the plain
+score over the table's total (0 where that is 0), which a negative score inverts; its median
+Buchholz was the sum without the best and worst game's opponents' total.
 
 Buchholz and head to head count games only; byes add points and nothing else. Values are
 compared after rounding to nine decimal places, so points summed in a different order still tie;
@@ -55,6 +66,8 @@ DEFAULT_PLACEMENT_POINTS: Mapping[int, tuple[float, ...]] = {
 }
 DEFAULT_TIEBREAKS = ("buchholz", "score", "share", "wins", "head_to_head")
 TIEBREAKS = (*DEFAULT_TIEBREAKS, "median_buchholz", "opponents_share")  # every one known
+TIEBREAK_VERSION = 2  # the formulas of new events; see the module docstring
+TIEBREAK_VERSIONS = (1, 2)
 
 _HEAD_TO_HEAD = "head_to_head"
 _DIGITS = 9  # rounding before comparison, so float sums in another order still tie
@@ -154,13 +167,16 @@ def standings(
     placement: Mapping[int, Sequence[float]] = DEFAULT_PLACEMENT_POINTS,
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     share_floor: float = 1 / 3,
+    tiebreak_version: int = TIEBREAK_VERSION,
 ) -> list[Standing]:
     """Everyone in ``players`` in standing order: points, then each tie-break in ``tiebreaks``
-    (see the module docstring). Players without games are included with 0 points. ``byes`` names
-    a player once per bye received. ValueError for an unknown or repeated tie-break, a table size
-    missing from ``placement``, or a player in ``results`` or ``byes`` who is not in
-    ``players``."""
+    (see the module docstring), by the formulas of ``tiebreak_version``. Players without games
+    are included with 0 points. ``byes`` names a player once per bye received. ValueError for
+    an unknown or repeated tie-break or version, a table size missing from ``placement``, or a
+    player in ``results`` or ``byes`` who is not in ``players``."""
     _check_tiebreaks(tiebreaks)
+    if tiebreak_version not in TIEBREAK_VERSIONS:
+        raise ValueError(f"no tie-break version {tiebreak_version}; known: {TIEBREAK_VERSIONS}")
     index = {player: i for i, player in enumerate(players)}
     if len(index) != len(players):
         raise ValueError("a player appears twice")
@@ -184,15 +200,14 @@ def standings(
             raise ValueError(f"no placement points for a table of {len(seats)}")
         earned = placement_points(result.ranks, table_points)
         known = [0.0 if s is None else float(s) for s in result.scores]
-        total = sum(known)
+        parts = _shares(known) if tiebreak_version >= 2 else _plain_shares(known)
         best = min(result.ranks)
         for seat, i in enumerate(seats):
             points[i] += earned[seat]
             played[i] += 1
             wins[i] += result.ranks[seat] == best
             score[i] += known[seat]
-            if total:
-                share[i] += known[seat] / total
+            share[i] += parts[seat]
         games.append((seats, earned))
 
     values: dict[str, Sequence[float]] = {"score": score, "share": share, "wins": wins}
@@ -200,11 +215,13 @@ def standings(
         per_game: list[list[float]] = [[] for _ in range(count)]
         for seats, _ in games:
             table_total = sum(points[i] for i in seats)
+            opponents = len(seats) - 1 if tiebreak_version >= 2 else 1
             for i in seats:
-                per_game[i].append(table_total - points[i])
-        values["buchholz"] = [sum(line) for line in per_game]
+                per_game[i].append((table_total - points[i]) / opponents)
+        total: Callable[[Sequence[float]], float] = _mean if tiebreak_version >= 2 else sum
+        values["buchholz"] = [total(line) for line in per_game]
         values["median_buchholz"] = [
-            sum(sorted(line)[1:-1]) if len(line) >= 3 else sum(line) for line in per_game
+            total(sorted(line)[1:-1]) if len(line) >= 3 else total(line) for line in per_game
         ]
     if "opponents_share" in tiebreaks:
         values["opponents_share"] = _opponents_share(count, results, games, placement, share_floor)
@@ -227,6 +244,27 @@ def standings(
         )
         for i in order
     ]
+
+
+def _shares(scores: Sequence[float]) -> list[float]:
+    """Each seat's part of the table's score, on a scale starting at min(0, the lowest score);
+    equal parts where every score is that low (see the module docstring)."""
+    low = min(0.0, *scores)
+    shifted = [score - low for score in scores]
+    total = sum(shifted)
+    if not total:
+        return [1 / len(scores)] * len(scores)
+    return [value / total for value in shifted]
+
+
+def _plain_shares(scores: Sequence[float]) -> list[float]:
+    """Version 1: score over the table's total, 0 where that is 0 (a negative score inverts)."""
+    total = sum(scores)
+    return [score / total if total else 0.0 for score in scores]
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
 
 
 def _opponents_share(count, results, games, placement, floor: float) -> list[float]:

@@ -45,14 +45,22 @@ TIEBREAK_LABELS = {
     "opponents_share": "Opponents' share",
 }
 TIEBREAK_HELP = {
-    "buchholz": "the points of everyone you played against, added up.",
+    "buchholz": "the average, over your games, of your opponents' average points, so a game at"
+    " a smaller table counts as much as one at a full table.",
     "score": "your game scores, added up.",
-    "share": "your score at each table as a part of the table's total, added up.",
+    "share": "your score at each table as a part of the table's total, added up; a negative"
+    " score counts from the table's lowest, so it never beats a higher one.",
     "wins": "the games you won.",
     "head_to_head": "the points you took in games against the other players tied with you.",
     "median_buchholz": "Buchholz without your best and worst game, once you have played three.",
     "opponents_share": "how well your opponents did on average: the part of the most points"
     " they could have taken that they took, counting anyone below {floor} as {floor}.",
+}
+# The words of tie-break version 1, for events finished before issue 38 (league.standings).
+TIEBREAK_HELP_V1 = {
+    **TIEBREAK_HELP,
+    "buchholz": "the points of everyone you played against, added up.",
+    "share": "your score at each table as a part of the table's total, added up.",
 }
 
 
@@ -176,6 +184,7 @@ def _tournament_page(
     except InvalidInput as exc:
         after, standings_error, status = None, str(exc), 400
     played = sum(1 for r in live if r.stage == "main")
+    help_words = TIEBREAK_HELP_V1 if tournament.tiebreak_version == 1 else TIEBREAK_HELP
     return render(
         request,
         "league/tournament_detail.html",
@@ -188,7 +197,7 @@ def _tournament_page(
             "latest": rounds[-1]["number"] if rounds else None,
             "tiebreaks": [TIEBREAK_LABELS.get(name, name) for name in tournament.tiebreaks],
             "tiebreak_help": [
-                (TIEBREAK_LABELS.get(name, name), TIEBREAK_HELP.get(name, "").format(floor=floor))
+                (TIEBREAK_LABELS.get(name, name), help_words.get(name, "").format(floor=floor))
                 for name in tournament.tiebreaks
             ],
             "repairable": repairable and tournament.status != Tournament.Status.FINISHED,

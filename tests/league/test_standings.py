@@ -101,9 +101,14 @@ EVENT = [
 ]
 
 
-def test_one_event_by_hand():
+def test_one_event_by_hand_under_version_1():
     table = standings(
-        "ABCDE", EVENT, byes=["B"], bye_points=2, tiebreaks=("buchholz", "score", "share", "wins")
+        "ABCDE",
+        EVENT,
+        byes=["B"],
+        bye_points=2,
+        tiebreaks=("buchholz", "score", "share", "wins"),
+        tiebreak_version=1,
     )
     assert order(table) == "ACBDE"
     expected = {
@@ -182,14 +187,15 @@ def test_a_three_way_tie_broken_head_to_head():
         game("CY", (1, 2)),
         game("BZ", (1, 2)),
     ]
-    table = standings("CBAXYZ", results)
+    table = standings("CBAXYZ", results, tiebreak_version=1)  # averaged, Buchholz parts them
     assert order(table) == "ABCXYZ"
     assert [line(table, p).tiebreaks for p in "ABC"] == [
         (4, 0, 0, 2, 2),
         (4, 0, 0, 2, 1),
         (4, 0, 0, 2, 0),
     ]
-    assert order(standings("CBAXYZ", results, tiebreaks=DEFAULT_TIEBREAKS[:-1])) == "CBAXYZ"
+    without = standings("CBAXYZ", results, tiebreaks=DEFAULT_TIEBREAKS[:-1], tiebreak_version=1)
+    assert order(without) == "CBAXYZ"
 
 
 def test_head_to_head_at_larger_tables_counts_within_each_tied_group():
@@ -213,12 +219,13 @@ def test_head_to_head_at_larger_tables_counts_within_each_tied_group():
 
 
 def test_head_to_head_groups_by_the_tiebreaks_before_it():
-    # As above, but Buchholz first: A (B 6 + C 3) + (D 8 + F 3) = 20 and B (A 6 + C 3) +
-    # (D 8 + E 1) = 18 are no longer tied, so head to head is computed for nobody.
+    # As above, but Buchholz first: A ((B 6 + C 3) / 2 + (D 8 + F 3) / 2) / 2 = 5 and B
+    # ((A 6 + C 3) / 2 + (D 8 + E 1) / 2) / 2 = 4.5 are no longer tied, so head to head is
+    # computed for nobody.
     results = [game("ABC", (1, 3, 2)), game("BDE", (1, 2, 3)), game("ADF", (3, 1, 2))]
     table = standings("BAFCDE", results, tiebreaks=("buchholz", "head_to_head"))
-    assert line(table, "A").tiebreaks == (20, 0)
-    assert line(table, "B").tiebreaks == (18, 0)
+    assert line(table, "A").tiebreaks == (5, 0)
+    assert line(table, "B").tiebreaks == (4.5, 0)
 
 
 # -- byes, players without games, custom points -----------------------------------------------
@@ -321,9 +328,11 @@ FIVE_GAMES = [game("AB", (1, 2)), game("AC", (1, 2)), game("AD", (1, 2)), game("
               game("DC", (1, 2))]  # fmt: skip
 
 
-def test_median_buchholz_drops_the_best_and_worst_game_from_three_games_on():
+def test_median_buchholz_of_version_1_drops_the_best_and_worst_game_from_three_games_on():
     # points: A 3, B 1, C 0, D 1
-    table = standings("ABCD", FIVE_GAMES, tiebreaks=["buchholz", "median_buchholz"])
+    table = standings(
+        "ABCD", FIVE_GAMES, tiebreaks=["buchholz", "median_buchholz"], tiebreak_version=1
+    )
     values = {entry.player: entry.tiebreaks for entry in table}
     assert values["A"] == (2, 1)  # opponents 1, 0, 1: the 0 and one 1 dropped
     assert values["C"] == (5, 1)  # opponents 3, 1, 1
@@ -349,3 +358,77 @@ def test_opponents_share_at_tables_of_three_counts_the_most_each_table_could_giv
     share = {entry.player: entry.tiebreaks[0] for entry in table}
     assert share["A"] == pytest.approx((0.8 + 0.25 + 0.8 + 0.25) / 4)
     assert share["C"] == pytest.approx((0.8 + 0.8) / 2)
+
+
+# -- tie-break formulas of version 2 (issue 38) ----------------------------------------------
+
+
+def test_a_negative_score_never_takes_the_best_share():
+    # Deep Vents: an eliminated seat at -20. Under version 1 its 20 / (20 - 20 + ...) share was
+    # inverted; now scores shift up by the lowest negative one: 0, 10, 30, 40 of 80.
+    results = [game("ABCD", (4, 3, 2, 1), (-20, -10, 10, 20))]
+    table = standings("ABCD", results, tiebreaks=["share"])
+    share = {entry.player: entry.tiebreaks[0] for entry in table}
+    assert share == pytest.approx({"A": 0, "B": 10 / 80, "C": 30 / 80, "D": 40 / 80})
+    assert share["A"] < share["B"] < share["C"] < share["D"]
+
+
+def test_share_of_version_1_is_kept_for_old_events():
+    results = [game("AB", (2, 1), (-20, 5)), game("CD", (1, 2), (6, 4))]
+    old = standings("ABCD", results, tiebreaks=["share"], tiebreak_version=1)
+    assert line(old, "A").tiebreaks[0] == pytest.approx(-20 / -15)  # the inversion, kept
+    assert line(old, "C").tiebreaks[0] == pytest.approx(0.6)
+
+
+@pytest.mark.parametrize("scores", [(7, 7, 7), (0, 0, 0), (-3, -3, -3), (None, None, None)])
+def test_a_table_of_equal_scores_gives_equal_shares(scores):
+    table = standings("ABC", [game("ABC", (1, 1, 1), scores)], tiebreaks=["share"])
+    assert [entry.tiebreaks[0] for entry in table] == pytest.approx([1 / 3] * 3)
+
+
+def test_positive_scores_share_as_before():
+    results = [game("ABC", (1, 2, 3), (30, 20, 10))]
+    new = standings("ABC", results, tiebreaks=["share"])
+    old = standings("ABC", results, tiebreaks=["share"], tiebreak_version=1)
+    assert [e.tiebreaks for e in new] == [e.tiebreaks for e in old]
+
+
+def test_buchholz_averages_the_opponents_per_game_so_short_tables_cost_nothing():
+    # A sat at a table of 4, B at a table of 2; both won. Each one's opponents took, on average,
+    # the same points in these games and the others below.
+    results = [
+        game("ACDE", (1, 2, 3, 4)),
+        game("BF", (1, 2)),
+        game("CF", (2, 1)),
+        game("DE", (1, 2)),
+    ]
+    placement = {2: (5, 1), 3: (5, 3, 1), 4: (5, 3, 2, 1)}
+    old = standings("ABCDEF", results, placement=placement, tiebreak_version=1,
+                    tiebreaks=["buchholz"])  # fmt: skip
+    new = standings("ABCDEF", results, placement=placement, tiebreaks=["buchholz"])
+    # points: C 3 + 1 = 4, D 2 + 5 = 7, E 1 + 1 = 2, F 1 + 5 = 6
+    assert line(old, "A").tiebreaks == (13,)  # 4 + 7 + 2, three opponents
+    assert line(old, "B").tiebreaks == (6,)  # one opponent
+    assert line(new, "A").tiebreaks == pytest.approx((13 / 3,))
+    assert line(new, "B").tiebreaks == (6,)
+    # A and B tie on 5 points: B's opponent did better on average; summed, A was ahead
+    assert order(new).index("B") < order(new).index("A")
+    assert order(old).index("A") < order(old).index("B")
+
+
+def test_buchholz_is_the_mean_over_games_of_the_opponents_mean():
+    # A: a game at a table of 4 and one at a table of 2; E: two games at tables of 2.
+    results = [game("ABCD", (1, 2, 3, 4)), game("AE", (1, 2)), game("BE", (1, 2))]
+    placement = {2: (5, 1), 4: (5, 3, 2, 1)}
+    table = standings("ABCDE", results, placement=placement, tiebreaks=["buchholz"])
+    # points: A 10, B 8, C 2, D 1, E 2
+    assert line(table, "A").tiebreaks[0] == pytest.approx(((8 + 2 + 1) / 3 + 2) / 2)
+    assert line(table, "E").tiebreaks[0] == pytest.approx((10 + 8) / 2)
+
+
+def test_median_buchholz_drops_the_best_and_worst_game_from_three_games_on():
+    table = standings("ABCD", FIVE_GAMES, tiebreaks=["median_buchholz"])
+    values = {entry.player: entry.tiebreaks[0] for entry in table}
+    assert values["A"] == 1  # opponents 1, 0, 1: the middle game
+    assert values["C"] == 1  # opponents 3, 1, 1
+    assert values["B"] == pytest.approx(1.5)  # two games: their mean

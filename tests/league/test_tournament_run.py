@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from league import pairing
-from league.models import League, Membership, Season, TournamentEvent
+from league.models import League, Membership, Season, Tournament, TournamentEvent
 from league.selectors import league_tables
 
 pytestmark = pytest.mark.django_db
@@ -348,6 +348,20 @@ def test_each_tie_break_is_explained_in_one_line_on_the_standings(org, client):
     assert "Ties are broken by median buchholz, then opponents&#x27; share, then buchholz" in html
     assert "Buchholz without your best and worst game" in html
     assert "counting anyone below 1/4 as 1/4" in html  # tables of 3: the floor is 1/4
+
+
+def test_the_standings_explain_the_tie_breaks_of_the_events_version(org, client):
+    """Issue 38: Buchholz is an average per game and the share starts at a negative score; an
+    event finished under the old formulas keeps them, and its page says them."""
+    tiebreaks = ["buchholz", "share", "median_buchholz"]
+    tid = create(org, tiebreaks=tiebreaks, players=list(NAMES[:4])).json()["id"]
+    html = client.get(f"/tournaments/{tid}/").content.decode()
+    assert "the average, over your games, of your opponents&#x27; average points" in html
+    assert "a negative score counts from the table&#x27;s lowest" in html
+    Tournament.objects.filter(pk=tid).update(tiebreak_version=1)
+    html = client.get(f"/tournaments/{tid}/").content.decode()
+    assert "the points of everyone you played against, added up" in html
+    assert "a negative score" not in html
 
 
 def test_the_form_chooses_the_tie_breaks_in_the_order_listed(client, users):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from core.errors import RuleViolation
+from games.catalog import game_type
 from league import pairing
 from league.models import (
     Membership,
@@ -51,36 +53,95 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
     if tournament.format == Tournament.Format.SWISS:
         points = {row["player"]: row["points"] for row in tournament_standings(tournament)}
         byes_had = Counter(e.user.username for r in done for e in r.byes.select_related("user"))
-        return pairing.swiss_round(
-            players,
-            points,
-            past,
-            tournament.table_size,
-            byes_had=byes_had,
-            first_seats=seats_had,
-            rng=rng,
-            avoid=avoid,
+        return _with_games(
+            tournament,
+            pairing.swiss_round(
+                players,
+                points,
+                past,
+                tournament.table_size,
+                byes_had=byes_had,
+                first_seats=seats_had,
+                rng=rng,
+                avoid=avoid,
+            ),
+            seats_had,
         )
     if tournament.format == Tournament.Format.ROUND_ROBIN:
-        everyone = [
-            e.user.username
-            for e in tournament.entries.select_related("user")
-            if not e.waitlisted and e.dropped_after_round != 0
-        ]
-        schedule = pairing.round_robin(
-            everyone,
-            tournament.table_size,
-            tournament.rounds,
-            rng=random.Random(f"{tournament.pk}:schedule"),
-        )
-        if number > len(schedule):
-            return None
-        planned = schedule[number - 1]
-        playing = set(players)
-        tables = [[p for p in table if p in playing] for table in planned.tables]
-        byes = [p for p in planned.byes if p in playing]
-        byes += [p for table in tables if len(table) == 1 for p in table]
-        return pairing.Pairing(
-            tables=[pairing.seat_order(t, seats_had) for t in tables if len(t) >= 2], byes=byes
-        )
+        planned = _round_robin_next(tournament, number, done, players, past, seats_had)
+        return None if planned is None else _with_games(tournament, planned, seats_had)
     raise AssertionError(f"unknown format {tournament.format!r}")
+
+
+def _with_games(
+    tournament: Tournament, planned: pairing.Pairing, seats_had: dict
+) -> pairing.Pairing:
+    """A round that would seat nobody (drops left fewer players than a table of the event's
+    smallest size) seats those left at one table where the game takes that many (every game
+    here takes 2), as a short table on the full table's scale. One player left is no round:
+    refused, changing nothing."""
+    if planned.tables:
+        return planned
+    left = planned.byes
+    if len(left) < 2:
+        who = left[0] if left else "nobody"
+        raise RuleViolation(
+            f"only {who} is still playing, and a round needs at least two players:"
+            " enter or re-enter a player to play on"
+        )
+    game = game_type(tournament.slug)
+    if len(left) < game.min_players:
+        raise RuleViolation(
+            f"only {len(left)} players are still playing, and {game.name} needs at least"
+            f" {game.min_players}: enter or re-enter players to play on"
+        )
+    return pairing.Pairing(tables=[pairing.seat_order(left, seats_had)], byes=[])
+
+
+def _round_robin_next(
+    tournament: Tournament,
+    number: int,
+    done: list[Round],
+    players: list[str],
+    past: list[list[str]],
+    seats_had: dict,
+) -> pairing.Pairing | None:
+    """The round's tables from the schedule drawn for the field at the start, as long as that
+    field is the one playing. Once someone has dropped or come in late, at tables of 3-4 the
+    round is planned again for the players left (``pairing.round_robin_round``: tables as full
+    as the numbers allow, fewest repeats against the rounds played); at tables of 2 the circle
+    keeps its schedule and a dropped player's opponent has the bye, as in any round robin."""
+    entries = [
+        e
+        for e in tournament.entries.select_related("user")
+        if not e.waitlisted and e.dropped_after_round != 0
+    ]
+    everyone = [e.user.username for e in entries]
+    schedule = pairing.round_robin(
+        everyone,
+        tournament.table_size,
+        tournament.rounds,
+        rng=random.Random(f"{tournament.pk}:schedule"),
+    )
+    if number > len(schedule):
+        return None
+    playing = set(players)
+    changed = playing != set(everyone) or any(e.entered_after_round for e in entries)
+    if changed and tournament.table_size > 2:
+        drawn = list(everyone)
+        random.Random(f"{tournament.pk}:schedule").shuffle(drawn)  # the schedule's draw
+        byes_had = Counter(e.user.username for r in done for e in r.byes.select_related("user"))
+        return pairing.round_robin_round(
+            [p for p in drawn if p in playing],
+            tournament.table_size,
+            past,
+            byes_had=byes_had,
+            first_seats=seats_had,
+        )
+    planned = schedule[number - 1]
+    tables = [[p for p in table if p in playing] for table in planned.tables]
+    byes = [p for p in planned.byes if p in playing]
+    byes += [p for table in tables if len(table) == 1 for p in table]
+    return pairing.Pairing(
+        tables=[pairing.seat_order(t, seats_had) for t in tables if len(t) >= 2], byes=byes
+    )

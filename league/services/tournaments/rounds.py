@@ -186,7 +186,8 @@ def _over(tournament: Tournament, done: list[Round]) -> bool:
     try:
         return _next_pairing(tournament, number, done) is None
     except RuleViolation:
-        return False  # a tie to be played off: pairing the next round says which
+        return False  # a tie to be played off, or a round that cannot be seated: pairing
+        # the next round says which
 
 
 def _knockout(tournament: Tournament, stage: str) -> bool:

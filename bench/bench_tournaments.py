@@ -1,0 +1,340 @@
+"""Tournaments on event day, simulated: random events of every format through the real services.
+
+Each event enters a random field, pairs every round with ``round_pair``, settles every table
+with the organiser's ``table_override`` (random finishing orders; scores 20, 5, -10, -25 down
+the order, each give or take 4, so that some are negative), and between rounds drops a random player now and then (a winner
+too, in an elimination) and enters a late one, with ``entry_drop`` and ``entry_add``; all on a
+throwaway database (``_common.ThrowawayDatabase``). A seeded generator decides everything, so a
+rerun reproduces the figures. Per format it prints:
+
+- champions: events that ended (``TournamentFinished``) naming a champion; the goal is all;
+- repeats: pairs at a table who had met before in the event, per round paired. Reference: 0,
+  a lower bound, not the exact minimum (a small field's last rounds may force repeats);
+- mixing: the score difference at the tables of Swiss rounds (the sum over each table's pairs
+  of their gap in points), over the difference of the standings cut into tables in order
+  (the least any seating can have if repeats are ignored): 1.00 means no mixing beyond it;
+- byes: per player, the most and the mean, and players with a second bye before everyone in
+  the round had had one;
+- tie-breaks (issue 38), on every event's own results under both formula versions: share
+  inversions (a player with a lower score taking a larger share at the same table), and
+  Buchholz against short tables (among pairs tied on points where one sat at short tables
+  more often, how often that one has the lower Buchholz);
+- the wall time per event.
+
+The formats and their settings are the table FORMATS below; a format of
+``Tournament.Format`` missing from it runs at tables of 2 and 4 with its defaults, and the run
+says so.
+
+    .venv/bin/python bench/bench_tournaments.py [--events 200] [--seed 38] [--only NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import logging
+import os
+import random
+import time
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+
+import _common
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+warnings.filterwarnings("ignore", message="No directory at")
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+
+from config.celery import app as celery_app  # noqa: E402
+from core.errors import ServiceError  # noqa: E402
+from league.models import Tournament, TournamentEvent  # noqa: E402
+from league.selectors import seat_names, tables_of  # noqa: E402
+from league.services import tournaments  # noqa: E402
+from league.standings import GameResult, standings  # noqa: E402
+from league.tournament_spec import TournamentSpec  # noqa: E402
+
+GAME = "deep-sea-adventure"  # 2 to 6 players: every table size here
+POOL = 40  # members created once, drawn from for every event
+
+# name: (format, table size, field (fewest, most), rounds, more settings of the spec)
+FORMATS: dict[str, tuple[str, int, tuple[int, int], int, dict]] = {
+    "swiss, tables of 2": ("swiss", 2, (8, 16), 4, {}),
+    "swiss, tables of 3-4": ("swiss", 4, (9, 20), 4, {}),
+    "round robin, tables of 2": ("round-robin", 2, (5, 8), 0, {}),
+    "round robin, tables of 3-4": ("round-robin", 4, (7, 12), 0, {}),
+    "elimination, tables of 2": ("elimination", 2, (6, 16), 1, {}),
+    "elimination, tables of 3-4": ("elimination", 4, (6, 16), 1, {"advance": 2}),
+    "swiss with a top cut of 4": ("swiss", 2, (8, 16), 3, {"top_cut": 4}),
+}
+DROP_CHANCE = 0.3  # between two rounds, someone drops
+LATE_CHANCE = 0.2  # between two Swiss rounds, someone enters late (the only late entry)
+
+
+@dataclass
+class Figures:
+    events: int = 0
+    champions: int = 0
+    refused: Counter = field(default_factory=Counter)
+    rounds: int = 0
+    repeats: int = 0
+    mixing: float = 0.0
+    mixing_floor: float = 0.0
+    most_byes: int = 0
+    byes: list[int] = field(default_factory=list)
+    early_second_byes: int = 0
+    inversions: Counter = field(default_factory=Counter)  # version -> count
+    tied_pairs: int = 0
+    short_lower: Counter = field(default_factory=Counter)  # version -> count
+    seconds: float = 0.0
+
+
+def all_formats() -> dict[str, tuple[str, int, tuple[int, int], int, dict]]:
+    """FORMATS, and any format of the model it lacks, at tables of 2 and 4 with defaults."""
+    formats = dict(FORMATS)
+    listed = {row[0] for row in FORMATS.values()}
+    for value in Tournament.Format.values:
+        if value not in listed:
+            print(f"{value}: not in FORMATS, run with its defaults at tables of 2 and 4")
+            formats[f"{value}, tables of 2"] = (value, 2, (8, 16), 3, {})
+            formats[f"{value}, tables of 3-4"] = (value, 4, (9, 20), 3, {})
+    return formats
+
+
+def play_event(name, row, number, rng, org, figures: Figures) -> None:
+    format_, table_size, (fewest, most), rounds, more = row
+    field_size = rng.randint(fewest, most)
+    members = rng.sample([f"member{i}" for i in range(POOL)], field_size + 4)
+    entered, spare = members[:field_size], members[field_size:]
+    spec = TournamentSpec(
+        name=f"{name} {number}",
+        game=GAME,
+        format=format_,
+        table_size=table_size,
+        rounds=rounds or max(1, field_size - 1),
+        mode=Tournament.Mode.TABLE,
+        players=entered,
+        **more,
+    )
+    if format_ == "round-robin":
+        spec = TournamentSpec(**{**spec.__dict__, "rounds": _round_robin_rounds(spec)})
+    tournament = tournaments.tournament_create(spec=spec, created_by=org)
+    figures.events += 1
+    listed: set[str] = set()  # everyone who played or sat out a round
+    byes_had: Counter = Counter()
+    while True:
+        try:
+            round_ = tournaments.round_pair(tournament=tournament, by=org)
+        except ServiceError as refusal:
+            if "over" not in str(refusal):
+                figures.refused[str(refusal)[:70]] += 1
+            break
+        tables = list(round_.tables.select_related("game"))
+        seated = [seat_names(t.game) for t in tables]
+        byes = [e.user.username for e in round_.byes.select_related("user")]
+        _count_round(figures, tournament, round_, seated, byes, listed, byes_had)
+        for table, players in zip(tables, seated):
+            order = rng.sample(players, len(players))  # the finishing order
+            results = [
+                {"player": p, "score": 20 - 15 * place + rng.randint(-4, 4), "rank": place + 1}
+                for place, p in enumerate(order)
+            ]
+            tournaments.table_override(tournament=tournament, table=table, by=org, results=results)
+        tournament.refresh_from_db()
+        if tournament.status == Tournament.Status.FINISHED:
+            break
+        playing = [p for t in seated for p in t] + byes
+        if rng.random() < DROP_CHANCE and len(playing) > 2:
+            _try(figures, tournaments.entry_drop, tournament, rng.choice(playing), org)
+        if format_ == "swiss" and rng.random() < LATE_CHANCE and spare:
+            _try(figures, tournaments.entry_add, tournament, spare.pop(), org)
+    finished = TournamentEvent.objects.filter(tournament=tournament, kind="TournamentFinished")
+    figures.champions += any(e.data.get("champion") for e in finished)
+    figures.byes += [byes_had[p] for p in listed]
+    figures.most_byes = max([figures.most_byes, *byes_had.values()])
+    _tiebreak_figures(figures, tournament, table_size)
+
+
+def _round_robin_rounds(spec: TournamentSpec) -> int:
+    n = len(spec.players)
+    if spec.table_size == 2:
+        return n - 1 if n % 2 == 0 else n
+    return -(-(n - 1) // (spec.table_size - 1))
+
+
+def _try(figures: Figures, service, tournament, player: str, org) -> None:
+    try:
+        service(tournament=tournament, player=player, by=org)
+    except ServiceError as refusal:
+        figures.refused[str(refusal)[:70]] += 1
+
+
+def _count_round(figures, tournament, round_, seated, byes, listed, byes_had) -> None:
+    figures.rounds += 1
+    earlier = [
+        seat_names(t.game) for t in tables_of(tournament).filter(round__number__lt=round_.number)
+    ]
+    met = {frozenset(pair) for table in earlier for pair in itertools.combinations(table, 2)}
+    figures.repeats += sum(
+        frozenset(pair) in met for table in seated for pair in itertools.combinations(table, 2)
+    )
+    everyone = [p for t in seated for p in t] + byes
+    least = min((byes_had[p] for p in everyone), default=0)
+    figures.early_second_byes += sum(1 for p in byes if byes_had[p] >= 1 and least == 0)
+    for player in byes:
+        byes_had[player] += 1
+    if tournament.format == "swiss" and round_.stage == "main" and round_.number > 1:
+        rows = tournaments_standings(tournament)
+        figures.mixing += sum(
+            abs(rows.get(a, 0) - rows.get(b, 0))
+            for table in seated
+            for a, b in itertools.combinations(table, 2)
+        )
+        ordered = sorted((p for t in seated for p in t), key=lambda p: -rows.get(p, 0))
+        at = 0
+        for size in sorted((len(t) for t in seated), reverse=True):
+            cut = ordered[at : at + size]
+            figures.mixing_floor += sum(
+                abs(rows.get(a, 0) - rows.get(b, 0)) for a, b in itertools.combinations(cut, 2)
+            )
+            at += size
+    listed.update(everyone)
+
+
+def tournaments_standings(tournament) -> dict[str, float]:
+    from league.selectors import tournament_standings
+
+    return {row["player"]: row["points"] for row in tournament_standings(tournament)}
+
+
+def _tiebreak_figures(figures: Figures, tournament, table_size: int) -> None:
+    """Share inversions and the Buchholz of short-table players, under versions 1 and 2."""
+    results, short = [], Counter()
+    for table in tables_of(tournament).filter(round__stage="main"):
+        if table.game.result:
+            players = tuple(seat_names(table.game))
+            results.append(
+                GameResult(
+                    players=players,
+                    ranks=tuple(r["rank"] for r in table.game.result),
+                    scores=tuple(r["score"] for r in table.game.result),
+                )
+            )
+            if len(players) < table_size:
+                short.update(players)
+    if not results:
+        return
+    placement = {int(k): v for k, v in tournament.placement_points.items()}
+    for version in (1, 2):
+        for result in results:
+            figures.inversions[version] += _inversions(result, placement, version)
+        _buchholz_against_short(figures, results, short, placement, version)
+
+
+def _inversions(result: GameResult, placement, version: int) -> int:
+    """Pairs at the table where the lower score took the larger share."""
+    one = standings(
+        list(result.players),
+        [result],
+        placement=placement,
+        tiebreaks=["share"],
+        tiebreak_version=version,
+    )
+    share = {line.player: line.tiebreaks[0] for line in one}
+    score = dict(zip(result.players, result.scores))
+    return sum(
+        1
+        for a, b in itertools.permutations(result.players, 2)
+        if score[a] < score[b] and share[a] > share[b] + 1e-9
+    )
+
+
+def _buchholz_against_short(figures, results, short: Counter, placement, version: int) -> None:
+    """Among pairs tied on points where one sat at short tables more often, count those where
+    that one has the lower Buchholz."""
+    everyone = sorted({p for r in results for p in r.players})
+    lines = standings(
+        everyone, results, placement=placement, tiebreaks=["buchholz"], tiebreak_version=version
+    )
+    by_points: dict[float, list] = {}
+    for line in lines:
+        by_points.setdefault(round(line.points, 6), []).append(line)
+    for tied in by_points.values():
+        for a, b in itertools.combinations(tied, 2):
+            if short[a.player] == short[b.player]:
+                continue
+            shorter, fuller = (a, b) if short[a.player] > short[b.player] else (b, a)
+            figures.tied_pairs += version == 1
+            figures.short_lower[version] += shorter.tiebreaks[0] < fuller.tiebreaks[0] - 1e-9
+
+
+def report(name: str, f: Figures) -> None:
+    mean_byes = sum(f.byes) / len(f.byes) if f.byes else 0.0
+    mixing = f"{f.mixing / f.mixing_floor:.2f}" if f.mixing_floor else "-"
+    tied = max(f.tied_pairs, 1)
+    print(
+        f"{name:<28} {f.champions:>4}/{f.events:<4} {f.repeats / max(f.rounds, 1):>7.2f}"
+        f" {mixing:>7} {f.most_byes:>4} {mean_byes:>5.2f} {f.early_second_byes:>5}"
+        f" {f.inversions[1]:>5}/{f.inversions[2]:<5}"
+        f" {f.short_lower[1] / tied:>6.1%}/{f.short_lower[2] / tied:<6.1%} {f.tied_pairs:>6}"
+        f" {f.seconds / max(f.events, 1):>6.2f}"
+    )
+    for why, count in f.refused.most_common(3):
+        print(f"    refused {count}x: {why}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=200, help="events per format")
+    parser.add_argument("--seed", type=int, default=38)
+    parser.add_argument("--only", help="run only the formats whose name contains this")
+    args = parser.parse_args()
+    # As served with a broker: what a result enqueues (ratings, notices) waits on an
+    # in-memory broker nothing consumes, so the figures time the services, not the workers.
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.broker_url = "memory://"
+    logging.disable(logging.INFO)
+    database = _common.ThrowawayDatabase("bench_tournaments")
+    try:
+        version = ".".join(map(str, connection.get_database_version()))
+        _common.header(
+            "Tournaments simulated through the services", f"{connection.vendor} {version}"
+        )
+        users = get_user_model()
+        org = users.objects.create_user("organiser")
+        for i in range(POOL):
+            users.objects.create_user(f"member{i}")
+        formats = all_formats()
+        print(
+            f"{args.events} events a format, seed {args.seed}, {GAME} in table mode;"
+            " byes: most, mean, second before all; share inversions v1/v2; short-table player"
+            " lower on Buchholz v1/v2"
+        )
+        print(
+            f"{'format':<28} {'champion':>9} {'rep/rnd':>7} {'mixing':>7} {'byes':>4}"
+            f" {'mean':>5} {'2nd':>5} {'share inv':>11} {'buchholz short':>13} {'tied':>6}"
+            f" {'s/event':>6}"
+        )
+        started = time.perf_counter()
+        for name, row in formats.items():
+            if args.only and args.only not in name:
+                continue
+            rng = random.Random(f"{args.seed}:{name}")
+            figures = Figures()
+            began = time.perf_counter()
+            for number in range(args.events):
+                play_event(name, row, number, rng, org, figures)
+            figures.seconds = time.perf_counter() - began
+            report(name, figures)
+        print(f"wall time {time.perf_counter() - started:.0f} s")
+    finally:
+        database.drop()
+
+
+if __name__ == "__main__":
+    main()
