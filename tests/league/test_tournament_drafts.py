@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import RuleViolation
 from games.models import Game
 from inbox.models import Notice
 from league import pairing
@@ -396,3 +397,35 @@ def test_a_swap_that_mixes_score_groups_says_so(make_user):
     )
     assert "the score difference at tables rises from 0 to 2 points" in costs
     assert any("have met before" in cost for cost in costs)
+
+
+def test_a_brackets_draft_takes_no_swap_or_bye_but_may_renumber_a_table(make_user):
+    """A bracket fixes who meets whom when it is drawn: a draft of an elimination round may
+    not swap players or give a bye (the bracket would no longer be the one drawn), but a
+    table may still take another number (a player who must sit at table 1)."""
+    org, *_ = (make_user(n) for n in ("org", "ann", "ben", "cat", "dan"))
+    tournament = tournaments.tournament_create(
+        spec=TournamentSpec(
+            name="Cup",
+            game="deep-sea-adventure",
+            format="elimination",
+            table_size=2,
+            rounds=1,
+            mode="table",
+            players=["ann", "ben", "cat", "dan"],
+        ),
+        created_by=org,
+    )
+    draft = tournaments.round_pair(tournament=tournament, by=org, draft=True)
+    first, second = draft.tables
+    for edit in ({"swap": [first[0], second[0]]}, {"bye": {"player": first[0], "give": True}}):
+        with pytest.raises(RuleViolation, match="bracket"):
+            tournaments.draft_edit(tournament=tournament, number=1, by=org, edit=edit)
+    draft.refresh_from_db()
+    assert draft.tables == [first, second]
+    assert not tournament.log.filter(kind="DraftEdited").exists()
+
+    draft, _ = tournaments.draft_edit(
+        tournament=tournament, number=1, by=org, edit={"fix": {"player": second[0], "table": 1}}
+    )
+    assert draft.tables == [second, first]

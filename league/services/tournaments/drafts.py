@@ -66,6 +66,12 @@ def draft_edit(
     if not isinstance(edit, dict) or len(edit) != 1:
         raise InvalidInput('give one edit: "swap", "fix" or "bye"')
     ((kind, value),) = edit.items()
+    if kind in ("swap", "bye") and _in_a_bracket(tournament, draft.stage):
+        raise RuleViolation(
+            "a bracket's tables are fixed when it is drawn: a swap or a bye would change who"
+            " meets whom; move a table to another number, or settle an absent player's table"
+            " by a forfeit once the round is published"
+        )
     tables = [list(t) for t in draft.tables]
     byes = list(draft.byes)
     if kind == "swap":
@@ -245,3 +251,12 @@ def draft_discard(*, tournament: Tournament, number: int, by: AbstractUser) -> N
     _require_organiser(tournament, by)
     _draft_of(tournament, number).delete()
     _log(tournament, "DraftDiscarded", by, {"round": number})
+
+
+def _in_a_bracket(tournament: Tournament, stage: str) -> bool:
+    """Whether the draft's round is played in a bracket (an elimination event, a top cut or a
+    pools event's playoff, or double elimination), whose tables the bracket fixes."""
+    return stage == "cut" or tournament.format in (
+        Tournament.Format.ELIMINATION,
+        Tournament.Format.DOUBLE_ELIMINATION,
+    )
