@@ -71,6 +71,21 @@ FORMATS: dict[str, tuple[str, int, tuple[int, int], int, dict]] = {
     "elimination, tables of 2": ("elimination", 2, (6, 16), 1, {}),
     "elimination, tables of 3-4": ("elimination", 4, (6, 16), 1, {"advance": 2}),
     "swiss with a top cut of 4": ("swiss", 2, (8, 16), 3, {"top_cut": 4}),
+    "double elimination, tables of 2": ("double-elimination", 2, (5, 16), 1, {}),
+    "pools then a playoff, tables of 2": (
+        "pools",
+        2,
+        (8, 16),
+        1,
+        {"pools": 2, "pool_advance": 2},
+    ),
+    "pools then a playoff, tables of 3-4": (
+        "pools",
+        4,
+        (12, 24),
+        1,
+        {"pools": 3, "pool_advance": 2},
+    ),
 }
 DROP_CHANCE = 0.3  # between two rounds, someone drops
 LATE_CHANCE = 0.2  # between two Swiss rounds, someone enters late (the only late entry)
@@ -278,7 +293,7 @@ def report(name: str, f: Figures) -> None:
     mixing = f"{f.mixing / f.mixing_floor:.2f}" if f.mixing_floor else "-"
     tied = max(f.tied_pairs, 1)
     print(
-        f"{name:<28} {f.champions:>4}/{f.events:<4} {f.repeats / max(f.rounds, 1):>7.2f}"
+        f"{name:<36} {f.champions:>4}/{f.events:<4} {f.repeats / max(f.rounds, 1):>7.2f}"
         f" {mixing:>7} {f.most_byes:>4} {mean_byes:>5.2f} {f.early_second_byes:>5}"
         f" {f.inversions[1]:>5}/{f.inversions[2]:<5}"
         f" {f.short_lower[1] / tied:>6.1%}/{f.short_lower[2] / tied:<6.1%} {f.tied_pairs:>6}"
@@ -316,7 +331,7 @@ def main() -> None:
             " lower on Buchholz v1/v2"
         )
         print(
-            f"{'format':<28} {'champion':>9} {'rep/rnd':>7} {'mixing':>7} {'byes':>4}"
+            f"{'format':<36} {'champion':>9} {'rep/rnd':>7} {'mixing':>7} {'byes':>4}"
             f" {'mean':>5} {'2nd':>5} {'share inv':>11} {'buchholz short':>13} {'tied':>6}"
             f" {'s/event':>6}"
         )

@@ -77,7 +77,7 @@ def test_forfeiting_no_shows_completes_the_round(page, make_user, screen):  # no
             tall_enough(card.locator("summary", has_text="No-show / forfeit"))
         form.locator("button").click()
         expect(page.locator(".messages")).to_contain_text(f"{absent} forfeits (did not turn up)")
-    page.click("#pair-next")
+    page.click("#pair-publish")
     expect(page.locator(".messages")).to_contain_text("Round 2 is paired.")
     expect(page.locator("#round-2 .table-card")).to_have_count(2)
     kinds = list(

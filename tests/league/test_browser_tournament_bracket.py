@@ -68,7 +68,7 @@ def test_an_elimination_event_from_the_pages(page, make_user, width):  # noqa: F
     expect(page.locator("dl.facts")).to_contain_text("Ties at the line")
     expect(page.locator("#bracket")).to_contain_text("As it would be drawn now")
 
-    page.click("#pair-next")
+    page.click("#pair-publish")
     expect(page.locator(".messages")).to_contain_text("Round 1 is paired.")
     bracket = page.locator("#bracket")
     expect(bracket).to_contain_text("Byes in round 1 only, to the top seeds: ann, ben, cat")
@@ -94,7 +94,7 @@ def test_an_elimination_event_from_the_pages(page, make_user, width):  # noqa: F
     play_round(page, tournament, 1)  # dan beats eve
     sign_in(page, "org")
     page.goto(f"/tournaments/{tournament.pk}/")
-    page.click("#pair-next")
+    page.click("#pair-publish")
     expect(page.locator(".messages")).to_contain_text("Round 2 is paired.")
     semis = page.locator("#bracket .bracket-round").nth(1)
     expect(semis).to_contain_text("bye in round 1")
@@ -102,7 +102,7 @@ def test_an_elimination_event_from_the_pages(page, make_user, width):  # noqa: F
     play_round(page, tournament, 2)
     sign_in(page, "org")
     page.goto(f"/tournaments/{tournament.pk}/")
-    page.click("#pair-next")
+    page.click("#pair-publish")
     play_round(page, tournament, 3)
 
     page.goto(f"/tournaments/{tournament.pk}/")

@@ -65,7 +65,7 @@ def run_to_the_champion(page, tournament: Tournament, start: int = 1) -> int:
         page.goto(f"/tournaments/{tournament.pk}/")
         if page.locator("#champion").count():
             return number - 1
-        page.click("#pair-next")
+        page.click("#pair-publish")
         expect(page.locator(".messages")).to_contain_text(f"Round {number} is paired.")
         settle_every_table(page, tournament, number)
     raise AssertionError("no champion")
@@ -85,11 +85,11 @@ def test_double_elimination_from_the_page_at_390_px(page, make_user):  # noqa: F
     tournament = create(page, "double-elimination", {})
     assert tournament.grand_final_reset
 
-    page.click("#pair-next")
+    page.click("#pair-publish")
     expect(page.locator("#round-1 .table-bracket").first).to_have_text("Winners' bracket round 1")
-    expect(page.locator("#bracket h3").nth(0)).to_have_text("Winners' bracket")
-    expect(page.locator("#bracket h3").nth(1)).to_have_text("Losers' bracket")
-    expect(page.locator("#bracket h3").nth(2)).to_have_text("Grand final")
+    expect(page.locator("#double-bracket h3").nth(0)).to_have_text("Winners' bracket")
+    expect(page.locator("#double-bracket h3").nth(1)).to_have_text("Losers' bracket")
+    expect(page.locator("#double-bracket h3").nth(2)).to_have_text("Grand final")
     fits(page)
     settle_every_table(page, tournament, 1)
     rounds = run_to_the_champion(page, tournament, start=2)
@@ -98,7 +98,7 @@ def test_double_elimination_from_the_page_at_390_px(page, make_user):  # noqa: F
     assert rounds == 3 + finals and finals in (1, 2)
     champion = tournament.log.get(kind="TournamentFinished").data["champion"]
     expect(page.locator("#champion")).to_contain_text(f"Champion: {champion}")
-    expect(page.locator("#bracket .placings li").first).to_have_text(f"1st {champion}")
+    expect(page.locator("#double-bracket .placings li").first).to_have_text(f"1st {champion}")
     button = page.locator("#bracket-box").bounding_box()
     assert button is not None and button["width"] <= 390
     assert "W1-1" not in page.content()
