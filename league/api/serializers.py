@@ -334,7 +334,7 @@ class MemberIn(serializers.Serializer):
 
 
 class AnswerInvitationIn(serializers.Serializer):
-    player = serializers.CharField(
+    player = Text(
         **NAME,
         required=False,
         help_text="whose invitation: yours (the default); nobody answers another's",
@@ -644,18 +644,16 @@ class TableResultIn(serializers.Serializer):
 class TableForfeitIn(serializers.Serializer):
     """A forfeit names the absent player; an adjudication gives the results instead."""
 
-    player = serializers.CharField(
-        required=False, default=None, help_text="the player who forfeits (a no-show, a walk-out)"
+    player = Text(
+        **NAME,
+        required=False,
+        default=None,
+        help_text="the player who forfeits (a no-show, a walk-out); or give results instead",
     )
     results = results_field(
         required=False, default=None, help_text="without a player: the result the organiser sets"
     )
-    reason = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        default=None,
-        help_text="why, kept with the result (e.g. no-show)",
-    )
+    reason = Text(max_length=200, help_text="why, kept with the result (e.g. no-show)")
 
 
 class TableBidOut(serializers.Serializer):
@@ -900,7 +898,7 @@ class StandingOut(serializers.Serializer):
 
 class TiebreakIn(serializers.Serializer):
     order = serializers.ListField(
-        child=serializers.CharField(max_length=150),
+        child=Text(**NAME),
         min_length=2,
         max_length=4,
         help_text="the table's players, best first: the play-off's result or the organiser's"

@@ -114,9 +114,11 @@ def test_at_a_table_of_three_the_game_goes_on_without_the_absent_player(org):
     [
         ({"player": "nobody", "reason": "x"}, 422, "not at table"),
         ({"player": "SEAT", "reason": ""}, 400, "reason"),
+        ({"player": "SEAT", "reason": "\t"}, 400, "reason"),
+        ({"player": "\t", "reason": "x"}, 400, "player"),
         ({"player": "SEAT"}, 400, "reason"),
-        ({"reason": "x"}, 400, "results"),
-        ({"player": "SEAT", "results": [{"player": "ann", "rank": 1}], "reason": "x"}, 400, "one"),
+        ({"reason": "x"}, 422, "results"),
+        ({"player": "SEAT", "results": [{"player": "ann", "rank": 1}], "reason": "x"}, 422, "one"),
     ],
 )
 def test_a_bad_forfeit_is_refused_and_changes_nothing(org, body, status, words):

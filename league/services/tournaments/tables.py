@@ -195,7 +195,8 @@ def table_forfeit(
     if game.status != GameStatus.ACTIVE:
         raise RuleViolation(f"table {table.number} has finished")
     if (player is None) == (results is None):
-        raise InvalidInput("say which player forfeits, or give the results you set: one of them")
+        # Both or neither: a request the schema allows, refused for what it asks (422).
+        raise RuleViolation("say which player forfeits, or give the results you set: one of them")
     if player is None:
         if game.mode == GameMode.RECORD:
             table_results.result_override(game=game, by=by, results=results, reason=reason)
