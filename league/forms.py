@@ -446,6 +446,18 @@ class PlayerForm(forms.Form):
     player = forms.CharField(label="Username", max_length=150)
 
 
+class WalkInForm(forms.Form):
+    """A walk-in without an account, entered by name."""
+
+    name = forms.CharField(label="Name", max_length=60)
+
+
+class ClaimForm(forms.Form):
+    """The code on a walk-in's slip, to claim their entry."""
+
+    code = forms.CharField(label="Code from your slip", max_length=20)
+
+
 class DropForm(forms.Form):
     player = forms.ChoiceField(label="Player")
 

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
+from accounts.people import FORMER_GUEST
 from games.bots import bot_name
 from games.models import Game
 from league.standings import TIEBREAK_VERSION
@@ -437,9 +438,19 @@ class Entry(models.Model):
         DECLINED = "declined"  # said no: withdrawn
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    # The member entered; None for a walk-in entered by name (``guest``) until a member claims
+    # the entry with its ``claim_code`` (league.services.tournaments.walk_ins).
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="entries"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="entries",
     )
+    # A walk-in's name, as club records name a guest (games.models.Seat.guest): kept once the
+    # entry is claimed, since the games played before the claim seat the guest by it.
+    guest = models.CharField(max_length=60, blank=True, default="")
+    claim_code = models.CharField(max_length=12, blank=True, default="")  # "" once claimed
     seed = models.PositiveIntegerField()
     entered_after_round = models.PositiveSmallIntegerField(default=0)  # late entry
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -452,11 +463,35 @@ class Entry(models.Model):
 
     class Meta:
         ordering = ["seed"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="entry_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="entry_unique"),
+            # Erased walk-ins share one name (accounts.people.FORMER_GUEST), as their seats do.
+            models.UniqueConstraint(
+                fields=["tournament", "guest"],
+                condition=~Q(guest="") & ~Q(guest=FORMER_GUEST),
+                name="entry_guest_unique",
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False) | ~Q(guest=""), name="entry_user_or_guest"
+            ),
+        ]
 
     @property
     def dropped(self) -> bool:
         return self.dropped_after_round is not None
+
+    @property
+    def name(self) -> str:
+        """The entrant's name at the tournament: the member's username, or a walk-in's name
+        marked as a guest's ("Ann (guest)", as games show a guest), which no username can be."""
+        return self.user.username if self.user_id else guest_name(self.guest)
+
+
+GUEST_MARK = " (guest)"
+
+
+def guest_name(guest: str) -> str:
+    return f"{guest}{GUEST_MARK}"
 
 
 class Round(models.Model):

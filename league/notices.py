@@ -14,8 +14,11 @@ from inbox import services as inbox
 from league.models import League, Table, Tournament
 
 
-def tell(user_ids: Iterable[int], kind: str, text: str, url: str, key: str = "", **data) -> None:
-    for user_id in sorted(set(user_ids)):
+def tell(
+    user_ids: Iterable[int | None], kind: str, text: str, url: str, key: str = "", **data
+) -> None:
+    """Tell each member; a walk-in (no account: None) has no inbox and is skipped."""
+    for user_id in sorted({u for u in user_ids if u is not None}):
         inbox.notify(user_id, kind, text, url, key=key, data=data)
 
 
@@ -24,7 +27,9 @@ def tournament_url(tournament: Tournament) -> str:
 
 
 def round_paired(
-    tournament: Tournament, number: int, tables: list[tuple[int | None, int | None, list[int]]]
+    tournament: Tournament,
+    number: int,
+    tables: list[tuple[int | None, int | None, list[int | None]]],
 ) -> None:
     """Each player of round ``number``: their table's number and game, or their bye.
     ``tables`` lists (table number, game id, user ids); the byes come with no table."""
@@ -50,7 +55,7 @@ def round_paired(
     inbox.done(f"tournament:{tournament.pk}:check-in")
 
 
-def check_in_open(tournament: Tournament, user_id: int) -> None:
+def check_in_open(tournament: Tournament, user_id: int | None) -> None:
     """An entry in a tournament with check-in: it waits for the player to check in."""
     tell(
         [user_id],
@@ -66,7 +71,9 @@ def check_in_closed(tournament: Tournament) -> None:
     inbox.done(f"tournament:{tournament.pk}:check-in")
 
 
-def checked_in(tournament: Tournament, user_id: int) -> None:
+def checked_in(tournament: Tournament, user_id: int | None) -> None:
+    if user_id is None:
+        return
     inbox.done(f"tournament:{tournament.pk}:check-in", user_ids=[user_id])
 
 

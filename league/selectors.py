@@ -38,6 +38,7 @@ from league.models import (
     Season,
     Table,
     Tournament,
+    guest_name,
 )
 from league.ratings import PROVISIONAL_GAMES
 from league.standings import GameResult, LeagueTable, standings
@@ -300,8 +301,57 @@ def tables_of(tournament: Tournament):
     )
 
 
-def seat_names(game: Game) -> list[str]:
-    return [s.user.username for s in sorted(game.seats.all(), key=lambda s: s.index)]
+Claims = dict[str, str]  # a claimed walk-in's guest name -> the member who claimed the entry
+
+
+def seat_names(game: Game, claims: Claims | None = None) -> list[str]:
+    """The players at a tournament's table in seat order, as the tournament names them
+    (Entry.name): a member by username; a walk-in seated as a guest by the member who has
+    claimed the entry since (``claims``, :func:`claims_of`; read here if not given), or else
+    as "Ann (guest)"."""
+    seats = sorted(game.seats.all(), key=lambda s: s.index)
+    if claims is None:
+        claims = claims_at([game])
+    return [
+        s.user.username if s.user_id else (claims or {}).get(s.guest) or guest_name(s.guest)
+        for s in seats
+    ]
+
+
+def claims_at(games: list[Game]) -> Claims:
+    """The claimed walk-ins seated at ``games`` (one tournament's): no query unless a guest
+    sits at one of them."""
+    guests_at = [g.pk for g in games if any(s.guest for s in g.seats.all())]
+    if not guests_at:
+        return {}
+    return dict(
+        Entry.objects.filter(tournament__round_set__tables__game__in=guests_at, user__isnull=False)
+        .exclude(guest="")
+        .values_list("guest", "user__username")
+        .distinct()
+    )
+
+
+def claims_of(tournament: Tournament) -> Claims:
+    """The tournament's claimed walk-ins: guest name -> the member's username."""
+    return dict(
+        tournament.entries.filter(user__isnull=False)
+        .exclude(guest="")
+        .values_list("guest", "user__username")
+    )
+
+
+def claims_in(entries: list[Entry]) -> Claims:
+    """:func:`claims_of` from the tournament's entries read already (with their users)."""
+    return {e.guest: e.user.username for e in entries if e.guest and e.user_id}
+
+
+def named_results(game: Game, names: list[str]) -> list[dict[str, Any]] | None:
+    """A table's result with each line's player as the tournament names them (``names``, in
+    seat order, as the result is): a guest's line says "Ann (guest)", not "Ann"."""
+    if not game.result:
+        return game.result
+    return [{**line, "player": name} for line, name in zip(game.result, names, strict=False)]
 
 
 def table_out(table: Table) -> dict[str, Any]:
@@ -313,28 +363,53 @@ def tables_out(tables: list[Table]) -> list[dict[str, Any]]:
     reports of every table in one fold (``record_reads.result_states``), not one query per table."""
     reports = record_reads.result_states([t.game_id for t in tables if t.game.mode == "record"])
     bids = online_bids([t.game for t in tables if t.game.mode != "record"])
+    claims = claims_at([t.game for t in tables])
     out = []
     for table in tables:
         game = table.game
+        names = seat_names(game, claims)
         row = {
             "id": table.pk,
             "number": table.number,
-            "seats": seat_names(game),
+            "seats": names,
             "game": game.pk,
             "mode": game.mode,  # a table-mode table played as a table log turns "log"
             "status": game.status,
-            "result": game.result,
+            "result": named_results(game, names),
             "extra_minutes": table.extra_minutes,
         }
         if table.match:
             row["bracket"] = bracket_label(table.match)
         if game.pk in reports:
-            row["report"] = reports[game.pk]
-            row["bid"] = reports[game.pk]["bid"]
+            row["report"] = _report_named(reports[game.pk], game, names)
+            row["bid"] = row["report"]["bid"]
         elif game.pk in bids:
             row["bid"] = bids[game.pk]
         out.append(row)
     return out
+
+
+def _report_named(report: dict[str, Any], game: Game, names: list[str]) -> dict[str, Any]:
+    """Where a table's report stands, its results and bid naming the players as the
+    tournament does (``names``): the game names a guest "Ann", the tournament "Ann (guest)"."""
+    seats = sorted(game.seats.all(), key=lambda s: s.index)
+    renamed = {s.guest: name for s, name in zip(seats, names, strict=False) if s.guest}
+    if not renamed:
+        return report
+
+    def lines(results):
+        if results is None:
+            return None
+        return [{**r, "player": renamed.get(r["player"], r["player"])} for r in results]
+
+    bid = report["bid"]
+    return {
+        **report,
+        "reported": lines(report["reported"]),
+        "final": lines(report["final"]),
+        "bid": bid and {**bid, "player": renamed.get(bid["player"], bid["player"])},
+        "disputes": [{**d, "results": lines(d["results"])} for d in report["disputes"]],
+    }
 
 
 def online_bids(games: list[Game]) -> dict[int, dict[str, Any]]:
@@ -363,9 +438,9 @@ def round_out(round_: Round, tables: list[Table] | None = None) -> dict[str, Any
     if tables is None:
         tables = list(round_.tables.select_related("game").prefetch_related("game__seats__user"))
     if "byes" in getattr(round_, "_prefetched_objects_cache", {}):
-        byes = [e.user.username for e in round_.byes.all()]
+        byes = [e.name for e in round_.byes.all()]
     else:
-        byes = [e.user.username for e in round_.byes.select_related("user")]
+        byes = [e.name for e in round_.byes.select_related("user")]
     return {
         "number": round_.number,
         "stage": round_.stage,
@@ -444,6 +519,7 @@ def tournament_standings(
         rounds = rounds_of(tournament)
     if tables is None:
         tables = list(tables_of(tournament).filter(round__stage="main"))
+    claims = claims_in(entries)
     entries = [e for e in entries if in_field(e)]
     if after_round is not None:
         rounds = [r for r in rounds if r.number <= after_round]
@@ -451,16 +527,16 @@ def tournament_standings(
     main = {r.pk for r in rounds if r.stage == "main"}
     results = [
         GameResult(
-            players=tuple(seat_names(t.game)),
+            players=tuple(seat_names(t.game, claims)),
             ranks=tuple(r["rank"] for r in t.game.result),
             scores=tuple(r["score"] for r in t.game.result),
         )
         for t in tables
         if t.round_id in main and t.game.status == GameStatus.FINISHED
     ]
-    byes = [e.user.username for r in rounds if r.pk in main for e in r.byes.all()]
+    byes = [e.name for r in rounds if r.pk in main for e in r.byes.all()]
     rows = standings(
-        [e.user.username for e in entries],
+        [e.name for e in entries],
         results,
         byes=byes,
         bye_points=tournament.bye_points,
@@ -470,7 +546,7 @@ def tournament_standings(
         tiebreak_version=tournament.tiebreak_version,
     )
     dropped = {
-        e.user.username
+        e.name
         for e in entries
         if e.dropped and (after_round is None or e.dropped_after_round < after_round)
     }
@@ -516,12 +592,12 @@ def bracket_label(match_id: str) -> str:
     return f"{side} round {match_id[1:].split('-')[0]}"
 
 
-def winner_of(game: Game) -> str | None:
+def winner_of(game: Game, claims: Claims | None = None) -> str | None:
     """The one player ranked first at a finished table, or None (not over, or a tie)."""
     if game.status != GameStatus.FINISHED or not game.result:
         return None
     firsts = [i for i, r in enumerate(game.result) if r["rank"] == 1]
-    return seat_names(game)[firsts[0]] if len(firsts) == 1 else None
+    return seat_names(game, claims)[firsts[0]] if len(firsts) == 1 else None
 
 
 def double_elimination_bracket(
@@ -529,18 +605,20 @@ def double_elimination_bracket(
 ) -> double_elimination.Bracket:
     """A double elimination event's bracket as it stands (league.double_elimination), from
     the field round 1 found, the drops and the winners of the tables played."""
-    entries = [e for e in tournament.entries.select_related("user") if in_field(e)]
+    everyone = list(tournament.entries.select_related("user"))
+    claims = claims_in(everyone)
+    entries = [e for e in everyone if in_field(e)]
     if tables is None:
         tables = list(tables_of(tournament))
     results = {}
     for table in tables:
-        winner = winner_of(table.game) if table.match else None
+        winner = winner_of(table.game, claims) if table.match else None
         if winner is not None:
             results[table.match] = winner
     return double_elimination.bracket(
-        [e.user.username for e in entries],
+        [e.name for e in entries],
         results,
-        {e.user.username: e.dropped_after_round for e in entries if e.dropped},
+        {e.name: e.dropped_after_round for e in entries if e.dropped},
         reset=tournament.grand_final_reset,
     )
 
@@ -602,8 +680,27 @@ def tournament_pools(
     order, dealt in snake order; before round 1, as it would be drawn now."""
     if entries is None:
         entries = list(tournament.entries.select_related("user"))
-    field = [e.user.username for e in entries if in_field(e)]
+    field = [e.name for e in entries if in_field(e)]
     return pools.pools_of(field, tournament.pools)
+
+
+def shown_code(code: str) -> str:
+    """A walk-in's claim code as printed and read out: two groups of four."""
+    return f"{code[:4]}-{code[4:]}" if code else ""
+
+
+def walk_in_out(entry: Entry) -> dict[str, Any]:
+    """A walk-in for the organisers: their name as a guest, the code to claim the entry (""
+    once claimed) and who claimed it."""
+    return {
+        "player": guest_name(entry.guest),
+        "code": shown_code(entry.claim_code),
+        "claimed_by": entry.user.username if entry.user_id else None,
+    }
+
+
+def walk_ins(tournament: Tournament) -> list[dict[str, Any]]:
+    return [walk_in_out(e) for e in tournament.entries.exclude(guest="").select_related("user")]
 
 
 def draft_out(tournament: Tournament) -> dict[str, Any] | None:
@@ -612,7 +709,8 @@ def draft_out(tournament: Tournament) -> dict[str, Any] | None:
     draft = RoundDraft.objects.filter(tournament=tournament).first()
     if draft is None:
         return None
-    past = [seat_names(t.game) for t in tables_of(tournament)]
+    claims = claims_of(tournament)
+    past = [seat_names(t.game, claims) for t in tables_of(tournament)]
     return {
         "number": draft.number,
         "stage": draft.stage,
@@ -676,7 +774,8 @@ def tournament_detail(tournament: Tournament) -> dict[str, Any]:
         "organisers": [u.username for u in tournament.organisers.all()],
         "players": [
             {
-                "player": e.user.username,
+                "player": e.name,
+                "walk_in": bool(e.guest),
                 "seed": e.seed,
                 "dropped": e.dropped,
                 "waitlisted": e.waitlisted,

@@ -72,6 +72,8 @@ def _by(actor: str, player: str, verb: str, alone: str) -> str:
 
 def _entered(actor: str, data: dict) -> str:
     text = _by(actor, data.get("player", ""), "entered", "entered")
+    if data.get("walk_in"):
+        text += " as a walk-in"
     after = data.get("after_round") or 0
     return text + (f", a late entry playing from round {after + 1}" if after else "")
 
@@ -147,6 +149,7 @@ _SAYINGS: dict[str, Callable[[str, dict], str]] = {
         + (f" with {len(d['players'])} players" if d.get("players") else "")
     ),
     "EntryAdded": _entered,
+    "EntryClaimed": lambda a, d: f"{d.get('player')} claimed the entry of {d.get('walk_in')}",
     "EntryWaitlisted": lambda a, d: (
         _by(a, d.get("player", ""), "entered", "entered") + ", waiting for a place"
     ),

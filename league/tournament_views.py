@@ -24,13 +24,15 @@ from games.records import table_results
 from league import permissions, selectors, visibility
 from league.figures import tournament_standing_rows
 from league.forms import (
+    ClaimForm,
     DropForm,
     PlayerForm,
     TableResultForm,
     TournamentEditForm,
     TournamentForm,
+    WalkInForm,
 )
-from league.models import Entry, Table, Tournament
+from league.models import GUEST_MARK, Entry, Table, Tournament, guest_name
 from league.services import tournaments
 from league.tournament_log import log_lines
 from league.views import _refusal_status
@@ -174,7 +176,7 @@ def _tournament_page(
         }
         for out in selectors.rounds_out(live, tables)
     ]
-    playing = [e.user.username for e in entries if not e.dropped]
+    playing = [e.name for e in entries if not e.dropped]
     me = next((e for e in entries if e.user_id == user.pk), None) if user.is_authenticated else None
     repairable = bool(live) and tournaments.why_not_repairable(live[-1]) is None
     floor = f"1/{tournament.table_size + 1}"
@@ -204,30 +206,26 @@ def _tournament_page(
             "champion": selectors.tournament_champion(tournament),
             "started": bool(live),
             "in_count": sum(1 for e in entries if selectors.in_field(e) and not e.dropped),
-            "waitlist": [e.user.username for e in entries if e.waitlisted],
-            "waiting_here": [e.user.username for e in entries if e.waitlisted and e.checked_in],
+            "waitlist": [e.name for e in entries if e.waitlisted],
+            "waiting_here": [e.name for e in entries if e.waitlisted and e.checked_in],
             "not_checked_in": [
-                e.user.username
-                for e in entries
-                if not e.waitlisted and not e.dropped and not e.checked_in
+                e.name for e in entries if not e.waitlisted and not e.dropped and not e.checked_in
             ],
             # Who an organiser may check in: those with a place, and those waiting for one.
-            "to_check_in": [e.user.username for e in entries if not e.dropped and not e.checked_in],
+            "to_check_in": [e.name for e in entries if not e.dropped and not e.checked_in],
             "check_in_open": tournament.check_in and tournament.check_in_closed_at is None,
-            "dropped_players": [e.user.username for e in entries if e.dropped],
-            "bots": {e.user.username for e in entries if is_bot(e.user)},
+            "dropped_players": [e.name for e in entries if e.dropped],
+            "bots": {e.name for e in entries if e.user_id and is_bot(e.user)},
             # Entered by an organiser and not yet answered: their games rate nobody meanwhile.
             "unanswered": [
-                e.user.username
-                for e in entries
-                if e.answer == Entry.Answer.INVITED and not e.dropped
+                e.name for e in entries if e.answer == Entry.Answer.INVITED and not e.dropped
             ],
             "standings": _by_pool(
                 tournament_standing_rows(
                     selectors.tournament_standings(
                         tournament, entries=entries, rounds=live, tables=tables, after_round=after
                     ),
-                    Link("player", None),
+                    _player_pages(),
                 )
             ),
             "standings_after": after,
@@ -235,11 +233,12 @@ def _tournament_page(
             "standings_error": standings_error,
             "standings_rounds": list(range(played, 0, -1)),
             "draft": selectors.draft_out(tournament) if viewer.organiser else None,
-            "fixed": [(e.user.username, e.fixed_table) for e in entries if e.fixed_table],
+            "fixed": [(e.name, e.fixed_table) for e in entries if e.fixed_table],
             "your_table": _your_table(tournament, me, rounds),
             "entries": len(entries),
             "my_entry": me,
             "enter_form": bound.get("enter") or PlayerForm(),
+            **_walk_ins(tournament, entries, viewer, me, user, bound),
             "drop_form": DropForm(players=playing),
             "error": error,
             "live": tournament.status == Tournament.Status.RUNNING,
@@ -258,23 +257,47 @@ def _tournament_page(
     )
 
 
+def _player_pages() -> Callable[[str], str]:
+    """A player's page by name, or "" for a walk-in (a guest has none)."""
+    link = Link("player", None)
+    return lambda name: "" if name.endswith(GUEST_MARK) else link(name)
+
+
+def _walk_ins(tournament, entries, viewer, me, user, bound) -> dict[str, Any]:
+    """The walk-ins: the organisers' form and list (each with its claim code, or who claimed
+    it), and a signed-in player's form to claim one with the code on their slip."""
+    unclaimed = any(e.guest and not e.user_id for e in entries)
+    table_mode = tournament.mode == Tournament.Mode.TABLE
+    return {
+        "walk_in_form": (bound.get("walk_in") or WalkInForm())
+        if viewer.organiser and table_mode and tournament.status != Tournament.Status.FINISHED
+        else None,
+        "walk_ins": [selectors.walk_in_out(e) for e in entries if e.guest]
+        if viewer.organiser
+        else [],
+        "claim_form": (bound.get("claim") or ClaimForm())
+        if user.is_authenticated and me is None and unclaimed and not viewer.organiser
+        else None,
+    }
+
+
 def _your_table(tournament: Tournament, me: Entry | None, rounds: list[dict]) -> dict | None:
     """The signed-in player's place in the latest round, for the card at the top of the
     page: their table and opponents, or their bye, and what to do next."""
     if me is None or me.dropped or me.waitlisted or not rounds:
         return None
     latest = rounds[-1]
-    if me.user.username in latest["byes"]:
+    if me.name in latest["byes"]:
         return {"round": latest["number"], "bye": True}
-    table = next((t for t in latest["tables"] if me.user.username in t.seats), None)
+    table = next((t for t in latest["tables"] if me.name in t.seats), None)
     if table is None:
         return None
-    seat = table.seats.index(me.user.username)
+    seat = table.seats.index(me.name)
     return {
         "round": latest["number"],
         "bye": False,
         "table": table,
-        "opponents": [name for name in table.seats if name != me.user.username],
+        "opponents": [name for name in table.seats if name != me.name],
         "seat": selectors.SEAT_WORDS[seat],
         "next": _next_step(tournament, table),
     }
@@ -620,9 +643,46 @@ def tournament_enter(request, pk: int):
         entry = tournaments.entry_add(
             tournament=tournament, player=form.cleaned_data["player"], by=request.user
         )
-        return f"{entry.user.username} has entered and plays from the next round paired."
+        return f"{entry.name} has entered and plays from the next round paired."
 
     return _attempt(request, tournament, enter, form=form, key="enter")
+
+
+@login_required
+@require_POST
+def tournament_walk_in(request, pk: int):
+    tournament = visibility.tournament_or_404(pk, request.user)
+    form = WalkInForm(request.POST)
+    if not form.is_valid():
+        return _tournament_page(request, tournament, bound={"walk_in": form})
+
+    def walk_in() -> str:
+        entry = tournaments.entry_walk_in(
+            tournament=tournament, name=form.cleaned_data["name"], by=request.user
+        )
+        return (
+            f"{entry.guest} has entered as a walk-in. Their code to claim the entry later:"
+            f" {selectors.shown_code(entry.claim_code)} (kept in the walk-in list)."
+        )
+
+    return _attempt(request, tournament, walk_in, form=form, key="walk_in", anchor="#walk-ins")
+
+
+@login_required
+@require_POST
+def tournament_claim(request, pk: int):
+    tournament = visibility.tournament_or_404(pk, request.user)
+    form = ClaimForm(request.POST)
+    if not form.is_valid():
+        return _tournament_page(request, tournament, bound={"claim": form})
+
+    def claim() -> str:
+        entry = tournaments.entry_claim(
+            tournament=tournament, code=form.cleaned_data["code"], by=request.user
+        )
+        return f"The entry of {guest_name(entry.guest)} is yours now: its games and standing."
+
+    return _attempt(request, tournament, claim, form=form, key="claim")
 
 
 @login_required
@@ -649,9 +709,10 @@ def tournament_drop(request, pk: int):
                 "player": player,
                 "self": player == request.user.username,
                 "started": tournament.round_set.exists(),
-                "waiting": tournament.entries.filter(
-                    user__username=player, waitlisted=True
-                ).exists(),
+                "waiting": any(
+                    e.name == player
+                    for e in tournament.entries.filter(waitlisted=True).select_related("user")
+                ),
             },
         )
 
@@ -659,7 +720,7 @@ def tournament_drop(request, pk: int):
         entry = tournaments.entry_drop(tournament=tournament, player=player, by=request.user)
         if entry.user_id == request.user.pk:
             return "You have dropped out: your games stand, and you will not be paired again."
-        return f"{entry.user.username} has dropped: no further pairings."
+        return f"{entry.name} has dropped: no further pairings."
 
     return _attempt(request, tournament, drop)
 
@@ -682,7 +743,7 @@ def _reenter(tournament, request) -> str:
     entry = tournaments.entry_reenter(
         tournament=tournament, player=request.POST.get("player", ""), by=request.user
     )
-    return f"{entry.user.username} is back in and plays from the next round paired."
+    return f"{entry.name} is back in and plays from the next round paired."
 
 
 def _register(tournament, request) -> str:
@@ -697,7 +758,7 @@ def _check_in(tournament, request) -> str:
     entry = tournaments.entry_check_in(tournament=tournament, player=player, by=request.user)
     if entry.user_id == request.user.pk:
         return "You are checked in."
-    return f"{entry.user.username} is checked in."
+    return f"{entry.name} is checked in."
 
 
 @login_required
@@ -731,7 +792,7 @@ def _seat(tournament, request) -> str:
     entry = tournaments.entry_seat(
         tournament=tournament, player=request.POST.get("player", ""), by=request.user
     )
-    return f"{entry.user.username} has a place."
+    return f"{entry.name} has a place."
 
 
 def _round_start(tournament, request, number: int) -> str:
@@ -807,8 +868,8 @@ def _fixed_table(tournament, request) -> str:
         tournament=tournament, player=request.POST.get("player", ""), table=table, by=request.user
     )
     if table is None:
-        return f"{entry.user.username} may sit at any table."
-    return f"{entry.user.username} sits at table {table} in every round paired from now on."
+        return f"{entry.name} may sit at any table."
+    return f"{entry.name} sits at table {table} in every round paired from now on."
 
 
 tournament_draft_edit = _simple_post(_draft_edit, anchor="#draft")

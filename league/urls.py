@@ -90,6 +90,12 @@ urlpatterns = [
     path("tournaments/<id:pk>/enter/", tournament_views.tournament_enter, name="tournament-enter"),
     path("tournaments/<id:pk>/drop/", tournament_views.tournament_drop, name="tournament-drop"),
     path(
+        "tournaments/<id:pk>/walk-in/",
+        tournament_views.tournament_walk_in,
+        name="tournament-walk-in",
+    ),
+    path("tournaments/<id:pk>/claim/", tournament_views.tournament_claim, name="tournament-claim"),
+    path(
         "tournaments/<id:pk>/reenter/",
         tournament_views.tournament_reenter,
         name="tournament-reenter",

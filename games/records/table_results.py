@@ -32,7 +32,9 @@ UNSTATED: Any = object()
 def table_game_create(
     *, slug: str, users: list, created_by: AbstractUser, options: dict | None = None
 ) -> Game:
-    """An open recorded game for a tournament table: seated players will report its result."""
+    """An open recorded game for a tournament table: seated players will report its result.
+    ``users`` are the players in seat order: members, or a walk-in's name (a str) for a guest
+    seated by name, as a club record seats one."""
     kind = game_type(slug)
     game = Game.objects.create(
         slug=slug,
@@ -42,14 +44,19 @@ def table_game_create(
         num_players=len(users),
         created_by=created_by,
     )
-    seats = [Seat(game=game, index=i, user=u) for i, u in enumerate(users)]
+    seats = [
+        Seat(game=game, index=i, guest=u)
+        if isinstance(u, str)
+        else Seat(game=game, index=i, user=u)
+        for i, u in enumerate(users)
+    ]
     Seat.objects.bulk_create(seats)
     created = game_events.game_created(
         game=kind.slug,
         mode=GameMode.RECORD,
         num_players=len(users),
         options=options or {},
-        seats=[{"user": u.username} for u in users],
+        seats=[{"guest": u} if isinstance(u, str) else {"user": u.username} for u in users],
         actor_id=getattr(created_by, "pk", None),
         people=people.writer(seats=seats),
     )

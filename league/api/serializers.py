@@ -611,6 +611,26 @@ class PlayerNameIn(serializers.Serializer):
     player = Text(**NAME)
 
 
+class WalkInIn(serializers.Serializer):
+    name = Text(max_length=60, help_text="the walk-in's name, as they want it on the standings")
+
+
+class WalkInOut(serializers.Serializer):
+    player = serializers.CharField(help_text='the name the tournament gives them: "Ann (guest)"')
+    code = serializers.CharField(
+        allow_blank=True,
+        help_text="the code the walk-in claims the entry with once they have an account"
+        ' ("" once claimed)',
+    )
+    claimed_by = serializers.CharField(
+        allow_null=True, help_text="the member who has claimed the entry, if any"
+    )
+
+
+class ClaimIn(serializers.Serializer):
+    code = Text(max_length=40, help_text="the code on the walk-in's slip, e.g. K7PA-4QXB")
+
+
 class CheckInIn(serializers.Serializer):
     player = Text(
         **NAME, required=False, help_text="an organiser checks a player in; else yourself"
@@ -710,7 +730,13 @@ class RoundOut(serializers.Serializer):
 
 
 class EntryOut(serializers.Serializer):
-    player = serializers.CharField()
+    player = serializers.CharField(
+        help_text='a username, or a walk-in not yet claimed: "Ann (guest)"'
+    )
+    walk_in = serializers.BooleanField(
+        help_text="entered by name, without an account: plays as a guest, never rated (claimed"
+        " by a member since, if player is a username)"
+    )
     seed = serializers.IntegerField(help_text="1 is the top seed, by the tournament's seeding")
     dropped = serializers.BooleanField()
     waitlisted = serializers.BooleanField(help_text="waiting for a place (beyond the cap)")

@@ -292,6 +292,49 @@ class TournamentRegisterApi(APIView):
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
 
+class TournamentWalkInsApi(APIView):
+    """Walk-ins (organisers): GET lists them with the codes they claim their entries with;
+    POST enters one by name, at an event played at the venue (league.services.tournaments.
+    walk_ins says what a walk-in is and what claiming does)."""
+
+    scopes = {"GET": ORGANISE, "POST": ORGANISE}
+
+    @extend_schema(responses=s.WalkInOut(many=True))
+    def get(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        if not selectors.is_tournament_organiser(tournament, request.user):
+            raise NotYourSeat("only the tournament's organisers see the walk-ins' codes")
+        return Response(s.WalkInOut(selectors.walk_ins(tournament), many=True).data)
+
+    @extend_schema(request=s.WalkInIn, responses={201: s.WalkInOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.WalkInIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        entry = tournaments.entry_walk_in(
+            tournament=tournament, name=body.validated_data["name"], by=request.user
+        )
+        return Response(
+            s.WalkInOut(selectors.walk_in_out(entry)).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TournamentClaimApi(APIView):
+    """A member claims a walk-in's entry with the code from its slip: it is theirs from now on."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=s.ClaimIn, responses={200: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        body = s.ClaimIn(data=request.data)
+        body.is_valid(raise_exception=True)
+        tournaments.entry_claim(
+            tournament=tournament, code=body.validated_data["code"], by=request.user
+        )
+        return Response(_tournament_out(tournament))
+
+
 class TournamentCheckInApi(APIView):
     """Check in before round 1: yourself, or (organisers) a named player."""
 

@@ -169,6 +169,16 @@ urlpatterns = [
         name="api-tournament-register",
     ),
     path(
+        "tournaments/<id:pk>/walk-ins/",
+        tournaments.TournamentWalkInsApi.as_view(),
+        name="api-tournament-walk-ins",
+    ),
+    path(
+        "tournaments/<id:pk>/claim/",
+        tournaments.TournamentClaimApi.as_view(),
+        name="api-tournament-claim",
+    ),
+    path(
         "tournaments/<id:pk>/checkin/",
         tournaments.TournamentCheckInApi.as_view(),
         name="api-tournament-checkin",

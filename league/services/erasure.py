@@ -32,11 +32,14 @@ from games.play import leaving
 from inbox import services as inbox
 from league.models import (
     ORGANISING,
+    Entry,
     JoinRequest,
     League,
     LeagueInvitation,
+    RoundDraft,
     Tournament,
     TournamentEvent,
+    guest_name,
 )
 from league.services import clubs
 
@@ -102,6 +105,18 @@ def guest_erase(*, name: str) -> Erased:
         if person is None:
             raise InvalidInput(f"no guest is recorded as {name!r}")
         kept = people.forget_guest(name, accounts_people.FORMER_GUEST)
+        # A tournament's walk-in goes by the name too (their entry, and the log's lines).
+        Entry.objects.filter(guest=name).update(guest=accounts_people.FORMER_GUEST)
+        old, new = guest_name(name), guest_name(accounts_people.FORMER_GUEST)
+        _rename_in_tournament_logs(old, new)
+        for draft in RoundDraft.objects.filter(
+            tournament__entries__guest=accounts_people.FORMER_GUEST
+        ).distinct():
+            draft.tables, draft.byes = (
+                _renamed(draft.tables, old, new),
+                _renamed(draft.byes, old, new),
+            )
+            draft.save(update_fields=["tables", "byes"])
     _ledger(person)
     return Erased(public_id=person.public_id, games_kept=kept)
 

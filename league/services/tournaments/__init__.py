@@ -11,6 +11,8 @@ The rooms, each importing only those before it:
 - ``creating``: a tournament from its checked spec;
 - ``absent``: an absent player's part at a table ended (a forfeit, a drop);
 - ``entries``: entering, registering, answering, dropping, re-entering, check-in, the cap;
+- ``walk_ins``: a walk-in entered by name, without an account, and the member who claims the
+  entry later with its code;
 - ``formats``: double elimination's bracket rounds and ties, pools and their playoff's seeds;
 - ``elimination``: the bracket of an elimination event, top cut or pools' playoff;
 - ``pairings``: the next round's pairing, decided from the standings and the format;
@@ -69,6 +71,7 @@ from league.services.tournaments.tables import (
     table_report,
     table_tiebreak,
 )
+from league.services.tournaments.walk_ins import entry_claim, entry_walk_in
 
 __all__ = [
     "draft_discard",
@@ -76,6 +79,7 @@ __all__ = [
     "draft_publish",
     "check_in_close",
     "entry_accept",
+    "entry_claim",
     "entry_add",
     "entry_check_in",
     "entry_decline",
@@ -84,6 +88,7 @@ __all__ = [
     "entry_reenter",
     "entry_register",
     "entry_seat",
+    "entry_walk_in",
     "results_csv",
     "round_extend",
     "round_pair",

@@ -15,6 +15,7 @@ from core.errors import (
     UnknownName,
 )
 from league.models import (
+    GUEST_MARK,
     Entry,
     Tournament,
     TournamentEvent,
@@ -62,6 +63,20 @@ def _bots_out(name: str) -> str:
     return f"{name} is a bot, and this tournament is for people only"
 
 
+def _entry_named(tournament: Tournament, name: Any, missing: type[Exception] = Refused) -> Entry:
+    """The entry of the entrant named ``name`` as the tournament names them (Entry.name): a
+    member by username, a walk-in not yet claimed as "Ann (guest)"."""
+    name = inputs.text(name, "player", 150)
+    entries = tournament.entries.select_related("user")
+    if name.endswith(GUEST_MARK):
+        entry = entries.filter(user__isnull=True, guest=name.removesuffix(GUEST_MARK)).first()
+    else:
+        entry = entries.filter(user__username=name).first()
+    if entry is None:
+        raise missing(f"{name!r} has not entered this tournament")
+    return entry
+
+
 def _log(tournament: Tournament, kind: str, actor, data: dict[str, Any]) -> None:
     TournamentEvent.objects.create(tournament=tournament, kind=kind, actor=actor, data=data)
 
@@ -75,7 +90,7 @@ def _active_players(tournament: Tournament, number: int) -> list[str]:
     """Entrants in seed order who play round ``number``: in (not waiting for a place), and not
     dropped before it."""
     return [
-        e.user.username
+        e.name
         for e in tournament.entries.select_related("user")
         if not e.waitlisted
         and e.entered_after_round < number

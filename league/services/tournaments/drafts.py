@@ -17,8 +17,13 @@ from core import inputs
 from core.errors import InvalidInput, RuleViolation, UnknownName
 from league import pairing
 from league.models import Entry, Round, RoundDraft, Tournament
-from league.selectors import live_rounds, seat_names, tables_of, tournament_standings
-from league.services.tournaments.common import _active_players, _log, _require_organiser
+from league.selectors import claims_of, live_rounds, seat_names, tables_of, tournament_standings
+from league.services.tournaments.common import (
+    _active_players,
+    _entry_named,
+    _log,
+    _require_organiser,
+)
 from league.services.tournaments.rounds import _complete, _publish
 
 MAX_TABLE_NUMBER = 999
@@ -28,10 +33,8 @@ def entry_fix_table(*, tournament: Tournament, player: Any, table: Any, by: Abst
     """Fix ``player`` to table number ``table`` for every round paired from now on (None
     frees them): pairing moves their table there (``pairing.fix_tables``)."""
     _require_organiser(tournament, by)
-    name = inputs.text(player, "player", 150)
-    entry = tournament.entries.select_related("user").filter(user__username=name).first()
-    if entry is None:
-        raise UnknownName(f"{name} is not entered in this tournament")
+    entry = _entry_named(tournament, player, missing=UnknownName)
+    name = entry.name
     if table is not None:
         table = _whole(table, "table", MAX_TABLE_NUMBER)
     entry.fixed_table = table
@@ -178,7 +181,8 @@ def _bye(
 
 
 def _past(tournament: Tournament) -> list[list[str]]:
-    return [seat_names(t.game) for t in tables_of(tournament)]
+    claims = claims_of(tournament)
+    return [seat_names(t.game, claims) for t in tables_of(tournament)]
 
 
 def _costs(before: list[list[str]], after: list[list[str]], past: list[list[str]]) -> list[str]:
@@ -196,7 +200,9 @@ def _times(times: int) -> str:
 
 
 def _bye_costs(tournament: Tournament, name: str) -> list[str]:
-    had = sum(1 for r in live_rounds(tournament) if r.byes.filter(user__username=name).exists())
+    had = sum(
+        1 for r in live_rounds(tournament) for e in r.byes.select_related("user") if e.name == name
+    )
     return [f"{name} has had a bye before{_times(had)}"] if had else []
 
 

@@ -134,7 +134,7 @@ def _spec(tournament: Tournament, changes: dict[str, Any]) -> TournamentSpec:
         settings.update(players=(), entry_mode=Tournament.EntryMode.OPEN)
     else:
         settings["players"] = [
-            e.user.username
+            e.name
             for e in tournament.entries.select_related("user").filter(
                 waitlisted=False, dropped_after_round__isnull=True
             )
@@ -161,6 +161,13 @@ def _check_when(tournament: Tournament, done: dict[str, list[Any]]) -> None:
     for name in done:
         if name in BEFORE_ROUND_1 and rounds:
             raise RuleViolation(f"{name}: changes only before round 1 is paired")
+    if (
+        done.get("mode", [None, None])[1] == Tournament.Mode.ONLINE
+        and tournament.entries.exclude(guest="").filter(dropped_after_round__isnull=True).exists()
+    ):
+        raise RuleViolation(
+            "mode: walk-ins are entered, and they play at a table at the venue; withdraw them first"
+        )
     if "check_in" in done and tournament.check_in_closed_at is not None:
         raise RuleViolation("check_in: check-in has closed")
     if "rounds" in done:

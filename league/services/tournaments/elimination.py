@@ -136,7 +136,7 @@ def _filled(
     rounds = _bracket_rounds(tournament, done)
     numbers = [r.number for r in rounds]
     dropped = {
-        e.user.username: sum(n <= e.dropped_after_round for n in numbers)
+        e.name: sum(n <= e.dropped_after_round for n in numbers)
         for e in tournament.entries.select_related("user")
         if e.dropped_after_round is not None
     }

@@ -10,7 +10,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.bots import is_bot
-from core import inputs
 from core.errors import (
     Conflict,
     InvalidInput,
@@ -32,6 +31,7 @@ from league.services.tournaments import absent
 from league.services.tournaments.common import (
     _answer,
     _bots_out,
+    _entry_named,
     _in_count,
     _log,
     _next_seed,
@@ -64,42 +64,61 @@ def entry_register(*, tournament: Tournament, by: AbstractUser) -> Entry:
     return _enter(tournament, by, by)
 
 
-def _enter(tournament: Tournament, user, by) -> Entry:
+def _enter(tournament: Tournament, user, by, *, guest: str = "") -> Entry:
+    """Enter a member (``user``) or, with ``guest``, a walk-in by name (walk_ins.py)."""
     if tournament.status == Tournament.Status.FINISHED:
         raise RuleViolation("the tournament is over")
-    if tournament.people_only and is_bot(user):
+    if user is not None and tournament.people_only and is_bot(user):
         raise Refused(_bots_out(user.username))
     started = _started(tournament)
     if tournament.format != Tournament.Format.SWISS and started:
         raise RuleViolation("late entry is only possible in a Swiss tournament once it runs")
     if started and tournament.top_cut and live_rounds(tournament).count() >= tournament.rounds:
         raise RuleViolation("the Swiss rounds are over: nobody can enter the top cut")
-    entry = tournament.entries.filter(user=user).first()
+    if user is not None:
+        entry = tournament.entries.filter(user=user).first()
+        _refuse_a_walk_in_named(tournament, user.username)
+    else:
+        entry = tournament.entries.filter(user__isnull=True, guest=guest).first()
     # Entering again is for one who withdrew before round 1, or (late entry) one still in line
     # when round 1 was paired: the waitlist ends there.
     again = entry is not None and (
         (entry.dropped_after_round == 0 and not started) or (entry.waitlisted and started)
     )
     if entry is not None and not again:
-        raise RuleViolation(f"{user.username} has already entered")
+        raise RuleViolation(f"{entry.name} has already entered")
     played = live_rounds(tournament).count()
     waitlisted = (
         not started and tournament.cap is not None and _in_count(tournament) >= tournament.cap
     )
     if entry is None:
-        entry = Entry(tournament=tournament, user=user, seed=_next_seed(tournament))
+        entry = Entry(tournament=tournament, user=user, guest=guest, seed=_next_seed(tournament))
     entry.entered_after_round = played
     entry.dropped_after_round = None
     entry.waitlisted = waitlisted
-    # Once check-in has closed, whoever enters is entered on the day, at the venue.
-    entry.checked_in = tournament.check_in_closed_at is not None
-    entry.answer = _answer(user, by)
+    # Once check-in has closed, whoever enters is entered on the day, at the venue; so is a
+    # walk-in, whom an organiser enters there.
+    entry.checked_in = tournament.check_in_closed_at is not None or user is None
+    # A walk-in has no account to be asked with: their entry stands as the organiser made it.
+    entry.answer = Entry.Answer.ACCEPTED if user is None else _answer(user, by)
     entry.save()
     kind = "EntryWaitlisted" if waitlisted else "EntryAdded"
-    _log(tournament, kind, by, {"player": user.username, "after_round": played})
+    walk_in = {"walk_in": True} if user is None else {}
+    _log(tournament, kind, by, {"player": entry.name, "after_round": played, **walk_in})
     if tournament.check_in and not entry.checked_in and not started:
-        notices.check_in_open(tournament, user.pk)
+        notices.check_in_open(tournament, entry.user_id)
     return entry
+
+
+def _refuse_a_walk_in_named(tournament: Tournament, name: str) -> None:
+    """A member may not enter beside a walk-in of the same name (nor a walk-in beside a
+    member): at one table their seats would read alike, and a report could not tell them
+    apart."""
+    if tournament.entries.filter(user__isnull=True, guest__iexact=name).exists():
+        raise RuleViolation(
+            f"a walk-in named {name} has entered: if that is you, claim the entry with the"
+            " code on your slip; if not, one of you needs another form of the name"
+        )
 
 
 def _own_entry(tournament: Tournament, by: AbstractUser, player: str | None) -> Entry:
@@ -179,10 +198,8 @@ def entry_drop(*, tournament: Tournament, player: str, by: AbstractUser) -> Entr
     themself; the organisers may drop anyone. Before round 1 it is a withdrawal, and the
     first player waiting takes the place."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    player = inputs.text(player, "player", 150)
-    entry = tournament.entries.select_related("user").filter(user__username=player).first()
-    if entry is None:
-        raise Refused(f"{player!r} has not entered this tournament")
+    entry = _entry_named(tournament, player)
+    player = entry.name
     if by.pk != entry.user_id:
         _require_organiser(tournament, by)
     if entry.dropped:
@@ -198,7 +215,7 @@ def entry_drop(*, tournament: Tournament, player: str, by: AbstractUser) -> Entr
     )
     if held_a_place and not _started(tournament):
         _promote(tournament, by)
-    table = absent.table_in_play(tournament, player)
+    table = absent.table_in_play(tournament, entry)
     if table is not None:
         # Their game in progress is forfeited, so that the round can finish without them.
         absent.seat_forfeit(table, player, by=by, reason="dropped")
@@ -219,7 +236,7 @@ def _promote(tournament: Tournament, by, reason: str = "") -> list[str]:
     for entry in waiting if room is None else waiting[: max(room, 0)]:
         entry.waitlisted = False
         entry.save(update_fields=["waitlisted"])
-        name = entry.user.username
+        name = entry.name
         _log(
             tournament,
             "EntryPromoted",
@@ -250,10 +267,8 @@ def entry_seat(*, tournament: Tournament, player: str, by: AbstractUser) -> Entr
     as the organiser has them at the venue."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _require_organiser(tournament, by)
-    player = inputs.text(player, "player", 150)
-    entry = tournament.entries.select_related("user").filter(user__username=player).first()
-    if entry is None:
-        raise Refused(f"{player!r} has not entered this tournament")
+    entry = _entry_named(tournament, player)
+    player = entry.name
     if tournament.status == Tournament.Status.FINISHED:
         raise RuleViolation("the tournament is over")
     if _started(tournament):
@@ -294,7 +309,7 @@ def _close_check_in(tournament: Tournament, by) -> list[str]:
     ):
         entry.dropped_after_round = 0
         entry.save(update_fields=["dropped_after_round"])
-        name = entry.user.username
+        name = entry.name
         _log(
             tournament,
             "EntryDropped",
@@ -316,10 +331,8 @@ def entry_reenter(*, tournament: Tournament, player: str, by: AbstractUser) -> E
     Swiss and round robin; not once an elimination stage runs). The drop stays in the log."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _require_organiser(tournament, by)
-    player = inputs.text(player, "player", 150)
-    entry = tournament.entries.select_related("user").filter(user__username=player).first()
-    if entry is None:
-        raise Refused(f"{player!r} has not entered this tournament")
+    entry = _entry_named(tournament, player)
+    player = entry.name
     if not entry.dropped:
         raise RuleViolation(f"{player} has not dropped: there is nothing to re-enter")
     if tournament.status == Tournament.Status.FINISHED:
@@ -331,7 +344,7 @@ def entry_reenter(*, tournament: Tournament, player: str, by: AbstractUser) -> E
     ):
         raise RuleViolation("a dropped player cannot re-enter once elimination has begun")
     if not played:
-        return _enter(tournament, entry.user, by)
+        return _enter(tournament, entry.user, by, guest="" if entry.user_id else entry.guest)
     entry.dropped_after_round = None
     entry.entered_after_round = played
     if entry.answer == Entry.Answer.DECLINED:
@@ -348,10 +361,8 @@ def entry_check_in(*, tournament: Tournament, player: str, by: AbstractUser) -> 
     """A player checks in (or an organiser checks them in) before round 1. Checking in
     yourself accepts the organisers' entry too."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    player = inputs.text(player, "player", 150)
-    entry = tournament.entries.select_related("user").filter(user__username=player).first()
-    if entry is None:
-        raise Refused(f"{player!r} has not entered this tournament")
+    entry = _entry_named(tournament, player)
+    player = entry.name
     if by.pk != entry.user_id:
         _require_organiser(tournament, by)
     if not tournament.check_in:

@@ -10,6 +10,7 @@ from league.models import (
     Tournament,
 )
 from league.selectors import (
+    claims_of,
     live_rounds,
     online_bids,
     seat_names,
@@ -74,8 +75,9 @@ def results_csv(tournament: Tournament) -> str:
         for pk, bid in online_bids([t.game for t in tables if t.game.mode != "record"]).items()
         if bid["settled"]
     )
+    claims = claims_of(tournament)
     for table in tables:
-        names = seat_names(table.game)
+        names = seat_names(table.game, claims)
         result = table.game.result or [{"rank": "", "score": ""}] * len(names)
         bid = bids.get(table.game_id) or {}
         for seat, (name, entry) in enumerate(zip(names, result)):
@@ -94,5 +96,5 @@ def results_csv(tournament: Tournament) -> str:
             )
     for round_ in live_rounds(tournament):
         for entry in round_.byes.select_related("user"):
-            writer.writerow([round_.number, "", "", "", entry.user.username, "", "", "bye", ""])
+            writer.writerow([round_.number, "", "", "", entry.name, "", "", "bye", ""])
     return out.getvalue()

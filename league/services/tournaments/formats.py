@@ -78,10 +78,13 @@ def refuse_ties(tournament: Tournament, last: Round) -> None:
 
 
 def refuse_tied_report(tournament: Tournament, table, results) -> None:
-    """At a double elimination table, a reported (or overridden) result must have one winner."""
+    """At a double elimination table, a reported (or overridden) result must have one winner.
+    ``results`` name the players as the game does (tables.game_named)."""
     if not is_double(tournament):
         return
-    clean = records.parse_results(game_type(tournament.slug), results, seat_names(table.game))
+    clean = records.parse_results(
+        game_type(tournament.slug), results, records.seat_names(table.game)
+    )
     if [r["rank"] for r in clean].count(1) != 1:
         raise RuleViolation(
             "a tie cannot decide who goes through: play it off and report the winner"

@@ -14,6 +14,7 @@ from league.models import (
     Tournament,
 )
 from league.selectors import (
+    claims_of,
     seat_names,
     tables_of,
     tournament_standings,
@@ -36,7 +37,8 @@ def _club_groups(tournament: Tournament, players: list[str]) -> list[list[str]]:
 
 def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
     players = _active_players(tournament, number)
-    past = [seat_names(t.game) for t in tables_of(tournament)]
+    claims = claims_of(tournament)
+    past = [seat_names(t.game, claims) for t in tables_of(tournament)]
     seats_had = pairing.seat_counts(past)
     rng = random.Random(f"{tournament.pk}:{number}")
     avoid = _club_groups(tournament, players) if number <= tournament.avoid_club_rounds else []
@@ -52,7 +54,7 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
         )
     if tournament.format == Tournament.Format.SWISS:
         points = {row["player"]: row["points"] for row in tournament_standings(tournament)}
-        byes_had = Counter(e.user.username for r in done for e in r.byes.select_related("user"))
+        byes_had = Counter(e.name for r in done for e in r.byes.select_related("user"))
         return _with_games(
             tournament,
             pairing.swiss_round(
@@ -116,7 +118,7 @@ def _round_robin_next(
         for e in tournament.entries.select_related("user")
         if not e.waitlisted and e.dropped_after_round != 0
     ]
-    everyone = [e.user.username for e in entries]
+    everyone = [e.name for e in entries]
     schedule = pairing.round_robin(
         everyone,
         tournament.table_size,
@@ -130,7 +132,7 @@ def _round_robin_next(
     if changed and tournament.table_size > 2:
         drawn = list(everyone)
         random.Random(f"{tournament.pk}:schedule").shuffle(drawn)  # the schedule's draw
-        byes_had = Counter(e.user.username for r in done for e in r.byes.select_related("user"))
+        byes_had = Counter(e.name for r in done for e in r.byes.select_related("user"))
         return pairing.round_robin_round(
             [p for p in drawn if p in playing],
             tournament.table_size,

@@ -15,6 +15,7 @@ from games.play import services as game_services
 from games.records import table_results
 from league import notices, pairing
 from league.models import (
+    Entry,
     Round,
     RoundDraft,
     Table,
@@ -26,7 +27,7 @@ from league.selectors import (
     tournament_standings,
 )
 from league.services.tournaments import formats
-from league.services.tournaments.common import _log, _player, _require_organiser, _stage_of
+from league.services.tournaments.common import _log, _require_organiser, _stage_of
 from league.services.tournaments.elimination import (
     _bracket_champion,
     _bracket_draw,
@@ -95,11 +96,10 @@ def _refuse_while_drafted(tournament: Tournament) -> None:
 
 def _with_fixed_tables(tournament: Tournament, pairing_: pairing.Pairing) -> pairing.Pairing:
     """The pairing with every player who must sit at a given table there, in seed order."""
-    fixed = dict(
-        tournament.entries.filter(fixed_table__isnull=False).values_list(
-            "user__username", "fixed_table"
-        )
-    )
+    fixed = {
+        e.name: e.fixed_table
+        for e in tournament.entries.filter(fixed_table__isnull=False).select_related("user")
+    }
     return pairing.fix_tables(pairing_, fixed) if fixed else pairing_
 
 
@@ -280,10 +280,10 @@ def _write_round(
     round_ = Round.objects.create(
         tournament=tournament, number=number, attempt=attempt, stage=stage
     )
-    entries = {e.user.username: e for e in tournament.entries.select_related("user")}
-    paired: list[tuple[int | None, int | None, list[int]]] = []
+    entries = {e.name: e for e in tournament.entries.select_related("user")}
+    paired: list[tuple[int | None, int | None, list[int | None]]] = []
     for index, seats in enumerate(pairing_.tables, start=1):
-        game = _table_game(tournament, seats, by)
+        game = _table_game(tournament, [entries[name] for name in seats], by)
         Table.objects.create(round=round_, number=index, game=game)
         paired.append((index, game.pk, [entries[name].user_id for name in seats]))
     round_.byes.set([entries[name] for name in pairing_.byes])
@@ -310,17 +310,18 @@ def _write_round(
     return round_
 
 
-def _table_game(tournament: Tournament, seats: list[str], by) -> Game:
+def _table_game(tournament: Tournament, seats: list[Entry], by) -> Game:
     if tournament.mode == Tournament.Mode.TABLE:
         return table_results.table_game_create(
             slug=tournament.slug,
-            users=[_player(n) for n in seats],
+            # A walk-in sits as a guest, by name (league.services.tournaments.walk_ins).
+            users=[e.user if e.user_id else e.guest for e in seats],
             created_by=by,
             options=tournament.options,
         )
     return game_services.game_create(
         slug=tournament.slug,
-        seats=[{"user": n} for n in seats],
+        seats=[{"user": e.user.username} for e in seats],
         options=tournament.options,
         created_by=by,
         time_control=tournament.time_control,

@@ -56,11 +56,34 @@ def table_report(
     """A seated player reports the result (permissions.why_not_report says who may)."""
     _check_bid(tournament, bid)
     _require(permissions.why_not_report, tournament, user, table)
+    results, bid = game_named(table, results), game_named(table, bid)
     _check_no_tie_at_the_line(tournament, table, results)
     refuse_tied_report(tournament, table, results)
     return _ended(
         table, table_results.result_report(game=table.game, user=user, results=results, bid=bid)
     )
+
+
+def game_named(table: Table, named: Any) -> Any:
+    """Results or a bid (``{"player", ...}`` lines) naming the table's players as the tournament
+    does, renamed as its game does: a walk-in's seat is a guest's, "Ann" in the game and "Ann
+    (guest)" (or the member who claimed the entry since) in the tournament. Anything else is
+    passed on for the game to refuse."""
+    game_names = records.seat_names(table.game)
+    renamed = {
+        ours: theirs
+        for ours, theirs in zip(seat_names(table.game), game_names, strict=True)
+        if ours != theirs
+    }
+    if not renamed:
+        return named
+
+    def line(item: Any) -> Any:
+        if isinstance(item, dict) and isinstance(item.get("player"), str):
+            return {**item, "player": renamed.get(item["player"], item["player"])}
+        return item
+
+    return [line(item) for item in named] if isinstance(named, list) else line(named)
 
 
 def _ended(table: Table, state: dict[str, Any]) -> dict[str, Any]:
@@ -82,7 +105,9 @@ def table_confirm(
     """A seated player confirms the report; stating another winning bid disputes it."""
     if bid is not table_results.UNSTATED:
         _check_bid(tournament, bid)
+        bid = game_named(table, bid)
     _require(permissions.why_not_confirm, tournament, user, table)
+    results = game_named(table, results)
     return _ended(
         table, table_results.result_confirm(game=table.game, user=user, results=results, bid=bid)
     )
@@ -101,6 +126,8 @@ def table_override(
     _require(permissions.why_not_override, tournament, by, table)
     if bid is not table_results.UNSTATED:
         _check_bid(tournament, bid)
+        bid = game_named(table, bid)
+    results = game_named(table, results)
     _check_no_tie_at_the_line(tournament, table, results)
     refuse_tied_report(tournament, table, results)
     return _ended(
@@ -198,6 +225,7 @@ def table_forfeit(
         # Both or neither: a request the schema allows, refused for what it asks (422).
         raise RuleViolation("say which player forfeits, or give the results you set: one of them")
     if player is None:
+        results = game_named(table, results)
         if game.mode == GameMode.RECORD:
             table_results.result_override(game=game, by=by, results=results, reason=reason)
         else:
