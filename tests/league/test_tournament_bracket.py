@@ -336,3 +336,66 @@ def test_the_organiser_records_a_play_off_on_the_page(org, api_for, users, clien
     response = client.post(url, {"order": ["dan", "ann"]}, follow=True)
     assert "the play-off&#x27;s order is dan, ann" in response.content.decode()
     assert sorted(pair(org, tid)["tables"][0]["seats"]) == ["ben", "dan"]
+
+
+# -- an event under way when brackets came ------------------------------------------------------
+
+
+def as_before_brackets(tid, *, reseed: bool = False) -> None:
+    """The event as one paired before brackets were drawn (issue 38): no stored bracket, no
+    BracketDrawn; with ``reseed``, its seeds in another order, as its first round was not the
+    seeded bracket's."""
+    Tournament.objects.filter(pk=tid).update(bracket=None)
+    TournamentEvent.objects.filter(tournament_id=tid, kind="BracketDrawn").delete()
+    if reseed:
+        tournament = Tournament.objects.get(pk=tid)
+        entries = list(tournament.entries.order_by("seed"))
+        for entry, seed in zip(entries, reversed([e.seed for e in entries]), strict=True):
+            tournament.entries.filter(pk=entry.pk).update(seed=seed + 100)
+        for entry in tournament.entries.all():
+            tournament.entries.filter(pk=entry.pk).update(seed=entry.seed - 100)
+
+
+def test_an_event_paired_before_brackets_goes_on_from_who_is_still_in(org, api_for, users):
+    tid = create(org, NAMES)
+    round_1 = pair(org, tid)
+    winners = []
+    for table in round_1["tables"]:
+        report(api_for, users, tid, table, table["seats"])  # the first seat wins
+        winners.append(table["seats"][0])
+    as_before_brackets(tid, reseed=True)
+    assert org.get(f"/api/tournaments/{tid}/bracket/").json()["seeds"] == [
+        p for p in reversed(NAMES) if p in winners
+    ]  # as it would be drawn now: those still in, in seed order
+
+    round_2 = pair(org, tid)
+    assert sorted(p for t in round_2["tables"] for p in t["seats"]) == sorted(winners)
+    drawn = TournamentEvent.objects.get(tournament_id=tid, kind="BracketDrawn")
+    assert drawn.data["round"] == 2 and drawn.data["carried_over"] == [1]
+    assert Tournament.objects.get(pk=tid).bracket["first_round"] == 2
+    bracket = org.get(f"/api/tournaments/{tid}/bracket/").json()
+    assert [(r["name"], r["number"]) for r in bracket["rounds"]] == [
+        ("Semi-finals", 2),
+        ("Final", None),
+    ]
+    for table in round_2["tables"]:
+        report(api_for, users, tid, table, table["seats"])
+    final = pair(org, tid)["tables"][0]
+    report(api_for, users, tid, final, final["seats"])
+    body = org.get(f"/api/tournaments/{tid}/").json()
+    assert body["status"] == "finished"
+    finished = TournamentEvent.objects.get(tournament_id=tid, kind="TournamentFinished")
+    assert finished.data["champion"] == final["seats"][0]
+    placed = [p["player"] for p in finished.data["placings"]]
+    assert sorted(placed) == sorted(NAMES)  # the bracket's four, then the rest
+    assert placed[:2] == final["seats"]
+
+
+def test_a_final_paired_before_brackets_crowns_its_winner(org, api_for, users):
+    tid = create(org, NAMES[:2])
+    final = pair(org, tid)["tables"][0]
+    as_before_brackets(tid)
+    report(api_for, users, tid, final, list(reversed(final["seats"])))
+    finished = TournamentEvent.objects.get(tournament_id=tid, kind="TournamentFinished")
+    assert finished.data["champion"] == final["seats"][1]
+    assert [p["player"] for p in finished.data["placings"]] == list(reversed(final["seats"]))

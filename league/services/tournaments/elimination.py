@@ -43,16 +43,65 @@ def _cut_seeds(tournament: Tournament) -> list[str]:
     return rows[: tournament.top_cut]
 
 
-def _bracket_rounds(tournament: Tournament, done: Sequence[Round]) -> list[Round]:
-    """The rounds of ``done`` played in the bracket."""
+def _knockout_rounds(tournament: Tournament, done: Sequence[Round]) -> list[Round]:
+    """The rounds of ``done`` played as knockouts: an elimination event's, a top cut's."""
     if tournament.format == Tournament.Format.ELIMINATION:
         return list(done)
     return [r for r in done if r.stage == "cut"]
 
 
+def _bracket_rounds(tournament: Tournament, done: Sequence[Round]) -> list[Round]:
+    """The rounds of ``done`` played in the bracket drawn and stored: none before it is drawn;
+    from its ``first_round`` for a bracket drawn after knockout rounds paired without one."""
+    if not tournament.bracket:
+        return []
+    first = tournament.bracket.get("first_round", 0)
+    return [r for r in _knockout_rounds(tournament, done) if r.number >= first]
+
+
+def _carried_over(tournament: Tournament, done: Sequence[Round]) -> list[Round]:
+    """Knockout rounds paired before the event had a drawn bracket: an event that was under
+    way when brackets came (issue 38). Its bracket is drawn, at the next round paired, from
+    the players still in after them (:func:`_still_in`), and numbered from that round."""
+    knockout = _knockout_rounds(tournament, done)
+    if not tournament.bracket:
+        return knockout
+    first = tournament.bracket.get("first_round", 0)
+    return [r for r in knockout if r.number < first]
+
+
+def _still_in(tournament: Tournament, rounds: Sequence[Round]) -> list[str]:
+    """Who went through the last of the knockout rounds paired before brackets, as those
+    rounds were decided then: the top ``advance`` of each table by rank, then score, then
+    seat; a bye went through. Players who have dropped since are out. In seed order (a top
+    cut's: standing order). A round not complete yet is a RuleViolation."""
+    last = rounds[-1]
+    through: set[str] = {e.name for e in last.byes.select_related("user")}
+    for table in last.tables.select_related("game").prefetch_related("game__seats__user"):
+        if not table.game.result:
+            raise RuleViolation(f"round {last.number} is not complete yet")
+        names = seat_names(table.game)
+        lines = table.game.result
+        order = sorted(
+            range(len(names)),
+            key=lambda i: (
+                lines[i]["rank"],
+                -(lines[i]["score"] if lines[i]["score"] is not None else float("-inf")),
+                i,
+            ),
+        )
+        through.update(names[i] for i in order[: tournament.advance])
+    if tournament.format == Tournament.Format.ELIMINATION:
+        field = _active_players(tournament, last.number + 1)
+    else:
+        playing = set(_active_players(tournament, last.number + 1))
+        field = [r["player"] for r in tournament_standings(tournament) if r["player"] in playing]
+    return [p for p in field if p in through]
+
+
 def _drawn(tournament: Tournament, done: Sequence[Round]) -> brackets.Bracket:
     """The bracket: as stored once its first round is played; before, drawn from the seeds."""
-    if _bracket_rounds(tournament, done) and tournament.bracket:
+    if _bracket_rounds(tournament, done):
         return brackets.Bracket.from_json(tournament.bracket)
     return brackets.plan(
         _bracket_seeds(tournament, done), tournament.table_size, tournament.advance
@@ -61,7 +110,11 @@ def _drawn(tournament: Tournament, done: Sequence[Round]) -> brackets.Bracket:
 
 def _bracket_seeds(tournament: Tournament, done: Sequence[Round]) -> list[str]:
     """Who goes into the bracket, best first: an elimination event's players in seed order;
-    a top cut's, by the standings before it."""
+    a top cut's, by the standings before it; after rounds paired before brackets, who is
+    still in."""
+    before = _carried_over(tournament, done)
+    if before:
+        return _still_in(tournament, before)
     if tournament.format == Tournament.Format.ELIMINATION:
         return _active_players(tournament, len(done) + 1)
     return _cut_seeds(tournament)
@@ -71,15 +124,25 @@ def _bracket_draw(tournament: Tournament, done: Sequence[Round], by) -> None:
     """Store (and log) the bracket as its first round is paired (or paired again)."""
     if _bracket_rounds(tournament, done):
         return
+    number = len(done) + 1
+    before = _carried_over(tournament, done)
     tournament.bracket = _drawn(tournament, done).to_json()
+    if before:
+        tournament.bracket["first_round"] = number
     tournament.save(update_fields=["bracket"])
-    _log(tournament, "BracketDrawn", by, {"round": len(done) + 1, "bracket": tournament.bracket})
+    data: dict[str, Any] = {"round": number, "bracket": tournament.bracket}
+    if before:
+        data["carried_over"] = [r.number for r in before]
+    _log(tournament, "BracketDrawn", by, data)
 
 
 def _bracket_pairing(tournament: Tournament, done: Sequence[Round], seats_had) -> Any:
     """The next round of the bracket (a ``pairing.Pairing``: its tables, and who goes through
     without playing), or None once it is decided. RuleViolation naming the table for a tie
     across the line that must be played off."""
+    before = _carried_over(tournament, done)
+    if before and not _bracket_rounds(tournament, done) and len(_still_in(tournament, before)) < 2:
+        return None  # the rounds before brackets have decided it
     drawn = _drawn(tournament, done)
     played, dropped = _filled(tournament, drawn, done)
     try:
@@ -95,16 +158,35 @@ def _bracket_pairing(tournament: Tournament, done: Sequence[Round], seats_had) -
 
 
 def _bracket_champion(tournament: Tournament, done: Sequence[Round]) -> str | None:
+    last = _decided_before_brackets(tournament, done)
+    if last is not None:
+        return last
     drawn = _drawn(tournament, done)
     return drawn.champion(*_filled(tournament, drawn, done))
 
 
+def _decided_before_brackets(tournament: Tournament, done: Sequence[Round]) -> str | None:
+    """The one player left by knockout rounds paired before brackets, if they decided it."""
+    before = _carried_over(tournament, done)
+    if not before or _bracket_rounds(tournament, done):
+        return None
+    still_in = _still_in(tournament, before)
+    return still_in[0] if len(still_in) == 1 else None
+
+
 def _bracket_placings(tournament: Tournament, done: Sequence[Round]) -> list[tuple[int, int, str]]:
-    """Final placings: the bracket's, then (after a top cut or a pools event's playoff) the
-    standings of the stage before for the rest."""
+    """Final placings: the bracket's, then (after a top cut or a pools event's playoff, or
+    knockout rounds paired before brackets) the standings for the rest."""
+    last = _decided_before_brackets(tournament, done)
+    if last is not None:
+        placings = [(1, 1, last)]
+        for row in tournament_standings(tournament):
+            if row["player"] != last:
+                placings.append((len(placings) + 1, len(placings) + 1, row["player"]))
+        return placings
     drawn = _drawn(tournament, done)
     placings = drawn.placings(*_filled(tournament, drawn, done))
-    if tournament.format != Tournament.Format.ELIMINATION:
+    if tournament.format != Tournament.Format.ELIMINATION or _carried_over(tournament, done):
         placed = set(drawn.seeds)
         for row in tournament_standings(tournament):
             if row["player"] not in placed:
@@ -233,6 +315,8 @@ def table_line(tournament: Tournament, table: Table) -> int | None:
     if tournament.format != Tournament.Format.ELIMINATION and round_.stage != "cut":
         return None
     done = [r for r in live_rounds(tournament) if r.number < round_.number]
+    if round_ in _carried_over(tournament, [*done, round_]):
+        return None  # paired before brackets: its table goes by the rule it was paired under
     drawn = _drawn(tournament, [*done, round_])
     row = drawn.next_round(*_filled(tournament, drawn, done))
     return None if row is None else _lines(drawn, row).get(frozenset(seat_names(table.game)))
@@ -247,8 +331,10 @@ def tournament_bracket(tournament: Tournament) -> dict[str, Any] | None:
     rounds = _bracket_rounds(tournament, done)
     try:
         drawn, states, tied = _bracket_state(tournament, done)
-    except ValueError:
-        return None  # a field no bracket fits yet (open entry still filling)
+    except (ValueError, RuleViolation):
+        # A field no bracket fits yet (open entry still filling), or knockout rounds paired
+        # before brackets still being played: there is no bracket to show yet.
+        return None
     playing = iter(rounds)
     out_rounds = []
     for r, row in enumerate(states):
