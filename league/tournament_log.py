@@ -110,7 +110,10 @@ def _paired(actor: str, data: dict) -> str:
 
 def _finished(actor: str, data: dict) -> str:
     champion = data.get("champion")
-    return "The tournament ended" + (f": {champion} won" if champion else "")
+    text = "The tournament ended"
+    if data.get("early"):
+        text = f"{actor or 'An organiser'} ended the tournament after round {data.get('rounds')}"
+    return text + (f": {champion} won" if champion else "")
 
 
 def _edited(actor: str, data: dict, tiebreaks: Mapping[str, str]) -> str:

@@ -292,6 +292,19 @@ class TournamentRegisterApi(APIView):
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
 
+class TournamentFinishApi(APIView):
+    """End a Swiss, round robin or pools event now (organisers), after a complete round: the
+    standings as they stand are final (league.services.tournaments.rounds.tournament_finish)."""
+
+    scopes = {"POST": ORGANISE}
+
+    @extend_schema(request=None, responses={200: s.TournamentOut})
+    def post(self, request, pk):
+        tournament = _tournament(pk, request.user)
+        tournament = tournaments.tournament_finish(tournament=tournament, by=request.user)
+        return Response(_tournament_out(tournament))
+
+
 class TournamentWalkInsApi(APIView):
     """Walk-ins (organisers): GET lists them with the codes they claim their entries with;
     POST enters one by name, at an event played at the venue (league.services.tournaments.

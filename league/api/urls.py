@@ -169,6 +169,11 @@ urlpatterns = [
         name="api-tournament-register",
     ),
     path(
+        "tournaments/<id:pk>/finish/",
+        tournaments.TournamentFinishApi.as_view(),
+        name="api-tournament-finish",
+    ),
+    path(
         "tournaments/<id:pk>/walk-ins/",
         tournaments.TournamentWalkInsApi.as_view(),
         name="api-tournament-walk-ins",

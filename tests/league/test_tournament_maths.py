@@ -100,7 +100,7 @@ def test_two_left_at_tables_of_four_play_a_table_of_two_and_one_left_is_refused(
     assert third.status_code == 422
     assert third.json()["error"] == (
         f"only {seats[3]} is still playing, and a round needs at least two players:"
-        " enter or re-enter a player to play on"
+        " enter or re-enter a player to play on, or end the tournament"
     )
     assert TournamentEvent.objects.filter(tournament_id=tid).count() == logged
     assert org.get(f"/api/tournaments/{tid}/").json()["status"] == "running"

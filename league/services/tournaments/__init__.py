@@ -60,6 +60,7 @@ from league.services.tournaments.exports import results_csv, standings_csv
 from league.services.tournaments.rounds import (
     round_pair,
     round_repair,
+    tournament_finish,
     tournaments_end_if_over,
     why_not_repairable,
 )
@@ -108,6 +109,7 @@ __all__ = [
     "tournament_cap",
     "tournament_create",
     "tournament_edit",
+    "tournament_finish",
     "tournaments_end_if_over",
     "why_not_repairable",
 ]

@@ -34,6 +34,7 @@ from league.models import Round, Tournament
 from league.selectors import live_rounds
 from league.services.tournaments.common import _in_count, _log, _require_organiser, _started
 from league.services.tournaments.entries import _promote
+from league.services.tournaments.rounds import end_if_over
 from league.tournament_spec import TournamentSpec
 
 # The settings an organiser may change, by their API names (TournamentSpec's and the model's,
@@ -198,6 +199,8 @@ def _after(tournament: Tournament, done: dict[str, list[Any]], by) -> None:
     asks the players with a place to check in."""
     if "cap" in done and (done["cap"][1] is None or done["cap"][1] > _in_count(tournament)):
         _promote(tournament, by)
+    if "rounds" in done:
+        end_if_over(tournament, by)  # down to the rounds played: the last was the last
     if "check_in" in done and tournament.check_in:
         for user_id in tournament.entries.filter(
             waitlisted=False, dropped_after_round__isnull=True, checked_in=False

@@ -89,7 +89,7 @@ def _with_games(
         who = left[0] if left else "nobody"
         raise RuleViolation(
             f"only {who} is still playing, and a round needs at least two players:"
-            " enter or re-enter a player to play on"
+            " enter or re-enter a player to play on, or end the tournament"
         )
     game = game_type(tournament.slug)
     if len(left) < game.min_players:

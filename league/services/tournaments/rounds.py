@@ -195,11 +195,38 @@ def _knockout(tournament: Tournament, stage: str) -> bool:
     return tournament.format == Tournament.Format.ELIMINATION or stage == "cut"
 
 
-def _finish(tournament: Tournament, by, done: list[Round]) -> None:
+@transaction.atomic
+def tournament_finish(*, tournament: Tournament, by) -> Tournament:
+    """An organiser ends a Swiss, round robin or pools event after a round, before its last (the
+    venue closes; drops left one player): the standings as they stand are final and the top
+    one is the champion. Not once a bracket has begun (it ends with its champion), nor while
+    a round is being played or drafted."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _require_organiser(tournament, by)
+    _refuse_while_drafted(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise RuleViolation("the tournament is over already")
+    done = list(live_rounds(tournament))
+    if not done:
+        raise RuleViolation("no round has been played yet: there are no standings to end on")
+    if any(_knockout(tournament, r.stage) for r in done) or formats.is_double(tournament):
+        raise RuleViolation("a bracket is being played: it ends when it has its champion")
+    if not _complete(done[-1]):
+        raise RuleViolation(
+            f"round {done[-1].number} is still being played: finish, forfeit or adjudicate its"
+            " tables first"
+        )
+    _finish(tournament, by, done, early=True)
+    return tournament
+
+
+def _finish(tournament: Tournament, by, done: list[Round], *, early: bool = False) -> None:
     tournament.status = Tournament.Status.FINISHED
     tournament.save(update_fields=["status"])
     champion = _champion(tournament, done)
     data: dict = {"rounds": len(done), "champion": champion}
+    if early:
+        data["early"] = True  # an organiser ended it (tournament_finish)
     if done and _knockout(tournament, done[-1].stage):
         data["placings"] = [
             {"place": first, "to": last, "player": player}
@@ -253,13 +280,24 @@ def tournaments_end_if_over(*, game_ids: list[int]) -> list[int]:
         for tournament in Tournament.objects.select_for_update().filter(
             pk__in=pks, status=Tournament.Status.RUNNING
         ):
-            if RoundDraft.objects.filter(tournament=tournament).exists():
-                continue  # its organisers are drafting a round: they decide, not this
-            done = list(live_rounds(tournament))
-            if done and _complete(done[-1]) and _over(tournament, done):
-                _finish(tournament, None, done)
+            # Not while its organisers are drafting a round: they decide, not this.
+            if end_if_over(tournament, None):
                 ended.append(tournament.pk)
     return ended
+
+
+def end_if_over(tournament: Tournament, by) -> bool:
+    """End ``tournament`` (locked by the caller) if its last round is complete and none
+    follows: after a setting changed (fewer rounds), as after a game ended."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return False
+    if RoundDraft.objects.filter(tournament=tournament).exists():
+        return False
+    done = list(live_rounds(tournament))
+    if done and _complete(done[-1]) and _over(tournament, done):
+        _finish(tournament, by, done)
+        return True
+    return False
 
 
 def _round_limit(tournament: Tournament) -> int:
