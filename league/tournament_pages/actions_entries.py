@@ -15,62 +15,26 @@ from league import selectors, visibility
 from league.forms import ClaimForm, PlayerForm, WalkInForm
 from league.models import guest_name
 from league.services import tournaments
-from league.tournament_pages.actions import attempt, simple_post
+from league.tournament_pages.actions import attempt, form_post, simple_post
 from league.tournament_pages.page import tournament_page
 
 
-@login_required
-@require_POST
-def tournament_enter(request, pk: int):
-    tournament = visibility.tournament_or_404(pk, request.user)
-    form = PlayerForm(request.POST)
-    if not form.is_valid():
-        return tournament_page(request, tournament, bound={"enter": form})
-
-    def enter() -> str:
-        entry = tournaments.entry_add(
-            tournament=tournament, player=form.cleaned_data["player"], by=request.user
-        )
-        return f"{entry.name} has entered and plays from the next round paired."
-
-    return attempt(request, tournament, enter, form=form, key="enter")
+def _enter(tournament, request, data) -> str:
+    entry = tournaments.entry_add(tournament=tournament, player=data["player"], by=request.user)
+    return f"{entry.name} has entered and plays from the next round paired."
 
 
-@login_required
-@require_POST
-def tournament_walk_in(request, pk: int):
-    tournament = visibility.tournament_or_404(pk, request.user)
-    form = WalkInForm(request.POST)
-    if not form.is_valid():
-        return tournament_page(request, tournament, bound={"walk_in": form})
-
-    def walk_in() -> str:
-        entry = tournaments.entry_walk_in(
-            tournament=tournament, name=form.cleaned_data["name"], by=request.user
-        )
-        return (
-            f"{entry.guest} has entered as a walk-in. Their code to claim the entry later:"
-            f" {selectors.shown_code(entry.claim_code)} (kept in the walk-in list)."
-        )
-
-    return attempt(request, tournament, walk_in, form=form, key="walk_in", anchor="#walk-ins")
+def _walk_in(tournament, request, data) -> str:
+    entry = tournaments.entry_walk_in(tournament=tournament, name=data["name"], by=request.user)
+    return (
+        f"{entry.guest} has entered as a walk-in. Their code to claim the entry later:"
+        f" {selectors.shown_code(entry.claim_code)} (kept in the walk-in list)."
+    )
 
 
-@login_required
-@require_POST
-def tournament_claim(request, pk: int):
-    tournament = visibility.tournament_or_404(pk, request.user)
-    form = ClaimForm(request.POST)
-    if not form.is_valid():
-        return tournament_page(request, tournament, bound={"claim": form})
-
-    def claim() -> str:
-        entry = tournaments.entry_claim(
-            tournament=tournament, code=form.cleaned_data["code"], by=request.user
-        )
-        return f"The entry of {guest_name(entry.guest)} is yours now: its games and standing."
-
-    return attempt(request, tournament, claim, form=form, key="claim")
+def _claim(tournament, request, data) -> str:
+    entry = tournaments.entry_claim(tournament=tournament, code=data["code"], by=request.user)
+    return f"The entry of {guest_name(entry.guest)} is yours now: its games and standing."
 
 
 @login_required
@@ -167,6 +131,9 @@ def _reenter(tournament, request) -> str:
     return f"{entry.name} is back in and plays from the next round paired."
 
 
+tournament_enter = form_post(PlayerForm, "enter", _enter)
+tournament_walk_in = form_post(WalkInForm, "walk_in", _walk_in, anchor="#walk-ins")
+tournament_claim = form_post(ClaimForm, "claim", _claim)
 tournament_register = simple_post(_register)
 tournament_check_in = simple_post(_check_in)
 tournament_check_in_close = simple_post(_close_check_in, anchor="#registration")

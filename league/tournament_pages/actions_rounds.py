@@ -16,7 +16,6 @@ from league.forms import TournamentEditForm
 from league.models import Tournament
 from league.services import tournaments
 from league.tournament_pages.actions import attempt, simple_post
-from league.tournament_pages.page import tournament_page
 
 
 @login_required
@@ -26,8 +25,6 @@ def tournament_edit(request, pk: int):
     tournament = visibility.tournament_or_404(pk, request.user)
     started = selectors.live_rounds(tournament).exists()
     form = TournamentEditForm(request.POST, tournament=tournament, started=started)
-    if not form.is_valid():
-        return tournament_page(request, tournament, bound={"edit": form})
 
     def edit() -> str:
         changes = form.changes()
@@ -39,39 +36,24 @@ def tournament_edit(request, pk: int):
     return attempt(request, tournament, edit, form=form, key="edit", anchor="#edit")
 
 
-@login_required
-@require_POST
-def tournament_pair(request, pk: int):
-    tournament = visibility.tournament_or_404(pk, request.user)
-
+def _pair(tournament, request) -> str:
     draft = request.POST.get("draft") == "yes"  # the page's "Pair round N" drafts
-
-    def pair() -> str:
-        try:
-            round_ = tournaments.round_pair(tournament=tournament, by=request.user, draft=draft)
-        except RuleViolation:
-            # Pairing after the last round closes the tournament, and says so by refusing.
-            tournament.refresh_from_db()
-            if tournament.status != Tournament.Status.FINISHED:
-                raise
-            return "Every round has been played: the tournament is over."
-        if draft:
-            return f"Round {round_.number} is drafted: nobody sees it until you publish it."
-        return f"Round {round_.number} is paired."
-
-    return attempt(request, tournament, pair, anchor="#rounds")
+    try:
+        round_ = tournaments.round_pair(tournament=tournament, by=request.user, draft=draft)
+    except RuleViolation:
+        # Pairing after the last round closes the tournament, and says so by refusing.
+        tournament.refresh_from_db()
+        if tournament.status != Tournament.Status.FINISHED:
+            raise
+        return "Every round has been played: the tournament is over."
+    if draft:
+        return f"Round {round_.number} is drafted: nobody sees it until you publish it."
+    return f"Round {round_.number} is paired."
 
 
-@login_required
-@require_POST
-def tournament_repair(request, pk: int, number: int):
-    tournament = visibility.tournament_or_404(pk, request.user)
-
-    def repair() -> str:
-        tournaments.round_repair(tournament=tournament, number=number, by=request.user)
-        return f"Round {number} is paired again."
-
-    return attempt(request, tournament, repair, anchor="#rounds")
+def _repair(tournament, request, number: int) -> str:
+    tournaments.round_repair(tournament=tournament, number=number, by=request.user)
+    return f"Round {number} is paired again."
 
 
 def _draft_edit(tournament, request, number: int) -> str:
@@ -150,6 +132,8 @@ def _round_clock(tournament, request, number: int, action: str) -> str:
     return f"Round {number}'s clock is running again."
 
 
+tournament_pair = simple_post(_pair, anchor="#rounds")
+tournament_repair = simple_post(_repair, anchor="#rounds")
 tournament_draft_edit = simple_post(_draft_edit, anchor="#draft")
 tournament_draft_publish = simple_post(_draft_publish, anchor="#rounds")
 tournament_draft_discard = simple_post(_draft_discard, anchor="#organiser")

@@ -18,7 +18,6 @@ from league.forms import TableResultForm
 from league.models import Table, Tournament
 from league.services import tournaments
 from league.tournament_pages.actions import attempt, simple_post
-from league.tournament_pages.page import tournament_page
 
 
 @login_required
@@ -39,8 +38,6 @@ def table_result(request, pk: int, table: int, action: str):
     form = TableResultForm(
         request.POST, seats=out["seats"], bid=has_bid, prefix=f"t{table_.pk}-{key}"
     )
-    if not form.is_valid():
-        return tournament_page(request, tournament, bound={(key, table_.pk): form})
 
     def send() -> str:
         if action == "report":
