@@ -777,6 +777,7 @@ class TournamentEditForm(ClockForm):
 
     clean_name = TournamentForm.clean_name
     clean_bye_points = TournamentForm.clean_bye_points
+    clean_tiebreaks = TournamentForm.clean_tiebreaks
 
     def shown_clock_fields(self) -> list[forms.BoundField]:
         """The clock's fields, for an online tournament (none at a venue)."""
@@ -784,16 +785,13 @@ class TournamentEditForm(ClockForm):
 
     def changes(self) -> dict[str, Any]:
         """The settings changed, by their API names: the tie-breaks in the form's order
-        (none ticked: the usual ones), the clock as one setting."""
+        (none ticked: the usual ones, as ``clean_tiebreaks`` gives them), the clock as one
+        setting."""
         data = self.cleaned_data
         out: dict[str, Any] = {}
         for name in self.changed_data:
             if name in ClockForm.base_fields:
                 out["time_control"] = self.time_control()
-            elif name == "tiebreaks":
-                chosen = set(data["tiebreaks"])
-                order = [n for n, _ in self.fields["tiebreaks"].choices if n in chosen]
-                out["tiebreaks"] = order or None
             else:
                 out[name] = data[name]
         return out

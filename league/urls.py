@@ -2,7 +2,15 @@
 
 from django.urls import path
 
-from league import account, club_views, table_log_views, tournament_views, views, webhook_views
+from league import account, club_views, table_log_views, views, webhook_views
+from league.tournament_pages import (
+    actions_entries,
+    actions_rounds,
+    actions_tables,
+    index,
+    page,
+    printouts,
+)
 
 urlpatterns = [
     path("accounts/delete/", account.account_erase, name="account-erase"),
@@ -78,101 +86,101 @@ urlpatterns = [
     path(
         "matches/<id:pk>/dispute/", views.match_answer, {"answer": "dispute"}, name="match-dispute"
     ),
-    path("tournaments/", tournament_views.tournament_list, name="tournaments"),
-    path("tournaments/new/", tournament_views.tournament_new, name="tournament-new"),
-    path("tournaments/<id:pk>/", tournament_views.tournament_detail, name="tournament-detail"),
-    path("tournaments/<id:pk>/pair/", tournament_views.tournament_pair, name="tournament-pair"),
+    path("tournaments/", index.tournament_list, name="tournaments"),
+    path("tournaments/new/", index.tournament_new, name="tournament-new"),
+    path("tournaments/<id:pk>/", page.tournament_detail, name="tournament-detail"),
+    path("tournaments/<id:pk>/pair/", actions_rounds.tournament_pair, name="tournament-pair"),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/repair/",
-        tournament_views.tournament_repair,
+        actions_rounds.tournament_repair,
         name="tournament-repair",
     ),
-    path("tournaments/<id:pk>/enter/", tournament_views.tournament_enter, name="tournament-enter"),
-    path("tournaments/<id:pk>/drop/", tournament_views.tournament_drop, name="tournament-drop"),
+    path("tournaments/<id:pk>/enter/", actions_entries.tournament_enter, name="tournament-enter"),
+    path("tournaments/<id:pk>/drop/", actions_entries.tournament_drop, name="tournament-drop"),
     path(
         "tournaments/<id:pk>/walk-in/",
-        tournament_views.tournament_walk_in,
+        actions_entries.tournament_walk_in,
         name="tournament-walk-in",
     ),
-    path("tournaments/<id:pk>/claim/", tournament_views.tournament_claim, name="tournament-claim"),
+    path("tournaments/<id:pk>/claim/", actions_entries.tournament_claim, name="tournament-claim"),
     path(
         "tournaments/<id:pk>/reenter/",
-        tournament_views.tournament_reenter,
+        actions_entries.tournament_reenter,
         name="tournament-reenter",
     ),
     path(
         "tournaments/<id:pk>/accept/",
-        tournament_views.tournament_entry_answer,
+        actions_entries.tournament_entry_answer,
         {"answer": "accept"},
         name="tournament-accept",
     ),
     path(
         "tournaments/<id:pk>/decline/",
-        tournament_views.tournament_entry_answer,
+        actions_entries.tournament_entry_answer,
         {"answer": "decline"},
         name="tournament-decline",
     ),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/draft/",
-        tournament_views.tournament_draft_edit,
+        actions_rounds.tournament_draft_edit,
         name="tournament-draft-edit",
     ),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/publish/",
-        tournament_views.tournament_draft_publish,
+        actions_rounds.tournament_draft_publish,
         name="tournament-draft-publish",
     ),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/discard/",
-        tournament_views.tournament_draft_discard,
+        actions_rounds.tournament_draft_discard,
         name="tournament-draft-discard",
     ),
     path(
         "tournaments/<id:pk>/fixed-table/",
-        tournament_views.tournament_fixed_table,
+        actions_rounds.tournament_fixed_table,
         name="tournament-fixed-table",
     ),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/print/",
-        tournament_views.tournament_print,
+        printouts.tournament_print,
         name="tournament-print",
     ),
     path(
         "tournaments/<id:pk>/projector/",
-        tournament_views.tournament_projector,
+        printouts.tournament_projector,
         name="tournament-projector",
     ),
     path(
         "tournaments/<id:pk>/register/",
-        tournament_views.tournament_register,
+        actions_entries.tournament_register,
         name="tournament-register",
     ),
     path(
         "tournaments/<id:pk>/checkin/",
-        tournament_views.tournament_check_in,
+        actions_entries.tournament_check_in,
         name="tournament-checkin",
     ),
     path(
         "tournaments/<id:pk>/checkin/close/",
-        tournament_views.tournament_check_in_close,
+        actions_entries.tournament_check_in_close,
         name="tournament-checkin-close",
     ),
-    path("tournaments/<id:pk>/seat/", tournament_views.tournament_seat, name="tournament-seat"),
-    path("tournaments/<id:pk>/edit/", tournament_views.tournament_edit, name="tournament-edit"),
+    path("tournaments/<id:pk>/seat/", actions_entries.tournament_seat, name="tournament-seat"),
+    path("tournaments/<id:pk>/edit/", actions_rounds.tournament_edit, name="tournament-edit"),
     path(
         "tournaments/<id:pk>/tables/<id:table>/tiebreak/",
-        tournament_views.tournament_tiebreak,
+        actions_tables.tournament_tiebreak,
         name="tournament-tiebreak",
     ),
     path(
         "tournaments/<id:pk>/rounds/<id:number>/start/",
-        tournament_views.tournament_round_start,
+        actions_rounds.tournament_round_start,
         name="tournament-round-start",
     ),
     *[
         path(
             f"tournaments/<id:pk>/rounds/<id:number>/{action}/",
-            tournament_views.tournament_round_clock,
+            actions_rounds.tournament_round_clock,
             {"action": action},
             name=f"tournament-round-{action}",
         )
@@ -180,29 +188,29 @@ urlpatterns = [
     ],
     path(
         "tournaments/<id:pk>/tables/<id:table>/forfeit/",
-        tournament_views.tournament_table_forfeit,
+        actions_tables.tournament_table_forfeit,
         name="table-forfeit",
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/extra-time/",
-        tournament_views.tournament_table_extra_time,
+        actions_tables.tournament_table_extra_time,
         name="table-extra-time",
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/report/",
-        tournament_views.table_result,
+        actions_tables.table_result,
         {"action": "report"},
         name="table-report",
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/confirm/",
-        tournament_views.table_result,
+        actions_tables.table_result,
         {"action": "confirm"},
         name="table-confirm",
     ),
     path(
         "tournaments/<id:pk>/tables/<id:table>/override/",
-        tournament_views.table_result,
+        actions_tables.table_result,
         {"action": "override"},
         name="table-override",
     ),

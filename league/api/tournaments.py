@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,6 +31,49 @@ def _tournament_out(tournament: Tournament) -> dict:
     return s.TournamentOut(selectors.tournament_detail(tournament)).data
 
 
+def _body(request, body_in: type[serializers.Serializer] | None) -> dict:
+    """The request's body as ``body_in`` reads it (a 400 if it cannot), or nothing."""
+    if body_in is None:
+        return {}
+    body = body_in(data=request.data)
+    body.is_valid(raise_exception=True)
+    return dict(body.validated_data)
+
+
+def _tournament_changed(
+    request,
+    pk,
+    change: Callable[..., Any],
+    body_in: type[serializers.Serializer] | None = None,
+    *,
+    created: bool = False,
+) -> Response:
+    """The tournament, changed by ``change`` (a service taking it, who acts and the body's
+    fields), and answered as it is now: 201 if ``created``, else 200. A tournament the caller
+    may not see is a 404 before the body is read."""
+    tournament = _tournament(pk, request.user)
+    change(tournament=tournament, by=request.user, **_body(request, body_in))
+    code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+    return Response(_tournament_out(tournament), status=code)
+
+
+def _round_changed(
+    request,
+    pk,
+    number,
+    change: Callable[..., Any],
+    body_in: type[serializers.Serializer] | None = None,
+) -> Response:
+    """Round ``number``, changed by ``change`` (a service taking the tournament, the number,
+    who acts and the body's fields, and returning the round), and answered as it is now, 201.
+    The body is read first: a bad one is a 400 whatever the tournament."""
+    fields = _body(request, body_in)
+    round_ = change(
+        tournament=_tournament(pk, request.user), number=number, by=request.user, **fields
+    )
+    return Response(s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED)
+
+
 class TournamentListCreateApi(APIView):
     scopes = {"GET": READ, "POST": ORGANISE}
     permission_classes = [HasScope, IsAuthenticatedOrReadOnly]
@@ -39,9 +86,7 @@ class TournamentListCreateApi(APIView):
 
     @extend_schema(request=s.TournamentIn, responses={201: s.TournamentOut})
     def post(self, request):
-        body = s.TournamentIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = dict(body.validated_data)
+        data = _body(request, s.TournamentIn)
         league = selectors.league_named(data.pop("league"))
         season_name = data.pop("season")
         season = None
@@ -99,10 +144,8 @@ class TournamentRoundsApi(APIView):
     def post(self, request, pk):
         """Pair the next round: published at once (its tables with their games), or with
         ``{"draft": true}`` kept as the organisers' draft (answered as ``DraftOut``)."""
-        body = s.PairIn(data=request.data)
-        body.is_valid(raise_exception=True)
+        draft = _body(request, s.PairIn)["draft"]
         tournament = _tournament(pk, request.user)
-        draft = body.validated_data["draft"]
         round_ = tournaments.round_pair(tournament=tournament, by=request.user, draft=draft)
         if draft:
             return Response(
@@ -155,12 +198,7 @@ class TournamentPublishApi(APIView):
 
     @extend_schema(request=None, responses={201: s.RoundOut})
     def post(self, request, pk, number):
-        round_ = tournaments.draft_publish(
-            tournament=_tournament(pk, request.user), number=number, by=request.user
-        )
-        return Response(
-            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
-        )
+        return _round_changed(request, pk, number, tournaments.draft_publish)
 
 
 class TournamentFixedTableApi(APIView):
@@ -171,11 +209,7 @@ class TournamentFixedTableApi(APIView):
 
     @extend_schema(request=s.FixedTableIn, responses={200: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk, request.user)
-        body = s.FixedTableIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        tournaments.entry_fix_table(tournament=tournament, by=request.user, **body.validated_data)
-        return Response(_tournament_out(tournament))
+        return _tournament_changed(request, pk, tournaments.entry_fix_table, s.FixedTableIn)
 
 
 class TournamentRepairApi(APIView):
@@ -185,12 +219,7 @@ class TournamentRepairApi(APIView):
 
     @extend_schema(request=None, responses={201: s.RoundOut})
     def post(self, request, pk, number):
-        round_ = tournaments.round_repair(
-            tournament=_tournament(pk, request.user), number=number, by=request.user
-        )
-        return Response(
-            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
-        )
+        return _round_changed(request, pk, number, tournaments.round_repair)
 
 
 class TournamentEntryApi(APIView):
@@ -202,12 +231,8 @@ class TournamentEntryApi(APIView):
 
     @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk, request.user)
-        body = s.PlayerNameIn(data=request.data)
-        body.is_valid(raise_exception=True)
         change = tournaments.entry_add if self.action == "enter" else tournaments.entry_drop
-        change(tournament=tournament, by=request.user, **body.validated_data)
-        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+        return _tournament_changed(request, pk, change, s.PlayerNameIn, created=True)
 
 
 class TournamentEntryAnswerApi(APIView):
@@ -231,12 +256,8 @@ class TournamentEntryAnswerApi(APIView):
         },
     )
     def post(self, request, pk):
-        tournament = _tournament(pk, request.user)
-        body = s.AnswerInvitationIn(data=request.data)
-        body.is_valid(raise_exception=True)
         answer = tournaments.entry_accept if self.action == "accept" else tournaments.entry_decline
-        answer(tournament=tournament, by=request.user, player=body.validated_data.get("player"))
-        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+        return _tournament_changed(request, pk, answer, s.AnswerInvitationIn, created=True)
 
 
 class TournamentOrganisersApi(APIView):
@@ -247,11 +268,7 @@ class TournamentOrganisersApi(APIView):
 
     @extend_schema(request=s.PlayerIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk, request.user)
-        body = s.PlayerIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        clubs.organiser_add(tournament=tournament, by=request.user, **body.validated_data)
-        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+        return _tournament_changed(request, pk, clubs.organiser_add, s.PlayerIn, created=True)
 
 
 class TournamentOrganiserApi(APIView):
@@ -261,9 +278,7 @@ class TournamentOrganiserApi(APIView):
 
     @extend_schema(request=None, responses={200: s.TournamentOut})
     def delete(self, request, pk, player):
-        tournament = _tournament(pk, request.user)
-        clubs.organiser_remove(tournament=tournament, player=player, by=request.user)
-        return Response(_tournament_out(tournament))
+        return _tournament_changed(request, pk, partial(clubs.organiser_remove, player=player))
 
 
 class TournamentReenterApi(APIView):
@@ -273,11 +288,9 @@ class TournamentReenterApi(APIView):
 
     @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk, request.user)
-        body = s.PlayerNameIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        tournaments.entry_reenter(tournament=tournament, by=request.user, **body.validated_data)
-        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+        return _tournament_changed(
+            request, pk, tournaments.entry_reenter, s.PlayerNameIn, created=True
+        )
 
 
 class TournamentRegisterApi(APIView):
@@ -287,9 +300,7 @@ class TournamentRegisterApi(APIView):
 
     @extend_schema(request=None, responses={201: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk, request.user)
-        tournaments.entry_register(tournament=tournament, by=request.user)
-        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+        return _tournament_changed(request, pk, tournaments.entry_register, created=True)
 
 
 class TournamentFinishApi(APIView):
@@ -322,11 +333,8 @@ class TournamentWalkInsApi(APIView):
     @extend_schema(request=s.WalkInIn, responses={201: s.WalkInOut})
     def post(self, request, pk):
         tournament = _tournament(pk, request.user)
-        body = s.WalkInIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        entry = tournaments.entry_walk_in(
-            tournament=tournament, name=body.validated_data["name"], by=request.user
-        )
+        name = _body(request, s.WalkInIn)["name"]
+        entry = tournaments.entry_walk_in(tournament=tournament, name=name, by=request.user)
         return Response(
             s.WalkInOut(selectors.walk_in_out(entry)).data, status=status.HTTP_201_CREATED
         )
@@ -339,13 +347,7 @@ class TournamentClaimApi(APIView):
 
     @extend_schema(request=s.ClaimIn, responses={200: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk, request.user)
-        body = s.ClaimIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        tournaments.entry_claim(
-            tournament=tournament, code=body.validated_data["code"], by=request.user
-        )
-        return Response(_tournament_out(tournament))
+        return _tournament_changed(request, pk, tournaments.entry_claim, s.ClaimIn)
 
 
 class TournamentCheckInApi(APIView):
@@ -356,9 +358,7 @@ class TournamentCheckInApi(APIView):
     @extend_schema(request=s.CheckInIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
         tournament = _tournament(pk, request.user)
-        body = s.CheckInIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        player = body.validated_data.get("player", request.user.username)
+        player = _body(request, s.CheckInIn).get("player", request.user.username)
         tournaments.entry_check_in(tournament=tournament, player=player, by=request.user)
         return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
 
@@ -371,9 +371,7 @@ class TournamentCheckInCloseApi(APIView):
 
     @extend_schema(request=None, responses={200: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk, request.user)
-        tournaments.check_in_close(tournament=tournament, by=request.user)
-        return Response(_tournament_out(tournament))
+        return _tournament_changed(request, pk, tournaments.check_in_close)
 
 
 class TournamentSeatApi(APIView):
@@ -383,11 +381,9 @@ class TournamentSeatApi(APIView):
 
     @extend_schema(request=s.PlayerNameIn, responses={201: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk, request.user)
-        body = s.PlayerNameIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        tournaments.entry_seat(tournament=tournament, by=request.user, **body.validated_data)
-        return Response(_tournament_out(tournament), status=status.HTTP_201_CREATED)
+        return _tournament_changed(
+            request, pk, tournaments.entry_seat, s.PlayerNameIn, created=True
+        )
 
 
 class TournamentCapApi(APIView):
@@ -397,13 +393,7 @@ class TournamentCapApi(APIView):
 
     @extend_schema(request=s.CapIn, responses={200: s.TournamentOut})
     def post(self, request, pk):
-        tournament = _tournament(pk, request.user)
-        body = s.CapIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        tournaments.tournament_cap(
-            tournament=tournament, cap=body.validated_data["cap"], by=request.user
-        )
-        return Response(_tournament_out(tournament))
+        return _tournament_changed(request, pk, tournaments.tournament_cap, s.CapIn)
 
 
 class TournamentRoundStartApi(APIView):
@@ -413,17 +403,7 @@ class TournamentRoundStartApi(APIView):
 
     @extend_schema(request=s.RoundStartIn, responses={201: s.RoundOut})
     def post(self, request, pk, number):
-        body = s.RoundStartIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        round_ = tournaments.round_start(
-            tournament=_tournament(pk, request.user),
-            number=number,
-            by=request.user,
-            minutes=body.validated_data["minutes"],
-        )
-        return Response(
-            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
-        )
+        return _round_changed(request, pk, number, tournaments.round_start, s.RoundStartIn)
 
 
 class TournamentRoundPauseApi(APIView):
@@ -436,10 +416,7 @@ class TournamentRoundPauseApi(APIView):
     @extend_schema(request=None, responses={201: s.RoundOut})
     def post(self, request, pk, number):
         change = tournaments.round_pause if self.action == "pause" else tournaments.round_resume
-        round_ = change(tournament=_tournament(pk, request.user), number=number, by=request.user)
-        return Response(
-            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
-        )
+        return _round_changed(request, pk, number, change)
 
 
 class TournamentRoundExtendApi(APIView):
@@ -449,17 +426,7 @@ class TournamentRoundExtendApi(APIView):
 
     @extend_schema(request=s.MinutesIn, responses={201: s.RoundOut})
     def post(self, request, pk, number):
-        body = s.MinutesIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        round_ = tournaments.round_extend(
-            tournament=_tournament(pk, request.user),
-            number=number,
-            by=request.user,
-            **body.validated_data,
-        )
-        return Response(
-            s.RoundOut(selectors.round_out(round_)).data, status=status.HTTP_201_CREATED
-        )
+        return _round_changed(request, pk, number, tournaments.round_extend, s.MinutesIn)
 
 
 class TableExtraTimeApi(APIView):
@@ -470,13 +437,12 @@ class TableExtraTimeApi(APIView):
     @extend_schema(request=s.MinutesIn, responses={201: s.TableOut})
     def post(self, request, pk, table):
         tournament = _tournament(pk, request.user)
-        body = s.MinutesIn(data=request.data)
-        body.is_valid(raise_exception=True)
+        fields = _body(request, s.MinutesIn)
         table_ = tournaments.table_extra_time(
             tournament=tournament,
             table=tournaments.table_get(tournament, table),
             by=request.user,
-            **body.validated_data,
+            **fields,
         )
         return Response(
             s.TableOut(selectors.table_out(table_)).data, status=status.HTTP_201_CREATED
@@ -493,9 +459,8 @@ class TableResultApi(APIView):
     @extend_schema(request=s.TableResultIn, responses={201: s.RecordOut})
     def post(self, request, pk, table):
         tournament = _tournament(pk, request.user)
-        body = s.TableResultIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        results, bid = body.validated_data["results"], body.validated_data["bid"]
+        fields = _body(request, s.TableResultIn)
+        results, bid = fields["results"], fields["bid"]
         table_ = tournaments.table_get(tournament, table)
         if self.action == "report":
             state = tournaments.table_report(
@@ -539,12 +504,9 @@ class TableForfeitApi(APIView):
     )
     def post(self, request, pk, table):
         tournament = _tournament(pk, request.user)
-        body = s.TableForfeitIn(data=request.data)
-        body.is_valid(raise_exception=True)
+        fields = _body(request, s.TableForfeitIn)
         table_ = tournaments.table_get(tournament, table)
-        tournaments.table_forfeit(
-            tournament=tournament, table=table_, by=request.user, **body.validated_data
-        )
+        tournaments.table_forfeit(tournament=tournament, table=table_, by=request.user, **fields)
         return Response(
             s.TableOut(selectors.table_out(tournaments.table_get(tournament, table))).data,
             status=status.HTTP_201_CREATED,
@@ -575,13 +537,12 @@ class TableTiebreakApi(APIView):
     @extend_schema(request=s.TiebreakIn, responses={201: s.TiebreakOut})
     def post(self, request, pk, table):
         tournament = _tournament(pk, request.user)
-        body = s.TiebreakIn(data=request.data)
-        body.is_valid(raise_exception=True)
+        order = _body(request, s.TiebreakIn)["order"]
         decided = tournaments.table_tiebreak(
             tournament=tournament,
             table=tournaments.table_get(tournament, table),
             by=request.user,
-            order=body.validated_data["order"],
+            order=order,
         )
         return Response(s.TiebreakOut(decided).data, status=status.HTTP_201_CREATED)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+from functools import partial
 from unittest import mock
 
 import pytest
@@ -22,9 +23,11 @@ from games import tasks
 from games.models import Event, Game
 from games.play import services
 from games.records import reads as record_reads
-from league.models import League, RatedGame, Rating, RatingChange, TournamentEvent
+from league.models import League, RatedGame, Rating, RatingChange
 from league.services.ratings import ratings_update
 from tests.games.shown import shown
+from tests.league import tournament_steps
+from tests.league.tournament_steps import kinds, override, pair, ranked
 
 pytestmark = pytest.mark.django_db
 
@@ -361,27 +364,14 @@ def test_door_b_the_same_organiser_imports_plays_naming_a_member_who_never_agree
     assert api.get(f"/api/leagues/{league}/standings/").json() == []
 
 
-def table_tournament(client, players, **extra) -> int:
-    body = {
-        "name": "Self-made open",
-        "game": DSA,
-        "format": "swiss",
-        "table_size": 2,
-        "rounds": 1,
-        "mode": "table",
-        "players": players,
-        **extra,
-    }
-    response = client.post("/api/tournaments/", body, format="json")
-    assert response.status_code == 201, response.json()
-    return response.json()["id"]
+table_tournament = partial(tournament_steps.create, name="Self-made open", rounds=1)
 
 
 def test_door_c_a_self_made_tournaments_organiser_overrides_a_result(
     api, strangers, django_capture_on_commit_callbacks
 ):
     tid = table_tournament(api, ["u75", "u76"])
-    table = api.post(f"/api/tournaments/{tid}/rounds/", format="json").json()["tables"][0]
+    table = pair(api, tid)["tables"][0]
     results = [{"player": "u75", "rank": 1, "score": 9}, {"player": "u76", "rank": 2, "score": 1}]
     with django_capture_on_commit_callbacks(execute=True):
         overridden = api.post(
@@ -717,11 +707,9 @@ def answer(client, tid, what="accept", **body):
     return client.post(f"/api/tournaments/{tid}/{what}/", body, format="json")
 
 
-def override(client, tid, table, winner, loser):
-    results = [{"player": winner, "rank": 1, "score": 9}, {"player": loser, "rank": 2, "score": 1}]
-    return client.post(
-        f"/api/tournaments/{tid}/tables/{table}/override/", {"results": results}, format="json"
-    )
+def settle(client, tid, table, winner, loser):
+    """The organiser's result at a table of two: ``winner`` 9, ``loser`` 1."""
+    return override(client, tid, table, ranked(winner, loser, scores=(9, 1)))
 
 
 def test_the_held_table_is_rated_once_both_entrants_accept_and_equals_a_recompute(
@@ -733,9 +721,9 @@ def test_the_held_table_is_rated_once_both_entrants_accept_and_equals_a_recomput
         ("u75", "invited"),
         ("u76", "invited"),
     ]
-    table = api.post(f"/api/tournaments/{tid}/rounds/", format="json").json()["tables"][0]
+    table = pair(api, tid)["tables"][0]
     with django_capture_on_commit_callbacks(execute=True):
-        override(api, tid, table["id"], "u75", "u76")
+        settle(api, tid, table["id"], "u75", "u76")
     marker = RatedGame.objects.get(game_id=table["game"])
     assert marker.consent == "waiting" and marker.skipped == (
         "waiting for u75 to accept their entry and u76 to accept their entry"
@@ -761,8 +749,7 @@ def test_the_held_table_is_rated_once_both_entrants_accept_and_equals_a_recomput
     # The tournament game (20 November) went before alice's record (the 20th too, later):
     # rated in its place, as a full recompute does it.
     assert_equal_to_a_recompute(DSA)
-    kinds = list(TournamentEvent.objects.filter(tournament_id=tid).values_list("kind", flat=True))
-    assert kinds.count("EntryAccepted") == 2
+    assert kinds(tid).count("EntryAccepted") == 2
 
 
 def test_event_day_runs_on_entries_not_yet_accepted_and_a_confirmed_result_is_agreement(
@@ -770,7 +757,7 @@ def test_event_day_runs_on_entries_not_yet_accepted_and_a_confirmed_result_is_ag
 ):
     people = {name: make_user(name) for name in ("ann", "ben", "cat", "dan")}
     tid = table_tournament(api, list(people), rounds=2)
-    round1 = api.post(f"/api/tournaments/{tid}/rounds/", format="json").json()
+    round1 = pair(api, tid)
     reported, settled = round1["tables"]
     # At one table both players report and confirm: they agreed to that result.
     a, b = reported["seats"]
@@ -787,7 +774,7 @@ def test_event_day_runs_on_entries_not_yet_accepted_and_a_confirmed_result_is_ag
         format="json",
     )
     with django_capture_on_commit_callbacks(execute=True):
-        override(api, tid, settled["id"], d, c)
+        settle(api, tid, settled["id"], d, c)
     # Both count, and round 2 pairs on them.
     standings = api.get(f"/api/tournaments/{tid}/standings/").json()
     assert sorted(row["points"] for row in standings) == [0, 0, 1, 1]
@@ -813,9 +800,9 @@ def test_entering_oneself_is_agreeing(api_for, make_user, django_capture_on_comm
     players = org.get(f"/api/tournaments/{tid}/").json()["players"]
     assert {p["answer"] for p in players} == {"accepted"}
     assert answer(api_for(ann), tid).status_code == 409  # nothing to accept
-    table = org.post(f"/api/tournaments/{tid}/rounds/", format="json").json()["tables"][0]
+    table = pair(org, tid)["tables"][0]
     with django_capture_on_commit_callbacks(execute=True):
-        override(org, tid, table["id"], "ann", "ben")
+        settle(org, tid, table["id"], "ann", "ben")
     assert RatingChange.objects.filter(game_id=table["game"]).count() == 2
 
 
@@ -844,10 +831,10 @@ def test_a_declined_entry_leaves_the_games_it_played_unrated(
     api, api_for, strangers, django_capture_on_commit_callbacks
 ):
     tid = table_tournament(api, ["u75", "u76"], rounds=2)
-    table = api.post(f"/api/tournaments/{tid}/rounds/", format="json").json()["tables"][0]
+    table = pair(api, tid)["tables"][0]
     answer(api_for(strangers["u75"]), tid)
     with django_capture_on_commit_callbacks(execute=True):
-        override(api, tid, table["id"], "u75", "u76")
+        settle(api, tid, table["id"], "u75", "u76")
         answer(api_for(strangers["u76"]), tid, "decline")
     marker = RatedGame.objects.get(game_id=table["game"])
     assert marker.consent == "waiting"
@@ -915,9 +902,9 @@ def test_the_tournament_page_and_the_invitations_page_ask_the_entrant(
     api, client, strangers, django_capture_on_commit_callbacks
 ):
     tid = table_tournament(api, ["u75", "u76"])
-    table = api.post(f"/api/tournaments/{tid}/rounds/", format="json").json()["tables"][0]
+    table = pair(api, tid)["tables"][0]
     with django_capture_on_commit_callbacks(execute=True):
-        override(api, tid, table["id"], "u75", "u76")
+        settle(api, tid, table["id"], "u75", "u76")
     client.force_login(strangers["u75"])
     page = client.get(f"/tournaments/{tid}/").content.decode()
     assert 'id="entry-invitation"' in page and f'action="/tournaments/{tid}/accept/"' in page
@@ -940,9 +927,9 @@ def held_table(api, strangers, on_commit) -> tuple[int, int]:
     """A table-mode tournament of u75 and u76, neither of whom has accepted, its one table
     settled by the organiser: (tournament, game)."""
     tid = table_tournament(api, ["u75", "u76"])
-    table = api.post(f"/api/tournaments/{tid}/rounds/", format="json").json()["tables"][0]
+    table = pair(api, tid)["tables"][0]
     with on_commit(execute=True):
-        override(api, tid, table["id"], "u75", "u76")
+        settle(api, tid, table["id"], "u75", "u76")
     return tid, table["game"]
 
 
@@ -1122,9 +1109,9 @@ def test_a_league_tournaments_held_table_is_out_of_the_league_standings_until_ag
         api_for(strangers[name]).post(f"/api/leagues/{league}/accept/")
     # Members of the league, but entered in its tournament by alice without being asked.
     tid = table_tournament(api, ["u75", "u76"], league=league)
-    table = api.post(f"/api/tournaments/{tid}/rounds/", format="json").json()["tables"][0]
+    table = pair(api, tid)["tables"][0]
     with django_capture_on_commit_callbacks(execute=True):
-        override(api, tid, table["id"], "u75", "u76")
+        settle(api, tid, table["id"], "u75", "u76")
     assert api.get(f"/api/leagues/{league}/standings/").json() == []
     assert len(api.get(f"/api/tournaments/{tid}/standings/").json()) == 2  # event day goes on
     with django_capture_on_commit_callbacks(execute=True):
@@ -1184,9 +1171,9 @@ def test_one_yes_releases_every_game_it_held_in_the_order_they_ended(
     answer(api_for(strangers["u75"]), tid := table_tournament(api, ["u75", "u76"], rounds=2))
     games = []
     for winner, loser in (("u75", "u76"), ("u76", "u75")):
-        table = api.post(f"/api/tournaments/{tid}/rounds/", format="json").json()["tables"][0]
+        table = pair(api, tid)["tables"][0]
         with django_capture_on_commit_callbacks(execute=True):
-            override(api, tid, table["id"], winner, loser)
+            settle(api, tid, table["id"], winner, loser)
         games.append(table["game"])
     assert set(RatedGame.objects.values_list("consent", flat=True)) == {"waiting"}
     with django_capture_on_commit_callbacks(execute=True):

@@ -6,46 +6,20 @@ from __future__ import annotations
 
 import csv
 import io
+from functools import partial
 
 import pytest
 
 from league.models import Tournament, TournamentEvent
+from tests.league import tournament_steps
+from tests.league.tournament_steps import pair
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal")
 
 
-@pytest.fixture
-def users(make_user):
-    return {name: make_user(name) for name in (*NAMES, "org")}
-
-
-@pytest.fixture
-def org(api_for, users):
-    return api_for(users["org"])
-
-
-def create(client, players, **overrides):
-    body = {
-        "name": "Knockout",
-        "game": DSA,
-        "format": "elimination",
-        "table_size": 2,
-        "rounds": 1,
-        "mode": "table",
-        "players": list(players),
-    }
-    body.update(overrides)
-    response = client.post("/api/tournaments/", body, format="json")
-    assert response.status_code == 201, response.json()
-    return response.json()["id"]
-
-
-def pair(client, tid):
-    response = client.post(f"/api/tournaments/{tid}/rounds/")
-    assert response.status_code == 201, response.json()
-    return response.json()
+create = partial(tournament_steps.create, name="Knockout", format="elimination", rounds=1)
 
 
 def report(api_for, users, tid, table, order, ranks=None):

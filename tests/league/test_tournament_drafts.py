@@ -13,10 +13,11 @@ from core.errors import RuleViolation
 from games.models import Game
 from inbox.models import Notice
 from league import pairing
-from league.models import RoundDraft, Tournament, TournamentEvent
+from league.models import RoundDraft, Tournament
 from league.services import tournaments
 from league.tournament_spec import TournamentSpec
 from league.webhooks import outbox
+from tests.league.tournament_steps import harbour_night, kinds, settle_round
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ("ann", "ben", "cat", "dan", "eve", "fay")
@@ -24,20 +25,7 @@ PLAYERS = ("ann", "ben", "cat", "dan", "eve", "fay")
 
 @pytest.fixture
 def day(make_user):
-    users = {name: make_user(name) for name in ("org", *PLAYERS)}
-    tournament = tournaments.tournament_create(
-        spec=TournamentSpec(
-            name="Harbour night",
-            game="deep-sea-adventure",
-            format="swiss",
-            table_size=2,
-            rounds=3,
-            mode="table",
-            players=list(PLAYERS),
-        ),
-        created_by=users["org"],
-    )
-    return tournament, users
+    return harbour_night(make_user, PLAYERS)
 
 
 @pytest.fixture
@@ -50,12 +38,6 @@ def webhook_calls(monkeypatch):
     return calls
 
 
-def kinds(tournament) -> list[str]:
-    return list(
-        TournamentEvent.objects.filter(tournament=tournament).values_list("kind", flat=True)
-    )
-
-
 def draft(api, tournament, number=1) -> dict:
     response = api.get(f"/api/tournaments/{tournament.pk}/rounds/{number}/draft/")
     assert response.status_code == 200, response.json()
@@ -64,14 +46,6 @@ def draft(api, tournament, number=1) -> dict:
 
 def edit(api, tournament, body, number=1):
     return api.post(f"/api/tournaments/{tournament.pk}/rounds/{number}/draft/", body, format="json")
-
-
-def play(tournament, org, round_) -> None:
-    """Every table of the round: the first seat wins, as the organiser settles it."""
-    for table in round_.tables.select_related("game").prefetch_related("game__seats__user"):
-        seats = [s.user.username for s in sorted(table.game.seats.all(), key=lambda s: s.index)]
-        results = [{"player": p, "score": 10 - i, "rank": i + 1} for i, p in enumerate(seats)]
-        tournaments.table_override(tournament=tournament, table=table, by=org, results=results)
 
 
 # -- the contract, and what a draft is not --------------------------------------------------------
@@ -99,7 +73,7 @@ def test_a_draft_makes_no_game_tells_nobody_and_only_organisers_see_it(
     assert body["number"] == 1 and len(body["tables"]) == 3 and body["repeats"] == []
     assert Game.objects.count() == games and Notice.objects.count() == notices
     assert webhook_calls == []
-    assert "RoundDrafted" in kinds(tournament) and "RoundPaired" not in kinds(tournament)
+    assert "RoundDrafted" in kinds(tournament.pk) and "RoundPaired" not in kinds(tournament.pk)
 
     ann = api_for(users["ann"])
     assert ann.get(f"/api/tournaments/{tournament.pk}/rounds/").json() == []
@@ -149,7 +123,7 @@ def test_the_organiser_edits_the_draft_and_publishes_it(day, api_for, webhook_ca
     assert webhook_calls == [1]
     assert Notice.objects.filter(user=users["fay"]).exists(), "players are told at publishing"
     assert not RoundDraft.objects.exists()
-    log = kinds(tournament)
+    log = kinds(tournament.pk)
     assert log.count("DraftEdited") == 2 and log[-1] == "RoundPaired"
     assert Tournament.objects.get().status == Tournament.Status.RUNNING
 
@@ -169,7 +143,9 @@ def test_an_edit_says_what_it_costs_and_a_bye_goes_and_comes_back(make_user, api
         created_by=users["org"],
     )
     org = api_for(users["org"])
-    play(tournament, users["org"], tournaments.round_pair(tournament=tournament, by=users["org"]))
+    settle_round(
+        tournament, users["org"], tournaments.round_pair(tournament=tournament, by=users["org"])
+    )
     first = [list(t) for t in tournament.log.get(kind="RoundPaired").data["tables"]]
     org.post(f"/api/tournaments/{tournament.pk}/rounds/", {"draft": True}, format="json")
     now = draft(org, tournament, 2)
@@ -229,11 +205,11 @@ def test_a_bad_edit_is_refused_in_words_and_changes_nothing(day, api_for, body, 
     tournament, users = day
     org = api_for(users["org"])
     org.post(f"/api/tournaments/{tournament.pk}/rounds/", {"draft": True}, format="json")
-    before, log = draft(org, tournament), kinds(tournament)
+    before, log = draft(org, tournament), kinds(tournament.pk)
     response = edit(org, tournament, body)
     assert response.status_code == status, response.json()
     assert words in response.json()["error"]
-    assert draft(org, tournament) == before and kinds(tournament) == log
+    assert draft(org, tournament) == before and kinds(tournament.pk) == log
 
 
 def test_no_draft_to_edit_publish_or_discard(day, api_for):
@@ -256,7 +232,7 @@ def test_nothing_is_paired_while_a_draft_is_open_and_discarding_frees_it(day, ap
     again = org.post(f"/api/tournaments/{tournament.pk}/rounds/")
     assert again.status_code == 422 and "round 1 is a draft" in again.json()["error"]
     assert org.delete(f"/api/tournaments/{tournament.pk}/rounds/1/draft/").status_code == 204
-    assert kinds(tournament)[-1] == "DraftDiscarded" and not RoundDraft.objects.exists()
+    assert kinds(tournament.pk)[-1] == "DraftDiscarded" and not RoundDraft.objects.exists()
     assert org.post(f"/api/tournaments/{tournament.pk}/rounds/").status_code == 201
 
 
@@ -274,12 +250,12 @@ def test_the_tournament_does_not_end_while_its_next_round_is_a_draft(make_user):
         ),
         created_by=org,
     )
-    play(tournament, org, tournaments.round_pair(tournament=tournament, by=org))
+    settle_round(tournament, org, tournaments.round_pair(tournament=tournament, by=org))
     tournaments.round_pair(tournament=tournament, by=org, draft=True)
     with pytest.raises(Exception, match="round 2 is a draft"):
         tournaments.round_pair(tournament=tournament, by=org)
     round_2 = tournaments.draft_publish(tournament=tournament, number=2, by=org)
-    play(tournament, org, round_2)
+    settle_round(tournament, org, round_2)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
 
@@ -308,7 +284,7 @@ def test_a_player_fixed_to_table_1_sits_there_every_round(day, api_for):
         round_ = tournaments.round_pair(tournament=tournament, by=users["org"])
         table_1 = round_.tables.get(number=1).game.seats.values_list("user__username", flat=True)
         assert "fay" in table_1
-        play(tournament, users["org"], round_)
+        settle_round(tournament, users["org"], round_)
 
 
 @pytest.mark.parametrize(
@@ -355,9 +331,13 @@ def test_the_standings_after_round_n(day, api_for):
     ann = api_for(users["ann"])
     url = f"/api/tournaments/{tournament.pk}/standings/"
     assert ann.get(url, {"round": 1}).status_code == 400
-    play(tournament, users["org"], tournaments.round_pair(tournament=tournament, by=users["org"]))
+    settle_round(
+        tournament, users["org"], tournaments.round_pair(tournament=tournament, by=users["org"])
+    )
     after_1 = ann.get(url, {"round": 1}).json()
-    play(tournament, users["org"], tournaments.round_pair(tournament=tournament, by=users["org"]))
+    settle_round(
+        tournament, users["org"], tournaments.round_pair(tournament=tournament, by=users["org"])
+    )
     now = ann.get(url).json()
     assert ann.get(url, {"round": 2}).json() == now
     assert ann.get(url, {"round": 1}).json() == after_1
@@ -382,7 +362,7 @@ def test_a_swap_that_mixes_score_groups_says_so(make_user):
         ),
         created_by=org,
     )
-    play(tournament, org, tournaments.round_pair(tournament=tournament, by=org))
+    settle_round(tournament, org, tournaments.round_pair(tournament=tournament, by=org))
     drafted = tournaments.round_pair(tournament=tournament, by=org, draft=True)
     # winners meet winners: no gap in points at any table
     first_round = tournament.log.get(kind="RoundPaired").data["tables"]

@@ -4,9 +4,13 @@ page for its organisers only."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from league.models import Tournament, TournamentEvent
+from tests.league import tournament_steps
+from tests.league.tournament_steps import log, ranked
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -18,42 +22,16 @@ def users(make_user):
     return {name: make_user(name) for name in (*NAMES, "org", "amy")}
 
 
-@pytest.fixture
-def org(api_for, users):
-    return api_for(users["org"])
-
-
-def create(org, **overrides):
-    body = {
-        "name": "Reef cup",
-        "game": DSA,
-        "format": "swiss",
-        "table_size": 2,
-        "rounds": 3,
-        "mode": "table",
-        "players": list(NAMES),
-    }
-    body.update(overrides)
-    response = org.post("/api/tournaments/", body, format="json")
-    assert response.status_code == 201, response.json()
-    return response.json()["id"]
+create = partial(tournament_steps.create, players=NAMES, name="Reef cup", rounds=3)
 
 
 def edit(client, tid, **changes):
     return client.patch(f"/api/tournaments/{tid}/", changes, format="json")
 
 
-def log(tid) -> list[tuple[str, dict]]:
-    return list(
-        TournamentEvent.objects.filter(tournament_id=tid).values_list("kind", "data").order_by("pk")
-    )
-
-
 def play_round(api_for, users, tid, round_body):
     for table in round_body["tables"]:
-        results = [
-            {"player": p, "score": 10 - i, "rank": i + 1} for i, p in enumerate(table["seats"])
-        ]
+        results = ranked(*table["seats"])
         url = f"/api/tournaments/{tid}/tables/{table['id']}"
         api_for(users[table["seats"][0]]).post(
             f"{url}/report/", {"results": results}, format="json"

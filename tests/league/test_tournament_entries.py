@@ -7,21 +7,12 @@ from __future__ import annotations
 import pytest
 
 from inbox.models import Notice
-from league.models import Tournament, TournamentEvent
+from league.models import Tournament
+from tests.league.tournament_steps import log
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus")
-
-
-@pytest.fixture
-def users(make_user):
-    return {name: make_user(name) for name in (*NAMES, "org")}
-
-
-@pytest.fixture
-def org(api_for, users):
-    return api_for(users["org"])
 
 
 def open_event(org, api_for, users, *, cap=4, names=("ann", "ben", "cat", "dan", "eve", "fay")):
@@ -46,12 +37,6 @@ def open_event(org, api_for, users, *, cap=4, names=("ann", "ben", "cat", "dan",
 
 def players(org, tid) -> dict[str, dict]:
     return {p["player"]: p for p in org.get(f"/api/tournaments/{tid}/").json()["players"]}
-
-
-def log(tid) -> list[tuple[str, dict]]:
-    return list(
-        TournamentEvent.objects.filter(tournament_id=tid).values_list("kind", "data").order_by("pk")
-    )
 
 
 def check_in(api_for, users, tid, *names):

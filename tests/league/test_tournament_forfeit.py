@@ -5,54 +5,21 @@ tournament's log; a bad request changes nothing."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from games.models import Event, Game, GameStatus
 from league.models import TournamentEvent
+from tests.league import tournament_steps
+from tests.league.tournament_steps import DSA, forfeit, kinds, pair
 
 pytestmark = pytest.mark.django_db
-DSA, DV = "deep-sea-adventure", "deep-vents"
+DV = "deep-vents"
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay")
 
-
-@pytest.fixture
-def users(make_user):
-    return {name: make_user(name) for name in (*NAMES, "org")}
-
-
-@pytest.fixture
-def org(api_for, users):
-    return api_for(users["org"])
-
-
-def create(client, **overrides) -> int:
-    body = {
-        "name": "Harbour cup",
-        "game": DSA,
-        "format": "swiss",
-        "table_size": 2,
-        "rounds": 2,
-        "mode": "online",
-        "players": ["ann", "ben", "cat", "dan"],
-    }
-    body.update(overrides)
-    response = client.post("/api/tournaments/", body, format="json")
-    assert response.status_code == 201, response.json()
-    return response.json()["id"]
-
-
-def pair(client, tid) -> dict:
-    response = client.post(f"/api/tournaments/{tid}/rounds/")
-    assert response.status_code == 201, response.json()
-    return response.json()
-
-
-def forfeit(client, tid, table, **body):
-    return client.post(f"/api/tournaments/{tid}/tables/{table}/forfeit/", body, format="json")
-
-
-def kinds(tid) -> list[str]:
-    return list(TournamentEvent.objects.filter(tournament_id=tid).values_list("kind", flat=True))
+# Played online unless a test says otherwise.
+create = partial(tournament_steps.create, mode="online")
 
 
 def events_of(game_id) -> list[str]:

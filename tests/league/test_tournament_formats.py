@@ -6,20 +6,11 @@ from __future__ import annotations
 import pytest
 
 from league.models import TournamentEvent
+from tests.league.tournament_steps import override, pair, ranked
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gil", "hal")
-
-
-@pytest.fixture
-def users(make_user):
-    return {name: make_user(name) for name in (*NAMES, "org")}
-
-
-@pytest.fixture
-def org(api_for, users):
-    return api_for(users["org"])
 
 
 def create(client, **overrides):
@@ -35,21 +26,10 @@ def create(client, **overrides):
     return client.post("/api/tournaments/", body, format="json")
 
 
-def pair(client, tid):
-    response = client.post(f"/api/tournaments/{tid}/rounds/")
-    assert response.status_code == 201, response.json()
-    return response.json()
-
-
 def settle(client, tid, table, winner):
     """The organiser enters the table's result: ``winner`` first."""
     seats = sorted(table["seats"], key=lambda p: p != winner)
-    results = [{"player": p, "score": 10 - i, "rank": i + 1} for i, p in enumerate(seats)]
-    response = client.post(
-        f"/api/tournaments/{tid}/tables/{table['id']}/override/",
-        {"results": results},
-        format="json",
-    )
+    response = override(client, tid, table["id"], ranked(*seats))
     assert response.status_code == 201, response.json()
 
 

@@ -7,20 +7,11 @@ from __future__ import annotations
 import pytest
 
 from league.models import TournamentEvent
+from tests.league.tournament_steps import override, ranked
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal")
-
-
-@pytest.fixture
-def users(make_user):
-    return {name: make_user(name) for name in (*NAMES, "org")}
-
-
-@pytest.fixture
-def org(api_for, users):
-    return api_for(users["org"])
 
 
 def create(client, **overrides):
@@ -45,14 +36,7 @@ def pair(client, tid):
 def finish(org, tid, round_body):
     """The organiser settles every table: the first seat wins, then in seat order."""
     for table in round_body["tables"]:
-        results = [
-            {"player": p, "score": 10 - i, "rank": i + 1} for i, p in enumerate(table["seats"])
-        ]
-        response = org.post(
-            f"/api/tournaments/{tid}/tables/{table['id']}/override/",
-            {"results": results},
-            format="json",
-        )
+        response = override(org, tid, table["id"], ranked(*table["seats"]))
         assert response.status_code == 201, response.json()
 
 

@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from league.models import Round, Table, TournamentEvent
+from tests.league.tournament_steps import kinds
 
 pytestmark = pytest.mark.django_db
 
@@ -43,10 +44,6 @@ def at(minutes: float):
         "django.utils.timezone.now",
         return_value=timezone.now() + dt.timedelta(minutes=minutes),
     )
-
-
-def kinds(tid) -> list[str]:
-    return list(TournamentEvent.objects.filter(tournament_id=tid).values_list("kind", flat=True))
 
 
 def test_a_paused_round_keeps_the_time_it_had_left(round_one):

@@ -4,52 +4,30 @@ apart, league seasons and round clocks. Every change is an event in the tourname
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from rest_framework.test import APIClient
 
 from league import pairing
 from league.models import League, Membership, Season, Tournament, TournamentEvent
 from league.selectors import league_tables
+from tests.league import tournament_steps
+from tests.league.tournament_steps import kinds, pair, ranked
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay")
 
 
-@pytest.fixture
-def users(make_user):
-    return {name: make_user(name) for name in (*NAMES, "org")}
-
-
-@pytest.fixture
-def org(api_for, users):
-    return api_for(users["org"])
-
-
-def create(client, **overrides):
-    body = {
-        "name": "Spring open",
-        "game": DSA,
-        "format": "swiss",
-        "table_size": 2,
-        "rounds": 2,
-        "mode": "table",
-        "players": ["ann", "ben", "cat", "dan"],
-    }
-    body.update(overrides)
-    return client.post("/api/tournaments/", body, format="json")
-
-
-def kinds(tid) -> list[str]:
-    return list(TournamentEvent.objects.filter(tournament_id=tid).values_list("kind", flat=True))
+# The response, not the id: some tests here look at a refusal.
+create = partial(tournament_steps.set_up, name="Spring open")
 
 
 def play_round(api_for, users, tid, round_body):
     """Every table: the first seat wins; reported by the first seat, confirmed by the rest."""
     for table in round_body["tables"]:
-        results = [
-            {"player": p, "score": 10 - i, "rank": i + 1} for i, p in enumerate(table["seats"])
-        ]
+        results = ranked(*table["seats"])
         url = f"/api/tournaments/{tid}/tables/{table['id']}"
         assert (
             api_for(users[table["seats"][0]])
@@ -62,12 +40,6 @@ def play_round(api_for, users, tid, round_body):
                 f"{url}/confirm/", {"results": results}, format="json"
             )
             assert response.status_code == 201, response.json()
-
-
-def pair(client, tid):
-    response = client.post(f"/api/tournaments/{tid}/rounds/")
-    assert response.status_code == 201, response.json()
-    return response.json()
 
 
 # -- the end ------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from league.models import RoundDraft, TournamentEvent
 from league.services import tournaments
-from league.tournament_spec import TournamentSpec
+from tests.league.tournament_steps import harbour_night, settle_round
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ("Zoe", "ann", "ben", "cat", "dan")
@@ -19,31 +19,11 @@ PLAYERS = ("Zoe", "ann", "ben", "cat", "dan")
 
 @pytest.fixture
 def day(make_user):
-    users = {name: make_user(name) for name in ("org", *PLAYERS)}
-    tournament = tournaments.tournament_create(
-        spec=TournamentSpec(
-            name="Harbour night",
-            game="deep-sea-adventure",
-            format="swiss",
-            table_size=2,
-            rounds=3,
-            mode="table",
-            players=list(PLAYERS),
-        ),
-        created_by=users["org"],
-    )
-    return tournament, users
+    return harbour_night(make_user, PLAYERS)
 
 
 def page(client, tournament, query: str = "") -> str:
     return client.get(f"/tournaments/{tournament.pk}/{query}").content.decode()
-
-
-def settle(tournament, org, round_) -> None:
-    for table in round_.tables.select_related("game").prefetch_related("game__seats__user"):
-        seats = [s.user.username for s in sorted(table.game.seats.all(), key=lambda s: s.index)]
-        results = [{"player": p, "score": 10 - i, "rank": i + 1} for i, p in enumerate(seats)]
-        tournaments.table_override(tournament=tournament, table=table, by=org, results=results)
 
 
 def test_the_page_drafts_by_default_and_publishes_at_once_when_asked(client, day):
@@ -128,8 +108,8 @@ def test_the_player_sees_their_own_table_first(client, day):
 def test_the_standings_as_they_stood_after_a_round(client, day):
     tournament, users = day
     org = users["org"]
-    settle(tournament, org, tournaments.round_pair(tournament=tournament, by=org))
-    settle(tournament, org, tournaments.round_pair(tournament=tournament, by=org))
+    settle_round(tournament, org, tournaments.round_pair(tournament=tournament, by=org))
+    settle_round(tournament, org, tournaments.round_pair(tournament=tournament, by=org))
     html = page(client, tournament, "?round=1")
     assert "Standings after round 1" in html and 'id="standings-round"' in html
     response = client.get(f"/tournaments/{tournament.pk}/?round=9")

@@ -10,16 +10,20 @@ from __future__ import annotations
 import csv
 import io
 import re
+from functools import partial
 
 import pytest
 
 from accounts.models import Profile
 from games.models import Event, Game, GameStatus, Seat
 from league.models import Entry, RatingChange, TournamentEvent
+from tests.league import tournament_steps
+from tests.league.tournament_steps import forfeit, kinds, override, pair, ranked
 
 pytestmark = pytest.mark.django_db
-DSA = "deep-sea-adventure"
 CODE = re.compile(r"^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$")
+
+create = partial(tournament_steps.create, players=["ann", "ben", "cat"])
 
 
 @pytest.fixture
@@ -27,35 +31,8 @@ def users(make_user):
     return {name: make_user(name) for name in ("ann", "ben", "cat", "org", "walt")}
 
 
-@pytest.fixture
-def org(api_for, users):
-    return api_for(users["org"])
-
-
-def create(client, **overrides) -> int:
-    body = {
-        "name": "Harbour cup",
-        "game": DSA,
-        "format": "swiss",
-        "table_size": 2,
-        "rounds": 2,
-        "mode": "table",
-        "players": ["ann", "ben", "cat"],
-    }
-    body.update(overrides)
-    response = client.post("/api/tournaments/", body, format="json")
-    assert response.status_code == 201, response.json()
-    return response.json()["id"]
-
-
 def walk_in(client, tid, name):
     return client.post(f"/api/tournaments/{tid}/walk-ins/", {"name": name}, format="json")
-
-
-def pair(client, tid) -> dict:
-    response = client.post(f"/api/tournaments/{tid}/rounds/")
-    assert response.status_code == 201, response.json()
-    return response.json()
 
 
 def player_rows(client, tid) -> dict[str, dict]:
@@ -73,17 +50,8 @@ def table_of(round_: dict, name: str) -> dict:
 
 def report(client, tid, table, first, second):
     """``first`` wins the table of two: the winner 10, the other 3."""
-    body = {
-        "results": [
-            {"player": first, "score": 10, "rank": 1},
-            {"player": second, "score": 3, "rank": 2},
-        ]
-    }
+    body = {"results": ranked(first, second, scores=(10, 3))}
     return client.post(f"/api/tournaments/{tid}/tables/{table['id']}/report/", body, format="json")
-
-
-def kinds(tid) -> list[str]:
-    return list(TournamentEvent.objects.filter(tournament_id=tid).values_list("kind", flat=True))
 
 
 # -- entering a walk-in -------------------------------------------------------------------------
@@ -182,12 +150,7 @@ def test_a_walk_in_plays_as_a_guest_and_nobody_is_rated_for_it(
         assert report(api_for(users[a]), tid, members, a, b).status_code == 201
         confirmed = api_for(users[b]).post(
             f"/api/tournaments/{tid}/tables/{members['id']}/confirm/",
-            {
-                "results": [
-                    {"player": a, "score": 10, "rank": 1},
-                    {"player": b, "score": 3, "rank": 2},
-                ]
-            },
+            {"results": ranked(a, b, scores=(10, 3))},
             format="json",
         )
         assert confirmed.status_code == 201, confirmed.json()
@@ -225,11 +188,7 @@ def test_an_organiser_drops_forfeits_and_re_enters_a_walk_in_by_name(org):
     round_1 = pair(org, tid)
     table = table_of(round_1, "Wendy (guest)")
     other = next(n for n in table["seats"] if n != "Wendy (guest)")
-    response = org.post(
-        f"/api/tournaments/{tid}/tables/{table['id']}/forfeit/",
-        {"player": "Wendy (guest)", "reason": "left early"},
-        format="json",
-    )
+    response = forfeit(org, tid, table["id"], player="Wendy (guest)", reason="left early")
     assert response.status_code == 201, response.json()
     game = Game.objects.get(pk=table["game"])
     assert [r["rank"] for r in sorted(game.result, key=lambda r: r["player"] == "Wendy")] == [1, 2]
@@ -249,16 +208,8 @@ def test_a_late_walk_in_plays_from_the_next_round(org, api_for, users):
     round_1 = pair(org, tid)
     for table in round_1["tables"]:
         a, b = table["seats"]
-        assert org.post(
-            f"/api/tournaments/{tid}/tables/{table['id']}/override/",
-            {
-                "results": [
-                    {"player": a, "score": 5, "rank": 1},
-                    {"player": b, "score": 1, "rank": 2},
-                ]
-            },
-            format="json",
-        ).status_code in (200, 201)
+        settled = override(org, tid, table["id"], ranked(a, b, scores=(5, 1)))
+        assert settled.status_code in (200, 201)
     assert walk_in(org, tid, "Wendy").status_code == 201
     assert player_rows(org, tid)["Wendy (guest)"]["checked_in"] is True
     round_2 = pair(org, tid)
@@ -277,16 +228,8 @@ def played_round_one(org, api_for, users) -> tuple[int, str, str]:
     round_1 = pair(org, tid)
     for table in round_1["tables"]:
         a, b = sorted(table["seats"], key=lambda n: n != "Wendy (guest)")
-        assert org.post(
-            f"/api/tournaments/{tid}/tables/{table['id']}/override/",
-            {
-                "results": [
-                    {"player": a, "score": 9, "rank": 1},
-                    {"player": b, "score": 2, "rank": 2},
-                ]
-            },
-            format="json",
-        ).status_code in (200, 201)
+        settled = override(org, tid, table["id"], ranked(a, b, scores=(9, 2)))
+        assert settled.status_code in (200, 201)
     opponent = next(n for n in table_of(round_1, "Wendy (guest)")["seats"] if n != "Wendy (guest)")
     return tid, code, opponent
 
@@ -362,16 +305,7 @@ def test_a_finished_event_can_still_be_claimed(org, api_for, users):
     round_2 = pair(org, tid)
     for table in round_2["tables"]:
         a, b = table["seats"]
-        org.post(
-            f"/api/tournaments/{tid}/tables/{table['id']}/override/",
-            {
-                "results": [
-                    {"player": a, "score": 4, "rank": 1},
-                    {"player": b, "score": 1, "rank": 2},
-                ]
-            },
-            format="json",
-        )
+        override(org, tid, table["id"], ranked(a, b, scores=(4, 1)))
     assert org.get(f"/api/tournaments/{tid}/").json()["status"] == "finished"
     walt = api_for(users["walt"])
     response = walt.post(f"/api/tournaments/{tid}/claim/", {"code": code}, format="json")
@@ -405,16 +339,7 @@ def test_erasing_a_walk_ins_name_erases_it_from_the_tournament_too(org):
     walk_in(org, tid, "Wendy")
     for table in pair(org, tid)["tables"]:
         a, b = table["seats"]
-        org.post(
-            f"/api/tournaments/{tid}/tables/{table['id']}/override/",
-            {
-                "results": [
-                    {"player": a, "score": 4, "rank": 1},
-                    {"player": b, "score": 1, "rank": 2},
-                ]
-            },
-            format="json",
-        )
+        override(org, tid, table["id"], ranked(a, b, scores=(4, 1)))
     org.post(f"/api/tournaments/{tid}/rounds/", {"draft": True}, format="json")
     assert "Wendy (guest)" in str(org.get(f"/api/tournaments/{tid}/rounds/2/draft/").json())
     guest_erase(name="Wendy")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from functools import partial
 from itertools import combinations
 
 import pytest
@@ -14,6 +15,8 @@ from rest_framework.test import APIClient
 from games.models import Event, Game
 from league import pairing
 from league.models import Rating, Tournament, TournamentEvent
+from tests.league import tournament_steps
+from tests.league.tournament_steps import pair, ranked
 
 pytestmark = pytest.mark.django_db
 DSA, DV = "deep-sea-adventure", "deep-vents"
@@ -29,32 +32,14 @@ def organiser(api_for, make_user):
     return api_for(make_user("org"))
 
 
-def create(client, **overrides):
-    body = {
-        "name": "Autumn open",
-        "game": DSA,
-        "format": "swiss",
-        "table_size": 2,
-        "rounds": 3,
-        "mode": "table",
-        "players": ["ann", "ben", "cat", "dan"],
-    }
-    body.update(overrides)
-    return client.post("/api/tournaments/", body, format="json")
-
-
-def pair(client, tid):
-    response = client.post(f"/api/tournaments/{tid}/rounds/", format="json")
-    assert response.status_code == 201, response.json()
-    return response.json()
+# The response, not the id: some tests here look at a refusal.
+create = partial(tournament_steps.set_up, name="Autumn open", rounds=3)
 
 
 def report_all(api_for, users, tid, round_body, *, confirm=True):
     """Every table: the first seat wins, reported by the first seat, confirmed by the others."""
     for table in round_body["tables"]:
-        results = [
-            {"player": p, "score": 10 - i, "rank": i + 1} for i, p in enumerate(table["seats"])
-        ]
+        results = ranked(*table["seats"])
         reporter = api_for(users[table["seats"][0]])
         assert (
             reporter.post(

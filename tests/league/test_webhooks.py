@@ -20,6 +20,7 @@ from standardwebhooks.webhooks import Webhook as Verifier
 from league.models import OutboxMessage, Tournament, Webhook
 from league.tasks import sweep_webhooks
 from league.webhooks import sending
+from tests.league.tournament_steps import pair
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -140,12 +141,6 @@ def tournament(client, slug, **overrides):
     response = client.post("/api/tournaments/", body, format="json")
     assert response.status_code == 201, response.json()
     return response.json()["id"]
-
-
-def pair(client, tid):
-    response = client.post(f"/api/tournaments/{tid}/rounds/", format="json")
-    assert response.status_code == 201, response.json()
-    return response.json()
 
 
 def report(api_for, players, tid, table, *, agree=True):
