@@ -53,6 +53,8 @@ def _tournament_changed(
     may not see is a 404 before the body is read."""
     tournament = _tournament(pk, request.user)
     change(tournament=tournament, by=request.user, **_body(request, body_in))
+    # The services change a copy they lock (the cap, check-in closed): read it again.
+    tournament.refresh_from_db()
     code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
     return Response(_tournament_out(tournament), status=code)
 
