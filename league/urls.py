@@ -91,6 +91,11 @@ urlpatterns = [
     path("tournaments/<id:pk>/", page.tournament_detail, name="tournament-detail"),
     path("tournaments/<id:pk>/pair/", actions_rounds.tournament_pair, name="tournament-pair"),
     path(
+        "tournaments/<id:pk>/finish/",
+        actions_rounds.tournament_finish,
+        name="tournament-finish",
+    ),
+    path(
         "tournaments/<id:pk>/rounds/<id:number>/repair/",
         actions_rounds.tournament_repair,
         name="tournament-repair",

@@ -132,7 +132,14 @@ def _round_clock(tournament, request, number: int, action: str) -> str:
     return f"Round {number}'s clock is running again."
 
 
+def _finish(tournament, request) -> str:
+    tournament = tournaments.tournament_finish(tournament=tournament, by=request.user)
+    champion = selectors.tournament_champion(tournament)
+    return "The tournament is over" + (f": {champion} won." if champion else ".")
+
+
 tournament_pair = simple_post(_pair, anchor="#rounds")
+tournament_finish = simple_post(_finish, anchor="#champion")
 tournament_repair = simple_post(_repair, anchor="#rounds")
 tournament_draft_edit = simple_post(_draft_edit, anchor="#draft")
 tournament_draft_publish = simple_post(_draft_publish, anchor="#rounds")

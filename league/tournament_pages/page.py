@@ -102,6 +102,9 @@ def tournament_page(
                 for name in tournament.tiebreaks
             ],
             "repairable": repairable and tournament.status != Tournament.Status.FINISHED,
+            "finishable": viewer.organiser
+            and tournament.status == Tournament.Status.RUNNING
+            and tournaments.why_not_finishable(tournament) is None,
             "champion": selectors.tournament_champion(tournament),
             "started": bool(live),
             "in_count": sum(1 for e in entries if selectors.in_field(e) and not e.dropped),

@@ -33,6 +33,9 @@ pytestmark = pytest.mark.browser
 def sign_in(page, username: str) -> None:
     from playwright.sync_api import expect
 
+    # The page a click led to may still be loading: its script folds the links away on a
+    # phone (and shows the Menu button) once the document is parsed.
+    page.wait_for_load_state("load")
     if page.locator(".nav-user").count():
         if page.locator(".nav-toggle").is_visible():  # a phone: the links are folded away
             page.click(".nav-toggle")

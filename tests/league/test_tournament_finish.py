@@ -5,26 +5,22 @@ event or a player who is not an organiser is refused, and nothing changes."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from league.models import Tournament, TournamentEvent
-from tests.league.test_tournament_walk_ins import create, kinds, org, pair, users  # noqa: F401
+from tests.league import tournament_steps
+from tests.league.tournament_steps import kinds, override, pair, ranked
 
 pytestmark = pytest.mark.django_db
+NAMES = ("ann", "ben", "cat")
+create = partial(tournament_steps.create, players=list(NAMES))
 
 
 def settle(client, tid, round_) -> None:
     for table in round_["tables"]:
-        a, b = table["seats"]
-        body = {
-            "results": [
-                {"player": a, "score": 5, "rank": 1},
-                {"player": b, "score": 2, "rank": 2},
-            ]
-        }
-        response = client.post(
-            f"/api/tournaments/{tid}/tables/{table['id']}/override/", body, format="json"
-        )
+        response = override(client, tid, table["id"], ranked(*table["seats"]))
         assert response.status_code in (200, 201), response.json()
 
 
@@ -32,7 +28,7 @@ def finish(client, tid):
     return client.post(f"/api/tournaments/{tid}/finish/")
 
 
-def test_drops_leave_one_player_and_the_organiser_ends_the_event(org):  # noqa: F811
+def test_drops_leave_one_player_and_the_organiser_ends_the_event(org):
     tid = create(org, rounds=3)
     settle(org, tid, pair(org, tid))
     for name in ("ann", "ben"):
@@ -47,7 +43,7 @@ def test_drops_leave_one_player_and_the_organiser_ends_the_event(org):  # noqa: 
     assert ended.data == {"rounds": 1, "champion": "cat", "early": True}
 
 
-def test_the_venue_closes_after_round_one_of_three(org, client, users):  # noqa: F811
+def test_the_venue_closes_after_round_one_of_three(org, client, users):
     tid = create(org, players=["ann", "ben", "cat", "org"], rounds=3)
     settle(org, tid, pair(org, tid))
     standings = org.get(f"/api/tournaments/{tid}/standings/").json()
@@ -60,7 +56,7 @@ def test_the_venue_closes_after_round_one_of_three(org, client, users):  # noqa:
     assert f"org ended the tournament after round 1: {standings[0]['player']} won" in page
 
 
-def test_fewer_rounds_down_to_those_played_ends_the_event(org):  # noqa: F811
+def test_fewer_rounds_down_to_those_played_ends_the_event(org):
     tid = create(org, players=["ann", "ben", "cat", "org"], rounds=3)
     settle(org, tid, pair(org, tid))
     response = org.patch(f"/api/tournaments/{tid}/", {"rounds": 1}, format="json")
@@ -69,7 +65,7 @@ def test_fewer_rounds_down_to_those_played_ends_the_event(org):  # noqa: F811
     assert kinds(tid)[-2:] == ["TournamentEdited", "TournamentFinished"]
 
 
-def test_what_cannot_be_ended_is_refused_and_nothing_changes(org, api_for, users):  # noqa: F811
+def test_what_cannot_be_ended_is_refused_and_nothing_changes(org, api_for, users):
     tid = create(org, players=["ann", "ben", "cat", "org"], rounds=3)
     assert finish(org, tid).status_code == 422  # nothing played yet
     round_1 = pair(org, tid)

@@ -62,6 +62,7 @@ from league.services.tournaments.rounds import (
     round_repair,
     tournament_finish,
     tournaments_end_if_over,
+    why_not_finishable,
     why_not_repairable,
 )
 from league.services.tournaments.tables import (
@@ -111,5 +112,6 @@ __all__ = [
     "tournament_edit",
     "tournament_finish",
     "tournaments_end_if_over",
+    "why_not_finishable",
     "why_not_repairable",
 ]

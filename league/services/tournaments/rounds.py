@@ -204,20 +204,31 @@ def tournament_finish(*, tournament: Tournament, by) -> Tournament:
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _require_organiser(tournament, by)
     _refuse_while_drafted(tournament)
+    reason = why_not_finishable(tournament)
+    if reason:
+        raise RuleViolation(reason)
+    _finish(tournament, by, list(live_rounds(tournament)), early=True)
+    return tournament
+
+
+def why_not_finishable(tournament: Tournament) -> str | None:
+    """Why an organiser may not end ``tournament`` now (:func:`tournament_finish`), or None:
+    the page offers the button only when this is None."""
     if tournament.status == Tournament.Status.FINISHED:
-        raise RuleViolation("the tournament is over already")
+        return "the tournament is over already"
     done = list(live_rounds(tournament))
     if not done:
-        raise RuleViolation("no round has been played yet: there are no standings to end on")
+        return "no round has been played yet: there are no standings to end on"
     if any(_knockout(tournament, r.stage) for r in done) or formats.is_double(tournament):
-        raise RuleViolation("a bracket is being played: it ends when it has its champion")
+        return "a bracket is being played: it ends when it has its champion"
+    if RoundDraft.objects.filter(tournament=tournament).exists():
+        return "a round is drafted: publish it or discard it first"
     if not _complete(done[-1]):
-        raise RuleViolation(
+        return (
             f"round {done[-1].number} is still being played: finish, forfeit or adjudicate its"
             " tables first"
         )
-    _finish(tournament, by, done, early=True)
-    return tournament
+    return None
 
 
 def _finish(tournament: Tournament, by, done: list[Round], *, early: bool = False) -> None:
