@@ -107,3 +107,29 @@ def test_both_pages_say_how_season_points_differ_from_the_events(org, client, us
     assert "count in the Spring standings of Harbour club on the season's scale" in event
     page = client.get(f"/leagues/harbour/?season={season.pk}").content.decode()
     assert "Tournament games count here on the season's scale" in page
+
+
+def test_drops_that_break_every_pair_of_a_round_robin_round_at_two_pair_those_left(org):
+    """Six at tables of 2: after round 1 one player of each of round 2's three pairs drops
+    out. The circle would give the three left a bye each and no game; they are paired afresh
+    instead, two at a table of 2 and one bye (never a table of 3 at an event of 2)."""
+    from random import Random
+
+    from league import pairing
+    from league.models import Tournament
+
+    tid = create(org, table_size=2, players=list(NAMES[:6]), rounds=5)
+    first = pair(org, tid).json()
+    finish(org, tid, first)
+    tournament = Tournament.objects.get(pk=tid)
+    order = [e.name for e in tournament.entries.all()]
+    schedule = pairing.round_robin(order, 2, 5, rng=Random(f"{tid}:schedule"))
+    round_2 = [list(t) for t in schedule[1].tables]
+    assert len(round_2) == 3
+    for table in round_2:
+        drop(org, tid, table[1])
+    second = pair(org, tid).json()
+    assert [len(t["seats"]) for t in second["tables"]] == [2]
+    left = {table[0] for table in round_2}
+    assert set(second["tables"][0]["seats"]) | set(second["byes"]) == left
+    assert len(second["byes"]) == 1

@@ -54,7 +54,7 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
         )
     if tournament.format == Tournament.Format.SWISS:
         points = {row["player"]: row["points"] for row in tournament_standings(tournament)}
-        byes_had = Counter(e.name for r in done for e in r.byes.select_related("user"))
+        byes_had = _byes_had(done)
         return _with_games(
             tournament,
             pairing.swiss_round(
@@ -68,20 +68,30 @@ def _next_pairing(tournament: Tournament, number: int, done: list[Round]):
                 avoid=avoid,
             ),
             seats_had,
+            past,
+            byes_had,
         )
     if tournament.format == Tournament.Format.ROUND_ROBIN:
         planned = _round_robin_next(tournament, number, done, players, past, seats_had)
-        return None if planned is None else _with_games(tournament, planned, seats_had)
+        if planned is None:
+            return None
+        return _with_games(tournament, planned, seats_had, past, _byes_had(done))
     raise AssertionError(f"unknown format {tournament.format!r}")
 
 
 def _with_games(
-    tournament: Tournament, planned: pairing.Pairing, seats_had: dict
+    tournament: Tournament,
+    planned: pairing.Pairing,
+    seats_had: dict,
+    past: list[list[str]],
+    byes_had: Counter,
 ) -> pairing.Pairing:
-    """A round that would seat nobody (drops left fewer players than a table of the event's
-    smallest size) seats those left at one table where the game takes that many (every game
-    here takes 2), as a short table on the full table's scale. One player left is no round:
-    refused, changing nothing."""
+    """A round that would seat nobody is played all the same. At tables of 2, where drops
+    have broken every pair of the circle's round, those left are paired afresh (fewest
+    repeats; an odd one out has the bye). At tables of 3-4 (drops left fewer players than
+    the event's smallest table) those left sit at one table where the game takes that many
+    (every game here takes 2), a short table on the full table's scale. One player left is
+    no round: refused, changing nothing."""
     if planned.tables:
         return planned
     left = planned.byes
@@ -97,7 +107,13 @@ def _with_games(
             f"only {len(left)} players are still playing, and {game.name} needs at least"
             f" {game.min_players}: enter or re-enter players to play on"
         )
+    if tournament.table_size == 2:
+        return pairing.round_robin_round(left, 2, past, byes_had=byes_had, first_seats=seats_had)
     return pairing.Pairing(tables=[pairing.seat_order(left, seats_had)], byes=[])
+
+
+def _byes_had(done: list[Round]) -> Counter:
+    return Counter(e.name for r in done for e in r.byes.select_related("user"))
 
 
 def _round_robin_next(
@@ -132,12 +148,11 @@ def _round_robin_next(
     if changed and tournament.table_size > 2:
         drawn = list(everyone)
         random.Random(f"{tournament.pk}:schedule").shuffle(drawn)  # the schedule's draw
-        byes_had = Counter(e.name for r in done for e in r.byes.select_related("user"))
         return pairing.round_robin_round(
             [p for p in drawn if p in playing],
             tournament.table_size,
             past,
-            byes_had=byes_had,
+            byes_had=_byes_had(done),
             first_seats=seats_had,
         )
     planned = schedule[number - 1]
