@@ -19,11 +19,21 @@ rerun reproduces the figures. Per format it prints:
   inversions (a player with a lower score taking a larger share at the same table), and
   Buchholz against short tables (among pairs tied on points where one sat at short tables
   more often, how often that one has the lower Buchholz);
-- the wall time per event.
+- the wall time per event, and after the table the slowest event of each format with its
+  field.
 
 The formats and their settings are the table FORMATS below; a format of
 ``Tournament.Format`` missing from it runs at tables of 2 and 4 with its defaults, and the run
 says so.
+
+Every event stands alone: event k of a format draws from its own generator, seeded by the
+seed, the format's name and k, and its tournament is given the number (primary key, which
+seeds the product's own draws: pairing ties, pools, schedules) it has in a run of every format
+in turn, format i's event k being i * events + k + 1; ``--only`` keeps those numbers. So an
+event's figures do not depend on the events played before it.
+
+As served with a broker: what a result enqueues (ratings, notices' mail and push) waits on
+an in-memory broker nothing consumes, so the times are the services', not the workers'.
 
     .venv/bin/python bench/bench_tournaments.py [--events 200] [--seed 38] [--only NAME]
 """
@@ -108,21 +118,48 @@ class Figures:
     tied_pairs: int = 0
     short_lower: Counter = field(default_factory=Counter)  # version -> count
     seconds: float = 0.0
+    slowest: tuple[float, int, int] = (0.0, 0, 0)  # seconds, event, field size
+
+    def add(self, other: Figures) -> None:
+        """Count ``other``'s events in too (events added in the same order give the same
+        figures, to the last bit of the floats)."""
+        self.events += other.events
+        self.champions += other.champions
+        self.refused.update(other.refused)
+        self.rounds += other.rounds
+        self.repeats += other.repeats
+        self.mixing += other.mixing
+        self.mixing_floor += other.mixing_floor
+        self.most_byes = max(self.most_byes, other.most_byes)
+        self.byes += other.byes
+        self.early_second_byes += other.early_second_byes
+        self.inversions.update(other.inversions)
+        self.tied_pairs += other.tied_pairs
+        self.short_lower.update(other.short_lower)
+        self.seconds += other.seconds
+        self.slowest = max(self.slowest, other.slowest)
+
+
+def unlisted_formats() -> list[str]:
+    """Formats of ``Tournament.Format`` that FORMATS does not name."""
+    listed = {row[0] for row in FORMATS.values()}
+    return [value for value in Tournament.Format.values if value not in listed]
 
 
 def all_formats() -> dict[str, tuple[str, int, tuple[int, int], int, dict]]:
     """FORMATS, and any format of the model it lacks, at tables of 2 and 4 with defaults."""
     formats = dict(FORMATS)
-    listed = {row[0] for row in FORMATS.values()}
-    for value in Tournament.Format.values:
-        if value not in listed:
-            print(f"{value}: not in FORMATS, run with its defaults at tables of 2 and 4")
-            formats[f"{value}, tables of 2"] = (value, 2, (8, 16), 3, {})
-            formats[f"{value}, tables of 3-4"] = (value, 4, (9, 20), 3, {})
+    for value in unlisted_formats():
+        formats[f"{value}, tables of 2"] = (value, 2, (8, 16), 3, {})
+        formats[f"{value}, tables of 3-4"] = (value, 4, (9, 20), 3, {})
     return formats
 
 
-def play_event(name, row, number, rng, org, figures: Figures) -> None:
+def play_event(name, row, number, seed, pk, org) -> Figures:
+    """Event ``number`` of the format ``name``, as tournament ``pk``: its figures."""
+    began = time.perf_counter()
+    rng = random.Random(f"{seed}:{name}:{number}")
+    figures = Figures(events=1)
     format_, table_size, (fewest, most), rounds, more = row
     field_size = rng.randint(fewest, most)
     members = rng.sample([f"member{i}" for i in range(POOL)], field_size + 4)
@@ -139,8 +176,9 @@ def play_event(name, row, number, rng, org, figures: Figures) -> None:
     )
     if format_ == "round-robin":
         spec = TournamentSpec(**{**spec.__dict__, "rounds": _round_robin_rounds(spec)})
+    _number_next_tournament(pk)
     tournament = tournaments.tournament_create(spec=spec, created_by=org)
-    figures.events += 1
+    assert tournament.pk == pk, (tournament.pk, pk)
     listed: set[str] = set()  # everyone who played or sat out a round
     byes_had: Counter = Counter()
     played: list[list[str]] = []  # the tables of the rounds paired so far, in order
@@ -184,6 +222,26 @@ def play_event(name, row, number, rng, org, figures: Figures) -> None:
     figures.byes += [byes_had[p] for p in listed]
     figures.most_byes = max([figures.most_byes, *byes_had.values()])
     _tiebreak_figures(figures, tournament, table_size)
+    figures.seconds = time.perf_counter() - began
+    figures.slowest = (figures.seconds, number, field_size)
+    return figures
+
+
+def _number_next_tournament(pk: int) -> None:
+    """Make ``pk`` the number the next tournament created is given."""
+    table = Tournament._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT setval(pg_get_serial_sequence(%s, 'id'), %s, false)", [table, pk]
+            )
+        elif connection.vendor == "sqlite":  # AUTOINCREMENT: the next is one past the highest
+            cursor.execute("DELETE FROM sqlite_sequence WHERE name = %s", [table])
+            cursor.execute(
+                "INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, pk - 1]
+            )
+        else:
+            raise NotImplementedError(f"numbering tournaments on {connection.vendor}")
 
 
 def _seatings(tables) -> list[list[str]]:
@@ -314,10 +372,11 @@ def report(name: str, f: Figures) -> None:
         f" {mixing:>7} {f.most_byes:>4} {mean_byes:>5.2f} {f.early_second_byes:>5}"
         f" {f.inversions[1]:>5}/{f.inversions[2]:<5}"
         f" {f.short_lower[1] / tied:>6.1%}/{f.short_lower[2] / tied:<6.1%} {f.tied_pairs:>6}"
-        f" {f.seconds / max(f.events, 1):>6.2f}"
+        f" {f.seconds / max(f.events, 1):>6.2f}",
+        flush=True,
     )
     for why, count in f.refused.most_common(3):
-        print(f"    refused {count}x: {why}")
+        print(f"    refused {count}x: {why}", flush=True)
 
 
 def main() -> None:
@@ -337,11 +396,12 @@ def main() -> None:
         _common.header(
             "Tournaments simulated through the services", f"{connection.vendor} {version}"
         )
+        for value in unlisted_formats():
+            print(f"{value}: not in FORMATS, run with its defaults at tables of 2 and 4")
         users = get_user_model()
         org = users.objects.create_user("organiser")
         for i in range(POOL):
             users.objects.create_user(f"member{i}")
-        formats = all_formats()
         print(
             f"{args.events} events a format, seed {args.seed}, {GAME} in table mode;"
             " byes: most, mean, second before all; share inversions v1/v2; short-table player"
@@ -353,16 +413,18 @@ def main() -> None:
             f" {'s/event':>6}"
         )
         started = time.perf_counter()
-        for name, row in formats.items():
+        slowest = []
+        for i, (name, row) in enumerate(all_formats().items()):
             if args.only and args.only not in name:
                 continue
-            rng = random.Random(f"{args.seed}:{name}")
             figures = Figures()
-            began = time.perf_counter()
             for number in range(args.events):
-                play_event(name, row, number, rng, org, figures)
-            figures.seconds = time.perf_counter() - began
+                pk = i * args.events + number + 1
+                figures.add(play_event(name, row, number, args.seed, pk, org))
             report(name, figures)
+            slowest.append((name, figures.slowest))
+        for name, (seconds, number, size) in slowest:
+            print(f"slowest event of {name}: {seconds:.2f} s (event {number}, {size} players)")
         print(f"wall time {time.perf_counter() - started:.0f} s")
     finally:
         database.drop()
