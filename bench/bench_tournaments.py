@@ -19,23 +19,35 @@ rerun reproduces the figures. Per format it prints:
   inversions (a player with a lower score taking a larger share at the same table), and
   Buchholz against short tables (among pairs tied on points where one sat at short tables
   more often, how often that one has the lower Buchholz);
-- the wall time per event, and after the table the slowest event of each format with its
-  field.
+- the time an event took, on average (the wall clock of the process that played it), and
+  after the table the slowest event of each format with its field.
 
 The formats and their settings are the table FORMATS below; a format of
 ``Tournament.Format`` missing from it runs at tables of 2 and 4 with its defaults, and the run
 says so.
 
-Every event stands alone: event k of a format draws from its own generator, seeded by the
-seed, the format's name and k, and its tournament is given the number (primary key, which
-seeds the product's own draws: pairing ties, pools, schedules) it has in a run of every format
-in turn, format i's event k being i * events + k + 1; ``--only`` keeps those numbers. So an
-event's figures do not depend on the events played before it.
+How it runs. Every event stands alone: event k of a format draws from its own generator,
+seeded by the seed, the format's name and k, and its tournament is given the number (primary
+key, which seeds the product's own draws: pairing ties, pools, schedules) it has in a run of
+every format in turn, format i's event k being i * events + k + 1; ``--only`` keeps those
+numbers. So the events are shared out among ``--jobs N`` processes (1 by default), started
+afresh (spawned): each makes its own throwaway database (``bench_tournaments_<process>_<NAME>``)
+and its own members, takes the next event from a queue and hands back that event's figures;
+the command's own process plays none, and adds each format's figures up in event order,
+whatever process played them. The same ``--seed`` gives the same figures for any N (all but
+the times). Events of one process share its database, as all events shared one before: nothing
+an event does reaches another's pairings (no ratings are computed, see below; the members
+belong to no club).
 
-As served with a broker: what a result enqueues (ratings, notices' mail and push) waits on
-an in-memory broker nothing consumes, so the times are the services', not the workers'.
+What is not measured, as served with a broker: what a result enqueues (ratings, notices'
+mail and push) waits on an in-memory broker nothing consumes, so the times are the services',
+not the workers'; and the live streams publish to no Redis (``HADAL_STREAM_REDIS_URL``
+empty: no stream listens, and the processes' databases number their games alike), so a
+game's events are built only for a stream of the same process, of which there is none. The
+services' own side work in the request (inbox notices, the webhook outbox) runs as served.
 
     .venv/bin/python bench/bench_tournaments.py [--events 200] [--seed 38] [--only NAME]
+        [--jobs 2]
 """
 
 from __future__ import annotations
@@ -43,9 +55,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import logging
+import multiprocessing
 import os
+import queue
 import random
+import sys
 import time
+import traceback
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field
@@ -53,6 +69,7 @@ from dataclasses import dataclass, field
 import _common
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ["HADAL_STREAM_REDIS_URL"] = ""  # no stream listens: see the docstring
 warnings.filterwarnings("ignore", message="No directory at")
 import django  # noqa: E402
 
@@ -71,7 +88,7 @@ from league.standings import GameResult, standings  # noqa: E402
 from league.tournament_spec import TournamentSpec  # noqa: E402
 
 GAME = "deep-sea-adventure"  # 2 to 6 players: every table size here
-POOL = 40  # members created once, drawn from for every event
+POOL = 40  # members created once a database, drawn from for every event
 
 # name: (format, table size, field (fewest, most), rounds, more settings of the spec)
 FORMATS: dict[str, tuple[str, int, tuple[int, int], int, dict]] = {
@@ -379,55 +396,158 @@ def report(name: str, f: Figures) -> None:
         print(f"    refused {count}x: {why}", flush=True)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=200, help="events per format")
-    parser.add_argument("--seed", type=int, default=38)
-    parser.add_argument("--only", help="run only the formats whose name contains this")
-    args = parser.parse_args()
+def worker(slot: int, seed: int, tasks, results, stop) -> None:
+    """One process: a throwaway database of its own and its members, then the events off
+    ``tasks`` until a None or ``stop``; each event's figures, or what failed, to ``results``."""
     # As served with a broker: what a result enqueues (ratings, notices) waits on an
     # in-memory broker nothing consumes, so the figures time the services, not the workers.
     celery_app.conf.task_always_eager = False
     celery_app.conf.broker_url = "memory://"
     logging.disable(logging.INFO)
-    database = _common.ThrowawayDatabase("bench_tournaments")
+    database = None
     try:
+        database = _common.ThrowawayDatabase(f"bench_tournaments_{slot}")
         version = ".".join(map(str, connection.get_database_version()))
-        _common.header(
-            "Tournaments simulated through the services", f"{connection.vendor} {version}"
-        )
-        for value in unlisted_formats():
-            print(f"{value}: not in FORMATS, run with its defaults at tables of 2 and 4")
         users = get_user_model()
         org = users.objects.create_user("organiser")
         for i in range(POOL):
             users.objects.create_user(f"member{i}")
-        print(
-            f"{args.events} events a format, seed {args.seed}, {GAME} in table mode;"
-            " byes: most, mean, second before all; share inversions v1/v2; short-table player"
-            " lower on Buchholz v1/v2"
-        )
-        print(
-            f"{'format':<36} {'champion':>9} {'rep/rnd':>7} {'mixing':>7} {'byes':>4}"
-            f" {'mean':>5} {'2nd':>5} {'share inv':>11} {'buchholz short':>13} {'tied':>6}"
-            f" {'s/event':>6}"
-        )
-        started = time.perf_counter()
-        slowest = []
-        for i, (name, row) in enumerate(all_formats().items()):
-            if args.only and args.only not in name:
-                continue
-            figures = Figures()
-            for number in range(args.events):
-                pk = i * args.events + number + 1
-                figures.add(play_event(name, row, number, args.seed, pk, org))
-            report(name, figures)
-            slowest.append((name, figures.slowest))
-        for name, (seconds, number, size) in slowest:
-            print(f"slowest event of {name}: {seconds:.2f} s (event {number}, {size} players)")
-        print(f"wall time {time.perf_counter() - started:.0f} s")
+        formats = all_formats()
+        results.put(("ready", slot, f"{connection.vendor} {version}"))
+        for pk, name, number in iter(tasks.get, None):
+            if stop.is_set():
+                break
+            results.put(
+                ("event", name, number, play_event(name, formats[name], number, seed, pk, org))
+            )
+    except BaseException:
+        results.put(("failed", slot, traceback.format_exc()))
     finally:
-        database.drop()
+        if database is not None:
+            database.drop()
+        results.put(("done", slot, None))
+
+
+class Tally:
+    """What the processes hand back: the heading once the first is ready, then each format's
+    figures, added up in event order and printed as soon as all its events are in, in the order
+    of the formats."""
+
+    def __init__(self, args, names: list[str], jobs: int):
+        self.args, self.jobs = args, jobs
+        self.started = time.perf_counter()
+        self.played: dict[str, dict[int, Figures]] = {name: {} for name in names}
+        self.total = len(names) * args.events
+        self.waiting = list(names)  # not printed yet
+        self.slowest: list[tuple[str, tuple[float, int, int]]] = []
+        self.headed, self.failed, self.said = False, False, time.monotonic()
+
+    def take(self, kind: str, who, rest: list) -> None:
+        if kind == "ready" and not self.headed:
+            heading(self.args, self.jobs, rest[0])
+            self.headed = True
+        elif kind == "event":
+            self.add(who, *rest)
+        elif kind == "failed":
+            print(f"process {who} failed:\n{rest[0]}", file=sys.stderr)
+            self.failed = True
+
+    def add(self, name: str, number: int, figures: Figures) -> None:
+        self.played[name][number] = figures
+        while self.waiting and len(self.played[self.waiting[0]]) == self.args.events:
+            name = self.waiting.pop(0)
+            together = Figures()
+            for n in range(self.args.events):
+                together.add(self.played[name][n])
+            report(name, together)
+            self.slowest.append((name, together.slowest))
+        if time.monotonic() - self.said > 300:  # a word now and then for a long run's log
+            self.said = time.monotonic()
+            print(
+                f"... {self.count()}/{self.total} events, {self.minutes():.0f} min", file=sys.stderr
+            )
+
+    def count(self) -> int:
+        return sum(len(events) for events in self.played.values())
+
+    def minutes(self) -> float:
+        return (time.perf_counter() - self.started) / 60
+
+    def close(self) -> None:
+        if self.failed or self.waiting:
+            raise SystemExit(f"stopped with {self.count()} of {self.total} events played")
+        for name, (seconds, number, size) in self.slowest:
+            print(f"slowest event of {name}: {seconds:.2f} s (event {number}, {size} players)")
+        plural = "es" if self.jobs > 1 else ""
+        print(f"wall time {self.minutes() * 60:.0f} s, {self.jobs} process{plural}")
+
+
+def heading(args, jobs: int, database: str) -> None:
+    _common.header("Tournaments simulated through the services", database)
+    for value in unlisted_formats():
+        print(f"{value}: not in FORMATS, run with its defaults at tables of 2 and 4")
+    print(
+        f"{args.events} events a format, seed {args.seed}, {GAME} in table mode,"
+        f" {jobs} process{'es' if jobs > 1 else ''}; byes: most, mean, second before all;"
+        " share inversions v1/v2; short-table player lower on Buchholz v1/v2"
+    )
+    print(
+        f"{'format':<36} {'champion':>9} {'rep/rnd':>7} {'mixing':>7} {'byes':>4}"
+        f" {'mean':>5} {'2nd':>5} {'share inv':>11} {'buchholz short':>13} {'tied':>6}"
+        f" {'s/event':>6}",
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=200, help="events per format")
+    parser.add_argument("--seed", type=int, default=38)
+    parser.add_argument("--only", help="run only the formats whose name contains this")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes playing events, each on its own database"
+    )
+    args = parser.parse_args()
+    chosen = [
+        (i, name) for i, name in enumerate(all_formats()) if not args.only or args.only in name
+    ]
+    jobs = max(1, min(args.jobs, len(chosen) * args.events))
+    tally = Tally(args, [name for _, name in chosen], jobs)
+    # Each process is a fresh interpreter (no connection or state carried over) with string
+    # hashing fixed, so that no set's order differs from one process to another (none was seen
+    # to matter: three events of every format gave the same figures under two hash seeds).
+    os.environ["PYTHONHASHSEED"] = "0"
+    context = multiprocessing.get_context("spawn")
+    tasks, results, stop = context.Queue(), context.Queue(), context.Event()
+    for i, name in chosen:  # in order, so that the formats are done, and printed, in turn
+        for number in range(args.events):
+            tasks.put((i * args.events + number + 1, name, number))
+    for _ in range(jobs):
+        tasks.put(None)
+    processes = [
+        context.Process(target=worker, args=(slot, args.seed, tasks, results, stop))
+        for slot in range(jobs)
+    ]
+    for process in processes:
+        process.start()
+    running = jobs
+    try:
+        while running and not tally.failed:
+            try:
+                kind, who, *rest = results.get(timeout=10)
+            except queue.Empty:
+                if not any(p.is_alive() for p in processes):
+                    print("the processes ended without saying so", file=sys.stderr)
+                    tally.failed = True
+                continue
+            running -= kind == "done"
+            tally.take(kind, who, rest)
+    finally:
+        stop.set()  # after a failure, the others stop after their event and drop their database
+        tasks.cancel_join_thread()  # what is left in the queue is dropped with it
+        for process in processes:
+            process.join(timeout=300)
+    tally.close()
 
 
 if __name__ == "__main__":
