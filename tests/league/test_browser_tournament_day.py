@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from league.models import Tournament, TournamentEvent
+from league.models import TournamentEvent
 from league.selectors import tournament_standings
-from league.services import tournaments
-from league.tournament_spec import TournamentSpec
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
 from tests.league.test_browser_tournament import sign_in
 from tests.league.test_browser_tournament_entries import (
@@ -21,20 +19,10 @@ from tests.league.test_browser_tournament_entries import (
     shot,
     tall_enough,
 )
+from tests.league.tournament_steps import harbour_night, settle_round
 
 pytestmark = pytest.mark.browser
 PLAYERS = ("ann", "ben", "cat", "dan")
-
-
-def settle(tournament: Tournament) -> None:
-    """Every table of the latest round: its first seat wins."""
-    round_ = tournament.round_set.filter(void=False).order_by("-number").first()
-    for table in round_.tables.all():
-        names = [s.user.username for s in table.game.seats.order_by("index")]
-        results = [{"player": name, "score": 10 - i, "rank": i + 1} for i, name in enumerate(names)]
-        tournaments.table_override(
-            tournament=tournament, table=table, by=tournament.created_by, results=results
-        )
 
 
 @pytest.mark.parametrize("screen", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -42,19 +30,13 @@ def test_a_co_organiser_runs_the_day_and_ends_it_when_the_venue_closes(page, mak
     from playwright.sync_api import expect
 
     page.set_viewport_size(screen)
-    org = make_user("org")
-    for name in (*PLAYERS, "cora"):
-        make_user(name)
-    spec = TournamentSpec(
-        name="Harbour night",
-        game="deep-sea-adventure",
-        format="swiss",
-        table_size=2,
-        rounds=3,
-        mode="table",
-        players=list(PLAYERS),
-    )
-    tournament = tournaments.tournament_create(spec=spec, created_by=org)
+    tournament, users = harbour_night(make_user, PLAYERS)  # three rounds
+    make_user("cora")
+
+    def settle() -> None:  # every table of the latest round: its first seat wins
+        latest = tournament.round_set.filter(void=False).order_by("-number").first()
+        settle_round(tournament, users["org"], latest)
+
     url = f"/tournaments/{tournament.pk}/"
 
     sign_in(page, "org")
@@ -81,13 +63,13 @@ def test_a_co_organiser_runs_the_day_and_ends_it_when_the_venue_closes(page, mak
     fits_screen(page, screen)
     shot(page, f"day-your-table-{screen['width']}")
 
-    settle(tournament)
+    settle()
     sign_in(page, "cora")
     page.goto(url)
     page.click("#pair-publish")
     expect(page.locator(".messages")).to_contain_text("Round 2 is paired.")
     after_1 = [row["player"] for row in tournament_standings(tournament, after_round=1)]
-    settle(tournament)
+    settle()
 
     # The standings as they stood after round 1.
     page.goto(url)

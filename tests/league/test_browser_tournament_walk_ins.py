@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from league.models import Entry, Tournament
+from league.models import Entry
 from league.services import tournaments
-from league.tournament_spec import TournamentSpec
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
 from tests.league.test_browser_tournament import sign_in
 from tests.league.test_browser_tournament_entries import (
@@ -21,24 +20,9 @@ from tests.league.test_browser_tournament_entries import (
     shot,
     tall_enough,
 )
+from tests.league.tournament_steps import harbour_night
 
 pytestmark = pytest.mark.browser
-
-
-def club_night(make_user) -> Tournament:
-    org = make_user("org")
-    for name in ("ann", "ben", "cat", "walt"):
-        make_user(name)
-    spec = TournamentSpec(
-        name="Harbour night",
-        game="deep-sea-adventure",
-        format="swiss",
-        table_size=2,
-        rounds=2,
-        mode="table",
-        players=["ann", "ben", "cat"],
-    )
-    return tournaments.tournament_create(spec=spec, created_by=org)
 
 
 @pytest.mark.parametrize("screen", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -46,7 +30,8 @@ def test_a_walk_in_plays_as_a_guest_and_claims_the_entry_later(page, make_user, 
     from playwright.sync_api import expect
 
     page.set_viewport_size(screen)
-    tournament = club_night(make_user)
+    tournament, _ = harbour_night(make_user, ["ann", "ben", "cat"])
+    make_user("walt")
     url = f"/tournaments/{tournament.pk}/"
     sign_in(page, "org")
     page.goto(url)
