@@ -2,7 +2,8 @@
 league's plays as either. No database here: league.services.plays imports and exports.
 
 CSV: one row per player per play, the columns ``play`` (an id grouping the rows of one play),
-``date`` (ISO), ``game`` (a Hadal slug), ``player`` (a member's username or a guest's name),
+``date`` (ISO), ``game`` (the name the site shows, or its slug: case, spaces and punctuation
+aside), ``player`` (a member's username or a guest's name),
 ``guest`` (yes/no), ``score`` (may be empty) and ``rank``; other columns are ignored.
 
 BG Stats: the app's JSON export, tables that refer to each other by id: ``games`` (``id``,
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import difflib
 import io
 import json
 import math
@@ -281,10 +283,25 @@ def _rank_from_winners_and_scores(seats: list[Seat], winners: list[bool], highes
 
 
 def _slug(value: str, games: dict[str, GameType]) -> str:
-    slug = value.strip()
-    if slug not in games:
-        raise InvalidInput(f"game: unknown game {slug!r} (known: {', '.join(games)})")
-    return slug
+    """A game as the file names it: its slug or the name the site shows (case, spaces and
+    punctuation aside). An unknown one names, in the site's words, the games it could be."""
+    slug = _game_by_name(value, games)
+    if slug is not None:
+        return slug
+    given = value.strip()
+    names = {_plain(kind.name): kind.name for kind in games.values()}
+    names.update({_plain(_short(kind.name)): kind.name for kind in games.values()})
+    close = difflib.get_close_matches(_plain(given), list(names), n=3, cutoff=0.75)
+    if close:
+        could = " or ".join(dict.fromkeys(names[c] for c in close))
+        raise InvalidInput(f"game: unknown game {given!r} (did you mean {could}?)")
+    every = ", ".join(sorted(kind.name for kind in games.values()))
+    raise InvalidInput(f"game: unknown game {given!r} (the games are {every})")
+
+
+def _short(name: str) -> str:
+    """A game's name without what is in brackets: "Oceans (with The Deep promo pack 2)"."""
+    return re.sub(r"\(.*?\)", "", name)
 
 
 def _plain(name: str) -> str:
@@ -296,8 +313,7 @@ def _game_by_name(title: str, games: dict[str, GameType]) -> str | None:
     brackets ("Oceans" is Oceans (with The Deep promo pack 2)), case and punctuation aside."""
     wanted = _plain(title)
     for kind in games.values():
-        short = re.sub(r"\(.*?\)", "", kind.name)
-        if wanted and wanted in (_plain(kind.slug), _plain(kind.name), _plain(short)):
+        if wanted and wanted in (_plain(kind.slug), _plain(kind.name), _plain(_short(kind.name))):
             return kind.slug
     return None
 
