@@ -110,7 +110,10 @@ def plays_import(
     report = ImportReport(dry_run=dry_run)
     if format == "csv":
         parsed = files.read_csv(text, kinds)
-        _refuse_unknown_members(parsed)
+        if parsed.by_name:  # a play log's names, as BG Stats gives them
+            _map_to_members(parsed, league, report)
+        else:
+            _refuse_unknown_members(parsed)
     else:
         parsed = files.read_bgstats(text, kinds)
         _map_to_members(parsed, league, report)
@@ -197,7 +200,7 @@ def _refuse_unknown_members(parsed: files.Parsed) -> None:
 
 
 def _map_to_members(parsed: files.Parsed, league: League, report: ImportReport) -> None:
-    """BG Stats names people as it likes: a name that is a league member's (or invited
+    """BG Stats (and a CSV without a guest column) names people as it likes: a name that is a league member's (or invited
     person's) username or full name (case aside) is that member; anyone else is a guest."""
     members: dict[str, str] = {}
     # Those asked to join are members here too: their plays wait for their confirmation.

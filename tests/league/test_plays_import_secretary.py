@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.errors import InvalidInput
 from games.models import Game
 from league.services import leagues
 from league.services.plays import plays_import
@@ -63,3 +64,82 @@ def test_a_game_like_none_of_the_sites_lists_them_all_by_name(club, alice):
         " Vents, Oceans (with The Deep promo pack 2), Ventlife)"
     )
     assert "deep-sea-adventure" not in message
+
+
+# -- the columns of BoardGameGeek's and BG Stats' play logs ---------------------------------------
+
+# BoardGameGeek's plays, a row per player: the play's id and date, the game (item) name, each
+# player's BGG username and name, score, win, start position, and the play's quantity and
+# whether it was incomplete.
+BGG = (
+    "playid,date,objectname,quantity,incomplete,nowinstats,username,name,startposition,"
+    "color,score,new,rating,win\n"
+    "9001,2024-04-02,Abyss,1,0,0,al_bgg,alice,2,,61,0,0,1\n"
+    "9001,2024-04-02,Abyss,1,0,0,,bob,1,,55,0,0,0\n"
+    "9001,2024-04-02,Abyss,1,0,0,,Zoe,3,,40,1,0,0\n"
+    "9002,2024-04-03,Deep Sea Adventure,1,0,0,,bob,1,,20,0,0,1\n"
+    "9002,2024-04-03,Deep Sea Adventure,1,0,0,al_bgg,alice,2,,11,0,0,0\n"
+)
+
+
+def test_a_bgg_play_log_imports_players_by_name_and_ranks_from_wins_and_scores(club, alice):
+    report = imported(club, alice, BGG)
+    assert report.imported and not report.refused, report.lines()
+    assert report.members == {"alice": "alice", "bob": "bob"} and report.guests == ["Zoe"]
+    abyss = Game.objects.get(slug="abyss")
+    # Seated by start position; the winner first, then by score.
+    assert abyss.result == [
+        {"player": "bob", "score": 55, "rank": 2},
+        {"player": "alice", "score": 61, "rank": 1},
+        {"player": "Zoe", "score": 40, "rank": 3},
+    ]
+    assert abyss.seats.get(index=2).guest == "Zoe"
+    assert Game.objects.get(slug="deep-sea-adventure").result[0] == {
+        "player": "bob",
+        "score": 20,
+        "rank": 1,
+    }
+
+
+def test_a_bgstats_style_csv_without_play_ids_groups_a_plays_rows(club, alice):
+    # BG Stats' own field names (playDate, winner, seatOrder); no play id: the rows of one
+    # play are those next to each other with the same date and game.
+    text = (
+        "playDate,game,player,score,winner,seatOrder\n"
+        "2024-05-01 19:30:00,Oceans,Alice,41,true,1\n"
+        "2024-05-01 19:30:00,Oceans,bob,37,false,2\n"
+        "2024-05-02 20:00:00,Oceans,bob,50,true,1\n"
+        "2024-05-02 20:00:00,Oceans,Alice,20,false,2\n"
+    )
+    report = imported(club, alice, text)
+    assert report.imported and len(report.plays) == 2, report.lines()
+    results = [g.result for g in Game.objects.order_by("finished_at")]
+    assert [[line["player"] for line in r] for r in results] == [["alice", "bob"], ["bob", "alice"]]
+    assert [[line["rank"] for line in r] for r in results] == [[1, 2], [1, 2]]
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (("9001,2024-04-02,Abyss,1,0", "9001,2024-04-02,Abyss,1,1"), "row 2: incomplete:"),
+        (("9001,2024-04-02,Abyss,1,0", "9001,2024-04-02,Abyss,2,0"), "row 2: quantity:"),
+    ],
+    ids=["incomplete", "quantity 2"],
+)
+def test_what_a_bgg_log_says_that_a_result_cannot_is_refused(club, alice, edit, message):
+    report = imported(club, alice, BGG.replace(*edit, 1))
+    assert not report.imported and str(report.refused[0]).startswith(message)
+    assert not Game.objects.exists()
+
+
+def test_bgg_xml_is_refused_saying_what_to_do(club, alice):
+    xml = '<?xml version="1.0"?><plays username="x"><play id="1" date="2024-01-01"/></plays>'
+    with pytest.raises(InvalidInput) as refused:
+        imported(club, alice, xml)
+    assert str(refused.value).startswith("this is XML, not CSV")
+
+
+def test_a_csv_without_a_result_column_is_refused_whole(club, alice):
+    with pytest.raises(InvalidInput) as refused:
+        imported(club, alice, "play,date,game,player\n1,2024-01-01,Abyss,alice\n")
+    assert str(refused.value).startswith("the CSV lacks the column rank")
