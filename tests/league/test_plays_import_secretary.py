@@ -4,7 +4,10 @@ unless asked for (docs/records.md, "Import and export")."""
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 
 from core.errors import InvalidInput
 from games.models import Game
@@ -143,3 +146,106 @@ def test_a_csv_without_a_result_column_is_refused_whole(club, alice):
     with pytest.raises(InvalidInput) as refused:
         imported(club, alice, "play,date,game,player\n1,2024-01-01,Abyss,alice\n")
     assert str(refused.value).startswith("the CSV lacks the column rank")
+
+
+# -- plays already in the league ------------------------------------------------------------------
+
+CSV = HEADER + (
+    "p1,2024-03-01,abyss,alice,no,80,1\n"
+    "p1,2024-03-01,abyss,bob,no,75,2\n"
+    "p1,2024-03-01,abyss,Zoe,yes,,3\n"
+    "p2,2024-03-02,oceans,bob,no,30,1\n"
+    "p2,2024-03-02,oceans,alice,no,20,2\n"
+)
+
+
+def test_importing_the_same_plays_again_skips_them_as_duplicates(club, alice):
+    imported(club, alice, CSV)
+    again = imported(club, alice, CSV)
+    assert again.imported and not again.plays and Game.objects.count() == 2
+    assert [p.where for p in again.duplicates] == ["play p1 (rows 2-4)", "play p2 (rows 5-6)"]
+    assert again.lines()[:2] == [
+        "created 0 plays",
+        "skipped 2 plays already in the league (the same date, game and players):",
+    ]
+    assert "play p1 (rows 2-4): Abyss on 1 Mar 2024 with alice, bob, Zoe" in again.lines()
+
+
+def test_a_duplicate_is_the_same_date_game_and_players_whatever_the_order_or_scores(club, alice):
+    imported(club, alice, CSV)
+    text = HEADER + (
+        # the same players in another order, other scores, another time that day: a duplicate
+        "n1,2024-03-01T20:15:00+00:00,Abyss,zoe,yes,,1\n"
+        "n1,2024-03-01T20:15:00+00:00,Abyss,bob,no,,2\n"
+        "n1,2024-03-01T20:15:00+00:00,Abyss,alice,no,,3\n"
+        # another day, another game, or other players: new plays
+        "n2,2024-03-03,abyss,alice,no,80,1\n"
+        "n2,2024-03-03,abyss,bob,no,75,2\n"
+        "n3,2024-03-01,deep-sea-adventure,alice,no,8,1\n"
+        "n3,2024-03-01,deep-sea-adventure,bob,no,7,2\n"
+        "n4,2024-03-01,abyss,alice,no,80,1\n"
+        "n4,2024-03-01,abyss,bob,no,75,2\n"
+    )
+    report = imported(club, alice, text)
+    assert [p.key for p in report.duplicates] == ["n1"]
+    assert sorted(p.key for p in report.plays) == ["n2", "n3", "n4"]
+    assert Game.objects.count() == 5
+
+
+def test_a_play_recorded_twice_that_day_is_matched_once_each(club, alice):
+    # Two plays of the same game by the same players that evening, both in the league: a file
+    # with three such plays has two duplicates and one new play.
+    two = CSV + CSV[len(HEADER) :].replace("p1,", "p9,").replace("p2,", "p8,")
+    imported(club, alice, two)
+    assert Game.objects.count() == 4
+    three = two + CSV[len(HEADER) :].replace("p1,", "p7,").replace("p2,", "p6,")
+    report = imported(club, alice, three, dry_run=True)
+    assert len(report.duplicates) == 4 and len(report.plays) == 2
+
+
+def test_a_dry_run_reports_the_duplicates(club, alice):
+    imported(club, alice, CSV)
+    report = imported(club, alice, CSV, dry_run=True)
+    assert len(report.duplicates) == 2 and not report.plays
+    assert report.lines()[1] == (
+        "would skip 2 plays already in the league (the same date, game and players):"
+    )
+
+
+def test_duplicates_are_imported_anyway_when_asked(club, alice):
+    imported(club, alice, CSV)
+    report = imported(club, alice, CSV, import_duplicates=True)
+    assert report.imported and len(report.plays) == 2 and Game.objects.count() == 4
+    assert report.lines()[1] == (
+        "imported anyway 2 plays already in the league (the same date, game and players):"
+    )
+
+
+def test_a_play_waiting_for_confirmation_counts_as_in_the_league(club, alice, make_user):
+    make_user("carol")  # not in the league: her plays wait for her
+    text = HEADER + "w1,2024-03-05,abyss,alice,no,9,1\nw1,2024-03-05,abyss,carol,no,5,2\n"
+    first = imported(club, alice, text)
+    assert first.waiting == {"carol": 1}
+    again = imported(club, alice, text, dry_run=True)
+    assert [p.key for p in again.duplicates] == ["w1"]
+
+
+def test_the_command_skips_duplicates_unless_asked(club, alice, tmp_path):
+    path = tmp_path / "plays.csv"
+    path.write_text(CSV)
+    out = StringIO()
+    call_command("import_plays", str(path), "--league", club.slug, stdout=out, stderr=StringIO())
+    out = StringIO()
+    call_command("import_plays", str(path), "--league", club.slug, stdout=out, stderr=StringIO())
+    assert "skipped 2 plays already in the league" in out.getvalue()
+    assert Game.objects.count() == 2
+    call_command(
+        "import_plays",
+        str(path),
+        "--league",
+        club.slug,
+        "--import-duplicates",
+        stdout=StringIO(),
+        stderr=StringIO(),
+    )
+    assert Game.objects.count() == 4

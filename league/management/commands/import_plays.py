@@ -31,10 +31,27 @@ class Command(BaseCommand):
             "--skip-refused", action="store_true", help="import the plays that pass, skip the rest"
         )
         parser.add_argument(
+            "--import-duplicates",
+            action="store_true",
+            help="import plays already in the league (the same date, game and players) too;"
+            " by default they are reported and skipped",
+        )
+        parser.add_argument(
             "--by", help="the organiser recording the plays (default: the league's first)"
         )
 
-    def handle(self, *args, file, league, format=None, dry_run, skip_refused, by=None, **opts):
+    def handle(
+        self,
+        *args,
+        file,
+        league,
+        format=None,
+        dry_run,
+        skip_refused,
+        import_duplicates=False,
+        by=None,
+        **opts,
+    ):
         club = League.objects.filter(slug=league).first()
         if club is None:
             raise CommandError(f"no league {league!r}")
@@ -57,6 +74,7 @@ class Command(BaseCommand):
                     by=recorder,
                     dry_run=dry_run,
                     skip_refused=skip_refused,
+                    import_duplicates=import_duplicates,
                     progress=progress,
                 )
             except ServiceError as exc:
