@@ -249,3 +249,38 @@ def test_the_command_skips_duplicates_unless_asked(club, alice, tmp_path):
         stderr=StringIO(),
     )
     assert Game.objects.count() == 4
+
+
+# -- the league page ------------------------------------------------------------------------------
+
+
+def upload(client, club, text, **fields):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    data = {"format": "csv", "file": SimpleUploadedFile("plays.csv", text.encode()), **fields}
+    return client.post(f"/leagues/{club.slug}/import/", data)
+
+
+def test_the_dry_run_report_leads_the_page_and_names_the_duplicates(client, club, alice):
+    imported(club, alice, CSV)
+    client.force_login(alice)
+    body = upload(client, club, CSV, dry_run="on").content.decode()
+    assert body.index('id="import-report"') < body.index('id="standings"')
+    assert "would skip 2 plays already in the league" in body
+    assert "play p1 (rows 2-4): Abyss on 1 Mar 2024 with alice, bob, Zoe" in body
+    assert 'name="import_duplicates"' in body
+
+
+def test_the_page_imports_duplicates_when_asked(client, club, alice):
+    imported(club, alice, CSV)
+    client.force_login(alice)
+    assert upload(client, club, CSV).status_code == 302
+    assert Game.objects.count() == 2
+    assert upload(client, club, CSV, import_duplicates="on").status_code == 302
+    assert Game.objects.count() == 4
+
+
+def test_a_file_error_is_shown_at_the_top_too(client, club, alice):
+    client.force_login(alice)
+    body = upload(client, club, "name,score\nalice,1\n").content.decode()
+    assert body.index("the CSV lacks the columns date, game") < body.index('id="standings"')
