@@ -4,7 +4,10 @@ league's plays as either. No database here: league.services.plays imports and ex
 CSV: one row per player per play, the columns ``play`` (an id grouping the rows of one play),
 ``date`` (ISO), ``game`` (the name the site shows, or its slug: case, spaces and punctuation
 aside), ``player`` (a member's username or a guest's name),
-``guest`` (yes/no), ``score`` (may be empty) and ``rank``; other columns are ignored.
+``guest`` (yes/no), ``score`` (may be empty) and ``rank``; other columns are ignored. The
+columns of BoardGameGeek's and BG Stats' play logs are read too (:data:`CSV_NAMES`): without a
+guest column the players are matched to members by name, without ranks the winners and then
+the higher scores rank first.
 
 BG Stats: the app's JSON export, tables that refer to each other by id: ``games`` (``id``,
 ``name``, ``highestWins``), ``players`` (``id``, ``name``), ``locations`` and ``plays``, each

@@ -17,7 +17,9 @@ User = get_user_model()
 class Command(BaseCommand):
     help = (
         "Import plays into a league: CSV (play,date,game,player,guest,score,rank, one row per "
-        "player per play) or a BG Stats JSON export. All or nothing unless --skip-refused."
+        "player per play, or a BoardGameGeek or BG Stats play log's columns) or a BG Stats JSON "
+        "export. All or nothing unless --skip-refused; plays already in the league are skipped "
+        "unless --import-duplicates."
     )
 
     def add_arguments(self, parser):
