@@ -127,8 +127,9 @@ class PlaysImportForm(forms.Form):
 
     file = forms.FileField(
         label="Plays file",
-        help_text="CSV with the columns play, date, game, player, guest, score, rank; or a BG "
-        "Stats export (JSON).",
+        help_text="CSV with the columns play, date, game, player, guest, score, rank (games by "
+        "name, as the site shows them), or a BoardGameGeek or BG Stats play log saved as CSV; "
+        "or a BG Stats export (JSON).",
     )
     format = forms.ChoiceField(
         choices=[("csv", "CSV"), ("bgstats", "BG Stats export")], initial="csv"
@@ -138,6 +139,10 @@ class PlaysImportForm(forms.Form):
     )
     skip_refused = forms.BooleanField(
         label="Skip the refused rows and import the rest", required=False
+    )
+    import_duplicates = forms.BooleanField(
+        label="Import plays already in the league too (the same date, game and players)",
+        required=False,
     )
 
 

@@ -2,8 +2,12 @@
 league's plays as either. No database here: league.services.plays imports and exports.
 
 CSV: one row per player per play, the columns ``play`` (an id grouping the rows of one play),
-``date`` (ISO), ``game`` (a Hadal slug), ``player`` (a member's username or a guest's name),
-``guest`` (yes/no), ``score`` (may be empty) and ``rank``; other columns are ignored.
+``date`` (ISO), ``game`` (the name the site shows, or its slug: case, spaces and punctuation
+aside), ``player`` (a member's username or a guest's name),
+``guest`` (yes/no), ``score`` (may be empty) and ``rank``; other columns are ignored. The
+columns of BoardGameGeek's and BG Stats' play logs are read too (:data:`CSV_NAMES`): without a
+guest column the players are matched to members by name, without ranks the winners and then
+the higher scores rank first.
 
 BG Stats: the app's JSON export, tables that refer to each other by id: ``games`` (``id``,
 ``name``, ``highestWins``), ``players`` (``id``, ``name``), ``locations`` and ``plays``, each
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import difflib
 import io
 import json
 import math
@@ -34,6 +39,24 @@ from core.errors import InvalidInput
 from games.catalog import GameType
 
 CSV_COLUMNS = ("play", "date", "game", "player", "guest", "score", "rank")
+# The columns a CSV may name each field by, as _plain_column writes them: Hadal's own first,
+# then those of BoardGameGeek's play log (its play id, date, the game's name as objectname,
+# each player's name or BGG username, score, win and start position, the play's quantity and
+# whether it was incomplete) and BG Stats' (playDate, winner, seatOrder). A player's cell is
+# the first of player, name and username that is not empty.
+CSV_NAMES = {
+    "play": ("play", "playid"),
+    "date": ("date", "playdate"),
+    "game": ("game", "gamename", "objectname", "itemname", "item"),
+    "player": ("player", "playername", "name", "username"),
+    "guest": ("guest",),
+    "score": ("score", "points"),
+    "rank": ("rank", "place", "position"),
+    "win": ("win", "winner", "won"),
+    "seat": ("seat", "seatorder", "startposition"),
+    "quantity": ("quantity",),
+    "incomplete": ("incomplete",),
+}
 BGSTATS_TABLES = ("games", "players", "locations", "plays")
 FORMATS = ("csv", "bgstats")
 YES, NO = {"yes", "y", "true", "1"}, {"no", "n", "false", "0", ""}
@@ -84,6 +107,8 @@ class Parsed:
     refused: list[Refusal]
     # BG Stats: the file's player names, mapped later to members or guests
     names: list[str] = field(default_factory=list)
+    # A CSV without a guest column: its players are matched to members by name, the rest guests
+    by_name: bool = False
 
 
 def decode(raw: bytes, name: str = "the file") -> str:
@@ -99,38 +124,79 @@ def decode(raw: bytes, name: str = "the file") -> str:
 
 
 def read_csv(text: str, games: dict[str, GameType]) -> Parsed:
-    """Plays from the CSV, grouped by ``play`` in the order first seen. Lines may end in LF,
-    CRLF or CR alone (classic Mac OS and old Excel exports)."""
+    """Plays from the CSV, grouped by ``play`` in the order first seen (or, without a play
+    column, by the rows next to each other with the same date and game). Its columns are
+    Hadal's or those of BoardGameGeek's and BG Stats' play logs (:data:`CSV_NAMES`). Lines may
+    end in LF, CRLF or CR alone (classic Mac OS and old Excel exports)."""
+    text = text.removeprefix("\ufeff")
+    if text.lstrip().startswith("<"):
+        raise InvalidInput(
+            "this is XML, not CSV: BoardGameGeek's plays XML is not read here. Save the plays"
+            " as CSV, a row per player, with the columns playid, date, objectname, name, score"
+            " and win (or Hadal's own), and import that"
+        )
     # newline="": csv finds the line ends itself, as its documentation asks, so that each of
     # them ends a row and a quoted one is part of its field.
-    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
-    header = [(h or "").strip().lower() for h in reader.fieldnames or []]
-    missing = [c for c in CSV_COLUMNS if c not in header]
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = [_plain_column(h) for h in next(reader, [])]
+    columns = {
+        name: [header.index(c) for c in plain if c in header] for name, plain in CSV_NAMES.items()
+    }
+    missing = [c for c in ("date", "game", "player") if not columns[c]]
+    if not (columns["rank"] or columns["win"] or columns["score"]):
+        missing.append("rank")
     if missing:
         raise InvalidInput(
             f"the CSV lacks the column{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
-            f" (it needs {', '.join(CSV_COLUMNS)})"
+            f" (it needs {', '.join(CSV_COLUMNS)}; or date, game, player and a rank, win or"
+            " score, as BoardGameGeek and BG Stats name them)"
         )
-    reader.fieldnames = header
+    by_name = not columns["guest"]  # no guest column: players are matched by name later
     plays: dict[str, Play] = {}
+    wins: dict[str, list[bool]] = {}
+    orders: dict[str, list[int]] = {}
     refused: list[Refusal] = []
     bad: set[str] = set()
     lines: dict[str, list[int]] = {}
-    for number, row in enumerate(reader, start=2):  # row 1 is the header
+    previous: tuple[str, str, str] | None = None  # without play ids: (key, date, game)
+    for number, cells in enumerate(reader, start=2):  # row 1 is the header
+        if not any(c.strip() for c in cells):
+            continue  # a blank line, as spreadsheets leave at the end
+
+        def cell(name: str, cells: list[str] = cells) -> str:
+            """The row's first non-empty cell among the columns read as ``name``."""
+            for index in columns[name]:
+                if index < len(cells) and cells[index].strip():
+                    return cells[index]
+            return ""
+
         where = f"row {number}"
-        key = (row.get("play") or "").strip()
+        if columns["play"]:
+            key = cell("play").strip()
+        else:
+            date_text, game_text = cell("date").strip(), cell("game").strip()
+            if previous is not None and previous[1:] == (date_text, game_text):
+                key = previous[0]
+            else:
+                key = str(number)
+            previous = (key, date_text, game_text)
         try:
             if not key:
                 raise InvalidInput("play: give the play's id")
-            date = inputs.past_moment(row.get("date") or "", "date")
-            game = _slug(row.get("game") or "", games)
+            _one_complete_play(cell("quantity"), cell("incomplete"))
+            date = inputs.past_moment(cell("date"), "date")
+            game = _slug(cell("game"), games)
+            rank_text = cell("rank").strip()
             seat = Seat(
                 where=where,
-                player=inputs.text(row.get("player") or "", "player", 150),
-                guest=_yes_no(row.get("guest"), "guest"),
-                score=_score(row.get("score"), "score"),
-                rank=inputs.whole_number((row.get("rank") or "").strip(), "rank", 1, 100),
+                player=inputs.text(cell("player"), "player", 150),
+                guest=True if by_name else _yes_no(cell("guest"), "guest"),
+                score=_score(cell("score"), "score"),
+                rank=inputs.whole_number(rank_text, "rank", 1, 100) if rank_text else None,
             )
+            won = _yes_no(cell("win"), "win")
+            order_text = cell("seat").strip()
+            order = inputs.whole_number(order_text, "seat", 1, 100) if order_text else 0
         except InvalidInput as exc:
             refused.append(Refusal(where, str(exc)))
             bad.add(key)
@@ -139,6 +205,7 @@ def read_csv(text: str, games: dict[str, GameType]) -> Parsed:
         play = plays.get(key)
         if play is None:
             plays[key] = Play(key=key, where="", date=date, game=game, seats=[seat])
+            wins[key], orders[key] = [won], [order]
             continue
         first = f"row {lines[key][0]}"
         if date != play.date:
@@ -149,13 +216,52 @@ def read_csv(text: str, games: dict[str, GameType]) -> Parsed:
             bad.add(key)
         else:
             play.seats.append(seat)
+            wins[key].append(won)
+            orders[key].append(order)
     for key, play in plays.items():
         numbers = lines[key]
         rows = f"row {numbers[0]}" if len(numbers) == 1 else f"rows {numbers[0]}-{numbers[-1]}"
-        play.where = f"play {key} ({rows})"
-    for key in bad & set(plays):
+        play.where = f"play {key} ({rows})" if columns["play"] else f"the play of {rows}"
+    for key in sorted(bad & set(plays), key=lambda key: lines[key][0]):
         refused.append(Refusal(plays[key].where, "refused with its rows above"))
-    return Parsed([p for k, p in plays.items() if k not in bad], refused)
+    for key, play in plays.items():
+        if key not in bad:
+            try:
+                _rank_and_seat(play, wins[key], orders[key])
+            except InvalidInput as exc:
+                refused.append(Refusal(play.where, str(exc)))
+                bad.add(key)
+    return Parsed([p for k, p in plays.items() if k not in bad], refused, by_name=by_name)
+
+
+def _plain_column(name: str | None) -> str:
+    """A column's name as :data:`CSV_NAMES` has it: lower case, without spaces, underscores
+    or hyphens ("Play Date", "play_date" and "playDate" are all playdate)."""
+    return re.sub(r"[\s_\-]+", "", (name or "").casefold())
+
+
+def _one_complete_play(quantity: str, incomplete: str) -> None:
+    """BoardGameGeek logs several plays as one (its quantity) and unfinished ones: neither has
+    a result of its own to record."""
+    if quantity.strip() not in ("", "1"):
+        raise InvalidInput(
+            f"quantity: {quantity.strip()} plays logged as one; record each play with its own"
+            " result (its own play id)"
+        )
+    if _yes_no(incomplete, "incomplete"):
+        raise InvalidInput("incomplete: an unfinished play has no result to record")
+
+
+def _rank_and_seat(play: Play, wins: list[bool], orders: list[int]) -> None:
+    """Ranks from the winners and scores when the file gives none (highest score first, as in
+    every Hadal game); the seats in the file's seat order when it gives one for everyone."""
+    given = [s.rank is not None for s in play.seats]
+    if not all(given):
+        if any(given):
+            raise InvalidInput("rank: give every player's rank, or none")
+        _rank_from_winners_and_scores(play.seats, wins, highest=True)
+    if len(set(orders)) == len(orders) and all(o > 0 for o in orders):
+        play.seats = [s for _, s in sorted(zip(orders, play.seats), key=lambda pair: pair[0])]
 
 
 def read_bgstats(text: str, games: dict[str, GameType]) -> Parsed:
@@ -281,10 +387,25 @@ def _rank_from_winners_and_scores(seats: list[Seat], winners: list[bool], highes
 
 
 def _slug(value: str, games: dict[str, GameType]) -> str:
-    slug = value.strip()
-    if slug not in games:
-        raise InvalidInput(f"game: unknown game {slug!r} (known: {', '.join(games)})")
-    return slug
+    """A game as the file names it: its slug or the name the site shows (case, spaces and
+    punctuation aside). An unknown one names, in the site's words, the games it could be."""
+    slug = _game_by_name(value, games)
+    if slug is not None:
+        return slug
+    given = value.strip()
+    names = {_plain(kind.name): kind.name for kind in games.values()}
+    names.update({_plain(_short(kind.name)): kind.name for kind in games.values()})
+    close = difflib.get_close_matches(_plain(given), list(names), n=3, cutoff=0.75)
+    if close:
+        could = " or ".join(dict.fromkeys(names[c] for c in close))
+        raise InvalidInput(f"game: unknown game {given!r} (did you mean {could}?)")
+    every = ", ".join(sorted(kind.name for kind in games.values()))
+    raise InvalidInput(f"game: unknown game {given!r} (the games are {every})")
+
+
+def _short(name: str) -> str:
+    """A game's name without what is in brackets: "Oceans (with The Deep promo pack 2)"."""
+    return re.sub(r"\(.*?\)", "", name)
 
 
 def _plain(name: str) -> str:
@@ -296,8 +417,7 @@ def _game_by_name(title: str, games: dict[str, GameType]) -> str | None:
     brackets ("Oceans" is Oceans (with The Deep promo pack 2)), case and punctuation aside."""
     wanted = _plain(title)
     for kind in games.values():
-        short = re.sub(r"\(.*?\)", "", kind.name)
-        if wanted and wanted in (_plain(kind.slug), _plain(kind.name), _plain(short)):
+        if wanted and wanted in (_plain(kind.slug), _plain(kind.name), _plain(_short(kind.name))):
             return kind.slug
     return None
 

@@ -493,6 +493,7 @@ def league_plays_import(request, slug: str):
                 by=request.user,
                 dry_run=data["dry_run"],
                 skip_refused=data["skip_refused"],
+                import_duplicates=data["import_duplicates"],
             )
         except NotYourSeat as exc:
             return _league_page(request, league, error=str(exc), status=403)

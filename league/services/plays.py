@@ -15,8 +15,9 @@ a dry run is the checks alone, so what it reports is exactly what an import woul
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
@@ -27,8 +28,9 @@ from django.db.models import Q
 from accounts.bots import bots
 from core.errors import InvalidInput, NotYourSeat, ServiceError
 from games.catalog import game_name, game_types
-from games.models import GameStatus
+from games.models import GameMode, GameStatus
 from games.play.steps import announcements_batched
+from games.records import reads as record_reads
 from games.records import services as records
 from league import plays as files
 from league.models import League
@@ -37,6 +39,7 @@ from league.selectors import is_league_organiser, members_vouched_for
 
 User = get_user_model()
 BATCH = 1000
+DUPLICATES_SHOWN = 20
 
 
 @dataclass
@@ -48,6 +51,9 @@ class ImportReport:
     # Plays naming someone not (yet) in the league: records waiting for each one named here.
     waiting: dict[str, int] = field(default_factory=dict)  # the member -> plays waiting
     waiting_plays: int = 0
+    # Plays already in the league (:func:`_same_play`): skipped, or imported anyway if asked.
+    duplicates: list[Play] = field(default_factory=list)
+    import_duplicates: bool = False
     dry_run: bool = False
     imported: bool = False  # committed: not a dry run, and nothing refused or skipped
     game_ids: list[int] = field(default_factory=list)
@@ -65,6 +71,19 @@ class ImportReport:
                 else ""
             )
         ]
+        if self.duplicates:
+            if self.import_duplicates:
+                verb = "imported anyway" if self.imported else "would import anyway"
+            else:
+                verb = "skipped" if self.imported else "would skip"
+            n = len(self.duplicates)
+            out.append(
+                f"{verb} {n} play{'s' if n != 1 else ''} already in the league"
+                " (the same date, game and players):"
+            )
+            out += [_play_line(play) for play in self.duplicates[:DUPLICATES_SHOWN]]
+            if n > DUPLICATES_SHOWN:
+                out.append(f"… and {n - DUPLICATES_SHOWN} more already in the league")
         if self.members:
             out.append(
                 "members: " + ", ".join(f"{k} as {v}" for k, v in sorted(self.members.items()))
@@ -87,6 +106,12 @@ class ImportReport:
         return out
 
 
+def _play_line(play: Play) -> str:
+    when = play.date.astimezone(dt.UTC)
+    players = ", ".join(seat.player for seat in play.seats)
+    return f"{play.where}: {game_name(play.game)} on {when.day} {when:%b %Y} with {players}"
+
+
 def plays_import(
     *,
     league: League,
@@ -95,22 +120,27 @@ def plays_import(
     by: AbstractUser,
     dry_run: bool = False,
     skip_refused: bool = False,
+    import_duplicates: bool = False,
     progress: Callable[[int, int], None] | None = None,
 ) -> ImportReport:
     """Import the plays of a CSV or BG Stats file (league.plays) into ``league``, recorded by
     ``by`` (an organiser). Refused rows are all reported; with any, nothing is imported unless
-    ``skip_refused``. A file of the wrong shape raises InvalidInput. ``progress(done, total)``
-    is called as the plays are checked, then written."""
+    ``skip_refused``. A play already in the league (:func:`_same_play`) is reported and
+    skipped, unless ``import_duplicates``. A file of the wrong shape raises InvalidInput.
+    ``progress(done, total)`` is called as the plays are checked, then written."""
     if not is_league_organiser(league, by):
         raise NotYourSeat("only the league's organisers may import plays")
     if format not in files.FORMATS:
         raise InvalidInput(f"format must be one of {', '.join(files.FORMATS)}")
     text = files.decode(content) if isinstance(content, bytes) else content
     kinds = game_types()
-    report = ImportReport(dry_run=dry_run)
+    report = ImportReport(dry_run=dry_run, import_duplicates=import_duplicates)
     if format == "csv":
         parsed = files.read_csv(text, kinds)
-        _refuse_unknown_members(parsed)
+        if parsed.by_name:  # a play log's names, as BG Stats gives them
+            _map_to_members(parsed, league, report)
+        else:
+            _refuse_unknown_members(parsed)
     else:
         parsed = files.read_bgstats(text, kinds)
         _map_to_members(parsed, league, report)
@@ -123,7 +153,16 @@ def plays_import(
     )
     vouched = members_vouched_for(set(members), by=by, leagues=[league])
     checked, waiting = [], []
+    already = _plays_in(league)
     for done, play in enumerate(chosen, start=1):
+        same = _same_play(play.game, play.date, (s.player for s in play.seats))
+        if already[same] > 0:  # matched once: a second play like it that day is new
+            already[same] -= 1
+            report.duplicates.append(play)
+            if not import_duplicates:
+                if progress is not None:
+                    progress(done, len(chosen) if dry_run else 2 * len(chosen))
+                continue
         try:
             record = records.record_check(
                 slug=play.game,
@@ -172,6 +211,35 @@ def plays_import(
     return report
 
 
+def _same_play(slug: str, played: dt.datetime, players: Iterable[str]) -> tuple:
+    """What makes two plays the same play: the game, the day it was played (UTC) and the
+    players (members by username, guests by name), case and order aside."""
+    names = tuple(sorted(name.casefold() for name in players))
+    return (slug, played.astimezone(dt.UTC).date(), names)
+
+
+def _plays_in(league: League) -> Counter[tuple]:
+    """The league's plays by :func:`_same_play`, counted: its finished games, and its records
+    waiting for confirmation (an import naming someone not yet in the league writes those)."""
+    plays: Counter[tuple] = Counter()
+    finished = league.games.filter(status=GameStatus.FINISHED, result__isnull=False)
+    for slug, finished_at, result in finished.values_list("slug", "finished_at", "result"):
+        if finished_at is not None:
+            plays[_same_play(slug, finished_at, (line["player"] for line in result))] += 1
+    waiting = dict(
+        league.games.filter(mode=GameMode.RECORD, status=GameStatus.ACTIVE).values_list(
+            "pk", "slug"
+        )
+    )
+    states = record_reads.result_states(list(waiting)) if waiting else {}
+    for pk, state in states.items():
+        if state["played_at"] and state["reported"]:
+            played = dt.datetime.fromisoformat(state["played_at"])
+            names = (line["player"] for line in state["reported"])
+            plays[_same_play(waiting[pk], played, names)] += 1
+    return plays
+
+
 def _refuse_unknown_members(parsed: files.Parsed) -> None:
     """A CSV names members by username: refuse the plays naming someone who is not one."""
     wanted = {s.player for play in parsed.plays for s in play.seats if not s.guest}
@@ -197,7 +265,7 @@ def _refuse_unknown_members(parsed: files.Parsed) -> None:
 
 
 def _map_to_members(parsed: files.Parsed, league: League, report: ImportReport) -> None:
-    """BG Stats names people as it likes: a name that is a league member's (or invited
+    """BG Stats (and a CSV without a guest column) names people as it likes: a name that is a league member's (or invited
     person's) username or full name (case aside) is that member; anyone else is a guest."""
     members: dict[str, str] = {}
     # Those asked to join are members here too: their plays wait for their confirmation.

@@ -158,8 +158,9 @@ def test_a_csv_with_missing_columns_is_refused_whole(club, alice):
     with pytest.raises(InvalidInput) as refused:
         imported(club, alice, "play,date,player,rank\n1,2024-01-01,alice,1\n")
     assert str(refused.value) == (
-        "the CSV lacks the columns game, guest, score (it needs play, date, game, player,"
-        " guest, score, rank)"
+        "the CSV lacks the column game (it needs play, date, game, player, guest, score, rank;"
+        " or date, game, player and a rank, win or score, as BoardGameGeek and BG Stats name"
+        " them)"
     )
 
 

@@ -17,7 +17,9 @@ User = get_user_model()
 class Command(BaseCommand):
     help = (
         "Import plays into a league: CSV (play,date,game,player,guest,score,rank, one row per "
-        "player per play) or a BG Stats JSON export. All or nothing unless --skip-refused."
+        "player per play, or a BoardGameGeek or BG Stats play log's columns) or a BG Stats JSON "
+        "export. All or nothing unless --skip-refused; plays already in the league are skipped "
+        "unless --import-duplicates."
     )
 
     def add_arguments(self, parser):
@@ -31,10 +33,27 @@ class Command(BaseCommand):
             "--skip-refused", action="store_true", help="import the plays that pass, skip the rest"
         )
         parser.add_argument(
+            "--import-duplicates",
+            action="store_true",
+            help="import plays already in the league (the same date, game and players) too;"
+            " by default they are reported and skipped",
+        )
+        parser.add_argument(
             "--by", help="the organiser recording the plays (default: the league's first)"
         )
 
-    def handle(self, *args, file, league, format=None, dry_run, skip_refused, by=None, **opts):
+    def handle(
+        self,
+        *args,
+        file,
+        league,
+        format=None,
+        dry_run,
+        skip_refused,
+        import_duplicates=False,
+        by=None,
+        **opts,
+    ):
         club = League.objects.filter(slug=league).first()
         if club is None:
             raise CommandError(f"no league {league!r}")
@@ -57,6 +76,7 @@ class Command(BaseCommand):
                     by=recorder,
                     dry_run=dry_run,
                     skip_refused=skip_refused,
+                    import_duplicates=import_duplicates,
                     progress=progress,
                 )
             except ServiceError as exc:
