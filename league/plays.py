@@ -32,6 +32,7 @@ from typing import Any
 from core import inputs
 from core.errors import InvalidInput
 from games.catalog import GameType
+from league.figures import number_text
 
 CSV_COLUMNS = ("play", "date", "game", "player", "guest", "score", "rank")
 BGSTATS_TABLES = ("games", "players", "locations", "plays")
@@ -341,7 +342,7 @@ def write_csv(plays: list[Play]) -> str:
                     play.game,
                     seat.player,
                     "yes" if seat.guest else "no",
-                    "" if seat.score is None else seat.score,
+                    number_text(seat.score),
                     seat.rank,
                 ]
             )
