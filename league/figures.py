@@ -19,6 +19,22 @@ def figure(value: float, places: int, *, whole_if_whole: bool = False) -> str:
     return str(abs(rounded) if rounded == 0 else rounded)  # "0.0", never "-0.0"
 
 
+def number_text(value: float | None) -> str:
+    """A score or points as a person writes them, alike in a column whatever was stored: 30
+    for 30 and 30.0, 12.5 for 12.5, "" for none."""
+    if value is None or value == "":
+        return ""
+    number = Decimal(repr(value))
+    if number == number.to_integral_value():
+        return str(int(number))
+    return format(number.normalize(), "f")
+
+
+def points_words(value: float) -> str:
+    """ "1 point", "1.5 points", "2 points"."""
+    return f"{number_text(value)} point{'' if value == 1 else 's'}"
+
+
 def standing_rows(
     rows: list[dict[str, Any]],
     player_url: Callable[[str], str] | None = None,

@@ -530,10 +530,178 @@ class TableResultForm(forms.Form):
         }
 
 
+# -- the Oceans score sheet -----------------------------------------------------------------------
+
+SHEET_PARTS = ("pile", "bonus", "other")
+
+
+class OceansSheetForm(forms.Form):
+    """The Oceans score sheet on a page's form (games.records.oceans checks it): per player the
+    score pile, bonus token, other points and the Deep cards played; for the game the scenario
+    cards, the Reef variant and the rulebook edition.
+
+    The sheet is optional as a whole, not player by player: each player's score is the sum of
+    their sheet (rules/oceans-data.md), so a sheet once begun has every player's score pile.
+    A form built on this adds the fields (:meth:`add_sheet_fields`) and says which rows are in
+    play (:meth:`sheet_players`) and what score each row gives (:meth:`sheet_score`)."""
+
+    sheet_count = 0
+
+    def add_sheet_fields(self, count: int) -> None:
+        self.sheet_count = count
+        for i in range(count):
+            self.fields[f"pile_{i}"] = forms.IntegerField(
+                label="Score pile", required=False, min_value=0
+            )
+            self.fields[f"bonus_{i}"] = forms.IntegerField(
+                label="Bonus token", required=False, min_value=0
+            )
+            self.fields[f"other_{i}"] = forms.IntegerField(label="Other points", required=False)
+            self.fields[f"cards_{i}"] = forms.MultipleChoiceField(
+                label="Deep cards played",
+                required=False,
+                choices=[(c.name, c.name) for c in CARDS],
+                widget=forms.CheckboxSelectMultiple,
+            )
+        self.fields["scenarios"] = forms.CharField(
+            label="Scenario cards used",
+            required=False,
+            max_length=1200,
+            help_text="One per line, or separated by commas.",
+            widget=forms.Textarea(attrs={"rows": 2}),
+        )
+        self.fields["reef"] = forms.BooleanField(
+            label="The Reef variant was played", required=False
+        )
+        self.fields["edition"] = forms.CharField(
+            label="Rulebook edition",
+            required=False,
+            max_length=100,
+            help_text="Whose end-of-game rules you followed (free text).",
+        )
+
+    @staticmethod
+    def initial_sheet(sheet: dict[str, Any] | None, players: list[str]) -> dict[str, Any]:
+        """Initial values from a stored sheet, its rows put in the order of ``players``."""
+        if not sheet:
+            return {}
+        initial: dict[str, Any] = {
+            "scenarios": "\n".join(sheet.get("scenarios", [])),
+            "reef": sheet.get("reef", False),
+            "edition": sheet.get("edition", ""),
+        }
+        rows = {row["player"]: row for row in sheet.get("players", [])}
+        for i, name in enumerate(players):
+            if row := rows.get(name):
+                initial.update(
+                    {
+                        f"pile_{i}": row["score_pile"],
+                        f"bonus_{i}": row["bonus"],
+                        f"other_{i}": row["other"],
+                        f"cards_{i}": row["deep_cards"],
+                    }
+                )
+        return initial
+
+    def sheet_players(self) -> list[tuple[int, str]]:
+        """The rows the sheet is for, from the cleaned data: (row, the player's name)."""
+        raise NotImplementedError
+
+    def sheet_score(self, i: int) -> int | None:
+        """The score row ``i``'s result gives beside a sheet (None: the sheet's total)."""
+        raise NotImplementedError
+
+    def sheet_row_name(self, i: int) -> str:
+        return f"Player {i + 1}"
+
+    def sheet_rows(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "index": i,
+                "name": self.sheet_row_name(i),
+                "parts": [self[f"{part}_{i}"] for part in SHEET_PARTS],
+                "cards": self[f"cards_{i}"],
+                "errors": [
+                    error
+                    for part in (*SHEET_PARTS, "cards")
+                    for error in self[f"{part}_{i}"].errors
+                ],
+            }
+            for i in range(self.sheet_count)
+        ]
+
+    def sheet_used(self) -> bool:
+        """Whether any of the sheet was filled in (for the rows in play)."""
+        data = self.cleaned_data
+        rows = [i for i, _ in self.sheet_players()]
+        if not rows:
+            return False
+        return bool(
+            data.get("reef")
+            or (data.get("scenarios") or "").strip()
+            or (data.get("edition") or "").strip()
+            or any(data.get(f"{part}_{i}") is not None for part in SHEET_PARTS for i in rows)
+            or any(data.get(f"cards_{i}") for i in rows)
+        )
+
+    def check_sheet(self) -> None:
+        """For ``clean``: a sheet begun has every player's score pile, and a score given beside
+        it is that player's total, each said on the player's own row."""
+        if not self.sheet_used():
+            return
+        data = self.cleaned_data
+        for i, name in self.sheet_players():
+            pile = data.get(f"pile_{i}")
+            if pile is None:
+                if f"pile_{i}" not in self.errors:
+                    self.add_error(
+                        f"pile_{i}",
+                        f"Give {name}'s score pile: the sheet has every player's, or leave the"
+                        " whole sheet empty.",
+                    )
+                continue
+            total = pile + (data.get(f"bonus_{i}") or 0) + (data.get(f"other_{i}") or 0)
+            score = self.sheet_score(i)
+            if score is not None and score != total and f"score_{i}" not in self.errors:
+                self.add_error(
+                    f"score_{i}",
+                    f"{name}'s score {score} is not the total of their sheet, {total} (score pile"
+                    " + bonus token + other points): leave the score empty and it is the total.",
+                )
+
+    def sheet(self) -> dict[str, Any] | None:
+        """The Oceans score sheet as typed, or None when none of it was filled in."""
+        if not self.sheet_used():
+            return None
+        data = self.cleaned_data
+        players = []
+        for i, name in self.sheet_players():
+            row: dict[str, Any] = {
+                "player": name,
+                "score_pile": data[f"pile_{i}"],
+                "bonus": data[f"bonus_{i}"] or 0,
+                "other": data[f"other_{i}"] or 0,
+                "deep_cards": data[f"cards_{i}"],
+            }
+            if (score := self.sheet_score(i)) is not None:
+                row["total"] = score
+            players.append(row)
+        return {
+            "edition": data["edition"].strip(),
+            "reef": data["reef"],
+            "scenarios": [
+                line.strip()
+                for line in data["scenarios"].replace(",", "\n").splitlines()
+                if line.strip()
+            ],
+            "players": players,
+        }
+
+
 # -- club records ---------------------------------------------------------------------------------
 
 
-class MatchForm(forms.Form):
+class MatchForm(OceansSheetForm):
     """A game played on a table: one row per player (a member's username or a guest's name),
     with a score and a rank. Rows left empty are ignored; the service checks the count.
 
@@ -553,20 +721,6 @@ class MatchForm(forms.Form):
         required=False,
         empty_label="No league",
         help_text="A league you belong to: the game counts there.",
-    )
-    reef = forms.BooleanField(label="The Reef variant was played", required=False)
-    scenarios = forms.CharField(
-        label="Scenario cards used",
-        required=False,
-        max_length=1200,
-        help_text="One per line, or separated by commas.",
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
-    edition = forms.CharField(
-        label="Rulebook edition",
-        required=False,
-        max_length=100,
-        help_text="Whose end-of-game rules you followed (free text).",
     )
 
     def __init__(self, *args: Any, user, **kwargs: Any):
@@ -592,19 +746,7 @@ class MatchForm(forms.Form):
                 min_value=1,
                 widget=forms.NumberInput(attrs={"placeholder": "Rank"}),
             )
-            self.fields[f"pile_{i}"] = forms.IntegerField(
-                label="Score pile", required=False, min_value=0
-            )
-            self.fields[f"bonus_{i}"] = forms.IntegerField(
-                label="Bonus token", required=False, min_value=0
-            )
-            self.fields[f"other_{i}"] = forms.IntegerField(label="Other points", required=False)
-            self.fields[f"cards_{i}"] = forms.MultipleChoiceField(
-                label="Deep cards played",
-                required=False,
-                choices=[(c.name, c.name) for c in CARDS],
-                widget=forms.CheckboxSelectMultiple,
-            )
+        self.add_sheet_fields(self.max_rows)
 
     def clean(self):
         data = super().clean()
@@ -618,6 +760,7 @@ class MatchForm(forms.Form):
                 self.add_error(f"player_{i}", "Give the player's name, or clear the row.")
         if not any(data.get(f"player_{i}", "").strip() for i in range(self.max_rows)):
             raise forms.ValidationError("Give each player's name and rank, and their score.")
+        self.check_sheet()
         return data
 
     def rows(
@@ -641,78 +784,74 @@ class MatchForm(forms.Form):
             if data[f"player_{i}"].strip()
         ]
 
-    def sheet_rows(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "index": i,
-                "pile": self[f"pile_{i}"],
-                "bonus": self[f"bonus_{i}"],
-                "other": self[f"other_{i}"],
-                "cards": self[f"cards_{i}"],
-                "errors": [
-                    error
-                    for part in ("pile", "bonus", "other", "cards")
-                    for error in self[f"{part}_{i}"].errors
-                ],
-            }
-            for i in range(self.max_rows)
-        ]
-
-    def sheet(self) -> dict[str, Any] | None:
-        """The Oceans score sheet as typed, or None when none of it was filled in."""
+    def sheet_players(self) -> list[tuple[int, str]]:
         data = self.cleaned_data
-        if data["game"] != OCEANS:
-            return None
-        named = [i for i in range(self.max_rows) if data[f"player_{i}"].strip()]
-        parts = ("pile", "bonus", "other")
-        used = data["reef"] or data["scenarios"].strip() or data["edition"].strip()
-        if (
-            not used
-            and not any(data[f"{part}_{i}"] is not None for part in parts for i in named)
-            and not any(data[f"cards_{i}"] for i in named)
-        ):
-            return None
-        players = []
-        for i in named:
-            row: dict[str, Any] = {
-                "player": data[f"player_{i}"].strip(),
-                "score_pile": data[f"pile_{i}"],
-                "bonus": data[f"bonus_{i}"] or 0,
-                "other": data[f"other_{i}"] or 0,
-                "deep_cards": data[f"cards_{i}"],
-            }
-            if data[f"score_{i}"] is not None:
-                row["total"] = data[f"score_{i}"]
-            players.append(row)
-        return {
-            "edition": data["edition"].strip(),
-            "reef": data["reef"],
-            "scenarios": [
-                line.strip()
-                for line in data["scenarios"].replace(",", "\n").splitlines()
-                if line.strip()
-            ],
-            "players": players,
-        }
+        if data.get("game") != OCEANS:
+            return []
+        rows = range(self.max_rows)
+        return [(i, name) for i in rows if (name := (data.get(f"player_{i}") or "").strip())]
+
+    def sheet_score(self, i: int) -> int | None:
+        return self.cleaned_data.get(f"score_{i}")
+
+    def sheet_row_name(self, i: int) -> str:
+        return (self[f"player_{i}"].value() or "").strip() or super().sheet_row_name(i)
 
     def player_ranges(self) -> dict[str, dict[str, int]]:
         """Per game, its player range, for the page's script to show only the rows it needs."""
         return {k.slug: {"min": k.min_players, "max": k.max_players} for k in game_types().values()}
 
 
-class CorrectionForm(TableResultForm):
+class CorrectionForm(TableResultForm, OceansSheetForm):
     """A new result for a club record: the same players, each with a rank and a score, and why
-    it changes. It opens on the result as it stands."""
+    it changes. It opens on the result as it stands; for Oceans, with its score sheet.
+
+    Beside a sheet, a score left as it stood is taken to be the sheet's total, so correcting
+    the sheet corrects the score; a score changed must agree with the sheet."""
 
     reason = forms.CharField(
         max_length=500,
         help_text="What was wrong, for the players and the history (e.g. the scores were swapped).",
     )
 
-    def __init__(self, *args: Any, players: list[str], current: list[dict] | None, **kwargs: Any):
-        super().__init__(
-            *args, seats=players, bid=False, initial=self.initial_from(current), **kwargs
-        )
+    def __init__(
+        self,
+        *args: Any,
+        players: list[str],
+        current: list[dict] | None,
+        oceans: bool = False,
+        sheet: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ):
+        initial = self.initial_from(current)
+        if oceans:
+            initial.update(self.initial_sheet(sheet, players))
+        super().__init__(*args, seats=players, bid=False, initial=initial, **kwargs)
+        self.oceans = oceans
+        if oceans:
+            self.add_sheet_fields(len(players))
+
+    def clean(self):
+        data = super().clean()
+        self.check_sheet()
+        return data
+
+    def sheet_players(self) -> list[tuple[int, str]]:
+        return list(enumerate(self.seats)) if self.oceans else []
+
+    def sheet_score(self, i: int) -> int | None:
+        score = self.cleaned_data.get(f"score_{i}")
+        return None if score == self.initial.get(f"score_{i}") else score
+
+    def sheet_row_name(self, i: int) -> str:
+        return self.seats[i]
+
+    def results(self) -> list[dict[str, Any]]:
+        results = super().results()
+        if self.sheet_used():
+            for i, line in enumerate(results):
+                line["score"] = self.sheet_score(i)
+        return results
 
 
 class WebhookForm(forms.Form):

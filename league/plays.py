@@ -37,6 +37,7 @@ from typing import Any
 from core import inputs
 from core.errors import InvalidInput
 from games.catalog import GameType
+from league.figures import number_text
 
 CSV_COLUMNS = ("play", "date", "game", "player", "guest", "score", "rank")
 # The columns a CSV may name each field by, as _plain_column writes them: Hadal's own first,
@@ -461,7 +462,7 @@ def write_csv(plays: list[Play]) -> str:
                     play.game,
                     seat.player,
                     "yes" if seat.guest else "no",
-                    "" if seat.score is None else seat.score,
+                    number_text(seat.score),
                     seat.rank,
                 ]
             )

@@ -33,6 +33,7 @@ from games.models import Game, GameMode, GameStatus
 from games.pages.links import Link, back_or
 from games.records import reads as record_reads
 from games.records import services as records
+from games.records.oceans import SLUG as OCEANS
 from games.selectors import game_with_seats
 from league import club_views, selectors, visibility
 from league.charts import rating_chart
@@ -587,7 +588,13 @@ def match_correct(request, pk: int):
     if not selectors.may_correct_record(game, request.user):
         context["refused"] = "Only whoever recorded this game or a league organiser may correct it."
         return render(request, "league/match_correct.html", context, status=403)
-    form = CorrectionForm(request.POST or None, players=players, current=current)
+    form = CorrectionForm(
+        request.POST or None,
+        players=players,
+        current=current,
+        oceans=game.slug == OCEANS,
+        sheet=state["sheet"],
+    )
     status = 200
     if request.method == "POST" and form.is_valid():
         try:
@@ -596,6 +603,7 @@ def match_correct(request, pk: int):
                 results=form.results(),
                 by=request.user,
                 reason=form.cleaned_data["reason"],
+                sheet=form.sheet(),
             )
         except ServiceError as exc:
             form.add_error(None, str(exc))

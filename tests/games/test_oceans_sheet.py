@@ -4,11 +4,13 @@ fails; the sheet through the match API, confirmation and correction."""
 from __future__ import annotations
 
 import copy
+import html
 
 import pytest
 
 from core.errors import InvalidInput
 from games.models import Event, Game, ScoreSheet
+from games.records import reads as record_reads
 from games.records.oceans import card_statistics, parse_sheet
 from games.rules.oceans_data import CARDS, EVENT, TRAIT, card_named
 
@@ -267,3 +269,128 @@ def test_a_correction_without_a_sheet_keeps_the_sheet_only_if_it_still_fits(api,
         " sheet's total 41): send the corrected sheet"
     )
     assert Event.objects.filter(game_id=game, kind="ResultCorrected").count() == 1
+
+
+# -- from the pages (issue 39, item 1) ------------------------------------------------------------
+
+
+def typed_record(**fields):
+    """The record form for Oceans: alice 41, the guest Mina 20, as typed."""
+    return {
+        "game": "oceans",
+        "played_at": "2026-11-20",
+        "player_0": "alice",
+        "rank_0": 1,
+        "player_1": "Mina",
+        "guest_1": "on",
+        "rank_1": 2,
+        "score_1": 20,
+        **fields,
+    }
+
+
+def text_of(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+@pytest.mark.django_db
+def test_a_sheet_begun_needs_every_players_pile_and_says_so_in_words(client, alice):
+    client.force_login(alice)
+    page = text_of(client.get("/matches/new/"))
+    assert "(every player’s, or none)" in page and "(optional)" not in page
+    refused = client.post("/matches/new/", typed_record(pile_0=38, bonus_0=2, other_0=1))
+    assert refused.status_code == 200  # the record form shows what it refuses, as it stands
+    page = text_of(refused)
+    assert "Give Mina's score pile: the sheet has every player's, or leave the whole sheet" in page
+    assert "score_pile" not in page
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_guest_and_no_sheet_at_all_is_recorded(client, alice):
+    client.force_login(alice)
+    done = client.post("/matches/new/", typed_record(score_0=41))
+    assert done.status_code == 302, text_of(done)
+    assert record_reads.result_state(Game.objects.get())["sheet"] is None
+
+
+@pytest.mark.django_db
+def test_a_guests_row_filled_in_is_recorded_with_the_sheet(client, alice):
+    client.force_login(alice)
+    done = client.post("/matches/new/", typed_record(pile_0=38, bonus_0=3, pile_1=20))
+    assert done.status_code == 302, text_of(done)
+    sheet = record_reads.result_state(Game.objects.get())["sheet"]
+    assert [(p["player"], p["total"]) for p in sheet["players"]] == [("alice", 41), ("Mina", 20)]
+
+
+def correction_of(game_id: int, **fields):
+    """The correction form as it opens on the sheet() record: alice 41 (38+2+1, Blood Bath and
+    Go Fish), bob 37 (30+5+2); Cruel Sea, the Reef, the second printing."""
+    return {
+        "rank_0": 1,
+        "score_0": 41,
+        "rank_1": 2,
+        "score_1": 37,
+        "pile_0": 38,
+        "bonus_0": 2,
+        "other_0": 1,
+        "cards_0": ["Blood Bath", "Go Fish"],
+        "pile_1": 30,
+        "bonus_1": 5,
+        "other_1": 2,
+        "scenarios": "Cruel Sea",
+        "reef": "on",
+        "edition": "second printing",
+        "reason": "bob's pile was miscounted",
+        **fields,
+    }
+
+
+@pytest.mark.django_db
+def test_the_correction_page_opens_on_the_sheet_and_corrects_it(api, client, alice, bob):
+    game_id = record(api, sheet=sheet()).json()["id"]
+    client.force_login(alice)
+    page = client.get(f"/matches/{game_id}/correct/").content.decode()
+    assert 'id="oceans-sheet"' in page
+    assert 'name="pile_1" value="30"' in page and 'name="edition" value="second printing"' in page
+    assert 'value="Go Fish"' in page and "checked" in page
+    # bob's pile was 40: the sheet corrected, his score left as it was, the ranks swapped.
+    done = client.post(
+        f"/matches/{game_id}/correct/", correction_of(game_id, pile_1=40, rank_0=2, rank_1=1)
+    )
+    assert done.status_code == 302, text_of(done)
+    corrected = record_reads.result_state(Game.objects.get())
+    assert [(r["player"], r["score"]) for r in corrected["reported"]] == [
+        ("alice", 41),
+        ("bob", 47),
+    ]
+    assert corrected["sheet"]["players"][1]["score_pile"] == 40
+    assert corrected["sheet"]["players"][0]["deep_cards"] == ["Blood Bath", "Go Fish"]
+
+
+@pytest.mark.django_db
+def test_a_changed_score_that_is_not_the_sheets_total_is_refused_on_its_row(
+    api, client, alice, bob
+):
+    game_id = record(api, sheet=sheet()).json()["id"]
+    client.force_login(alice)
+    refused = client.post(f"/matches/{game_id}/correct/", correction_of(game_id, score_1=47))
+    assert refused.status_code == 400
+    assert "bob's score 47 is not the total of their sheet, 37" in text_of(refused)
+    assert not Event.objects.filter(game_id=game_id, kind="ResultCorrected").exists()
+
+
+@pytest.mark.django_db
+def test_a_record_of_another_game_is_corrected_without_a_sheet(api, client, alice, bob):
+    response = api.post(
+        "/api/matches/",
+        {
+            "game": "abyss",
+            "played_at": "2026-11-20",
+            "results": [{"player": "alice", "rank": 1}, {"player": "bob", "rank": 2}],
+        },
+        format="json",
+    )
+    client.force_login(alice)
+    page = client.get(f"/matches/{response.json()['id']}/correct/").content.decode()
+    assert 'id="oceans-sheet"' not in page and 'name="pile_0"' not in page

@@ -7,7 +7,7 @@ import random
 import pytest
 from django.template.defaultfilters import floatformat
 
-from league.figures import figure
+from league.figures import figure, number_text, points_words
 
 # Halves, thirds and quarters of placement points, averages of places, Elo ratings; and the
 # values where rounding half up and half to even part.
@@ -40,3 +40,18 @@ def test_figures_match_floatformat(value):
     assert figure(value, 2) == floatformat(value, 2)
     assert figure(value, 1) == floatformat(value, 1)
     assert figure(value, 0) == floatformat(value, 0)
+
+
+@pytest.mark.parametrize(
+    "value, text, words",
+    [(30.0, "30", "30 points"), (25, "25", "25 points"), (1, "1", "1 point"),
+     (1.0, "1", "1 point"), (1.5, "1.5", "1.5 points"), (-2.25, "-2.25", "-2.25 points"),
+     (0, "0", "0 points")],
+)  # fmt: skip
+def test_scores_and_points_are_written_alike_and_in_words(value, text, words):
+    assert number_text(value) == text
+    assert points_words(value) == words
+
+
+def test_no_score_is_written_as_nothing():
+    assert number_text(None) == "" and number_text("") == ""

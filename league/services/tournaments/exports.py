@@ -6,6 +6,7 @@ import csv
 import io
 
 from games.records import reads as record_reads
+from league.figures import number_text
 from league.models import (
     Tournament,
 )
@@ -89,7 +90,7 @@ def results_csv(tournament: Tournament) -> str:
                     seat,
                     name,
                     entry["rank"],
-                    entry["score"],
+                    number_text(entry["score"]),
                     table.game.status,
                     bid["amount"] if bid.get("player") == name else "",
                 ]
