@@ -93,3 +93,42 @@ def test_the_game_over_panel_fits_a_phone(live_server, deep_vents_over):
         total = box(page.locator("#game-over table.final-scores tbody tr > :last-child").first)
         assert 0 <= total["left"] and total["right"] <= 390, total
         screenshot(page)
+
+
+def resign_dialog(live_server, game) -> str:
+    """What the Resign button asks, dismissed: the game goes on."""
+    messages: list[str] = []
+    for page in browser_page(live_server, viewport={"width": 1366, "height": 900}):
+        sign_in(page, "alice")
+        page.goto(f"/games/{game.pk}/")
+        page.once("dialog", lambda dialog: (messages.append(dialog.message), dialog.dismiss()))
+        page.click("#resign")
+        page.wait_for_timeout(200)
+    game.refresh_from_db()
+    assert game.status == "active", "a dismissed dialog resigns nothing"
+    return messages[0]
+
+
+def test_resigning_a_two_player_game_says_it_ends_at_once(live_server, alice, transactional_db):
+    game = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"bot": "random"}],
+        options={},
+        created_by=alice,
+    )
+    said = resign_dialog(live_server, game)
+    assert said == "Resign? The game ends now and Random bot wins by forfeit.", said
+
+
+def test_resigning_at_a_table_of_three_says_the_others_play_on(
+    live_server, alice, transactional_db
+):
+    game = services.game_create(
+        slug="deep-sea-adventure",
+        seats=[{"user": "alice"}, {"bot": "random"}, {"bot": "greedy"}],
+        options={},
+        created_by=alice,
+    )
+    said = resign_dialog(live_server, game)
+    assert "The others play on to the end" in said and "placed last" in said, said
+    assert "ends now" not in said
