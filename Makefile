@@ -22,7 +22,9 @@ RULES_STAMP := build/rules.stamp
 
 $(RULES_STAMP): $(STAMP) $(RULES_SOURCE)
 	@mkdir -p build
-	@HADAL_RULES=source $(BIN)/python -m games.rules.compiled build >build/rules.log 2>&1 \
+	@echo "compiling the rules with mypyc (a few minutes; the compilers' output: build/rules.log)"
+	@HADAL_RULES=source $(BIN)/python -W "ignore::RuntimeWarning:runpy" \
+		-m games.rules.compiled build --log build/rules.log \
 		&& echo "rules compiled (mypyc)" \
 		|| echo "the rules could not be compiled (build/rules.log): they run from their source"
 	@touch $@

@@ -292,7 +292,9 @@ CACHES = {
 }
 
 # -- Celery --------------------------------------------------------------------------------------
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+# The in-memory broker is named with a host it ignores: with none, kombu warns "No hostname was
+# supplied" on every connection (`manage.py demo`, `make run`), which only looked like a fault.
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 # Without Redis, tasks run in-process (eager): the embedded default and most tests.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True

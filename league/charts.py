@@ -33,7 +33,8 @@ class ChartPoint:
     value: float
     game_id: int
 
-    # As the chart draws them: one decimal (floatformat:1), and the day.
+    # As the chart draws them: its coordinates to one decimal (floatformat:1), the rating a
+    # whole number, as everywhere a rating is shown, and the day.
     @property
     def x_shown(self) -> str:
         return figure(self.x, 1)
@@ -44,7 +45,7 @@ class ChartPoint:
 
     @property
     def value_shown(self) -> str:
-        return figure(self.value, 1)
+        return figure(self.value, 0)
 
     @property
     def when_shown(self) -> str:

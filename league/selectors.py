@@ -19,6 +19,7 @@ from accounts.bots import is_bot
 from core import inputs
 from core.errors import InvalidInput, UnknownName
 from games import audience
+from games.bots import player_words
 from games.catalog import game_name, game_types
 from games.models import Game, GameStatus, Seat
 from games.play import reads as game_reads
@@ -1259,7 +1260,12 @@ def rating_changes_of(game: Game) -> dict:
     """What a finished game did to its players' Elo ratings: the changes, or why it was not
     rated (or is not yet: ``held``), or neither while the rating is under way."""
     changes = [
-        {"player": c.user.username, "before": c.before, "after": c.after, "delta": c.delta}
+        {
+            "player": player_words(c.user.username),
+            "before": c.before,
+            "after": c.after,
+            "delta": c.delta,
+        }
         for c in RatingChange.objects.filter(game=game).select_related("user").order_by("seat")
     ]
     marker = RatedGame.objects.filter(game=game).values_list("skipped", "consent").first()

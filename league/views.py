@@ -25,9 +25,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.bots import is_bot
-from accounts.people import ERASED_PREFIX, shown_username
+from accounts.people import ERASED_PREFIX
 from core import inputs
 from core.errors import InvalidInput, NotYourSeat, ServiceError
+from games.bots import player_words
 from games.catalog import game_name, game_types
 from games.models import Game, GameMode, GameStatus
 from games.pages.links import Link, back_or
@@ -75,8 +76,10 @@ def leaderboard(request, slug: str):
                 "games_shown": str(r.games),
                 "openskill": openskill,
                 "is_bot": is_bot(r.user),
-                # as the table shows them (floatformat:1), and the player's link
-                "rating_shown": figure(r.rating, 1),
+                # as the table shows them: the player in people's words (a house bot by its
+                # level's name), Elo as a whole number, and the player's link
+                "player_shown": player_words(r.user.username),
+                "rating_shown": figure(r.rating, 0),
                 "openskill_shown": figure(openskill, 1),
                 "url": player_url(r.user.username),
             }
@@ -170,7 +173,7 @@ def player(request, username: str):
         "league/player.html",
         {
             "player": user,
-            "shown_name": shown_username(user.username),
+            "shown_name": player_words(user.username),
             "is_bot": is_bot(user),
             "cards": cards,
             "history": history,

@@ -15,6 +15,25 @@ from games.bots import BOTS, bot_name
 from games.play import clocks
 from games.rules import registered
 from games.rules.base import GameSpec, OptionSpec
+from games.rules.ventlife_data import SPECIES
+
+# An option on the new-game page in its game's words, where the rule module's (written for the
+# API: values, ids) would show code: the label, the help, each choice and each item to tick, by
+# (game, option). Ventlife's from its rulebook: "Four of the seven species are used each game.
+# The table creator chooses how: First game, Random, Choose (ticks four), Draft".
+OPTION_WORDS: dict[tuple[str, str], dict[str, Any]] = {
+    ("ventlife", "species"): {
+        "label": "Species in play",
+        "help": "Four of the seven species are used each game.",
+        "choices": {
+            "first-game": "First game: Tube Worms, Volcano Snails, Blind Vent Shrimp and Yeti Crabs",
+            "random": "Random: four at random",
+            "draft": "Draft: the players take turns to choose",
+        },
+        "items": {species.id: species.name for species in SPECIES},
+        "pick": "Or choose the four yourself",
+    },
+}
 
 # The value of a seat's "who" choice when a person (named by username) takes the seat, and
 # when the seat is left open for anyone to take (games.play.lobby).
@@ -117,9 +136,10 @@ class NewGameForm(ClockForm):
             )
         for spec in self.specs:
             for option in spec.options:
-                self.fields[_option_field_name(spec, option)] = _option_field(option)
+                words = OPTION_WORDS.get((spec.slug, option.name), {})
+                self.fields[_option_field_name(spec, option)] = _option_field(option, words)
                 if option.subset_of:
-                    self.fields[_subset_field_name(spec, option)] = _subset_field(option)
+                    self.fields[_subset_field_name(spec, option)] = _subset_field(option, words)
 
     def clean(self):
         data = super().clean()
@@ -197,26 +217,32 @@ def _subset_field_name(spec: GameSpec, option: OptionSpec) -> str:
     return f"option_{spec.slug}_{option.name}_pick"
 
 
-def _subset_field(option: OptionSpec) -> forms.Field:
+def _subset_field(option: OptionSpec, words: dict[str, Any]) -> forms.Field:
     """Checkboxes naming the items of a subset option, e.g. Ventlife's four species."""
-    label = f"Or choose {option.subset_size or 'some'} yourself"
+    label = words.get("pick") or f"Or choose {option.subset_size or 'some'} yourself"
+    items = words.get("items", {})
     return forms.MultipleChoiceField(
         label=label,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        choices=[(str(item), str(item).replace("-", " ")) for item in option.subset_of],
+        choices=[
+            (str(item), items.get(item) or str(item).replace("-", " ").capitalize())
+            for item in option.subset_of
+        ],
         help_text=f"Tick exactly {option.subset_size}; ticks override the choice above."
         if option.subset_size
         else "Ticks override the choice above.",
     )
 
 
-def _option_field(option: OptionSpec) -> forms.Field:
-    """A form field for a game option. Not required: a missing value means the default."""
-    label = option.name.replace("_", " ").capitalize()
+def _option_field(option: OptionSpec, words: dict[str, Any]) -> forms.Field:
+    """A form field for a game option, in its game's words where ``words`` (OPTION_WORDS)
+    gives them. Not required: a missing value means the default."""
+    label = words.get("label") or option.name.replace("_", " ").capitalize()
+    help_text = words.get("help", option.help)
     if option.kind == "bool":
         return forms.BooleanField(
-            label=label, required=False, initial=option.default, help_text=option.help
+            label=label, required=False, initial=option.default, help_text=help_text
         )
     if option.kind == "int":
         return forms.IntegerField(
@@ -225,15 +251,16 @@ def _option_field(option: OptionSpec) -> forms.Field:
             initial=option.default,
             min_value=option.minimum,
             max_value=option.maximum,
-            help_text=option.help,
+            help_text=help_text,
         )
     by_text = {str(choice): choice for choice in option.choices}
+    choice_words = words.get("choices", {})
     return forms.TypedChoiceField(
         label=label,
         required=False,
         initial=str(option.default),
-        choices=[(text, text) for text in by_text],
+        choices=[(text, choice_words.get(text, text)) for text in by_text],
         coerce=by_text.__getitem__,
         empty_value=None,
-        help_text=option.help,
+        help_text=help_text,
     )

@@ -140,20 +140,42 @@ def choose() -> str:
     return "compiled"
 
 
-def build() -> None:
-    """Compile :data:`MODULES` in place with mypyc (needs mypy, setuptools and a C compiler)."""
+def build(log: str | None = None) -> None:
+    """Compile :data:`MODULES` in place with mypyc (needs mypy, setuptools and a C compiler),
+    saying what it does, a line a step and one for each extension built, and when it is done.
+    With ``log``, mypyc's, setuptools' and the C compiler's own output go to that file (`make
+    rules`, so that CI's log keeps only the steps); without, everything goes to the terminal."""
+    import time
+
     from mypyc.build import mypycify
     from setuptools import setup
+    from setuptools.command.build_ext import build_ext
+
+    began = time.monotonic()
+    terminal = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)
+
+    def say(words: str) -> None:
+        terminal.write(f"rules: {words} ({time.monotonic() - began:.0f} s)\n")
+
+    class BuildSaying(build_ext):
+        def build_extension(self, ext) -> None:
+            super().build_extension(ext)
+            say(f"built {ext.name}")
 
     root = HERE.parent.parent  # paths relative to the project, as mypyc names modules by them
     os.chdir(root)
     paths = [str(source_of(module).relative_to(root)) for module in MODULES]
-    setup(
-        name="hadal-rules",
-        packages=[],
-        script_args=["build_ext", "--inplace", "--build-temp", "build/rules"],
-        ext_modules=mypycify(paths, group_name=GROUP, opt_level="3"),
-    )
+    with _output_to(log):
+        say(f"mypyc: checking the types of {len(MODULES)} modules and writing their C")
+        extensions = mypycify(paths, group_name=GROUP, opt_level="3")
+        say(f"compiling the C of {len(extensions)} extensions (the shared one takes minutes)")
+        setup(
+            name="hadal-rules",
+            packages=[],
+            script_args=["build_ext", "--inplace", "--build-temp", "build/rules"],
+            ext_modules=extensions,
+            cmdclass={"build_ext": BuildSaying},
+        )
     # The modules' own extensions are thin: their code is in the group's shared library. One
     # whose stub did not change is copied from an earlier build with its old time, which
     # would read as stale; the whole build is as new as its shared library.
@@ -161,9 +183,60 @@ def build() -> None:
         extension = extension_of(module)
         if extension is not None:
             os.utime(extension)
+    say("done")
+    terminal.close()
+
+
+class _output_to:
+    """Within it, this process's and its children's output (the C compiler's) go to ``path``;
+    with no path, nowhere else."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.saved: list[int] = []
+
+    def __enter__(self) -> None:
+        if self.path is None:
+            return
+        sys.stdout.flush()
+        sys.stderr.flush()
+        with open(self.path, "w") as log:
+            self.saved = [os.dup(1), os.dup(2)]
+            os.dup2(log.fileno(), 1)
+            os.dup2(log.fileno(), 2)
+
+    def __exit__(self, *exc) -> None:
+        if not self.saved:
+            return
+        sys.stdout.flush()
+        sys.stderr.flush()
+        for fd, saved in zip((1, 2), self.saved):
+            os.dup2(saved, fd)
+            os.close(saved)
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["build"]:
-        raise SystemExit(f"usage: {SETTING}=source python -m games.rules.compiled build")
-    build()
+    arguments = sys.argv[1:]
+    if (
+        arguments[:1] != ["build"]
+        or len(arguments) not in (1, 3)
+        or arguments[1:2]
+        not in (
+            [],
+            ["--log"],
+        )
+    ):
+        raise SystemExit(
+            f"usage: {SETTING}=source python -m games.rules.compiled build [--log FILE]"
+        )
+    log = arguments[2] if len(arguments) == 3 else None
+    try:
+        build(log)
+    except Exception:
+        if log is None:
+            raise
+        import traceback
+
+        with open(log, "a") as file:
+            traceback.print_exc(file=file)
+        raise SystemExit(f"rules: the build failed: see {log}") from None

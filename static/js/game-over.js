@@ -2,7 +2,9 @@
    event from static/js/game.js), the page is fetched again and its "Game over" panel (scores
    with their parts, rating changes, the replay and the rematch) put in place; if that fetch
    fails (the server busy, the connection down), it is tried again a few times, later each
-   time. "Watch the replay" moves the replay slider to the start. */
+   time. The panel heads the page's wide column, above the board, where its whole table fits;
+   the short result in the side column is hidden. "Watch the replay" moves the replay slider to
+   the start. */
 
 function panelFromServer() {
   return fetch(window.location.href, {credentials: "same-origin"})
@@ -31,12 +33,13 @@ let asked = false;
 async function showPanel(attempt) {
   const panel = await panelFromServer();
   const result = document.getElementById("result");
-  if (!result || document.getElementById("game-over")) return;
+  const board = document.getElementById("board");
+  if (!result || !board || document.getElementById("game-over")) return;
   if (!panel) {
     if (attempt < RETRIES) setTimeout(() => showPanel(attempt + 1), 1000 * 2 ** attempt);
     return;
   }
-  result.before(panel);
+  board.before(panel);
   result.hidden = true;
   bindReplay(panel);
 }

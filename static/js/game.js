@@ -482,13 +482,27 @@ class GamePage {
 
   async resign() {
     if (this.busy || this.seat === null) return;
-    if (!window.confirm("Resign? A bot will play out your turns.")) return;
+    if (!window.confirm(this.resignWords())) return;
     this.busy = true;
     const answer = await request("POST", this.api.resign, {seat: this.seat});
     this.busy = false;
     if (answer.ok) this.flash(`${this.who(this.seat)} resigned.`, "info");
     else this.flash(answer.data.error || `the server answered ${answer.status}`, "error");
     await this.refresh(true);
+  }
+
+  /* What resigning does (games.play.services.game_resign): with one other player still in,
+     the game ends at once and they win by forfeit; with more, the others play on, your turns
+     played by the random bot, and you are placed below everyone who played on. */
+  resignWords() {
+    const others = this.game.seats.map((row, seat) => seat)
+      .filter((seat) => seat !== this.seat && !this.game.seats[seat].resigned);
+    if (others.length <= 1) {
+      const winner = others.length ? this.who(others[0]) : "the other player";
+      return `Resign? The game ends now and ${winner} wins by forfeit.`;
+    }
+    return "Resign? You will be placed last. The others play on to the end, and the " +
+      "Random bot makes your moves for you.";
   }
 
   setButtonsDisabled(disabled) {

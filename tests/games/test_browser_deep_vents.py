@@ -73,12 +73,19 @@ def take_by_click(page, board, view, preferred: int) -> str:
     return name
 
 
-def place_by_click(page, board, name: str, q: int, r: int) -> None:
+SIDE = r"(right|left|above right|above left|below right|below left) of"
+
+
+def place_by_click(page, board, name: str, q: int, r: int, words: str) -> None:
+    """Place the held hex at (q, r) by clicking its ghost space; ``words``: how its button
+    names the space, in the rulebook's terms (touching a hex already in play)."""
     from playwright.sync_api import expect
 
-    expect(page.locator("#actions button[data-action=place]").first).to_have_text(
-        re.compile(r"^Place at \(-?\d+,-?\d+\)$")
-    )
+    buttons = page.locator("#actions button[data-action=place]")
+    expect(buttons.first).to_have_text(re.compile(rf"^Place {SIDE} the [A-Z]"))
+    labels = buttons.all_inner_texts()
+    assert f"Place {words}" in labels, labels
+    assert not any(re.search(r"\(-?\d+, ?-?\d+\)", label) for label in labels), labels
     ghost = board.locator(f".dv-eco[data-seat='0'] .dv-ghost[data-q='{q}'][data-r='{r}']")
     acted(page, ghost.click)
     expect(page.locator("#log")).to_contain_text(f"marina placed {name} at ({q},{r})")
@@ -182,7 +189,7 @@ def test_bid_take_place_and_activate(page, monkeypatch):
     # Six ghost spaces around our lone Deep Vent; none on the bot's side.
     expect(board.locator(".dv-eco[data-seat='0'] .dv-ghost")).to_have_count(6)
     expect(board.locator(".dv-eco[data-seat='1'] .dv-ghost")).to_have_count(0)
-    place_by_click(page, board, name, 1, 0)
+    place_by_click(page, board, name, 1, 0, "right of the Deep Vent")
     activate_until_our_turn(page, board)
     expect(page.locator("#log")).to_contain_text("Random bot placed")
     expect(board.locator(".dv-eco[data-seat='0'] .dv-hex")).to_have_count(2)
@@ -190,7 +197,9 @@ def test_bid_take_place_and_activate(page, monkeypatch):
     # Our second turn: the Deep Vent now holds archaea, so it asks to grow or trigger.
     view = server_view()
     name = take_by_click(page, board, view, preferred=0)
-    place_by_click(page, board, name, 0, 1)
+    place_by_click(
+        page, board, name, 0, 1, "below right of the Deep Vent, touching 2 of your hexes"
+    )
     decisions = activate_until_our_turn(page, board, prefer="Trigger the Deep Vent")
     assert "Trigger the Deep Vent" in decisions
     expect(page.locator("#log")).to_contain_text("marina triggered")

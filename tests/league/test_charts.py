@@ -50,5 +50,5 @@ def test_a_points_labels_are_what_the_template_filters_would_show():
         assert (p.x_shown, p.y_shown, p.value_shown) == (
             floatformat(p.x, 1),
             floatformat(p.y, 1),
-            floatformat(p.value, 1),
+            floatformat(p.value, 0),  # a rating: a whole number
         )

@@ -121,7 +121,7 @@ def test_the_chart_has_dates_on_its_axis_and_values_on_hover(client, anns_games)
     body = text(page)
     assert "1 Oct 2026" in body and "15 Oct 2026" in body
     after = Rating.objects.get(user__username="ann", slug="oceans").rating
-    assert f"<title>15 Oct 2026: {after:.1f}</title>" in body
+    assert f"<title>15 Oct 2026: {after:.0f}</title>" in body  # a rating: a whole number
 
 
 def test_the_chart_shows_the_last_hundred_games_and_pages_back(client, people):

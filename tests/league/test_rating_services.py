@@ -211,11 +211,14 @@ def test_the_leaderboard_and_player_pages(client, alice, bob):
     forfeit(alice, bob)
     services.ratings_update(slug=DSA)
     page = client.get(reverse("leaderboard", args=[DSA])).content.decode()
-    assert "1516.0" in page and "1484.0" in page and "provisional" in page
+    # Ratings are whole numbers on the pages.
+    assert ">1516<" in page and ">1484<" in page and "provisional" in page
+    assert "1516.0" not in page and "1484.0" not in page
     assert client.get(reverse("ratings")).status_code == 302
     assert client.get(reverse("leaderboard", args=["chess"])).status_code == 404
     player = client.get(reverse("player", args=["alice"])).content.decode()
-    assert "<polyline" in player and "1516.0" in player
+    assert "<polyline" in player and "<strong>1516</strong> Elo" in player
+    assert "1516.0" not in player
 
 
 # -- commands -------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
    pieces are clickable: market slots to take, ghost spaces to place on, hexes to name. */
 
 import {asButton, html, svg} from "../dom.js";
-import {at, bounds, centre, fitInto, hexPoints, key} from "../hexgrid.js";
+import {DIRECTIONS, at, bounds, centre, fitInto, hexPoints, key} from "../hexgrid.js";
 import {clip, ordinal, plural, wrap} from "../text.js";
 
 const WIDTH = 1000;
@@ -133,6 +133,38 @@ function nameLines(name) {
 function hexAt(view, seat, q, r) {
   const player = view.players[seat];
   return player ? player.hexes.find((h) => h.q === q && h.r === r) || null : null;
+}
+
+/* Where a new hex may go, in the rulebook's terms: it "touches at least one side of one of the
+   hexes you already have in play", so the space is named by the first of those in the order
+   hexes activate (top-left to bottom-right) and the side it is on, with how many it touches:
+   "below left of the Yeti Crab, touching 2 of your hexes". No coordinates: the rules give
+   hexes none, and the space glows on the board. */
+const SIDES = ["right of", "below right of", "below left of", "left of", "above left of",
+  "above right of"];  // in the order of hexgrid.js's DIRECTIONS: E, SE, SW, W, NW, NE
+
+function inPlayOrder(hexes) {
+  return hexes.slice().sort((a, b) => a.r - b.r || a.q - b.q);
+}
+
+/* "the Lanternfish", or "the 2nd Lanternfish" when the ecosystem holds more than one. */
+function hexWords(hex, hexes) {
+  const same = inPlayOrder(hexes).filter((h) => h.name === hex.name);
+  return same.length > 1 ? `the ${ordinal(same.indexOf(hex) + 1)} ${hex.name}`
+    : `the ${hex.name}`;
+}
+
+function placeWords(view, seat, q, r) {
+  const hexes = view.players[seat] ? view.players[seat].hexes : [];
+  const touching = [];
+  for (const hex of inPlayOrder(hexes)) {
+    const side = DIRECTIONS.findIndex((d) => hex.q + d.dq === q && hex.r + d.dr === r);
+    if (side >= 0) touching.push([hex, side]);
+  }
+  if (!touching.length) return "in your ecosystem";
+  const [hex, side] = touching[0];
+  const more = touching.length > 1 ? `, touching ${touching.length} of your hexes` : "";
+  return `${SIDES[side]} ${hexWords(hex, hexes)}${more}`;
 }
 
 function tooltip(hex, where) {
@@ -696,10 +728,9 @@ function ecosystem(view, seat, box, space, ctx) {
       transform: `translate(${c.x.toFixed(2)},${c.y.toFixed(2)})`}, [
       svg("polygon", {points: hexPoints(0, 0, HEX - 3), class: "dv-ghost-body"}),
       svg("text", {x: 0, y: 4, class: "dv-ghost-plus", text: "+"}),
-      svg("text", {x: 0, y: 24, class: "dv-ghost-where", text: at(action.q, action.r)}),
     ]);
-    clickable(ghost, action, `Place ${view.held ? `the ${view.held.name} ` : ""}at ` +
-      `${at(action.q, action.r)}`, ctx);
+    clickable(ghost, action, `Place ${view.held ? `the ${view.held.name} ` : ""}` +
+      placeWords(view, seat, action.q, action.r), ctx);
     field.append(ghost);
   }
   group.append(field);
@@ -808,7 +839,7 @@ function actionText(action, view, ctx) {
       return `Take slot ${action.slot} (${costText(action.slot)})` +
         (card ? `: ${card.name}` : "");
     }
-    case "place": return `Place at ${at(action.q, action.r)}`;
+    case "place": return `Place ${placeWords(view, seat, action.q, action.r)}`;
     case "grow":
       return action.q === undefined ? `Grow ${activeName}`
         : `Grow ${activeName}: swallow the archaea of ${named(action.q, action.r)}`;

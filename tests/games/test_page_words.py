@@ -1,0 +1,96 @@
+"""The pages speak the games' words, not the code's: no option values or ids, no bot account
+names, no ratings to a decimal, no promise the code does not keep (issue 39). Each test reads
+the text a person sees: the rendered HTML without its tags and scripts."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.bots import player_words
+from games.play import services as game_services
+from league.services import ratings
+
+pytestmark = pytest.mark.django_db
+DSA = "deep-sea-adventure"
+
+
+def seen(response) -> str:
+    """The words on a page: its HTML without scripts, tags and repeated spaces."""
+    page = response.content.decode()
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    page = re.sub(r"<[^>]+>", " ", page)
+    return re.sub(r"\s+", " ", html.unescape(page))
+
+
+def test_ventlife_s_species_choice_is_in_the_rulebook_s_words(client, alice):
+    client.force_login(alice)
+    words = seen(client.get(reverse("game-new")))
+    for code in ("first-game", "species ids", "tube-worms", "tube worms", "yeti-crabs"):
+        assert code not in words, code
+    assert "First game: Tube Worms, Volcano Snails, Blind Vent Shrimp and Yeti Crabs" in words
+    assert "Random: four at random" in words and "Draft: the players take turns" in words
+    for name in ("Giant Tube Worms", "Eelpout Fish", "Deep-Sea Octopus", "Vent Sponges"):
+        assert name in words
+
+
+def test_a_ventlife_game_still_starts_with_the_species_ticked(client, alice):
+    client.force_login(alice)
+    fields = {"game": "ventlife", "players": 2}
+    fields |= {f"seat_{i}_who": "random" for i in range(6)}
+    fields |= {"seat_0_who": "person", "seat_0_user": "alice", "on_timeout": "random"}
+    fields |= {
+        "option_ventlife_species": "draft",
+        "option_ventlife_species_pick": ["octopus", "sponges", "eelpout", "yeti-crabs"],
+    }
+    answer = client.post(reverse("game-new"), fields)
+    assert answer.status_code == 302, seen(answer)[:2000]
+    from games.models import Game
+
+    assert Game.objects.get().options == {
+        "species": ["eelpout", "yeti-crabs", "octopus", "sponges"]
+    }
+
+
+def test_bots_are_named_as_people_call_them():
+    assert player_words("bot-greedy") == "Greedy bot"
+    assert player_words("bot-mcts") == "Search bot"
+    assert player_words("bot-random-2") == "Random bot 2"
+    assert player_words("alice") == "alice"
+    assert player_words("bot-nonsense") == "bot-nonsense"  # not a bot: a member's name
+
+
+@pytest.fixture
+def lost_to_the_greedy_bot(alice, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = game_services.game_create(
+            slug=DSA, seats=[{"user": "alice"}, {"bot": "greedy"}], options={}, created_by=alice
+        )
+        game_services.game_resign(game=game, seat=0, user=alice)
+    ratings.ratings_update(slug=DSA)
+    return game
+
+
+def test_ratings_name_the_bot_and_are_whole_numbers(client, alice, lost_to_the_greedy_bot):
+    board = seen(client.get(reverse("leaderboard", args=[DSA])))
+    assert "bot-greedy" not in board
+    assert "Greedy bot" in board
+    assert "1516" in board and "1484" in board
+    assert not re.search(r"\b1[45]\d\d\.\d\b", board), "a rating to a decimal"
+
+    client.force_login(alice)
+    end = seen(client.get(f"/games/{lost_to_the_greedy_bot.pk}/"))
+    assert "Greedy bot: 1500 → 1516 +16" in end and "bot-greedy" not in end
+
+    player = seen(client.get(reverse("player", args=["bot-greedy"])))
+    assert "bot-greedy" not in player and "Greedy bot" in player
+    assert "1516 Elo" in player
+
+
+def test_no_page_offers_to_turn_alerts_on(client, alice, lost_to_the_greedy_bot):
+    client.force_login(alice)
+    for url in (reverse("settings"), f"/games/{lost_to_the_greedy_bot.pk}/", reverse("game-new")):
+        assert "alerts on" not in seen(client.get(url)).lower(), url
