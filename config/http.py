@@ -24,7 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import InterfaceError, OperationalError, connection
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -118,6 +118,37 @@ class RequestGuardMiddleware:
         if isinstance(exception, RequestDataTooBig):
             return _error(request, "the request body is too large", 413)
         return None
+
+
+class SitePagesMiddleware:
+    """With DEBUG on (``make run``), a page's 404 is the site's own page, as with DEBUG off,
+    not Django's list of URL patterns; an API path keeps its JSON either way. (With DEBUG on a
+    500 stays Django's traceback, for whoever runs the server.)"""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if settings.DEBUG and response.status_code == 404 and _is_debug_404(response):
+            return not_found(request)
+        return response
+
+
+def _is_debug_404(response) -> bool:
+    """Django's technical 404 (views.debug.technical_404_response), told by its title."""
+    content = getattr(response, "content", b"")
+    return response.get("Content-Type", "").startswith("text/html") and (
+        b"<title>Page not found at " in content[:2000]
+    )
+
+
+def favicon(request):
+    """``/favicon.ico``, asked for by browsers and feed readers whatever the page links: the
+    site's icon."""
+    from django.templatetags.static import static
+
+    return HttpResponsePermanentRedirect(static("img/hadal.svg"))
 
 
 # -- errors -----------------------------------------------------------------------------------

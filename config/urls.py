@@ -30,6 +30,7 @@ register_converter(IdConverter, "id")
 
 urlpatterns = [
     path("healthz/", http.healthz, name="healthz"),
+    path("favicon.ico", http.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/me/tokens/", tokens_api.TokensApi.as_view(), name="api-me-tokens"),

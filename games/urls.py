@@ -9,6 +9,7 @@ from games.pages import tablelog as log_views
 urlpatterns = [
     path("", views.game_list, name="game-list"),
     path("games/new/", views.game_new, name="game-new"),
+    path("games/bot/<slug:slug>/", views.game_against_bot, name="game-against-bot"),
     path("games/how-to-play/<slug:slug>/", views.how_to_play, name="how-to-play"),
     path("oceans/", views.oceans_page, name="oceans"),
     path("invitations/", lobby_views.invitations, name="invitations"),

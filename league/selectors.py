@@ -67,6 +67,27 @@ def leaderboard(slug: str) -> QuerySet[Rating]:
     )
 
 
+# The game a site without rated games opens its ratings on: the new-game page's first choice.
+FIRST_GAME = "deep-sea-adventure"
+
+
+def most_played_game() -> str:
+    """The game with the most rated games (its players' games counted, as the ladders show
+    them), by name on a tie; with none rated yet, FIRST_GAME."""
+    known = game_types()
+    played = (
+        Rating.objects.filter(slug__in=known)
+        .values("slug")
+        .annotate(games=Sum("games"))
+        .order_by("-games", "slug")
+        .values_list("slug", flat=True)
+    )
+    slug = played.first()
+    if slug is not None:
+        return slug
+    return FIRST_GAME if FIRST_GAME in known else next(iter(known))
+
+
 def rating_entry(row: Rating) -> dict[str, Any]:
     return {
         "player": row.user.username,

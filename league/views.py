@@ -58,7 +58,8 @@ User = get_user_model()
 
 
 def ratings_index(request):
-    return redirect("leaderboard", slug=next(iter(game_types())))
+    """The ladder of the game most played here (the most rated games), not an empty one."""
+    return redirect("leaderboard", slug=selectors.most_played_game())
 
 
 def leaderboard(request, slug: str):

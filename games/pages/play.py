@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -23,6 +25,7 @@ from core import inputs
 from core.errors import InvalidInput, NotYourSeat, ServiceError
 from games import audience, logchain, signals
 from games.api.serializers import GameOut
+from games.bots import BOTS, bot_name
 from games.catalog import game_name, game_types
 from games.models import EarlierFingerprint, EventKind, Game, GameMode, GameStatus, Seat
 from games.pages.bots import not_for_bot_accounts
@@ -55,7 +58,80 @@ class GameRow:
     waiting_for: str = ""  # the people invited who have not accepted yet: "bob and carol"
 
 
+# -- the front door -------------------------------------------------------------------------------
+
+# Each game in a line of our own, for someone who has never played it.
+GAME_LINES = {
+    "abyss": "Buy Allies with pearls, recruit the Lords of the underwater kingdom and hold "
+    "Locations: the most influence wins.",
+    "deep-sea-adventure": "Divers share one submarine and one tank of air: dive for treasure, "
+    "and get it back up before the air runs out.",
+    "deep-vents": "Grow an ecosystem around your vent, one hex a round, and end with the "
+    "most archaea.",
+    "oceans": "Played at your table and recorded here: the club's results, score sheets and "
+    "ratings.",
+    "ventlife": "Lay tiles into a shared vent field and fill it with creatures of the four "
+    "species in play.",
+}
+# The house bot a "Play a bot now" seats: one that plays to win, quickly.
+HOUSE_BOT = "greedy"
+
+
+@dataclass(frozen=True)
+class FrontGame:
+    slug: str
+    name: str
+    line: str
+    players: str  # "2 to 4 players"
+    playable: bool  # False: recorded from a table (Oceans), no bot to play
+
+
+def front_games() -> list[FrontGame]:
+    """The games the home page offers, each with its line, its picture (static/img/games/) and
+    its number of players."""
+    return [
+        FrontGame(
+            slug=kind.slug,
+            name=kind.name,
+            line=GAME_LINES.get(kind.slug, ""),
+            players=f"{kind.min_players} to {kind.max_players} players",
+            playable=kind.playable,
+        )
+        for kind in game_types().values()
+    ]
+
+
+def _house_bot() -> str:
+    return HOUSE_BOT if HOUSE_BOT in BOTS else next(iter(BOTS))
+
+
+@require_POST
+@not_for_bot_accounts
+def game_against_bot(request, slug: str):
+    """ "Play a bot now": a game of ``slug`` between the member and a house bot, in one click
+    with the game's usual options and no clock. A visitor signs in first and comes back to
+    the home page."""
+    kind = game_types().get(slug)
+    if kind is None or not kind.playable:
+        raise Http404("no such game to play")
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("game-list"))
+    try:
+        game = services.game_create(
+            slug=slug,
+            seats=[{"user": request.user.username}, {"bot": _house_bot()}],
+            options={},
+            created_by=request.user,
+        )
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("game-list")
+    return redirect("game-detail", pk=game.pk)
+
+
 def game_list(request):
+    """The home page: what Hadal is and its games, each to play against a bot at once; what
+    waits for a member first; their games and the others' recent ones."""
     user = request.user
     mine: list[Game] = []
     others = audience.visible(Game.objects.all(), user)
@@ -71,6 +147,9 @@ def game_list(request):
             "other_games": [_row(game, user) for game in _active_first(others, RECENT_GAMES)],
             # What waits for them leads the page (the inbox's open notices that ask them to act).
             "waiting_notices": inbox.waiting(user) if user.is_authenticated else [],
+            "front_games": front_games(),
+            "house_bot": bot_name(_house_bot()),
+            "sign_in_here": f"{reverse('login')}?{urlencode({'next': reverse('game-list')})}",
         },
     )
 

@@ -186,7 +186,7 @@ def test_anonymous_users_see_recent_games_and_a_prompt(client, alice):
     assert response.status_code == 200
     assert [row.game for row in response.context["other_games"]] == [game]
     assert reverse("login") in response.content.decode()
-    assert "to start a game" in response.content.decode()
+    assert reverse("signup") in response.content.decode()  # the introduction's Sign up
 
 
 # -- a new game ---------------------------------------------------------------------------------
