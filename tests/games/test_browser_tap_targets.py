@@ -154,3 +154,9 @@ def test_the_replay_and_analysis_are_thumb_sized_on_a_phone(page, make_user, set
     expect(page.locator("#analysis svg.analysis-graph")).to_be_visible()
     small = measure(page, "a finished game", ["#replay-bar", "#analysis"])
     assert small == [], "\n".join(small)
+    # A tap just off a costly move's dot, inside its 44 px circle, still shows that move.
+    mark = page.locator("#analysis .graph-costly").first
+    mark.scroll_into_view_if_needed()
+    box = mark.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2 + 15, box["y"] + box["height"] / 2)
+    expect(page.locator("#board")).to_have_attribute("data-version", mark.get_attribute("data-seq"))
