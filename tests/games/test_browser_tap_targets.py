@@ -154,9 +154,18 @@ def test_the_replay_and_analysis_are_thumb_sized_on_a_phone(page, make_user, set
     expect(page.locator("#analysis svg.analysis-graph")).to_be_visible()
     small = measure(page, "a finished game", ["#replay-bar", "#analysis"])
     assert small == [], "\n".join(small)
-    # A tap just off a costly move's dot, inside its 44 px circle, still shows that move.
-    mark = page.locator("#analysis .graph-costly").first
-    mark.scroll_into_view_if_needed()
-    box = mark.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2 + 15, box["y"] + box["height"] / 2)
-    expect(page.locator("#board")).to_have_attribute("data-version", mark.get_attribute("data-seq"))
+    # A tap 15 px off a costly move's dot, inside its 44 px circle, still shows that move (the
+    # first dot with no neighbour over that spot; before, the dot took taps 5 px across).
+    page.locator("#analysis svg.analysis-graph").scroll_into_view_if_needed()
+    spot = page.evaluate("""() => {
+      for (const mark of document.querySelectorAll('#analysis .graph-costly')) {
+        const dot = mark.querySelector('.graph-dot').getBoundingClientRect();
+        const x = dot.left + dot.width / 2 + 15, y = dot.top + dot.height / 2;
+        const there = document.elementFromPoint(x, y);
+        if (there && there.closest('.graph-costly') === mark) return [x, y, mark.dataset.seq];
+      }
+      return null;
+    }""")
+    assert spot, "no costly move's dot takes a tap 15 px from its centre"
+    page.mouse.click(spot[0], spot[1])
+    expect(page.locator("#board")).to_have_attribute("data-version", spot[2])
