@@ -12,6 +12,7 @@ import {html, svg} from "./dom.js";
 const COSTLY = 0.05; // a move that gives away 5 points or more of expected result is marked
 const POLL_MS = 1000;
 const GRAPH = {width: 640, height: 180, pad: 24};
+const HIT_PX = 44; // a costly move's dot takes a tap this many pixels across
 const COLORS = ["#ff6f61", "#ffd23f", "#5fd68a", "#c38bff", "#ff9f40", "#f4f4f8"];
 
 class Replay {
@@ -257,11 +258,15 @@ class Replay {
       const coords = mine.map((d) => `${x(d.version).toFixed(1)},${y(d.value_best).toFixed(1)}`);
       parts.push(svg("polyline", {points: coords.join(" "), class: "graph-line", stroke: color}));
       for (const d of mine.filter((d) => d.loss >= COSTLY)) {
-        const mark = svg("circle", {
-          cx: x(d.version).toFixed(1), cy: y(d.value_played).toFixed(1), r: 5, fill: color,
+        const at = {cx: x(d.version).toFixed(1), cy: y(d.value_played).toFixed(1)};
+        const mark = svg("g", {
           class: "graph-costly", tabindex: 0, role: "button", "data-seq": d.version,
           "aria-label": `${this.name(seat)}: a costly move (${points(-d.loss)})`,
-        }, [svg("title", {text: `${this.name(seat)}: a costly move (${points(-d.loss)})`})]);
+        }, [
+          svg("title", {text: `${this.name(seat)}: a costly move (${points(-d.loss)})`}),
+          svg("circle", {...at, r: HIT_PX / 2, class: "graph-hit"}),
+          svg("circle", {...at, r: 5, fill: color, class: "graph-dot"}),
+        ]);
         mark.addEventListener("click", () => this.go(d.version));
         mark.addEventListener("keydown", (event) => {
           if (event.key === "Enter" || event.key === " ") {
@@ -278,8 +283,15 @@ class Replay {
       viewBox: `0 0 ${width} ${height}`, class: "analysis-graph", role: "img",
       "aria-label": "Each player's chances over the game",
     }, parts);
+    // Each dot's tap circle is HIT_PX across on the screen, whatever the graph's drawn width.
+    new ResizeObserver(() => {
+      const shown = chart.getBoundingClientRect().width;
+      if (!shown) return;
+      const r = (((HIT_PX + 1) / 2) * width / shown).toFixed(1); // a pixel spare for rounding
+      for (const hit of chart.querySelectorAll(".graph-hit")) hit.setAttribute("r", r);
+    }).observe(chart);
     chart.addEventListener("click", (event) => {
-      if (event.target.classList.contains("graph-costly")) return;
+      if (event.target.closest(".graph-costly")) return;
       const box = chart.getBoundingClientRect();
       const fraction = (event.clientX - box.left) / box.width;
       const version = 1 + ((fraction * width - pad) / (width - 2 * pad)) * (last - 1);
