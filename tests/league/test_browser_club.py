@@ -64,7 +64,7 @@ def test_the_player_page_fits_the_screen(page, club, width):  # noqa: F811
     page.goto("/players/ann/?vs=benedict-the-diver")
     expect(page.locator("#game-oceans .rating-chart")).to_be_visible()
     expect(page.locator("#game-oceans .rating-chart circle title").first).to_have_text(
-        "1 Oct 2026: 1516.0"
+        "1 Oct 2026: 1516"
     )
     expect(page.locator("#head-to-head")).to_contain_text("12 games together")
     expect(page.locator("#history tbody tr")).to_have_count(12)
