@@ -166,7 +166,7 @@ def test_a_version_1_game_loaded_keeps_its_ranks_on_its_page_and_exports_as_it_w
     page = client.get(f"/games/{game.pk}/").content.decode()
     ranks = [line["rank"] for line in game.result]
     table = page.split('id="result-table"')[1].split("</tbody>")[0]
-    shown = re.findall(r"<tr><td>(\d+)</td><td>([^<]*)</td>", table)
+    shown = re.findall(r"<tr><td>(\d+)(?:st|nd|rd|th)?</td><td>([^<]*)</td>", table)
     assert shown == [(str(line["rank"]), line["player"]) for line in game.result]
     assert sorted(ranks) == list(range(1, len(ranks) + 1))  # Deep Vents shares no rank
     from games import store
