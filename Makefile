@@ -51,8 +51,9 @@ run: $(STAMP) $(RULES_STAMP)
 # a reason unless DATABASE_URL / REDIS_URL / CELERY_WORKER are set (.ci/run sets them). The
 # worker serves one test database, so the tests that talk to it run after, in one process; so
 # does the reliability suite, which runs the compose deployment on this machine and loads it.
+# The slowest tests are listed at the end of the first run, so that CI's time can be read.
 test: $(STAMP) $(RULES_STAMP)
-	$(BIN)/python -m pytest -n auto -m "not celery_worker and not reliability"
+	$(BIN)/python -m pytest -n auto -m "not celery_worker and not reliability" --durations=40
 	$(BIN)/python -m pytest -m celery_worker
 	$(BIN)/python -m pytest -m reliability tests/reliability
 

@@ -28,7 +28,14 @@ from league.services import leagues, tournaments
 from league.tournament_spec import TournamentSpec
 from tests.tokens import key_for
 
-pytestmark = [pytest.mark.slow, pytest.mark.schema_fuzz, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.schema_fuzz,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.timeout(
+        2400
+    ),  # past the subprocess's own 1800 s, so that its message is the one seen
+]
 
 CONFIG = Path(__file__).with_name("schemathesis.toml")
 SEED = os.environ.get("HADAL_FUZZ_SEED", "1")
