@@ -15,7 +15,7 @@ from django.core.management import call_command
 
 from games.models import Game, GameMode, GameStatus
 from games.pages.play import GUIDES
-from league.models import Table, Tournament
+from league.models import League, Table, Tournament
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.browser
@@ -41,6 +41,7 @@ def demo(transactional_db):
         .values_list("pk", flat=True)
         .first(),
         "tournament": Tournament.objects.values_list("pk", flat=True).first(),
+        "club": League.objects.values_list("slug", flat=True).first(),
         "table": Table.objects.order_by("pk").values_list("pk", flat=True).first(),
     }
 
@@ -100,11 +101,46 @@ def test_every_page_fits_a_phone_and_speaks_peoples_words(page, demo):  # noqa: 
         "/matches/new/",
         "/accounts/tokens/",
         *(f"/games/how-to-play/{slug}/" for slug in GUIDES),
+        # What a member reaches from the menu and their settings.
+        "/inbox/",
+        "/inbox/choices/",
+        "/invitations/",
+        "/lobby/",
+        "/accounts/settings/",
+        "/accounts/email/",
+        "/accounts/password/change/",
+        "/accounts/delete/",
+        # A club and its secretary's pages.
+        f"/leagues/{demo['club']}/",
+        f"/matches/{demo['record']}/correct/",
+        # An organiser's pages on the day.
+        f"/tournaments/{demo['tournament']}/rounds/1/print/",
+        f"/tournaments/{demo['tournament']}/projector/",
+        # A table log, begun from the page.
+        "/games/log/new/",
+        # A page that is not there.
+        "/games/999999/",
     ]
     for path in paths:
         check_phone_page(page, path)
+        assert page.locator("h1").count() >= 1, f"{path} has no heading"
         if "?settle=" in path:
             assert page.locator(f"#override-{demo['table']}").is_visible()
+
+
+def test_the_pages_before_signing_in_fit_a_phone(page, demo):  # noqa: F811
+    page.set_viewport_size(PHONE)
+    for path in [
+        "/",
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/password/reset/",
+        f"/games/{demo['play']['abyss']}/",
+        "/ratings/",
+        f"/tournaments/{demo['tournament']}/",
+        "/players/alice/",
+    ]:
+        check_phone_page(page, path)
 
 
 def test_every_board_fits_the_width_and_zooms(page, demo):  # noqa: F811
