@@ -185,6 +185,31 @@ def test_the_header_folds_behind_a_menu_on_a_phone_and_not_on_a_desktop(page, de
     expect(page.locator(".nav-links a", has_text="Tournaments")).to_be_visible()
 
 
+def test_the_signed_in_header_is_one_row_at_every_width_from_tablet_to_laptop(page, demo):  # noqa: F811
+    """Signed in with games waiting (the longest header): at each width the header's visible
+    items all lie inside the screen on one row, the links folding behind Menu where they would
+    not fit."""
+    from playwright.sync_api import expect
+
+    sign_in(page)
+    expect(page.locator("#nav-turns")).to_be_visible()
+    for width in (701, 820, 1024, 1280, 1300, 1301, 1366, 1600):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto("/")
+        items = page.evaluate(
+            """() => Array.from(document.querySelectorAll('.nav > *:not(.nav-gap), .nav-links > *:not(.nav-gap)'))
+                .map((e) => e.getBoundingClientRect())
+                .filter((r) => r.width > 0)
+                .map((r) => [Math.round(r.left), Math.round(r.right), Math.round((r.top + r.bottom) / 2)])"""
+        )
+        assert items and all(0 <= left and right <= width for left, right, _ in items), (
+            width,
+            items,
+        )
+        middles = {middle for _, _, middle in items}
+        assert max(middles) - min(middles) < 12, f"the header wraps at {width} px: {items}"
+
+
 def test_a_tap_on_the_deep_sea_adventure_board_explains_what_is_there(page, demo):  # noqa: F811
     from playwright.sync_api import expect
 
