@@ -64,15 +64,17 @@ def take_by_click(page, board, view, preferred: int) -> str:
     if not page.locator(f".dv-market-hex.dv-takeable[data-slot='{slot}']").count():
         slot = 0
     name = view["market"][slot]["name"]
+    where = "the top of the stack" if slot == 5 else f"{ORDINALS[slot]} in the row"
     expect(page.locator(f"#actions button[data-action=take] >> nth={slot}")).to_have_text(
-        re.compile(rf"^Take slot {slot} \((free|costs {slot})\): {re.escape(name)}$")
+        re.compile(rf"^Take the {re.escape(name)}, {where} \((free|costs {slot})\)$")
     )
     acted(page, lambda: page.click(f".dv-market-hex.dv-takeable[data-slot='{slot}']"))
-    expect(page.locator("#log")).to_contain_text(f"marina took {name} from slot {slot}")
+    expect(page.locator("#log")).to_contain_text(f"marina took {name}, {where}")
     expect(board.locator(".dv-held")).to_have_attribute("data-name", name)
     return name
 
 
+ORDINALS = ["1st", "2nd", "3rd", "4th", "5th"]
 SIDE = r"(right|left|above right|above left|below right|below left) of"
 
 
@@ -88,7 +90,7 @@ def place_by_click(page, board, name: str, q: int, r: int, words: str) -> None:
     assert not any(re.search(r"\(-?\d+, ?-?\d+\)", label) for label in labels), labels
     ghost = board.locator(f".dv-eco[data-seat='0'] .dv-ghost[data-q='{q}'][data-r='{r}']")
     acted(page, ghost.click)
-    expect(page.locator("#log")).to_contain_text(f"marina placed {name} at ({q},{r})")
+    expect(page.locator("#log")).to_contain_text(f"marina placed {name} in the ecosystem")
     expect(board.locator(".dv-eco[data-seat='0'] .dv-ghost")).to_have_count(0)
     placed = board.locator(f".dv-eco[data-seat='0'] .dv-hex[data-q='{q}'][data-r='{r}']")
     expect(placed).to_have_attribute("data-name", name)
@@ -222,6 +224,22 @@ def test_bid_take_place_and_activate(page, monkeypatch):
         )
     if os.environ.get("HADAL_SCREENSHOT"):
         page.screenshot(path=str(SCREENSHOT), full_page=True)
+
+    # The board, its tooltips, its buttons and the log say where in the game's words: no
+    # coordinates, no slot numbers.
+    words = " ".join(
+        [
+            board.evaluate("(el) => el.textContent"),
+            *board.locator("[aria-label]").evaluate_all(
+                "(els) => els.map((el) => el.getAttribute('aria-label'))"
+            ),
+            page.inner_text("#actions"),
+            page.inner_text("#log"),
+        ]
+    )
+    assert "marina took" in words and "placed" in words, words[-400:]
+    code = re.findall(r"\(-?\d+, ?-?\d+\)|\bslot \d", words)
+    assert not code, code
 
     # Replaying an earlier version draws that board, with nothing to click on it.
     page.locator("#replay").evaluate(

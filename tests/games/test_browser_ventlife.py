@@ -45,6 +45,15 @@ DECISIONS = 60  # a plateau comes after four tiles; far fewer decisions than thi
 
 # -- driving the game through the services ------------------------------------------------------
 
+# How the page names the terrains and the sides of a hex (static/js/games/ventlife.js).
+NAMES = {
+    "basalt-ridge": "Basalt Ridge",
+    "diffuse-vents": "Diffuse Vents",
+    "microbial-mat": "Microbial Mat",
+    "black-smoker": "Black Smoker",
+}
+SIDES = ["right", "below right", "below left", "left", "above left", "above right"]
+
 
 def hex_distance(q: int, r: int) -> int:
     return (abs(q) + abs(r) + abs(q + r)) // 2
@@ -197,7 +206,12 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
     board.locator(f".vl-spot[data-q='{q}'][data-r='{r}']").click()
     preview = board.locator(".vl-preview")
     expect(preview).to_have_attribute("data-rotation", str(rotations[0]))
-    expect(page.locator("#actions")).to_contain_text(f"Tile at ({q},{r}), rotation {rotations[0]}")
+    first, second = (NAMES[t] for t in hand["terrains"][1:])
+    turn = rotations[0] % 6
+    expect(page.locator("#actions")).to_contain_text(
+        f"Your tile on the seafloor, the {first} {SIDES[turn]} of its smoker and the {second} "
+        f"{SIDES[(turn + 1) % 6]} (way 1 of {len(rotations)} it fits here)"
+    )
     page.click("#actions button[data-action=rotate]")
     expect(preview).to_have_attribute("data-rotation", str(rotations[1]))
     cells = preview.locator(".vl-preview-hex")
@@ -219,9 +233,7 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
     acted(page, lambda: page.click("#actions button[data-action=place_tile]"))
     played = Event.objects.filter(game=game, seat=0).order_by("-seq").first().data["action"]
     assert played == {"type": "place_tile", "q": q, "r": r, "rotation": rotations[1]}
-    expect(page.locator("#log")).to_contain_text(
-        f"marina placed a tile at ({q},{r}), rotation {rotations[1]}"
-    )
+    expect(page.locator("#log")).to_contain_text("marina placed a tile")
     view = seat_view(game, 0)
     placed = {
         (h["q"], h["r"], h["terrain"]) for h in view["field"] if h["tile"] == view["last_tile"]
@@ -255,7 +267,22 @@ def test_field_levels_hand_tile_placement_and_creature(page, monkeypatch):
         ".vl-creature[data-species='yeti-crabs'][data-owner='0']"
     )
     expect(creature).to_have_count(1)
-    expect(page.locator("#log")).to_contain_text(f"marina placed a Yeti Crab at ({tq},{tr})")
+    expect(page.locator("#log")).to_contain_text("marina placed a Yeti Crab")
+    # The board, its tooltips and labels, the controls and the log name places in the
+    # game's words: no coordinates, no rotation numbers.
+    words = " ".join(
+        [
+            board.evaluate("(el) => el.textContent"),
+            *board.locator("[aria-label]").evaluate_all(
+                "(els) => els.map((el) => el.getAttribute('aria-label'))"
+            ),
+            page.inner_text("#actions"),
+            page.inner_text("#log"),
+        ]
+    )
+    assert "Yeti Crab" in words, words[-400:]
+    code = re.findall(r"\(-?\d+, ?-?\d+\)|\brotation \d", words)
+    assert not code, code
     if page.locator("#actions button[data-action=stop]").count():
         acted(page, lambda: page.click("#actions button[data-action=stop]"))
         expect(page.locator("#log")).to_contain_text("marina stopped placing creatures")

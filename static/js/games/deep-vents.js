@@ -4,7 +4,7 @@
    pieces are clickable: market slots to take, ghost spaces to place on, hexes to name. */
 
 import {asButton, html, svg} from "../dom.js";
-import {DIRECTIONS, at, bounds, centre, fitInto, hexPoints, key} from "../hexgrid.js";
+import {DIRECTIONS, bounds, centre, fitInto, hexPoints, key} from "../hexgrid.js";
 import {clip, ordinal, plural, wrap} from "../text.js";
 
 const WIDTH = 1000;
@@ -167,12 +167,11 @@ function placeWords(view, seat, q, r) {
   return `${SIDES[side]} ${hexWords(hex, hexes)}${more}`;
 }
 
-function tooltip(hex, where) {
+function tooltip(hex) {
   const guide = GUIDE[hex.name];
   const traits = shownTraits(hex).map(([trait, count]) =>
     (count === 1 ? TRAITS[trait].label : `${count} ${TRAITS[trait].label}`)).join(", ");
-  const lines = [`${hex.name}${where ? ` at ${where}` : ""}: ${plural(hex.archaea, "archaeon",
-    "archaea")}`];
+  const lines = [`${hex.name}: ${plural(hex.archaea, "archaeon", "archaea")}`];
   if (hex.decimated) lines.push("Decimated: it shows one heat and is no longer activated.");
   lines.push(`Traits: ${traits || "none"}`);
   if (hex.track !== undefined) lines.push(`Track at ${hex.track}`);
@@ -265,13 +264,46 @@ function trackCells(track, value, x, y) {
   return group;
 }
 
-/* One hex tile drawn around (0, 0) at circumradius HEX: its name, traits, track, archaea and
-   position. `where` is its ecosystem position "(q,r)", or null in the market. */
-function tile(hex, where) {
+/* The size a text is drawn at: on a phone, never under the smallest readable size once the
+   group holding it is scaled by `scale`; elsewhere the stylesheet's own size. */
+function fontSize(base, scale) {
+  return look.phone ? Math.max(base, look.minFont / (scale || 1)) : base;
+}
+
+function sized(attrs, base, scale) {
+  const size = fontSize(base, scale);
+  return size === base ? attrs : {...attrs, style: `font-size:${size.toFixed(1)}px`};
+}
+
+/* The name on a tile: its one or two lines, or on a phone where the tile is drawn small a
+   shorter name that fits (the tooltip gives the whole name), or none. */
+function tileName(name, size) {
+  const fits = (lines) => Math.max(...lines.map((l) => l.length)) * size * 0.56 <= HEX * 1.65;
+  const lines = nameLines(name);
+  if (!look.phone || fits(lines)) return lines;
+  const short = SHORT_NAMES[name] ? [SHORT_NAMES[name]] : lines;
+  return fits(short) ? short : [];
+}
+
+/* Names short enough for a small tile on a phone, still telling the twenty hexes apart. */
+const SHORT_NAMES = {
+  "Anglerfish": "Angler", "Black Smoker": "Black", "Bull Cachalot": "Cachalot",
+  "Colossal Squid": "Colossal", "Deep Vent": "Vent", "Giant Oarfish": "Oarfish",
+  "Giant Squid": "Giant", "Giant Tube Worms": "Worms", "Glowing Medusa": "Medusa",
+  "Goblin Shark": "Goblin", "Gulper Eel": "Gulper", "Isopod Swarm": "Isopods",
+  "Lanternfish": "Lantern", "Porous Rock": "Porous", "Scaly-Foot Snail": "Snail",
+  "Towering Smoker": "Towering", "Undersea Volcano": "Volcano", "Vampire Squid": "Vampire",
+  "White Smoker": "White", "Yeti Crab": "Yeti",
+};
+
+/* One hex tile drawn around (0, 0) at circumradius HEX: its name, traits, track and
+   archaea. `scale`: how much larger than the board's units it is drawn (for a phone's text
+   sizes). */
+function tile(hex, scale) {
   const kind = baseTrait(hex);
   const classes = `dv-tile dv-kind-${kind}${hex.decimated ? " dv-decimated" : ""}`;
   const group = svg("g", {class: classes}, [
-    svg("title", {text: tooltip(hex, where)}),
+    svg("title", {text: tooltip(hex)}),
     svg("polygon", {points: hexPoints(0, 0, HEX - 1), class: "dv-tile-body",
       fill: `url(#dv-fill-${kind})`}),
     svg("polygon", {points: hexPoints(0, 0, HEX - 5), class: "dv-tile-bevel"}),
@@ -280,33 +312,44 @@ function tile(hex, where) {
     group.append(svg("polygon", {points: hexPoints(0, 0, HEX - 1), fill: "url(#dv-hatch)",
       class: "dv-tile-hatch"}));
   }
-  const lines = nameLines(hex.name);
-  const top = lines.length === 1 ? -12 : -18;
+  const nameSize = fontSize(10.5, scale);
+  const lines = tileName(hex.name, nameSize);
+  const step = Math.max(11, nameSize * 1.05);
+  const top = lines.length === 1 ? -12 : -18 - (step - 11) / 2;
   lines.forEach((line, k) => group.append(
-    svg("text", {x: 0, y: top + k * 11, class: "dv-tile-name", text: line})));
+    svg("text", sized({x: 0, y: top + k * step, class: "dv-tile-name", text: line}, 10.5,
+      scale))));
 
-  // Traits, with the track to their right on hexes that have one.
+  // Traits, with the track to their right on hexes that have one. On a phone the track is
+  // its number, as large as the text around it.
   const traits = shownTraits(hex);
   const icons = traits.length;
   const track = hex.decimated || hex.track === undefined ? [] : info(hex.name).track;
   const multiplier = traits.length === 1 && traits[0][1] !== 1;
-  const iconsWidth = icons * 15 + (multiplier ? 12 : 0);
-  const trackWidth = track.length ? track.length * 9 + 3 : 0;
+  const timesSize = fontSize(8.5, scale);
+  const iconsWidth = icons * 15 + (multiplier ? timesSize * 1.4 : 0);
+  const trackText = look.phone && track.length ? `${hex.track}/${track.length}` : "";
+  const trackWidth = trackText ? trackText.length * fontSize(6.5, scale) * 0.62 + 6
+    : track.length ? track.length * 9 + 3 : 0;
   let x = -(iconsWidth + trackWidth) / 2 + 7.5;
-  const y = 4;
+  const y = 4 + (lines.length === 2 ? (step - 11) / 2 : 0);
   for (const [trait] of traits) {
     group.append(traitIcon(trait, x, y, 5.8));
     x += 15;
   }
   if (multiplier) {
-    group.append(svg("text", {x: x - 5, y: y + 3.4, class: "dv-tile-times",
-      text: `×${traits[0][1]}`}));
-    x += 12;
+    group.append(svg("text", sized({x: x - 5, y: y + 3.4, class: "dv-tile-times",
+      text: `×${traits[0][1]}`}, 8.5, scale)));
+    x += timesSize * 1.4;
   }
-  if (track.length) group.append(trackCells(track, hex.track, x - 4, y));
+  if (trackText) {
+    group.append(svg("text", sized({x: x - 2, y: y + 3.4, class: "dv-tile-times dv-track-now",
+      "data-track": hex.track, text: trackText}, 6.5, scale)));
+  } else if (track.length) {
+    group.append(trackCells(track, hex.track, x - 4, y));
+  }
 
-  group.append(archaeaDots(hex.archaea, 16.5));
-  if (where) group.append(svg("text", {x: 0, y: 36.5, class: "dv-tile-where", text: where}));
+  group.append(archaeaDots(hex.archaea, 16.5 + (lines.length === 2 ? (step - 11) / 2 : 0)));
   return group;
 }
 
@@ -359,7 +402,7 @@ function phaseText(view, ctx) {
     case "place": return `${who(view.turn)} places the ${view.held ? view.held.name : "hex"}`;
     case "activate": {
       const hex = view.active_hex;
-      return hex ? `${who(view.turn)} activates the ${hex.name} at ${at(hex.q, hex.r)}`
+      return hex ? `${who(view.turn)} activates the ${hex.name}`
         : `${who(view.turn)} activates hexes`;
     }
     case "respond":
@@ -384,22 +427,26 @@ function title(view, ctx) {
   ]);
 }
 
-function marketSlot(view, index, ctx, takes) {
-  const x = 64 + index * 100;
-  const y = 158;
+/* One choice of the market centred at (x, y): on a desktop in the row across the top, on a
+   phone in a grid of three. */
+function marketSlot(view, index, ctx, takes, place) {
+  const {x, y} = place || {x: 64 + index * 100, y: 158};
+  const scale = place ? place.scale : MARKET_SCALE;
+  const labelY = place ? y - HEX * scale - 6 : 98;
+  const costY = place ? y + HEX * scale + 16 : 230;
   const card = view.market[index];
   const group = svg("g", {class: "dv-market-slot", "data-slot": index});
   if (index === ROW_LENGTH) {
     // The stack under the sixth choice.
     for (const offset of view.stack ? [10, 5] : []) {
       group.append(svg("polygon", {points: hexPoints(x + offset * 0.6, y + offset, HEX *
-        MARKET_SCALE - 1), class: "dv-stack-shadow"}));
+        scale - 1), class: "dv-stack-shadow"}));
     }
-    group.append(svg("text", {x, y: 98, class: "dv-top-label", text: "TOP OF STACK"}));
+    group.append(svg("text", {x, y: labelY, class: "dv-top-label", text: "TOP OF STACK"}));
   }
   if (!card) {
     group.append(
-      svg("polygon", {points: hexPoints(x, y, HEX * MARKET_SCALE - 1), class: "dv-market-empty"}),
+      svg("polygon", {points: hexPoints(x, y, HEX * scale - 1), class: "dv-market-empty"}),
       ...(index === ROW_LENGTH && view.stack && view.phase !== "over"
         ? ["drawn at", "turn end"] : ["empty"]).map((text, k, all) =>
         svg("text", {x, y: y + 4 + (k - (all.length - 1) / 2) * 12,
@@ -408,24 +455,30 @@ function marketSlot(view, index, ctx, takes) {
     const hex = {name: card.name, archaea: card.archaea, decimated: false};
     const piece = svg("g", {class: "dv-market-hex", "data-slot": index,
       "data-name": card.name, "data-archaea": card.archaea,
-      transform: `translate(${x},${y}) scale(${MARKET_SCALE})`}, [tile(hex, null)]);
+      transform: `translate(${x},${y}) scale(${scale})`}, [tile(hex, scale)]);
     const take = takes.get(index);
     if (take) {
       piece.classList.add("dv-takeable");
       piece.insertBefore(
         svg("polygon", {points: hexPoints(0, 0, HEX + 3), class: "dv-take-ring"}),
         piece.firstChild);
-      clickable(piece, take, `Take slot ${index}, the ${card.name} (${costText(index)})`, ctx);
+      clickable(piece, take, `Take the ${card.name}, ${slotWords(index)} (${costText(index)})`,
+        ctx);
     }
     group.append(piece);
   }
-  group.append(svg("text", {x, y: 230, class: index ? "dv-cost" : "dv-cost dv-cost-free",
+  group.append(svg("text", {x, y: costY, class: index ? "dv-cost" : "dv-cost dv-cost-free",
     text: index ? `cost ${index}` : "free"}));
   return group;
 }
 
 function costText(slot) {
   return slot ? `costs ${slot}` : "free";
+}
+
+/* Where a market choice lies, as the rules say it: a hex of the row, or the top of the stack. */
+function slotWords(slot) {
+  return slot === ROW_LENGTH ? "the top of the stack" : `${ordinal(slot + 1)} in the row`;
 }
 
 function market(view, ctx) {
@@ -443,6 +496,30 @@ function market(view, ctx) {
   return group;
 }
 
+/* The market on a phone: the six choices in two rows of three, their costs under them. */
+function phoneMarket(view, ctx, y, width) {
+  const takes = new Map(ctx.actions.filter((a) => a.type === "take").map((a) => [a.slot, a]));
+  const group = svg("g", {class: "dv-market", "data-choices": view.market.length}, [
+    svg("text", {x: 14, y: y + 16, class: "dv-section", text: "MARKET"}),
+  ]);
+  const help = wrap("each hex you skip gets 1 archaeon from your supply", width - 28, 6.6, 2);
+  help.forEach((text, k) => group.append(svg("text", {x: 14, y: y + 36 + k * 16,
+    class: "dv-section-help", text})));
+  const column = (width - 16) / 3;
+  const scale = Math.min(MARKET_SCALE, (column - 8) / (HEX * Math.sqrt(3)));
+  let top = y + 36 + help.length * 16 + 4;
+  for (let index = 0; index <= ROW_LENGTH; index += 1) {
+    const row = Math.floor(index / 3);
+    const place = {x: 8 + column * (index % 3 + 0.5), y: top + 20 + HEX * scale +
+      row * (2 * HEX * scale + 48), scale};
+    group.append(marketSlot(view, index, ctx, takes, place));
+  }
+  top += 2 * (2 * HEX * scale + 48) + 6;
+  group.append(svg("text", {x: width / 2, y: top, class: "dv-stack-count",
+    text: `${plural(view.stack, "hex", "hexes")} in the stack`}));
+  return {node: group, bottom: top + 10};
+}
+
 // -- the side panel: what is happening now ---------------------------------------------------
 
 const SIDE = {x: 642, y: 62, width: 344, height: 180};
@@ -451,22 +528,22 @@ function sideText(x, y, text, cls) {
   return svg("text", {x, y, class: cls || "dv-side-text", text});
 }
 
-function bidPanel(view, ctx) {
+function bidPanel(view, ctx, box) {
   const bid = view.bid;
   const n = view.players.length;
   const group = svg("g", {class: "dv-bid-panel", "data-high": bid.high === null ? "" : bid.high,
     "data-leader": bid.leader === null ? "" : bid.leader});
-  const x = SIDE.x + 16;
-  group.append(sideText(x, SIDE.y + 26, "STARTING BID", "dv-side-title"));
+  const x = box.x + 16;
+  group.append(sideText(x, box.y + 26, "STARTING BID", "dv-side-title"));
   const high = bid.high === null
     ? `no bid yet: ${ctx.who(view.current_player)} opens (0 is a bid)`
     : `high bid ${bid.high} by ${ctx.who(bid.leader)}`;
-  group.append(sideText(x, SIDE.y + 50, clip(high, SIDE.width - 32, 7.9), "dv-side-strong"));
+  group.append(sideText(x, box.y + 50, clip(high, box.width - 32, 7.9), "dv-side-strong"));
   // One chip per seat: leading, passed, to bid or waiting.
-  const chipWidth = (SIDE.width - 32 - (n - 1) * 6) / n;
+  const chipWidth = (box.width - 32 - (n - 1) * 6) / n;
   for (let seat = 0; seat < n; seat += 1) {
     const cx = x + seat * (chipWidth + 6);
-    const cy = SIDE.y + 66;
+    const cy = box.y + 66;
     let state = "waiting";
     if (bid.passed.includes(seat)) state = "passed";
     else if (seat === bid.leader) state = `leads ${bid.high}`;
@@ -483,23 +560,23 @@ function bidPanel(view, ctx) {
     ]));
   }
   group.append(
-    sideText(x, SIDE.y + 138, "The winner pays the bid and plays first;", "dv-side-help"),
-    sideText(x, SIDE.y + 155, "the others, in turn order, gain 1, 2 and 3.", "dv-side-help"));
+    sideText(x, box.y + 138, "The winner pays the bid and plays first;", "dv-side-help"),
+    sideText(x, box.y + 155, "the others, in turn order, gain 1, 2 and 3.", "dv-side-help"));
   return group;
 }
 
-function sidePanel(view, ctx) {
+function sidePanel(view, ctx, box = SIDE) {
   const group = svg("g", {class: "dv-side"}, [
-    svg("rect", {x: SIDE.x, y: SIDE.y, width: SIDE.width, height: SIDE.height, rx: 12,
+    svg("rect", {x: box.x, y: box.y, width: box.width, height: box.height, rx: 12,
       class: "dv-side-box"}),
   ]);
   if (view.phase === "bid" && view.bid) {
-    group.append(bidPanel(view, ctx));
-    return group;
+    group.append(bidPanel(view, ctx, box));
+    return {node: group, bottom: box.y + box.height};
   }
-  const x = SIDE.x + 16;
-  let y = SIDE.y + 26;
-  let width = SIDE.width - 32;
+  const x = box.x + 16;
+  let y = box.y + 26;
+  let width = box.width - 32;
   const PER_CHAR = {"dv-side-title": 9, "dv-side-strong": 7.9, "dv-side-help": 6.3};
   const line = (text, cls) => {
     for (const part of wrap(text, width, PER_CHAR[cls] || 7.1, 2)) {
@@ -534,36 +611,44 @@ function sidePanel(view, ctx) {
   } else if (view.held) {
     line("IN HAND", "dv-side-title");
     const piece = svg("g", {class: "dv-held", "data-name": view.held.name,
-      transform: `translate(${SIDE.x + SIDE.width - 56},${SIDE.y + 80}) scale(0.95)`},
-    [tile({name: view.held.name, archaea: view.held.archaea, decimated: false}, null)]);
+      transform: `translate(${box.x + box.width - 56},${box.y + 80}) scale(0.95)`},
+    [tile({name: view.held.name, archaea: view.held.archaea, decimated: false}, 0.95)]);
     group.append(piece);
     width -= 110;
     line(`the ${view.held.name}`, "dv-side-strong");
     line("place it touching one of your hexes");
-    if (ctx.actions.some((a) => a.type === "place")) line("(click a glowing space)");
+    if (ctx.actions.some((a) => a.type === "place")) {
+      line(look.phone ? "(tap a glowing space)" : "(click a glowing space)");
+    }
   } else if (view.active_hex) {
     const hex = view.active_hex;
     line("ACTIVATING", "dv-side-title");
-    line(`the ${hex.name} at ${at(hex.q, hex.r)}`, "dv-side-strong");
+    line(`the ${hex.name}`, "dv-side-strong");
     line(hex.triggers ? `triggered ${plural(hex.triggers, "time")} so far` : "grow or trigger");
     line("hexes activate top-left to bottom-right", "dv-side-help");
   } else if (view.phase === "take") {
     line("CHOOSING", "dv-side-title");
     line(`${ctx.who(view.turn)} takes a hex`, "dv-side-strong");
     const tokens = view.players[view.turn].shortfall;
-    line(tokens ? "holding a shortfall token: slot 0 only, unless it is paid off first"
-      : "slot k costs k archaea, one on each hex skipped");
-    if (ctx.actions.some((a) => a.type === "take")) line("(click a glowing hex)");
+    line(tokens ? "holding a shortfall token: the first hex only, unless it is paid off first"
+      : "each hex skipped costs 1 archaeon, left on that hex");
+    if (ctx.actions.some((a) => a.type === "take")) {
+      line(look.phone ? "(tap a glowing hex)" : "(click a glowing hex)");
+    }
   } else {
     line("NOW", "dv-side-title");
     line(phaseText(view, ctx), "dv-side-strong");
   }
-  if (view.bid && view.phase !== "bid" && view.bid.leader !== null && y < SIDE.y + 150) {
-    group.append(sideText(x, SIDE.y + SIDE.height - 12,
+  if (view.bid && view.phase !== "bid" && view.bid.leader !== null &&
+    (look.phone || y < box.y + 150)) {
+    // On a phone the panel is as tall as its lines: this one follows them.
+    if (look.phone) y += 2;
+    group.append(sideText(x, look.phone ? y : box.y + box.height - 12,
       clip(`${ctx.who(view.bid.leader)} won the starting bid at ${view.bid.high}`,
-        SIDE.width - 32, 6.3), "dv-side-help"));
+        box.width - 32, 6.3), "dv-side-help"));
+    if (look.phone) y += 19;
   }
-  return group;
+  return {node: group, bottom: y};
 }
 
 // -- the ecosystems ----------------------------------------------------------------------------
@@ -584,7 +669,7 @@ function layout(view, ctx) {
   const cols = n === 1 ? 1 : 2;
   const rows = Math.ceil(n / cols);
   const width = (WIDTH - MARGIN * (cols + 1)) / cols;
-  const foot = view.scores ? 30 : 0;
+  const foot = view.scores ? scoreHeight() : 0;
   const extents = view.players.map((_, seat) => extent(view, seat, ctx));
   const boxes = [];
   let y = BAND;
@@ -606,7 +691,7 @@ function layout(view, ctx) {
 }
 
 function badge(x, y, text, cls) {
-  const width = text.length * 7.2 + 14;
+  const width = text.length * (look.phone ? 8.6 : 7.2) + 14;
   return {width, node: svg("g", {class: `dv-badge ${cls}`}, [
     svg("rect", {x: x - width, y: y - 13, width, height: 19, rx: 5, class: "dv-badge-box"}),
     svg("text", {x: x - width / 2, y: y + 1, class: "dv-badge-text", text}),
@@ -638,14 +723,17 @@ function header(view, seat, box, ctx) {
   // The seat's stock: supply, shells, shortfall tokens, and its place in the turn order.
   const y = box.y + 54;
   let x = box.x + 42;
+  // A phone has room for the numbers and the icons' words only; the tooltip says the rest.
+  if (look.phone) x = box.x + 14;
   group.append(archaeonIcon(x + 5, y - 4, 5.5),
     svg("text", {x: x + 15, y, class: "dv-stat", "data-stat": "supply",
-      text: `${plural(player.supply, "archaeon", "archaea")} in supply`}));
-  x += 162;
+      text: look.phone ? plural(player.supply, "archaeon", "archaea")
+        : `${plural(player.supply, "archaeon", "archaea")} in supply`}));
+  x += look.phone ? 96 : 162;
   group.append(shellIcon(x + 6, y - 4, 7),
     svg("text", {x: x + 17, y, class: "dv-stat", "data-stat": "shells",
       text: plural(player.shells, "shell")}));
-  x += 92;
+  x += look.phone ? 76 : 92;
   group.append(tokenIcon(x + 6, y - 4, 6),
     svg("text", {x: x + 17, y, class: player.shortfall ? "dv-stat dv-stat-bad" : "dv-stat",
       "data-stat": "shortfall", text: `${player.shortfall} shortfall`}));
@@ -661,6 +749,17 @@ function scoreLine(view, seat, box) {
   const s = view.scores[seat];
   let parts = `= ${s.supply} supply + ${s.shells} for shells + ${s.hex_archaea} for hexes`;
   if (s.shortfall) parts += ` − ${-s.shortfall} shortfall`;
+  if (look.phone) {
+    // The parts under the total: a phone's line is too short for both.
+    const y = box.y + box.height - 34;
+    return svg("g", {class: "dv-score", "data-total": s.total}, [
+      svg("rect", {x: box.x + 10, y: y - 18, width: box.width - 20, height: 44, rx: 7,
+        class: "dv-score-box"}),
+      svg("text", {x: box.x + 22, y, class: "dv-score-total", text: `score ${s.total}`}),
+      svg("text", {x: box.x + 22, y: y + 18, class: "dv-score-parts",
+        text: clip(parts, box.width - 44, 6.4)}),
+    ]);
+  }
   const y = box.y + box.height - 18;
   return svg("g", {class: "dv-score", "data-total": s.total}, [
     svg("rect", {x: box.x + 10, y: y - 18, width: box.width - 20, height: 26, rx: 7,
@@ -668,6 +767,10 @@ function scoreLine(view, seat, box) {
     svg("text", {x: box.x + 22, y, class: "dv-score-total", text: `score ${s.total}`}),
     svg("text", {x: box.x + 104, y, class: "dv-score-parts", text: parts}),
   ]);
+}
+
+function scoreHeight() {
+  return look.phone ? 48 : 30;
 }
 
 /* The actions that name a hex of the viewer's ecosystem by q and r (other than placing). */
@@ -700,16 +803,16 @@ function ecosystem(view, seat, box, space, ctx) {
 
   // Fit the hexes and the ghost spaces into the area under the header.
   const area = {x: box.x + 8, y: box.y + HEAD, width: box.width - 16,
-    height: box.height - HEAD - 8 - (view.scores ? 30 : 0)};
+    height: box.height - HEAD - 8 - (view.scores ? scoreHeight() : 0)};
   const field = svg("g", {class: "dv-eco-field", transform: fitInto(space, area, ZOOM)});
+  const fieldScale = Math.min(ZOOM, area.width / space.width, area.height / space.height);
 
   for (const hex of player.hexes) {
     const c = centre(hex.q, hex.r, HEX);
-    const where = at(hex.q, hex.r);
     const piece = svg("g", {class: "dv-hex", "data-q": hex.q, "data-r": hex.r,
       "data-name": hex.name, "data-archaea": hex.archaea,
       "data-decimated": hex.decimated ? "true" : "false",
-      transform: `translate(${c.x.toFixed(2)},${c.y.toFixed(2)})`}, [tile(hex, where)]);
+      transform: `translate(${c.x.toFixed(2)},${c.y.toFixed(2)})`}, [tile(hex, fieldScale)]);
     if (active && active.q === hex.q && active.r === hex.r) {
       piece.classList.add("dv-active");
       piece.append(svg("polygon", {points: hexPoints(0, 0, HEX + 2), class: "dv-active-ring"}));
@@ -742,6 +845,35 @@ function ecosystem(view, seat, box, space, ctx) {
   return group;
 }
 
+/* The key to the icons: one line across a desktop; on a phone, items wrapped into rows. */
+function phoneLegend(y, width) {
+  const group = svg("g", {class: "dv-legend"});
+  const items = [
+    ...Object.entries(TRAITS).map(([trait, meta]) =>
+      [meta.label, (x, cy) => traitIcon(trait, x, cy, 6)]),
+    ["archaeon (10 a hex)", (x, cy) => archaeonIcon(x, cy, 4.5)],
+    ["shell", (x, cy) => shellIcon(x, cy, 7)],
+    ["shortfall token (−10)", (x, cy) => tokenIcon(x, cy, 6)],
+    ["decimated", (x, cy) => svg("polygon", {points: hexPoints(x, cy, 9),
+      fill: "url(#dv-fill-dead)", stroke: "#8d99a3", "stroke-width": 1})],
+    ["activating", (x, cy) => svg("polygon", {points: hexPoints(x, cy, 9),
+      class: "dv-legend-active"})],
+  ];
+  let x = 22;
+  let cy = y + 18;
+  for (const [label, icon] of items) {
+    const need = label.length * 7 + 34;
+    if (x + need > width - 8) {
+      x = 22;
+      cy += 24;
+    }
+    group.append(icon(x, cy - 4),
+      svg("text", {x: x + 13, y: cy, class: "dv-legend-text", text: label}));
+    x += need;
+  }
+  return {node: group, bottom: cy + 14};
+}
+
 function legend(y) {
   const group = svg("g", {class: "dv-legend"});
   let x = 30;
@@ -771,7 +903,104 @@ function legend(y) {
 
 // -- the renderer ----------------------------------------------------------------------------
 
+/* How the board is drawn now: on a phone (a narrow page) as a column of sections, its text
+   never under `minFont` px, which one unit of the board is on a phone. */
+const look = {phone: false, minFont: 12};
+const PHONE = "(max-width: 700px)";
+let last = null;
+
+function redrawLast() {
+  if (last && last.container.isConnected) draw(last.container, last.view, last.ctx);
+}
+
+/* A phone turned sideways, or a window narrowed past the phone's width, is drawn again. */
+if (typeof window !== "undefined" && window.matchMedia) {
+  window.matchMedia(PHONE).addEventListener("change", redrawLast);
+  let timer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (look.phone && last && phoneWidth(last.container) !== look.width) redrawLast();
+    }, 150);
+  });
+}
+
+/* The width of the board on a phone, in CSS px: one unit of the board is one px. */
+function phoneWidth(container) {
+  const style = getComputedStyle(container);
+  const inner = container.clientWidth - parseFloat(style.paddingLeft || 0) -
+    parseFloat(style.paddingRight || 0);
+  return Math.round(Math.min(520, Math.max(300, inner || 360)));
+}
+
+/* The board on a phone, one section under another in the order a player needs them: what
+   happens now, then the market when it is the viewer's to take from, the viewer's own
+   ecosystem, the market otherwise, the other ecosystems and the key to the icons. */
+function drawPhone(container, view, ctx) {
+  const width = look.width;
+  const parts = [];
+  const round = Math.min(view.round, view.rounds);
+  parts.push(svg("text", {x: 14, y: 28, class: "dv-round", text: `Round ${round} of ${view.rounds}`}));
+  let y = 50;
+  for (const text of wrap(phaseText(view, ctx), width - 28, 7.4, 2)) {
+    parts.push(svg("text", {x: 14, y, class: "dv-phase", text}));
+    y += 19;
+  }
+  const box = {x: 8, y, width: width - 16, height: 180};
+  const side = sidePanel(view, ctx, box);
+  if (!(view.phase === "bid" && view.bid)) {
+    box.height = Math.max(side.bottom - box.y, view.held ? 132 : 0);
+    side.node.firstChild.setAttribute("height", box.height);
+  }
+  parts.push(side.node);
+  y = box.y + box.height + 12;
+
+  const seats = view.players.map((_, seat) => seat);
+  const mine = ctx.seat !== null && ctx.seat !== undefined && view.players[ctx.seat]
+    ? ctx.seat : null;
+  const order = mine === null ? seats : [mine, ...seats.filter((seat) => seat !== mine)];
+  const market = () => {
+    const made = phoneMarket(view, ctx, y, width);
+    parts.push(made.node);
+    y = made.bottom + 12;
+  };
+  const taking = ctx.actions.some((a) => a.type === "take");
+  if (taking) market();
+  order.forEach((seat, k) => {
+    if (k === (mine === null ? 0 : 1) && !taking) market();
+    const space = extent(view, seat, ctx);
+    const inner = box.width - 16;
+    const need = space.height * Math.min(ZOOM, inner / space.width) + HEAD + 8 +
+      (view.scores ? scoreHeight() : 0);
+    const eco = {x: 8, y, width: box.width, height: Math.min(PANEL_MAX, Math.max(180, need))};
+    parts.push(ecosystem(view, seat, eco, space, ctx));
+    y += eco.height + 12;
+  });
+  if (order.length < 2 && !taking) market();
+  const key = phoneLegend(y, width);
+  parts.push(key.node);
+  const height = key.bottom + 8;
+  const board = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`, class: "dv-board dv-phone", role: "group",
+    "aria-label": `Deep Vents, round ${view.round} of ${view.rounds}: ${phaseText(view, ctx)}`,
+    "data-version": view.version, "data-phase": view.phase,
+  }, [
+    defs(),
+    svg("rect", {x: 0, y: 0, width, height, fill: "url(#dv-water)"}),
+    ...parts,
+  ]);
+  container.replaceChildren(board);
+}
+
 export function draw(container, view, ctx) {
+  last = {container, view, ctx};
+  look.phone = typeof window !== "undefined" && window.matchMedia &&
+    window.matchMedia(PHONE).matches;
+  if (look.phone) {
+    look.width = phoneWidth(container);
+    drawPhone(container, view, ctx);
+    return;
+  }
   const {boxes, extents, bottom} = layout(view, ctx);
   const height = bottom + LEGEND;
   const board = svg("svg", {
@@ -786,7 +1015,7 @@ export function draw(container, view, ctx) {
       fill: "url(#dv-vent-glow)"}),
     title(view, ctx),
     market(view, ctx),
-    sidePanel(view, ctx),
+    sidePanel(view, ctx).node,
     ...boxes.map((box, seat) => ecosystem(view, seat, box, extents[seat], ctx)),
     legend(bottom - 6),
   ]);
@@ -828,7 +1057,7 @@ function actionText(action, view, ctx) {
   const activeName = active ? `the ${active.name}` : "the hex";
   const named = (q, r) => {
     const hex = hexAt(view, seat, q, r);
-    return hex ? `the ${hex.name} at ${at(q, r)}` : at(q, r);
+    return hex ? hexWords(hex, view.players[seat].hexes) : "the hex";
   };
   const pending = view.pending && view.pending[0];
   switch (action.type) {
@@ -836,8 +1065,8 @@ function actionText(action, view, ctx) {
     case "pass": return "Pass";
     case "take": {
       const card = view.market[action.slot];
-      return `Take slot ${action.slot} (${costText(action.slot)})` +
-        (card ? `: ${card.name}` : "");
+      return `Take ${card ? `the ${card.name}, ` : ""}${slotWords(action.slot)} ` +
+        `(${costText(action.slot)})`;
     }
     case "place": return `Place ${placeWords(view, seat, action.q, action.r)}`;
     case "grow":
@@ -856,7 +1085,7 @@ function actionText(action, view, ctx) {
         ? `Take the damage (${pending.damage})` : "Take the damage";
     case "decimate": {
       const hex = hexAt(view, seat, action.q, action.r);
-      return `Decimate ${hex ? hex.name : "the hex"} at ${at(action.q, action.r)}`;
+      return `Decimate ${hex ? hexWords(hex, view.players[seat].hexes) : "the hex"}`;
     }
     case "pay_shortfall": return `Pay off a shortfall token (${SHORTFALL_LOAN} archaea)`;
     case "end_turn": return "End turn";
@@ -948,27 +1177,29 @@ export function describe(event, ctx) {
   if (!action) return null;
   const named = followEvent(event);
   const who = event.seat === null ? "chance" : ctx.who(event.seat);
-  const where = action.q === undefined ? "" : at(action.q, action.r);
+  const hex = named.hex ? named.hex : "the hex";
   switch (action.type) {
     case "draw": return `drew ${action.hex} into the market`;
     case "opener": return `${ctx.who(action.seat)} opens the bidding`;
     case "bid": return `${who} bid ${action.amount}`;
     case "pass": return `${who} passed`;
     case "take":
-      return `${who} took ${named.hex ? `${named.hex} from ` : ""}slot ${action.slot}` +
+      return `${who} took ${named.hex ? `${named.hex}, ` : "the "}${slotWords(action.slot)}` +
         (action.slot ? ` (paid ${action.slot})` : " (free)");
     case "place":
       return named.forced
-        ? `${who} took ${named.hex || "the hex"} from slot 0 (the only choice) and placed ` +
-          `it at ${where}`
-        : `${who} placed ${named.hex || "the hex"} at ${where}`;
-    case "grow": return where ? `${who} grew, swallowing the archaea at ${where}` : `${who} grew`;
+        ? `${who} took ${hex}, the only choice, and placed it in the ecosystem`
+        : `${who} placed ${hex} in the ecosystem`;
+    case "grow":
+      return action.q !== undefined ? `${who} grew, swallowing the archaea of a neighbour`
+        : `${who} grew`;
     case "trigger":
-      return where ? `${who} triggered, spending the archaea at ${where}` : `${who} triggered`;
+      return action.q !== undefined ? `${who} triggered, spending the archaea of a hex`
+        : `${who} triggered`;
     case "done": return `${who} is done triggering`;
     case "shell": return `${who} spent a shell`;
     case "no_shell": return `${who} took the damage`;
-    case "decimate": return `${who} decimated the hex at ${where}`;
+    case "decimate": return `${who} decimated a hex`;
     case "pay_shortfall": return `${who} paid off a shortfall token`;
     case "end_turn": return `${who} ended the turn`;
     default: return null;

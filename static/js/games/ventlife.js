@@ -9,8 +9,8 @@
    move to. The selection lives here, between redraws of one version of the game. */
 
 import {asButton, html, svg as svgElement} from "../dom.js";
-import {DIRECTIONS, at, bounds, centre, corner, fitInto, hexPoints, key} from "../hexgrid.js";
-import {clip, plural} from "../text.js";
+import {DIRECTIONS, bounds, centre, corner, fitInto, hexPoints, key} from "../hexgrid.js";
+import {clip, plural, wrap} from "../text.js";
 
 const WIDTH = 1000;
 const TOP = 58;            // the title band
@@ -119,11 +119,28 @@ const LOOK = {
   "vl-score-parts": {fill: "#ffe9a8", "font-size": 11},
 };
 
+/* On a phone, where the board is drawn one unit to a pixel, the small labels grow to 12. */
+const PHONE_LOOK = {
+  "vl-seat-turn-mark": {"font-size": 12}, "vl-legend-help": {"font-size": 12},
+  "vl-section": {"font-size": 12}, "vl-hand-hidden": {"font-size": 12},
+  "vl-score-parts": {"font-size": 12},
+};
+
+/* How the board is drawn now: on a phone (a narrow page) as a column of sections with no
+   text under `minFont` px; `scale`: how much the field is scaled, for the text on it. */
+const phone = {on: false, minFont: 12, scale: 1, width: 360};
+const PHONE = "(max-width: 700px)";
+
+/* The size of a text in the field: on a phone never under the smallest readable size. */
+function fieldFont(base) {
+  return phone.on ? Math.max(base, phone.minFont / phone.scale) : base;
+}
+
 /* svgElement, with the look of the element's classes filled in (its own attributes win). */
 function svg(tag, attrs, children) {
   const look = {};
   for (const cls of String((attrs && attrs.class) || "").split(" ")) {
-    Object.assign(look, LOOK[cls] || {});
+    Object.assign(look, LOOK[cls] || {}, (phone.on && PHONE_LOOK[cls]) || {});
   }
   return svgElement(tag, Object.assign(look, attrs), children);
 }
@@ -183,6 +200,38 @@ function fillFor(terrain, level) {
   // Higher is lighter: each level lifts the colour, so plateaus read at a glance.
   const up = Math.max(0, (level || 1) - 1);
   return `hsl(${h}, ${Math.min(80, s + up * 4)}%, ${Math.min(78, l + up * 10)}%)`;
+}
+
+// -- places in words: the rules give the field no coordinates ------------------------------------
+
+/* The sides of a hex, in the order of hexgrid.js's DIRECTIONS (E, SE, SW, W, NW, NE). */
+const SIDES = ["right", "below right", "below left", "left", "above left", "above right"];
+const TURNED = ["as drawn", "turned once", "turned twice", "turned 3 times", "turned 4 times",
+  "turned 5 times"];
+
+/* "the Basalt Ridge at level 2", or "an empty space" where no hex lies yet. */
+function hexWords(view, q, r) {
+  const hex = (view.field || []).find((h) => h.q === q && h.r === r);
+  if (!hex) return "the seafloor";
+  return `the ${TERRAINS[terrainOf(hex.terrain)].name} at level ${hex.level}`;
+}
+
+function spotWords(below) {
+  return below ? `on the Black Smoker at level ${below.level}, raising it to ${below.level + 1}`
+    : "on the seafloor";
+}
+
+/* Where a tile goes and which way it is turned, as a player says it: "on the seafloor, the
+   Basalt Ridge right of its smoker and the Diffuse Vents below right". */
+function placementWords(view, action, ctx) {
+  const below = (view.field || []).find((h) => h.q === action.q && h.r === action.r);
+  const where = spotWords(below);
+  const terrains = tileTerrains(handOf(view, ctx.seat));
+  const turn = ((action.rotation % 6) + 6) % 6;
+  if (!terrains) return `${where}, ${TURNED[turn]}`;
+  const [, first, second] = terrains.map((t) => TERRAINS[t].name);
+  return `${where}, the ${first} ${SIDES[turn]} of its smoker and the ${second} ` +
+    `${SIDES[(turn + 1) % 6]}`;
 }
 
 // -- the selection: what the viewer has clicked but not yet played ---------------------------
@@ -309,8 +358,10 @@ function terrainGlyph(terrain, s) {
   return group;
 }
 
-function creatureToken(creature, x, y, size, ctx) {
+function creatureToken(creature, x, y, base, ctx) {
   const s = speciesOf(creature.species);
+  const font = fieldFont(base * 0.95);
+  const size = Math.max(base, font * 0.85);
   return svg("g", {class: "vl-creature", "data-species": creature.species,
     "data-owner": creature.owner, transform: `translate(${x.toFixed(2)},${y.toFixed(2)})`,
     "pointer-events": "none"}, [
@@ -319,21 +370,23 @@ function creatureToken(creature, x, y, size, ctx) {
     svg("circle", {r: size - 2.4, fill: "none", stroke: "rgba(255, 255, 255, 0.45)",
       "stroke-width": 0.8}),
     svg("text", {x: 0, y: size * 0.36, class: "vl-creature-abbr",
-      "font-size": (size * 0.95).toFixed(1), text: s.abbr}),
+      "font-size": font.toFixed(1), text: s.abbr}),
   ]);
 }
 
 function levelBadge(level, y) {
+  const font = fieldFont(9.5);
   return svg("g", {class: "vl-level", "data-level": level, "pointer-events": "none"}, [
-    svg("circle", {cx: 0, cy: y, r: 7.2, fill: "rgba(4, 16, 29, 0.78)",
+    svg("circle", {cx: 0, cy: y, r: Math.max(7.2, font * 0.76), fill: "rgba(4, 16, 29, 0.78)",
       stroke: "rgba(255, 255, 255, 0.7)", "stroke-width": 0.9}),
-    svg("text", {x: 0, y: y + 3.6, class: "vl-level-no", text: level}),
+    svg("text", {x: 0, y: y + font * 0.38, class: "vl-level-no", "font-size": font.toFixed(1),
+      text: level}),
   ]);
 }
 
 function hexTitle(hex, ctx) {
   const t = TERRAINS[terrainOf(hex.terrain)];
-  const lines = [`${t.name} at ${at(hex.q, hex.r)}, level ${hex.level}` +
+  const lines = [`${t.name}, level ${hex.level}` +
     (hex.level === 1 ? " (seafloor)" : "")];
   for (const c of hex.creatures || []) {
     lines.push(`${speciesOf(c.species).one} of ${ctx.who(c.owner)}`);
@@ -471,8 +524,7 @@ function tileSpots(view, sorted, byKey, ctx) {
         svg("polygon", {points: hexPoints(0, 0, HEX - 2), class: "vl-spot-body"}),
         svg("text", {x: 0, y: 6, class: "vl-spot-plus", text: "+"}));
     }
-    const where = below ? `on the smoker at ${at(q, r)}, up to level ${below.level + 1}`
-      : `on the seafloor at ${at(q, r)}`;
+    const where = spotWords(below);
     makeClickable(spot, chosen ? `Turn the tile ${where}` : `Place the tile ${where}`,
       () => chooseSpot(k));
     group.append(spot);
@@ -528,7 +580,7 @@ function creatureTargets(view, sorted, species, byKey, ctx) {
   }
   for (const action of sorted.moves.values()) {
     add(action, `vl-target-${action.type}`, actionText(action, view, ctx) ||
-      `${action.type} to ${at(action.q, action.r)}`);
+      `${action.type} to ${hexWords(view, action.q, action.r)}`);
   }
   return group;
 }
@@ -628,12 +680,12 @@ function legend(view, x, y, width) {
       svg("title", {text: speciesRules(id)}),
       svg("circle", {cx: x + 11, cy: cy - 4, r: 10.5, fill: "#e9f7ff", stroke: "#051321",
         "stroke-width": 1.5}),
-      svg("text", {x: x + 11, y: cy, class: "vl-creature-abbr", "font-size": 10,
+      svg("text", {x: x + 11, y: cy, class: "vl-creature-abbr", "font-size": phone.on ? 12 : 10,
         text: s.abbr}),
       svg("text", {x: x + 28, y: cy - 5, class: "vl-legend-name",
         text: note ? `${s.name} (${note})` : s.name}),
       svg("text", {x: x + 28, y: cy + 9, class: "vl-legend-help",
-        text: clip(`scores ${s.score}`, width - 30, 5.9)}),
+        text: clip(`scores ${s.score}`, width - 30, phone.on ? 6.5 : 5.9)}),
     ]);
     group.append(item);
     cy += 36;
@@ -673,11 +725,11 @@ function seatBlock(view, seat, x, y, width, ctx) {
     group.append(svg("g", {class: "vl-supply", "data-species": id,
       "data-count": count === null ? "" : count}, [
       svg("title", {text: `${s.name}: ${count === null ? "?" : count} in supply`}),
-      svg("circle", {cx: sx, cy: y + 26, r: 9, fill: ctx.seatColor(seat), stroke: "#051321",
-        "stroke-width": 1.3}),
-      svg("text", {x: sx, y: y + 29.3, class: "vl-creature-abbr", "font-size": 8.5,
-        text: s.abbr}),
-      svg("text", {x: sx + 12, y: y + 30.5, class: "vl-supply-count",
+      svg("circle", {cx: sx, cy: y + 26, r: phone.on ? 11 : 9, fill: ctx.seatColor(seat),
+        stroke: "#051321", "stroke-width": 1.3}),
+      svg("text", {x: sx, y: phone.on ? y + 30.2 : y + 29.3, class: "vl-creature-abbr",
+        "font-size": phone.on ? 12 : 8.5, text: s.abbr}),
+      svg("text", {x: sx + (phone.on ? 14 : 12), y: y + 30.5, class: "vl-supply-count",
         text: count === null ? "?" : `×${count}`}),
     ]));
   });
@@ -806,23 +858,125 @@ function title(view, ctx) {
   ]);
 }
 
+function tap() {
+  return phone.on ? "tap" : "click";
+}
+
 function hint(sorted, view, ctx) {
   if (sorted.spots.size) {
-    return chosenPlacement(sorted) ? "click the gold tile or Rotate to turn it, then Confirm"
-      : "click a blue position to place your tile";
+    return chosenPlacement(sorted) ? `${tap()} the gold tile or Rotate to turn it, then Confirm`
+      : `${tap()} a blue position to place your tile`;
   }
   const species = chosenSpecies(sorted);
-  if (species !== null) return `click a ringed hex to place ${aOne(species)}`;
-  if (sorted.moves.size) return "click a ringed hex to move the covered creature there";
+  if (species !== null) return `${tap()} a ringed hex to place ${aOne(species)}`;
+  if (sorted.moves.size) return `${tap()} a ringed hex to move the covered creature there`;
   return "";
 }
 
 // -- the renderer ------------------------------------------------------------------------------
 
+/* A phone turned sideways, or a window narrowed past the phone's width, is drawn again. */
+if (typeof window !== "undefined" && window.matchMedia) {
+  window.matchMedia(PHONE).addEventListener("change", () => {
+    if (ui.last && ui.last.container.isConnected) redraw();
+  });
+  let timer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (phone.on && ui.last && ui.last.container.isConnected &&
+        phoneWidth(ui.last.container) !== phone.width) redraw();
+    }, 150);
+  });
+}
+
+/* The width of the board on a phone, in CSS px: one unit of the board is one px. */
+function phoneWidth(container) {
+  const style = getComputedStyle(container);
+  const inner = container.clientWidth - parseFloat(style.paddingLeft || 0) -
+    parseFloat(style.paddingRight || 0);
+  return Math.round(Math.min(520, Math.max(300, inner || 360)));
+}
+
+/* The board on a phone, one section under another: what happens now and what to do, the
+   viewer's supply and tile in hand, the field, the species in play, the other players'
+   supplies and the scores. */
+function drawPhone(container, view, ctx, sorted) {
+  const width = phone.width;
+  const x = 14;
+  const inner = width - 28;
+  const parts = [svg("text", {x, y: 30, class: "vl-name", text: "Ventlife"})];
+  if (view.bag_size !== undefined) {
+    parts.push(svg("text", {x: width - 14, y: 30, class: "vl-bag", "data-bag": view.bag_size,
+      text: `${plural(view.bag_size, "tile")} in the bag`}));
+  }
+  let y = 54;
+  for (const text of wrap(phaseText(view, ctx), inner, 7.6, 2)) {
+    parts.push(svg("text", {x, y, class: "vl-phase", text}));
+    y += 19;
+  }
+  for (const text of wrap(hint(sorted, view, ctx), inner, 6.9, 2)) {
+    parts.push(svg("text", {x, y, class: "vl-hint", text}));
+    y += 17;
+  }
+  const players = view.players || [];
+  const mine = ctx.seat !== null && ctx.seat !== undefined && players[ctx.seat] ? ctx.seat : null;
+  if (mine !== null) {
+    y += 22;
+    parts.push(seatBlock(view, mine, x + 4, y, inner - 8, ctx));
+    y += 64;
+  }
+  const space = fieldExtent(view, sorted);
+  phone.scale = Math.min(MAX_ZOOM, (width - 16) / space.width);
+  const area = {x: 8, y, width: width - 16,
+    height: Math.max(160, space.height * phone.scale + 8)};
+  parts.push(
+    svg("rect", {x: area.x, y: area.y, width: area.width, height: area.height, rx: 14,
+      class: "vl-field-box"}),
+    field(view, area, sorted, ctx));
+  y = area.y + area.height + 30;
+  const made = legend(view, x, y, inner);
+  parts.push(made.node);
+  y = made.bottom + 30;
+  const others = players.map((_, seat) => seat).filter((seat) => seat !== mine);
+  if (others.length) {
+    parts.push(svg("text", {x, y, class: "vl-section", text: "SUPPLY"}));
+    y += 26;
+    for (const seat of others) {
+      parts.push(seatBlock(view, seat, x + 4, y, inner - 8, ctx));
+      y += 78;
+    }
+  }
+  if (view.scores) {
+    const table = scoreTable(view, x, y + 4, inner, ctx);
+    parts.push(table.node);
+    y = table.bottom;
+  }
+  const height = y + 8;
+  const board = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`, class: "vl-board vl-phone", role: "group",
+    "aria-label": `Ventlife: ${phaseText(view, ctx)}`,
+    "data-version": view.version, "data-phase": view.phase,
+  }, [
+    defs(),
+    svg("rect", {x: 0, y: 0, width, height, fill: "url(#vl-water)"}),
+    ...parts,
+  ]);
+  container.replaceChildren(board);
+}
+
 export function draw(container, view, ctx) {
   syncSelection(view, ctx);
   ui.last = {container, view, ctx};
   const sorted = sortActions(ctx.actions || []);
+  phone.on = typeof window !== "undefined" && window.matchMedia &&
+    window.matchMedia(PHONE).matches;
+  phone.scale = 1;
+  if (phone.on) {
+    phone.width = phoneWidth(container);
+    drawPhone(container, view, ctx, sorted);
+    return;
+  }
   const space = fieldExtent(view, sorted);
   const zoomW = Math.min(MAX_ZOOM, FIELD_W / space.width);
   const fieldH = Math.min(FIELD_MAX_H, Math.max(FIELD_MIN_H, space.height * zoomW + 8));
@@ -871,17 +1025,16 @@ export function seatDetails(view, seat) {
 function actionText(action, view, ctx) {
   switch (action.type) {
     case "place_tile":
-      return `Place the tile at ${at(action.q, action.r)}, rotation ${action.rotation}`;
+      return `Place the tile ${placementWords(view, action, ctx)}`;
     case "place":
-      return `Place ${aOne(action.species)} at ${at(action.q, action.r)}`;
+      return `Place ${aOne(action.species)} on ${hexWords(view, action.q, action.r)}`;
     case "stop": return "Stop placing creatures";
     case "pick": return `Pick ${speciesOf(action.species).name}`;
     case "leave_out": return `Leave out ${speciesOf(action.species).name}`;
     case "move": {
       const moving = view.pending && view.pending[0];
-      const what = moving ? `${speciesOf(moving.species).one} covered at ` +
-        `${at(moving.q, moving.r)}` : "covered creature";
-      return `Move the ${what} to ${at(action.q, action.r)}`;
+      const what = moving ? `covered ${speciesOf(moving.species).one}` : "covered creature";
+      return `Move the ${what} to ${hexWords(view, action.q, action.r)}`;
     }
     default: return null;
   }
@@ -903,8 +1056,8 @@ function fillControls(box, view, ctx) {
     if (placement) {
       const turns = sorted.spots.get(ui.spot).length;
       parts.push(html("p", {class: "vl-help", text:
-        `Tile at ${at(placement.q, placement.r)}, rotation ${placement.rotation} ` +
-        `(${(ui.turn % turns) + 1} of ${turns} legal here).`}));
+        `Your tile ${placementWords(view, placement, ctx)} ` +
+        `(way ${(ui.turn % turns) + 1} of ${turns} it fits here).`}));
       parts.push(html("div", {class: "action-buttons"}, [
         button("Rotate", {"data-action": "rotate", disabled: turns < 2}, () => {
           ui.turn += 1;
@@ -982,9 +1135,9 @@ export function describe(event, ctx) {
         .join(", ")})` : `${drawer} draws a tile`;
     }
     case "place_tile":
-      return `${who} placed a tile at ${at(action.q, action.r)}, rotation ${action.rotation}`;
+      return `${who} placed a tile`;
     case "place":
-      return `${who} placed ${aOne(action.species)} at ${at(action.q, action.r)}`;
+      return `${who} placed ${aOne(action.species)}`;
     case "stop": return `${who} stopped placing creatures`;
     case "pick": return `${who} picked ${speciesOf(action.species).name}`;
     case "leave_out": return `${who} left out ${speciesOf(action.species).name}`;
@@ -992,8 +1145,7 @@ export function describe(event, ctx) {
       return `the species in play: ${(action.species || []).map((id) => speciesOf(id).name)
         .join(", ")}`;
     case "move":
-      return action.q === undefined ? `${who} moved a covered creature`
-        : `${who} moved a covered creature to ${at(action.q, action.r)}`;
+      return `${who} moved a covered creature`;
     default: return null;
   }
 }
