@@ -1072,7 +1072,7 @@ function fillControls(box, view, ctx) {
       ]));
     } else {
       parts.push(html("p", {class: "vl-help", text:
-        `Click a blue position on the field (${plural(sorted.spots.size, "position")} ` +
+        `Choose a blue position on the field (${plural(sorted.spots.size, "position")} ` +
         "where your tile fits)."}));
     }
   }
@@ -1094,7 +1094,7 @@ function fillControls(box, view, ctx) {
       })));
     const count = sorted.places.get(species).size;
     parts.push(html("p", {class: "vl-help", text:
-      `Click a ringed hex to place ${aOne(species)} ` +
+      `Choose a ringed hex to place ${aOne(species)} ` +
       `(${plural(count, "hex", "hexes")} allowed): ${speciesOf(species).place}.`}));
   }
   if (sorted.picks.length) {
