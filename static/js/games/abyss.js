@@ -14,6 +14,14 @@ import {capital, clip, ordinal, plural, wrap} from "../text.js";
 
 const WIDTH = 1000;
 const MARGIN = 20;
+const PHONE_MIN_TEXT = 12;
+// A narrow screen gets the phone's layout: one column of sections, as wide as the screen.
+const NARROW = typeof window !== "undefined" && window.matchMedia
+  ? window.matchMedia("(max-width: 700px)") : null;
+let phone = false;
+// The last board drawn, to draw again when the screen turns between narrow and wide.
+let lastDrawn = null;
+if (NARROW) NARROW.addEventListener("change", () => { if (lastDrawn) draw(...lastDrawn); });
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
 
 const RACES = {
@@ -182,10 +190,13 @@ function some(count, one, many) {
 
 function label(x, y, text, style, extra) {
   const s = TEXT[style] || TEXT.small;
-  return svg("text", Object.assign({
+  const attrs = Object.assign({
     x, y, fill: s.fill, "font-size": s.size, "font-weight": s.weight, "font-family": FONT,
     "letter-spacing": s.spacing || null, text,
-  }, extra || {}));
+  }, extra || {});
+  // A phone's board is drawn one unit a pixel, and nothing on it is written under 12 px.
+  if (phone) attrs["font-size"] = Math.max(PHONE_MIN_TEXT, parseFloat(attrs["font-size"]));
+  return svg("text", attrs);
 }
 
 function centred(x, y, text, style, extra) {
@@ -1145,10 +1156,637 @@ function seatPanel(view, seat, y, ctx) {
   return {node: group, height};
 }
 
+// -- the phone layout ----------------------------------------------------------------------------
+
+/* On a phone the board is one column as wide as the screen, in the order a player needs it:
+   what is being decided, the viewer's hand and domain, the Court, the exploration track, the
+   Threat track and the Council, the Locations, then the other seats. Every text is at least
+   12 px; the details left out (a section's help, a card's long wording) are in the pieces'
+   tooltips and the help line under the board. */
+const P = {pad: 14, gap: 10};
+
+function phonePanel(width, y, height, extra) {
+  return panel(6, y, width - 12, height, extra);
+}
+
+function phoneTitle(view, ctx, width, y0) {
+  // The page's heading names the game: the board opens with what is happening.
+  const lines = wrap(phaseText(view, ctx), width - 2 * P.pad, 7.4, 3);
+  const group = svg("g", {class: "ab-title"});
+  let y = y0;
+  if (view.end_triggered_by !== null && view.end_triggered_by !== undefined && !over(view)) {
+    y += 20;
+    group.append(label(P.pad, y, clip(`LAST ROUND (${ctx.who(view.end_triggered_by)} ended it)`,
+      width - 2 * P.pad, 7), "small", {fill: "#ff8a7a", "font-weight": 800}));
+  }
+  lines.forEach((line) => {
+    y += 20;
+    group.append(label(P.pad, y, line, "phase", {class: "ab-phase", fill: "#ffffff"}));
+  });
+  return {node: group, height: y - y0 + 6};
+}
+
+function phoneSection(y, text, help, extra) {
+  return [label(P.pad, y, text, "section", extra),
+    help ? label(P.pad + text.length * 10.2 + 8, y, help, "help") : null].filter(Boolean);
+}
+
+function phoneOffer(view, ctx, width, y0) {
+  const buy = actionFor(ctx, ["buy"], () => true);
+  const decline = actionFor(ctx, ["decline"], () => true);
+  if (!buy && !decline) return {node: null, height: 0};
+  const height = 92;
+  const group = svg("g", {class: "ab-offer-banner"}, [
+    svg("rect", {x: 6, y: y0, width: width - 12, height, rx: 10,
+      fill: "rgba(242, 196, 76, 0.16)", stroke: "#f2c44c", "stroke-width": 2}),
+    label(P.pad, y0 + 26, clip(offerQuestion(view).text, width - 2 * P.pad, 8.2), "name",
+      {fill: "#f2c44c", class: "ab-offer-banner-text"}),
+  ]);
+  let right = width - P.pad;
+  for (const [action, text, fill, ink] of [[decline, "Decline", "#123553", "#e4f0f7"],
+    [buy, "Buy", "#3fd0c9", "#03221f"]]) {
+    if (!action) continue;
+    const w = Math.max(96, text.length * 9 + 32);
+    const button = svg("g", {class: `ab-offer-button ab-offer-${action.type}`}, [
+      svg("rect", {x: right - w, y: y0 + 38, width: w, height: 44, rx: 8, fill,
+        stroke: "#3fd0c9", "stroke-width": 1.2, class: "ab-button-face"}),
+      centred(right - w / 2, y0 + 65, text, "name", {fill: ink, "font-weight": 800}),
+    ]);
+    clickable(button, action, actionText(action, view, ctx), ctx);
+    group.append(button);
+    right -= w + 10;
+  }
+  return {node: group, height};
+}
+
+function phoneRecruiting(view, ctx, width, y0) {
+  const r = view.recruiting;
+  if (!r) return {node: null, height: 0};
+  const paid = r.paid || [];
+  const total = paid.reduce((sum, card) => sum + card.value, 0);
+  const races = new Set(paid.map((card) => card.race));
+  const need = `${ctx.who(view.turn)} recruits the ${r.lord}: Allies of exactly ` +
+    `${plural(r.races, "race")}${r.required ? `, a ${race(r.required).label} among them` : ""}` +
+    `, worth ${r.value} (pearls make up missing points)`;
+  const lines = wrap(need, width - 2 * P.pad, 6.6, 4);
+  const height = 58 + lines.length * 16 + (paid.length ? 44 : 0);
+  const group = svg("g", {class: "ab-recruiting", "data-lord": r.lord}, [
+    phonePanel(width, y0, height, {stroke: "rgba(242, 196, 76, 0.6)", "stroke-width": 1.5}),
+    ...phoneSection(y0 + 22, "RECRUITING", null, {fill: "#f2c44c"}),
+  ]);
+  let y = y0 + 22;
+  lines.forEach((line) => {
+    y += 16;
+    group.append(label(P.pad, y, line, "help", {fill: "rgba(233, 247, 255, 0.8)"}));
+  });
+  y += 22;
+  group.append(label(P.pad, y, `paid so far: ${total} of ${r.value} in ` +
+    `${plural(races.size, "race")}`, "stat"));
+  paid.forEach((card, k) => group.append(allyCard(card, P.pad + k * 36, y + 10, 32, 34,
+    {noRace: true})));
+  return {node: group, height};
+}
+
+function phoneLastRecruit(view, ctx, width, y0) {
+  const r = view.last_recruit;
+  if (!r || view.recruiting) return {node: null, height: 0};
+  const paid = r.paid || [];
+  const kept = r.affiliated;
+  const pearls = r.pearls ? `+ ${plural(r.pearls, "pearl")}; ` : "";
+  const lines = wrap(`Last recruit: ${ctx.who(r.seat)} took the ${r.lord} for`,
+    width - 2 * P.pad, 7.2, 2);
+  const height = 24 + lines.length * 18 + 44;
+  const group = svg("g", {class: "ab-last-recruit", "data-lord": r.lord},
+    [phonePanel(width, y0, height, {})]);
+  let y = y0 + 6;
+  lines.forEach((line) => {
+    y += 18;
+    group.append(label(P.pad, y, line, "stat"));
+  });
+  paid.forEach((card, k) => group.append(allyCard(card, P.pad + k * 30, y + 10, 26, 30,
+    {noRace: true})));
+  const after = P.pad + paid.length * 30 + 6;
+  group.append(label(after, y + 30, clip(`${pearls}${race(kept.race).label} ${kept.value} ` +
+    "affiliated", width - after - P.pad, 7), "stat"));
+  return {node: group, height};
+}
+
+/* The hand in one row per race: the race and its total, then its cards. */
+function phoneHand(view, ctx, width, y0) {
+  const me = ctx.seat;
+  const player = me === null || me === undefined ? null : view.players[me];
+  if (!player || !Array.isArray(player.hand) || over(view)) return {node: null, height: 0};
+  const hand = player.hand;
+  const card = {w: 40, h: 50, step: 46};
+  const left = 104;
+  const perRow = Math.max(1, Math.floor((width - left - P.pad + 6) / card.step));
+  const rows = RACE_ORDER.map((id) => hand.filter((c) => c.race === id)
+    .sort((a, b) => a.value - b.value)).filter((cards) => cards.length);
+  const lineCount = rows.reduce((n, cards) => n + Math.ceil(cards.length / perRow), 0);
+  const height = 36 + (hand.length ? lineCount * (card.h + 8) + 4 : 10);
+  const group = svg("g", {class: "ab-hand", "data-seat": me, "data-cards": hand.length}, [
+    phonePanel(width, y0, height, {stroke: "rgba(63, 208, 201, 0.45)"}),
+    ...phoneSection(y0 + 22, "YOUR HAND", hand.length
+      ? plural(hand.length, "Ally", "Allies") : "no Allies", {fill: "#3fd0c9"}),
+  ]);
+  let y = y0 + 34;
+  for (const cards of rows) {
+    const r = race(cards[0].race);
+    const total = cards.reduce((sum, c) => sum + c.value, 0);
+    group.append(label(P.pad, y + 22, r.label, "stat", {fill: r.color === "#2f80ed"
+      ? "#7db3ff" : r.color, "font-weight": 800}),
+    label(P.pad, y + 40, `worth ${total}`, "help"));
+    cards.forEach((c, k) => {
+      const x = left + (k % perRow) * card.step;
+      const cy = y + Math.floor(k / perRow) * (card.h + 8);
+      const piece = svg("g", {class: "ab-hand-card", "data-race": c.race, "data-value": c.value});
+      const action = actionFor(ctx, ["pay", "affiliate", "discard", "sell"],
+        (a) => a.race === c.race && a.value === c.value);
+      if (action) piece.append(ring(x, cy, card.w, card.h, 6));
+      piece.append(allyCard(c, x, cy, card.w, card.h, {noRace: true}));
+      if (action) clickable(piece, action, actionText(action, view, ctx), ctx);
+      group.append(piece);
+    });
+    y += Math.ceil(cards.length / perRow) * (card.h + 8);
+  }
+  return {node: group, height};
+}
+
+/* A Lord card on a phone: the guild band, the name, (full cards) when the power works and
+   what it does, the cost, keys and Influence Points. */
+function phoneLordCard(lord, x, y, width, height, compact, note) {
+  const g = guild(lord.guild);
+  const band = compact ? 18 : 20;
+  const group = svg("g", {class: "ab-lord", "data-name": lord.name, "data-guild": lord.guild},
+    [
+      svg("title", {text: `${lordTooltip(lord)}${note ? `\n${note}` : ""}`}),
+      svg("rect", {x, y, width, height, rx: 8, fill: "url(#ab-lord-fill)", stroke: g.color,
+        "stroke-width": 1.6}),
+      svg("path", {d: `M${x},${y + 8} a8,8 0 0 1 8,-8 h${width - 16} a8,8 0 0 1 8,8 ` +
+        `v${band - 8} h${-width} Z`, fill: lord.guild === "ambassador" ? "url(#ab-rainbow)"
+        : g.color}),
+      label(x + 6, y + band - 5, clip(g.label.toUpperCase(), width - 10, 8.6), "tiny",
+        {fill: g.ink, "font-weight": 800, "letter-spacing": "0.04em"}),
+    ]);
+  const keysRoom = (lord.keys || 0) * 15;
+  const nameY = y + band + 17;
+  group.append(label(x + 6, nameY, clip(lord.name, width - 10 - (compact ? 0 : keysRoom),
+    compact ? 7.2 : 8), "card", {"font-size": compact ? 12.5 : 14}));
+  for (let k = 0; k < (lord.keys || 0); k += 1) {
+    group.append(compact ? keyIcon(x + 12 + k * 15, y + height - 12, 8)
+      : keyIcon(x + width - 16 - k * 15, nameY - 5, 8));
+  }
+  if (!compact) {
+    if (lord.power) {
+      group.append(label(x + 6, nameY + 17, TIMINGS[lord.timing] || "", "tiny",
+        {fill: "#f2c44c", "letter-spacing": "0.04em"}));
+      wrap(powerText(lord.power), width - 12, 6.4, 2).forEach((line, k) =>
+        group.append(label(x + 6, nameY + 33 + k * 15, line, "tiny",
+          {fill: "rgba(233, 247, 255, 0.85)", "font-weight": 500})));
+    } else {
+      group.append(label(x + 6, nameY + 17, "no power", "tiny",
+        {fill: "rgba(233, 247, 255, 0.45)", "font-style": "italic"}));
+    }
+    if (lord.cost !== null) group.append(costBubbles(lord, x + 8, y + height - 14));
+  }
+  if (lord.ip !== null) {
+    const r = compact ? 10 : 12;
+    group.append(
+      svg("circle", {cx: x + width - r - 4, cy: y + height - r - 4, r, fill: "#f2c44c",
+        stroke: "#5a4210", "stroke-width": 1, class: "ab-ip"}),
+      centred(x + width - r - 4, y + height - r, lord.ip, "card", {fill: "#2a1d00",
+        "font-size": 13}));
+  }
+  return group;
+}
+
+function phoneCourt(view, ctx, width, y0) {
+  const names = view.court || [];
+  const cardW = (width - 2 * P.pad - 8) / 2;
+  const cardH = 126;
+  const rows = Math.ceil(COURT_SLOTS / 2);
+  const height = 34 + rows * (cardH + 8) + 64;
+  const group = svg("g", {class: "ab-court", "data-lords": names.length}, [
+    phonePanel(width, y0, height),
+    ...phoneSection(y0 + 22, "THE COURT", "gold: Influence Points"),
+  ]);
+  for (let slot = 0; slot < COURT_SLOTS; slot += 1) {
+    const x = P.pad + (slot % 2) * (cardW + 8);
+    const y = y0 + 34 + Math.floor(slot / 2) * (cardH + 8);
+    const name = names[slot];
+    const piece = svg("g", {class: "ab-court-slot", "data-slot": slot});
+    if (!name) {
+      piece.append(svg("rect", {x, y, width: cardW, height: cardH, rx: 8,
+        fill: "rgba(4, 16, 29, 0.35)", stroke: "rgba(143, 176, 197, 0.35)",
+        "stroke-dasharray": "5 4"}),
+      centred(x + cardW / 2, y + cardH / 2 + 4, "empty", "help"));
+    } else {
+      piece.setAttribute("data-name", name);
+      const action = actionFor(ctx, ["recruit", "corrupt", "take_lord"], (a) => a.lord === name);
+      if (action) piece.append(ring(x, y, cardW, cardH, 8));
+      piece.append(phoneLordCard(lordInfo(name), x, y, cardW, cardH, false));
+      if (action) clickable(piece, action, actionText(action, view, ctx), ctx);
+    }
+    group.append(piece);
+  }
+  const y = y0 + 34 + rows * (cardH + 8) + 4;
+  const size = view.lord_deck_size || 0;
+  const gone = (view.lords_discarded || []).length;
+  group.append(svg("g", {class: "ab-lord-deck", "data-count": size}, [
+    pile(P.pad, y, 40, 48, size),
+    label(P.pad + 56, y + 20, "Lord deck", "stat"),
+  ]));
+  if (gone) {
+    group.append(svg("g", {class: "ab-lords-discarded"}, [
+      svg("title", {text: `Out of the game: ${view.lords_discarded.join(", ")}`}),
+      label(P.pad + 56, y + 40, `${gone} discarded`, "help"),
+    ]));
+  }
+  return {node: group, height};
+}
+
+function phoneTrack(view, ctx, width, y0) {
+  const cards = view.track || [];
+  const d = decision(view);
+  const offered = d && d.kind === "offer" ? cards.length - 1 : -1;
+  const explore = actionFor(ctx, ["explore", "continue"], () => true);
+  const last = cards.length - 1;
+  const onLast = actionFor(ctx, ["take", "fight"], () => true);
+  const cardW = (width - 2 * P.pad - 4 * 6) / TRACK_SPACES;
+  const cardH = 82;
+  const bought = view.allies_bought_this_turn || 0;
+  let status = "";
+  if (cards.length || bought) {
+    status = `${ctx.who(view.turn)} explores · ${plural(bought, "Ally", "Allies")} bought ` +
+      `this turn${bought < 3 ? ` · the next costs ${bought + 1}` : " · no more for sale"}`;
+  }
+  const statusX = P.pad + 112;
+  const lines = wrap(status, width - statusX - P.pad, 6.4, 4);
+  const height = 34 + cardH + 24 + Math.max(66, lines.length * 16 + 10);
+  const group = svg("g", {class: "ab-track", "data-cards": cards.length}, [
+    phonePanel(width, y0, height),
+    ...phoneSection(y0 + 22, "EXPLORATION TRACK"),
+  ]);
+  const y = y0 + 34;
+  for (let space = 0; space < TRACK_SPACES; space += 1) {
+    const x = P.pad + space * (cardW + 6);
+    const card = cards[space];
+    const piece = svg("g", {class: "ab-track-space", "data-space": space});
+    if (!card) {
+      piece.append(svg("rect", {x, y, width: cardW, height: cardH, rx: 8,
+        fill: "rgba(4, 16, 29, 0.35)", stroke: "rgba(143, 176, 197, 0.3)",
+        "stroke-dasharray": "4 4"}),
+      centred(x + cardW / 2, y + cardH / 2 + 6, space + 1, "count",
+        {fill: "rgba(233, 247, 255, 0.16)"}));
+      if (space === TRACK_SPACES - 1) {
+        piece.append(centred(x + cardW / 2, y + cardH + 16, "+1 pearl", "tiny",
+          {fill: "rgba(233, 247, 255, 0.5)"}), svg("title", {text: "The last space: an Ally " +
+          "there also gives 1 pearl"}));
+      }
+    } else {
+      piece.setAttribute("data-card", isMonster(card) ? "monster" : `${card.race} ${card.value}`);
+      if (space === last && onLast) piece.append(ring(x, y, cardW, cardH, 8));
+      piece.append(isMonster(card) ? monsterCard(x, y, cardW, cardH)
+        : allyCard(card, x, y, cardW, cardH));
+      if (space === offered) {
+        piece.classList.add("ab-offered");
+        piece.append(
+          svg("rect", {x: x - 3, y: y - 3, width: cardW + 6, height: cardH + 6,
+            rx: 10, fill: "none", stroke: "#f2c44c", "stroke-width": 3}),
+          centred(x + cardW / 2, y + cardH + 16, plural(d.price, "pearl"), "tiny",
+            {fill: "#f2c44c"}));
+      }
+      if (space === last && onLast) clickable(piece, onLast, actionText(onLast, view, ctx), ctx);
+    }
+    group.append(piece);
+  }
+  const y2 = y + cardH + 26;
+  const deck = svg("g", {class: "ab-explore-deck", "data-count": view.exploration_deck_size},
+    [pile(P.pad, y2, 44, 56, view.exploration_deck_size || 0),
+      svg("title", {text: "The exploration deck"})]);
+  if (explore) {
+    deck.insertBefore(ring(P.pad, y2, 48, 60, 7), deck.firstChild);
+    clickable(deck, explore, actionText(explore, view, ctx), ctx);
+  }
+  group.append(deck, svg("g", {class: "ab-discard", "data-count": view.discard_size || 0}, [
+    pile(P.pad + 58, y2 + 8, 36, 48, view.discard_size || 0),
+    svg("title", {text: "The exploration discard pile"}),
+  ]));
+  const status2 = svg("g", {class: "ab-track-status"});
+  lines.forEach((line, k) => status2.append(label(statusX, y2 + 14 + k * 16, line, "help",
+    {fill: "rgba(233, 247, 255, 0.8)"})));
+  if (!lines.length) {
+    status2.append(label(statusX, y2 + 22, "deck and discard", "help"));
+  }
+  group.append(status2);
+  return {node: group, height};
+}
+
+function phoneThreat(view, width, y0) {
+  const value = view.threat || 1;
+  const cellW = (width - 2 * P.pad - 5 * 5) / THREAT_REWARDS.length;
+  const height = 116;
+  const group = svg("g", {class: "ab-threat", "data-threat": value}, [
+    phonePanel(width, y0, height),
+    ...phoneSection(y0 + 22, "THREAT", "a fight takes the reward"),
+  ]);
+  const y = y0 + 32;
+  for (let k = 1; k <= THREAT_REWARDS.length; k += 1) {
+    const x = P.pad + (k - 1) * (cellW + 5);
+    const here = k === value;
+    group.append(svg("g", {class: here ? "ab-threat-cell ab-threat-here" : "ab-threat-cell",
+      "data-space": k}, [
+      svg("rect", {x, y, width: cellW, height: 48, rx: 7,
+        fill: here ? "rgba(255, 111, 97, 0.3)" : "rgba(255, 255, 255, 0.05)",
+        stroke: here ? "#ff8a7a" : "rgba(143, 176, 197, 0.35)", "stroke-width": here ? 2 : 1}),
+      label(x + 5, y + 14, k, "tiny", {fill: here ? "#ffffff" : "rgba(233, 247, 255, 0.6)"}),
+      ...rewardIcons(THREAT_REWARDS[k - 1], x + cellW / 2, y + 32),
+    ]));
+    if (here) {
+      group.append(svg("circle", {class: "ab-threat-token", cx: x + cellW - 10,
+        cy: y + 10, r: 6.5, fill: "#e0483c", stroke: "#ffffff", "stroke-width": 1.6}));
+    }
+  }
+  group.append(pickIcon(P.pad + 6, y + 67, 6),
+    label(P.pad + 18, y + 71, clip("a pearl or a Monster token, as you choose",
+      width - 2 * P.pad - 18, 6.4), "help"));
+  return {node: group, height};
+}
+
+function phoneCouncil(view, ctx, width, y0) {
+  const stacks = view.council || {};
+  const cellW = (width - 2 * P.pad - 4 * 6) / RACE_ORDER.length;
+  const height = 96;
+  const group = svg("g", {class: "ab-council"}, [
+    phonePanel(width, y0, height),
+    ...phoneSection(y0 + 22, "COUNCIL", "face down"),
+  ]);
+  const y = y0 + 34;
+  RACE_ORDER.forEach((id, k) => {
+    const count = stacks[id] || 0;
+    const x = P.pad + k * (cellW + 6);
+    const r = race(id);
+    const piece = svg("g", {class: "ab-council-stack", "data-race": id, "data-count": count}, [
+      svg("rect", {x, y, width: cellW, height: 52, rx: 7,
+        fill: count ? r.color : "rgba(4, 16, 29, 0.4)", "fill-opacity": count ? 0.85 : 1,
+        stroke: count ? "rgba(255, 255, 255, 0.7)" : r.color, "stroke-width": 1.2,
+        "stroke-dasharray": count ? null : "4 3"}),
+      centred(x + cellW / 2, y + 24, count, "count", {fill: count ? r.ink : r.color}),
+      centred(x + cellW / 2, y + 43, r.label, "tiny", {fill: count ? r.ink : r.color}),
+    ]);
+    const action = actionFor(ctx, ["council", "discard_stack"], (a) => a.race === id);
+    if (action) {
+      piece.insertBefore(ring(x, y, cellW, 52, 7), piece.firstChild);
+      clickable(piece, action, actionText(action, view, ctx), ctx);
+    }
+    group.append(piece);
+  });
+  return {node: group, height};
+}
+
+/* A Location on a phone: its name, and on the line under it what it is worth at the end. */
+function phoneLocationCard(name, x, y, width, worth) {
+  const text = locationText(name);
+  const group = svg("g", {class: "ab-location", "data-name": name}, [
+    svg("title", {text: text ? `${name}: ${text} at the end` : name}),
+    svg("rect", {x, y, width, height: 44, rx: 8, fill: "url(#ab-location-fill)",
+      stroke: "#7fd6c9", "stroke-width": 1.2}),
+    label(x + 10, y + 18, clip(name, width - 80, 7.6), "card", {fill: "#d9fff8",
+      "font-size": 13.5}),
+  ]);
+  if (text) {
+    group.append(label(x + 10, y + 36, clip(text, width - 20, 6.6), "tiny",
+      {fill: "rgba(217, 255, 248, 0.8)", "font-weight": 500}));
+  }
+  if (worth !== undefined && worth !== null) {
+    group.append(label(x + width - 10, y + 18, `now ${worth}`, "tiny", {"text-anchor": "end",
+      fill: "#f2c44c", class: "ab-location-worth"}));
+  }
+  return group;
+}
+
+function phoneLocationList(names, x, y0, width, view, ctx, group, types, worthOf) {
+  names.forEach((name, k) => {
+    const y = y0 + k * 52;
+    const piece = svg("g", {class: types[0] === "swap" ? "ab-seat-location"
+      : "ab-location-slot", "data-name": name});
+    const action = actionFor(ctx, types, (a) => (a.name || a.location) === name);
+    if (action) piece.append(ring(x, y, width, 44, 8));
+    piece.append(phoneLocationCard(name, x, y, width, worthOf ? worthOf(name) : undefined));
+    if (action) clickable(piece, action, actionText(action, view, ctx), ctx);
+    group.append(piece);
+  });
+  return names.length * 52;
+}
+
+function phoneLocations(view, ctx, width, y0) {
+  const available = view.locations_available || [];
+  const drawn = view.locations_drawn || [];
+  const rows = svg("g");
+  let y = y0 + 52;
+  y += phoneLocationList(available, P.pad, y, width - 2 * P.pad, view, ctx, rows, ["location"]);
+  if (drawn.length) {
+    const drawnGroup = svg("g", {class: "ab-locations-drawn", "data-count": drawn.length}, [
+      label(P.pad, y + 14, "DRAWN: KEEP ONE", "section", {fill: "#f2c44c"}),
+    ]);
+    y += 24 + phoneLocationList(drawn, P.pad, y + 24, width - 2 * P.pad, view, ctx, drawnGroup,
+      ["location"]);
+    rows.append(drawnGroup);
+  }
+  const height = y - y0 + 2;
+  const group = svg("g", {class: "ab-locations", "data-count": available.length}, [
+    phonePanel(width, y0, height),
+    ...phoneSection(y0 + 22, "LOCATIONS"),
+    label(P.pad, y0 + 42, clip(`${available.length ? "face up" : "none face up"}; ` +
+      `${view.location_deck_size || 0} more in the stack`, width - 2 * P.pad, 6.4), "help"),
+    rows,
+  ]);
+  return {node: group, height};
+}
+
+function phoneSeat(view, seat, ctx, width, y0) {
+  const player = view.players[seat];
+  const turn = !over(view) && view.turn === seat;
+  const group = svg("g", {class: turn ? "ab-seat ab-seat-turn" : "ab-seat", "data-seat": seat});
+  const parts = [];
+  // The head: the seat's colour, name and badges, then its stock on two lines.
+  const head = svg("g", {class: "ab-seat-head"}, [
+    svg("circle", {cx: P.pad + 8, cy: y0 + 22, r: 8, fill: ctx.seatColor(seat),
+      stroke: "#051321", "stroke-width": 2.5}),
+  ]);
+  let right = width - P.pad;
+  const d = decision(view);
+  const badges = [];
+  if (turn) badges.push(["TURN", "rgba(242, 196, 76, 0.25)", "#f2c44c"]);
+  if (!over(view) && d && d.seat === seat && view.turn !== seat) {
+    badges.push(["DECIDING", "rgba(63, 208, 201, 0.2)", "#3fd0c9"]);
+  }
+  if (view.end_triggered_by === seat) badges.push(["ENDED IT", "rgba(255, 111, 97, 0.2)",
+    "#ff8a7a"]);
+  if (ctx.seat === seat) badges.push(["YOU", "rgba(63, 208, 201, 0.2)", "#3fd0c9"]);
+  for (const [text, fill, ink] of badges) {
+    const made = badge(right, y0 + 27, text, fill, ink);
+    head.append(made.node);
+    right -= made.width + 6;
+  }
+  head.append(label(P.pad + 22, y0 + 27, clip(ctx.who(seat), right - P.pad - 26, 8.4), "name"));
+  const values = tokenValues(player);
+  const tokens = player.key_tokens ? ` (${player.key_tokens} as tokens)` : "";
+  const stats = [
+    ["pearls", (x, y) => pearlIcon(x, y, 6.5), plural(player.pearls || 0, "pearl")],
+    ["keys", (x, y) => keyIcon(x, y, 9), `${plural(player.keys || 0, "key")}${tokens}`],
+    ["monsters", (x, y) => monsterIcon(x, y, 7),
+      `${plural(player.monster_tokens || 0, "Monster token")}` +
+      `${values ? ` (${values.join(" + ")})` : ""}`],
+    ["hand", (x, y) => cardBack(x - 5, y - 7, 10, 14),
+      `${plural(handCount(player), "Ally", "Allies")} in hand`],
+  ];
+  // The stock flows along the lines under the name, a stat wrapping whole to the next line.
+  let x = P.pad + 6;
+  let y = y0 + 50;
+  for (const [stat, icon, text] of stats) {
+    const w = text.length * 7.2 + 30;
+    if (x > P.pad + 6 && x + w - 18 > width - P.pad) {
+      x = P.pad + 6;
+      y += 20;
+    }
+    head.append(svg("g", {class: "ab-stat", "data-stat": stat}, [icon(x, y - 4),
+      label(x + 12, y, clip(text, width - P.pad - x - 12, 7.2), "stat")]));
+    x += w;
+  }
+  parts.push(head);
+  y += 14;
+  // The Lords, two to a row: room for the name, the state and the Influence Points.
+  const lords = player.lords || [];
+  const under = underLocations(player);
+  const perRow = 2;
+  const lordW = (width - 2 * P.pad - 6) / perRow;
+  const lordH = 64;
+  const lordGroup = svg("g", {class: "ab-seat-lords", "data-count": lords.length});
+  if (!lords.length) lordGroup.append(label(P.pad, y + 14, "no Lords yet", "help"));
+  lords.forEach((lord, k) => {
+    const x = P.pad + (k % perRow) * (lordW + 6);
+    const ly = y + Math.floor(k / perRow) * (lordH + 6);
+    const state = lordState(lord);
+    const piece = svg("g", {class: `ab-seat-lord ab-lord-${state}`, "data-name": lord.name,
+      "data-state": state});
+    const action = lordAction(ctx, seat, lord.name);
+    if (action) piece.append(ring(x, ly, lordW, lordH, 8));
+    const text = {used: `under ${under[lord.name] || "a Location"}`,
+      disabled: "assassinated: power and keys lost"}[state];
+    piece.append(phoneLordCard(lordInfo(lord.name, {guild: lord.guild}), x, ly, lordW, lordH,
+      true, text ? capital(text) : null));
+    if (state !== "free") {
+      piece.append(
+        svg("rect", {x, y: ly, width: lordW, height: lordH, rx: 8, fill: state === "used"
+          ? "url(#ab-hatch)" : "rgba(60, 8, 8, 0.35)"}),
+        svg("rect", {x: x + 3, y: ly + lordH - 22, width: lordW - 34, height: 18, rx: 4,
+          fill: state === "used" ? "rgba(4, 16, 29, 0.92)" : "rgba(60, 8, 8, 0.95)"}),
+        label(x + 6, ly + lordH - 8.5, state === "used" ? "used" : "assassinated", "tiny",
+          {fill: state === "used" ? "#7fd6c9" : "#ffb3aa"}));
+    }
+    if (action) clickable(piece, action, actionText(action, view, ctx), ctx);
+    lordGroup.append(piece);
+  });
+  parts.push(lordGroup);
+  y += lords.length ? Math.ceil(lords.length / perRow) * (lordH + 6) + 4 : 26;
+  // The Locations, one to a line, with what each is worth now.
+  const locations = player.locations || [];
+  const locs = svg("g", {class: "ab-seat-locations", "data-count": locations.length}, [
+    label(P.pad, y + 12, locations.length ? "LOCATIONS" : "LOCATIONS: none", "tiny",
+      {"letter-spacing": "0.08em"}),
+  ]);
+  y += 20;
+  const ownTypes = ctx.seat === seat ? ["swap"] : ["none"];
+  y += phoneLocationList(locations.map((l) => l.name), P.pad, y, width - 2 * P.pad, view, ctx,
+    locs, ownTypes, (name) => locationWorth(name, player));
+  parts.push(locs);
+  // The affiliated Allies, by race, as many to a row as fit.
+  const affiliated = (player.affiliated || []).slice().sort((a, b) =>
+    RACE_ORDER.indexOf(a.race) - RACE_ORDER.indexOf(b.race) || a.value - b.value);
+  const allies = svg("g", {class: "ab-seat-affiliated", "data-count": affiliated.length}, [
+    label(P.pad, y + 14, affiliated.length ? "AFFILIATED ALLIES" : "AFFILIATED ALLIES: none",
+      "tiny", {"letter-spacing": "0.08em"}),
+  ]);
+  y += 22;
+  const alliesPerRow = Math.max(1, Math.floor((width - 2 * P.pad + 4) / 34));
+  affiliated.forEach((card, k) => allies.append(allyCard(card,
+    P.pad + (k % alliesPerRow) * 34, y + Math.floor(k / alliesPerRow) * 40, 30, 36,
+    {noRace: true})));
+  if (affiliated.length) y += Math.ceil(affiliated.length / alliesPerRow) * 40;
+  parts.push(allies);
+  if (view.scores) {
+    const s = view.scores[seat];
+    const lines = wrap(`${s.locations} for Locations + ${s.lords} for Lords + ${s.allies} ` +
+      `for Allies + ${s.monsters} for Monster tokens`, width - 2 * P.pad - 16, 6.6, 3);
+    const box = 30 + lines.length * 16;
+    const score = svg("g", {class: "ab-score", "data-total": s.total}, [
+      svg("rect", {x: P.pad - 4, y: y + 4, width: width - 2 * P.pad + 8, height: box, rx: 6,
+        fill: "rgba(242, 196, 76, 0.12)", stroke: "rgba(242, 196, 76, 0.5)"}),
+      label(P.pad + 4, y + 24, `score ${s.total}`, "stat", {fill: "#f2c44c",
+        "font-weight": 800}),
+    ]);
+    lines.forEach((line, k) => score.append(label(P.pad + 4, y + 42 + k * 16, `${k ? "" : "= "}` +
+      line, "help", {fill: "#ffe9a8"})));
+    parts.push(score);
+    y += box + 8;
+  }
+  const height = y - y0 + 8;
+  group.append(phonePanel(width, y0, height, turn
+    ? {stroke: ctx.seatColor(seat), "stroke-width": 2.5, fill: "rgba(12, 39, 64, 0.6)"} : null),
+  ...parts);
+  return {node: group, height};
+}
+
+function drawPhone(container, view, ctx, width) {
+  const me = ctx.seat !== null && ctx.seat !== undefined && view.players[ctx.seat]
+    ? ctx.seat : null;
+  const others = view.players.map((_, seat) => seat).filter((seat) => seat !== me);
+  const sections = [
+    (y) => phoneTitle(view, ctx, width, y),
+    (y) => phoneOffer(view, ctx, width, y),
+    (y) => phoneRecruiting(view, ctx, width, y),
+    (y) => phoneLastRecruit(view, ctx, width, y),
+    (y) => phoneHand(view, ctx, width, y),
+    ...(me === null ? [] : [(y) => phoneSeat(view, me, ctx, width, y)]),
+    (y) => phoneCourt(view, ctx, width, y),
+    (y) => phoneTrack(view, ctx, width, y),
+    (y) => phoneThreat(view, width, y),
+    (y) => phoneCouncil(view, ctx, width, y),
+    (y) => phoneLocations(view, ctx, width, y),
+    ...others.map((seat) => (y) => phoneSeat(view, seat, ctx, width, y)),
+  ];
+  const parts = [];
+  let y = 4;
+  for (const section of sections) {
+    const made = section(y);
+    if (!made.node) continue;
+    parts.push(made.node);
+    y += made.height + P.gap;
+  }
+  const height = y;
+  const d = decision(view);
+  container.replaceChildren(svg("svg", {
+    viewBox: `0 0 ${width} ${height}`, class: "ab-board ab-phone", role: "group",
+    "aria-label": `Abyss: ${phaseText(view, ctx)}`, "data-version": view.version,
+    "data-decision": d ? d.kind : "",
+  }, [
+    defs(),
+    svg("rect", {x: 0, y: 0, width, height, fill: "url(#ab-water)"}),
+    ...parts,
+  ]));
+}
+
 // -- the renderer ----------------------------------------------------------------------------
 
 export function draw(container, view, ctx) {
   rulesVersion = ctx.game ? ctx.game.rules_version : null;
+  lastDrawn = [container, view, ctx];
+  phone = !!(NARROW && NARROW.matches);
+  if (phone) {
+    drawPhone(container, view, ctx, Math.max(300, container.clientWidth || 360));
+    return;
+  }
   const parts = [title(view, ctx), court(view, ctx), track(view, ctx), threat(view),
     council(view, ctx)];
   let y = ROW2.y + ROW2.height + 10;

@@ -5,16 +5,36 @@
 import {svg} from "../dom.js";
 import {clip, plural} from "../text.js";
 
-const WIDTH = 1000;
-const HEIGHT = 672;
-const PER_ROW = 8;
-const TRAIL_TOP = 222;
-const ROW_GAP = 112;
-const TRAIL_LEFT = 96;
-const TRAIL_RIGHT = 904;
-const CHIP_R = 25;
 const MAX_AIR = 25;
-const SUB = {x: 200, y: 112};
+const CHIP_R = 25;
+/* The desktop board: a wide sea, the submarine and the air track across the top, the trail
+   in rows of eight. */
+const DESKTOP = {
+  phone: false, width: 1000, height: 672, perRow: 8, trailTop: 222, rowGap: 112,
+  trailLeft: 96, trailRight: 904, chipR: CHIP_R, bulge: 78, sub: {x: 200, y: 112},
+  air: {x: 388, y: 22, cell: 22.5, perRow: MAX_AIR + 1},
+};
+// A phone's board is as wide as the screen (one unit a CSS pixel, so its text is drawn at
+// the size it is written), stacked: the round and the dice, the air, the submarine, then
+// the trail in rows of six.
+const NARROW = typeof window !== "undefined" && window.matchMedia
+  ? window.matchMedia("(max-width: 700px)") : null;
+
+function phoneLayout(width) {
+  const subY = 222;
+  const trailTop = subY + 44 + 82;
+  const rowGap = 108;
+  const rows = Math.ceil(32 / 6);
+  return {
+    phone: true, width, height: trailTop + (rows - 1) * rowGap + 112, perRow: 6, trailTop,
+    rowGap, trailLeft: 36, trailRight: width - 36, chipR: 22, bulge: 30,
+    sub: {x: width / 2 + 5, y: subY}, air: {x: 58, y: 76, cell: (width - 68) / 13, perRow: 13},
+  };
+}
+let L = DESKTOP;
+// The last board drawn, to draw again when the screen turns between narrow and wide.
+let lastDrawn = null;
+if (NARROW) NARROW.addEventListener("change", () => { if (lastDrawn) draw(...lastDrawn); });
 // Chips are shaped and coloured by level, deeper ones darker and more precious.
 const LEVELS = {
   1: {sides: 3, fill: "#f6e7b4", ink: "#6f5411", name: "level 1"},
@@ -28,11 +48,11 @@ const LEVELS = {
 /* The centre of trail space `index` (0-based): rows of eight that wind left and right, with
    a gentle swell so the trail reads as a path on the sea floor rather than a grid. */
 function spaceCentre(index) {
-  const row = Math.floor(index / PER_ROW);
-  const col = index % PER_ROW;
-  const step = (TRAIL_RIGHT - TRAIL_LEFT) / (PER_ROW - 1);
-  const x = row % 2 === 0 ? TRAIL_LEFT + col * step : TRAIL_RIGHT - col * step;
-  const y = TRAIL_TOP + row * ROW_GAP + Math.sin(col * 0.85 + row * 1.7) * 9;
+  const row = Math.floor(index / L.perRow);
+  const col = index % L.perRow;
+  const step = (L.trailRight - L.trailLeft) / (L.perRow - 1);
+  const x = row % 2 === 0 ? L.trailLeft + col * step : L.trailRight - col * step;
+  const y = L.trailTop + row * L.rowGap + Math.sin(col * 0.85 + row * 1.7) * 9;
   return {x, y, row};
 }
 
@@ -53,6 +73,7 @@ function polygon(cx, cy, r, sides) {
 function ropePath(centres) {
   if (!centres.length) return "";
   const first = centres[0];
+  const SUB = L.sub;
   // From the submarine's hatch down to the first space.
   let d = `M${SUB.x - 30},${SUB.y + 34} C${SUB.x - 60},${SUB.y + 90} ` +
     `${first.x},${first.y - 70} ${first.x},${first.y}`;
@@ -60,8 +81,8 @@ function ropePath(centres) {
     const a = centres[i - 1];
     const b = centres[i];
     if (a.row !== b.row) {
-      const side = a.x > WIDTH / 2 ? 1 : -1;
-      const bulge = a.x + side * 78;
+      const side = a.x > L.width / 2 ? 1 : -1;
+      const bulge = a.x + side * L.bulge;
       d += ` C${bulge},${a.y} ${bulge},${b.y} ${b.x},${b.y}`;
     } else {
       const half = (b.x - a.x) / 2;
@@ -122,7 +143,7 @@ function space(index, content) {
   if (content.blank) {
     group.classList.add("dsa-blank");
     group.append(svg("circle", {
-      cx: x, cy: y, r: CHIP_R - 7, fill: "rgba(190, 230, 255, 0.06)",
+      cx: x, cy: y, r: L.chipR - 7, fill: "rgba(190, 230, 255, 0.06)",
       stroke: "#8fb9cf", "stroke-width": 2, "stroke-dasharray": "4 4",
     }));
   } else if (content.stack) {
@@ -130,16 +151,16 @@ function space(index, content) {
     const levels = content.levels || [];
     levels.forEach((level, k) => {
       const lift = (k - (levels.length - 1) / 2) * 6;
-      group.append(chip(x + lift, y - lift - 2, level, CHIP_R - 4));
+      group.append(chip(x + lift, y - lift - 2, level, L.chipR - 4));
     });
     group.append(
       svg("circle", {cx: x + 22, cy: y - 22, r: 11, fill: "#0b2238", stroke: "#e9f4fb",
         "stroke-width": 1.5}),
       svg("text", {x: x + 22, y: y - 18, class: "dsa-stack-count", text: `×${content.stack}`}));
   } else {
-    group.append(chip(x, y, content.level, CHIP_R));
+    group.append(chip(x, y, content.level, L.chipR));
   }
-  group.append(svg("text", {x, y: y + CHIP_R + 16, class: "dsa-space-no", text: index + 1}));
+  group.append(svg("text", {x, y: y + L.chipR + 16, class: "dsa-space-no", text: index + 1}));
   return group;
 }
 
@@ -173,11 +194,11 @@ function diverOnTrail(seat, diver, color, current, name) {
   const y = here.y - 40;
   const group = svg("g", {class: "dsa-diver-on-trail", "data-seat": seat,
     "data-position": diver.position});
-  group.append(svg("line", {x1: x, y1: y + 14, x2: x, y2: here.y - CHIP_R + 6,
+  group.append(svg("line", {x1: x, y1: y + 14, x2: x, y2: here.y - L.chipR + 6,
     stroke: color, "stroke-width": 3, "stroke-linecap": "round"}));
   group.append(diverMarker(seat, color, x, y, current, diverHelp(diver, name)));
   if (diver.turned_back) {
-    const previous = index > 0 ? spaceCentre(index - 1) : {x: SUB.x, y: SUB.y};
+    const previous = index > 0 ? spaceCentre(index - 1) : {x: L.sub.x, y: L.sub.y};
     const angle = Math.atan2(previous.y - here.y, previous.x - here.x);
     const ax = (x + Math.cos(angle) * 27).toFixed(1);
     const ay = (y + Math.sin(angle) * 27).toFixed(1);
@@ -193,7 +214,7 @@ function diverOnTrail(seat, diver, color, current, name) {
     const slot = 21;
     const width = held.length * slot + 4;
     // Beside the diver, on whichever side has room.
-    const left = x + 19 + width <= WIDTH - 4 ? x + 19 : x - 19 - width;
+    const left = x + 19 + width <= L.width - 4 ? x + 19 : x - 19 - width;
     group.append(svg("rect", {x: left, y: y - 12, width, height: 24,
       rx: 12, class: "dsa-held-tray"}));
     held.forEach((levels, k) => {
@@ -206,6 +227,7 @@ function diverOnTrail(seat, diver, color, current, name) {
 }
 
 function submarine(view, ctx) {
+  const SUB = L.sub;
   const hull = "#f2c44c";
   const group = svg("g", {class: "dsa-sub"}, [
     // Propeller and rudder at the stern.
@@ -250,27 +272,34 @@ function submarine(view, ctx) {
 }
 
 function airTrack(air) {
-  const x0 = 388;
-  const y0 = 22;
-  const cell = 22.5;
+  // On a phone the track folds into two rows of thirteen.
+  const {x: x0, y: y0, cell, perRow} = L.air;
+  const at = (value) => {
+    const k = MAX_AIR - value;
+    return {x: x0 + (k % perRow) * cell, y: y0 + Math.floor(k / perRow) * 30};
+  };
   const group = svg("g", {class: "dsa-air", "data-air": air}, [
     svg("title", {text: `Air left: ${air}. At the start of each turn the air drops by the ` +
       "number of items the diver carries; when it runs out the round ends, and divers still " +
       "outside drown and drop what they carry."}),
+    // On a phone the two rows lie on one plate: a tap between them is still on the track.
+    L.phone ? svg("rect", {x: 8, y: y0 - 5, width: L.width - 16, height: 66, rx: 10,
+      class: "dsa-air-plate"}) : null,
     svg("text", {x: x0 - 12, y: y0 + 18, class: "dsa-air-label", text: "AIR"}),
   ]);
   for (let value = MAX_AIR; value >= 0; value -= 1) {
-    const x = x0 + (MAX_AIR - value) * cell;
+    const {x, y} = at(value);
     const left = value <= air;
     const danger = value <= 5;
     group.append(svg("rect", {
-      x, y: y0, width: cell - 3, height: 26, rx: 5,
+      x, y, width: cell - 3, height: 26, rx: 5,
       class: `dsa-air-cell ${left ? "left" : "used"} ${danger ? "danger" : ""}`.trim(),
-    }), svg("text", {x: x + (cell - 3) / 2, y: y0 + 17, class: "dsa-air-no", text: value}));
+    }), svg("text", {x: x + (cell - 3) / 2, y: y + 17, class: "dsa-air-no", text: value}));
   }
-  const mark = x0 + (MAX_AIR - air) * cell + (cell - 3) / 2;
-  group.append(svg("circle", {cx: mark, cy: y0 + 13, r: 12.5, class: "dsa-air-marker"}),
-    svg("text", {x: mark, y: y0 + 17.5, class: "dsa-air-marker-no", text: air}));
+  const mark = at(air);
+  const mx = mark.x + (cell - 3) / 2;
+  group.append(svg("circle", {cx: mx, cy: mark.y + 13, r: 12.5, class: "dsa-air-marker"}),
+    svg("text", {x: mx, y: mark.y + 17.5, class: "dsa-air-marker-no", text: air}));
   return group;
 }
 
@@ -305,43 +334,59 @@ function phaseText(view, ctx) {
 }
 
 function roundPanel(view, ctx) {
+  // A phone has the round, what is being decided and the dice above the air track.
+  const x = L.phone ? 14 : 388;
   const group = svg("g", {class: "dsa-round"}, [
-    svg("text", {x: 388, y: 92, class: "dsa-round-title",
+    svg("text", {x, y: L.phone ? 26 : 92, class: "dsa-round-title",
       text: `Round ${view.round} of ${view.rounds}`}),
-    svg("text", {x: 388, y: 116, class: "dsa-round-phase", text: phaseText(view, ctx)}),
+    svg("text", {x, y: L.phone ? 62 : 116, class: "dsa-round-phase",
+      text: L.phone ? clip(phaseText(view, ctx), L.width - 28, 7.4) : phaseText(view, ctx)}),
   ]);
   if (view.last_roll) {
     const [a, b] = view.last_roll;
-    group.append(svg("text", {x: 820, y: 98, class: "dsa-roll-label", text: "last roll"}),
-      die(870, 92, a), die(912, 92, b),
-      svg("text", {x: 950, y: 98, class: "dsa-roll-total", text: `= ${a + b}`}));
+    // On a phone, the dice at the right of the round; the words "last roll" are the dice's.
+    const right = L.phone ? L.width - 74 : 912;
+    const y = L.phone ? 24 : 92;
+    if (!L.phone) {
+      group.append(svg("text", {x: 820, y: 98, class: "dsa-roll-label", text: "last roll"}));
+    }
+    group.append(die(right - 42, y, a), die(right, y, b),
+      svg("text", {x: right + (L.phone ? 26 : 38), y: y + 6, class: "dsa-roll-total",
+        text: `= ${a + b}`}));
   }
   return group;
 }
 
 function legend() {
-  const y = HEIGHT - 22;
+  // A phone's legend takes two lines: the four levels, then the other marks.
+  const y = L.height - (L.phone ? 52 : 22);
   const group = svg("g", {class: "dsa-legend"});
-  let x = 92;
+  let x = L.phone ? 24 : 92;
   for (const level of [1, 2, 3, 4]) {
     group.append(chip(x, y - 4, level, 11),
       svg("text", {x: x + 16, y: y + 1, class: "dsa-legend-text", text: LEVELS[level].name}));
-    x += 100;
+    x += L.phone ? (L.width - 24) / 4 : 100;
   }
-  group.append(svg("circle", {cx: x, cy: y - 4, r: 9, fill: "none", stroke: "#8fb9cf",
+  const y2 = L.phone ? y + 30 : y;
+  if (L.phone) x = 24;
+  group.append(svg("circle", {cx: x, cy: y2 - 4, r: 9, fill: "none", stroke: "#8fb9cf",
     "stroke-width": 2, "stroke-dasharray": "3 3"}),
-  svg("text", {x: x + 16, y: y + 1, class: "dsa-legend-text", text: "blank"}));
-  x += 90;
-  group.append(chip(x - 3, y - 1, 2, 9), chip(x + 3, y - 7, 3, 9),
-    svg("text", {x: x + 18, y: y + 1, class: "dsa-legend-text", text: "stack (one item)"}));
-  x += 160;
+  svg("text", {x: x + 16, y: y2 + 1, class: "dsa-legend-text", text: "blank"}));
+  x += L.phone ? 74 : 90;
+  group.append(chip(x - 3, y2 - 1, 2, 9), chip(x + 3, y2 - 7, 3, 9),
+    svg("text", {x: x + 18, y: y2 + 1, class: "dsa-legend-text", text: "stack (one item)"}));
+  x += L.phone ? 138 : 160;
   group.append(svg("path", {d: "M9,0 L-5,-7 L-2,0 L-5,7 Z", class: "dsa-back-arrow",
-    transform: `translate(${x},${y - 4}) rotate(180)`}),
-  svg("text", {x: x + 14, y: y + 1, class: "dsa-legend-text", text: "turned back"}));
+    transform: `translate(${x},${y2 - 4}) rotate(180)`}),
+  svg("text", {x: x + 14, y: y2 + 1, class: "dsa-legend-text", text: "turned back"}));
   return group;
 }
 
 function backdrop() {
+  const {width, height} = L;
+  // The surface and the sea floor are drawn for the desktop's width and stretched to the
+  // board's: they carry no text.
+  const stretch = `scale(${(width / 1000).toFixed(4)},1)`;
   return [
     svg("defs", {}, [
       svg("linearGradient", {id: "dsa-sea", x1: 0, y1: 0, x2: 0, y2: 1}, [
@@ -355,18 +400,19 @@ function backdrop() {
         svg("stop", {offset: "1", "stop-color": "rgba(160, 230, 255, 0)"}),
       ]),
     ]),
-    svg("rect", {x: 0, y: 0, width: WIDTH, height: HEIGHT, fill: "url(#dsa-sea)"}),
+    svg("rect", {x: 0, y: 0, width, height, fill: "url(#dsa-sea)"}),
     svg("path", {
       d: `M0,70 Q60,60 125,70 T250,70 T375,70 T500,70 T625,70 T750,70 T875,70 T1000,70 ` +
         `L1000,0 L0,0 Z`,
-      fill: "rgba(210, 240, 255, 0.22)",
+      fill: "rgba(210, 240, 255, 0.22)", transform: L.phone ? stretch : null,
     }),
-    svg("ellipse", {cx: 520, cy: 420, rx: 480, ry: 260, fill: "url(#dsa-glow)"}),
+    svg("ellipse", {cx: width * 0.52, cy: height * 0.625, rx: width * 0.48, ry: (height * 260) / 672,
+      fill: "url(#dsa-glow)"}),
     // The sea floor under the deepest row.
     svg("path", {
-      d: `M0,${HEIGHT - 50} C200,${HEIGHT - 70} 380,${HEIGHT - 38} 560,${HEIGHT - 52} ` +
-        `S860,${HEIGHT - 66} 1000,${HEIGHT - 48} L1000,${HEIGHT} L0,${HEIGHT} Z`,
-      fill: "#02070f",
+      d: `M0,${height - 50} C200,${height - 70} 380,${height - 38} 560,${height - 52} ` +
+        `S860,${height - 66} 1000,${height - 48} L1000,${height} L0,${height} Z`,
+      fill: "#02070f", transform: L.phone ? stretch : null,
     }),
   ];
 }
@@ -374,10 +420,15 @@ function backdrop() {
 // -- the renderer --------------------------------------------------------------------------
 
 export function draw(container, view, ctx) {
+  lastDrawn = [container, view, ctx];
+  L = NARROW && NARROW.matches ? phoneLayout(Math.max(300, container.clientWidth || 360))
+    : DESKTOP;
+  const {width: WIDTH, height: HEIGHT} = L;
   const trail = view.trail || [];
   const centres = trail.map((_, index) => spaceCentre(index));
   const board = svg("svg", {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "dsa-board", role: "img",
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: L.phone ? "dsa-board dsa-phone" : "dsa-board",
+    role: "img",
     "aria-label": `Deep Sea Adventure, round ${view.round}, air ${view.air}`,
     "data-version": view.version,
   }, [
