@@ -11,6 +11,8 @@
                                      generic label
      describe(event, ctx)            a log line for an ActionApplied or ChanceResolved event,
                                      or null for the generic line
+     describeBoard(view, ctx)        the board in words for a screen reader: [{title, lines}],
+                                     only what the view (already the seat's own) holds
      actionControls(actions, view, ctx)
                                      controls of its own for some of the legal actions:
                                      {controls: [elements], actions: [the rest, as buttons]},
@@ -124,6 +126,7 @@ class GamePage {
     this.retryDelay = 0;
     this.dom = {
       board: document.getElementById("board"),
+      boardWords: document.getElementById("board-words"),
       status: document.getElementById("game-status"),
       version: document.getElementById("game-version"),
       turn: document.getElementById("game-turn"),
@@ -274,6 +277,18 @@ class GamePage {
     this.dom.board.dataset.version = view.version;
     this.dom.board.classList.toggle("replaying", this.at !== null);
     this.renderer.draw(this.dom.board, view, this.ctx());
+    this.renderBoardWords(view);
+  }
+
+  /* The board in words, read by a screen reader in place of the drawing. */
+  renderBoardWords(view) {
+    const box = this.dom.boardWords;
+    if (!box) return;
+    const sections = this.renderer.describeBoard(view, this.ctx()) || [];
+    box.replaceChildren(...sections.map(({title, lines}) => html("section", {}, [
+      html("h3", {text: title}),
+      html("ul", {}, lines.map((line) => html("li", {text: line}))),
+    ])));
   }
 
   renderPlayers() {

@@ -280,7 +280,7 @@ class Replay {
     this.cursor = svg("line", {y1: pad / 2, y2: height - pad / 2, class: "graph-cursor"});
     parts.push(this.cursor);
     const chart = svg("svg", {
-      viewBox: `0 0 ${width} ${height}`, class: "analysis-graph", role: "img",
+      viewBox: `0 0 ${width} ${height}`, class: "analysis-graph", role: "group", // not "img": it holds buttons
       "aria-label": "Each player's chances over the game",
     }, parts);
     // Each dot's tap circle is HIT_PX across on the screen, whatever the graph's drawn width.

@@ -1,7 +1,7 @@
 """Every page on a phone (390×844) in headless Chromium, with the demo's data: nothing scrolls
 sideways, the header folds behind a Menu button, boards fit the width and zoom, controls are
-big enough to tap, and no page shows the developer's words (seat numbers, versions, event
-kinds).
+big enough to tap, no page shows the developer's words (seat numbers, versions, event
+kinds), and axe-core finds nothing serious or critical on any page (contrast, names, labels).
 
 Uses the Playwright harness of tests/games/test_browser.py (its ``page`` fixture skips without
 Chromium or playwright)."""
@@ -27,6 +27,9 @@ DEVELOPER_WORDS = re.compile(
     r"\b(GameCreated|ActionApplied|ChanceResolved|ResultRecorded|ResultReported|Seat[A-Z]\w+)\b"
 )
 TAP_PX = 40
+DESKTOP = {"width": 1366, "height": 900}
+# axe-core's two worst impacts; "moderate" and "minor" are advice, not a failure.
+AXE_FAILING = {"serious", "critical"}
 
 
 @pytest.fixture
@@ -78,6 +81,52 @@ def check_phone_layout(page, path):  # noqa: F811
     text = page.inner_text("body")
     found = [m.group(0) for m in DEVELOPER_WORDS.finditer(text)]
     assert not found, f"{path} shows developer words: {found}"
+    assert_no_serious_axe_violations(page, path)
+
+
+# axe-core cannot judge contrast over a gradient (it answers "incomplete", so text over the
+# page's gradient would never be checked). Each gradient becomes one flat colour before axe
+# runs: its lightest opaque stop with any faint tint stops laid over it, the worst case for the
+# site's light text on dark water.
+FLATTEN_GRADIENTS = """() => {
+  const rgba = (text) => text.match(/[\\d.]+/g).map(Number);
+  const light = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  for (const element of document.querySelectorAll("*")) {
+    const image = getComputedStyle(element).backgroundImage;
+    if (!image.includes("gradient")) continue;
+    const stops = (image.match(/rgba?\\([^)]*\\)/g) || []).map(rgba);
+    const solid = stops.filter((c) => c.length === 3 || c[3] >= 0.5);
+    if (!solid.length) continue;
+    const base = solid.reduce((a, c) => (light(c) > light(a) ? c : a));
+    let worst = base;
+    for (const [r, g, b, a] of stops.filter((c) => c.length === 4 && c[3] < 0.5)) {
+      const over = [0, 1, 2].map((i) => base[i] + a * ([r, g, b][i] - base[i]));
+      if (light(over) > light(worst)) worst = over;
+    }
+    element.style.setProperty("background-image", "none", "important");
+    element.style.setProperty(
+      "background-color", `rgb(${worst.slice(0, 3).map(Math.round).join(",")})`, "important");
+  }
+}"""
+
+
+def axe_violations(page, path):  # noqa: F811
+    """axe-core's serious and critical findings on the page as it is now, one line each:
+    the page, the rule and the elements it names. Flattens the page's gradients first."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.evaluate(FLATTEN_GRADIENTS)
+    results = Axe().run(page).response
+    return [
+        f"{path}: {v['id']} ({v['impact']}) at {', '.join(str(n['target']) for n in v['nodes'])}"
+        for v in results["violations"]
+        if v["impact"] in AXE_FAILING
+    ]
+
+
+def assert_no_serious_axe_violations(page, path):  # noqa: F811
+    found = axe_violations(page, path)
+    assert not found, "axe-core finds:\n" + "\n".join(found)
 
 
 def test_every_page_fits_a_phone_and_speaks_peoples_words(page, demo):  # noqa: F811
@@ -141,6 +190,25 @@ def test_the_pages_before_signing_in_fit_a_phone(page, demo):  # noqa: F811
         "/players/alice/",
     ]:
         check_phone_page(page, path)
+
+
+def test_the_main_pages_on_a_desktop_have_no_serious_accessibility_faults(page, demo):  # noqa: F811
+    page.set_viewport_size(DESKTOP)
+    sign_in(page)
+    paths = [
+        "/",
+        "/games/new/",
+        *(f"/games/{pk}/" for pk in demo["play"].values()),
+        f"/games/{demo['finished']}/",
+        "/ratings/",
+        "/players/alice/",
+        "/tournaments/",
+        f"/tournaments/{demo['tournament']}/",
+    ]
+    for path in paths:
+        page.goto(path)
+        page.wait_for_load_state("networkidle")
+        assert_no_serious_axe_violations(page, path)
 
 
 def test_every_board_fits_the_width_and_zooms(page, demo):  # noqa: F811

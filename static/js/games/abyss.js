@@ -2027,3 +2027,34 @@ export function describe(event, ctx) {
 }
 
 export {actionText as actionLabel};
+
+/* The board in words for a screen reader: the exploration track, the Council, the Court, the
+   Locations on offer, the reader's own hand and each player's holdings. Only what the view
+   (the seat's own) holds: another seat's hand is only its count there. */
+export function describeBoard(view, ctx) {
+  const nameOf = (item) => (typeof item === "string" ? item : item.name);
+  const listed = (items) => (items.length ? items.map(nameOf).join(", ") : "none");
+  const track = (view.track || []).map(cardName);
+  const council = Object.entries(view.council || {}).map(([id, count]) =>
+    `${race(id).label}: ${plural(count, "card")}`);
+  const sections = [
+    {title: "The depths", lines: [
+      `Exploration track: ${track.length ? track.join(", ") : "empty"}.`,
+      `Threat: ${view.threat || 1}.`,
+    ]},
+    {title: "The Council", lines: council.length ? council : ["no cards"]},
+    {title: "The Court", lines: [`Lords on offer: ${listed(view.court || [])}.`]},
+    {title: "Locations", lines: [`On offer: ${listed(view.locations_available || [])}.`]},
+  ];
+  const mine = ctx.seat === null ? null : (view.players || [])[ctx.seat];
+  if (mine && Array.isArray(mine.hand)) {
+    sections.push({title: "Your hand", lines: mine.hand.length ? mine.hand.map(cardName)
+      : ["no Allies"]});
+  }
+  sections.push({title: "The players", lines: (view.players || []).map((player, seat) => {
+    const lords = (player.lords || []).map(nameOf);
+    return `${ctx.who(seat)}: ${seatDetails(view, seat).map(([label, text]) =>
+      `${label} ${text}`).join("; ")}${lords.length ? `; lords: ${lords.join(", ")}` : ""}`;
+  })});
+  return sections;
+}

@@ -522,3 +522,17 @@ export function describe(event, ctx) {
     default: return null;
   }
 }
+
+/* The board in words for a screen reader: the air, each diver and the trail's spaces. Only
+   what the view (the seat's own) holds, as the drawing shows it. */
+export function describeBoard(view, ctx) {
+  const divers = (view.divers || []).map((diver, seat) =>
+    `${ctx.who(seat)}: ${seatDetails(view, seat).map(([label, text]) => `${label} ${text}`)
+      .join("; ")}`);
+  return [
+    {title: "The dive", lines: [`Round ${view.round}, air left ${view.air}.`]},
+    {title: "The divers", lines: divers},
+    {title: "The trail", lines: (view.trail || []).map((content, index) =>
+      spaceHelp(index, content))},
+  ];
+}

@@ -1207,3 +1207,32 @@ export function describe(event, ctx) {
 }
 
 export {actionText as actionLabel};
+
+/* The board in words for a screen reader: the round, the market and each player's ecosystem,
+   hex by hex in the order they activate, each placed by the side of a hex it touches (the
+   rules give hexes no coordinates). Only what the view (the seat's own) holds. */
+export function describeBoard(view, ctx) {
+  const market = (view.market || []).map((card, slot) =>
+    `Slot ${slot} (${costText(slot)}): ${card ? card.name : "empty"}`);
+  const sections = [
+    {title: "The round", lines: [
+      `Round ${Math.min(view.round, view.rounds)} of ${view.rounds}.`]},
+    {title: "The market", lines: market.length ? market : ["empty"]},
+  ];
+  (view.players || []).forEach((player, seat) => {
+    const hexes = inPlayOrder(player.hexes || []);
+    const lines = hexes.map((hex, index) => {
+      const where = index === 0 ? "" : `, ${placeWords(view, seat, hex.q, hex.r)}`;
+      const state = hex.decimated ? ", decimated" : "";
+      return `${capitalFirst(hexWords(hex, player.hexes))}: ` +
+        `${plural(hex.archaea || 0, "archaeon", "archaea")}${state}${where}`;
+    });
+    lines.push(seatDetails(view, seat).map(([label, text]) => `${label} ${text}`).join("; "));
+    sections.push({title: `${ctx.who(seat)}'s ecosystem`, lines});
+  });
+  return sections;
+}
+
+function capitalFirst(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -30,6 +30,11 @@ export function describe() {
   return null;
 }
 
+/* The generic board is already words (lists and tables): nothing to add. */
+export function describeBoard() {
+  return null;
+}
+
 export function actionControls() {
   return null;
 }

@@ -1151,3 +1151,41 @@ export function describe(event, ctx) {
 }
 
 export {actionText as actionLabel};
+
+/* The board in words for a screen reader: the phase, the bag, each tile on the field with its
+   hexes (terrain, level, creatures) and the earlier tiles it lies beside, then each player.
+   No coordinates; only what the view (the seat's own) holds. */
+export function describeBoard(view, ctx) {
+  const hexes = view.field || [];
+  const tiles = [...new Set(hexes.map((h) => h.tile))].sort((a, b) => a - b);
+  const number = new Map(tiles.map((tile, index) => [tile, index + 1]));
+  const tileAt = new Map(hexes.map((h) => [key(h.q, h.r), h.tile]));
+  const field = tiles.map((tile) => {
+    const own = hexes.filter((h) => h.tile === tile);
+    const beside = new Set();
+    for (const h of own) {
+      for (const d of DIRECTIONS) {
+        const other = tileAt.get(key(h.q + d.dq, h.r + d.dr));
+        if (other !== undefined && number.get(other) < number.get(tile)) {
+          beside.add(number.get(other));
+        }
+      }
+    }
+    const parts = own.map((h) => {
+      const creatures = (h.creatures || []).map((c) =>
+        `${speciesOf(c.species).one} of ${ctx.who(c.owner)}`);
+      return `${TERRAINS[terrainOf(h.terrain)].name}, level ${h.level}` +
+        (creatures.length ? ` with ${creatures.join(", ")}` : "");
+    });
+    const where = beside.size ? ` (beside tile ${[...beside].join(" and ")})` : "";
+    return `Tile ${number.get(tile)}${where}: ${parts.join("; ")}`;
+  });
+  return [
+    {title: "The game", lines: [phaseText(view, ctx), view.bag_size === undefined ? ""
+      : `${plural(view.bag_size, "tile")} in the bag.`].filter(Boolean)},
+    {title: "The field", lines: field.length ? field : ["no tiles yet"]},
+    {title: "The players", lines: (view.players || []).map((player, seat) =>
+      `${ctx.who(seat)}: ${seatDetails(view, seat).map(([label, text]) => `${label} ${text}`)
+        .join("; ")}`)},
+  ];
+}
