@@ -19,10 +19,10 @@ from accounts.bots import is_bot
 from core import inputs
 from core.errors import InvalidInput, UnknownName
 from games import audience
-from games.bots import player_words
 from games.catalog import game_name, game_types
 from games.models import Game, GameStatus, Seat
 from games.play import reads as game_reads
+from games.player_names import player_words
 from games.records import reads as record_reads
 from league import double_elimination, pairing, pools, visibility
 from league.models import (

@@ -28,10 +28,10 @@ from accounts.bots import is_bot
 from accounts.people import ERASED_PREFIX
 from core import inputs
 from core.errors import InvalidInput, NotYourSeat, ServiceError
-from games.bots import player_words
 from games.catalog import game_name, game_types
 from games.models import Game, GameMode, GameStatus
 from games.pages.links import Link, back_or
+from games.player_names import player_words
 from games.records import reads as record_reads
 from games.records import services as records
 from games.records.oceans import SLUG as OCEANS

@@ -8,8 +8,6 @@ game's evaluation) and ``mcts`` (information-set Monte Carlo tree search, with a
 iterations or seconds: ``get_bot("mcts", seconds=0.5)``).
 """
 
-from accounts.bots import BOT_PREFIX, bot_level
-from accounts.people import shown_username
 from games.bots.greedy import GreedyBot
 from games.bots.mcts import MCTSBot
 from games.bots.random_bot import RandomBot
@@ -23,17 +21,6 @@ NAMES = {"random": "Random bot", "greedy": "Greedy bot", "mcts": "Search bot"}
 def bot_name(level: str) -> str:
     """``level``'s bot as people call it: "Random bot", "Search bot"."""
     return NAMES.get(level) or f"{level.capitalize()} bot"
-
-
-def player_words(username: str) -> str:
-    """A player's account as pages name it: a house bot by its level ("Greedy bot"; a named
-    bot player of a tournament with its name's tail, "Greedy bot 2" for bot-greedy-2), a former
-    member as such, anyone else by their username."""
-    level = bot_level(username)
-    if level is None:
-        return shown_username(username)
-    tail = username.removeprefix(f"{BOT_PREFIX}{level}").removeprefix("-")
-    return f"{bot_name(level)} {tail}" if tail else bot_name(level)
 
 
 def get_bot(level: str, **budget):

@@ -13,6 +13,7 @@ import random
 import re
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,9 +136,11 @@ def run_match(
     started = time.perf_counter()
     tasks = [(rules.spec.slug, seating(entrants, players, g), f"{seed}:{g}") for g in range(games)]
     if jobs > 1 and games > 1:
+        # An executor rather than multiprocessing.Pool: a worker that dies fails the match
+        # (BrokenProcessPool) where a Pool would wait for its lost game for ever.
         context = multiprocessing.get_context("spawn")
-        with context.Pool(min(jobs, games)) as pool:
-            _tally_games(match, pool.imap(_play_task, tasks), progress)
+        with ProcessPoolExecutor(min(jobs, games), mp_context=context) as pool:
+            _tally_games(match, pool.map(_play_task, tasks), progress)
     else:
         _tally_games(match, map(_play_task, tasks), progress)
     match.seconds = time.perf_counter() - started

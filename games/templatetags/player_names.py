@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.bots import player_words
+from games.player_names import player_words
 
 register = template.Library()
 

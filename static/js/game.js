@@ -224,6 +224,11 @@ class GamePage {
   // -- drawing --------------------------------------------------------------------------------
 
   render() {
+    // A keyboard player keeps their place: focus on the board or the move panel, which the
+    // redraw replaces, comes back to the move panel rather than to the top of the page.
+    const focused = document.activeElement;
+    const playing = focused && focused !== document.body &&
+      (this.dom.board.contains(focused) || this.dom.actions.contains(focused));
     this.renderStatus();
     this.renderBoard();
     this.renderPlayers();
@@ -231,9 +236,18 @@ class GamePage {
     this.renderResult();
     this.renderLog();
     this.renderReplay();
+    if (playing && !focused.isConnected) this.focusMovePanel();
     // The page's other parts (static/js/clock.js, game-over.js) follow the game from here.
     document.dispatchEvent(new CustomEvent("hadal:game",
       {detail: {game: this.game, mySeats: this.mySeats}}));
+  }
+
+  focusMovePanel() {
+    const box = this.dom.actions;
+    const control = box.querySelector("button:not([disabled]), input, select");
+    if (control) return control.focus({preventScroll: true});
+    box.tabIndex = -1;  // focusable by script alone: the next Tab goes on from here
+    box.focus({preventScroll: true});
   }
 
   renderStatus() {

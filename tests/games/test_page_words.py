@@ -10,8 +10,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.bots import player_words
 from games.play import services as game_services
+from games.player_names import player_words
 from league.services import ratings
 
 pytestmark = pytest.mark.django_db

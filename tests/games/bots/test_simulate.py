@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from games.bots.arena import parse_entrant, seating, wilson_interval
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def simulate(*args: str) -> str:
@@ -110,9 +116,17 @@ def test_wilson_interval():
 
 
 def test_worker_processes_give_the_results_of_one_process():
+    """Run as a user runs it, in a process of its own: a pool of workers spawned from inside a
+    test runner's process (its live servers' threads and open pipes) once waited there for
+    ever, in CI, for games its idle workers never got."""
     args = ("--game", "deep-vents", "--bots", "greedy,random", "--games", "4", "--seed", "3")
     one = json.loads(simulate(*args, "--json"))
-    two = json.loads(simulate(*args, "--json", "--jobs", "2"))
+    command = [sys.executable, "manage.py", "simulate", *args, "--json", "--jobs", "2"]
+    run = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=300, env=os.environ.copy()
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    two = json.loads(run.stdout)
     assert two == one
     assert one["games"] == 4
 
