@@ -227,8 +227,7 @@ class GamePage {
     // A keyboard player keeps their place: focus on the board or the move panel, which the
     // redraw replaces, comes back to the move panel rather than to the top of the page.
     const focused = document.activeElement;
-    const playing = focused && focused !== document.body &&
-      (this.dom.board.contains(focused) || this.dom.actions.contains(focused));
+    const playing = this.keepPlace || this.playingHere();
     this.renderStatus();
     this.renderBoard();
     this.renderPlayers();
@@ -236,10 +235,16 @@ class GamePage {
     this.renderResult();
     this.renderLog();
     this.renderReplay();
-    if (playing && !focused.isConnected) this.focusMovePanel();
+    if (playing && (!focused.isConnected || focused === document.body)) this.focusMovePanel();
     // The page's other parts (static/js/clock.js, game-over.js) follow the game from here.
     document.dispatchEvent(new CustomEvent("hadal:game",
       {detail: {game: this.game, mySeats: this.mySeats}}));
+  }
+
+  playingHere() {
+    const focused = document.activeElement;
+    return Boolean(focused && focused !== document.body &&
+      (this.dom.board.contains(focused) || this.dom.actions.contains(focused)));
   }
 
   focusMovePanel() {
@@ -493,6 +498,8 @@ class GamePage {
   async act(action) {
     if (this.busy) return;
     this.busy = true;
+    // Disabling the pressed control drops the focus to the page: the redraw brings it back.
+    this.keepPlace = this.playingHere();
     this.setButtonsDisabled(true);
     const answer = await request("POST", this.api.actions, {
       seat: this.seat, expected_version: this.game.version, action,
@@ -507,6 +514,8 @@ class GamePage {
     }
     await this.refresh(true);
     this.setButtonsDisabled(false);
+    if (this.keepPlace && !this.playingHere()) this.focusMovePanel();
+    this.keepPlace = false;
   }
 
   async resign() {

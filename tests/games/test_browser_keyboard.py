@@ -66,6 +66,6 @@ def test_a_move_of_each_board_game_is_played_from_the_keyboard_alone(page, demo,
     assert Game.objects.get(pk=pk).version > before, f"{slug}: no move after {pressed}"
     expect(page.locator("#board")).not_to_have_attribute("data-version", str(before))
     # The redraw leaves the keyboard where play goes on, not at the top of the page.
-    assert page.evaluate("() => !!document.activeElement.closest('#actions, #board')"), (
-        f"{slug}: after the move the focus is on {page.evaluate('document.activeElement.tagName')}"
+    page.wait_for_function(
+        "() => !!document.activeElement.closest('#actions, #board')", timeout=5_000
     )
