@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import time
 from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Game
@@ -172,23 +174,59 @@ def test_the_leaderboard_api(alice, bob):
     services.ratings_update(slug=DSA)
     response = APIClient().get(f"/api/ratings/?game={DSA}")
     assert response.status_code == 200
-    assert response.json()["results"] == [
-        {"player": "alice", "rating": pytest.approx(1516), "games": 1, "provisional": True},
-        {"player": "bob", "rating": pytest.approx(1484), "games": 1, "provisional": True},
+    results = response.json()["results"]
+    assert [(e["player"], e["games"], e["provisional"]) for e in results] == [
+        ("alice", 1, True),
+        ("bob", 1, True),
     ]
+    # Elo stays, under its own name; the rating is OpenSkill's on the shown scale.
+    assert [e["elo"] for e in results] == [pytest.approx(1516), pytest.approx(1484)]
+    for entry in results:
+        row = Rating.objects.get(user__username=entry["player"], slug=DSA)
+        assert entry["rating"] == pytest.approx(1500 + 47.0447 * (row.openskill_mu - 25), abs=0.01)
+        assert entry["deviation"] == pytest.approx(47.0447 * row.openskill_sigma, abs=0.1)
+        assert entry["conservative"] == pytest.approx(entry["rating"] - 2 * entry["deviation"])
+    assert results[0]["rating"] > 1500 > results[1]["rating"]
     assert APIClient().get("/api/ratings/").status_code == 400
     assert "unknown game" in APIClient().get("/api/ratings/?game=chess").json()["error"]
 
 
-def test_ten_games_make_a_rating_established(alice, bob):
-    for _ in range(10):
-        forfeit(alice, bob)
+def test_provisional_follows_the_deviation_not_the_games(alice, bob):
+    forfeit(alice, bob)
     services.ratings_update(slug=DSA)
+    # alice: one game but a small deviation (a rating carried over); bob: twelve games, but
+    # the last three years ago, so his deviation has grown back.
+    Rating.objects.filter(user=alice, slug=DSA).update(openskill_sigma=4.0)
+    Rating.objects.filter(user=bob, slug=DSA).update(openskill_sigma=4.5, games=12)
+    RatingChange.objects.filter(user=bob, slug=DSA).update(
+        finished_at=timezone.now() - timedelta(days=3 * 365)
+    )
     entries = APIClient().get(f"/api/ratings/?game={DSA}").json()["results"]
     assert [(e["player"], e["games"], e["provisional"]) for e in entries] == [
-        ("alice", 10, False),
-        ("bob", 10, False),
+        ("alice", 1, False),
+        ("bob", 12, True),
     ]
+    bob_entry = entries[1]
+    assert bob_entry["deviation"] > 47.0447 * 4.5 + 100  # aged, not what the games said
+
+
+def test_the_leaderboard_ranks_by_rating_minus_two_deviations(
+    client, alice, bob, django_user_model
+):
+    carol = django_user_model.objects.create_user("carol", password="x")
+    # bob's rating is the highest of the established two, but he is less sure: alice ranks
+    # first (1641 - 2 * 188 > 1688 - 2 * 282); carol, higher still, is provisional.
+    for user, mu, sigma in ((alice, 28.0, 4.0), (bob, 29.0, 6.0), (carol, 32.0, 7.5)):
+        Rating.objects.create(
+            user=user, slug=DSA, rating=1500, games=12, openskill_mu=mu, openskill_sigma=sigma
+        )
+    page = client.get(reverse("leaderboard", args=[DSA])).content.decode()
+    assert page.index(">alice<") < page.index(">bob<") and ">carol<" not in page
+    assert "(1 hidden)" in page
+    page = client.get(reverse("leaderboard", args=[DSA]) + "?provisional=1").content.decode()
+    assert page.index(">alice<") < page.index(">bob<") < page.index(">carol<")
+    api = APIClient().get(f"/api/ratings/?game={DSA}").json()["results"]
+    assert [e["player"] for e in api] == ["alice", "bob", "carol"]
 
 
 def test_the_player_api_gives_ratings_with_history_and_recent_games(alice, bob):
@@ -200,7 +238,9 @@ def test_the_player_api_gives_ratings_with_history_and_recent_games(alice, bob):
     (entry,) = body["ratings"]
     assert entry["game"] == DSA and entry["games"] == 2
     assert [round(h["after"] - h["before"], 6) for h in entry["history"]][0] == 16
-    assert entry["history"][-1]["after"] == pytest.approx(entry["rating"])
+    assert entry["history"][-1]["after"] == pytest.approx(entry["elo"])
+    assert entry["history"][-1]["rating_after"] == pytest.approx(entry["rating"])
+    assert entry["provisional"] is True and entry["deviation"] > 300
     assert len(body["recent_games"]) == 2
     assert APIClient().get("/api/players/nobody/").status_code == 404
     listing = APIClient().get("/api/players/?search=ali").json()["results"]
@@ -211,9 +251,18 @@ def test_the_leaderboard_and_player_pages(client, alice, bob):
     forfeit(alice, bob)
     services.ratings_update(slug=DSA)
     page = client.get(reverse("leaderboard", args=[DSA])).content.decode()
-    # Ratings are whole numbers on the pages.
-    assert ">1516<" in page and ">1484<" in page and "provisional" in page
-    assert "1516.0" not in page and "1484.0" not in page
+    # One game each: both provisional, hidden until asked for.
+    assert "alice" not in page and "Show provisional ratings too" in page
+    page = client.get(reverse("leaderboard", args=[DSA]) + "?provisional=1").content.decode()
+    for name in ("alice", "bob"):
+        row = Rating.objects.get(user__username=name, slug=DSA)
+        shown = f"{round(1500 + 47.0447 * (row.openskill_mu - 25))} ± "
+        shown += f"{round(47.0447 * row.openskill_sigma)}"
+        assert shown in page  # whole numbers, with the margin
+    assert "provisional" in page and "Hide provisional ratings" in page
+    assert "Elo by pairwise" not in page and "OpenSkill" not in page
+    assert ">Rating<" in page and "minus twice its margin" in page
+    assert re.search(r"\d\.\d", page.split("<main", 1)[-1]) is None  # no decimals
     assert client.get(reverse("ratings")).status_code == 302
     assert client.get(reverse("leaderboard", args=["chess"])).status_code == 404
     player = client.get(reverse("player", args=["alice"])).content.decode()
