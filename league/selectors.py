@@ -1234,17 +1234,32 @@ def game_summaries(played: list[Played]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def rating_histories(user, *, viewer) -> dict[str, list[tuple[dt.date, float, int]]]:
-    """Per game type, (date, rating after, game id) per rated game ``viewer`` may know of,
-    oldest first."""
-    out: dict[str, list[tuple[dt.date, float, int]]] = {}
+def rating_histories(user, *, viewer) -> dict[str, list[tuple[dt.date, float, int, float, float]]]:
+    """Per game type, (date, rating after, game id, deviation after, change) per rated game
+    ``viewer`` may know of, oldest first: the rating shown (league.rating_scale), as each game
+    left it."""
+    out: dict[str, list[tuple[dt.date, float, int, float, float]]] = {}
     changes = RatingChange.objects.filter(user=user).order_by("finished_at", "game_id")
     if not audience.sees_everything(viewer) and viewer != user:
         changes = changes.filter(game__in=audience.visible(Game.objects.all(), viewer))
-    for slug, when, after, game_id in changes.values_list(
-        "slug", "finished_at", "after", "game_id"
+    for slug, when, mu_before, mu, sigma, game_id in changes.values_list(
+        "slug",
+        "finished_at",
+        "openskill_mu_before",
+        "openskill_mu_after",
+        "openskill_sigma_after",
+        "game_id",
     ):
-        out.setdefault(slug, []).append((timezone.localdate(when), after, game_id))
+        after = rating_scale.rating(mu)
+        out.setdefault(slug, []).append(
+            (
+                timezone.localdate(when),
+                after,
+                game_id,
+                rating_scale.deviation(sigma),
+                after - rating_scale.rating(mu_before),
+            )
+        )
     return out
 
 

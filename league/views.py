@@ -50,7 +50,6 @@ from league.forms import (
 )
 from league.models import League, LeagueInvitation, Season
 from league.plays import MAX_BYTES as MAX_PLAYS_FILE
-from league.ratings import DEFAULT_RATING
 from league.services import leagues, plays
 from league.services.bot_levels import level_ratings
 
@@ -135,12 +134,26 @@ def player(request, username: str):
     for slug in sorted(set(summaries) | set(ratings), key=game_name):
         rating = ratings.get(slug)
         card: dict[str, Any] = {"game": slug, "name": game_name(slug), "rating": rating}
+        if rating is not None:
+            now_shown = selectors.shown_rating(rating)
+            card["shown"] = {
+                **now_shown,
+                "rating_shown": figure(now_shown["rating"], 0),
+                "deviation_shown": figure(now_shown["deviation"], 0),
+            }
         card["summary"] = summaries.get(slug)
         if card["summary"]:
             card["best"] = _place(card["summary"]["best"])
         if histories.get(slug):
             page = _whole_number(request.GET.get(f"chart-{slug}"), 1)
-            chart = rating_chart(histories[slug], DEFAULT_RATING, page)
+            games = histories[slug]
+            chart = rating_chart(
+                [(when, after, game_id) for when, after, game_id, _, _ in games],
+                rating_scale.BASE,
+                page,
+                deviations=[deviation for _, _, _, deviation, _ in games],
+                start_deviation=rating_scale.NEWCOMER_DEVIATION,
+            )
             card["chart"] = chart
             card["earlier"] = (
                 _query(request, **{f"chart-{slug}": chart.page + 1})
@@ -167,12 +180,19 @@ def player(request, username: str):
     )
     page = Paginator(shown, HISTORY_PAGE).get_page(request.GET.get("page"))
     against = selectors.opponents([p.game for p in page], user)
+    # each rated game's change to the rating shown, as a whole number with its sign
+    changes = {
+        game_id: f"{round(change):+d}" if round(change) else "±0"
+        for games in histories.values()
+        for _, _, game_id, _, change in games
+    }
     history = [
         {
             "played": p,
             "name": game_name(p.game.slug),
             "place": _place(p),
             "against": against[p.game.pk],
+            "change": changes.get(p.game.pk, "—"),
         }
         for p in page
     ]

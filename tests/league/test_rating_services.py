@@ -266,7 +266,10 @@ def test_the_leaderboard_and_player_pages(client, alice, bob):
     assert client.get(reverse("ratings")).status_code == 302
     assert client.get(reverse("leaderboard", args=["chess"])).status_code == 404
     player = client.get(reverse("player", args=["alice"])).content.decode()
-    assert "<polyline" in player and "<strong>1516</strong> Elo" in player
+    alice_row = Rating.objects.get(user__username="alice", slug=DSA)
+    shown = f"Rating <strong>{round(1500 + 47.0447 * (alice_row.openskill_mu - 25))} ± "
+    assert "<polyline" in player and "<polygon" in player and shown in player
+    assert "Provisional: we are not sure of this rating yet" in player
     assert "1516.0" not in player
 
 
