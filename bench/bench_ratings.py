@@ -8,12 +8,22 @@ probability (standard ranks: 1, 1, 3). Then, in the same run:
   (b) OpenSkill: the same games through league.ratings.OpenSkillLadder.rate, i.e. openskill's
       PlackettLuce().rate() with each player a one-person team.
 Each recompute is repeated; games/s is best / median of the repeats, and the ratio is of the
-best rates. Finally, as a sanity check, both systems predict each game's winner in time order
+best rates. Then, as a sanity check, both systems predict each game's winner in time order
 (predict, then update) through league.ratings.prediction_report, next to a favourite picked by
 the hidden strengths themselves.
 
+Finally the headline (issue 40): the report at club scale. A club of --club players plays the
+same kind of games until each has played about 5, 10, 30 or 150 (a table holds 3 on average,
+so games = players x games a player / 3); every candidate of league.ratings.CANDIDATES predicts
+them in time order, on --seeds clubs of fresh strengths (--seeds-150 at 150 games a player,
+where the spread between seeds is small). Per candidate: log-loss, mean and standard error over
+the seeds; accuracy and lift over chance, means. The best log-loss of each scenario is starred,
+and the shipped model (league.ratings.SHIPPED) is checked against it at 10 games a player, by
+its own standard error and by the seeds' paired differences.
+
     .venv/bin/python bench/bench_ratings.py [--games 100000] [--players 2000] [--repeats 3]
-                                            [--seed 11]
+                                            [--seed 11] [--club-only] [--club 40]
+                                            [--seeds 300] [--seeds-150 40]
 """
 
 from __future__ import annotations
@@ -21,11 +31,20 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
 import time
 
 import _common
 
-from league.ratings import EloLadder, OpenSkillLadder, prediction_report
+from league.ratings import (
+    CANDIDATES,
+    SHIPPED,
+    EloLadder,
+    OpenSkillLadder,
+    UniformGuess,
+    prediction_report,
+    score_table,
+)
 
 STRENGTH_SD = 200.0
 NOISE_SD = 200.0
@@ -70,15 +89,87 @@ def oracle_accuracy(games, strengths) -> float:
     return hits / len(games)
 
 
+GAMES_A_PLAYER = (5, 10, 30, 150)
+MEAN_TABLE = 3  # tables of 2 to 4, evenly
+
+
+def _mean_and_error(values: list[float]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    return mean, statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.nan
+
+
+def club_scale(club: int, seeds: int, seeds_150: int) -> None:
+    """The report at club scale: every candidate, every scenario, many clubs (seeds)."""
+    start = time.perf_counter()
+    print(
+        f"\nthe report at club scale: a club of {club} players, tables of 2-4, strength sd"
+        f" {STRENGTH_SD:.0f}, noise sd {NOISE_SD:.0f}; log-loss mean ± standard error over the"
+        " seeds, accuracy and lift (accuracy / chance) their means; * the best log-loss"
+    )
+    names = [*CANDIDATES, "uniform guess"]
+    for per_player in GAMES_A_PLAYER:
+        count = round(club * per_player / MEAN_TABLE)
+        runs = seeds_150 if per_player >= 150 else seeds
+        losses: dict[str, list[float]] = {name: [] for name in names}
+        accuracies: dict[str, list[float]] = {name: [] for name in names}
+        lifts: dict[str, list[float]] = {name: [] for name in names}
+        for seed in range(runs):
+            games, _ = synthetic_games(count, club, 1000 * per_player + seed)
+            for name in names:
+                ladder = CANDIDATES[name]() if name in CANDIDATES else UniformGuess()
+                score = prediction_report(games, ladder, random.Random(seed))
+                losses[name].append(score.log_loss)
+                accuracies[name].append(score.accuracy)
+                lifts[name].append(score.lift)
+        rows = {}
+        for name in names:
+            loss, error = _mean_and_error(losses[name])
+            rows[name] = (
+                loss,
+                error,
+                statistics.fmean(accuracies[name]),
+                statistics.fmean(lifts[name]),
+            )
+        print(f"~{per_player} games a player: {count} games, {runs} seeds")
+        for line in score_table(rows):
+            print(line)
+        best = min(rows, key=lambda name: rows[name][0])
+        if per_player == 10:
+            shipped, shipped_error = rows[SHIPPED][:2]
+            gap = [a - b for a, b in zip(losses[SHIPPED], losses[best])]
+            gap_mean, gap_error = _mean_and_error(gap) if best != SHIPPED else (0.0, 0.0)
+            better = sum(a < b for a, b in zip(losses[SHIPPED], losses[best]))
+            verdict = "within" if shipped - rows[best][0] <= shipped_error else "NOT within"
+            print(
+                f"  shipped ({SHIPPED}) at 10 games a player: {verdict} its standard error of the"
+                f" best ({best}): {shipped:.4f} ± {shipped_error:.4f} against {rows[best][0]:.4f};"
+                f" paired over the seeds {gap_mean:+.4f} ± {gap_error:.4f},"
+                f" better in {better} of {runs}"
+            )
+    print(f"club scale took {time.perf_counter() - start:.0f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000, help="games (default 100000)")
     parser.add_argument("--players", type=int, default=2000, help="pool size (default 2000)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--club-only", action="store_true", help="only the report at club scale")
+    parser.add_argument("--club", type=int, default=40, help="players in a club (default 40)")
+    parser.add_argument("--seeds", type=int, default=300, help="clubs a scenario (default 300)")
+    parser.add_argument(
+        "--seeds-150", type=int, default=40, help="clubs at 150 games a player (default 40)"
+    )
     args = parser.parse_args()
 
-    _common.header("Ratings: full recompute, Elo vs openskill, no Django")
+    _common.header("Ratings: full recompute, Elo vs openskill, and the report at club scale")
+    if not args.club_only:
+        recompute_and_predict(args)
+    club_scale(args.club, args.seeds, args.seeds_150)
+
+
+def recompute_and_predict(args) -> None:
     start = time.perf_counter()
     games, strengths = synthetic_games(args.games, args.players, args.seed)
     sizes = [len(players) for players, _ in games]

@@ -12,15 +12,22 @@ import pytest
 from openskill.models import PlackettLuce
 
 from league.ratings import (
+    CANDIDATES,
     DEFAULT_K,
     DEFAULT_RATING,
+    GLICKO_SCALE,
     PROVISIONAL_GAMES,
+    SHIPPED,
     EloLadder,
+    Glicko2Ladder,
     OpenSkillLadder,
     PredictionScore,
+    ScheduledEloLadder,
     elo_deltas,
     expected_score,
+    glicko2_update,
     prediction_report,
+    score_table,
 )
 
 # Two expectations used by the hand-worked cases below (checked in test_expected_score):
@@ -325,8 +332,16 @@ def test_openskill_win_probabilities():
 
 # -- the prediction report --------------------------------------------------------------------
 
+
+class FirstOfTheTied(random.Random):
+    """Picks the first of the players tied for favourite, so a hand-worked case knows the pick."""
+
+    def choice(self, seq):
+        return seq[0]
+
+
 HAND_GAMES = [
-    (["a", "b"], [1, 2]),  # 1500 v 1500: 0.5 each, favourite a (seat order), a wins
+    (["a", "b"], [1, 2]),  # 1500 v 1500: 0.5 each, favourite a (FirstOfTheTied), a wins
     (["a", "b"], [2, 1]),  # a 1516 v b 1484: a favoured, b wins
     (["solo"], [1]),  # skipped: neither predicted nor rated
     (["c", "d"], [1, 1]),  # fresh pair: 0.5 each, favourite c shares first
@@ -340,7 +355,7 @@ def test_prediction_report_elo_by_hand():
     # Game 3 (c, d): P = 0.5 each, the two tie for first: correct; loss -ln(0.5 + 0.5) = 0.
     # Accuracy 2/3; log-loss (0.6931472 + 0.7894861 + 0) / 3 = 0.4942111.
     ladder = EloLadder()
-    score = prediction_report(HAND_GAMES, ladder)
+    score = prediction_report(HAND_GAMES, ladder, FirstOfTheTied())
     assert isinstance(score, PredictionScore)
     assert score.games == 3
     assert score.accuracy == pytest.approx(2 / 3)
@@ -357,7 +372,7 @@ def test_prediction_report_openskill():
     (_, (mu_a, sigma_a)), (_, (mu_b, sigma_b)) = OpenSkillLadder().rate(["a", "b"], [1, 2])
     beta = 25 / 6
     p_b = NormalDist().cdf((mu_b - mu_a) / math.sqrt(2 * beta**2 + sigma_a**2 + sigma_b**2))
-    score = prediction_report(HAND_GAMES, ladder)
+    score = prediction_report(HAND_GAMES, ladder, FirstOfTheTied())
     assert score.games == 3
     assert score.accuracy == pytest.approx(2 / 3)
     assert score.log_loss == pytest.approx((math.log(2) - math.log(p_b)) / 3, rel=1e-9)
@@ -368,21 +383,137 @@ def test_prediction_report_clamps_probabilities():
     ladder = EloLadder()
     ladder.ratings["a"] = 9500.0
     score = prediction_report([(["a", "b"], [2, 1])], ladder)
-    assert score == PredictionScore(games=1, accuracy=0.0, log_loss=pytest.approx(34.5387764))
+    assert (score.games, score.accuracy) == (1, 0.0)
+    assert score.log_loss == pytest.approx(34.5387764)
+    assert (score.chance, score.lift) == (0.5, 0.0)
+    assert math.isnan(score.log_loss_se)  # one game has no spread
 
 
-def test_prediction_report_ties_for_favourite_go_to_the_first_seat():
-    # Three equals: the favourite is seat 0 (b). b comes second: wrong.  The winner had 1/3.
-    score = prediction_report([(["b", "a", "c"], [2, 1, 3])], EloLadder())
-    assert score.accuracy == 0.0
-    assert score.log_loss == pytest.approx(math.log(3))
-    # A favourite that shares first place counts as right; the loss adds the winners' shares.
-    shared = prediction_report([(["b", "a", "c"], [1, 1, 3])], EloLadder())
+def test_prediction_report_shared_first_place():
+    # a and b (1500) tie for favourite above c (1400), and share first: either pick is right.
+    # The loss adds the winners' shares: P(c) = 10^(-100/400) / (2 + 10^(-100/400)).
+    ladder = EloLadder()
+    ladder.ratings["c"] = 1400.0
+    shared = prediction_report([(["b", "a", "c"], [1, 1, 3])], ladder)
     assert shared.accuracy == 1.0
-    assert shared.log_loss == pytest.approx(-math.log(2 / 3))
+    p_c = 10 ** (-100 / 400) / (2 + 10 ** (-100 / 400))
+    assert shared.log_loss == pytest.approx(-math.log(1 - p_c))
+    assert shared.chance == pytest.approx(2 / 3)
+    assert shared.lift == pytest.approx(1.5)
+
+
+def test_prediction_report_breaks_ties_for_favourite_at_random_not_by_seat():
+    # Fresh players at every table: every favourite is a tie of the whole table. The winner
+    # always sits first, so a seat-order pick would score 1.0; a random pick scores about the
+    # chance rate, mean 1/n: 1/3 here, over 3,000 tables (sd of the share 0.0086).
+    games = [([f"w{i}", f"x{i}", f"y{i}"], [1, 2, 3]) for i in range(3000)]
+    score = prediction_report(games, EloLadder(), random.Random(5))
+    assert score.chance == pytest.approx(1 / 3)
+    assert score.accuracy == pytest.approx(1 / 3, abs=0.03)
+    assert score.lift == pytest.approx(1.0, abs=0.09)
+    assert score.log_loss == pytest.approx(math.log(3))
+    assert score.log_loss_se == pytest.approx(0.0, abs=1e-12)  # every game lost ln 3
+    # Seeded: the same generator, the same picks; without one, random.Random(0).
+    again = prediction_report(games, EloLadder(), random.Random(5))
+    assert again.accuracy == score.accuracy
+    assert prediction_report(games, EloLadder()) == prediction_report(
+        games, EloLadder(), random.Random(0)
+    )
+
+
+def test_prediction_report_standard_error_by_hand():
+    # HAND_GAMES' losses, worked out above: 0.6931472, 0.7894861 and 0 (mean 0.4942111);
+    # the sample sd is sqrt(sum (x - mean)^2 / 2), the standard error that over sqrt 3.
+    score = prediction_report(HAND_GAMES, EloLadder())
+    losses = [0.6931472, 0.7894861, 0.0]
+    mean = sum(losses) / 3
+    sd = math.sqrt(sum((x - mean) ** 2 for x in losses) / 2)
+    assert score.log_loss_se == pytest.approx(sd / math.sqrt(3), abs=1e-6)
 
 
 def test_prediction_report_with_nothing_to_score():
     score = prediction_report([(["x"], [1]), ([], [])], EloLadder())
     assert score.games == 0
     assert math.isnan(score.accuracy) and math.isnan(score.log_loss)
+
+
+# -- the other candidates -------------------------------------------------------------------------
+
+
+def test_scheduled_elo_k_falls_with_games_played():
+    ladder = ScheduledEloLadder(schedule=((2, 60.0), (3, 40.0)), last_k=20.0)
+    # Game 1 and 2 at K 60 for both; a wins both. Game 1: +-30. Game 2, 1530 v 1470:
+    # E = 1 / (1 + 10^(-60/400)) = 1 / 1.7079458 = 0.5854987, a gains 60 x 0.4145013 = 24.870079.
+    assert ladder.rate(["a", "b"], [1, 2]) == [(1500.0, 1530.0), (1500.0, 1470.0)]
+    (_, a2), (_, b2) = ladder.rate(["a", "b"], [1, 2])
+    assert a2 == pytest.approx(1530 + 24.870079, abs=1e-6)
+    assert ladder.k_for("a") == 40.0
+    # A newcomer c (K 60) against a (K 40 in its third game): the changes differ in size.
+    (a_old, a_new), (c_old, c_new) = ladder.rate(["a", "c"], [2, 1])
+    expected = expected_score(a_old, 1500.0)
+    assert a_new - a_old == pytest.approx(40 * (0 - expected))
+    assert c_new - c_old == pytest.approx(60 * (1 - (1 - expected)))
+    assert ladder.k_for("a") == 20.0 and ladder.k_for("c") == 60.0
+    with pytest.raises(ValueError, match="rise"):
+        ScheduledEloLadder(schedule=((30, 40.0), (10, 60.0)))
+
+
+def test_glicko2_update_matches_glickmans_worked_example():
+    # "Example of the Glicko-2 system" (Glickman, 2013): a 1500 player, RD 200, volatility
+    # 0.06, tau 0.5, beats a 1400 (RD 30), loses to a 1550 (RD 100) and a 1700 (RD 300):
+    # 1464.06, RD 151.52, volatility 0.05999.
+    rating, deviation, volatility = glicko2_update(
+        1500, 200, 0.06, [(1400, 30, 1.0), (1550, 100, 0.0), (1700, 300, 0.0)], tau=0.5
+    )
+    assert rating == pytest.approx(1464.06, abs=0.01)
+    assert deviation == pytest.approx(151.52, abs=0.01)
+    assert volatility == pytest.approx(0.05999, abs=1e-5)
+    # A period without games only widens the deviation: sqrt(phi^2 + sigma^2) on its scale.
+    assert glicko2_update(1500, 200, 0.06, []) == pytest.approx(
+        (1500, GLICKO_SCALE * math.sqrt((200 / GLICKO_SCALE) ** 2 + 0.06**2), 0.06)
+    )
+
+
+def test_glicko2_ladder_decomposes_a_table_into_pairs():
+    ladder = Glicko2Ladder()
+    ladder.ratings["b"] = (1600.0, 80.0, 0.06)
+    (before, after), _, _ = ladder.rate(["a", "b", "c"], [1, 3, 2])
+    # a beat b and c, all read from before the game.
+    assert before == (1500.0, 350.0, 0.06)
+    assert after == glicko2_update(1500, 350, 0.06, [(1600, 80, 1.0), (1500, 350, 1.0)])
+    assert ladder.games == {"a": 1, "b": 1, "c": 1}
+
+
+def test_glicko2_two_player_prediction_is_glickos_expectation():
+    ladder = Glicko2Ladder()
+    ladder.ratings["a"] = (1700.0, 60.0, 0.06)
+    ladder.ratings["b"] = (1550.0, 120.0, 0.06)
+    mu_gap = 150 / GLICKO_SCALE
+    phi = math.hypot(60, 120) / GLICKO_SCALE
+    g = 1 / math.sqrt(1 + 3 * phi**2 / math.pi**2)
+    p_a, p_b = ladder.win_probabilities(["a", "b"])
+    assert p_a == pytest.approx(1 / (1 + math.exp(-g * mu_gap)), rel=1e-12)
+    assert p_a + p_b == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", list(CANDIDATES))
+def test_every_candidate_predicts_a_distribution_and_learns(name):
+    assert SHIPPED in CANDIDATES
+    ladder = CANDIDATES[name]()
+    for players, ranks in random_games(200, 3):
+        probabilities = ladder.win_probabilities(players)
+        assert sum(probabilities) == pytest.approx(1.0)
+        assert all(0.0 <= p <= 1.0 for p in probabilities)
+        ladder.rate(players, ranks)
+    # A player who always wins is, at the end, the favourite against one who always loses.
+    for _ in range(15):
+        ladder.rate(["strong", "weak"], [1, 2])
+    strong, weak = ladder.win_probabilities(["strong", "weak"])
+    assert strong > 0.7 > weak
+
+
+def test_score_table_puts_log_loss_first_and_stars_the_best():
+    lines = score_table({"one": (0.9, 0.01, 0.5, 1.4), "two": (0.8, 0.02, 0.49, 1.38)})
+    assert lines[0].split() == ["candidate", "log-loss", "±", "se", "accuracy", "lift"]
+    assert lines[1].split() == ["one", "0.9000", "0.0100", "0.500", "1.40"]
+    assert lines[2].split() == ["*", "two", "0.8000", "0.0200", "0.490", "1.38"]
