@@ -43,6 +43,30 @@ def ratings(slug: str = DSA) -> dict[str, float]:
     }
 
 
+GLICKO = ("glicko_rating", "glicko_deviation", "glicko_volatility")
+GLICKO_CHANGES = (
+    "glicko_rating_before",
+    "glicko_deviation_before",
+    "glicko_rating_after",
+    "glicko_deviation_after",
+)
+
+
+def states(slug: str = DSA) -> dict[str, tuple]:
+    """Every stored number of every rating and rating change of ``slug``, by player (and
+    game): what a recompute must reproduce to the last bit."""
+    rows = Rating.objects.filter(slug=slug).values_list(
+        "user__username", "rating", "games", "openskill_mu", "openskill_sigma", *GLICKO
+    )
+    changes = RatingChange.objects.filter(slug=slug).values_list(
+        "user__username", "game_id", "before", "after", *GLICKO_CHANGES
+    )
+    return {
+        "ratings": {name: tuple(rest) for name, *rest in rows},
+        "changes": sorted(tuple(c) for c in changes),
+    }
+
+
 def test_a_finished_game_is_rated_through_the_celery_task_on_commit(
     alice, bob, django_capture_on_commit_callbacks
 ):
@@ -79,11 +103,12 @@ def test_a_late_game_makes_the_ratings_equal_a_full_recompute(alice, bob, make_u
     late = forfeit(alice, bob)
     Game.objects.filter(pk=late.pk).update(finished_at=second.finished_at - timedelta(seconds=1))
     services.ratings_update(slug=DSA)
-    incremental = ratings()
+    incremental = states()
     first_change = RatingChange.objects.filter(user=alice).order_by("finished_at").first()
     assert first_change.game_id == late.pk and first_change.before == 1500
+    assert first_change.glicko_rating_before == 1500 and first_change.glicko_rating_after > 1500
     services.ratings_recompute(slug=DSA)
-    assert ratings() == incremental
+    assert states() == incremental
     assert RatedGame.objects.filter(slug=DSA).count() == 3
     assert {third.pk, second.pk} < set(RatedGame.objects.values_list("game_id", flat=True))
 
@@ -99,10 +124,10 @@ def test_rating_the_game_that_ended_takes_in_a_late_one_as_a_full_recompute(alic
     late = forfeit(alice, bob)
     Game.objects.filter(pk=late.pk).update(finished_at=second.finished_at - timedelta(seconds=1))
     assert services.ratings_update(slug=DSA, game_id=late.pk) == 1
-    incremental = ratings()
+    incremental = states()
     assert RatingChange.objects.filter(user=alice).order_by("finished_at")[0].game_id == late.pk
     services.ratings_recompute(slug=DSA)
-    assert ratings() == incremental
+    assert states() == incremental
     assert services.ratings_update(slug=DSA, game_id=late.pk) == 0
 
 
@@ -117,28 +142,54 @@ def test_rating_a_corrected_game_recomputes(alice, bob):
 
 def test_recompute_reproduces_the_incremental_numbers_exactly(make_user):
     players = [make_user(name) for name in ("ann", "ben", "cat", "dan")]
+    start = timezone.now() - timedelta(days=200)
     for i in range(12):
         winner, loser = players[i % 4], players[(i * 3 + 1) % 4]
         if winner != loser:
-            forfeit(winner, loser)
+            game = forfeit(winner, loser)
+            # days apart, unevenly, so that the Glicko-2 deviations age between games
+            Game.objects.filter(pk=game.pk).update(finished_at=start + timedelta(days=i * i))
             services.ratings_update(slug=DSA)
-    incremental = ratings()
+    incremental = states()
     history = list(
         RatingChange.objects.order_by("game_id", "seat").values_list(
-            "game_id", "user_id", "before", "after"
+            "game_id", "user_id", "before", "after", *GLICKO_CHANGES
         )
     )
     result = services.ratings_recompute(slug=DSA)
-    assert ratings() == incremental  # the same floats, not merely close
+    assert states() == incremental  # the same floats, not merely close
     assert (
         list(
             RatingChange.objects.order_by("game_id", "seat").values_list(
-                "game_id", "user_id", "before", "after"
+                "game_id", "user_id", "before", "after", *GLICKO_CHANGES
             )
         )
         == history
     )
     assert result.changed == 0 and result.players == 4
+
+
+def test_a_glicko_deviation_grows_with_the_days_between_a_players_games(alice, bob):
+    start = timezone.now() - timedelta(days=400)
+    for days in (0, 1, 366):
+        game = forfeit(alice, bob)
+        Game.objects.filter(pk=game.pk).update(finished_at=start + timedelta(days=days))
+        services.ratings_update(slug=DSA, game_id=game.pk)
+    first, next_day, a_year_on = RatingChange.objects.filter(user=alice).order_by("finished_at")
+    assert first.glicko_deviation_before == 350.0
+    # sqrt(RD^2 + 5^2 * days): a day adds little, a year a lot
+    assert next_day.glicko_deviation_before == pytest.approx(
+        (first.glicko_deviation_after**2 + 25.0 * 1) ** 0.5
+    )
+    assert a_year_on.glicko_deviation_before == pytest.approx(
+        (next_day.glicko_deviation_after**2 + 25.0 * 365) ** 0.5
+    )
+    assert a_year_on.glicko_deviation_before > next_day.glicko_deviation_after + 15
+    row = Rating.objects.get(user=alice, slug=DSA)
+    assert (row.glicko_rating, row.glicko_deviation) == (
+        a_year_on.glicko_rating_after,
+        a_year_on.glicko_deviation_after,
+    )
 
 
 def test_bots_get_ratings_of_their_own(alice, django_capture_on_commit_callbacks):
