@@ -1,56 +1,33 @@
-"""The rating a player sees: OpenSkill's (mu, sigma) on an Elo-like scale, pure Python.
+"""The rating a player sees: Glicko-2's rating and deviation, aged to today, pure Python.
 
-The ratings keep OpenSkill's Plackett-Luce mu and sigma per player and game; pages and the API
-show them as ``rating = 1500 + SCALE * (mu - 25)`` with a deviation ``SCALE * sigma``, so that a
-gap between two established players reads as an Elo gap does.
+The ratings keep each player's Glicko-2 state per game type (league.ratings.Glicko2Ladder,
+already on the 1500 scale that Elo uses); pages and the API show that rating as it is, and its
+deviation (RD) grown by the days since the player's last game with the same c the ladder uses
+before each game (league.ratings.GLICKO_AGING), so that what is shown is what the next game
+would read. The stored history keeps what the games said; the aging is worked out on showing.
 
-Why SCALE is about 47 and not the 29.5 a logistic reading of Plackett-Luce gives: what the
-project predicts with (league.ratings, the figures of issue 40) is openskill's ``predict_win``,
-which for two players is the normal curve Phi((mu_a - mu_b) / sqrt(2 beta^2 + sigma_a^2 +
-sigma_b^2)), not a logistic one. Elo's is 1 / (1 + 10^(-d / 400)). The two curves cannot agree
-everywhere; SCALE makes them agree for small gaps (the same slope at an even match), and then
-they stay within 0.02 of each other up to a 400-point gap (tests/league/test_rating_scale.py).
-
-The deviation grows while a player is away (we are less sure of someone who has not played for
-a year), but only when shown: the stored history keeps what the games said.
+Provisional means the aged deviation is above PROVISIONAL_DEVIATION, never a count of games.
 """
 
 from __future__ import annotations
 
-import math
+from league.ratings import DEFAULT_RATING, GLICKO_AGING, GLICKO_RD, glicko_aged
 
-MU0 = 25.0  # openskill's default mu and sigma (PlackettLuce())
-SIGMA0 = 25.0 / 3.0
-BETA = 25.0 / 6.0
-
-BASE = 1500.0
-# Same slope at an even match: d(Phi(x / (sqrt(2) beta)))/dx = d(Elo)/dd * SCALE at 0.
-SCALE = 1600.0 / (math.log(10.0) * math.sqrt(2.0 * math.pi) * math.sqrt(2.0) * BETA)
-
-# A newcomer's deviation (about 392): aging never takes anyone past it.
-NEWCOMER_DEVIATION = SCALE * SIGMA0
-# Provisional: still more than three quarters of a stranger's uncertainty. Plackett-Luce
-# narrows slowly: at tables of three or four against settled players that is about the first 10
-# games, against other newcomers 15 to 20; a long absence brings it back. Decided by the
-# deviation, never by a count of games.
-PROVISIONAL_DEVIATION = 300.0
-# Rating points per square root of a day away: a year adds 10^2 * 365 to the variance, taking
-# an established 230 (some 30 games) to about 300, provisional again.
-AGING_PER_DAY = 10.0
+BASE = DEFAULT_RATING  # everyone starts at 1500...
+NEWCOMER_DEVIATION = GLICKO_RD  # ...give or take 350; aging never takes anyone past it
+# Provisional: a deviation above 100, about ten games' worth of evidence. In the club the
+# report simulates (tables of 2-4, strength and noise sd 200), the median RD is 138 after 5
+# games, 99 after 10 and 72 after 20 (10th-90th percentile at 10 games: 90-115). lichess uses
+# 110 for Glicko-2, about 8 games here. With c = 5 a month away takes 72 to 81; half a year to
+# a year away brings a regular (62-72) back above 100.
+PROVISIONAL_DEVIATION = 100.0
+AGING_PER_DAY = GLICKO_AGING
 
 
-def rating(mu: float) -> float:
-    return BASE + SCALE * (mu - MU0)
-
-
-def deviation(sigma: float, days_away: float = 0.0) -> float:
-    """The deviation on the scale after ``days_away`` days without a game (none counted when
-    negative), never above a newcomer's."""
-    games_say = SCALE * sigma
-    if days_away <= 0:
-        return games_say
-    aged = math.sqrt(games_say * games_say + AGING_PER_DAY * AGING_PER_DAY * days_away)
-    return min(aged, max(games_say, NEWCOMER_DEVIATION))
+def deviation(stored: float, days_away: float = 0.0) -> float:
+    """The deviation after ``days_away`` days without a game (none counted when negative),
+    never above a newcomer's."""
+    return glicko_aged(stored, days_away, AGING_PER_DAY, NEWCOMER_DEVIATION)
 
 
 def provisional(deviation_shown: float) -> bool:
@@ -62,12 +39,14 @@ def conservative(rating_shown: float, deviation_shown: float) -> float:
     return rating_shown - 2.0 * deviation_shown
 
 
-def shown(mu: float, sigma: float, days_away: float = 0.0) -> dict[str, float | bool]:
-    """Everything a page or the API shows of one rating."""
-    r, d = rating(mu), deviation(sigma, days_away)
+def shown(
+    rating: float, stored_deviation: float, days_away: float = 0.0
+) -> dict[str, float | bool]:
+    """Everything a page or the API shows of one Glicko-2 rating."""
+    d = deviation(stored_deviation, days_away)
     return {
-        "rating": r,
+        "rating": rating,
         "deviation": d,
         "provisional": provisional(d),
-        "conservative": conservative(r, d),
+        "conservative": conservative(rating, d),
     }

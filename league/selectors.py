@@ -63,8 +63,8 @@ def _ratings(slug: str) -> QuerySet[Rating]:
             "slug",
             "rating",
             "games",
-            "openskill_mu",
-            "openskill_sigma",
+            "glicko_rating",
+            "glicko_deviation",
             "user__username",
             "user__profile__bot_since",
         )
@@ -77,7 +77,7 @@ def shown_rating(row: Rating, now: dt.datetime | None = None) -> dict[str, Any]:
     player's last game of that type (``last_played`` when the row was read with it)."""
     last = getattr(row, "last_played", None)
     days = ((now or timezone.now()) - last).total_seconds() / 86400 if last else 0.0
-    return rating_scale.shown(row.openskill_mu, row.openskill_sigma, days)
+    return rating_scale.shown(row.glicko_rating, row.glicko_deviation, days)
 
 
 def leaderboard(
@@ -149,9 +149,10 @@ def player_record(user, recent: int = 20, *, viewer=None) -> dict[str, Any]:
                 "rank": change.rank,
                 "before": change.before,
                 "after": change.after,
-                "rating_before": rating_scale.rating(change.openskill_mu_before),
-                "rating_after": rating_scale.rating(change.openskill_mu_after),
-                "deviation_after": rating_scale.deviation(change.openskill_sigma_after),
+                "rating_before": change.glicko_rating_before,
+                "rating_after": change.glicko_rating_after,
+                "deviation_before": change.glicko_deviation_before,
+                "deviation_after": change.glicko_deviation_after,
             }
         )
     ratings = []
@@ -1242,23 +1243,16 @@ def rating_histories(user, *, viewer) -> dict[str, list[tuple[dt.date, float, in
     changes = RatingChange.objects.filter(user=user).order_by("finished_at", "game_id")
     if not audience.sees_everything(viewer) and viewer != user:
         changes = changes.filter(game__in=audience.visible(Game.objects.all(), viewer))
-    for slug, when, mu_before, mu, sigma, game_id in changes.values_list(
+    for slug, when, before, after, deviation, game_id in changes.values_list(
         "slug",
         "finished_at",
-        "openskill_mu_before",
-        "openskill_mu_after",
-        "openskill_sigma_after",
+        "glicko_rating_before",
+        "glicko_rating_after",
+        "glicko_deviation_after",
         "game_id",
     ):
-        after = rating_scale.rating(mu)
         out.setdefault(slug, []).append(
-            (
-                timezone.localdate(when),
-                after,
-                game_id,
-                rating_scale.deviation(sigma),
-                after - rating_scale.rating(mu_before),
-            )
+            (timezone.localdate(when), after, game_id, deviation, after - before)
         )
     return out
 
@@ -1339,14 +1333,16 @@ SKIPPED_WORDS = {
 
 
 def rating_changes_of(game: Game) -> dict:
-    """What a finished game did to its players' Elo ratings: the changes, or why it was not
-    rated (or is not yet: ``held``), or neither while the rating is under way."""
+    """What a finished game did to its players' ratings, the ones shown (Glicko-2, with the
+    margin the game left): the changes, or why it was not rated (or is not yet: ``held``), or
+    neither while the rating is under way."""
     changes = [
         {
             "player": player_words(c.user.username),
-            "before": c.before,
-            "after": c.after,
-            "delta": c.delta,
+            "before": c.glicko_rating_before,
+            "after": c.glicko_rating_after,
+            "deviation": c.glicko_deviation_after,
+            "delta": c.glicko_rating_after - c.glicko_rating_before,
         }
         for c in RatingChange.objects.filter(game=game).select_related("user").order_by("seat")
     ]

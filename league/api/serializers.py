@@ -141,13 +141,13 @@ def results_field(**kwargs):
 class LeaderboardEntryOut(serializers.Serializer):
     player = serializers.CharField()
     rating = serializers.FloatField(
-        help_text="the rating shown: OpenSkill's mu on an Elo-like scale (1500 to start)"
+        help_text="the rating shown: Glicko-2's rating (1500 to start, on Elo's scale)"
     )
     deviation = serializers.FloatField(
         help_text="how sure we are of the rating, on the same scale; grows while the player "
         "is away from the game"
     )
-    provisional = serializers.BooleanField(help_text="the deviation is above 300")
+    provisional = serializers.BooleanField(help_text="the deviation is above 100")
     conservative = serializers.FloatField(
         help_text="rating minus two deviations: what the leaderboard ranks by"
     )
@@ -180,6 +180,9 @@ class RatingPointOut(serializers.Serializer):
     after = serializers.FloatField(help_text="Elo after the game")
     rating_before = serializers.FloatField(help_text="the rating shown, before the game")
     rating_after = serializers.FloatField(help_text="the rating shown, after the game")
+    deviation_before = serializers.FloatField(
+        help_text="its deviation as the game read it: aged by the days since the game before"
+    )
     deviation_after = serializers.FloatField(
         help_text="its deviation after the game (as the game left it, not aged)"
     )

@@ -121,7 +121,8 @@ def test_the_chart_has_dates_on_its_axis_and_values_on_hover(client, anns_games)
     body = text(page)
     assert "1 Oct 2026" in body and "15 Oct 2026" in body
     row = Rating.objects.get(user__username="ann", slug="oceans")
-    after = 1500 + 47.0447 * (row.openskill_mu - 25)  # the rating shown, not the Elo
+    after = row.glicko_rating  # the rating shown, not the Elo
+    assert round(after) != round(row.rating)
     assert f"<title>15 Oct 2026: {after:.0f}</title>" in body  # a rating: a whole number
     assert chart.band  # the margin drawn about the line
 
@@ -141,7 +142,7 @@ def test_the_chart_shows_the_last_hundred_games_and_pages_back(client, people):
     chart = card["chart"]
     assert (len(chart.points), chart.first, chart.last, chart.pages) == (100, 31, 130, 2)
     last = RatingChange.objects.filter(user=people["ann"], slug="oceans").last()
-    assert chart.points[-1].value == pytest.approx(1500 + 47.0447 * (last.openskill_mu_after - 25))
+    assert chart.points[-1].value == last.glicko_rating_after  # the rating shown
     assert card["earlier"] == "?chart-oceans=2" and card["later"] is None
     card = next(
         c for c in client.get(url + card["earlier"]).context["cards"] if c["game"] == "oceans"

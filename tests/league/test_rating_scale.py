@@ -1,112 +1,84 @@
-"""The rating shown (league.rating_scale): the scale against openskill's own predictions, the
-deviation's growth while away, provisional by deviation, and the conservative value."""
+"""The rating shown (league.rating_scale): Glicko-2's rating and deviation, the deviation's
+growth while away, provisional by deviation, and the conservative value."""
 
 import math
 
 import pytest
-from openskill.models import PlackettLuce
 
 from league import rating_scale as scale
-from league.ratings import OpenSkillLadder, expected_score
-
-MODEL = PlackettLuce()
-SURE = 0.001  # a sigma small enough that predict_win reads the gap alone
-
-
-def _p_first(mu_a: float, mu_b: float, sigma: float = SURE) -> float:
-    a, b = MODEL.rating(mu=mu_a, sigma=sigma), MODEL.rating(mu=mu_b, sigma=sigma)
-    return MODEL.predict_win([[a], [b]])[0]
-
-
-def _mu_for(rating: float) -> float:
-    return scale.MU0 + (rating - scale.BASE) / scale.SCALE
-
-
-def test_the_constants_are_openskills_defaults():
-    assert (MODEL.mu, MODEL.sigma, MODEL.beta) == pytest.approx(
-        (scale.MU0, scale.SIGMA0, scale.BETA)
-    )
+from league.ratings import Glicko2Ladder
 
 
 def test_a_newcomer_is_1500_with_a_wide_deviation():
-    shown = scale.shown(MODEL.mu, MODEL.sigma)
-    assert shown["rating"] == pytest.approx(1500.0)
-    assert shown["deviation"] == pytest.approx(392.04, abs=0.01)
-    assert shown["provisional"] is True
+    shown = scale.shown(*Glicko2Ladder().rating("anyone")[:2])
+    assert shown == {
+        "rating": 1500.0,
+        "deviation": 350.0,
+        "provisional": True,
+        "conservative": 800.0,
+    }
 
 
-@pytest.mark.parametrize("gap", [5, 10, 20])
-def test_a_small_gap_means_what_the_same_elo_gap_means(gap):
-    # The scale is chosen for the same slope at an even match: nearly exact for small gaps.
-    predicted = _p_first(_mu_for(1500 + gap), _mu_for(1500))
-    assert predicted == pytest.approx(expected_score(1500 + gap, 1500), abs=2e-4)
-
-
-@pytest.mark.parametrize("gap", [50, 100, 200, 300, 400])
-def test_larger_gaps_stay_close_to_elo(gap):
-    predicted = _p_first(_mu_for(1600 + gap), _mu_for(1600))
-    assert predicted == pytest.approx(expected_score(1600 + gap, 1600), abs=0.02)
-
-
-def test_the_logistic_reading_of_the_model_would_not_match_predict_win():
-    # Why SCALE is not 400 / (ln 10 * sqrt(2) * beta) = 29.5: on that scale a 200-point gap
-    # would be predicted far above Elo's 0.76.
-    logistic_scale = 400 / (math.log(10) * math.sqrt(2) * scale.BETA)
-    mu_gap = 200 / logistic_scale
-    assert _p_first(25 + mu_gap, 25) - expected_score(1700, 1500) > 0.1
+def test_the_rating_is_glickos_own():
+    assert scale.shown(1612.5, 80.0)["rating"] == 1612.5
+    assert scale.shown(1612.5, 80.0)["deviation"] == 80.0
 
 
 def test_aging_grows_the_deviation_by_the_days_away():
-    settled = 230 / scale.SCALE
-    assert scale.deviation(settled) == pytest.approx(230)
-    assert scale.deviation(settled, 0) == pytest.approx(230)
-    assert scale.deviation(settled, -5) == pytest.approx(230)  # a clock out of step ages nobody
-    assert scale.deviation(settled, 30) == pytest.approx(math.sqrt(230**2 + 100 * 30))
-    a_year = scale.deviation(settled, 365)  # about 299: at the edge of provisional
-    assert a_year == pytest.approx(math.sqrt(230**2 + 36500))
-    assert scale.provisional(scale.deviation(settled, 400))  # a year and more: provisional
-    assert not scale.provisional(scale.deviation(settled, 30))
+    assert scale.deviation(72.0) == 72.0
+    assert scale.deviation(72.0, 0) == 72.0
+    assert scale.deviation(72.0, -5) == 72.0  # a clock out of step ages nobody
+    assert scale.deviation(72.0, 30) == pytest.approx(math.sqrt(72**2 + 25 * 30))  # about 81
+    a_year = scale.deviation(72.0, 365)
+    assert a_year == pytest.approx(math.sqrt(72**2 + 25 * 365))  # about 118
+    assert scale.provisional(a_year)  # a year away: provisional again
+    assert not scale.provisional(scale.deviation(72.0, 30))  # a month: not
 
 
 def test_aging_never_passes_a_newcomers_deviation():
-    assert scale.deviation(7.5, 10_000) == pytest.approx(scale.NEWCOMER_DEVIATION)
-    assert scale.deviation(scale.SIGMA0, 50) == pytest.approx(scale.NEWCOMER_DEVIATION)
+    assert scale.deviation(60.0, 100_000) == pytest.approx(scale.NEWCOMER_DEVIATION)
+    assert scale.deviation(340.0, 1000) == pytest.approx(scale.NEWCOMER_DEVIATION)
 
 
 def _after_games(count: int) -> tuple[float, float]:
-    """(mu, sigma) after ``count`` games at tables of four against settled players, finishing
-    first, second, third, fourth in turn."""
-    ladder = OpenSkillLadder()
+    """(rating, deviation) after ``count`` games at tables of three against settled players
+    (deviation 60), finishing first, second, third in turn: the deviation is 113 after 5
+    games, 96 after 7, 75 after 12."""
+    ladder = Glicko2Ladder()
     for game in range(count):
-        rivals = [f"rival{game}-{seat}" for seat in range(3)]
+        rivals = [f"rival{game}-{seat}" for seat in range(2)]
         for rival in rivals:
-            ladder.set_rating(rival, 25.0, 3.0)
-        place = game % 4
-        ranks = [place + 1] + [rank for rank in (1, 2, 3, 4) if rank != place + 1]
+            ladder.set_rating(rival, (1500.0, 60.0, 0.06))
+        place = game % 3
+        ranks = [place + 1] + [rank for rank in (1, 2, 3) if rank != place + 1]
         ladder.rate(["me", *rivals], ranks)
-    return ladder.rating("me")
+    rating, deviation, _ = ladder.rating("me")
+    return rating, deviation
+
+
+def test_provisional_means_fewer_than_about_ten_games_of_evidence():
+    assert scale.shown(*_after_games(5))["provisional"]
+    assert not scale.shown(*_after_games(10))["provisional"]
 
 
 def test_twelve_games_and_a_long_absence_is_provisional():
-    mu, sigma = _after_games(12)
-    fresh = scale.shown(mu, sigma)
-    assert not fresh["provisional"]  # 12 games narrow it below the threshold...
-    assert scale.shown(mu, sigma, days_away=400)["provisional"]  # ...a long absence widens it
+    rating, deviation = _after_games(12)
+    assert not scale.shown(rating, deviation)["provisional"]  # 12 games narrow it...
+    assert scale.shown(rating, deviation, days_away=400)["provisional"]  # ...a year widens it
 
 
 def test_few_games_with_a_small_deviation_is_not_provisional():
-    # e.g. a rating carried over from elsewhere with a small sigma: two games, yet well known
-    ladder = OpenSkillLadder()
-    ladder.set_rating("me", 30.0, 3.0)
+    # e.g. a rating carried over with a small deviation: two games, yet well known
+    ladder = Glicko2Ladder()
+    ladder.set_rating("me", (1600.0, 60.0, 0.06))
     ladder.rate(["me", "you"], [1, 2])
     ladder.rate(["me", "them"], [2, 1])
-    mu, sigma = ladder.rating("me")
-    assert not scale.shown(mu, sigma)["provisional"]
+    assert not scale.shown(*ladder.rating("me")[:2])["provisional"]
     # and two games from the start are provisional
     assert scale.shown(*_after_games(2))["provisional"]
 
 
 def test_the_conservative_value_is_rating_minus_two_deviations():
     assert scale.conservative(1612, 80) == 1452
-    shown = scale.shown(27.0, 4.0)
+    shown = scale.shown(1580.0, 90.0, days_away=40)
     assert shown["conservative"] == pytest.approx(shown["rating"] - 2 * shown["deviation"])

@@ -230,12 +230,14 @@ def test_the_leaderboard_api(alice, bob):
         ("alice", 1, True),
         ("bob", 1, True),
     ]
-    # Elo stays, under its own name; the rating is OpenSkill's on the shown scale.
+    # Elo stays, under its own name; the rating is Glicko-2's.
     assert [e["elo"] for e in results] == [pytest.approx(1516), pytest.approx(1484)]
     for entry in results:
         row = Rating.objects.get(user__username=entry["player"], slug=DSA)
-        assert entry["rating"] == pytest.approx(1500 + 47.0447 * (row.openskill_mu - 25), abs=0.01)
-        assert entry["deviation"] == pytest.approx(47.0447 * row.openskill_sigma, abs=0.1)
+        assert entry["rating"] == row.glicko_rating != 1500
+        # aged by the seconds since the game: not by a point
+        assert entry["deviation"] == pytest.approx(row.glicko_deviation, abs=0.01)
+        assert 100 < entry["deviation"] < 350
         assert entry["conservative"] == pytest.approx(entry["rating"] - 2 * entry["deviation"])
     assert results[0]["rating"] > 1500 > results[1]["rating"]
     assert APIClient().get("/api/ratings/").status_code == 400
@@ -247,8 +249,8 @@ def test_provisional_follows_the_deviation_not_the_games(alice, bob):
     services.ratings_update(slug=DSA)
     # alice: one game but a small deviation (a rating carried over); bob: twelve games, but
     # the last three years ago, so his deviation has grown back.
-    Rating.objects.filter(user=alice, slug=DSA).update(openskill_sigma=4.0)
-    Rating.objects.filter(user=bob, slug=DSA).update(openskill_sigma=4.5, games=12)
+    Rating.objects.filter(user=alice, slug=DSA).update(glicko_deviation=80.0)
+    Rating.objects.filter(user=bob, slug=DSA).update(glicko_deviation=70.0, games=12)
     RatingChange.objects.filter(user=bob, slug=DSA).update(
         finished_at=timezone.now() - timedelta(days=3 * 365)
     )
@@ -258,7 +260,8 @@ def test_provisional_follows_the_deviation_not_the_games(alice, bob):
         ("bob", 12, True),
     ]
     bob_entry = entries[1]
-    assert bob_entry["deviation"] > 47.0447 * 4.5 + 100  # aged, not what the games said
+    # aged, not what the games said: sqrt(70^2 + 5^2 * days)
+    assert bob_entry["deviation"] == pytest.approx((70.0**2 + 25.0 * 3 * 365) ** 0.5, abs=0.1)
 
 
 def test_the_leaderboard_ranks_by_rating_minus_two_deviations(
@@ -266,10 +269,17 @@ def test_the_leaderboard_ranks_by_rating_minus_two_deviations(
 ):
     carol = django_user_model.objects.create_user("carol", password="x")
     # bob's rating is the highest of the established two, but he is less sure: alice ranks
-    # first (1641 - 2 * 188 > 1688 - 2 * 282); carol, higher still, is provisional.
-    for user, mu, sigma in ((alice, 28.0, 4.0), (bob, 29.0, 6.0), (carol, 32.0, 7.5)):
+    # first (1640 - 2 * 60 > 1690 - 2 * 95); carol, higher still, is provisional.
+    for user, glicko, deviation in ((alice, 1640.0, 60.0), (bob, 1690.0, 95.0), (carol, 1800, 150)):
         Rating.objects.create(
-            user=user, slug=DSA, rating=1500, games=12, openskill_mu=mu, openskill_sigma=sigma
+            user=user,
+            slug=DSA,
+            rating=1500,
+            games=12,
+            openskill_mu=25,
+            openskill_sigma=8,
+            glicko_rating=glicko,
+            glicko_deviation=deviation,
         )
     page = client.get(reverse("leaderboard", args=[DSA])).content.decode()
     assert page.index(">alice<") < page.index(">bob<") and ">carol<" not in page
@@ -291,7 +301,12 @@ def test_the_player_api_gives_ratings_with_history_and_recent_games(alice, bob):
     assert [round(h["after"] - h["before"], 6) for h in entry["history"]][0] == 16
     assert entry["history"][-1]["after"] == pytest.approx(entry["elo"])
     assert entry["history"][-1]["rating_after"] == pytest.approx(entry["rating"])
-    assert entry["provisional"] is True and entry["deviation"] > 300
+    assert entry["provisional"] is True and entry["deviation"] > 100
+    assert entry["history"][1]["rating_before"] == entry["history"][0]["rating_after"]
+    # the second game read the first's deviation, aged by the moment between them
+    assert entry["history"][1]["deviation_before"] == pytest.approx(
+        entry["history"][0]["deviation_after"], abs=0.01
+    )
     assert len(body["recent_games"]) == 2
     assert APIClient().get("/api/players/nobody/").status_code == 404
     listing = APIClient().get("/api/players/?search=ali").json()["results"]
@@ -307,8 +322,7 @@ def test_the_leaderboard_and_player_pages(client, alice, bob):
     page = client.get(reverse("leaderboard", args=[DSA]) + "?provisional=1").content.decode()
     for name in ("alice", "bob"):
         row = Rating.objects.get(user__username=name, slug=DSA)
-        shown = f"{round(1500 + 47.0447 * (row.openskill_mu - 25))} ± "
-        shown += f"{round(47.0447 * row.openskill_sigma)}"
+        shown = f"{round(row.glicko_rating)} ± {round(row.glicko_deviation)}"
         assert shown in page  # whole numbers, with the margin
     assert "provisional" in page and "Hide provisional ratings" in page
     assert "Elo by pairwise" not in page and "OpenSkill" not in page
@@ -318,7 +332,7 @@ def test_the_leaderboard_and_player_pages(client, alice, bob):
     assert client.get(reverse("leaderboard", args=["chess"])).status_code == 404
     player = client.get(reverse("player", args=["alice"])).content.decode()
     alice_row = Rating.objects.get(user__username="alice", slug=DSA)
-    shown = f"Rating <strong>{round(1500 + 47.0447 * (alice_row.openskill_mu - 25))} ± "
+    shown = f"Rating <strong>{round(alice_row.glicko_rating)} ± "
     assert "<polyline" in player and "<polygon" in player and shown in player
     assert "Provisional: we are not sure of this rating yet" in player
     assert "1516.0" not in player
