@@ -98,3 +98,36 @@ def test_no_page_offers_to_turn_alerts_on(client, alice, lost_to_the_greedy_bot)
     client.force_login(alice)
     for url in (reverse("settings"), f"/games/{lost_to_the_greedy_bot.pk}/", reverse("game-new")):
         assert "alerts on" not in seen(client.get(url)).lower(), url
+
+
+def test_how_ratings_work_speaks_players_words_with_the_figures_the_pages_use(
+    client, alice, lost_to_the_greedy_bot
+):
+    how = seen(client.get(reverse("ratings_how")))
+    assert "How ratings work" in how
+    assert "1612 ± 80" in how  # the example in the form the pages show
+    assert "Everyone starts at 1500 ± 350" in how  # a newcomer's Glicko-2 deviation
+    assert "While the margin is above 100, your rating is provisional" in how
+    assert "after a year away" in how and "twice the margin" in how
+    for code in (
+        "Glicko",
+        "Elo",
+        "OpenSkill",
+        "deviation",
+        "volatility",
+        "sigma",
+        "mu ",
+        "RD",
+        "K =",
+        "provisional=1",
+        "slug",
+        "seat",
+    ):
+        assert code not in how, code
+    assert re.search(r"\d\.\d", how) is None  # whole numbers only
+    # linked from the places a player reads a rating
+    link = f'href="{reverse("ratings_how")}"'
+    assert link in client.get(reverse("leaderboard", args=[DSA])).content.decode()
+    assert link in client.get(reverse("player", args=["bot-greedy"])).content.decode()
+    client.force_login(alice)
+    assert link in client.get(f"/games/{lost_to_the_greedy_bot.pk}/").content.decode()
