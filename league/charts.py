@@ -69,6 +69,7 @@ class Chart:
     pages: int
     first: int  # 1-based number of the first game shown, counting from the player's first
     last: int
+    band: str = ""  # SVG polygon points: the rating plus and minus its deviation, when given
 
 
 def pages_of(games: int) -> int:
@@ -76,7 +77,11 @@ def pages_of(games: int) -> int:
 
 
 def rating_chart(
-    history: Sequence[tuple[dt.date, float, int]], start: float, page: int = 1
+    history: Sequence[tuple[dt.date, float, int]],
+    start: float,
+    page: int = 1,
+    deviations: Sequence[float] | None = None,
+    start_deviation: float = 0.0,
 ) -> Chart:
     """``history``: (date, rating after, game id) per game, oldest first; ``start``: the
     rating before the first. Page 1 is the latest ``WINDOW`` games, page 2 the hundred before,
@@ -88,7 +93,13 @@ def rating_chart(
     shown = history[begin:end]
     before = history[begin - 1][1] if begin > 0 else start
     values = [before] + [value for _, value, _ in shown]
-    low, high = min(values), max(values)
+    spreads: list[float] = []
+    if deviations is not None:
+        # the band: how sure we were after each game, the first point as the game before left it
+        spreads = [deviations[begin - 1] if begin > 0 else start_deviation]
+        spreads += list(deviations[begin:end])
+    low = min(v - d for v, d in zip(values, spreads)) if spreads else min(values)
+    high = max(v + d for v, d in zip(values, spreads)) if spreads else max(values)
     if high - low < 20:  # keep a flat line readable
         low, high = low - 10, high + 10
     right, bottom = WIDTH - RIGHT, HEIGHT - BOTTOM
@@ -102,6 +113,13 @@ def rating_chart(
         for i, (when, value, game_id) in enumerate(shown)
     )
     line = [(float(LEFT), y(before))] + [(p.x, p.y) for p in points]
+    xs = [x for x, _ in line]
+    band = (
+        [(x, y(v + d)) for x, v, d in zip(xs, values, spreads)]
+        + [(x, y(v - d)) for x, v, d in reversed(list(zip(xs, values, spreads)))]
+        if spreads
+        else []
+    )
     return Chart(
         width=WIDTH,
         height=HEIGHT,
@@ -111,6 +129,7 @@ def rating_chart(
         bottom=bottom,
         points=points,
         polyline=" ".join(f"{x:.1f},{yy:.1f}" for x, yy in line),
+        band=" ".join(f"{x:.1f},{yy:.1f}" for x, yy in band),
         high=high,
         low=low,
         date_ticks=_date_ticks(points),

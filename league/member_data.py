@@ -29,8 +29,14 @@ GAME_COLUMNS = (
     "game", "name", "mode", "status", "rules_version", "created_at", "finished_at",
     "seats", "players", "rank", "score", "fingerprint",
 )  # fmt: skip
-RATING_COLUMNS = ("game", "name", "rating", "games", "openskill_mu", "openskill_sigma")
-CHANGE_COLUMNS = ("game_id", "game", "finished_at", "seat", "rank", "before", "after")
+RATING_COLUMNS = (
+    "game", "name", "rating", "games", "openskill_mu", "openskill_sigma",
+    "glicko_rating", "glicko_deviation", "glicko_volatility",
+)  # fmt: skip
+CHANGE_COLUMNS = (
+    "game_id", "game", "finished_at", "seat", "rank", "before", "after",
+    "glicko_before", "glicko_after", "glicko_deviation_before", "glicko_deviation_after",
+)  # fmt: skip
 
 
 def member_data(user: AbstractUser) -> dict[str, Any]:
@@ -52,6 +58,10 @@ def member_data(user: AbstractUser) -> dict[str, Any]:
                 "games": r.games,
                 "openskill_mu": round(r.openskill_mu, 3),
                 "openskill_sigma": round(r.openskill_sigma, 3),
+                # the rating the pages show, as the last game left it
+                "glicko_rating": round(r.glicko_rating, 1),
+                "glicko_deviation": round(r.glicko_deviation, 1),
+                "glicko_volatility": round(r.glicko_volatility, 5),
             }
             for r in Rating.objects.filter(user=user).order_by("slug")
         ],
@@ -64,6 +74,10 @@ def member_data(user: AbstractUser) -> dict[str, Any]:
                 "rank": c.rank,
                 "before": round(c.before, 1),
                 "after": round(c.after, 1),
+                "glicko_before": round(c.glicko_rating_before, 1),
+                "glicko_after": round(c.glicko_rating_after, 1),
+                "glicko_deviation_before": round(c.glicko_deviation_before, 1),
+                "glicko_deviation_after": round(c.glicko_deviation_after, 1),
             }
             for c in RatingChange.objects.filter(user=user).order_by("finished_at", "game_id")
         ],

@@ -24,6 +24,10 @@ class Rating(models.Model):
     games = models.PositiveIntegerField(default=0)
     openskill_mu = models.FloatField()
     openskill_sigma = models.FloatField()
+    # Glicko-2 (league.ratings.Glicko2Ladder), the rating shown: as the last game left it
+    glicko_rating = models.FloatField(default=1500.0)
+    glicko_deviation = models.FloatField(default=350.0)
+    glicko_volatility = models.FloatField(default=0.06)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -71,6 +75,12 @@ class RatingChange(models.Model):
     openskill_mu_after = models.FloatField()
     openskill_sigma_before = models.FloatField()
     openskill_sigma_after = models.FloatField()
+    # Glicko-2: the deviation before is the one the game read, aged by the days since the
+    # player's previous game; after is as the game left it.
+    glicko_rating_before = models.FloatField(default=1500.0)
+    glicko_rating_after = models.FloatField(default=1500.0)
+    glicko_deviation_before = models.FloatField(default=350.0)
+    glicko_deviation_after = models.FloatField(default=350.0)
 
     class Meta:
         ordering = ["finished_at", "game_id"]

@@ -20,6 +20,7 @@ the same way).
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import random
 import statistics
@@ -172,6 +173,10 @@ GLICKO_SCALE = 400.0 / math.log(10.0)  # 173.7178
 GLICKO_RD = 350.0
 GLICKO_VOLATILITY = 0.06
 GLICKO_TAU = 0.5
+# c, rating points of deviation per square root of a day away (Glicko's step before a period).
+# 5: half a year to a year away takes a regular's RD (about 72 after 20 club games, 62 after
+# 30) past 100, provisional again (league.rating_scale); a month adds little (72 to 81).
+GLICKO_AGING = 5.0
 _GLICKO_EPSILON = 1e-6
 
 
@@ -242,32 +247,73 @@ def glicko2_update(
     )
 
 
+def glicko_aged(deviation: float, days: float, per_day: float, ceiling: float = GLICKO_RD) -> float:
+    """Glicko's step before a rating period for a player away ``days`` days: the deviation
+    grows as sqrt(RD^2 + c^2 * days), c = ``per_day``, never past ``ceiling`` (a newcomer's;
+    a deviation already above it is left as it is). No days (or fewer than none) change
+    nothing."""
+    if days <= 0 or per_day <= 0:
+        return deviation
+    return max(deviation, min(math.sqrt(deviation * deviation + per_day * per_day * days), ceiling))
+
+
+def day_number(moment: dt.datetime) -> float:
+    """A moment as the ``when`` of :meth:`Glicko2Ladder.rate`: days since the Unix epoch."""
+    return moment.timestamp() / 86400.0
+
+
 class Glicko2Ladder:
     """Glicko-2 over the pairwise decomposition: each game is one rating period in which every
     player met each of the N - 1 others once (score 1, 0.5 or 0 by rank), all read from the
-    ratings before the game. A player's deviation does not grow between their games here:
-    with a period a game, a site-wide clock would age everyone by every game anyone played."""
+    ratings before the game. A period a game means no site-wide clock (which would age everyone
+    by every game anyone played); instead, when ``rate`` is told when each game was played
+    (``when``, in days), a player's deviation first grows with the days since their own last
+    game (:func:`glicko_aged`, ``aging`` points per square root of a day). Without ``when``
+    nothing ages, as the prediction report runs it."""
 
     def __init__(
         self,
         deviation: float = GLICKO_RD,
         volatility: float = GLICKO_VOLATILITY,
         tau: float = GLICKO_TAU,
+        aging: float = GLICKO_AGING,
     ):
         self.start = (DEFAULT_RATING, float(deviation), float(volatility))
         self.tau = float(tau)
+        self.aging = float(aging)
         self.ratings: dict[Hashable, tuple[float, float, float]] = {}
         self.games: dict[Hashable, int] = {}
+        self.played: dict[Hashable, float] = {}  # the ``when`` of each player's last game
 
     def rating(self, player: Hashable) -> tuple[float, float, float]:
         """(rating, deviation, volatility); the start for a player not seen yet."""
         return self.ratings.get(player, self.start)
 
+    def set_rating(
+        self,
+        player: Hashable,
+        state: tuple[float, float, float],
+        played: float | None = None,
+    ) -> None:
+        """Load a stored (rating, deviation, volatility), and when its player last played."""
+        self.ratings[player] = (float(state[0]), float(state[1]), float(state[2]))
+        if played is not None:
+            self.played[player] = float(played)
+
     def rate(
-        self, players: Sequence[Hashable], ranks: Sequence[int]
+        self, players: Sequence[Hashable], ranks: Sequence[int], when: float | None = None
     ) -> list[tuple[tuple[float, float, float], tuple[float, float, float]]]:
+        """Apply one game; returns (state before, state after) per seat, the state before
+        with its deviation aged to ``when`` (days on any fixed clock) if given."""
         _check_game(players, ranks)
         before = [self.rating(p) for p in players]
+        if when is not None:
+            before = [
+                (r, glicko_aged(d, when - self.played[p], self.aging, self.start[1]), v)
+                if p in self.played
+                else (r, d, v)
+                for p, (r, d, v) in zip(players, before)
+            ]
         result = []
         for i, (rating, deviation, volatility) in enumerate(before):
             results = [
@@ -284,6 +330,8 @@ class Glicko2Ladder:
         for player, (_, after) in zip(players, result):
             self.ratings[player] = after
             self.games[player] = self.games.get(player, 0) + 1
+            if when is not None:
+                self.played[player] = float(when)
         return result
 
     def win_probabilities(self, players: Sequence[Hashable]) -> list[float]:
@@ -365,7 +413,8 @@ class UniformGuess:
 
 
 # Every candidate of the prediction report, by the name it prints under, and how to make a fresh
-# ladder of it. "openskill" (Plackett-Luce) is the one the site ships (SHIPPED).
+# ladder of it. Glicko-2 is the one the site ships (SHIPPED): the best calibrated at 10 and 30
+# games a player in the club-scale report (docs/ratings.md).
 CANDIDATES: dict[str, Callable[[], object]] = {
     "elo k=32": EloLadder,
     "elo k 60/40/20": ScheduledEloLadder,
@@ -374,7 +423,7 @@ CANDIDATES: dict[str, Callable[[], object]] = {
     "openskill bt": lambda: OpenSkillLadder(BradleyTerryFull()),
     "openskill tm": lambda: OpenSkillLadder(ThurstoneMostellerFull()),
 }
-SHIPPED = "openskill pl"
+SHIPPED = "glicko-2"
 
 # Two win probabilities this close are one tie for favourite (a Luce share of equal ratings
 # can differ in the last bits by the seats' order in the sum).

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils import timezone
 
 from accounts.bots import is_bot
@@ -24,7 +24,7 @@ from games.models import Game, GameStatus, Seat
 from games.play import reads as game_reads
 from games.player_names import player_words
 from games.records import reads as record_reads
-from league import double_elimination, pairing, pools, visibility
+from league import double_elimination, pairing, pools, rating_scale, visibility
 from league.models import (
     ORGANISING,
     Entry,
@@ -41,16 +41,21 @@ from league.models import (
     Tournament,
     guest_name,
 )
-from league.ratings import PROVISIONAL_GAMES
 from league.standings import GameResult, LeagueTable, standings
 
 User = get_user_model()
 logger = logging.getLogger(__name__)
 
 
-def leaderboard(slug: str) -> QuerySet[Rating]:
-    """The game's ratings, best first, with their players' names and whether each is a bot
-    (and of their rows, only what a ladder shows)."""
+def _last_played() -> Subquery:
+    games = RatingChange.objects.filter(user=OuterRef("user"), slug=OuterRef("slug"))
+    return Subquery(games.order_by("-finished_at").values("finished_at")[:1])
+
+
+def _ratings(slug: str) -> QuerySet[Rating]:
+    """The game's ratings with their players' names, whether each is a bot and when each last
+    played it (``last_played``, for the deviation's aging); of their rows, only what a ladder
+    shows."""
     return (
         Rating.objects.filter(slug=slug)
         .select_related("user__profile")
@@ -58,13 +63,39 @@ def leaderboard(slug: str) -> QuerySet[Rating]:
             "slug",
             "rating",
             "games",
-            "openskill_mu",
-            "openskill_sigma",
+            "glicko_rating",
+            "glicko_deviation",
             "user__username",
             "user__profile__bot_since",
         )
-        .order_by("-rating", "user__username")
+        .annotate(last_played=_last_played())
     )
+
+
+def shown_rating(row: Rating, now: dt.datetime | None = None) -> dict[str, Any]:
+    """The rating a player sees (league.rating_scale), its deviation aged by the days since the
+    player's last game of that type (``last_played`` when the row was read with it)."""
+    last = getattr(row, "last_played", None)
+    days = ((now or timezone.now()) - last).total_seconds() / 86400 if last else 0.0
+    return rating_scale.shown(row.glicko_rating, row.glicko_deviation, days)
+
+
+def leaderboard(
+    slug: str, *, provisional: bool = True, members: QuerySet | None = None
+) -> list[Rating]:
+    """The game's ratings, by rating minus two deviations (highest first), each row with its
+    ``shown`` rating; without the provisional ones unless ``provisional``."""
+    rows = _ratings(slug)
+    if members is not None:
+        rows = rows.filter(user__in=members)
+    now = timezone.now()
+    out = []
+    for row in rows:
+        row.shown = shown_rating(row, now)
+        if provisional or not row.shown["provisional"]:
+            out.append(row)
+    out.sort(key=lambda r: (-r.shown["conservative"], r.user.username))
+    return out
 
 
 # The game a site without rated games opens its ratings on: the new-game page's first choice.
@@ -89,11 +120,17 @@ def most_played_game() -> str:
 
 
 def rating_entry(row: Rating) -> dict[str, Any]:
+    """A rating as the API serves it: the shown rating with its deviation, and the Elo kept
+    beside it under its own name."""
+    shown = getattr(row, "shown", None) or shown_rating(row)
     return {
         "player": row.user.username,
-        "rating": row.rating,
+        "rating": shown["rating"],
+        "deviation": shown["deviation"],
+        "provisional": shown["provisional"],
+        "conservative": shown["conservative"],
         "games": row.games,
-        "provisional": row.games < PROVISIONAL_GAMES,
+        "elo": row.rating,
     }
 
 
@@ -112,10 +149,19 @@ def player_record(user, recent: int = 20, *, viewer=None) -> dict[str, Any]:
                 "rank": change.rank,
                 "before": change.before,
                 "after": change.after,
+                "rating_before": change.glicko_rating_before,
+                "rating_after": change.glicko_rating_after,
+                "deviation_before": change.glicko_deviation_before,
+                "deviation_after": change.glicko_deviation_after,
             }
         )
     ratings = []
-    for row in Rating.objects.filter(user=user).select_related("user").order_by("slug"):
+    for row in (
+        Rating.objects.filter(user=user)
+        .select_related("user")
+        .order_by("slug")
+        .annotate(last_played=_last_played())
+    ):
         ratings.append(
             {
                 **rating_entry(row),
@@ -153,7 +199,7 @@ def member_ratings(league) -> list[dict[str, Any]]:
     members = league.members.all()
     out = []
     for slug in sorted(set(Rating.objects.filter(user__in=members).values_list("slug", flat=True))):
-        rows = leaderboard(slug).filter(user__in=members)
+        rows = leaderboard(slug, members=members)
         out.append({"game": slug, "ratings": [rating_entry(r) for r in rows]})
     return out
 
@@ -1189,22 +1235,31 @@ def game_summaries(played: list[Played]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def rating_histories(user, *, viewer) -> dict[str, list[tuple[dt.date, float, int]]]:
-    """Per game type, (date, rating after, game id) per rated game ``viewer`` may know of,
-    oldest first."""
-    out: dict[str, list[tuple[dt.date, float, int]]] = {}
+def rating_histories(user, *, viewer) -> dict[str, list[tuple[dt.date, float, int, float, float]]]:
+    """Per game type, (date, rating after, game id, deviation after, change) per rated game
+    ``viewer`` may know of, oldest first: the rating shown (league.rating_scale), as each game
+    left it."""
+    out: dict[str, list[tuple[dt.date, float, int, float, float]]] = {}
     changes = RatingChange.objects.filter(user=user).order_by("finished_at", "game_id")
     if not audience.sees_everything(viewer) and viewer != user:
         changes = changes.filter(game__in=audience.visible(Game.objects.all(), viewer))
-    for slug, when, after, game_id in changes.values_list(
-        "slug", "finished_at", "after", "game_id"
+    for slug, when, before, after, deviation, game_id in changes.values_list(
+        "slug",
+        "finished_at",
+        "glicko_rating_before",
+        "glicko_rating_after",
+        "glicko_deviation_after",
+        "game_id",
     ):
-        out.setdefault(slug, []).append((timezone.localdate(when), after, game_id))
+        out.setdefault(slug, []).append(
+            (timezone.localdate(when), after, game_id, deviation, after - before)
+        )
     return out
 
 
 def player_ratings(user) -> QuerySet[Rating]:
-    return Rating.objects.filter(user=user).order_by("slug")
+    """A player's ratings, each with when they last played that game (``shown_rating``)."""
+    return Rating.objects.filter(user=user).order_by("slug").annotate(last_played=_last_played())
 
 
 def filter_played(
@@ -1278,14 +1333,16 @@ SKIPPED_WORDS = {
 
 
 def rating_changes_of(game: Game) -> dict:
-    """What a finished game did to its players' Elo ratings: the changes, or why it was not
-    rated (or is not yet: ``held``), or neither while the rating is under way."""
+    """What a finished game did to its players' ratings, the ones shown (Glicko-2, with the
+    margin the game left): the changes, or why it was not rated (or is not yet: ``held``), or
+    neither while the rating is under way."""
     changes = [
         {
             "player": player_words(c.user.username),
-            "before": c.before,
-            "after": c.after,
-            "delta": c.delta,
+            "before": c.glicko_rating_before,
+            "after": c.glicko_rating_after,
+            "deviation": c.glicko_deviation_after,
+            "delta": c.glicko_rating_after - c.glicko_rating_before,
         }
         for c in RatingChange.objects.filter(game=game).select_related("user").order_by("seat")
     ]

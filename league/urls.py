@@ -17,6 +17,7 @@ urlpatterns = [
     path("accounts/data/", account.account_data, name="account-data"),
     path("accounts/bot/", account.account_bot, name="account-bot"),
     path("ratings/", views.ratings_index, name="ratings"),
+    path("ratings/how/", views.ratings_how, name="ratings_how"),
     path("ratings/<slug:slug>/", views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", views.player, name="player"),
     path("leagues/", views.league_list, name="leagues"),

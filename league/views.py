@@ -36,7 +36,7 @@ from games.records import reads as record_reads
 from games.records import services as records
 from games.records.oceans import SLUG as OCEANS
 from games.selectors import game_with_seats
-from league import club_views, selectors, visibility
+from league import club_views, rating_scale, selectors, visibility
 from league.charts import rating_chart
 from league.figures import figure, standing_rows
 from league.forms import (
@@ -50,7 +50,6 @@ from league.forms import (
 )
 from league.models import League, LeagueInvitation, Season
 from league.plays import MAX_BYTES as MAX_PLAYS_FILE
-from league.ratings import DEFAULT_RATING
 from league.services import leagues, plays
 from league.services.bot_levels import level_ratings
 
@@ -63,25 +62,27 @@ def ratings_index(request):
 
 
 def leaderboard(request, slug: str):
-    """The Elo ladder of one game, played here or only recorded (Oceans)."""
+    """The ladder of one game, played here or only recorded (Oceans): ranked by rating minus
+    two deviations, the provisional players shown only when asked (``?provisional=1``)."""
     if slug not in game_types():
         raise Http404("unknown game")
+    with_provisional = request.GET.get("provisional") == "1"
     player_url = Link("player", None)
+    everyone = selectors.leaderboard(slug)
+    ranked = everyone if with_provisional else [r for r in everyone if not r.shown["provisional"]]
     rows = []
-    for place, r in enumerate(selectors.leaderboard(slug)[:200], 1):
-        openskill = r.openskill_mu - 3 * r.openskill_sigma
+    for place, r in enumerate(ranked[:200], 1):
         rows.append(
             {
                 **selectors.rating_entry(r),
                 "place": str(place),
                 "games_shown": str(r.games),
-                "openskill": openskill,
                 "is_bot": is_bot(r.user),
                 # as the table shows them: the player in people's words (a house bot by its
-                # level's name), Elo as a whole number, and the player's link
+                # level's name), the rating and its margin as whole numbers, and the link
                 "player_shown": player_words(r.user.username),
-                "rating_shown": figure(r.rating, 0),
-                "openskill_shown": figure(openskill, 1),
+                "rating_shown": figure(r.shown["rating"], 0),
+                "deviation_shown": figure(r.shown["deviation"], 0),
                 "url": player_url(r.user.username),
             }
         )
@@ -95,6 +96,21 @@ def leaderboard(request, slug: str):
             "rows": rows,
             "games": games,
             "bot_levels": level_ratings(slug),
+            "with_provisional": with_provisional,
+            "provisional_count": sum(1 for r in everyone if r.shown["provisional"]),
+            "rated_count": len(everyone),
+        },
+    )
+
+
+def ratings_how(request):
+    """How ratings work, in players' words, with the figures the pages use."""
+    return render(
+        request,
+        "league/ratings_how.html",
+        {
+            "newcomer": figure(rating_scale.NEWCOMER_DEVIATION, 0),
+            "provisional_above": figure(rating_scale.PROVISIONAL_DEVIATION, 0),
         },
     )
 
@@ -118,12 +134,26 @@ def player(request, username: str):
     for slug in sorted(set(summaries) | set(ratings), key=game_name):
         rating = ratings.get(slug)
         card: dict[str, Any] = {"game": slug, "name": game_name(slug), "rating": rating}
+        if rating is not None:
+            now_shown = selectors.shown_rating(rating)
+            card["shown"] = {
+                **now_shown,
+                "rating_shown": figure(now_shown["rating"], 0),
+                "deviation_shown": figure(now_shown["deviation"], 0),
+            }
         card["summary"] = summaries.get(slug)
         if card["summary"]:
             card["best"] = _place(card["summary"]["best"])
         if histories.get(slug):
             page = _whole_number(request.GET.get(f"chart-{slug}"), 1)
-            chart = rating_chart(histories[slug], DEFAULT_RATING, page)
+            games = histories[slug]
+            chart = rating_chart(
+                [(when, after, game_id) for when, after, game_id, _, _ in games],
+                rating_scale.BASE,
+                page,
+                deviations=[deviation for _, _, _, deviation, _ in games],
+                start_deviation=rating_scale.NEWCOMER_DEVIATION,
+            )
             card["chart"] = chart
             card["earlier"] = (
                 _query(request, **{f"chart-{slug}": chart.page + 1})
@@ -150,12 +180,19 @@ def player(request, username: str):
     )
     page = Paginator(shown, HISTORY_PAGE).get_page(request.GET.get("page"))
     against = selectors.opponents([p.game for p in page], user)
+    # each rated game's change to the rating shown, as a whole number with its sign
+    changes = {
+        game_id: f"{round(change):+d}" if round(change) else "±0"
+        for games in histories.values()
+        for _, _, game_id, _, change in games
+    }
     history = [
         {
             "played": p,
             "name": game_name(p.game.slug),
             "place": _place(p),
             "against": against[p.game.pk],
+            "change": changes.get(p.game.pk, "—"),
         }
         for p in page
     ]

@@ -140,9 +140,19 @@ def results_field(**kwargs):
 
 class LeaderboardEntryOut(serializers.Serializer):
     player = serializers.CharField()
-    rating = serializers.FloatField()
+    rating = serializers.FloatField(
+        help_text="the rating shown: Glicko-2's rating (1500 to start, on Elo's scale)"
+    )
+    deviation = serializers.FloatField(
+        help_text="how sure we are of the rating, on the same scale; grows while the player "
+        "is away from the game"
+    )
+    provisional = serializers.BooleanField(help_text="the deviation is above 100")
+    conservative = serializers.FloatField(
+        help_text="rating minus two deviations: what the leaderboard ranks by"
+    )
     games = serializers.IntegerField()
-    provisional = serializers.BooleanField()
+    elo = serializers.FloatField(help_text="the pairwise Elo kept beside it (K = 32), unrounded")
 
 
 class PlayerOut(serializers.Serializer):
@@ -166,8 +176,16 @@ class RatingPointOut(serializers.Serializer):
     game_id = serializers.IntegerField()
     finished_at = serializers.DateTimeField()
     rank = serializers.IntegerField()
-    before = serializers.FloatField()
-    after = serializers.FloatField()
+    before = serializers.FloatField(help_text="Elo before the game")
+    after = serializers.FloatField(help_text="Elo after the game")
+    rating_before = serializers.FloatField(help_text="the rating shown, before the game")
+    rating_after = serializers.FloatField(help_text="the rating shown, after the game")
+    deviation_before = serializers.FloatField(
+        help_text="its deviation as the game read it: aged by the days since the game before"
+    )
+    deviation_after = serializers.FloatField(
+        help_text="its deviation after the game (as the game left it, not aged)"
+    )
 
 
 class OpenSkillOut(serializers.Serializer):

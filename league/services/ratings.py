@@ -22,12 +22,12 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Max
 
 from games.models import Game, GameStatus
 from league import consent
 from league.models import RatedGame, Rating, RatingChange, RatingLedger
-from league.ratings import EloLadder, OpenSkillLadder
+from league.ratings import EloLadder, Glicko2Ladder, OpenSkillLadder, day_number
 
 BATCH = 2000
 AGREED, WAITING = RatedGame.Consent.AGREED, RatedGame.Consent.WAITING
@@ -37,10 +37,11 @@ AGREED, WAITING = RatedGame.Consent.AGREED, RatedGame.Consent.WAITING
 class Ladders:
     elo: EloLadder
     openskill: OpenSkillLadder
+    glicko: Glicko2Ladder  # the rating shown (league.rating_scale)
 
     @classmethod
     def fresh(cls) -> Ladders:
-        return cls(EloLadder(k=elo_k()), OpenSkillLadder())
+        return cls(EloLadder(k=elo_k()), OpenSkillLadder(), Glicko2Ladder())
 
 
 def elo_k() -> float:
@@ -120,6 +121,8 @@ def _rate(
     users, ranks = table
     elo = ladders.elo.rate(users, ranks)
     skill = ladders.openskill.rate(users, ranks)
+    # Each player's deviation first grows with the days since their own last game.
+    glicko = ladders.glicko.rate(users, ranks, when=day_number(game.finished_at))
     changes = [
         RatingChange(
             game=game,
@@ -134,9 +137,13 @@ def _rate(
             openskill_sigma_before=s_before[1],
             openskill_mu_after=s_after[0],
             openskill_sigma_after=s_after[1],
+            glicko_rating_before=g_before[0],
+            glicko_deviation_before=g_before[1],
+            glicko_rating_after=g_after[0],
+            glicko_deviation_after=g_after[1],
         )
-        for seat, (user, rank, (e_before, e_after), (s_before, s_after)) in enumerate(
-            zip(users, ranks, elo, skill)
+        for seat, (user, rank, (e_before, e_after), (s_before, s_after), (g_before, g_after)) in (
+            enumerate(zip(users, ranks, elo, skill, glicko))
         )
     ]
     return RatedGame(
@@ -148,6 +155,7 @@ def _rating_rows(slug: str, users: Iterable[Hashable], ladders: Ladders) -> list
     rows = []
     for user in users:
         mu, sigma = ladders.openskill.rating(user)
+        glicko, deviation, volatility = ladders.glicko.rating(user)
         rows.append(
             Rating(
                 user_id=user,
@@ -156,6 +164,9 @@ def _rating_rows(slug: str, users: Iterable[Hashable], ladders: Ladders) -> list
                 games=ladders.elo.games.get(user, 0),
                 openskill_mu=mu,
                 openskill_sigma=sigma,
+                glicko_rating=glicko,
+                glicko_deviation=deviation,
+                glicko_volatility=volatility,
             )
         )
     return rows
@@ -212,10 +223,23 @@ def ratings_update(*, slug: str, game_id: int | None = None) -> int:
         return taken or recomputed.games
     ladders = Ladders.fresh()
     touched = {seat.user_id for game in unrated for seat in game.seats.all()}
+    # when each last played: their Glicko-2 deviation ages from there to their next game
+    played = dict(
+        RatingChange.objects.filter(slug=slug, user_id__in=touched)
+        .values("user_id")
+        .annotate(last=Max("finished_at"))
+        .values_list("user_id", "last")
+    )
     for row in Rating.objects.filter(slug=slug, user_id__in=touched):
         ladders.elo.ratings[row.user_id] = row.rating
         ladders.elo.games[row.user_id] = row.games
         ladders.openskill.set_rating(row.user_id, row.openskill_mu, row.openskill_sigma)
+        last = played.get(row.user_id)
+        ladders.glicko.set_rating(
+            row.user_id,
+            (row.glicko_rating, row.glicko_deviation, row.glicko_volatility),
+            day_number(last) if last is not None else None,
+        )
     rated, changes = [], []
     held = consent.holds(unrated)
     for game in unrated:
@@ -228,7 +252,16 @@ def ratings_update(*, slug: str, game_id: int | None = None) -> int:
         _rating_rows(slug, {change.user_id for change in changes}, ladders),
         update_conflicts=True,
         unique_fields=["user", "slug"],
-        update_fields=["rating", "games", "openskill_mu", "openskill_sigma", "updated_at"],
+        update_fields=[
+            "rating",
+            "games",
+            "openskill_mu",
+            "openskill_sigma",
+            "glicko_rating",
+            "glicko_deviation",
+            "glicko_volatility",
+            "updated_at",
+        ],
     )
     return len(unrated)
 

@@ -12,6 +12,7 @@ import pytest
 from games.models import Game
 from games.play import endgame, reads, seating, services
 from games.rules import CHANCE, get_rules
+from league.models import RatingChange
 
 pytestmark = pytest.mark.django_db
 DSA = "deep-sea-adventure"
@@ -73,7 +74,13 @@ def test_the_end_shows_places_scores_with_their_parts_and_rating_changes(client,
     ratings = page[page.index('id="rating-changes"') :]
     ratings = ratings[: ratings.index("</div>")]
     winner = next(e["player"] for e in finished.result if e["rank"] == 1)
-    assert re.search(rf"{winner}: 1500 → 15\d\d <strong class=\"gain\">\+\d+", ratings)
+    # the rating shown (Glicko-2), its margin after the game, and the change
+    change = RatingChange.objects.get(game=finished, user__username=winner)
+    after, margin = round(change.glicko_rating_after), round(change.glicko_deviation_after)
+    gain = after - 1500
+    assert gain > 0 and margin < 350
+    assert f'{winner}: 1500 → {after} ± {margin} <strong class="gain">+{gain}</strong>' in ratings
+    assert "How ratings work" in ratings
     assert f'action="/games/{finished.pk}/rematch/"' in page and 'href="#replay-bar"' in page
     assert "seat 0" not in page[page.index('id="game-over"') : page.index("rating-changes")]
 

@@ -75,22 +75,59 @@ def lost_to_the_greedy_bot(alice, django_capture_on_commit_callbacks):
 
 
 def test_ratings_name_the_bot_and_are_whole_numbers(client, alice, lost_to_the_greedy_bot):
-    board = seen(client.get(reverse("leaderboard", args=[DSA])))
+    # one game each: provisional, on the board when asked for
+    board = seen(client.get(reverse("leaderboard", args=[DSA]) + "?provisional=1"))
     assert "bot-greedy" not in board
     assert "Greedy bot" in board
-    assert "1516" in board and "1484" in board
-    assert not re.search(r"\b1[45]\d\d\.\d\b", board), "a rating to a decimal"
+    assert len(re.findall(r"\b1[3-6]\d\d ± [23]\d\d\b", board)) == 2, board
+    assert not re.search(r"\d\.\d", board), "a rating to a decimal"
+    assert "Elo by pairwise" not in board and "OpenSkill" not in board
 
     client.force_login(alice)
     end = seen(client.get(f"/games/{lost_to_the_greedy_bot.pk}/"))
-    assert "Greedy bot: 1500 → 1516 +16" in end and "bot-greedy" not in end
+    # the rating shown (Glicko-2: a newcomer's first win moves it far), whole numbers
+    assert re.search(r"Greedy bot: 1500 → 1[5-7]\d\d ± [23]\d\d \+1\d\d\b", end), end
+    assert "bot-greedy" not in end
 
     player = seen(client.get(reverse("player", args=["bot-greedy"])))
     assert "bot-greedy" not in player and "Greedy bot" in player
-    assert "1516 Elo" in player
+    assert re.search(r"Rating 1[3-6]\d\d ± [23]\d\d after 1 rated game provisional", player)
 
 
 def test_no_page_offers_to_turn_alerts_on(client, alice, lost_to_the_greedy_bot):
     client.force_login(alice)
     for url in (reverse("settings"), f"/games/{lost_to_the_greedy_bot.pk}/", reverse("game-new")):
         assert "alerts on" not in seen(client.get(url)).lower(), url
+
+
+def test_how_ratings_work_speaks_players_words_with_the_figures_the_pages_use(
+    client, alice, lost_to_the_greedy_bot
+):
+    how = seen(client.get(reverse("ratings_how")))
+    assert "How ratings work" in how
+    assert "1612 ± 80" in how  # the example in the form the pages show
+    assert "Everyone starts at 1500 ± 350" in how  # a newcomer's Glicko-2 deviation
+    assert "While the margin is above 100, your rating is provisional" in how
+    assert "after a year away" in how and "twice the margin" in how
+    for code in (
+        "Glicko",
+        "Elo",
+        "OpenSkill",
+        "deviation",
+        "volatility",
+        "sigma",
+        "mu ",
+        "RD",
+        "K =",
+        "provisional=1",
+        "slug",
+        "seat",
+    ):
+        assert code not in how, code
+    assert re.search(r"\d\.\d", how) is None  # whole numbers only
+    # linked from the places a player reads a rating
+    link = f'href="{reverse("ratings_how")}"'
+    assert link in client.get(reverse("leaderboard", args=[DSA])).content.decode()
+    assert link in client.get(reverse("player", args=["bot-greedy"])).content.decode()
+    client.force_login(alice)
+    assert link in client.get(f"/games/{lost_to_the_greedy_bot.pk}/").content.decode()

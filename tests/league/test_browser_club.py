@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from league.models import RatingChange
 from league.services import leagues
 from league.services.ratings import ratings_update
 from tests.games.test_browser import page  # noqa: F401  (the fixture)
@@ -63,8 +64,11 @@ def test_the_player_page_fits_the_screen(page, club, width):  # noqa: F811
     page.set_viewport_size({"width": width, "height": 900})
     page.goto("/players/ann/?vs=benedict-the-diver")
     expect(page.locator("#game-oceans .rating-chart")).to_be_visible()
+    # the rating shown (Glicko-2) after ann's first game, not the Elo (1516)
+    first = RatingChange.objects.filter(user__username="ann", slug="oceans").first()
+    assert round(first.glicko_rating_after) != round(first.after)
     expect(page.locator("#game-oceans .rating-chart circle title").first).to_have_text(
-        "1 Oct 2026: 1516"
+        f"1 Oct 2026: {round(first.glicko_rating_after)}"
     )
     expect(page.locator("#head-to-head")).to_contain_text("12 games together")
     expect(page.locator("#history tbody tr")).to_have_count(12)

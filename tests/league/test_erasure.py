@@ -313,6 +313,7 @@ def test_a_member_downloads_their_data_as_json_and_csv(client, bob, history):
     inbox.notify(bob.pk, "club", "You are a member of the Harbour Club", "/leagues/harbour/")
     starts = timezone.now() + dt.timedelta(days=3)
     Vacation.objects.create(user=bob, starts_at=starts, ends_at=starts + dt.timedelta(days=2))
+    call_command("recompute_ratings")  # the history's games, rated
     client.force_login(bob)
     archive = client.get("/accounts/data/")
     assert archive.status_code == 200 and archive["Content-Type"] == "application/zip"
@@ -337,6 +338,16 @@ def test_a_member_downloads_their_data_as_json_and_csv(client, bob, history):
     games_csv = files.read("games.csv").decode()
     assert games_csv.splitlines()[0].startswith("game,name,mode,status")
     assert len(games_csv.splitlines()) == 1 + len(history)
+    # the rating the pages show (Glicko-2) is theirs too, with each game's change
+    mine = data["ratings"][0]
+    row = bob.ratings.get(slug=mine["game"])
+    assert (mine["glicko_rating"], mine["glicko_deviation"]) == (
+        round(row.glicko_rating, 1),
+        round(row.glicko_deviation, 1),
+    )
+    assert mine["glicko_deviation"] < 350
+    assert "glicko_deviation_after" in files.read("rating_changes.csv").decode().splitlines()[0]
+    assert data["rating_changes"][0]["glicko_before"] == 1500.0
     api = APIClient()
     assert api.get("/api/me/data/").status_code in (401, 403)
     api.force_authenticate(bob)

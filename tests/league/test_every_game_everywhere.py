@@ -140,9 +140,12 @@ def test_every_api_listing_answers_for_every_game(api_for, club_world):
 
 
 def test_an_oceans_leaderboard_and_player_page(client, api_for, club_world):
-    page = client.get(reverse("leaderboard", args=["oceans"]))
+    # a few games each: provisional (a deviation above 100), listed when asked for
+    page = client.get(reverse("leaderboard", args=["oceans"]) + "?provisional=1")
     assert page.status_code == 200
     assert [row["player"] for row in page.context["rows"]] == ["ann", "ben"]
+    hidden = client.get(reverse("leaderboard", args=["oceans"])).context
+    assert hidden["rows"] == [] and hidden["provisional_count"] == 2
     body = api_for(club_world["players"][0]).get("/api/ratings/?game=oceans").json()
     assert [row["player"] for row in body["results"]] == ["ann", "ben"]
     player = client.get(reverse("player", args=["ann"]))

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league.models import Rating
+from league.models import Rating, RatingChange
 from league.services import leagues
 from league.services.ratings import ratings_update
 from tests.league.bulk import finished_records
@@ -120,8 +120,11 @@ def test_the_chart_has_dates_on_its_axis_and_values_on_hover(client, anns_games)
     assert len(chart.points) == 3
     body = text(page)
     assert "1 Oct 2026" in body and "15 Oct 2026" in body
-    after = Rating.objects.get(user__username="ann", slug="oceans").rating
+    row = Rating.objects.get(user__username="ann", slug="oceans")
+    after = row.glicko_rating  # the rating shown, not the Elo
+    assert round(after) != round(row.rating)
     assert f"<title>15 Oct 2026: {after:.0f}</title>" in body  # a rating: a whole number
+    assert chart.band  # the margin drawn about the line
 
 
 def test_the_chart_shows_the_last_hundred_games_and_pages_back(client, people):
@@ -138,7 +141,8 @@ def test_the_chart_shows_the_last_hundred_games_and_pages_back(client, people):
     card = next(c for c in client.get(url).context["cards"] if c["game"] == "oceans")
     chart = card["chart"]
     assert (len(chart.points), chart.first, chart.last, chart.pages) == (100, 31, 130, 2)
-    assert chart.points[-1].value == 1630
+    last = RatingChange.objects.filter(user=people["ann"], slug="oceans").last()
+    assert chart.points[-1].value == last.glicko_rating_after  # the rating shown
     assert card["earlier"] == "?chart-oceans=2" and card["later"] is None
     card = next(
         c for c in client.get(url + card["earlier"]).context["cards"] if c["game"] == "oceans"

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import time
 from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Game
@@ -38,6 +40,30 @@ def forfeit(winner, loser) -> Game:
 def ratings(slug: str = DSA) -> dict[str, float]:
     return {
         r.user.username: r.rating for r in Rating.objects.filter(slug=slug).select_related("user")
+    }
+
+
+GLICKO = ("glicko_rating", "glicko_deviation", "glicko_volatility")
+GLICKO_CHANGES = (
+    "glicko_rating_before",
+    "glicko_deviation_before",
+    "glicko_rating_after",
+    "glicko_deviation_after",
+)
+
+
+def states(slug: str = DSA) -> dict[str, tuple]:
+    """Every stored number of every rating and rating change of ``slug``, by player (and
+    game): what a recompute must reproduce to the last bit."""
+    rows = Rating.objects.filter(slug=slug).values_list(
+        "user__username", "rating", "games", "openskill_mu", "openskill_sigma", *GLICKO
+    )
+    changes = RatingChange.objects.filter(slug=slug).values_list(
+        "user__username", "game_id", "before", "after", *GLICKO_CHANGES
+    )
+    return {
+        "ratings": {name: tuple(rest) for name, *rest in rows},
+        "changes": sorted(tuple(c) for c in changes),
     }
 
 
@@ -77,11 +103,12 @@ def test_a_late_game_makes_the_ratings_equal_a_full_recompute(alice, bob, make_u
     late = forfeit(alice, bob)
     Game.objects.filter(pk=late.pk).update(finished_at=second.finished_at - timedelta(seconds=1))
     services.ratings_update(slug=DSA)
-    incremental = ratings()
+    incremental = states()
     first_change = RatingChange.objects.filter(user=alice).order_by("finished_at").first()
     assert first_change.game_id == late.pk and first_change.before == 1500
+    assert first_change.glicko_rating_before == 1500 and first_change.glicko_rating_after > 1500
     services.ratings_recompute(slug=DSA)
-    assert ratings() == incremental
+    assert states() == incremental
     assert RatedGame.objects.filter(slug=DSA).count() == 3
     assert {third.pk, second.pk} < set(RatedGame.objects.values_list("game_id", flat=True))
 
@@ -97,10 +124,10 @@ def test_rating_the_game_that_ended_takes_in_a_late_one_as_a_full_recompute(alic
     late = forfeit(alice, bob)
     Game.objects.filter(pk=late.pk).update(finished_at=second.finished_at - timedelta(seconds=1))
     assert services.ratings_update(slug=DSA, game_id=late.pk) == 1
-    incremental = ratings()
+    incremental = states()
     assert RatingChange.objects.filter(user=alice).order_by("finished_at")[0].game_id == late.pk
     services.ratings_recompute(slug=DSA)
-    assert ratings() == incremental
+    assert states() == incremental
     assert services.ratings_update(slug=DSA, game_id=late.pk) == 0
 
 
@@ -115,28 +142,54 @@ def test_rating_a_corrected_game_recomputes(alice, bob):
 
 def test_recompute_reproduces_the_incremental_numbers_exactly(make_user):
     players = [make_user(name) for name in ("ann", "ben", "cat", "dan")]
+    start = timezone.now() - timedelta(days=200)
     for i in range(12):
         winner, loser = players[i % 4], players[(i * 3 + 1) % 4]
         if winner != loser:
-            forfeit(winner, loser)
+            game = forfeit(winner, loser)
+            # days apart, unevenly, so that the Glicko-2 deviations age between games
+            Game.objects.filter(pk=game.pk).update(finished_at=start + timedelta(days=i * i))
             services.ratings_update(slug=DSA)
-    incremental = ratings()
+    incremental = states()
     history = list(
         RatingChange.objects.order_by("game_id", "seat").values_list(
-            "game_id", "user_id", "before", "after"
+            "game_id", "user_id", "before", "after", *GLICKO_CHANGES
         )
     )
     result = services.ratings_recompute(slug=DSA)
-    assert ratings() == incremental  # the same floats, not merely close
+    assert states() == incremental  # the same floats, not merely close
     assert (
         list(
             RatingChange.objects.order_by("game_id", "seat").values_list(
-                "game_id", "user_id", "before", "after"
+                "game_id", "user_id", "before", "after", *GLICKO_CHANGES
             )
         )
         == history
     )
     assert result.changed == 0 and result.players == 4
+
+
+def test_a_glicko_deviation_grows_with_the_days_between_a_players_games(alice, bob):
+    start = timezone.now() - timedelta(days=400)
+    for days in (0, 1, 366):
+        game = forfeit(alice, bob)
+        Game.objects.filter(pk=game.pk).update(finished_at=start + timedelta(days=days))
+        services.ratings_update(slug=DSA, game_id=game.pk)
+    first, next_day, a_year_on = RatingChange.objects.filter(user=alice).order_by("finished_at")
+    assert first.glicko_deviation_before == 350.0
+    # sqrt(RD^2 + 5^2 * days): a day adds little, a year a lot
+    assert next_day.glicko_deviation_before == pytest.approx(
+        (first.glicko_deviation_after**2 + 25.0 * 1) ** 0.5
+    )
+    assert a_year_on.glicko_deviation_before == pytest.approx(
+        (next_day.glicko_deviation_after**2 + 25.0 * 365) ** 0.5
+    )
+    assert a_year_on.glicko_deviation_before > next_day.glicko_deviation_after + 15
+    row = Rating.objects.get(user=alice, slug=DSA)
+    assert (row.glicko_rating, row.glicko_deviation) == (
+        a_year_on.glicko_rating_after,
+        a_year_on.glicko_deviation_after,
+    )
 
 
 def test_bots_get_ratings_of_their_own(alice, django_capture_on_commit_callbacks):
@@ -172,23 +225,69 @@ def test_the_leaderboard_api(alice, bob):
     services.ratings_update(slug=DSA)
     response = APIClient().get(f"/api/ratings/?game={DSA}")
     assert response.status_code == 200
-    assert response.json()["results"] == [
-        {"player": "alice", "rating": pytest.approx(1516), "games": 1, "provisional": True},
-        {"player": "bob", "rating": pytest.approx(1484), "games": 1, "provisional": True},
+    results = response.json()["results"]
+    assert [(e["player"], e["games"], e["provisional"]) for e in results] == [
+        ("alice", 1, True),
+        ("bob", 1, True),
     ]
+    # Elo stays, under its own name; the rating is Glicko-2's.
+    assert [e["elo"] for e in results] == [pytest.approx(1516), pytest.approx(1484)]
+    for entry in results:
+        row = Rating.objects.get(user__username=entry["player"], slug=DSA)
+        assert entry["rating"] == row.glicko_rating != 1500
+        # aged by the seconds since the game: not by a point
+        assert entry["deviation"] == pytest.approx(row.glicko_deviation, abs=0.01)
+        assert 100 < entry["deviation"] < 350
+        assert entry["conservative"] == pytest.approx(entry["rating"] - 2 * entry["deviation"])
+    assert results[0]["rating"] > 1500 > results[1]["rating"]
     assert APIClient().get("/api/ratings/").status_code == 400
     assert "unknown game" in APIClient().get("/api/ratings/?game=chess").json()["error"]
 
 
-def test_ten_games_make_a_rating_established(alice, bob):
-    for _ in range(10):
-        forfeit(alice, bob)
+def test_provisional_follows_the_deviation_not_the_games(alice, bob):
+    forfeit(alice, bob)
     services.ratings_update(slug=DSA)
+    # alice: one game but a small deviation (a rating carried over); bob: twelve games, but
+    # the last three years ago, so his deviation has grown back.
+    Rating.objects.filter(user=alice, slug=DSA).update(glicko_deviation=80.0)
+    Rating.objects.filter(user=bob, slug=DSA).update(glicko_deviation=70.0, games=12)
+    RatingChange.objects.filter(user=bob, slug=DSA).update(
+        finished_at=timezone.now() - timedelta(days=3 * 365)
+    )
     entries = APIClient().get(f"/api/ratings/?game={DSA}").json()["results"]
     assert [(e["player"], e["games"], e["provisional"]) for e in entries] == [
-        ("alice", 10, False),
-        ("bob", 10, False),
+        ("alice", 1, False),
+        ("bob", 12, True),
     ]
+    bob_entry = entries[1]
+    # aged, not what the games said: sqrt(70^2 + 5^2 * days)
+    assert bob_entry["deviation"] == pytest.approx((70.0**2 + 25.0 * 3 * 365) ** 0.5, abs=0.1)
+
+
+def test_the_leaderboard_ranks_by_rating_minus_two_deviations(
+    client, alice, bob, django_user_model
+):
+    carol = django_user_model.objects.create_user("carol", password="x")
+    # bob's rating is the highest of the established two, but he is less sure: alice ranks
+    # first (1640 - 2 * 60 > 1690 - 2 * 95); carol, higher still, is provisional.
+    for user, glicko, deviation in ((alice, 1640.0, 60.0), (bob, 1690.0, 95.0), (carol, 1800, 150)):
+        Rating.objects.create(
+            user=user,
+            slug=DSA,
+            rating=1500,
+            games=12,
+            openskill_mu=25,
+            openskill_sigma=8,
+            glicko_rating=glicko,
+            glicko_deviation=deviation,
+        )
+    page = client.get(reverse("leaderboard", args=[DSA])).content.decode()
+    assert page.index(">alice<") < page.index(">bob<") and ">carol<" not in page
+    assert "(1 hidden)" in page
+    page = client.get(reverse("leaderboard", args=[DSA]) + "?provisional=1").content.decode()
+    assert page.index(">alice<") < page.index(">bob<") < page.index(">carol<")
+    api = APIClient().get(f"/api/ratings/?game={DSA}").json()["results"]
+    assert [e["player"] for e in api] == ["alice", "bob", "carol"]
 
 
 def test_the_player_api_gives_ratings_with_history_and_recent_games(alice, bob):
@@ -200,7 +299,14 @@ def test_the_player_api_gives_ratings_with_history_and_recent_games(alice, bob):
     (entry,) = body["ratings"]
     assert entry["game"] == DSA and entry["games"] == 2
     assert [round(h["after"] - h["before"], 6) for h in entry["history"]][0] == 16
-    assert entry["history"][-1]["after"] == pytest.approx(entry["rating"])
+    assert entry["history"][-1]["after"] == pytest.approx(entry["elo"])
+    assert entry["history"][-1]["rating_after"] == pytest.approx(entry["rating"])
+    assert entry["provisional"] is True and entry["deviation"] > 100
+    assert entry["history"][1]["rating_before"] == entry["history"][0]["rating_after"]
+    # the second game read the first's deviation, aged by the moment between them
+    assert entry["history"][1]["deviation_before"] == pytest.approx(
+        entry["history"][0]["deviation_after"], abs=0.01
+    )
     assert len(body["recent_games"]) == 2
     assert APIClient().get("/api/players/nobody/").status_code == 404
     listing = APIClient().get("/api/players/?search=ali").json()["results"]
@@ -211,13 +317,24 @@ def test_the_leaderboard_and_player_pages(client, alice, bob):
     forfeit(alice, bob)
     services.ratings_update(slug=DSA)
     page = client.get(reverse("leaderboard", args=[DSA])).content.decode()
-    # Ratings are whole numbers on the pages.
-    assert ">1516<" in page and ">1484<" in page and "provisional" in page
-    assert "1516.0" not in page and "1484.0" not in page
+    # One game each: both provisional, hidden until asked for.
+    assert "alice" not in page and "Show provisional ratings too" in page
+    page = client.get(reverse("leaderboard", args=[DSA]) + "?provisional=1").content.decode()
+    for name in ("alice", "bob"):
+        row = Rating.objects.get(user__username=name, slug=DSA)
+        shown = f"{round(row.glicko_rating)} ± {round(row.glicko_deviation)}"
+        assert shown in page  # whole numbers, with the margin
+    assert "provisional" in page and "Hide provisional ratings" in page
+    assert "Elo by pairwise" not in page and "OpenSkill" not in page
+    assert ">Rating<" in page and "minus twice its margin" in page
+    assert re.search(r"\d\.\d", page.split("<main", 1)[-1]) is None  # no decimals
     assert client.get(reverse("ratings")).status_code == 302
     assert client.get(reverse("leaderboard", args=["chess"])).status_code == 404
     player = client.get(reverse("player", args=["alice"])).content.decode()
-    assert "<polyline" in player and "<strong>1516</strong> Elo" in player
+    alice_row = Rating.objects.get(user__username="alice", slug=DSA)
+    shown = f"Rating <strong>{round(alice_row.glicko_rating)} ± "
+    assert "<polyline" in player and "<polygon" in player and shown in player
+    assert "Provisional: we are not sure of this rating yet" in player
     assert "1516.0" not in player
 
 

@@ -26,6 +26,7 @@ from league.ratings import (
     elo_deltas,
     expected_score,
     glicko2_update,
+    glicko_aged,
     prediction_report,
     score_table,
 )
@@ -482,6 +483,35 @@ def test_glicko2_ladder_decomposes_a_table_into_pairs():
     assert before == (1500.0, 350.0, 0.06)
     assert after == glicko2_update(1500, 350, 0.06, [(1600, 80, 1.0), (1500, 350, 1.0)])
     assert ladder.games == {"a": 1, "b": 1, "c": 1}
+
+
+def test_glicko2_deviation_ages_with_each_players_own_days_away():
+    ladder = Glicko2Ladder(aging=5.0)
+    ladder.set_rating("a", (1600.0, 80.0, 0.06), played=10.0)
+    ladder.set_rating("b", (1500.0, 80.0, 0.06), played=109.0)
+    (a_before, a_after), (b_before, _), (c_before, _) = ladder.rate(
+        ["a", "b", "c"], [1, 2, 3], when=110.0
+    )
+    # Glicko's step before a period: sqrt(RD^2 + c^2 t), a 100 days for a, 1 for b
+    assert a_before == (1600.0, math.sqrt(80**2 + 25 * 100), 0.06)
+    assert b_before == (1500.0, math.sqrt(80**2 + 25 * 1), 0.06)
+    assert c_before == (1500.0, 350.0, 0.06)  # a newcomer: nothing to age
+    assert a_after == glicko2_update(
+        1600, a_before[1], 0.06, [(1500, b_before[1], 1.0), (1500, 350, 1.0)]
+    )
+    assert ladder.played == {"a": 110.0, "b": 110.0, "c": 110.0}
+    # without ``when`` nothing ages, as the prediction report runs it
+    quiet = Glicko2Ladder()
+    quiet.set_rating("a", (1600.0, 80.0, 0.06), played=10.0)
+    assert quiet.rate(["a", "b"], [1, 2])[0][0] == (1600.0, 80.0, 0.06)
+
+
+def test_glicko_aging_stops_at_a_newcomers_deviation():
+    assert glicko_aged(80.0, 0.0, 5.0) == 80.0
+    assert glicko_aged(80.0, -3.0, 5.0) == 80.0
+    assert glicko_aged(80.0, 365.0, 5.0) == pytest.approx(math.sqrt(6400 + 25 * 365))
+    assert glicko_aged(80.0, 100_000.0, 5.0) == 350.0
+    assert glicko_aged(360.0, 10.0, 5.0) == 360.0  # already past it: left as it is
 
 
 def test_glicko2_two_player_prediction_is_glickos_expectation():

@@ -19,6 +19,7 @@ PURE = [
     "league/double_elimination.py",
     "league/pools.py",
     "league/charts.py",
+    "league/rating_scale.py",
     "games/logchain.py",  # the offline log checker needs only Python
     "games/records/verify.py",
     "games/verify_log.py",
