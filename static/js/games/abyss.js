@@ -1916,8 +1916,7 @@ export function actionControls(actions, view, ctx) {
   const children = [];
   if (card && !isMonster(card)) {
     const r = race(card.race);
-    children.push(html("span", {class: "ab-offer-card", style: `background:${r.color};` +
-      `color:${r.ink}`}, [
+    children.push(html("span", {class: "ab-offer-card", style: `background:${r.color}`}, [
       html("strong", {text: card.value}),
       html("small", {text: r.label}),
     ]));
