@@ -50,6 +50,8 @@ def standing_rows(
             "points_shown": figure(row["points"], 1, whole_if_whole=True),
             "average_shown": figure(row["average_place"], 2),
             "elo_shown": figure(row["elo"], 0),
+            "rating_shown": figure(row["rating"], 0),
+            "deviation_shown": figure(row["deviation"], 0),
         }
         for row in rows
     ]

@@ -7,6 +7,7 @@ import csv
 import datetime as dt
 import io
 import logging
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,7 @@ from league.models import (
     Tournament,
     guest_name,
 )
+from league.ratings import day_number
 from league.standings import GameResult, LeagueTable, standings
 
 User = get_user_model()
@@ -902,7 +904,16 @@ def with_places(tournament: Tournament, rows: list[dict[str, Any]]) -> list[dict
 
 # -- a league's own standings ---------------------------------------------------------------------
 
-STANDINGS_COLUMNS = ("player", "games", "wins", "points", "average_place", "elo")
+STANDINGS_COLUMNS = (
+    "player",
+    "games",
+    "wins",
+    "points",
+    "average_place",
+    "elo",
+    "rating",
+    "deviation",
+)
 
 
 def league_games(league: League, *, season: Season | None = None) -> QuerySet[Game]:
@@ -976,17 +987,27 @@ def finished(games: QuerySet[Game]) -> list[Finished]:
 
 
 def _rows(table: LeagueTable) -> list[dict[str, Any]]:
-    return [
-        {
-            "player": line.player,
-            "games": line.games,
-            "wins": line.wins,
-            "points": line.points,
-            "average_place": line.average_place,
-            "elo": line.elo,
-        }
-        for line in table.standings()
-    ]
+    # Whole days away: the same standings read twice in a day say the same.
+    today = math.floor(day_number(timezone.now()))
+    rows = []
+    for line in table.standings():
+        away = 0.0 if line.last_played is None else max(0, today - math.floor(line.last_played))
+        rating = rating_scale.shown(line.rating, line.deviation, away)
+        rows.append(
+            {
+                "player": line.player,
+                "games": line.games,
+                "wins": line.wins,
+                "points": line.points,
+                "average_place": line.average_place,
+                "elo": line.elo,
+                "rating": rating["rating"],
+                "deviation": rating["deviation"],
+                "provisional": rating["provisional"],
+                "conservative": rating["conservative"],
+            }
+        )
+    return rows
 
 
 def _is_member(player) -> bool:
@@ -1008,8 +1029,9 @@ class KeptTables:
     by_game: dict[str, LeagueTable] = field(default_factory=dict)
 
     def add(self, game: Finished) -> None:
-        self.overall.add(game.result)
-        self.by_game.setdefault(game.slug, LeagueTable(counts=_is_member)).add(game.result)
+        when = day_number(game.finished_at)
+        self.overall.add(game.result, when)
+        self.by_game.setdefault(game.slug, LeagueTable(counts=_is_member)).add(game.result, when)
         self.through = (game.finished_at, game.pk)
         self.count += 1
         self.versions += game.version
@@ -1018,7 +1040,7 @@ class KeptTables:
 
 # How long kept standings may go unread before the cache lets them go.
 KEPT_TABLES_SECONDS = 24 * 3600
-KEPT_SHAPE = 1
+KEPT_SHAPE = 2  # 2: the league's own Glicko-2 ladder in each table
 
 
 def kept_tables(league: League, *, season: Season | None = None) -> KeptTables:

@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
-from league.ratings import DEFAULT_K, EloLadder
+from league.ratings import DEFAULT_K, DEFAULT_RATING, GLICKO_RD, EloLadder, Glicko2Ladder
 
 DEFAULT_PLACEMENT_POINTS: Mapping[int, tuple[float, ...]] = {
     2: (1, 0),
@@ -336,6 +336,12 @@ class LeagueStanding:
     points: float
     average_place: float
     elo: float
+    # The league's own Glicko-2 ladder, the model the site's ratings use (league.rating_scale
+    # shows it): the stored deviation, and the day (league.ratings.day_number) of the player's
+    # last game here when the games were given with their days.
+    rating: float = DEFAULT_RATING
+    deviation: float = GLICKO_RD
+    last_played: float | None = None
 
 
 def table_points(size: int, placement: Mapping[int, Sequence[float]]) -> tuple[float, ...]:
@@ -367,9 +373,12 @@ class LeagueTable:
         self.counts = counts
         self.placement = placement
         self.ladder = EloLadder(k=k)
+        self.glicko = Glicko2Ladder()
         self.lines: dict[Hashable, list[float]] = {}  # player -> [games, wins, points, ranks]
 
-    def add(self, result: GameResult) -> None:
+    def add(self, result: GameResult, when: float | None = None) -> None:
+        """Take in one game; ``when`` (its day, league.ratings.day_number) ages each player's
+        deviation by the days since their last game here, as the site's ratings do."""
         earned = placement_points(result.ranks, table_points(len(result.players), self.placement))
         best = min(result.ranks)
         rated = []
@@ -383,7 +392,10 @@ class LeagueTable:
             line[3] += result.ranks[seat]
             rated.append(seat)
         if len(rated) >= 2:
-            self.ladder.rate([result.players[s] for s in rated], [result.ranks[s] for s in rated])
+            players = [result.players[s] for s in rated]
+            ranks = [result.ranks[s] for s in rated]
+            self.ladder.rate(players, ranks)
+            self.glicko.rate(players, ranks, when=when)
 
     def standings(self) -> list[LeagueStanding]:
         table = [
@@ -394,6 +406,9 @@ class LeagueTable:
                 points=points,
                 average_place=ranks / games,
                 elo=self.ladder.rating(player),
+                rating=self.glicko.rating(player)[0],
+                deviation=self.glicko.rating(player)[1],
+                last_played=self.glicko.played.get(player),
             )
             for player, (games, wins, points, ranks) in self.lines.items()
         ]
@@ -431,6 +446,8 @@ def league_standings(
     - ``elo``: an Elo ladder of these games only, everyone starting at 1500, the games taken
       in the order given (league.ratings.EloLadder); a game with fewer than two listed players
       changes no one's Elo.
+    - ``rating`` and ``deviation``: the league's own ladder in the site's model, Glicko-2
+      (league.ratings.Glicko2Ladder) over the same games, with the same rule for who is rated.
 
     Players are listed by points, then wins, then the better average place, then Elo; players
     equal on all four keep the order they first appear in."""

@@ -289,6 +289,23 @@ def league_list(request):
     return render(request, "league/league_list.html", {"leagues": clubs, "form": form})
 
 
+def _ladder(rows: list[dict[str, Any]], player_url) -> list[dict[str, Any]]:
+    """A league's rows as its own ladder: ranked by the rating less twice its deviation, as the
+    site's leaderboards are; provisional ratings last, marked."""
+    ranked = sorted(rows, key=lambda r: (r["provisional"], -r["conservative"]))
+    return [
+        {
+            "player": r["player"],
+            "url": player_url(r["player"]),
+            "rating_shown": figure(r["rating"], 0),
+            "deviation_shown": figure(r["deviation"], 0),
+            "provisional": r["provisional"],
+            "games": r["games"],
+        }
+        for r in ranked
+    ]
+
+
 def league_detail(request, slug: str):
     league = visibility.league_or_404(slug, request.user, door=True)
     if not visibility.may_read_league(league, request.user):  # invited to a members-only club
@@ -386,6 +403,14 @@ def _league_page(
             "standings": standing_rows(
                 shown, player_url, request.user.username if request.user.is_authenticated else None
             ),
+            # The club's own ladder of one game type (a rating is of one game): the chosen one,
+            # or the only one played here.
+            "ladder": _ladder(
+                shown if choice.slug or len(tables["games"]) == 1 else [], player_url
+            ),
+            "ladder_name": game_name(choice.slug or tables["games"][0]["game"])
+            if choice.slug or len(tables["games"]) == 1
+            else "",
             "standings_name": game_name(choice.slug) if choice.slug else "All games",
             "csv_query": choice.query(),
             "recent_games": [

@@ -393,6 +393,14 @@ class LeagueStandingOut(serializers.Serializer):
     )
     average_place = serializers.FloatField()
     elo = serializers.FloatField(help_text="Elo over these games only, from 1500")
+    rating = serializers.FloatField(
+        help_text="the league's own ladder in the site's model: Glicko-2 over these games only,"
+        " from 1500, unrounded"
+    )
+    deviation = serializers.FloatField(
+        help_text="its deviation, grown by the days since the player's last game here"
+    )
+    provisional = serializers.BooleanField(help_text="the deviation is above 100")
 
 
 class LeagueSummaryOut(serializers.Serializer):

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from league import selectors
 from league.models import Season
-from league.ratings import EloLadder
+from league.ratings import EloLadder, Glicko2Ladder, day_number
 from league.services import leagues, tournaments
 from league.services.ratings import ratings_update
 from league.tournament_spec import TournamentSpec
@@ -226,7 +226,17 @@ def test_the_csv_export_is_the_standings_shown(client, people, club):
     assert response["Content-Type"] == "text/csv"
     assert "harbour-club-all-standings.csv" in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0] == ["place", "player", "games", "wins", "points", "average_place", "elo"]
+    assert rows[0] == [
+        "place",
+        "player",
+        "games",
+        "wins",
+        "points",
+        "average_place",
+        "elo",
+        "rating",
+        "deviation",
+    ]
     assert [r[:5] for r in rows[1:]] == [
         ["1", "ann", "1", "1", "5"],
         ["2", "ben", "1", "0", "3"],
@@ -259,7 +269,17 @@ def test_the_standings_api(api_for, people, club):
     url = f"/api/leagues/{club.slug}/standings/"
     body = api.get(url).json()
     assert [r["player"] for r in body] == ["cat", "ann", "ben"]
-    assert set(body[0]) == {"player", "games", "wins", "points", "average_place", "elo"}
+    assert set(body[0]) == {
+        "player",
+        "games",
+        "wins",
+        "points",
+        "average_place",
+        "elo",
+        "rating",
+        "deviation",
+        "provisional",
+    }
     assert body[1] == {
         "player": "ann",
         "games": 2,
@@ -267,7 +287,21 @@ def test_the_standings_api(api_for, people, club):
         "points": 4.0,
         "average_place": 1.5,
         "elo": pytest.approx(body[1]["elo"]),
+        "rating": pytest.approx(body[1]["rating"]),
+        "deviation": pytest.approx(body[1]["deviation"]),
+        "provisional": True,
     }
+    # The league's own ladder in the site's model: Glicko-2 over these two games, in order,
+    # ann's deviation aged from her last game here to today.
+    ladder = Glicko2Ladder()
+    ladder.rate(["ann", "ben"], [1, 2], when=day_number(dt.datetime(2026, 10, 1, tzinfo=dt.UTC)))
+    ladder.rate(
+        ["cat", "ann", "ben"], [1, 2, 3], when=day_number(dt.datetime(2026, 11, 2, tzinfo=dt.UTC))
+    )
+    rating, deviation, _ = ladder.rating("ann")
+    assert body[1]["rating"] == pytest.approx(rating)
+    assert body[1]["deviation"] >= deviation > 0
+    assert body[1]["rating"] != pytest.approx(body[1]["elo"])
     assert [r["player"] for r in api.get(url, {"game": DSA}).json()] == ["cat", "ann", "ben"]
     assert [r["player"] for r in api.get(url, {"season": autumn.pk}).json()] == ["ann", "ben"]
 
@@ -302,7 +336,17 @@ def test_the_schema_documents_the_standings(client):
     assert {p["name"] for p in operation["parameters"]} >= {"slug", "game", "season"}
     assert set(operation["responses"]) >= {"200", "400", "404"}
     row = schema["components"]["schemas"]["LeagueStandingOut"]
-    assert set(row["properties"]) == {"player", "games", "wins", "points", "average_place", "elo"}
+    assert set(row["properties"]) == {
+        "player",
+        "games",
+        "wins",
+        "points",
+        "average_place",
+        "elo",
+        "rating",
+        "deviation",
+        "provisional",
+    }
 
 
 def test_the_admin_refuses_an_overlapping_season_and_stores_nothing(client, people, club):
@@ -353,3 +397,20 @@ def test_an_organiser_counts_a_tournament_in_a_season_from_the_page(client, peop
     assert cup.season == season
     page = client.get(reverse("league-detail", args=[club.slug]))
     assert "Cup" in page.content.decode()
+
+
+def test_the_page_shows_the_clubs_own_ladder_of_a_game(client, people, club):
+    """The standings' rating is the club's own, and a game's ladder ranks it as the site's
+    leaderboards do; with two game types the ladder waits for one to be chosen."""
+    for _ in range(3):
+        record(people, club, {"ann": 1, "ben": 2, "cat": 3}, on="2026-10-01")
+    client.force_login(people["ann"])
+    page = client.get(reverse("league-detail", args=[club.slug])).content.decode()
+    assert "Club ladder: Oceans" in page
+    assert page.count(" ± ") >= 6  # three standings rows and three ladder rows
+    assert ">Elo<" not in page
+    record(people, club, {"cat": 1, "ben": 2}, on="2026-10-02", game=DSA)
+    page = client.get(reverse("league-detail", args=[club.slug])).content.decode()
+    assert "Club ladder" not in page
+    page = client.get(reverse("league-detail", args=[club.slug]), {"game": DSA}).content.decode()
+    assert "Club ladder: Deep Sea Adventure" in page
