@@ -271,6 +271,26 @@ def ratings_recompute(
     *, slug: str, progress: Callable[[int], None] | None = None
 ) -> RecomputeResult:
     """Rebuild every rating of ``slug`` from its finished games, in the order they ended."""
+    return _rebuild(slug, progress)
+
+
+@transaction.atomic
+def ratings_rebuild(
+    *, slugs: Iterable[str], progress: Callable[[int], None] | None = None
+) -> dict[str, RecomputeResult]:
+    """Rebuild the ratings of every game type of ``slugs`` in one transaction, so that they
+    all change at its commit: a page reading several game types' ratings sees all of them as
+    they were or all rebuilt, never some of each (docs/ratings.md, "Rebuilding the ratings").
+
+    Each game type's ledger row is locked as its turn comes, in slug order (the one order every
+    locker follows, so two rebuilds cannot deadlock), and held to the commit: a game ending
+    meanwhile has its ``ratings_update`` wait there, then taken in after the rebuilt ones, as
+    any game after the watermark is. ``progress`` is told of each game rebuilt."""
+    return {slug: _rebuild(slug, progress) for slug in sorted(set(slugs))}
+
+
+def _rebuild(slug: str, progress: Callable[[int], None] | None) -> RecomputeResult:
+    """Rebuild ``slug``'s ratings inside the caller's transaction."""
     _lock(slug)
     before = dict(Rating.objects.filter(slug=slug).values_list("user_id", "rating"))
     RatingChange.objects.filter(slug=slug).delete()

@@ -8,7 +8,10 @@ from league.services import ratings
 
 
 class Command(BaseCommand):
-    help = "Recompute Elo and OpenSkill ratings from the finished games; prints what changed."
+    help = (
+        "Recompute the ratings from the finished games, every game type in one transaction "
+        "(the pages see them all change at once); prints what changed."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--game", help="a game slug (default: every game)")
@@ -19,12 +22,12 @@ class Command(BaseCommand):
             if game not in slugs:
                 raise CommandError(f"unknown game {game!r}; known: {', '.join(slugs)}")
             slugs = [game]
-        for slug in slugs:
-            total = ratings.finished_games(slug).count()
-            with tqdm(
-                total=total, desc=slug, unit="game", file=self.stderr._out, disable=not total
-            ) as bar:
-                result = ratings.ratings_recompute(slug=slug, progress=bar.update)
+        total = sum(ratings.finished_games(slug).count() for slug in slugs)
+        with tqdm(
+            total=total, desc="ratings", unit="game", file=self.stderr._out, disable=not total
+        ) as bar:
+            results = ratings.ratings_rebuild(slugs=slugs, progress=bar.update)
+        for slug, result in results.items():
             self.stdout.write(
                 f"{slug}: {result.games} games, {result.players} players, "
                 f"{result.changed} ratings changed"
