@@ -39,3 +39,11 @@ export function asButton(node, label, press) {
     }
   });
 }
+
+/* The width of a board drawn for a phone, in CSS px: one unit of the board is one px. */
+export function phoneWidth(container) {
+  const style = getComputedStyle(container);
+  const inner = container.clientWidth - parseFloat(style.paddingLeft || 0) -
+    parseFloat(style.paddingRight || 0);
+  return Math.round(Math.min(520, Math.max(300, inner || 360)));
+}

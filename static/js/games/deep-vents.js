@@ -3,7 +3,7 @@
    every seat's ecosystem of pointy-top hexes below. Where the viewer may act on the board the
    pieces are clickable: market slots to take, ghost spaces to place on, hexes to name. */
 
-import {asButton, html, svg} from "../dom.js";
+import {asButton, html, phoneWidth, svg} from "../dom.js";
 import {DIRECTIONS, bounds, centre, fitInto, hexPoints, key} from "../hexgrid.js";
 import {clip, ordinal, plural, wrap} from "../text.js";
 
@@ -923,14 +923,6 @@ if (typeof window !== "undefined" && window.matchMedia) {
       if (look.phone && last && phoneWidth(last.container) !== look.width) redrawLast();
     }, 150);
   });
-}
-
-/* The width of the board on a phone, in CSS px: one unit of the board is one px. */
-function phoneWidth(container) {
-  const style = getComputedStyle(container);
-  const inner = container.clientWidth - parseFloat(style.paddingLeft || 0) -
-    parseFloat(style.paddingRight || 0);
-  return Math.round(Math.min(520, Math.max(300, inner || 360)));
 }
 
 /* The board on a phone, one section under another in the order a player needs them: what

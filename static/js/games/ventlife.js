@@ -8,7 +8,7 @@
    the hexes where a creature of the chosen species may go, the hexes a covered creature may
    move to. The selection lives here, between redraws of one version of the game. */
 
-import {asButton, html, svg as svgElement} from "../dom.js";
+import {asButton, html, phoneWidth, svg as svgElement} from "../dom.js";
 import {DIRECTIONS, bounds, centre, corner, fitInto, hexPoints, key} from "../hexgrid.js";
 import {clip, plural, wrap} from "../text.js";
 
@@ -888,14 +888,6 @@ if (typeof window !== "undefined" && window.matchMedia) {
         phoneWidth(ui.last.container) !== phone.width) redraw();
     }, 150);
   });
-}
-
-/* The width of the board on a phone, in CSS px: one unit of the board is one px. */
-function phoneWidth(container) {
-  const style = getComputedStyle(container);
-  const inner = container.clientWidth - parseFloat(style.paddingLeft || 0) -
-    parseFloat(style.paddingRight || 0);
-  return Math.round(Math.min(520, Math.max(300, inner || 360)));
 }
 
 /* The board on a phone, one section under another: what happens now and what to do, the
